@@ -1,0 +1,57 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import { ormConfig } from './orm-config';
+import { startEmbeddedPostgres } from './embedded-postgres';
+
+export const EMBEDDED_DATABASE_NAME = 'photobook';
+
+export interface Database {
+  orm: MikroORM;
+  /** The URL the ORM connected to (the embedded server's when no DATABASE_URL was set). */
+  url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL, then applies pending migrations.
+ */
+export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+  let url = config.databaseUrl;
+  let stopEmbedded: (() => Promise<void>) | undefined;
+  if (!url) {
+    const embedded = await startEmbeddedPostgres(config.dataDir, log);
+    await ensureDatabaseExists(embedded.serverUrl, EMBEDDED_DATABASE_NAME);
+    url = `${embedded.serverUrl}/${EMBEDDED_DATABASE_NAME}`;
+    stopEmbedded = embedded.stop;
+  }
+  const orm = await MikroORM.init(ormConfig(url));
+  try {
+    const applied = await orm.getMigrator().up();
+    if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
+  } catch (error) {
+    await orm.close();
+    await stopEmbedded?.();
+    throw error;
+  }
+  return {
+    orm,
+    url,
+    async close() {
+      await orm.close();
+      await stopEmbedded?.();
+    },
+  };
+}
+
+export async function ensureDatabaseExists(serverUrl: string, name: string): Promise<void> {
+  const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await admin.connect();
+  try {
+    const { rowCount } = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await admin.query(`CREATE DATABASE "${name.replace(/"/g, '""')}"`);
+  } finally {
+    await admin.end();
+  }
+}

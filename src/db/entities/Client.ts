@@ -1,0 +1,22 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+
+/** A tenant: a shop or app integrating the service. Everything else hangs off a client. */
+@Entity({ tableName: 'clients' })
+export class Client {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @Property({ type: 'string', length: 200 })
+  name!: string;
+
+  /** Base URL prepended to catalogue image paths; null means the service's own asset URL. */
+  @Property({ type: 'string', length: 500, nullable: true })
+  catalogueBaseUrl?: string | null;
+
+  @Property({ type: 'boolean' })
+  pricesIncludeTax: boolean & Opt = true;
+
+  @Property({ type: 'datetime', defaultRaw: 'now()' })
+  createdAt: Date & Opt = new Date();
+}

@@ -1,0 +1,26 @@
+import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Client } from './Client';
+
+@Entity({ tableName: 'currencies' })
+@Unique({ properties: ['client', 'code'] })
+export class Currency {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string & Opt;
+
+  @ManyToOne(() => Client, { deleteRule: 'cascade' })
+  client!: Client;
+
+  @Property({ type: 'string', length: 3 })
+  code!: string;
+
+  /** Printed before a price, e.g. "£". */
+  @Property({ type: 'string', length: 10 })
+  left!: string;
+
+  /** Printed after a price, e.g. " €". */
+  @Property({ type: 'string', length: 10 })
+  right!: string;
+
+  @Property({ type: 'smallint' })
+  decimals!: number;
+}

@@ -1,0 +1,35 @@
+import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Product } from './Product';
+import type { Localized } from '../../services/catalogue/localized';
+
+/** A variation of a product (its size, cover, paper...), listed after its category in `attributes`. */
+@Entity({ tableName: 'product_attributes' })
+@Index({ properties: ['product', 'sortOrder'] })
+export class ProductAttribute {
+  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  id!: string & Opt;
+
+  @ManyToOne(() => Product, { deleteRule: 'cascade' })
+  product!: Product;
+
+  @Property({ type: 'string', length: 50 })
+  type!: string;
+
+  @Property({ type: 'json' })
+  name!: Localized;
+
+  @Property({ type: 'json' })
+  subtitle!: Localized;
+
+  @Property({ type: 'integer' })
+  sortOrder!: number;
+
+  @Property({ type: 'json', nullable: true })
+  tag?: Localized | null;
+
+  @Property({ type: 'boolean' })
+  topSeller: boolean & Opt = false;
+
+  @Property({ type: 'boolean' })
+  disabled: boolean & Opt = false;
+}

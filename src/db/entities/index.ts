@@ -1,0 +1,34 @@
+export { Client } from './Client';
+export { ClientCredential } from './ClientCredential';
+export { EndUser } from './EndUser';
+export { Currency } from './Currency';
+export { Market } from './Market';
+export { Category } from './Category';
+export { Product } from './Product';
+export { ProductAttribute } from './ProductAttribute';
+export { ProductPrice } from './ProductPrice';
+export { StatusEvent } from './StatusEvent';
+
+import { Client } from './Client';
+import { ClientCredential } from './ClientCredential';
+import { EndUser } from './EndUser';
+import { Currency } from './Currency';
+import { Market } from './Market';
+import { Category } from './Category';
+import { Product } from './Product';
+import { ProductAttribute } from './ProductAttribute';
+import { ProductPrice } from './ProductPrice';
+import { StatusEvent } from './StatusEvent';
+
+export const ENTITIES = [
+  Client,
+  ClientCredential,
+  EndUser,
+  Currency,
+  Market,
+  Category,
+  Product,
+  ProductAttribute,
+  ProductPrice,
+  StatusEvent,
+];

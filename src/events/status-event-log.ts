@@ -1,0 +1,66 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { StatusEvent } from '../db/entities';
+import type { Tenant } from '../services/context';
+
+export const STATUS_EVENTS_CHANNEL = 'status_events';
+
+/** What a subscriber receives: one committed status change. */
+export interface StatusEventMessage {
+  id: string;
+  clientId: string;
+  env: Tenant['env'];
+  subjectType: string;
+  subjectId: string;
+  status: string;
+  sequence: number;
+  detail: Record<string, unknown>;
+  occurredAt: string;
+}
+
+export interface StatusChange {
+  subjectType: string;
+  subjectId: string;
+  status: string;
+  detail?: Record<string, unknown>;
+}
+
+/**
+ * Appends a status change and queues its NOTIFY in the caller's transaction: subscribers hear of
+ * it exactly when, and only if, the change commits. Must run inside `em.transactional`.
+ */
+export async function recordStatusChange(em: EntityManager, tenant: Tenant, change: StatusChange): Promise<StatusEventMessage> {
+  if (!em.isInTransaction()) throw new Error('recordStatusChange must run inside a transaction');
+  const connection = em.getConnection();
+  const ctx = em.getTransactionContext();
+  // Serialises writers of one subject so sequences are gap-free and never collide.
+  await connection.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`${change.subjectType}:${change.subjectId}`], 'run', ctx);
+  const [{ next }] = await connection.execute<{ next: number }[]>(
+    'SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM status_events WHERE subject_type = ? AND subject_id = ?',
+    [change.subjectType, change.subjectId],
+    'all',
+    ctx,
+  );
+  const event = em.create(StatusEvent, {
+    client: tenant.clientId,
+    env: tenant.env,
+    subjectType: change.subjectType,
+    subjectId: change.subjectId,
+    status: change.status,
+    sequence: Number(next),
+    detail: change.detail ?? {},
+  });
+  await em.flush();
+  const message: StatusEventMessage = {
+    id: event.id,
+    clientId: tenant.clientId,
+    env: tenant.env,
+    subjectType: event.subjectType,
+    subjectId: event.subjectId,
+    status: event.status,
+    sequence: event.sequence,
+    detail: event.detail,
+    occurredAt: event.occurredAt.toISOString(),
+  };
+  await connection.execute('SELECT pg_notify(?, ?)', [STATUS_EVENTS_CHANNEL, JSON.stringify(message)], 'run', ctx);
+  return message;
+}

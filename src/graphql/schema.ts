@@ -1,0 +1,36 @@
+import 'reflect-metadata';
+import { lexicographicSortSchema, printSchema, type GraphQLSchema } from 'graphql';
+import { buildSchema, type PubSub } from 'type-graphql';
+import { CatalogueResolver } from './resolvers/catalogue-resolver';
+import { MarketResolver } from './resolvers/market-resolver';
+import { StatusEventResolver } from './resolvers/status-event-resolver';
+
+/**
+ * type-graphql insists on a PubSub even though every subscription here brings its own `subscribe`
+ * fed by the Postgres status-event bus; topic-based subscriptions would bypass tenancy filters.
+ */
+const topicsUnsupported: PubSub = {
+  publish() {
+    throw new Error('publish status changes with recordStatusChange, not a topic');
+  },
+  subscribe() {
+    throw new Error('subscriptions must declare their own subscribe function');
+  },
+};
+
+let schema: Promise<GraphQLSchema> | undefined;
+
+/** The schema is built once per process from the resolver classes. */
+export function graphqlSchema(): Promise<GraphQLSchema> {
+  schema ??= buildSchema({
+    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver],
+    validate: false,
+    pubSub: topicsUnsupported,
+  });
+  return schema;
+}
+
+/** The SDL committed as schema/schema.graphql; sorted so diffs show real changes only. */
+export async function printedSchema(): Promise<string> {
+  return `${printSchema(lexicographicSortSchema(await graphqlSchema()))}\n`;
+}

@@ -1,0 +1,64 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Logger } from 'pino';
+import type { Config } from '../config';
+import type { AppServices } from '../services/app-services';
+import type { StatusEventBus } from '../events/status-event-bus';
+import { registerGraphql } from '../graphql/graphql-server';
+import { ecommerceRoutes } from './ecommerce/routes';
+import { healthRoutes } from './health-routes';
+import { registerObservability, requestIdOf } from './observability';
+import { problem, sendProblem } from './problem';
+import { problemSchema } from './shared-schemas';
+
+export interface AppDependencies {
+  config: Config;
+  services: AppServices;
+  bus: StatusEventBus;
+  log: Logger;
+}
+
+/** The HTTP face of the service: REST facade, GraphQL, docs, health and metrics. */
+export async function buildApp({ config, services, bus, log }: AppDependencies): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    bodyLimit: 1024 * 1024,
+    ajv: { customOptions: { allErrors: true } },
+  });
+
+  app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .type('application/problem+json')
+      .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
+  );
+  app.addSchema(problemSchema);
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Photobook service API',
+        version: '2',
+        description: 'PWA backend API (X-Service header) and eCommerce API (env + key in the body). Errors are RFC 9457 problem details.',
+      },
+      servers: [{ url: config.publicUrl }],
+      tags: [
+        { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
+        { name: 'operations', description: 'Health checks' },
+      ],
+    },
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  registerObservability(app);
+  await app.register(healthRoutes, { em: services.em });
+  await app.register(ecommerceRoutes, { services });
+  await registerGraphql(app, services, bus);
+  return app;
+}

@@ -1,0 +1,38 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppServices } from '../../services/app-services';
+import { contextOf } from '../request-context';
+import { languageOf } from '../../services/catalogue/localized';
+import { listMarkets } from '../../services/markets/market-service';
+import { getMarketSchema, listProductSchema } from './schemas';
+
+interface EcommerceBody {
+  env: string;
+  key: string;
+  language?: string;
+}
+
+/** The eCommerce family (spec 4.9, 4.11): `env` + `key` in the JSON body authenticate each call. */
+export const ecommerceRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+  app.addHook('preHandler', async (request) => {
+    const body = request.body as EcommerceBody;
+    request.tenant = await services.authenticator.fromApiKey(body.env, body.key);
+  });
+
+  app.post<{ Body: EcommerceBody & { os: string; v?: number; schema?: number; marketId?: number; printType?: string } }>(
+    '/api/v2/product/list-product.php',
+    { schema: listProductSchema },
+    async (request) => {
+      const { language, v, schema, marketId, printType } = request.body;
+      return services.catalogue.list(contextOf(request, services.em), { language: languageOf(language), v, schema, marketId, printType });
+    },
+  );
+
+  app.post<{ Body: EcommerceBody & { latitude?: number; longitude?: number } }>(
+    '/api/v2/misc/get-market.php',
+    { schema: getMarketSchema },
+    async (request) => {
+      const { language, latitude, longitude } = request.body;
+      return listMarkets(contextOf(request, services.em), { language: languageOf(language), latitude, longitude });
+    },
+  );
+};

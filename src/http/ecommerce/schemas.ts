@@ -1,0 +1,186 @@
+import { problemResponses } from '../shared-schemas';
+
+const credentials = {
+  env: { type: 'string', enum: ['dev', 'prod'], description: 'Environment: dev (sandbox) or prod' },
+  key: { type: 'string', minLength: 1, description: 'The environment\'s API key' },
+} as const;
+const language = { type: 'string', minLength: 2, maxLength: 35, description: 'Language code; its first 2 characters are used. Default en' } as const;
+
+const richText = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['type'],
+    properties: { type: { type: 'string' }, text: { type: 'string' }, items: { type: 'array', items: { type: 'string' } } },
+  },
+} as const;
+
+const attribute = {
+  type: 'object',
+  required: ['type', 'name', 'subtitle', 'order', 'topSeller', 'disabled'],
+  properties: {
+    categoryId: { type: 'integer' },
+    type: { type: 'string' },
+    name: { type: 'string' },
+    subtitle: { type: 'string' },
+    carousel: {
+      type: 'array',
+      items: { type: 'object', required: ['image', 'caption'], properties: { image: { type: 'string' }, caption: { type: 'string' } } },
+    },
+    thumbnail: { type: 'string' },
+    description: { type: 'string' },
+    descriptionJson: richText,
+    order: { type: 'integer' },
+    tag: { type: 'string' },
+    topSeller: { type: 'boolean' },
+    disabled: { type: 'boolean' },
+  },
+} as const;
+
+const bound = { type: 'object', required: ['photos', 'pages'], properties: { photos: { type: 'integer' }, pages: { type: 'integer' } } } as const;
+
+const product = {
+  type: 'object',
+  required: ['id', 'sku', 'name', 'description', 'descriptionJson', 'metaTitle', 'thumbnail', 'payment', 'attributes', 'specifications', 'renderOptions', 'disabled'],
+  properties: {
+    id: { type: 'integer' },
+    sku: { type: 'string' },
+    name: { type: 'string' },
+    description: { type: 'string' },
+    descriptionJson: richText,
+    metaTitle: { type: 'string' },
+    thumbnail: { type: 'string', description: 'Path; prepend baseUrl' },
+    payment: {
+      type: 'object',
+      required: ['prices'],
+      properties: {
+        prices: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['price', 'extraCostPerPage'],
+            properties: { price: { type: 'number' }, extraCostPerPage: { type: 'number' } },
+          },
+        },
+      },
+    },
+    attributes: { type: 'array', items: attribute, description: 'The first element is the parent category' },
+    specifications: {
+      type: 'object',
+      required: ['min', 'max', 'psp'],
+      properties: {
+        min: bound,
+        max: bound,
+        psp: {
+          type: 'object',
+          required: ['name', 'leadTime'],
+          properties: {
+            name: { type: 'string' },
+            leadTime: { type: 'object', required: ['value', 'unit'], properties: { value: { type: 'number' }, unit: { type: 'string' } } },
+          },
+        },
+        format: {
+          type: 'object',
+          description: 'Trim size of one page in millimetres, its bleed, and the print resolution',
+          properties: { widthMm: { type: 'number' }, heightMm: { type: 'number' }, bleedMm: { type: 'number' }, dpi: { type: 'integer' } },
+        },
+      },
+    },
+    renderOptions: {
+      type: 'object',
+      required: ['productId', 'psp'],
+      properties: { productId: { type: 'string' }, psp: { type: 'string' } },
+    },
+    disabled: { type: 'boolean' },
+  },
+} as const;
+
+export const listProductSchema = {
+  tags: ['eCommerce'],
+  summary: 'List the catalogue of a market',
+  description: 'Products, categories, prices and currency of one market, in one language (spec 4.9).',
+  body: {
+    type: 'object',
+    required: ['env', 'key', 'os'],
+    properties: {
+      ...credentials,
+      language,
+      os: { type: 'string', minLength: 1, description: 'Target platform; web for the PWA' },
+      v: { type: 'integer', minimum: 0, description: 'Returns products tagged with this value and lower' },
+      schema: { type: 'integer', minimum: 0, description: 'Response schema version (1)' },
+      marketId: { type: 'integer', minimum: 0, description: 'Default 0' },
+      printType: { type: 'string', description: 'photobook (other types are unsupported)' },
+    },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['baseUrl', 'pricesIncludeTax', 'currency', 'products', 'categories'],
+      properties: {
+        baseUrl: { type: 'string' },
+        pricesIncludeTax: { type: 'boolean' },
+        currency: {
+          type: 'object',
+          required: ['code', 'left', 'right', 'decimals'],
+          properties: { code: { type: 'string' }, left: { type: 'string' }, right: { type: 'string' }, decimals: { type: 'integer' } },
+        },
+        products: { type: 'array', items: product },
+        categories: {
+          type: 'array',
+          items: {
+            type: 'object',
+            required: ['categoryId', 'type', 'name', 'thumbnail', 'products'],
+            properties: {
+              categoryId: { type: 'integer' },
+              type: { type: 'string' },
+              name: { type: 'string' },
+              thumbnail: { type: 'string' },
+              products: { type: 'array', items: { type: 'integer' } },
+            },
+          },
+        },
+      },
+    },
+    ...problemResponses(400, 401, 422),
+  },
+} as const;
+
+const market = {
+  type: 'object',
+  required: ['marketId', 'storeName', 'isoCode2', 'currency', 'shipsWithin'],
+  properties: {
+    marketId: { type: 'integer' },
+    marketIdAlt: { type: 'string' },
+    storeName: { type: 'string' },
+    isoCode2: { type: 'string' },
+    currency: { type: 'string' },
+    shipsWithin: {
+      type: 'array',
+      items: { type: 'object', required: ['isoCode2', 'name'], properties: { isoCode2: { type: 'string' }, name: { type: 'string' } } },
+    },
+  },
+} as const;
+
+export const getMarketSchema = {
+  tags: ['eCommerce'],
+  summary: 'List markets and suggest one for a location',
+  description: 'All markets; `suggested` is present only when both latitude and longitude are given (spec 4.11).',
+  body: {
+    type: 'object',
+    required: ['env', 'key'],
+    properties: {
+      ...credentials,
+      language,
+      latitude: { type: 'number', minimum: -90, maximum: 90 },
+      longitude: { type: 'number', minimum: -180, maximum: 180 },
+    },
+  },
+  response: {
+    200: {
+      type: 'object',
+      required: ['results'],
+      properties: { results: { type: 'array', items: market }, suggested: market },
+    },
+    ...problemResponses(400, 401),
+  },
+} as const;

@@ -1,0 +1,107 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { DomainError, type ErrorKind, type FieldError } from '../services/errors';
+
+/** RFC 9457 problem details, with the extension members of DESIGN.md. */
+export interface Problem {
+  type: string;
+  title: string;
+  status: number;
+  detail: string;
+  code: string;
+  /** Same text as `detail`, for clients of the original API that read `message`. */
+  message: string;
+  errors: FieldError[];
+  requestId?: string;
+}
+
+const STATUS_OF_KIND: Record<ErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  not_found: 404,
+  conflict: 409,
+  too_large: 413,
+  rejected: 422,
+  rate_limited: 429,
+};
+
+const TITLES: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  406: 'Not Acceptable',
+  409: 'Conflict',
+  413: 'Content Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
+};
+
+export function problem(status: number, code: string, detail: string, errors: FieldError[] = []): Problem {
+  return {
+    type: `/problems/${code.toLowerCase().replace(/_/g, '-')}`,
+    title: TITLES[status] ?? 'Error',
+    status,
+    detail,
+    code,
+    message: detail,
+    errors,
+  };
+}
+
+/** Maps anything thrown while handling a request to a problem; unknown errors become a 500. */
+export function toProblem(error: unknown): Problem {
+  if (error instanceof DomainError) {
+    return problem(STATUS_OF_KIND[error.kind], error.code, error.message, error.errors);
+  }
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) {
+    const context = fastifyError.validationContext;
+    const errors = fastifyError.validation.map((v) => fieldErrorOf(v, context));
+    return problem(400, 'VALIDATION_FAILED', errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
+  }
+  switch (fastifyError.code) {
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+      return problem(400, 'MALFORMED_JSON', `the request body is not valid JSON: ${fastifyError.message}`, [{ path: '(body)', message: 'is not valid JSON' }]);
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return problem(400, 'MALFORMED_JSON', 'the request body is empty but Content-Type is application/json', [{ path: '(body)', message: 'is empty' }]);
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return problem(413, 'PAYLOAD_TOO_LARGE', 'the request body is larger than the service accepts');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the request body as application/json');
+  }
+  const status = fastifyError.statusCode;
+  if (status && status >= 400 && status < 500) {
+    return problem(status, fastifyError.code ?? 'BAD_REQUEST', fastifyError.message);
+  }
+  return problem(500, 'INTERNAL', 'the service failed to handle the request; it has been logged');
+}
+
+interface AjvLikeError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** `/user/address/line1` -> `user.address.line1`, the field as the client sent it. */
+export function fieldErrorOf(error: AjvLikeError, context?: string): FieldError {
+  const segments = error.instancePath.split('/').slice(1);
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
+  let message = error.message ?? 'is invalid';
+  if (error.keyword === 'required') message = 'is required';
+  else if (error.keyword === 'type') message = `must be ${error.params.type}`;
+  else if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  return { path: path || (context === 'querystring' ? '(query)' : '(body)'), message };
+}
+
+export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
+  const body = toProblem(error);
+  if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+  else request.log.info({ code: body.code, status: body.status }, 'request rejected');
+  body.requestId = request.id;
+  return reply.status(body.status).type('application/problem+json').send(body);
+}

@@ -1,0 +1,330 @@
+import { Ajv, type ErrorObject } from 'ajv';
+import type { Localized, LocalizedRichText } from './localized';
+import type { ProductSpecifications, RenderOptions } from '../../db/entities/Product';
+import { ValidationError, type FieldError } from '../errors';
+
+/** The JSON a client's catalogue is imported from (`catalogue/demo.json` is one). */
+export interface CatalogueFile {
+  baseUrl?: string;
+  pricesIncludeTax: boolean;
+  currencies: { code: string; left: string; right: string; decimals: number }[];
+  markets: {
+    marketId: number;
+    marketIdAlt: string;
+    storeName: Localized;
+    isoCode2: string;
+    currency: string;
+    shipsWithin: { isoCode2: string; name: Localized }[];
+  }[];
+  categories: {
+    categoryId: number;
+    name: Localized;
+    subtitle: Localized;
+    thumbnail: string;
+    description: Localized;
+    descriptionJson: LocalizedRichText;
+    carousel: { image: string; caption: Localized }[];
+    order: number;
+    tag?: Localized;
+    topSeller?: boolean;
+    disabled?: boolean;
+  }[];
+  products: {
+    id: number;
+    sku: string;
+    v: number;
+    categoryId: number;
+    name: Localized;
+    metaTitle: Localized;
+    description: Localized;
+    descriptionJson: LocalizedRichText;
+    thumbnail: string;
+    disabled?: boolean;
+    attributes: {
+      type: string;
+      name: Localized;
+      subtitle: Localized;
+      order: number;
+      tag?: Localized;
+      topSeller?: boolean;
+      disabled?: boolean;
+    }[];
+    specifications: ProductSpecifications;
+    renderOptions: RenderOptions;
+    prices: { marketId: number; price: number; extraCostPerPage: number }[];
+  }[];
+}
+
+const localized = {
+  type: 'object',
+  required: ['en'],
+  properties: { en: { type: 'string' } },
+  propertyNames: { pattern: '^[a-z]{2}$' },
+  additionalProperties: { type: 'string' },
+} as const;
+const richTextBlocks = {
+  type: 'array',
+  items: {
+    type: 'object',
+    required: ['type'],
+    additionalProperties: false,
+    properties: {
+      type: { enum: ['heading', 'paragraph', 'list'] },
+      text: { type: 'string' },
+      items: { type: 'array', items: { type: 'string' } },
+    },
+  },
+} as const;
+const richText = {
+  type: 'object',
+  required: ['en'],
+  properties: { en: richTextBlocks },
+  propertyNames: { pattern: '^[a-z]{2}$' },
+  additionalProperties: richTextBlocks,
+} as const;
+const id = { type: 'integer', minimum: 0 } as const;
+const money = { type: 'number', minimum: 0 } as const;
+const path = { type: 'string', minLength: 1, maxLength: 500 } as const;
+const bound = {
+  type: 'object',
+  required: ['photos', 'pages'],
+  additionalProperties: false,
+  properties: { photos: id, pages: { type: 'integer', minimum: 1 } },
+} as const;
+
+export const catalogueFileSchema = {
+  type: 'object',
+  required: ['pricesIncludeTax', 'currencies', 'markets', 'categories', 'products'],
+  additionalProperties: false,
+  properties: {
+    baseUrl: { type: 'string', pattern: '^https?://' },
+    pricesIncludeTax: { type: 'boolean' },
+    currencies: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['code', 'left', 'right', 'decimals'],
+        additionalProperties: false,
+        properties: {
+          code: { type: 'string', pattern: '^[A-Z]{3}$' },
+          left: { type: 'string', maxLength: 10 },
+          right: { type: 'string', maxLength: 10 },
+          decimals: { type: 'integer', minimum: 0, maximum: 4 },
+        },
+      },
+    },
+    markets: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['marketId', 'marketIdAlt', 'storeName', 'isoCode2', 'currency', 'shipsWithin'],
+        additionalProperties: false,
+        properties: {
+          marketId: id,
+          marketIdAlt: { type: 'string', pattern: '^[A-Za-z][A-Za-z0-9_-]{0,49}$' },
+          storeName: localized,
+          isoCode2: { type: 'string', pattern: '^[A-Z]{2}$' },
+          currency: { type: 'string', pattern: '^[A-Z]{3}$' },
+          shipsWithin: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['isoCode2', 'name'],
+              additionalProperties: false,
+              properties: { isoCode2: { type: 'string', pattern: '^[A-Z]{2}$' }, name: localized },
+            },
+          },
+        },
+      },
+    },
+    categories: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['categoryId', 'name', 'subtitle', 'thumbnail', 'description', 'descriptionJson', 'carousel', 'order'],
+        additionalProperties: false,
+        properties: {
+          categoryId: id,
+          name: localized,
+          subtitle: localized,
+          thumbnail: path,
+          description: localized,
+          descriptionJson: richText,
+          carousel: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['image', 'caption'],
+              additionalProperties: false,
+              properties: { image: path, caption: localized },
+            },
+          },
+          order: { type: 'integer' },
+          tag: localized,
+          topSeller: { type: 'boolean' },
+          disabled: { type: 'boolean' },
+        },
+      },
+    },
+    products: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: [
+          'id', 'sku', 'v', 'categoryId', 'name', 'metaTitle', 'description', 'descriptionJson',
+          'thumbnail', 'attributes', 'specifications', 'renderOptions', 'prices',
+        ],
+        additionalProperties: false,
+        properties: {
+          id,
+          sku: { type: 'string', minLength: 1, maxLength: 100 },
+          v: { type: 'integer', minimum: 0 },
+          categoryId: id,
+          name: localized,
+          metaTitle: localized,
+          description: localized,
+          descriptionJson: richText,
+          thumbnail: path,
+          disabled: { type: 'boolean' },
+          attributes: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['type', 'name', 'subtitle', 'order'],
+              additionalProperties: false,
+              properties: {
+                type: { type: 'string', minLength: 1, maxLength: 50 },
+                name: localized,
+                subtitle: localized,
+                order: { type: 'integer' },
+                tag: localized,
+                topSeller: { type: 'boolean' },
+                disabled: { type: 'boolean' },
+              },
+            },
+          },
+          specifications: {
+            type: 'object',
+            required: ['min', 'max', 'psp', 'format'],
+            additionalProperties: false,
+            properties: {
+              min: bound,
+              max: bound,
+              psp: {
+                type: 'object',
+                required: ['name', 'leadTime'],
+                additionalProperties: false,
+                properties: {
+                  name: { type: 'string', minLength: 1, maxLength: 50 },
+                  leadTime: {
+                    type: 'object',
+                    required: ['value', 'unit'],
+                    additionalProperties: false,
+                    properties: { value: { type: 'number', minimum: 0 }, unit: { type: 'string' } },
+                  },
+                },
+              },
+              format: {
+                type: 'object',
+                required: ['widthMm', 'heightMm', 'bleedMm', 'dpi'],
+                additionalProperties: false,
+                properties: {
+                  widthMm: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+                  heightMm: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
+                  bleedMm: { type: 'number', minimum: 0, maximum: 20 },
+                  dpi: { type: 'integer', minimum: 72, maximum: 1200 },
+                },
+              },
+            },
+          },
+          renderOptions: {
+            type: 'object',
+            required: ['productId', 'psp'],
+            additionalProperties: false,
+            properties: { productId: { type: 'string', minLength: 1 }, psp: { type: 'string', minLength: 1 } },
+          },
+          prices: {
+            type: 'array',
+            minItems: 1,
+            items: {
+              type: 'object',
+              required: ['marketId', 'price', 'extraCostPerPage'],
+              additionalProperties: false,
+              properties: { marketId: id, price: money, extraCostPerPage: money },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+const validateShape = new Ajv({ allErrors: true, strict: true }).compile<CatalogueFile>(catalogueFileSchema);
+
+/** Checks a parsed catalogue file; throws a ValidationError listing every problem by JSON path. */
+export function parseCatalogueFile(input: unknown): CatalogueFile {
+  if (!validateShape(input)) {
+    throw new ValidationError((validateShape.errors ?? []).map(ajvErrorToFieldError), 'INVALID_CATALOGUE');
+  }
+  const problems = crossReferenceProblems(input);
+  if (problems.length > 0) throw new ValidationError(problems, 'INVALID_CATALOGUE');
+  return input;
+}
+
+export function ajvErrorToFieldError(error: ErrorObject): FieldError {
+  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
+  if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
+  const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
+  const message =
+    error.keyword === 'additionalProperties'
+      ? 'is not a known field'
+      : error.keyword === 'required'
+        ? 'is required'
+        : (error.message ?? 'is invalid');
+  return { path: path || '(body)', message };
+}
+
+function crossReferenceProblems(file: CatalogueFile): FieldError[] {
+  const problems: FieldError[] = [];
+  const duplicates = <T>(items: T[], key: (item: T) => unknown, label: string, field: string) => {
+    const seen = new Set<unknown>();
+    items.forEach((item, i) => {
+      const value = key(item);
+      if (seen.has(value)) problems.push({ path: `${label}[${i}].${field}`, message: `duplicate ${field} ${JSON.stringify(value)}` });
+      seen.add(value);
+    });
+  };
+  duplicates(file.currencies, (c) => c.code, 'currencies', 'code');
+  duplicates(file.markets, (m) => m.marketId, 'markets', 'marketId');
+  duplicates(file.markets, (m) => m.marketIdAlt, 'markets', 'marketIdAlt');
+  duplicates(file.categories, (c) => c.categoryId, 'categories', 'categoryId');
+  duplicates(file.products, (p) => p.id, 'products', 'id');
+  duplicates(file.products, (p) => p.sku, 'products', 'sku');
+
+  const currencies = new Set(file.currencies.map((c) => c.code));
+  const markets = new Set(file.markets.map((m) => m.marketId));
+  const categories = new Set(file.categories.map((c) => c.categoryId));
+  if (!markets.has(0)) problems.push({ path: 'markets', message: 'must contain the default market 0' });
+  file.markets.forEach((m, i) => {
+    if (!currencies.has(m.currency)) problems.push({ path: `markets[${i}].currency`, message: `unknown currency ${m.currency}` });
+  });
+  file.products.forEach((p, i) => {
+    if (!categories.has(p.categoryId)) problems.push({ path: `products[${i}].categoryId`, message: `unknown category ${p.categoryId}` });
+    const { min, max } = p.specifications;
+    if (min.pages > max.pages) problems.push({ path: `products[${i}].specifications.min.pages`, message: 'is greater than max.pages' });
+    if (min.photos > max.photos) problems.push({ path: `products[${i}].specifications.min.photos`, message: 'is greater than max.photos' });
+    const priced = new Set(p.prices.map((price) => price.marketId));
+    p.prices.forEach((price, j) => {
+      if (!markets.has(price.marketId)) problems.push({ path: `products[${i}].prices[${j}].marketId`, message: `unknown market ${price.marketId}` });
+    });
+    for (const marketId of markets) {
+      if (!priced.has(marketId)) problems.push({ path: `products[${i}].prices`, message: `has no price for market ${marketId}` });
+    }
+  });
+  return problems;
+}

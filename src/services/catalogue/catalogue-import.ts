@@ -1,0 +1,115 @@
+import { readFile } from 'node:fs/promises';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Category, Client, Currency, Market, Product, ProductAttribute, ProductPrice } from '../../db/entities';
+import { parseCatalogueFile, type CatalogueFile } from './catalogue-file';
+import { ValidationError } from '../errors';
+
+export const DEMO_CATALOGUE_PATH = new URL('../../../catalogue/demo.json', import.meta.url);
+
+let demoCatalogue: Promise<CatalogueFile> | undefined;
+
+/** The demo catalogue every new client starts with, read and validated once per process. */
+export function loadDemoCatalogue(): Promise<CatalogueFile> {
+  demoCatalogue ??= readCatalogueFile(DEMO_CATALOGUE_PATH);
+  return demoCatalogue;
+}
+
+export async function readCatalogueFile(file: string | URL): Promise<CatalogueFile> {
+  const text = await readFile(file, 'utf8');
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw ValidationError.field('(file)', `is not valid JSON: ${(error as Error).message}`, 'INVALID_CATALOGUE');
+  }
+  return parseCatalogueFile(json);
+}
+
+/**
+ * Replaces a client's whole catalogue (currencies, markets, categories, products, attributes,
+ * prices) in one transaction: readers see the old catalogue or the new one, never a mix.
+ */
+export async function replaceCatalogue(em: EntityManager, clientId: string, file: CatalogueFile): Promise<void> {
+  await em.transactional(async (tx) => {
+    const client = tx.getReference(Client, clientId);
+    // Products cascade to their attributes and prices in the database.
+    await tx.nativeDelete(Product, { client });
+    await tx.nativeDelete(Category, { client });
+    await tx.nativeDelete(Market, { client });
+    await tx.nativeDelete(Currency, { client });
+    await tx.nativeUpdate(Client, { id: clientId }, {
+      catalogueBaseUrl: file.baseUrl ?? null,
+      pricesIncludeTax: file.pricesIncludeTax,
+    });
+
+    const currencies = new Map(
+      file.currencies.map((c) => [c.code, tx.create(Currency, { client, code: c.code, left: c.left, right: c.right, decimals: c.decimals })]),
+    );
+    const markets = new Map(
+      file.markets.map((m) => [
+        m.marketId,
+        tx.create(Market, {
+          client,
+          marketId: m.marketId,
+          marketIdAlt: m.marketIdAlt,
+          storeName: m.storeName,
+          isoCode2: m.isoCode2,
+          currency: currencies.get(m.currency)!,
+          shipsWithin: m.shipsWithin,
+        }),
+      ]),
+    );
+    const categories = new Map(
+      file.categories.map((c) => [
+        c.categoryId,
+        tx.create(Category, {
+          client,
+          categoryId: c.categoryId,
+          name: c.name,
+          subtitle: c.subtitle,
+          thumbnail: c.thumbnail,
+          description: c.description,
+          descriptionJson: c.descriptionJson,
+          carousel: c.carousel,
+          sortOrder: c.order,
+          tag: c.tag ?? null,
+          topSeller: c.topSeller ?? false,
+          disabled: c.disabled ?? false,
+        }),
+      ]),
+    );
+    file.products.forEach((p, index) => {
+      const product = tx.create(Product, {
+        client,
+        productId: p.id,
+        sku: p.sku,
+        minVersion: p.v,
+        category: categories.get(p.categoryId)!,
+        name: p.name,
+        metaTitle: p.metaTitle,
+        description: p.description,
+        descriptionJson: p.descriptionJson,
+        thumbnail: p.thumbnail,
+        disabled: p.disabled ?? false,
+        specifications: p.specifications,
+        renderOptions: p.renderOptions,
+        sortOrder: index,
+      });
+      for (const a of p.attributes) {
+        tx.create(ProductAttribute, {
+          product,
+          type: a.type,
+          name: a.name,
+          subtitle: a.subtitle,
+          sortOrder: a.order,
+          tag: a.tag ?? null,
+          topSeller: a.topSeller ?? false,
+          disabled: a.disabled ?? false,
+        });
+      }
+      for (const price of p.prices) {
+        tx.create(ProductPrice, { product, market: markets.get(price.marketId)!, price: price.price, extraCostPerPage: price.extraCostPerPage });
+      }
+    });
+  });
+}

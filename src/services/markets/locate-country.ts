@@ -1,0 +1,21 @@
+import { iso1A2Code } from '@rapideditor/country-coder';
+import { countries } from 'countries-list';
+
+export interface Location {
+  /** ISO 3166-1 alpha-2 country code. */
+  country: string;
+  /** Continent code: AF, AN, AS, EU, NA, OC, SA. */
+  continent?: string;
+}
+
+/**
+ * The country at a coordinate, resolved offline from the borders shipped in country-coder
+ * (OpenStreetMap's boundary data); null over the sea or unclaimed land.
+ */
+export function locateCountry(latitude: number, longitude: number): Location | null {
+  // `country` granularity folds territories into their sovereign where ISO has no own code.
+  const country = iso1A2Code([longitude, latitude], { level: 'territory' }) ?? iso1A2Code([longitude, latitude]);
+  if (!country) return null;
+  const continent = (countries as Record<string, { continent: string } | undefined>)[country]?.continent;
+  return { country, continent };
+}

@@ -1,0 +1,70 @@
+import { Market } from '../../db/entities';
+import type { RequestContext } from '../context';
+import { pick } from '../catalogue/localized';
+import { locateCountry } from './locate-country';
+import { ValidationError } from '../errors';
+
+export interface MarketView {
+  marketId: number;
+  marketIdAlt: string;
+  storeName: string;
+  isoCode2: string;
+  currency: string;
+  shipsWithin: { isoCode2: string; name: string }[];
+}
+
+export interface MarketListing {
+  results: MarketView[];
+  /** Present only when both latitude and longitude were given. */
+  suggested?: MarketView;
+}
+
+export interface MarketQuery {
+  language: string;
+  latitude?: number;
+  longitude?: number;
+}
+
+export async function listMarkets(ctx: RequestContext, query: MarketQuery): Promise<MarketListing> {
+  const hasLatitude = query.latitude !== undefined && query.latitude !== null;
+  const hasLongitude = query.longitude !== undefined && query.longitude !== null;
+  if (hasLatitude !== hasLongitude) {
+    const missing = hasLatitude ? 'longitude' : 'latitude';
+    throw ValidationError.field(missing, `is required when ${hasLatitude ? 'latitude' : 'longitude'} is given`);
+  }
+  const markets = await ctx.em.find(
+    Market,
+    { client: ctx.tenant.clientId },
+    { populate: ['currency'], orderBy: { marketId: 'asc' }, disableIdentityMap: true },
+  );
+  const results = markets.map((m) => toView(m, query.language));
+  if (!hasLatitude) return { results };
+  const chosen = suggestMarket(markets, query.latitude!, query.longitude!);
+  return { results, suggested: chosen && results.find((r) => r.marketId === chosen.marketId) };
+}
+
+/**
+ * The market that ships to the country at the coordinates: one naming the country itself first,
+ * else one naming its continent, else the default market 0.
+ */
+export function suggestMarket(markets: Market[], latitude: number, longitude: number): Market | undefined {
+  const location = locateCountry(latitude, longitude);
+  const shipsTo = (code: string | undefined) =>
+    code ? markets.find((m) => m.shipsWithin.some((area) => area.isoCode2 === code)) : undefined;
+  return (
+    (location && (shipsTo(location.country) ?? shipsTo(location.continent))) ??
+    markets.find((m) => m.marketId === 0) ??
+    markets[0]
+  );
+}
+
+function toView(market: Market, language: string): MarketView {
+  return {
+    marketId: market.marketId,
+    marketIdAlt: market.marketIdAlt,
+    storeName: pick(market.storeName, language),
+    isoCode2: market.isoCode2,
+    currency: market.currency.code,
+    shipsWithin: market.shipsWithin.map((area) => ({ isoCode2: area.isoCode2, name: pick(area.name, language) })),
+  };
+}

@@ -1,0 +1,58 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ClientCredential } from '../../db/entities';
+import type { Tenant } from '../context';
+import { digestSecret, sameDigest } from './credential-digest';
+import { isEnvironment } from './environment';
+import { UnauthenticatedError, ValidationError } from '../errors';
+
+/** Checks credentials and says which client and environment they belong to. */
+export class Authenticator {
+  /** `em` is the root EntityManager; each check runs in its own fork. */
+  constructor(
+    private readonly em: EntityManager,
+    private readonly pepper: string,
+  ) {}
+
+  /**
+   * The PWA family's `X-Service` header: JSON `{accessKey, accessSecret}`. Also used for the
+   * GraphQL endpoint and the graphql-ws `connection_init` payload.
+   */
+  async fromServiceHeader(header: string | string[] | undefined): Promise<Tenant> {
+    if (header === undefined) throw new UnauthenticatedError('the X-Service header is required', 'X-Service');
+    const raw = Array.isArray(header) ? header[0] : header;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(raw);
+    } catch {
+      throw new UnauthenticatedError('the X-Service header must be a JSON object {accessKey, accessSecret}', 'X-Service');
+    }
+    return this.fromAccessKey(parsed, 'X-Service');
+  }
+
+  async fromAccessKey(payload: unknown, path: string): Promise<Tenant> {
+    const { accessKey, accessSecret } = (payload ?? {}) as Record<string, unknown>;
+    if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret) {
+      throw new UnauthenticatedError(`${path} must carry the strings accessKey and accessSecret`, path);
+    }
+    const credential = await this.em.fork().findOne(ClientCredential, { accessKey }, { populate: ['client'], disableIdentityMap: true });
+    if (!credential || !sameDigest(credential.accessSecretDigest, digestSecret(this.pepper, accessSecret))) {
+      throw new UnauthenticatedError(`${path} carries an unknown accessKey or a wrong accessSecret`, path);
+    }
+    return { clientId: credential.client.id, clientName: credential.client.name, env: credential.env };
+  }
+
+  /** The eCommerce family's `env` + `key` body fields. */
+  async fromApiKey(env: unknown, key: unknown): Promise<Tenant> {
+    if (!isEnvironment(env)) throw ValidationError.field('env', 'must be "dev" or "prod"', 'UNKNOWN_ENV');
+    if (typeof key !== 'string' || !key) throw new UnauthenticatedError('key is required', 'key');
+    // The digest is the lookup key: an index probe, no secret compared byte by byte in JS.
+    const credential = await this.em.fork().findOne(
+      ClientCredential,
+      { apiKeyDigest: digestSecret(this.pepper, key) },
+      { populate: ['client'], disableIdentityMap: true },
+    );
+    if (!credential) throw new UnauthenticatedError('key is not a valid API key', 'key');
+    if (credential.env !== env) throw new UnauthenticatedError(`key is not a valid API key for env "${env}"`, 'key');
+    return { clientId: credential.client.id, clientName: credential.client.name, env: credential.env };
+  }
+}
