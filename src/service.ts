@@ -1,3 +1,4 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config';
@@ -10,6 +11,8 @@ import { loadCredentialPepper } from './services/tenancy/pepper';
 
 export interface RunningService {
   app: FastifyInstance;
+  orm: MikroORM;
+  bus: StatusEventBus;
   url: string;
   databaseUrl: string;
   stop(): Promise<void>;
@@ -27,6 +30,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const address = await app.listen({ host: config.host, port: config.port });
   return {
     app,
+    orm: database.orm,
+    bus,
     url: address,
     databaseUrl: database.url,
     async stop() {

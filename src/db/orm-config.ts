@@ -18,6 +18,7 @@ export function ormConfig(clientUrl: string, options: { poolMax?: number } = {})
       transactional: true,
       allOrNothing: true,
       snapshot: false,
+      silent: true,
     },
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolMax ?? 10 },

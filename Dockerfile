@@ -1,0 +1,27 @@
+# Photobook backend image: runs the API (`npm start`, the default) or the Temporal worker
+# (`npm run worker`) with tsx, straight from the TypeScript sources.
+FROM node:20-bookworm-slim
+
+# procps provides pgrep, used by the worker's healthcheck in docker-compose.yml.
+RUN apt-get update \
+  && apt-get install -y --no-install-recommends procps \
+  && rm -rf /var/lib/apt/lists/*
+
+WORKDIR /app
+
+COPY package.json package-lock.json ./
+RUN npm ci
+
+COPY . .
+
+# DATA_DIR (default ./.data): embedded PostgreSQL when DATABASE_URL is unset, local printer output.
+# Owned by the unprivileged `node` user, which also lets a fresh named volume inherit the ownership
+# (and PostgreSQL refuses to run as root anyway).
+RUN mkdir -p /app/.data && chown node:node /app/.data
+
+USER node
+
+ENV HOST=0.0.0.0 PORT=4000
+EXPOSE 4000
+
+CMD ["npm", "start"]

@@ -1,0 +1,118 @@
+/**
+ * Operator CLI: `npm run cli -- <command>`.
+ *   client create --name <name> [--json]
+ *   client list [--json]
+ *   client rotate --client <id> [--env dev|prod] [--json]
+ *   catalogue import --client <id> <file.json>
+ */
+import 'reflect-metadata';
+import { parseArgs } from 'node:util';
+import { pino } from 'pino';
+import { loadConfig } from './config';
+import { openDatabase } from './db/database';
+import { ClientAdmin, type IssuedClient } from './services/clients/client-admin';
+import { readCatalogueFile, replaceCatalogue } from './services/catalogue/catalogue-import';
+import { loadCredentialPepper } from './services/tenancy/pepper';
+import { ENVIRONMENTS, isEnvironment } from './services/tenancy/environment';
+import { DomainError } from './services/errors';
+import { Client } from './db/entities';
+
+const USAGE = `usage:
+  npm run cli -- client create --name <name> [--json]
+  npm run cli -- client list [--json]
+  npm run cli -- client rotate --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- catalogue import --client <clientId> <file.json>`;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: 'string' },
+      client: { type: 'string' },
+      env: { type: 'string' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  const [group, command, ...rest] = positionals;
+  if (values.help || !group) {
+    console.log(USAGE);
+    return;
+  }
+
+  const config = loadConfig();
+  // Logs go to stderr so `--json` output on stdout stays machine-readable.
+  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
+  const database = await openDatabase(config, log);
+  try {
+    const pepper = await loadCredentialPepper(config);
+    const em = database.orm.em.fork();
+    const admin = new ClientAdmin(em, pepper);
+    switch (`${group} ${command}`) {
+      case 'client create': {
+        if (!values.name) throw new UsageError('client create needs --name <name>');
+        printIssued(await admin.create(values.name), values.json);
+        break;
+      }
+      case 'client list': {
+        const clients = await admin.list();
+        if (values.json) console.log(JSON.stringify(clients));
+        else for (const c of clients) console.log(`${c.clientId}  ${c.name}  dev=${c.accessKeys.dev ?? '-'}  prod=${c.accessKeys.prod ?? '-'}`);
+        break;
+      }
+      case 'client rotate': {
+        if (!values.client) throw new UsageError('client rotate needs --client <clientId>');
+        if (values.env !== undefined && !isEnvironment(values.env)) throw new UsageError('--env must be dev or prod');
+        const envs = values.env ? [values.env as (typeof ENVIRONMENTS)[number]] : ENVIRONMENTS;
+        printIssued(await admin.rotate(values.client, envs), values.json);
+        break;
+      }
+      case 'catalogue import': {
+        const file = rest[0];
+        if (!values.client || !file) throw new UsageError('catalogue import needs --client <clientId> and a file');
+        if (!(await em.findOne(Client, { id: values.client }))) throw new UsageError(`no client ${values.client}`);
+        const catalogue = await readCatalogueFile(file);
+        await replaceCatalogue(em, values.client, catalogue);
+        console.log(
+          values.json
+            ? JSON.stringify({ clientId: values.client, products: catalogue.products.length, markets: catalogue.markets.length })
+            : `imported ${catalogue.products.length} products in ${catalogue.markets.length} markets for ${values.client}`,
+        );
+        break;
+      }
+      default:
+        throw new UsageError(`unknown command "${[group, command].filter(Boolean).join(' ')}"`);
+    }
+  } finally {
+    await database.close();
+  }
+}
+
+function printIssued(issued: IssuedClient, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify(issued));
+    return;
+  }
+  console.log(`client ${issued.clientId} (${issued.name})`);
+  for (const [env, c] of Object.entries(issued.credentials)) {
+    console.log(`  ${env}: accessKey=${c.accessKey} accessSecret=${c.accessSecret} apiKey=${c.apiKey}`);
+  }
+  console.log('Secrets are shown only now; store them safely.');
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError) {
+    console.error(`${error.message}\n${USAGE}`);
+    process.exit(2);
+  }
+  if (error instanceof DomainError) {
+    console.error(`${error.code}: ${error.message}`);
+    for (const e of error.errors) console.error(`  ${e.path}: ${e.message}`);
+    process.exit(1);
+  }
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { pino } from 'pino';
+import { inject } from 'vitest';
+import { loadConfig, type Config } from '../../src/config';
+import { ormConfig } from '../../src/db/orm-config';
+import { startService, type RunningService } from '../../src/service';
+import { ClientAdmin, type IssuedClient } from '../../src/services/clients/client-admin';
+import { loadCredentialPepper } from '../../src/services/tenancy/pepper';
+
+/** A database of its own for one test file, cloned from the migrated template. */
+export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const serverUrl = inject('databaseServerUrl');
+  const template = inject('templateDatabase');
+  const name = `${template}_${randomBytes(4).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  } finally {
+    await admin.end();
+  }
+  return {
+    url: `${serverUrl}/${name}`,
+    async drop() {
+      const client = new pg.Client({ connectionString: `${serverUrl}/postgres` });
+      await client.connect();
+      try {
+        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+export interface TestService {
+  /** Base URL, e.g. http://127.0.0.1:41234 */
+  url: string;
+  config: Config;
+  databaseUrl: string;
+  service: RunningService;
+  /** Issues a client the way the CLI does, with the demo catalogue. */
+  createClient(name?: string): Promise<IssuedClient>;
+  /** A second ORM on the same database, for assertions and setup that bypass the API. */
+  orm(): Promise<MikroORM>;
+  stop(): Promise<void>;
+}
+
+/** Starts the whole service on a random loopback port with its own database and DATA_DIR. */
+export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
+  const database = await createTestDatabase();
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-test-'));
+  const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...env });
+  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const service = await startService(config, log);
+  const pepper = await loadCredentialPepper(config);
+  let extraOrm: MikroORM | undefined;
+  return {
+    url: service.url,
+    config,
+    databaseUrl: database.url,
+    service,
+    createClient: (name = 'Test shop') => new ClientAdmin(service.orm.em.fork(), pepper).create(name),
+    async orm() {
+      extraOrm ??= await MikroORM.init(ormConfig(database.url, { poolMax: 2 }));
+      return extraOrm;
+    },
+    async stop() {
+      await extraOrm?.close();
+      await service.stop();
+      await database.drop();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
