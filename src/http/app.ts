@@ -25,8 +25,11 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     loggerInstance: log as FastifyBaseLogger,
     genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
-    ajv: { customOptions: { allErrors: true } },
+    // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
+    ajv: { customOptions: { allErrors: true, coerceTypes: true } },
   });
+  // Every endpoint speaks JSON: a text/plain body is a 415, not a string that fails validation.
+  app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
   app.setNotFoundHandler((request, reply) =>

@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from './support/harness';
+import { post } from './support/http';
+
+const run = promisify(execFile);
+
+describe('operator CLI (npm run cli)', () => {
+  let api: TestService;
+
+  beforeAll(async () => {
+    api = await startTestService();
+  });
+  afterAll(() => api?.stop());
+
+  /** Runs the README's command against the test database and DATA_DIR (so the same pepper). */
+  const cli = async (...args: string[]) => {
+    try {
+      const { stdout } = await run('npm', ['run', '--silent', 'cli', '--', ...args], {
+        env: { ...process.env, DATABASE_URL: api.databaseUrl, DATA_DIR: api.config.dataDir, LOG_LEVEL: 'warn' },
+      });
+      return { code: 0, stdout, stderr: '' };
+    } catch (error) {
+      const failed = error as { code: number; stdout: string; stderr: string };
+      return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
+    }
+  };
+  const listProducts = (key: string, env = 'dev') => post(api.url, '/api/v2/product/list-product.php', { env, key, os: 'web' });
+
+  it('creates a client and prints exactly the documented JSON; its keys work at once', async () => {
+    const { code, stdout } = await cli('client', 'create', '--name', 'CLI shop', '--json');
+    expect(code).toBe(0);
+    const issued = JSON.parse(stdout);
+    expect(Object.keys(issued)).toEqual(['clientId', 'name', 'credentials']);
+    expect(issued.name).toBe('CLI shop');
+    for (const env of ['dev', 'prod']) {
+      expect(Object.keys(issued.credentials[env]).sort()).toEqual(['accessKey', 'accessSecret', 'apiKey']);
+      expect((await listProducts(issued.credentials[env].apiKey, env)).status).toBe(200);
+    }
+    // Only digests are stored: no secret appears anywhere in the credentials table.
+    const orm = await api.orm();
+    const rows = await orm.em.getConnection().execute('SELECT * FROM client_credentials WHERE client_id = ?', [issued.clientId]);
+    const stored = JSON.stringify(rows);
+    expect(rows).toHaveLength(2);
+    for (const env of ['dev', 'prod']) {
+      expect(stored).not.toContain(issued.credentials[env].accessSecret);
+      expect(stored).not.toContain(issued.credentials[env].apiKey);
+      expect(stored).toContain(issued.credentials[env].accessKey);
+    }
+  });
+
+  it('lists clients and rotates one environment, invalidating only its old keys', async () => {
+    const issued = JSON.parse((await cli('client', 'create', '--name', 'Rotating shop', '--json')).stdout);
+    const list = JSON.parse((await cli('client', 'list', '--json')).stdout);
+    expect(list.find((c: any) => c.clientId === issued.clientId)).toMatchObject({
+      name: 'Rotating shop',
+      accessKeys: { dev: issued.credentials.dev.accessKey, prod: issued.credentials.prod.accessKey },
+    });
+
+    const rotated = JSON.parse((await cli('client', 'rotate', '--client', issued.clientId, '--env', 'dev', '--json')).stdout);
+    expect(Object.keys(rotated.credentials)).toEqual(['dev']);
+    expect((await listProducts(issued.credentials.dev.apiKey)).status).toBe(401);
+    expect((await listProducts(rotated.credentials.dev.apiKey)).status).toBe(200);
+    expect((await listProducts(issued.credentials.prod.apiKey, 'prod')).status).toBe(200);
+  });
+
+  it('imports a catalogue for one client from a JSON file, and refuses an invalid one whole', async () => {
+    const issued = JSON.parse((await cli('client', 'create', '--name', 'Importing shop', '--json')).stdout);
+    const demo = JSON.parse(await readFile(new URL('../catalogue/demo.json', import.meta.url), 'utf8'));
+    const small = { ...demo, baseUrl: 'https://cdn.shop.test/img/', products: demo.products.slice(0, 2) };
+    const file = path.join(api.config.dataDir, 'small.json');
+    await writeFile(file, JSON.stringify(small));
+    const imported = await cli('catalogue', 'import', '--client', issued.clientId, file);
+    expect(imported.code).toBe(0);
+    const after = await listProducts(issued.credentials.dev.apiKey);
+    expect(after.body.products).toHaveLength(2);
+    expect(after.body.baseUrl).toBe('https://cdn.shop.test/img/');
+
+    const broken = { ...demo, products: [{ ...demo.products[0], categoryId: 999 }, { ...demo.products[1], prices: [{ marketId: 77, price: 1, extraCostPerPage: 0 }] }] };
+    await writeFile(file, JSON.stringify(broken));
+    const refused = await cli('catalogue', 'import', '--client', issued.clientId, file);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('products[0].categoryId');
+    expect(refused.stderr).toContain('products[1].prices');
+    expect((await listProducts(issued.credentials.dev.apiKey)).body.products).toHaveLength(2);
+  });
+
+  it('explains its usage on a wrong command', async () => {
+    const { code, stderr } = await cli('client', 'create');
+    expect(code).toBe(2);
+    expect(stderr).toContain('--name');
+  });
+});
