@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -8,34 +9,53 @@ import { StatusEventBus } from './events/status-event-bus';
 import { buildApp } from './http/app';
 import { createAppServices } from './services/app-services';
 import { loadCredentialPepper } from './services/tenancy/pepper';
+import { FileStore } from './storage/file-store';
+import { createSafeFetch } from './outbound/safe-fetch';
+import { createActivities } from './activities';
+import { createWorkflowEngine } from './engine/create-engine';
+import type { WorkflowEngine } from './engine/workflow-engine';
+import { FLOWS } from '../workflows';
 
 export interface RunningService {
   app: FastifyInstance;
   orm: MikroORM;
   bus: StatusEventBus;
+  engine: WorkflowEngine;
+  files: FileStore;
   url: string;
   databaseUrl: string;
   stop(): Promise<void>;
 }
 
-/** Starts everything `npm start` runs: database (embedded if needed), migrations, seed, HTTP. */
+/**
+ * Starts everything `npm start` runs: database (embedded if needed), migrations, seed, the
+ * workflow engine (resuming unfinished flows when embedded), and HTTP.
+ */
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const database = await openDatabase(config, log);
   const pepper = await loadCredentialPepper(config);
   await seedDemoClient(database.orm.em.fork(), pepper, config.dataDir, log);
   const bus = new StatusEventBus(database.url, log);
   await bus.start();
-  const services = createAppServices(config, database.orm.em, pepper);
+  const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
+  const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
+  const activities = createActivities({ orm: database.orm, files, fetch, log });
+  const engine = await createWorkflowEngine({ config, orm: database.orm, flows: FLOWS, activities, log });
+  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log });
   const app = await buildApp({ config, services, bus, log });
   const address = await app.listen({ host: config.host, port: config.port });
+  await engine.resumeUnfinished?.();
   return {
     app,
     orm: database.orm,
     bus,
+    engine,
+    files,
     url: address,
     databaseUrl: database.url,
     async stop() {
       await app.close();
+      await engine.stop();
       await bus.stop();
       await database.close();
     },

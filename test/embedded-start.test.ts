@@ -9,7 +9,7 @@ import { post } from './support/http';
 /** `npm start` exactly as the README says, with no DATABASE_URL: the embedded PostgreSQL path. */
 function npmStart(dataDir: string): Promise<{ child: ChildProcess; url: string; startedInMs: number }> {
   const started = Date.now();
-  const env = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   const child = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });

@@ -30,6 +30,9 @@ export interface StatusChange {
  */
 export async function recordStatusChange(em: EntityManager, tenant: Tenant, change: StatusChange): Promise<StatusEventMessage> {
   if (!em.isInTransaction()) throw new Error('recordStatusChange must run inside a transaction');
+  // Write the caller's pending changes first: every writer then takes row locks before the
+  // subject's advisory lock, in the same order, so two writers can never deadlock.
+  await em.flush();
   const connection = em.getConnection();
   const ctx = em.getTransactionContext();
   // Serialises writers of one subject so sequences are gap-free and never collide.

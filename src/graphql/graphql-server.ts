@@ -11,6 +11,7 @@ import { toProblem } from '../http/problem';
 import { contextOf } from '../http/request-context';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
+import { createLoaders } from './loaders';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -42,7 +43,8 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       },
       context: (socketContext): GraphqlContext => {
         const tenant = (socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant'] }).tenant!;
-        return { ctx: { tenant, em: services.em.fork(), requestId: `ws-${crypto.randomUUID()}` }, services, bus };
+        const em = services.em.fork();
+        return { ctx: { tenant, em, requestId: `ws-${crypto.randomUUID()}` }, services, bus, loaders: createLoaders(em) };
       },
     },
     sockets,
@@ -93,7 +95,10 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       method: ['GET', 'POST'],
       schema: { hide: true },
       handler: fastifyApolloHandler(apollo, {
-        context: async (request) => ({ ctx: contextOf(request, services.em), services, bus }),
+        context: async (request) => {
+          const ctx = contextOf(request, services.em);
+          return { ctx, services, bus, loaders: createLoaders(ctx.em) };
+        },
       }),
     });
   });

@@ -4,6 +4,8 @@ import { buildSchema, type PubSub } from 'type-graphql';
 import { CatalogueResolver } from './resolvers/catalogue-resolver';
 import { MarketResolver } from './resolvers/market-resolver';
 import { StatusEventResolver } from './resolvers/status-event-resolver';
+import { ProjectResolver } from './resolvers/project-resolver';
+import { ProjectStatusResolver } from './resolvers/project-status-resolver';
 
 /**
  * type-graphql insists on a PubSub even though every subscription here brings its own `subscribe`
@@ -23,7 +25,7 @@ let schema: Promise<GraphQLSchema> | undefined;
 /** The schema is built once per process from the resolver classes. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver],
+    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver],
     validate: false,
     pubSub: topicsUnsupported,
   });

@@ -7,6 +7,8 @@ import type { AppServices } from '../services/app-services';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { registerGraphql } from '../graphql/graphql-server';
 import { ecommerceRoutes } from './ecommerce/routes';
+import { pwaRoutes } from './pwa/routes';
+import { fileRoutes } from './file-routes';
 import { healthRoutes } from './health-routes';
 import { registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
@@ -26,7 +28,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
     // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
-    ajv: { customOptions: { allErrors: true, coerceTypes: true } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true } },
   });
   // Every endpoint speaks JSON: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
@@ -49,7 +51,13 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
         description: 'PWA backend API (X-Service header) and eCommerce API (env + key in the body). Errors are RFC 9457 problem details.',
       },
       servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          XService: { type: 'apiKey', in: 'header', name: 'X-Service', description: 'JSON {"accessKey": "...", "accessSecret": "..."}' },
+        },
+      },
       tags: [
+        { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
         { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
         { name: 'operations', description: 'Health checks' },
       ],
@@ -62,6 +70,8 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   registerObservability(app);
   await app.register(healthRoutes, { em: services.em });
   await app.register(ecommerceRoutes, { services });
+  await app.register(pwaRoutes, { services });
+  await app.register(fileRoutes, { files: services.files });
   await registerGraphql(app, services, bus);
   return app;
 }

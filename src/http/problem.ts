@@ -59,7 +59,7 @@ export function toProblem(error: unknown): Problem {
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const context = fastifyError.validationContext;
-    const errors = fastifyError.validation.map((v) => fieldErrorOf(v, context));
+    const errors = collapseAlternatives(fastifyError.validation as AjvLikeError[]).map((v) => fieldErrorOf(v, context));
     return problem(400, 'VALIDATION_FAILED', errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
   }
   switch (fastifyError.code) {
@@ -81,9 +81,25 @@ export function toProblem(error: unknown): Problem {
 
 interface AjvLikeError {
   instancePath: string;
+  schemaPath?: string;
   keyword: string;
   params: Record<string, unknown>;
   message?: string;
+  parentSchema?: { description?: string };
+}
+
+/**
+ * A value that fits none of an `anyOf`'s forms makes Ajv report every branch's complaint; the
+ * client needs one line per field: "must be <the anyOf's description>".
+ */
+function collapseAlternatives(errors: AjvLikeError[]): AjvLikeError[] {
+  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  return errors.filter((error) => {
+    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') return true;
+    return !alternatives.some(
+      (alt) => error.schemaPath?.startsWith(alt.schemaPath ?? '\0') && (error.instancePath === alt.instancePath || error.instancePath.startsWith(`${alt.instancePath}/`)),
+    );
+  });
 }
 
 /** `/user/address/line1` -> `user.address.line1`, the field as the client sent it. */
@@ -94,6 +110,7 @@ export function fieldErrorOf(error: AjvLikeError, context?: string): FieldError 
   let message = error.message ?? 'is invalid';
   if (error.keyword === 'required') message = 'is required';
   else if (error.keyword === 'type') message = `must be ${error.params.type}`;
+  else if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && error.parentSchema?.description) message = `must be ${error.parentSchema.description}`;
   else if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   return { path: path || (context === 'querystring' ? '(query)' : '(body)'), message };
 }

@@ -1,20 +1,37 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
 import type { Config } from '../config';
+import type { WorkflowEngine } from '../engine/workflow-engine';
+import type { FileStore } from '../storage/file-store';
 import { Authenticator } from './tenancy/authenticate';
 import { CatalogueService } from './catalogue/catalogue-service';
+import { ProjectService } from './projects/project-service';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
   /** The root EntityManager; transports fork it per request. */
   em: EntityManager;
+  files: FileStore;
   authenticator: Authenticator;
   catalogue: CatalogueService;
+  projects: ProjectService;
 }
 
-export function createAppServices(config: Config, em: EntityManager, pepper: string): AppServices {
+export interface AppServiceDeps {
+  config: Config;
+  em: EntityManager;
+  pepper: string;
+  files: FileStore;
+  engine: WorkflowEngine;
+  log: Logger;
+}
+
+export function createAppServices({ config, em, pepper, files, engine, log }: AppServiceDeps): AppServices {
   return {
     em,
+    files,
     authenticator: new Authenticator(em, pepper),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
+    projects: new ProjectService({ config, engine, files, log }),
   };
 }

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
+import net from 'node:net';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
@@ -55,7 +56,8 @@ export interface TestService {
 export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
   const database = await createTestDatabase();
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-test-'));
-  const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent', ...env });
+  // A concrete port, so PUBLIC_URL (asset links) names the port the service really listens on.
+  const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'silent', ...env });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startService(config, log);
   const pepper = await loadCredentialPepper(config);
@@ -77,4 +79,15 @@ export async function startTestService(env: Record<string, string> = {}): Promis
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
 }

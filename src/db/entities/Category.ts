@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import type { Localized, LocalizedRichText } from '../../services/catalogue/localized';
 
@@ -10,7 +10,7 @@ export interface CarouselSlide {
 @Entity({ tableName: 'categories' })
 @Unique({ properties: ['client', 'categoryId'] })
 export class Category {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Client, { deleteRule: 'cascade' })

@@ -1,4 +1,4 @@
-import { Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
 
@@ -9,7 +9,7 @@ import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environme
 @Entity({ tableName: 'client_credentials' })
 @Unique({ properties: ['client', 'env'] })
 export class ClientCredential {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Client, { deleteRule: 'cascade' })

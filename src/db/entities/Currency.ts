@@ -1,10 +1,10 @@
-import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 
 @Entity({ tableName: 'currencies' })
 @Unique({ properties: ['client', 'code'] })
 export class Currency {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Client, { deleteRule: 'cascade' })

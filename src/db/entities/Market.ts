@@ -1,4 +1,4 @@
-import { Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Currency } from './Currency';
 import type { Localized } from '../../services/catalogue/localized';
@@ -13,7 +13,7 @@ export interface ShipsWithinArea {
 @Unique({ properties: ['client', 'marketId'] })
 @Unique({ properties: ['client', 'marketIdAlt'] })
 export class Market {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Client, { deleteRule: 'cascade' })

@@ -1,4 +1,4 @@
-import { Collection, Entity, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Collection, Entity, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Category } from './Category';
 import { ProductAttribute } from './ProductAttribute';
@@ -22,7 +22,7 @@ export interface RenderOptions {
 @Unique({ properties: ['client', 'productId'] })
 @Unique({ properties: ['client', 'sku'] })
 export class Product {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Client, { deleteRule: 'cascade' })

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Product } from './Product';
 import type { Localized } from '../../services/catalogue/localized';
 
@@ -6,7 +6,7 @@ import type { Localized } from '../../services/catalogue/localized';
 @Entity({ tableName: 'product_attributes' })
 @Index({ properties: ['product', 'sortOrder'] })
 export class ProductAttribute {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Product, { deleteRule: 'cascade' })

@@ -1,4 +1,4 @@
-import { DecimalType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, DecimalType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Product } from './Product';
 import { Market } from './Market';
 
@@ -6,7 +6,7 @@ import { Market } from './Market';
 @Entity({ tableName: 'product_prices' })
 @Unique({ properties: ['product', 'market'] })
 export class ProductPrice {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Product, { deleteRule: 'cascade' })

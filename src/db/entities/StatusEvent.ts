@@ -1,4 +1,4 @@
-import { Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
 
@@ -10,7 +10,7 @@ import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environme
 @Unique({ properties: ['subjectType', 'subjectId', 'sequence'] })
 @Index({ properties: ['client', 'env', 'id'] })
 export class StatusEvent {
-  @PrimaryKey({ type: 'bigint', autoincrement: true })
+  @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Client, { deleteRule: 'cascade' })

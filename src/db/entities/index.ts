@@ -8,6 +8,11 @@ export { Product } from './Product';
 export { ProductAttribute } from './ProductAttribute';
 export { ProductPrice } from './ProductPrice';
 export { StatusEvent } from './StatusEvent';
+export { Project } from './Project';
+export { Photo } from './Photo';
+export { WorkflowRun } from './WorkflowRun';
+export { WorkflowStep } from './WorkflowStep';
+export { WorkflowSignal } from './WorkflowSignal';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -19,6 +24,11 @@ import { Product } from './Product';
 import { ProductAttribute } from './ProductAttribute';
 import { ProductPrice } from './ProductPrice';
 import { StatusEvent } from './StatusEvent';
+import { Project } from './Project';
+import { Photo } from './Photo';
+import { WorkflowRun } from './WorkflowRun';
+import { WorkflowStep } from './WorkflowStep';
+import { WorkflowSignal } from './WorkflowSignal';
 
 export const ENTITIES = [
   Client,
@@ -31,4 +41,9 @@ export const ENTITIES = [
   ProductAttribute,
   ProductPrice,
   StatusEvent,
+  Project,
+  Photo,
+  WorkflowRun,
+  WorkflowStep,
+  WorkflowSignal,
 ];

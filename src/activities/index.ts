@@ -1,0 +1,23 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { FileStore } from '../storage/file-store';
+import type { SafeFetch } from '../outbound/safe-fetch';
+import { createProjectActivities } from './project-activities';
+import { createRetentionActivities } from './retention-activities';
+
+export interface ActivityDeps {
+  orm: MikroORM;
+  files: FileStore;
+  fetch: SafeFetch;
+  log: Logger;
+}
+
+/** Every activity by name, for the Temporal worker and the embedded runner alike. */
+export function createActivities(deps: ActivityDeps) {
+  return {
+    ...createProjectActivities(deps),
+    ...createRetentionActivities(deps),
+  };
+}
+
+export type Activities = ReturnType<typeof createActivities>;

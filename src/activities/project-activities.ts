@@ -1,0 +1,185 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { Photo, Project } from '../db/entities';
+import type { PhotoProblem } from '../db/entities/Photo';
+import type { FileStore } from '../storage/file-store';
+import { OutboundError, type SafeFetch } from '../outbound/safe-fetch';
+import { analyzePhoto, NotAnImageError } from '../imaging/photo-analysis';
+import { makeThumbnail } from '../imaging/thumbnail';
+import { renderCoverPreview } from '../imaging/cover-preview';
+import { buildBook } from '../services/projects/book-builder';
+import { recordProjectStatus } from '../services/projects/project-events';
+import { canMoveProject, photosStatusOf, type ProjectStatus } from '../services/projects/project-status';
+import { photoOriginalKey, photoThumbnailKey, previewKey, projectPrefix } from '../services/projects/storage-keys';
+
+export interface ProjectActivityDeps {
+  orm: MikroORM;
+  files: FileStore;
+  fetch: SafeFetch;
+  log: Logger;
+}
+
+/** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
+const PREVIEW_LONG_SIDE = 800;
+
+/**
+ * The steps of building a project. Each is idempotent: it looks at the current state first and
+ * skips work already done, and files are written under deterministic keys, so at-least-once
+ * execution (retries, a resumed flow) is safe.
+ */
+export function createProjectActivities({ orm, files, fetch, log }: ProjectActivityDeps) {
+  return {
+    /** created -> building; returns the photos still to fetch and analyse. */
+    async startBuilding(projectId: string): Promise<{ photoIds: string[] }> {
+      const em = orm.em.fork();
+      await em.transactional(async (tx) => {
+        const project = await lockProject(tx, projectId);
+        if (project && project.status === 'created') await moveProject(tx, project, 'building');
+      });
+      const photos = await em.find(Photo, { project: projectId, status: { $in: ['uploading', 'analyzing'] } }, { orderBy: { position: 'asc' } });
+      return { photoIds: photos.map((p) => p.id) };
+    },
+
+    /** Downloads through the guarded client and stores the original; uploading -> analyzing. */
+    async downloadPhoto(photoId: string): Promise<void> {
+      const em = orm.em.fork();
+      const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
+      if (!photo || photo.status !== 'uploading') return;
+      const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
+      try {
+        const response = await fetch(photo.url);
+        await files.put(key, response.body);
+        await updatePhoto(em, photo, { status: 'analyzing', originalKey: key, bytes: response.body.length });
+      } catch (error) {
+        if (!(error instanceof OutboundError)) throw error; // unexpected: let the activity retry
+        if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE' || (error.code === 'HTTP_STATUS' && (error.status ?? 0) >= 500)) {
+          // Possibly passing: retry, and report the photo as failed only when retries are spent.
+          throw Object.assign(new Error(`${error.code}: ${error.message}`), { name: 'PhotoDownloadFailed' });
+        }
+        await updatePhoto(em, photo, { status: 'failed', problem: { code: error.code, message: error.message } });
+      }
+    },
+
+    /** Records a photo as failed after its download kept failing; the flow calls it on give-up. */
+    async failPhoto(photoId: string, problem: PhotoProblem): Promise<void> {
+      const em = orm.em.fork();
+      const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
+      if (!photo || photo.status === 'idle' || photo.status === 'failed') return;
+      await updatePhoto(em, photo, { status: 'failed', problem });
+    },
+
+    /** Decodes and measures the stored original, makes the thumbnail; analyzing -> idle. */
+    async analyzePhoto(photoId: string): Promise<void> {
+      const em = orm.em.fork();
+      const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
+      if (!photo || photo.status !== 'analyzing' || !photo.originalKey) return;
+      const original = await files.get(photo.originalKey);
+      try {
+        const analysis = await analyzePhoto(original);
+        const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
+        await files.put(thumbnailKey, await makeThumbnail(original));
+        await updatePhoto(em, photo, {
+          status: 'idle',
+          thumbnailKey,
+          format: analysis.format,
+          width: analysis.width,
+          height: analysis.height,
+          exifOrientation: analysis.exifOrientation,
+          capturedAt: analysis.capturedAt,
+          sharpness: round4(analysis.sharpness),
+          quality: round4(analysis.quality),
+        });
+      } catch (error) {
+        if (!(error instanceof NotAnImageError)) throw error;
+        await updatePhoto(em, photo, { status: 'failed', problem: { code: 'NOT_AN_IMAGE', message: error.message } });
+      }
+    },
+
+    /** Lays out the book from the usable photos, renders the cover preview; -> editable. */
+    async buildBook(projectId: string): Promise<{ status: ProjectStatus; pages: number }> {
+      const em = orm.em.fork();
+      const project = await em.findOne(Project, { id: projectId }, { populate: ['product', 'photos'] });
+      if (!project) return { status: 'deleted', pages: 0 };
+      if (project.status !== 'building') return { status: project.status, pages: project.book?.pages.length ?? 0 };
+      const usable = project.photos.getItems().filter((p) => p.status === 'idle');
+      const bookPhotos = usable.filter((p) => !p.assetId);
+      const coverAsset = usable.find((p) => p.assetId === 'coverPhoto');
+      const { specifications } = project.product;
+      const book = buildBook({
+        layoutType: project.layoutType,
+        photos: bookPhotos.map((p) => ({
+          id: p.id,
+          width: p.width!,
+          height: p.height!,
+          capturedAt: p.capturedAt ?? null,
+          quality: p.quality ?? 0,
+          position: p.position,
+        })),
+        minPages: specifications.min.pages,
+        maxPages: specifications.max.pages,
+        texts: project.custom,
+        coverPhotoId: coverAsset?.id,
+        fallbackTitle: project.sku,
+      });
+
+      const coverPhoto = usable.find((p) => p.id === book.cover.photoId);
+      const { widthMm, heightMm } = specifications.format;
+      const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
+      const preview = await renderCoverPreview({
+        widthPx: Math.round(widthMm * scale),
+        heightPx: Math.round(heightMm * scale),
+        photo: coverPhoto?.originalKey ? await files.get(coverPhoto.originalKey) : undefined,
+        title: book.cover.title,
+        subtitle: book.cover.subtitle,
+      });
+      const key = previewKey(projectPrefix(project.client.id, project.env, project.id));
+      await files.put(key, preview);
+
+      return em.transactional(async (tx) => {
+        const locked = await lockProject(tx, projectId);
+        if (!locked || locked.status !== 'building') return { status: locked?.status ?? 'deleted', pages: book.pages.length };
+        tx.assign(locked, { book, title: book.cover.title, previewKey: key });
+        await moveProject(tx, locked, 'editable');
+        log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
+        return { status: 'editable' as const, pages: book.pages.length };
+      });
+    },
+  };
+}
+
+export type ProjectActivities = ReturnType<typeof createProjectActivities>;
+
+async function lockProject(em: EntityManager, projectId: string): Promise<Project | null> {
+  return em.findOne(Project, { id: projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner'] });
+}
+
+async function moveProject(em: EntityManager, project: Project, to: ProjectStatus): Promise<void> {
+  if (project.status === to || !canMoveProject(project.status, to)) return;
+  project.status = to;
+  project.updatedAt = new Date();
+  await em.flush();
+  await recordProjectStatus(em, project);
+}
+
+/** Saves a photo change and, under the project's row lock, the project's photos status. */
+async function updatePhoto(em: EntityManager, photo: Photo, changes: Partial<Photo>): Promise<void> {
+  await em.transactional(async (tx) => {
+    const project = await lockProject(tx, photo.project.id);
+    if (!project) return;
+    tx.assign(photo, changes);
+    await tx.flush();
+    const statuses = await tx.find(Photo, { project }, { fields: ['status'] });
+    const photosStatus = photosStatusOf(statuses);
+    if (photosStatus !== project.photosStatus) {
+      project.photosStatus = photosStatus;
+      project.updatedAt = new Date();
+      await tx.flush();
+      await recordProjectStatus(tx, project);
+    }
+  });
+}
+
+function round4(n: number): number {
+  return Math.round(n * 10_000) / 10_000;
+}

@@ -1,0 +1,23 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { Project } from '../db/entities';
+import type { FileStore } from '../storage/file-store';
+import { projectPrefix } from '../services/projects/storage-keys';
+
+/** Expunging a deleted project: files first, then rows (photos go with the project). Idempotent. */
+export function createRetentionActivities({ orm, files, log }: { orm: MikroORM; files: FileStore; log: Logger }) {
+  return {
+    async expungeProject(projectId: string): Promise<{ expunged: boolean }> {
+      const em = orm.em.fork();
+      const project = await em.findOne(Project, { id: projectId });
+      if (!project) return { expunged: true };
+      if (project.status !== 'deleted') return { expunged: false }; // restored or never deleted
+      await files.removeTree(projectPrefix(project.client.id, project.env, project.id));
+      await em.nativeDelete(Project, { id: projectId, status: 'deleted' });
+      log.info({ projectId }, 'deleted project expunged');
+      return { expunged: true };
+    },
+  };
+}
+
+export type ProjectRetentionActivities = ReturnType<typeof createRetentionActivities>;

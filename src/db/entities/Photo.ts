@@ -1,0 +1,76 @@
+import { randomUUID } from 'node:crypto';
+import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Project } from './Project';
+import { PHOTO_STATUSES, type PhotoStatus } from '../../services/projects/project-status';
+
+export interface PhotoProblem {
+  /** UNREACHABLE, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, TIMEOUT... */
+  code: string;
+  message: string;
+}
+
+/** One photo of a project: where it came from, what we stored, what we learnt from it. */
+@Entity({ tableName: 'photos' })
+@Index({ properties: ['project', 'position'] })
+export class Photo {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Project, { deleteRule: 'cascade' })
+  project!: Project;
+
+  /** The client's own id of the photo (`{id, url}` form), if given. */
+  @Property({ type: 'string', length: 200, nullable: true })
+  clientPhotoId?: string | null;
+
+  @Property({ type: 'text' })
+  url!: string;
+
+  /** Set when the photo fills a template asset from `custom` (e.g. `coverPhoto`) rather than the book. */
+  @Property({ type: 'string', length: 100, nullable: true })
+  assetId?: string | null;
+
+  /** Order in which the client listed the photos. */
+  @Property({ type: 'integer' })
+  position!: number;
+
+  @Enum({ items: () => PHOTO_STATUSES, nativeEnumName: 'photo_status' })
+  status: PhotoStatus & Opt = 'uploading';
+
+  @Property({ type: 'json', nullable: true })
+  problem?: PhotoProblem | null;
+
+  @Property({ type: 'string', length: 300, nullable: true })
+  originalKey?: string | null;
+
+  @Property({ type: 'string', length: 300, nullable: true })
+  thumbnailKey?: string | null;
+
+  @Property({ type: 'string', length: 20, nullable: true })
+  format?: string | null;
+
+  @Property({ type: 'integer', nullable: true })
+  bytes?: number | null;
+
+  /** Displayed size, after the EXIF orientation is applied. */
+  @Property({ type: 'integer', nullable: true })
+  width?: number | null;
+
+  @Property({ type: 'integer', nullable: true })
+  height?: number | null;
+
+  @Property({ type: 'smallint', nullable: true })
+  exifOrientation?: number | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  capturedAt?: Date | null;
+
+  @Property({ type: new DecimalType('number'), precision: 5, scale: 4, nullable: true })
+  sharpness?: number | null;
+
+  @Property({ type: new DecimalType('number'), precision: 5, scale: 4, nullable: true })
+  quality?: number | null;
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+}

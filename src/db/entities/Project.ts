@@ -1,0 +1,96 @@
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Client } from './Client';
+import { EndUser } from './EndUser';
+import { Product } from './Product';
+import { Market } from './Market';
+import { Photo } from './Photo';
+import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { PROJECT_STATUSES, PHOTOS_STATUSES, type PhotosStatus, type ProjectStatus } from '../../services/projects/project-status';
+import type { Book } from '../../services/projects/book';
+
+export const LAYOUT_TYPES = ['fastbook', 'smartbook'] as const;
+export type LayoutType = (typeof LAYOUT_TYPES)[number];
+
+/** A photobook being made for one end user of a client, from `generate` until it is printed. */
+@Entity({ tableName: 'projects' })
+@Index({ name: 'projects_owner_listing_index', properties: ['owner', 'createdAt', 'id'] })
+export class Project {
+  /** `p-` followed by 24 random base62 characters. */
+  @PrimaryKey({ type: 'string', length: 40 })
+  id!: string;
+
+  @ManyToOne(() => Client, { deleteRule: 'cascade' })
+  client!: Client;
+
+  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
+  env!: Environment;
+
+  @ManyToOne(() => EndUser)
+  owner!: EndUser;
+
+  @ManyToOne(() => Product)
+  product!: Product;
+
+  @ManyToOne(() => Market)
+  market!: Market;
+
+  /** Snapshot of the product identifiers the project was made with (spec 2.1 `product`). */
+  @Property({ type: 'string', length: 100 })
+  sku!: string;
+
+  @Property({ type: 'string', length: 50 })
+  psp!: string;
+
+  @Property({ type: 'string', length: 35 })
+  language!: string;
+
+  @Enum({ items: () => LAYOUT_TYPES, nativeEnumName: 'layout_type' })
+  layoutType: LayoutType & Opt = 'fastbook';
+
+  @Property({ type: 'boolean' })
+  eCommercePlugin: boolean & Opt = false;
+
+  @Property({ type: 'json' })
+  metadata: Record<string, unknown> & Opt = {};
+
+  /** Values for template assets by id, e.g. `{ title: "Summer 2024" }`. */
+  @Property({ type: 'json' })
+  custom: Record<string, string> & Opt = {};
+
+  @Property({ type: 'string', length: 2000, nullable: true })
+  callbackUrl?: string | null;
+
+  @Enum({ items: () => PROJECT_STATUSES, nativeEnumName: 'project_status' })
+  status: ProjectStatus & Opt = 'created';
+
+  @Enum({ items: () => PHOTOS_STATUSES, nativeEnumName: 'photos_status' })
+  photosStatus: PhotosStatus & Opt = 'none';
+
+  @Property({ type: 'string', length: 300, nullable: true })
+  title?: string | null;
+
+  /** Storage key of the rendered cover preview. */
+  @Property({ type: 'string', length: 300, nullable: true })
+  previewKey?: string | null;
+
+  @Property({ type: 'json', nullable: true })
+  book?: Book | null;
+
+  @Property({ type: 'boolean' })
+  ordered: boolean & Opt = false;
+
+  @OneToMany(() => Photo, (photo) => photo.project, { orderBy: { position: 'asc' } })
+  photos = new Collection<Photo>(this);
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime' })
+  updatedAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime' })
+  expiresAt!: Date;
+
+  @Property({ type: 'datetime', nullable: true })
+  deletedAt?: Date | null;
+}

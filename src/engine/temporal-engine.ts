@@ -1,0 +1,102 @@
+import {
+  ApplicationFailure,
+  Client,
+  Connection,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowFailedError,
+  WorkflowNotFoundError as TemporalWorkflowNotFoundError,
+} from '@temporalio/client';
+import type { Logger } from 'pino';
+import {
+  UnknownFlowError,
+  WorkflowNotFoundError,
+  type ManagedWorkflowEngine,
+  type WorkflowOutcome,
+} from './workflow-engine';
+import { delay } from './abortable';
+
+export interface TemporalEngineOptions {
+  address: string;
+  namespace: string;
+  taskQueue: string;
+  /** Names of the flows the worker runs (workflows/temporal/index.ts exports one per flow). */
+  flowNames: string[];
+  log: Logger;
+}
+
+/**
+ * Starts and signals flows on Temporal; the worker process (src/worker.ts) executes them. The
+ * workflow type is the flow's name, the workflow id the caller's.
+ */
+export class TemporalEngine implements ManagedWorkflowEngine {
+  private constructor(
+    private readonly connection: Connection,
+    private readonly client: Client,
+    private readonly options: TemporalEngineOptions,
+  ) {}
+
+  static async connect(options: TemporalEngineOptions): Promise<TemporalEngine> {
+    const connection = await Connection.connect({ address: options.address });
+    const client = new Client({ connection, namespace: options.namespace });
+    options.log.info({ address: options.address, namespace: options.namespace, taskQueue: options.taskQueue }, 'flows run on Temporal');
+    return new TemporalEngine(connection, client, options);
+  }
+
+  async start<I>(flowName: string, workflowId: string, input: I): Promise<void> {
+    if (!this.options.flowNames.includes(flowName)) throw new UnknownFlowError(flowName);
+    try {
+      await this.client.workflow.start(flowName, {
+        workflowId,
+        taskQueue: this.options.taskQueue,
+        args: [input],
+        // A running workflow with this id: keep it. A closed one (completed or failed): refuse,
+        // which the catch below turns into a no-op.
+        workflowIdConflictPolicy: 'USE_EXISTING',
+        workflowIdReusePolicy: 'REJECT_DUPLICATE',
+      });
+    } catch (error) {
+      if (error instanceof WorkflowExecutionAlreadyStartedError) return;
+      throw error;
+    }
+  }
+
+  async signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    try {
+      if (payload === undefined) await handle.signal(name);
+      else await handle.signal(name, payload);
+    } catch (error) {
+      if (error instanceof TemporalWorkflowNotFoundError) throw new WorkflowNotFoundError(workflowId);
+      throw error;
+    }
+  }
+
+  async waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
+    const handle = this.client.workflow.getHandle(workflowId);
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      let status: string;
+      try {
+        status = (await handle.describe()).status.name;
+      } catch (error) {
+        if (error instanceof TemporalWorkflowNotFoundError) throw new WorkflowNotFoundError(workflowId);
+        throw error;
+      }
+      if (status !== 'RUNNING') break;
+      if (Date.now() >= deadline) return { status: 'running' };
+      await delay(Math.min(250, deadline - Date.now()));
+    }
+    try {
+      return { status: 'completed', result: await handle.result() };
+    } catch (error) {
+      if (!(error instanceof WorkflowFailedError)) throw error;
+      const cause = error.cause;
+      const name = cause instanceof ApplicationFailure ? (cause.type ?? 'Error') : (cause?.name ?? 'Error');
+      return { status: 'failed', error: `${name}: ${cause?.message ?? error.message}` };
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.connection.close();
+  }
+}

@@ -1,0 +1,140 @@
+import { GraphQLDateTimeISO } from 'graphql-scalars';
+import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { Project as ProjectEntity } from '../../db/entities';
+import type { GraphqlContext } from '../context';
+import {
+  BookCover,
+  BookPage,
+  DeleteProjectsPayload,
+  DeleteTypeEnum,
+  GenerateProjectInput,
+  GenerateProjectPayload,
+  Photo,
+  Project,
+  ProjectConnection,
+  ProjectProduct,
+  ProjectStatusPair,
+} from '../types/project';
+import { effectiveStatus } from '../../services/projects/project-view';
+
+@Resolver(() => Project)
+export class ProjectResolver {
+  @Query(() => Project, { description: 'One project of this client (REST: project/status)' })
+  project(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<ProjectEntity> {
+    return services.projects.find(ctx, id);
+  }
+
+  @Query(() => ProjectConnection, { description: "A user's projects, newest first (REST: project/list)" })
+  async projects(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('user', () => String, { description: 'The userId or the e-mail used at creation' }) user: string,
+    @Arg('first', () => Int, { defaultValue: 100, description: 'At most 100' }) first: number,
+    @Arg('after', () => String, { nullable: true }) after?: string | null,
+  ): Promise<ProjectConnection> {
+    const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, first });
+    return {
+      edges: page.projects.map((node) => ({ node: node as unknown as Project, cursor: services.projects.cursorOf(ctx, node) })),
+      pageInfo: { hasNextPage: page.cursor !== undefined, endCursor: page.cursor ?? null },
+    };
+  }
+
+  @Mutation(() => GenerateProjectPayload, { description: 'Create a project and get its editor URL (REST: generate)' })
+  async generateProject(@Ctx() { ctx, services }: GraphqlContext, @Arg('input', () => GenerateProjectInput) input: GenerateProjectInput): Promise<GenerateProjectPayload> {
+    const { url, project } = await services.projects.generate(ctx, { ...input, photos: input.photos?.map((p) => ({ ...p })) });
+    return { url, project: project as unknown as Project };
+  }
+
+  @Mutation(() => DeleteProjectsPayload, { description: "Delete some of a user's projects (REST: project/delete)" })
+  async deleteProjects(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('user', () => String) user: string,
+    @Arg('ids', () => [String]) ids: string[],
+    @Arg('type', () => DeleteTypeEnum, { defaultValue: DeleteTypeEnum.sync }) type: DeleteTypeEnum,
+  ): Promise<DeleteProjectsPayload> {
+    return { ids: await services.projects.delete(ctx, { user, ids, type }) };
+  }
+
+  @Mutation(() => Project, { description: 'Copy a project for the same user (REST: project/duplicate)' })
+  duplicateProject(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('id', () => String) id: string,
+    @Arg('callback', () => String, { nullable: true }) callback?: string | null,
+  ): Promise<ProjectEntity> {
+    return services.projects.duplicateEntity(ctx, { id, callback: callback ?? undefined });
+  }
+
+  @Mutation(() => Project, { description: 'Give a project to another user (REST: project/transfer)' })
+  transferProject(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('id', () => String) id: string,
+    @Arg('targetUser', () => String) targetUser: string,
+    @Arg('callback', () => String, { nullable: true }) callback?: string | null,
+  ): Promise<ProjectEntity> {
+    return services.projects.transferEntity(ctx, { id, targetUser, callback: callback ?? undefined });
+  }
+
+  @FieldResolver(() => String, { description: 'From the cover text, else the sku' })
+  title(@Root() project: ProjectEntity): string {
+    return project.title ?? project.sku;
+  }
+
+  @FieldResolver(() => String, { nullable: true, description: 'Cover preview URL once rendered' })
+  preview(@Root() project: ProjectEntity, @Ctx() { services }: GraphqlContext): string | null {
+    return project.previewKey ? services.files.url(project.previewKey) : null;
+  }
+
+  @FieldResolver(() => ProjectStatusPair)
+  status(@Root() project: ProjectEntity): ProjectStatusPair {
+    return { project: effectiveStatus(project), photos: project.photosStatus };
+  }
+
+  @FieldResolver(() => String, { description: 'The owner: userId, e-mail or generated id' })
+  endUserId(@Root() project: ProjectEntity): string {
+    return project.owner.externalId;
+  }
+
+  @FieldResolver(() => ProjectProduct)
+  product(@Root() project: ProjectEntity): ProjectProduct {
+    return { psp: project.psp, sku: project.sku, marketId: project.market.marketId, marketIdAlt: project.market.marketIdAlt };
+  }
+
+  @FieldResolver(() => String, { description: 'The project in the editor' })
+  link(@Root() project: ProjectEntity, @Ctx() { services }: GraphqlContext): string {
+    return services.projects.view(project, 'owned').link;
+  }
+
+  @FieldResolver(() => Boolean)
+  ordered(@Root() project: ProjectEntity): boolean {
+    return project.ordered;
+  }
+
+  @FieldResolver(() => GraphQLDateTimeISO)
+  createdAt(@Root() project: ProjectEntity): Date {
+    return project.createdAt;
+  }
+
+  @FieldResolver(() => GraphQLDateTimeISO)
+  updatedAt(@Root() project: ProjectEntity): Date {
+    return project.updatedAt;
+  }
+
+  @FieldResolver(() => GraphQLDateTimeISO, { description: 'When the project will be deleted unless updated' })
+  expiresAt(@Root() project: ProjectEntity): Date {
+    return project.expiresAt;
+  }
+
+  @FieldResolver(() => [Photo], { description: 'Photos in the order given, each with its status and any problem' })
+  photos(@Root() project: ProjectEntity, @Ctx() { loaders }: GraphqlContext): Promise<Photo[]> {
+    return loaders.photosByProject.load(project.id) as Promise<Photo[]>;
+  }
+
+  @FieldResolver(() => [BookPage], { description: 'Interior pages, once the book is built' })
+  pages(@Root() project: ProjectEntity): BookPage[] {
+    return (project.book?.pages ?? []) as BookPage[];
+  }
+
+  @FieldResolver(() => BookCover, { nullable: true })
+  cover(@Root() project: ProjectEntity): BookCover | null {
+    return project.book?.cover ?? null;
+  }
+}

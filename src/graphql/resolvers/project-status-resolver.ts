@@ -1,0 +1,45 @@
+import { Arg, Root, Subscription, Resolver } from 'type-graphql';
+import type { SubscribeResolverData } from 'type-graphql';
+import { ProjectStatusEvent } from '../types/project';
+import type { GraphqlContext } from '../context';
+import type { StatusEventMessage } from '../../events/status-event-log';
+import { PROJECT_SUBJECT } from '../../services/projects/project-events';
+import { userKeyOf } from '../../services/projects/user-identity';
+import { ValidationError } from '../../services/errors';
+
+interface Args {
+  projectId?: string | null;
+  user?: string | null;
+}
+
+@Resolver()
+export class ProjectStatusResolver {
+  @Subscription(() => ProjectStatusEvent, {
+    description: "Status changes of one project, or of all a user's projects, as they commit",
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, Args, GraphqlContext>) => {
+      if (!args.projectId === !args.user) throw ValidationError.field('projectId', 'give exactly one of projectId and user');
+      const user = args.user ? userKeyOf(args.user, 'user') : undefined;
+      const { tenant } = context.ctx;
+      return context.bus.subscribe(
+        (event) =>
+          event.clientId === tenant.clientId &&
+          event.env === tenant.env &&
+          event.subjectType === PROJECT_SUBJECT &&
+          (args.projectId ? event.subjectId === args.projectId : event.detail.user === user),
+      );
+    },
+  })
+  projectStatusChanged(
+    @Root() event: StatusEventMessage,
+    @Arg('projectId', () => String, { nullable: true }) _projectId?: string | null,
+    @Arg('user', () => String, { nullable: true }) _user?: string | null,
+  ): ProjectStatusEvent {
+    return {
+      projectId: event.subjectId,
+      user: String(event.detail.user),
+      status: { project: event.status, photos: String(event.detail.photos) },
+      sequence: event.sequence,
+      occurredAt: new Date(event.occurredAt),
+    };
+  }
+}

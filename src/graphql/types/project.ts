@@ -1,0 +1,145 @@
+import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+
+export enum LayoutTypeEnum {
+  fastbook = 'fastbook',
+  smartbook = 'smartbook',
+}
+registerEnumType(LayoutTypeEnum, { name: 'LayoutType', description: 'How the book is laid out from the photos' });
+
+export enum DeleteTypeEnum {
+  async = 'async',
+  sync = 'sync',
+}
+registerEnumType(DeleteTypeEnum, { name: 'DeleteType' });
+
+@ObjectType()
+export class ProjectStatusPair {
+  @Field(() => String, { description: 'created, building, editable, ordering, expired, deleted' }) project!: string;
+  @Field(() => String, { description: 'none, uploading, analyzing, idle' }) photos!: string;
+}
+
+@ObjectType()
+export class ProjectProduct {
+  @Field(() => String) psp!: string;
+  @Field(() => String) sku!: string;
+  @Field(() => Int) marketId!: number;
+  @Field(() => String) marketIdAlt!: string;
+}
+
+@ObjectType({ description: 'Why a photo could not be used' })
+export class PhotoProblem {
+  @Field(() => String, { description: 'DOWNLOAD_FAILED, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ...' }) code!: string;
+  @Field(() => String) message!: string;
+}
+
+@ObjectType()
+export class Photo {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true, description: 'The id the client gave with the URL' }) clientPhotoId?: string | null;
+  @Field(() => String, { nullable: true, description: 'Template asset this photo fills (from custom), if any' }) assetId?: string | null;
+  @Field(() => String) url!: string;
+  @Field(() => String, { description: 'uploading, analyzing, idle or failed' }) status!: string;
+  @Field(() => PhotoProblem, { nullable: true }) problem?: PhotoProblem | null;
+  @Field(() => Int, { nullable: true }) width?: number | null;
+  @Field(() => Int, { nullable: true }) height?: number | null;
+  @Field(() => Int, { nullable: true }) exifOrientation?: number | null;
+  @Field(() => GraphQLDateTimeISO, { nullable: true }) capturedAt?: Date | null;
+  @Field(() => Float, { nullable: true, description: '0..1' }) sharpness?: number | null;
+  @Field(() => Float, { nullable: true, description: '0..1' }) quality?: number | null;
+}
+
+@ObjectType()
+export class PhotoSlot {
+  @Field(() => String) photoId!: string;
+  @Field(() => Float) x!: number;
+  @Field(() => Float) y!: number;
+  @Field(() => Float) width!: number;
+  @Field(() => Float) height!: number;
+}
+
+@ObjectType()
+export class TextSlot {
+  @Field(() => String) assetId!: string;
+  @Field(() => String) text!: string;
+}
+
+@ObjectType()
+export class BookPage {
+  @Field(() => Int) number!: number;
+  @Field(() => String) layout!: string;
+  @Field(() => [PhotoSlot]) photos!: PhotoSlot[];
+  @Field(() => [TextSlot]) texts!: TextSlot[];
+}
+
+@ObjectType()
+export class BookCover {
+  @Field(() => String) title!: string;
+  @Field(() => String, { nullable: true }) subtitle?: string;
+  @Field(() => String, { nullable: true }) photoId?: string;
+  @Field(() => [TextSlot]) texts!: TextSlot[];
+}
+
+@ObjectType()
+export class Project {
+  @Field(() => ID) id!: string;
+}
+
+@ObjectType()
+export class PageInfo {
+  @Field(() => Boolean) hasNextPage!: boolean;
+  @Field(() => String, { nullable: true }) endCursor?: string | null;
+}
+
+@ObjectType()
+export class ProjectEdge {
+  @Field(() => String) cursor!: string;
+  @Field(() => Project) node!: Project;
+}
+
+@ObjectType()
+export class ProjectConnection {
+  @Field(() => [ProjectEdge]) edges!: ProjectEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@InputType()
+export class PhotoInput {
+  @Field(() => String, { nullable: true }) id?: string;
+  @Field(() => String) url!: string;
+}
+
+@InputType()
+export class GenerateProjectInput {
+  @Field(() => String, { nullable: true, description: 'Exactly one of email/userId, or neither' }) email?: string;
+  @Field(() => String, { nullable: true }) userId?: string;
+  @Field(() => String, { nullable: true }) language?: string;
+  @Field(() => String, { description: 'sku or renderOptions.productId' }) sku!: string;
+  @Field(() => String) psp!: string;
+  @Field(() => String, { description: 'Integer id or alternative id' }) marketId!: string;
+  @Field(() => [PhotoInput], { nullable: true }) photos?: PhotoInput[];
+  @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
+  @Field(() => LayoutTypeEnum, { nullable: true }) layoutType?: LayoutTypeEnum;
+  @Field(() => Boolean, { nullable: true }) eCommercePlugin?: boolean;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Template asset values by id' }) custom?: Record<string, unknown>;
+}
+
+@ObjectType()
+export class GenerateProjectPayload {
+  @Field(() => String, { description: 'Editor URL' }) url!: string;
+  @Field(() => Project) project!: Project;
+}
+
+@ObjectType()
+export class DeleteProjectsPayload {
+  @Field(() => [String]) ids!: string[];
+}
+
+@ObjectType({ description: 'A committed change of a project status or photos status' })
+export class ProjectStatusEvent {
+  @Field(() => String) projectId!: string;
+  @Field(() => String) user!: string;
+  @Field(() => ProjectStatusPair) status!: ProjectStatusPair;
+  @Field(() => Int) sequence!: number;
+  @Field(() => GraphQLDateTimeISO) occurredAt!: Date;
+}

@@ -1,0 +1,183 @@
+import sharp from 'sharp';
+import { guardDecode, openImage, readImageMetadata } from './decode';
+
+export { NotAnImageError } from './errors';
+
+export interface CoverPreviewOptions {
+  /** Output width in pixels, integer 1..MAX_COVER_SIDE. */
+  widthPx: number;
+  /** Output height in pixels, integer 1..MAX_COVER_SIDE. */
+  heightPx: number;
+  /** Cover photo (any supported format); auto-rotated and cropped to fill. Omitted: plain background. */
+  photo?: Buffer;
+  /** Set in a band at the bottom; truncated with an ellipsis when too wide. Empty: no band. */
+  title: string;
+  /** Smaller line under the title. */
+  subtitle?: string;
+  /** Background when there is no photo, "#rgb" or "#rrggbb". */
+  backgroundColor?: string;
+}
+
+export const MAX_COVER_SIDE = 8000;
+export const DEFAULT_COVER_BACKGROUND = '#2f3b48';
+
+/** Font of the cover texts: the SVG overlay and the width measurement must use the same one. */
+const FONT_FAMILY = 'sans-serif';
+const ELLIPSIS = '\u2026';
+/** Opacity of the black band behind the texts. */
+const BAND_OPACITY = 0.55;
+
+/**
+ * Renders a JPEG preview of a book cover, exactly widthPx x heightPx: the photo turned upright by
+ * its EXIF orientation and cropped to fill (sharp's "attention" strategy keeps the most salient
+ * region: skin tones, saturated colour, luminance detail), or a plain background without a photo;
+ * then, if there is a title or subtitle, a semi-transparent dark band at the bottom with the texts
+ * centred in white, drawn from an SVG overlay. Texts wider than the cover are cut with an ellipsis,
+ * measured with the same font (Pango) librsvg uses to draw the SVG.
+ *
+ * Throws RangeError for bad dimensions or colour, NotAnImageError when the photo cannot be decoded.
+ */
+export async function renderCoverPreview(options: CoverPreviewOptions): Promise<Buffer> {
+  const { widthPx: width, heightPx: height, photo } = options;
+  for (const [name, value] of [['widthPx', width], ['heightPx', height]] as const) {
+    if (!Number.isInteger(value) || value < 1 || value > MAX_COVER_SIDE) {
+      throw new RangeError(`${name} must be an integer from 1 to ${MAX_COVER_SIDE}, got ${value}`);
+    }
+  }
+  const background = options.backgroundColor ?? DEFAULT_COVER_BACKGROUND;
+  if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(background)) {
+    throw new RangeError(`backgroundColor must be "#rgb" or "#rrggbb", got ${JSON.stringify(background)}`);
+  }
+
+  const overlay = await textOverlaySvg(width, height, options.title, options.subtitle);
+  const composite = overlay ? [{ input: Buffer.from(overlay), top: 0, left: 0 }] : [];
+
+  if (photo === undefined) {
+    return sharp({ create: { width, height, channels: 3, background } })
+      .composite(composite)
+      .jpeg({ quality: 85 })
+      .toBuffer();
+  }
+
+  await readImageMetadata(photo); // format allow-list and pixel limit, before any decoding
+  return guardDecode(
+    openImage(photo)
+      .rotate() // auto-orient from EXIF
+      .resize({ width, height, fit: 'cover', position: sharp.strategy.attention })
+      .flatten({ background: '#ffffff' })
+      .composite(composite)
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Text overlay
+
+interface TextLine {
+  text: string;
+  fontSize: number;
+  bold: boolean;
+  opacity: number;
+}
+
+/** The SVG drawn over the cover, or null when there is no text. Exported for tests. */
+export async function textOverlaySvg(width: number, height: number, title: string, subtitle?: string): Promise<string | null> {
+  const titleText = cleanText(title);
+  const subtitleText = cleanText(subtitle);
+  if (!titleText && !subtitleText) return null;
+
+  // Sizes relative to the cover: a 800x600 cover gets a 42 px title and a 23 px subtitle.
+  const titleSize = Math.max(6, Math.round(Math.min(height * 0.07, width * 0.08)));
+  const subtitleSize = Math.max(5, Math.round(titleSize * 0.55));
+  const padding = Math.round(titleSize * 0.5);
+  const sidePadding = Math.max(padding, Math.round(width * 0.05));
+  const maxTextWidth = Math.max(1, width - 2 * sidePadding);
+
+  const lines: TextLine[] = [];
+  if (titleText) lines.push({ text: await fitText(titleText, titleSize, true, maxTextWidth), fontSize: titleSize, bold: true, opacity: 1 });
+  if (subtitleText) lines.push({ text: await fitText(subtitleText, subtitleSize, false, maxTextWidth), fontSize: subtitleSize, bold: false, opacity: 0.9 });
+
+  // Line box 1.3 em, baseline at 0.95 em (DejaVu/Liberation ascent ~0.93 em, descent ~0.24 em).
+  const bandHeight = Math.min(height, Math.round(2 * padding + lines.reduce((sum, line) => sum + line.fontSize * 1.3, 0)));
+  const bandTop = height - bandHeight;
+  let lineTop = bandTop + padding;
+  const texts: string[] = [];
+  for (const line of lines) {
+    const baseline = Math.round(lineTop + line.fontSize * 0.95);
+    lineTop += line.fontSize * 1.3;
+    if (!line.text) continue;
+    texts.push(
+      `<text x="${width / 2}" y="${baseline}" text-anchor="middle" font-family="${FONT_FAMILY}" font-weight="${line.bold ? 'bold' : 'normal'}"` +
+        ` font-size="${line.fontSize}" fill="#ffffff" fill-opacity="${line.opacity}">${escapeXml(line.text)}</text>`,
+    );
+  }
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}">` +
+    `<rect x="0" y="${bandTop}" width="${width}" height="${bandHeight}" fill="#000000" fill-opacity="${BAND_OPACITY}"/>` +
+    texts.join('') +
+    `</svg>`
+  );
+}
+
+/**
+ * The longest prefix of `text` (whole graphemes) that, followed by an ellipsis, fits maxWidth; the
+ * text itself when it fits whole. Widths are measured by rendering with Pango (about 1 ms each,
+ * ~log2(length) times), with a small margin for differences between Pango and librsvg layout.
+ */
+export async function fitText(text: string, fontSize: number, bold: boolean, maxWidth: number): Promise<string> {
+  const limit = maxWidth * 0.97 - 1;
+  const measure = (s: string) => measureText(s, fontSize, bold);
+  if ((await measure(text)) <= limit) return text;
+
+  // No glyph of a text font is narrower than ~0.2 em, so no more graphemes than this can fit.
+  const graphemes = splitGraphemes(text).slice(0, Math.ceil(limit / (fontSize * 0.2)) + 1);
+  const withEllipsis = (count: number) => graphemes.slice(0, count).join('').trimEnd() + ELLIPSIS;
+  let lo = 0; // withEllipsis(lo) fits (or lo = 0: nothing but the ellipsis)
+  let hi = graphemes.length - 1;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if ((await measure(withEllipsis(mid))) <= limit) lo = mid;
+    else hi = mid - 1;
+  }
+  if (lo === 0) return (await measure(ELLIPSIS)) <= limit ? ELLIPSIS : '';
+  return withEllipsis(lo);
+}
+
+/** Width in pixels of one line of `text`, laid out by Pango with the overlay's font. */
+async function measureText(text: string, fontSize: number, bold: boolean): Promise<number> {
+  if (!text.trim()) return 0;
+  try {
+    const { width } = await sharp({
+      text: { text: escapeXml(text), font: `${FONT_FAMILY}${bold ? ' Bold' : ''} ${fontSize}px`, wrap: 'none' },
+    }).metadata();
+    return width;
+  } catch {
+    // No usable font (Pango could not render): estimate with a generous average glyph width.
+    return splitGraphemes(text).length * fontSize * (bold ? 0.7 : 0.62);
+  }
+}
+
+const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+function splitGraphemes(text: string): string[] {
+  return Array.from(graphemeSegmenter.segment(text), (s) => s.segment);
+}
+
+/**
+ * One line of printable text: control characters and line breaks become spaces, runs of white
+ * space collapse, and what XML 1.0 cannot carry (lone surrogates, U+FFFE/U+FFFF) is replaced.
+ */
+export function cleanText(text: string | undefined | null): string {
+  if (typeof text !== 'string') return '';
+  return text
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]|[\uFFFE\uFFFF]/g, '\uFFFD')
+    .replace(/[\u0000-\u001F\u007F-\u009F\u2028\u2029]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Escapes the five XML special characters (also valid for Pango markup). */
+export function escapeXml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+}

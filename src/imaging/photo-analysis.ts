@@ -1,0 +1,244 @@
+import exifReader from 'exif-reader';
+import { guardDecode, openImage, readImageMetadata } from './decode';
+import { NotAnImageError } from './errors';
+
+export { NotAnImageError } from './errors';
+export type { NotAnImageReason } from './errors';
+
+export interface PhotoAnalysis {
+  /** Decoder's format name: jpeg, png, webp, heif (HEIC and AVIF), gif, tiff... */
+  format: string;
+  /** Displayed width, i.e. after applying the EXIF orientation (5-8 swap width and height). */
+  width: number;
+  /** Displayed height, i.e. after applying the EXIF orientation. */
+  height: number;
+  /** Of the displayed size; 'square' only when width === height exactly. */
+  orientation: 'portrait' | 'landscape' | 'square';
+  /** EXIF Orientation tag, 1..8; 1 when absent or invalid. */
+  exifOrientation: number;
+  /**
+   * EXIF DateTimeOriginal, else DateTimeDigitized, else DateTime (IFD0); null if none is valid.
+   * EXIF stores local wall-clock time without a zone: it is read as UTC unless the matching
+   * OffsetTime* tag (OffsetTimeOriginal for DateTimeOriginal, ...) gives the offset. SubSecTime*
+   * adds milliseconds when present.
+   */
+  capturedAt: Date | null;
+  /** 0..1, higher is sharper. See {@link sharpnessFromLaplacianVariance}. */
+  sharpness: number;
+  /** 0..1 overall print suitability. See {@link combineQuality}. */
+  quality: number;
+}
+
+/** Long side, in pixels, of the greyscale copy that sharpness and exposure are measured on. */
+export const ANALYSIS_LONG_SIDE = 512;
+
+/**
+ * Decodes `input` and measures it. Throws NotAnImageError when it is not a decodable photo: empty,
+ * not an image or an unsupported format (e.g. SVG), truncated or corrupt data, or more than
+ * MAX_INPUT_PIXELS pixels.
+ */
+export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
+  const metadata = await readImageMetadata(input);
+
+  const exifOrientation = isExifOrientation(metadata.orientation) ? metadata.orientation : 1;
+  const swap = exifOrientation >= 5;
+  const width = swap ? metadata.height : metadata.width;
+  const height = swap ? metadata.width : metadata.height;
+
+  // Full decode (this is what detects truncated/corrupt pixel data), downscaled while decoding.
+  // Transparent areas are flattened onto white, as they would print on paper. EXIF rotation is
+  // irrelevant here: the Laplacian and the mean are invariant under 90-degree turns and flips.
+  const { data, info } = await guardDecode(
+    openImage(input)
+      .flatten({ background: '#ffffff' })
+      .greyscale()
+      .resize({ width: ANALYSIS_LONG_SIDE, height: ANALYSIS_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
+      .raw({ depth: 'uchar' })
+      .toBuffer({ resolveWithObject: true }),
+  );
+  const grey = toSingleChannel(data, info.width, info.height, info.channels);
+  const laplacianVariance = varianceOfLaplacian(grey, info.width, info.height);
+  const meanLuminance = mean(grey) / 255;
+
+  const sharpness = sharpnessFromLaplacianVariance(laplacianVariance);
+  const quality = combineQuality({ sharpness, megapixels: (width * height) / 1e6, meanLuminance });
+
+  return {
+    format: metadata.format,
+    width,
+    height,
+    orientation: width > height ? 'landscape' : width < height ? 'portrait' : 'square',
+    exifOrientation,
+    capturedAt: metadata.exif ? capturedAtFromExif(metadata.exif) : null,
+    sharpness,
+    quality,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Sharpness
+
+/**
+ * Variance of the Laplacian (4-neighbour kernel [0 1 0; 1 -4 1; 0 1 0]) over the interior of a
+ * greyscale image with values 0..255. The Laplacian responds to edges and fine detail; a blurred
+ * or out-of-focus photo has weak second derivatives everywhere, hence a low variance.
+ */
+export function varianceOfLaplacian(grey: Uint8Array, width: number, height: number): number {
+  if (width < 3 || height < 3) return 0;
+  let sum = 0;
+  let sumSquares = 0;
+  for (let y = 1; y < height - 1; y++) {
+    const row = y * width;
+    for (let x = 1; x < width - 1; x++) {
+      const i = row + x;
+      const l = grey[i - width] + grey[i + width] + grey[i - 1] + grey[i + 1] - 4 * grey[i];
+      sum += l;
+      sumSquares += l * l;
+    }
+  }
+  const n = (width - 2) * (height - 2);
+  const m = sum / n;
+  return Math.max(0, sumSquares / n - m * m);
+}
+
+/**
+ * Variance of the Laplacian at which sharpness is 0.5. Measured on a copy whose long side is
+ * ~512 px, 100 is the classic blur-detection threshold (images below it look soft at that size);
+ * crisp photos measure several hundred to a few thousand, heavily blurred ones single digits.
+ */
+export const SHARPNESS_HALF_POINT = 100;
+
+/**
+ * Sharpness method: the photo is decoded to greyscale, downscaled to at most 512 px on the long
+ * side (the size it is judged at, independent of the camera's resolution; resolution is scored
+ * separately), and the variance v of its Laplacian is mapped with the saturating curve
+ * v / (v + 100): 0 for a flat image, 0.5 at the usual blur threshold, -> 1 for very crisp detail.
+ * The curve never saturates outright, so sharper photos still rank above merely sharp ones.
+ * Caveat: v also grows with contrast, so a low-contrast (foggy) but focused photo scores lower.
+ */
+export function sharpnessFromLaplacianVariance(variance: number): number {
+  if (!(variance > 0)) return 0;
+  return variance / (variance + SHARPNESS_HALF_POINT);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Quality
+
+/** Megapixels at which the resolution score reaches 1 (4000x3000: a 33x25 cm print at 300 dpi). */
+export const FULL_RESOLUTION_MEGAPIXELS = 12;
+
+/**
+ * Resolution score: sqrt(min(1, MP / 12)). The square root because the printable size grows with
+ * the linear size, not the pixel count: 3 MP (half the width of 12 MP) scores 0.5.
+ */
+export function resolutionScore(megapixels: number): number {
+  if (!(megapixels > 0)) return 0;
+  return Math.sqrt(Math.min(1, megapixels / FULL_RESOLUTION_MEGAPIXELS));
+}
+
+/**
+ * Exposure score from the mean luminance (0..1, greyscale, gamma-encoded): 1 when the mean is
+ * within 0.2..0.8, falling linearly to 0 for an all-black (0) or all-white (1) image.
+ */
+export function exposureScore(meanLuminance: number): number {
+  const distanceFromExtreme = Math.min(meanLuminance, 1 - meanLuminance);
+  return clamp01(distanceFromExtreme / 0.2);
+}
+
+/**
+ * Quality method: a weighted geometric mean of three 0..1 scores,
+ *   quality = sharpness^0.5 * resolution^0.3 * exposure^0.2
+ * with sharpness as above, resolution = sqrt(min(1, MP / 12)) and exposure from the mean
+ * luminance (penalising very dark or very bright photos). A geometric mean means a photo cannot
+ * make up for one fatal flaw (blurred, tiny, black) by excelling at the others; the weights put
+ * sharpness first, then resolution (prints enlarge), then exposure (often intentional).
+ */
+export function combineQuality(input: { sharpness: number; megapixels: number; meanLuminance: number }): number {
+  const sharpness = clamp01(input.sharpness);
+  const resolution = resolutionScore(input.megapixels);
+  const exposure = exposureScore(input.meanLuminance);
+  return clamp01(sharpness ** 0.5 * resolution ** 0.3 * exposure ** 0.2);
+}
+
+// ---------------------------------------------------------------------------------------------
+// EXIF
+
+type ExifTags = Record<string, unknown> | null | undefined;
+
+/**
+ * Capture time from a raw EXIF block (as in sharp's `metadata().exif`, starting "Exif\0\0").
+ * Returns null when the block is unreadable or has no valid date.
+ */
+export function capturedAtFromExif(exif: Buffer): Date | null {
+  let parsed: ReturnType<typeof exifReader>;
+  try {
+    parsed = exifReader(exif);
+  } catch {
+    return null; // malformed EXIF never fails the analysis
+  }
+  const photo = parsed.Photo as ExifTags;
+  const image = parsed.Image as ExifTags;
+  const candidates: Array<[ExifTags, string, string, string]> = [
+    [photo, 'DateTimeOriginal', 'OffsetTimeOriginal', 'SubSecTimeOriginal'],
+    [photo, 'DateTimeDigitized', 'OffsetTimeDigitized', 'SubSecTimeDigitized'],
+    // DateTime lives in IFD0; its OffsetTime and SubSecTime are in the Exif sub-IFD.
+    [image, 'DateTime', 'OffsetTime', 'SubSecTime'],
+  ];
+  for (const [ifd, dateTag, offsetTag, subSecTag] of candidates) {
+    const date = exifDate(ifd?.[dateTag], photo?.[offsetTag], photo?.[subSecTag]);
+    if (date) return date;
+  }
+  return null;
+}
+
+/**
+ * exif-reader parses "YYYY:MM:DD HH:MM:SS" as UTC (null if it does not match). Placeholder dates
+ * such as "0000:00:00 00:00:00" come out before 1900 (two-digit years map to 19xx) and are refused.
+ */
+function exifDate(value: unknown, offset: unknown, subSeconds: unknown): Date | null {
+  if (!(value instanceof Date) || Number.isNaN(value.getTime()) || value.getUTCFullYear() < 1900) return null;
+  let ms = value.getTime();
+  if (typeof subSeconds === 'string' && /^\d+$/.test(subSeconds.trim())) {
+    ms += Math.floor(Number(`0.${subSeconds.trim()}`) * 1000);
+  }
+  const offsetMinutes = parseExifOffset(offset);
+  if (offsetMinutes !== null) ms -= offsetMinutes * 60_000;
+  return new Date(ms);
+}
+
+/** "+02:00" / "-05:30" -> minutes east of UTC; null when absent or malformed. */
+function parseExifOffset(value: unknown): number | null {
+  if (typeof value !== 'string') return null;
+  const match = /^([+-])(\d{2}):(\d{2})$/.exec(value.trim());
+  if (!match) return null;
+  const minutes = Number(match[2]) * 60 + Number(match[3]);
+  if (minutes > 14 * 60 || Number(match[3]) >= 60) return null;
+  return match[1] === '-' ? -minutes : minutes;
+}
+
+function isExifOrientation(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 8;
+}
+
+// ---------------------------------------------------------------------------------------------
+// helpers
+
+function toSingleChannel(data: Buffer, width: number, height: number, channels: number): Uint8Array {
+  const pixels = width * height;
+  if (channels === 1) return data;
+  if (data.length < pixels * channels) throw new NotAnImageError('corrupt', 'The image data is truncated or corrupt and cannot be decoded');
+  const out = new Uint8Array(pixels);
+  for (let i = 0; i < pixels; i++) out[i] = data[i * channels];
+  return out;
+}
+
+function mean(values: Uint8Array): number {
+  if (values.length === 0) return 0;
+  let sum = 0;
+  for (let i = 0; i < values.length; i++) sum += values[i];
+  return sum / values.length;
+}
+
+function clamp01(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+}

@@ -1,0 +1,27 @@
+import { guardDecode, openImage, readImageMetadata } from './decode';
+
+export { NotAnImageError } from './errors';
+
+/** Largest `maxSide` accepted: thumbnails, not re-encodes of the original. */
+export const MAX_THUMBNAIL_SIDE = 4096;
+
+/**
+ * A JPEG thumbnail: turned upright by the EXIF orientation, fitted inside maxSide x maxSide
+ * (aspect ratio kept, never enlarged), transparency flattened onto white, quality 80, and no
+ * metadata (EXIF, ICC, XMP are stripped; pixels are converted to sRGB).
+ * Throws NotAnImageError for undecodable input, RangeError for a bad maxSide.
+ */
+export async function makeThumbnail(input: Buffer, maxSide = 512): Promise<Buffer> {
+  if (!Number.isInteger(maxSide) || maxSide < 1 || maxSide > MAX_THUMBNAIL_SIDE) {
+    throw new RangeError(`maxSide must be an integer from 1 to ${MAX_THUMBNAIL_SIDE}, got ${maxSide}`);
+  }
+  await readImageMetadata(input); // format allow-list and pixel limit, before any decoding
+  return guardDecode(
+    openImage(input)
+      .rotate() // no angle: auto-orient from EXIF, and drop the Orientation tag
+      .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
+      .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer(),
+  );
+}

@@ -1,0 +1,152 @@
+import { Photo, Project } from '../../db/entities';
+import { LAYOUT_TYPES, type LayoutType } from '../../db/entities/Project';
+import type { RequestContext } from '../context';
+import { ValidationError, type FieldError } from '../errors';
+import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
+import { isTemplateAsset, TEMPLATE_ASSETS } from './template';
+import { parsePhotos, isHttpUrl, type PhotoInput } from './photo-input';
+import { checkUserId, findOrCreateEndUser, normaliseEmail } from './user-identity';
+import { newGeneratedUserId, newProjectId } from './project-ids';
+import { recordProjectStatus } from './project-events';
+import { photosStatusOf } from './project-status';
+import type { ProjectServiceDeps } from './project-service-deps';
+
+export interface GenerateInput {
+  email?: string;
+  userId?: string;
+  language?: string;
+  sku: string | number;
+  psp: string;
+  marketId: string | number;
+  photos?: PhotoInput[];
+  metadata?: Record<string, unknown>;
+  layoutType?: string;
+  eCommercePlugin?: boolean;
+  custom?: Record<string, unknown> | { id: string; value: unknown }[];
+}
+
+export interface GenerateResult {
+  url: string;
+  project: Project;
+}
+
+export const PROJECT_BUILD_FLOW = 'projectBuild';
+export const projectBuildWorkflowId = (projectId: string) => `project-build:${projectId}`;
+
+const LANGUAGE = /^[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,8})*$/;
+
+/**
+ * Spec 4.1: validates everything before writing, creates the project and its photos in one
+ * transaction, then starts the build flow (download, analyse, lay out, preview).
+ */
+export async function generateProject(ctx: RequestContext, deps: ProjectServiceDeps, input: GenerateInput): Promise<GenerateResult> {
+  const owner = ownerOf(input);
+  const language = input.language ?? 'en';
+  if (!LANGUAGE.test(language)) throw ValidationError.field('language', 'must be a language code such as en or de-DE');
+  const layoutType = (input.layoutType ?? 'fastbook') as LayoutType;
+  if (!LAYOUT_TYPES.includes(layoutType)) throw ValidationError.field('layoutType', `must be one of ${LAYOUT_TYPES.join(', ')}`);
+  const photos = parsePhotos(input.photos, 'photos');
+  const custom = parseCustom(input.custom);
+  const [product, market] = await Promise.all([resolveProduct(ctx, input.sku, input.psp), resolveMarket(ctx, input.marketId)]);
+
+  const project = await ctx.em.transactional(async (tx) => {
+    const endUser = await findOrCreateEndUser(tx, ctx.tenant, owner.externalId, owner.email);
+    const now = new Date();
+    const created = tx.create(Project, {
+      id: newProjectId(),
+      client: ctx.tenant.clientId,
+      env: ctx.tenant.env,
+      owner: endUser,
+      product,
+      market,
+      sku: product.sku,
+      psp: product.specifications.psp.name,
+      language,
+      layoutType,
+      eCommercePlugin: input.eCommercePlugin ?? false,
+      metadata: input.metadata ?? {},
+      custom: custom.texts,
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + deps.config.durations.projectTtlMs),
+    });
+    photos.forEach((photo, position) => tx.create(Photo, { project: created, clientPhotoId: photo.clientPhotoId, url: photo.url, position }));
+    Object.entries(custom.images).forEach(([assetId, url], i) =>
+      tx.create(Photo, { project: created, assetId, url, position: photos.length + i }),
+    );
+    created.photosStatus = photosStatusOf(photos.map(() => ({ status: 'uploading' as const })));
+    await tx.flush();
+    await recordProjectStatus(tx, created);
+    return created;
+  });
+
+  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(project.id), { projectId: project.id });
+  return { url: editorUrl(deps.config.frontendUrl, ctx, project, owner.externalId), project };
+}
+
+export function editorUrl(frontendUrl: string, ctx: RequestContext, project: Project, user: string): string {
+  const url = new URL(frontendUrl);
+  url.search = new URLSearchParams({
+    id: project.id,
+    clientId: ctx.tenant.clientId,
+    clientName: ctx.tenant.clientName,
+    user,
+    product: 'true',
+    marketId: String(project.market.marketId),
+    language: project.language,
+    sku: project.sku,
+    psp: project.psp,
+  }).toString();
+  return url.toString();
+}
+
+function ownerOf(input: GenerateInput): { externalId: string; email: string | null } {
+  const hasEmail = input.email !== undefined && input.email !== null;
+  const hasUserId = input.userId !== undefined && input.userId !== null;
+  if (hasEmail && hasUserId) {
+    throw new ValidationError([
+      { path: 'email', message: 'give either email or userId, not both' },
+      { path: 'userId', message: 'give either email or userId, not both' },
+    ], 'AMBIGUOUS_OWNER');
+  }
+  if (hasEmail) {
+    const email = normaliseEmail(String(input.email), 'email');
+    return { externalId: email, email };
+  }
+  if (hasUserId) return { externalId: checkUserId(String(input.userId), 'userId'), email: null };
+  return { externalId: newGeneratedUserId(), email: null };
+}
+
+/** `custom` as `{assetId: value}` or `[{id, value}]`; text assets keep strings, image assets URLs. */
+function parseCustom(custom: GenerateInput['custom']): { texts: Record<string, string>; images: Record<string, string> } {
+  const texts: Record<string, string> = {};
+  const images: Record<string, string> = {};
+  if (custom === undefined || custom === null) return { texts, images };
+  const entries: [string, unknown, string][] = Array.isArray(custom)
+    ? custom.map((entry, i) => [String((entry as { id?: unknown })?.id ?? ''), (entry as { value?: unknown })?.value, `custom[${i}]`])
+    : typeof custom === 'object'
+      ? Object.entries(custom).map(([id, value]) => [id, value, `custom.${id}`])
+      : [];
+  if (!Array.isArray(custom) && typeof custom !== 'object') throw ValidationError.field('custom', 'must be an object or an array of {id, value}');
+  const errors: FieldError[] = [];
+  for (const [id, value, path] of entries) {
+    if (!id) {
+      errors.push({ path: `${path}.id`, message: 'is required' });
+      continue;
+    }
+    if (typeof value !== 'string') {
+      errors.push({ path, message: 'must be a string (text or an image URL)' });
+      continue;
+    }
+    const asset = isTemplateAsset(id) ? TEMPLATE_ASSETS[id] : undefined;
+    if (asset?.kind === 'image') {
+      if (!isHttpUrl(value)) errors.push({ path, message: 'must be an absolute http(s) image URL' });
+      else images[id] = value;
+    } else {
+      // Unknown ids are kept: asset names are agreed out of band and templates may grow.
+      texts[id] = value;
+    }
+  }
+  if (errors.length > 0) throw new ValidationError(errors);
+  return { texts, images };
+}

@@ -1,0 +1,24 @@
+import { randomBytes } from 'node:crypto';
+
+const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+/** base62 of `length` characters from a CSPRNG (rejection sampling keeps it unbiased). */
+export function randomBase62(length: number): string {
+  let out = '';
+  while (out.length < length) {
+    for (const byte of randomBytes(length * 2)) {
+      if (byte < 248 && out.length < length) out += ALPHABET[byte % 62];
+    }
+  }
+  return out;
+}
+
+/** Project ids are unguessable: they appear in editor links and asset URLs. */
+export function newProjectId(): string {
+  return `p-${randomBase62(24)}`;
+}
+
+/** Owner id for a project generated with neither email nor userId. */
+export function newGeneratedUserId(): string {
+  return `u-${randomBase62(20)}`;
+}

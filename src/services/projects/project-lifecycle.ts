@@ -1,0 +1,182 @@
+import { Photo, Project } from '../../db/entities';
+import type { RequestContext } from '../context';
+import { NotFoundError, ValidationError, ConflictError, type FieldError } from '../errors';
+import { findOwnedOrThrow } from '../tenancy/owned';
+import { assertProjectId } from './project-queries';
+import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
+import { newProjectId } from './project-ids';
+import { recordProjectStatus } from './project-events';
+import { canMoveProject } from './project-status';
+import { isHttpUrl } from './photo-input';
+import { projectPrefix } from './storage-keys';
+import type { ProjectServiceDeps } from './project-service-deps';
+
+export const MAX_DELETE_IDS = 10;
+export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
+export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:${projectId}`;
+
+export type DeleteMode = 'async' | 'sync';
+
+/**
+ * Spec 4.6. All ids are checked first (format, ownership by `user`); then every project is marked
+ * deleted at once, disappears from listings, and its data is expunged after the retention period.
+ * `sync` answers after the marking is committed and the expunge scheduled; `async` answers as soon
+ * as the request is accepted and does that work right after.
+ */
+export async function deleteProjects(
+  ctx: RequestContext,
+  deps: ProjectServiceDeps,
+  input: { user: string; type: string; ids: unknown[] },
+): Promise<{ ids: string[]; done: Promise<void> }> {
+  if (input.type !== 'async' && input.type !== 'sync') throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
+  if (!Array.isArray(input.ids) || input.ids.length === 0) throw ValidationError.field('ids', 'must list at least one project id');
+  if (input.ids.length > MAX_DELETE_IDS) throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
+  const errors: FieldError[] = [];
+  input.ids.forEach((id, i) => {
+    if (typeof id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
+  });
+  if (errors.length > 0) throw new ValidationError(errors, 'INVALID_PROJECT_ID');
+  const ids = [...new Set(input.ids as string[])];
+
+  const owner = await findEndUser(ctx.em, ctx.tenant, userKeyOf(input.user, 'user'));
+  const projects = owner
+    ? await ctx.em.find(Project, { id: { $in: ids }, owner, client: ctx.tenant.clientId, env: ctx.tenant.env })
+    : [];
+  const missing = ids.filter((id) => !projects.some((p) => p.id === id && p.status !== 'deleted'));
+  if (missing.length > 0) throw new NotFoundError(`project of user ${input.user}`, missing[0], `ids[${(input.ids as string[]).indexOf(missing[0])}]`);
+  const ordering = projects.find((p) => !canMoveProject(p.status, 'deleted'));
+  if (ordering) throw new ConflictError('PROJECT_LOCKED', `project ${ordering.id} is ${ordering.status} and cannot be deleted`);
+
+  const work = async () => {
+    await ctx.em.transactional(async (tx) => {
+      const now = new Date();
+      for (const project of projects) {
+        tx.assign(project, { status: 'deleted', deletedAt: now, updatedAt: now });
+        await recordProjectStatus(tx, project);
+      }
+    });
+    for (const project of projects) {
+      await deps.engine.start(PROJECT_EXPUNGE_FLOW, projectExpungeWorkflowId(project.id), {
+        projectId: project.id,
+        retentionMs: deps.config.durations.deletionRetentionMs,
+      });
+    }
+  };
+  if (input.type === 'sync') {
+    await work();
+    return { ids, done: Promise.resolve() };
+  }
+  return { ids, done: work() };
+}
+
+/** Spec 4.7: a copy for the same owner with a new id, its photos (files included) and book. */
+export async function duplicateProject(ctx: RequestContext, deps: ProjectServiceDeps, input: { id: string; callback?: string }): Promise<Project> {
+  assertProjectId(input.id, 'id');
+  const callback = checkCallback(input.callback);
+  const source = await findOwnedOrThrow(ctx, Project, input.id, { what: 'project', path: 'id', populate: ['owner', 'market', 'photos'] });
+  if (source.status === 'deleted') throw new NotFoundError('project', input.id, 'id');
+  if (source.status === 'building' || source.status === 'created') {
+    throw new ConflictError('PROJECT_BUILDING', `project ${source.id} is still being built; duplicate it once it is editable`);
+  }
+  const copyId = newProjectId();
+  const fromPrefix = projectPrefix(source.client.id, source.env, source.id);
+  const toPrefix = projectPrefix(source.client.id, source.env, copyId);
+  const rekey = (key: string | null | undefined) => (key ? key.replace(fromPrefix, toPrefix) : null);
+  // Files first: once the row commits, the copy must be complete. A failed commit removes them.
+  const keys = [source.previewKey, ...source.photos.getItems().flatMap((p) => [p.originalKey, p.thumbnailKey])].filter((k): k is string => !!k);
+  for (const key of keys) await deps.files.copy(key, rekey(key)!);
+  try {
+    return await ctx.em.transactional(async (tx) => {
+      const now = new Date();
+      const copied = tx.create(Project, {
+        ...pickCopiedFields(source),
+        id: copyId,
+        callbackUrl: callback ?? source.callbackUrl ?? null,
+        previewKey: rekey(source.previewKey),
+        createdAt: now,
+        updatedAt: now,
+        expiresAt: new Date(now.getTime() + deps.config.durations.projectTtlMs),
+      });
+      const photoIds = new Map<string, string>();
+      for (const photo of source.photos) {
+        const clone = tx.create(Photo, {
+          ...pickPhotoFields(photo),
+          project: copied,
+          originalKey: rekey(photo.originalKey),
+          thumbnailKey: rekey(photo.thumbnailKey),
+        });
+        photoIds.set(photo.id, clone.id);
+      }
+      copied.book = source.book ? remapBookPhotos(source.book, photoIds) : null;
+      await tx.flush();
+      await recordProjectStatus(tx, copied);
+      return copied;
+    });
+  } catch (error) {
+    await deps.files.removeTree(toPrefix);
+    throw error;
+  }
+}
+
+
+/** Spec 4.8: same id, new owner; it leaves the old owner's list. */
+export async function transferProject(
+  ctx: RequestContext,
+  input: { id: string; targetUser: string; callback?: string },
+): Promise<Project> {
+  assertProjectId(input.id, 'id');
+  const target = userKeyOf(input.targetUser, 'targetUser');
+  const callback = checkCallback(input.callback);
+  return ctx.em.transactional(async (tx) => {
+    const project = await tx.findOne(
+      Project,
+      { id: input.id, client: ctx.tenant.clientId, env: ctx.tenant.env, status: { $ne: 'deleted' } },
+      { populate: ['owner', 'market'] },
+    );
+    if (!project) throw new NotFoundError('project', input.id, 'id');
+    const owner = await findOrCreateEndUser(tx, ctx.tenant, target, target.includes('@') ? target : null);
+    tx.assign(project, { owner, updatedAt: new Date(), ...(callback ? { callbackUrl: callback } : {}) });
+    await recordProjectStatus(tx, project);
+    return project;
+  });
+}
+
+function checkCallback(callback: string | undefined): string | undefined {
+  if (callback === undefined || callback === null) return undefined;
+  if (typeof callback !== 'string' || !isHttpUrl(callback)) throw ValidationError.field('callback', 'must be an absolute http(s) URL');
+  return callback;
+}
+
+function pickCopiedFields(p: Project) {
+  return {
+    client: p.client,
+    env: p.env,
+    owner: p.owner,
+    product: p.product,
+    market: p.market,
+    sku: p.sku,
+    psp: p.psp,
+    language: p.language,
+    layoutType: p.layoutType,
+    eCommercePlugin: p.eCommercePlugin,
+    metadata: p.metadata,
+    custom: p.custom,
+    status: p.status === 'ordering' || p.status === 'expired' ? ('editable' as const) : p.status,
+    photosStatus: p.photosStatus,
+    title: p.title,
+  };
+}
+
+function pickPhotoFields(photo: Photo) {
+  const { clientPhotoId, assetId, url, position, status, problem, format, bytes, width, height, exifOrientation, capturedAt, sharpness, quality } = photo;
+  return { clientPhotoId, assetId, url, position, status, problem, format, bytes, width, height, exifOrientation, capturedAt, sharpness, quality };
+}
+
+function remapBookPhotos(book: NonNullable<Project['book']>, photoIds: Map<string, string>): NonNullable<Project['book']> {
+  const map = (id: string | undefined) => (id ? (photoIds.get(id) ?? id) : id);
+  return {
+    ...book,
+    cover: { ...book.cover, photoId: map(book.cover.photoId) },
+    pages: book.pages.map((page) => ({ ...page, photos: page.photos.map((slot) => ({ ...slot, photoId: map(slot.photoId)! })) })),
+  };
+}

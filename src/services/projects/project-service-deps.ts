@@ -1,0 +1,12 @@
+import type { Config } from '../../config';
+import type { WorkflowEngine } from '../../engine/workflow-engine';
+import type { Logger } from 'pino';
+import type { FileStore } from '../../storage/file-store';
+
+/** What the project services need besides the request context. */
+export interface ProjectServiceDeps {
+  config: Config;
+  engine: WorkflowEngine;
+  files: FileStore;
+  log: Logger;
+}

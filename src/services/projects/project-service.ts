@@ -1,0 +1,81 @@
+import { Cursor } from '@mikro-orm/core';
+import { Project, type Photo } from '../../db/entities';
+import type { RequestContext } from '../context';
+import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
+import { listProjects, projectPhotos, projectStatus, MAX_PAGE_SIZE } from './project-queries';
+import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
+import { effectiveStatus, projectView, type ProjectView } from './project-view';
+import type { ProjectServiceDeps } from './project-service-deps';
+
+export interface ProjectStatusRecord {
+  id: string;
+  status: { photos: string; project: string; order?: string };
+  user?: Record<string, unknown>;
+  tracking?: string;
+}
+
+/**
+ * The project capabilities both transports offer. REST shapes come straight from here (spec field
+ * names and units); GraphQL resolvers use the entity-returning methods.
+ */
+export class ProjectService {
+  constructor(private readonly deps: ProjectServiceDeps) {}
+
+  async generate(ctx: RequestContext, input: GenerateInput): Promise<GenerateResult> {
+    return generateProject(ctx, this.deps, input);
+  }
+
+  async list(ctx: RequestContext, user: string, cursor?: string): Promise<{ data: ProjectView[]; cursor?: string }> {
+    const page = await this.page(ctx, user, { cursor });
+    return { data: page.projects.map((p) => this.view(p, 'list')), ...(page.cursor ? { cursor: page.cursor } : {}) };
+  }
+
+  page(ctx: RequestContext, user: string, options: { cursor?: string; first?: number }) {
+    return listProjects(ctx, user, { cursor: options.cursor, first: options.first ?? MAX_PAGE_SIZE });
+  }
+
+  async status(ctx: RequestContext, id: string): Promise<ProjectStatusRecord> {
+    const project = await projectStatus(ctx, id);
+    return { id: project.id, status: { photos: project.photosStatus, project: effectiveStatus(project) } };
+  }
+
+  find(ctx: RequestContext, id: string): Promise<Project> {
+    return projectStatus(ctx, id);
+  }
+
+  photos(ctx: RequestContext, project: Project): Promise<Photo[]> {
+    return projectPhotos(ctx, project);
+  }
+
+  async delete(ctx: RequestContext, input: { user: string; type: string; ids: unknown[] }): Promise<string[]> {
+    const { ids, done } = await deleteProjects(ctx, this.deps, input);
+    // async: answer now; the marking and scheduling finish in the background and are logged.
+    done.catch((error) => this.deps.log.error({ err: error, ids }, 'async project deletion failed'));
+    return ids;
+  }
+
+  async duplicate(ctx: RequestContext, input: { id: string; callback?: string }): Promise<ProjectView> {
+    return this.view(await this.duplicateEntity(ctx, input), 'owned');
+  }
+
+  duplicateEntity(ctx: RequestContext, input: { id: string; callback?: string }): Promise<Project> {
+    return duplicateProject(ctx, this.deps, input);
+  }
+
+  async transfer(ctx: RequestContext, input: { id: string; targetUser: string; callback?: string }): Promise<ProjectView> {
+    return this.view(await this.transferEntity(ctx, input), 'owned');
+  }
+
+  transferEntity(ctx: RequestContext, input: { id: string; targetUser: string; callback?: string }): Promise<Project> {
+    return transferProject(ctx, input);
+  }
+
+  /** The same opaque keyset cursor `list` returns, for one project (GraphQL edges). */
+  cursorOf(ctx: RequestContext, project: Project): string {
+    return Cursor.for(ctx.em.getMetadata().get(Project.name), project, { createdAt: 'desc', id: 'desc' });
+  }
+
+  view(project: Project, shape: 'list' | 'owned'): ProjectView {
+    return projectView(project, this.deps.files, this.deps.config.frontendUrl, shape);
+  }
+}

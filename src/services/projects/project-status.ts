@@ -1,0 +1,33 @@
+/** Spec 3, project status (`status.project`). */
+export const PROJECT_STATUSES = ['created', 'building', 'editable', 'ordering', 'expired', 'deleted'] as const;
+export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
+
+/** Spec 3, photo status of a project (`status.photos`): the state of its photos as a whole. */
+export const PHOTOS_STATUSES = ['none', 'uploading', 'analyzing', 'idle'] as const;
+export type PhotosStatus = (typeof PHOTOS_STATUSES)[number];
+
+/** One photo's own state; `failed` photos carry a problem and count as settled. */
+export const PHOTO_STATUSES = ['uploading', 'analyzing', 'idle', 'failed'] as const;
+export type PhotoStatus = (typeof PHOTO_STATUSES)[number];
+
+/** Allowed moves of `status.project`; anything else is refused in `assertProjectTransition`. */
+export const PROJECT_TRANSITIONS: Record<ProjectStatus, readonly ProjectStatus[]> = {
+  created: ['building', 'deleted', 'expired'],
+  building: ['editable', 'deleted', 'expired'],
+  editable: ['building', 'ordering', 'deleted', 'expired'],
+  ordering: ['deleted'],
+  expired: ['deleted'],
+  deleted: [],
+};
+
+export function canMoveProject(from: ProjectStatus, to: ProjectStatus): boolean {
+  return from === to || PROJECT_TRANSITIONS[from].includes(to);
+}
+
+/** The photos status of a project from its photos' own states. */
+export function photosStatusOf(photos: readonly { status: PhotoStatus }[]): PhotosStatus {
+  if (photos.length === 0) return 'none';
+  if (photos.some((p) => p.status === 'uploading')) return 'uploading';
+  if (photos.some((p) => p.status === 'analyzing')) return 'analyzing';
+  return 'idle';
+}

@@ -1,0 +1,52 @@
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { EndUser } from '../../db/entities';
+import type { Tenant } from '../context';
+import { ValidationError } from '../errors';
+
+/**
+ * The spec's userId pattern `[-_]?(?:[A-Za-z0-9]+[-_]?)+`, rewritten without nested quantifiers
+ * (the original backtracks exponentially on inputs like "aaaa…!"); it accepts the same strings.
+ */
+const USER_ID = /^[-_]?[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]?$/;
+const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
+const MAX_USER_ID = 200;
+
+export function isValidUserId(value: string): boolean {
+  return value.length <= MAX_USER_ID && USER_ID.test(value);
+}
+
+export function checkUserId(value: string, path: string): string {
+  if (!isValidUserId(value)) {
+    throw ValidationError.field(path, `must match [-_]?(?:[A-Za-z0-9]+[-_]?)+ and be at most ${MAX_USER_ID} characters`, 'INVALID_USER_ID');
+  }
+  return value;
+}
+
+export function normaliseEmail(value: string, path: string): string {
+  const email = value.trim().toLowerCase();
+  if (!EMAIL.test(email) || !email.split('@')[1].includes('.')) throw ValidationError.field(path, 'must be an e-mail address', 'INVALID_EMAIL');
+  return email;
+}
+
+/** How a client names a user in queries: its userId, or the e-mail used at creation (any case). */
+export function userKeyOf(user: string, path: string): string {
+  const trimmed = user.trim();
+  if (!trimmed) throw ValidationError.field(path, 'is required');
+  return trimmed.includes('@') ? normaliseEmail(trimmed, path) : checkUserId(trimmed, path);
+}
+
+export async function findOrCreateEndUser(em: EntityManager, tenant: Tenant, externalId: string, email: string | null): Promise<EndUser> {
+  // Insert-or-ignore keeps two concurrent first projects of one user from colliding.
+  await em
+    .createQueryBuilder(EndUser)
+    .insert({ id: randomUUID(), client: tenant.clientId, env: tenant.env, externalId, email })
+    .onConflict(['client', 'env', 'externalId'])
+    .ignore()
+    .execute();
+  return em.findOneOrFail(EndUser, { client: tenant.clientId, env: tenant.env, externalId });
+}
+
+export async function findEndUser(em: EntityManager, tenant: Tenant, externalId: string): Promise<EndUser | null> {
+  return em.findOne(EndUser, { client: tenant.clientId, env: tenant.env, externalId });
+}

@@ -1,0 +1,60 @@
+/**
+ * The Temporal worker (`npm run worker`): executes the flows of workflows/ (bundled from
+ * workflows/temporal/index.ts) and their activities for the API processes, which only start and
+ * signal them. Needs TEMPORAL_ADDRESS; without it, flows run inside the API process instead.
+ */
+import 'reflect-metadata';
+import path from 'node:path';
+import { NativeConnection } from '@temporalio/worker';
+import { pino } from 'pino';
+import { ConfigError, loadConfig, type Config } from './config';
+import { openDatabase } from './db/database';
+import { createActivities } from './activities';
+import { createSafeFetch } from './outbound/safe-fetch';
+import { FileStore } from './storage/file-store';
+import { createFlowWorker } from './engine/temporal-worker';
+
+function exitWith(message: string): never {
+  console.error(message);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) exitWith(error.message);
+  throw error;
+}
+if (!config.temporal) {
+  exitWith(
+    'Invalid configuration: TEMPORAL_ADDRESS is not set. The worker executes flows for a Temporal server ' +
+      '(e.g. TEMPORAL_ADDRESS=localhost:7233); without Temporal, flows run inside the API process (npm start) and no worker is needed.',
+  );
+}
+if (!config.databaseUrl) {
+  exitWith(
+    "Invalid configuration: DATABASE_URL is not set. The worker's activities work on the API's database, " +
+      'so it cannot start an embedded PostgreSQL of its own; set DATABASE_URL to the database the API uses.',
+  );
+}
+const temporal = config.temporal;
+
+const log = pino({ level: config.logLevel });
+const database = await openDatabase(config, log);
+const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
+const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
+const activities = createActivities({ orm: database.orm, files, fetch, log });
+
+const connection = await NativeConnection.connect({ address: temporal.address });
+try {
+  const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities });
+  log.info({ address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }, 'Temporal worker running');
+  // Temporal's runtime shuts the worker down gracefully on SIGINT and SIGTERM (its default
+  // shutdownSignals); run() resolves once in-flight tasks have finished.
+  await worker.run();
+  log.info('Temporal worker stopped');
+} finally {
+  await connection.close();
+  await database.close();
+}

@@ -1,0 +1,563 @@
+/* eslint-disable */
+import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+export type Maybe<T> = T | null;
+export type InputMaybe<T> = T | null | undefined;
+export type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
+export type MakeOptional<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]?: Maybe<T[SubKey]> };
+export type MakeMaybe<T, K extends keyof T> = Omit<T, K> & { [SubKey in K]: Maybe<T[SubKey]> };
+export type MakeEmpty<T extends { [key: string]: unknown }, K extends keyof T> = { [_ in K]?: never };
+export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** All built-in and custom scalars, mapped to their actual values */
+export type Scalars = {
+  ID: { input: string; output: string; }
+  String: { input: string; output: string; }
+  Boolean: { input: boolean; output: boolean; }
+  Int: { input: number; output: number; }
+  Float: { input: number; output: number; }
+  /** A date-time string at UTC, such as 2007-12-03T10:15:30Z, compliant with the `date-time` format outlined in section 5.6 of the RFC 3339 profile of the ISO 8601 standard for representation of dates and times using the Gregorian calendar.This scalar is serialized to a string in ISO 8601 format and parsed from a string in ISO 8601 format. */
+  DateTimeISO: { input: string; output: string; }
+  /** The `JSONObject` scalar type represents JSON objects as specified by [ECMA-404](http://www.ecma-international.org/publications/files/ECMA-ST/ECMA-404.pdf). */
+  JSONObject: { input: Record<string, unknown>; output: Record<string, unknown>; }
+};
+
+/** A category (first) or a variation such as the size of a product */
+export type Attribute = {
+  __typename?: 'Attribute';
+  carousel?: Maybe<Array<CarouselSlide>>;
+  /** Category entries only */
+  categoryId?: Maybe<Scalars['Int']['output']>;
+  description?: Maybe<Scalars['String']['output']>;
+  descriptionJson?: Maybe<Array<RichTextBlock>>;
+  disabled: Scalars['Boolean']['output'];
+  name: Scalars['String']['output'];
+  order: Scalars['Int']['output'];
+  subtitle: Scalars['String']['output'];
+  tag?: Maybe<Scalars['String']['output']>;
+  thumbnail?: Maybe<Scalars['String']['output']>;
+  topSeller: Scalars['Boolean']['output'];
+  /** `category` for categories, otherwise the variation type (size...) */
+  type: Scalars['String']['output'];
+};
+
+export type BookCover = {
+  __typename?: 'BookCover';
+  photoId?: Maybe<Scalars['String']['output']>;
+  subtitle?: Maybe<Scalars['String']['output']>;
+  texts: Array<TextSlot>;
+  title: Scalars['String']['output'];
+};
+
+export type BookPage = {
+  __typename?: 'BookPage';
+  layout: Scalars['String']['output'];
+  number: Scalars['Int']['output'];
+  photos: Array<PhotoSlot>;
+  texts: Array<TextSlot>;
+};
+
+export type Bound = {
+  __typename?: 'Bound';
+  pages: Scalars['Int']['output'];
+  photos: Scalars['Int']['output'];
+};
+
+export type CarouselSlide = {
+  __typename?: 'CarouselSlide';
+  caption: Scalars['String']['output'];
+  /** Path; prepend baseUrl */
+  image: Scalars['String']['output'];
+};
+
+/** The catalogue as one market sees it */
+export type Catalogue = {
+  __typename?: 'Catalogue';
+  /** Prepend to image paths */
+  baseUrl: Scalars['String']['output'];
+  categories: Array<CategoryEntry>;
+  currency: Currency;
+  pricesIncludeTax: Scalars['Boolean']['output'];
+  products: Array<Product>;
+};
+
+export type CategoryEntry = {
+  __typename?: 'CategoryEntry';
+  categoryId: Scalars['Int']['output'];
+  name: Scalars['String']['output'];
+  /** Ids of the products in this category */
+  products: Array<Scalars['Int']['output']>;
+  thumbnail: Scalars['String']['output'];
+  type: Scalars['String']['output'];
+};
+
+/** How prices are displayed: left + value with `decimals` places + right */
+export type Currency = {
+  __typename?: 'Currency';
+  code: Scalars['String']['output'];
+  decimals: Scalars['Int']['output'];
+  left: Scalars['String']['output'];
+  right: Scalars['String']['output'];
+};
+
+export type DeleteProjectsPayload = {
+  __typename?: 'DeleteProjectsPayload';
+  ids: Array<Scalars['String']['output']>;
+};
+
+export type DeleteType =
+  | 'async'
+  | 'sync';
+
+export type GenerateProjectInput = {
+  /** Template asset values by id */
+  custom?: InputMaybe<Scalars['JSONObject']['input']>;
+  eCommercePlugin?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Exactly one of email/userId, or neither */
+  email?: InputMaybe<Scalars['String']['input']>;
+  language?: InputMaybe<Scalars['String']['input']>;
+  layoutType?: InputMaybe<LayoutType>;
+  /** Integer id or alternative id */
+  marketId: Scalars['String']['input'];
+  metadata?: InputMaybe<Scalars['JSONObject']['input']>;
+  photos?: InputMaybe<Array<PhotoInput>>;
+  psp: Scalars['String']['input'];
+  /** sku or renderOptions.productId */
+  sku: Scalars['String']['input'];
+  userId?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type GenerateProjectPayload = {
+  __typename?: 'GenerateProjectPayload';
+  project: Project;
+  /** Editor URL */
+  url: Scalars['String']['output'];
+};
+
+/** How the book is laid out from the photos */
+export type LayoutType =
+  | 'fastbook'
+  | 'smartbook';
+
+export type LeadTime = {
+  __typename?: 'LeadTime';
+  unit: Scalars['String']['output'];
+  value: Scalars['Float']['output'];
+};
+
+export type Market = {
+  __typename?: 'Market';
+  /** Currency code */
+  currency: Scalars['String']['output'];
+  isoCode2: Scalars['String']['output'];
+  /** 0 is the default market */
+  marketId: Scalars['Int']['output'];
+  marketIdAlt: Scalars['String']['output'];
+  shipsWithin: Array<ShipsWithinArea>;
+  storeName: Scalars['String']['output'];
+};
+
+export type MarketListing = {
+  __typename?: 'MarketListing';
+  results: Array<Market>;
+  /** Present only when latitude and longitude were given */
+  suggested?: Maybe<Market>;
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Delete some of a user's projects (REST: project/delete) */
+  deleteProjects: DeleteProjectsPayload;
+  /** Copy a project for the same user (REST: project/duplicate) */
+  duplicateProject: Project;
+  /** Create a project and get its editor URL (REST: generate) */
+  generateProject: GenerateProjectPayload;
+  /** Give a project to another user (REST: project/transfer) */
+  transferProject: Project;
+};
+
+
+export type MutationDeleteProjectsArgs = {
+  ids: Array<Scalars['String']['input']>;
+  type?: DeleteType;
+  user: Scalars['String']['input'];
+};
+
+
+export type MutationDuplicateProjectArgs = {
+  callback?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+};
+
+
+export type MutationGenerateProjectArgs = {
+  input: GenerateProjectInput;
+};
+
+
+export type MutationTransferProjectArgs = {
+  callback?: InputMaybe<Scalars['String']['input']>;
+  id: Scalars['String']['input'];
+  targetUser: Scalars['String']['input'];
+};
+
+/** Trim size of one page, its bleed and the print resolution */
+export type PageFormat = {
+  __typename?: 'PageFormat';
+  bleedMm: Scalars['Float']['output'];
+  dpi: Scalars['Int']['output'];
+  heightMm: Scalars['Float']['output'];
+  widthMm: Scalars['Float']['output'];
+};
+
+export type PageInfo = {
+  __typename?: 'PageInfo';
+  endCursor?: Maybe<Scalars['String']['output']>;
+  hasNextPage: Scalars['Boolean']['output'];
+};
+
+export type Photo = {
+  __typename?: 'Photo';
+  /** Template asset this photo fills (from custom), if any */
+  assetId?: Maybe<Scalars['String']['output']>;
+  capturedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** The id the client gave with the URL */
+  clientPhotoId?: Maybe<Scalars['String']['output']>;
+  exifOrientation?: Maybe<Scalars['Int']['output']>;
+  height?: Maybe<Scalars['Int']['output']>;
+  id: Scalars['ID']['output'];
+  problem?: Maybe<PhotoProblem>;
+  /** 0..1 */
+  quality?: Maybe<Scalars['Float']['output']>;
+  /** 0..1 */
+  sharpness?: Maybe<Scalars['Float']['output']>;
+  /** uploading, analyzing, idle or failed */
+  status: Scalars['String']['output'];
+  url: Scalars['String']['output'];
+  width?: Maybe<Scalars['Int']['output']>;
+};
+
+export type PhotoInput = {
+  id?: InputMaybe<Scalars['String']['input']>;
+  url: Scalars['String']['input'];
+};
+
+/** Why a photo could not be used */
+export type PhotoProblem = {
+  __typename?: 'PhotoProblem';
+  /** DOWNLOAD_FAILED, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ... */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+};
+
+export type PhotoSlot = {
+  __typename?: 'PhotoSlot';
+  height: Scalars['Float']['output'];
+  photoId: Scalars['String']['output'];
+  width: Scalars['Float']['output'];
+  x: Scalars['Float']['output'];
+  y: Scalars['Float']['output'];
+};
+
+export type Price = {
+  __typename?: 'Price';
+  /** Cost per page beyond the base pages */
+  extraCostPerPage: Scalars['Float']['output'];
+  /** Base price in the market currency */
+  price: Scalars['Float']['output'];
+};
+
+export type Printer = {
+  __typename?: 'Printer';
+  leadTime: LeadTime;
+  name: Scalars['String']['output'];
+};
+
+export type Product = {
+  __typename?: 'Product';
+  /** The first element is the parent category */
+  attributes: Array<Attribute>;
+  description: Scalars['String']['output'];
+  descriptionJson: Array<RichTextBlock>;
+  /** Shown greyed out (upcoming product) */
+  disabled: Scalars['Boolean']['output'];
+  id: Scalars['Int']['output'];
+  metaTitle: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  payment: ProductPayment;
+  renderOptions: RenderOptions;
+  sku: Scalars['String']['output'];
+  specifications: Specifications;
+  /** Path; prepend baseUrl */
+  thumbnail: Scalars['String']['output'];
+};
+
+export type ProductPayment = {
+  __typename?: 'ProductPayment';
+  prices: Array<Price>;
+};
+
+export type Project = {
+  __typename?: 'Project';
+  cover?: Maybe<BookCover>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  /** The owner: userId, e-mail or generated id */
+  endUserId: Scalars['String']['output'];
+  /** When the project will be deleted unless updated */
+  expiresAt: Scalars['DateTimeISO']['output'];
+  id: Scalars['ID']['output'];
+  /** The project in the editor */
+  link: Scalars['String']['output'];
+  ordered: Scalars['Boolean']['output'];
+  /** Interior pages, once the book is built */
+  pages: Array<BookPage>;
+  /** Photos in the order given, each with its status and any problem */
+  photos: Array<Photo>;
+  /** Cover preview URL once rendered */
+  preview?: Maybe<Scalars['String']['output']>;
+  product: ProjectProduct;
+  status: ProjectStatusPair;
+  /** From the cover text, else the sku */
+  title: Scalars['String']['output'];
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+export type ProjectConnection = {
+  __typename?: 'ProjectConnection';
+  edges: Array<ProjectEdge>;
+  pageInfo: PageInfo;
+};
+
+export type ProjectEdge = {
+  __typename?: 'ProjectEdge';
+  cursor: Scalars['String']['output'];
+  node: Project;
+};
+
+export type ProjectProduct = {
+  __typename?: 'ProjectProduct';
+  marketId: Scalars['Int']['output'];
+  marketIdAlt: Scalars['String']['output'];
+  psp: Scalars['String']['output'];
+  sku: Scalars['String']['output'];
+};
+
+/** A committed change of a project status or photos status */
+export type ProjectStatusEvent = {
+  __typename?: 'ProjectStatusEvent';
+  occurredAt: Scalars['DateTimeISO']['output'];
+  projectId: Scalars['String']['output'];
+  sequence: Scalars['Int']['output'];
+  status: ProjectStatusPair;
+  user: Scalars['String']['output'];
+};
+
+export type ProjectStatusPair = {
+  __typename?: 'ProjectStatusPair';
+  /** none, uploading, analyzing, idle */
+  photos: Scalars['String']['output'];
+  /** created, building, editable, ordering, expired, deleted */
+  project: Scalars['String']['output'];
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** Products, categories, prices and currency of one market (REST: list-product.php) */
+  catalogue: Catalogue;
+  /** All markets, and the one suggested for a location (REST: get-market.php) */
+  markets: MarketListing;
+  /** One project of this client (REST: project/status) */
+  project: Project;
+  /** A user's projects, newest first (REST: project/list) */
+  projects: ProjectConnection;
+};
+
+
+export type QueryCatalogueArgs = {
+  language?: Scalars['String']['input'];
+  marketId?: Scalars['Int']['input'];
+  v?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryMarketsArgs = {
+  language?: Scalars['String']['input'];
+  latitude?: InputMaybe<Scalars['Float']['input']>;
+  longitude?: InputMaybe<Scalars['Float']['input']>;
+};
+
+
+export type QueryProjectArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type QueryProjectsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  user: Scalars['String']['input'];
+};
+
+/** Values to use in generate and print calls */
+export type RenderOptions = {
+  __typename?: 'RenderOptions';
+  productId: Scalars['String']['output'];
+  psp: Scalars['String']['output'];
+};
+
+/** One block of a structured description */
+export type RichTextBlock = {
+  __typename?: 'RichTextBlock';
+  items?: Maybe<Array<Scalars['String']['output']>>;
+  text?: Maybe<Scalars['String']['output']>;
+  /** heading, paragraph or list */
+  type: Scalars['String']['output'];
+};
+
+/** A country or continent a market ships to */
+export type ShipsWithinArea = {
+  __typename?: 'ShipsWithinArea';
+  /** Country (ISO 3166-1 alpha-2) or continent code */
+  isoCode2: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+};
+
+export type Specifications = {
+  __typename?: 'Specifications';
+  format: PageFormat;
+  max: Bound;
+  min: Bound;
+  psp: Printer;
+};
+
+/** A committed status change of a project, photo, order or campaign */
+export type StatusEvent = {
+  __typename?: 'StatusEvent';
+  /** Extra facts of the change, such as a tracking URL */
+  detail: Scalars['JSONObject']['output'];
+  occurredAt: Scalars['DateTimeISO']['output'];
+  /** 1, 2, 3... per subject, in commit order */
+  sequence: Scalars['Int']['output'];
+  status: Scalars['String']['output'];
+  subjectId: Scalars['String']['output'];
+  /** project, photo, order or campaign */
+  subjectType: Scalars['String']['output'];
+};
+
+export type Subscription = {
+  __typename?: 'Subscription';
+  /** Status changes of one project, or of all a user's projects, as they commit */
+  projectStatusChanged: ProjectStatusEvent;
+  /** Every committed status change of this client and environment, optionally of one subject */
+  statusEvents: StatusEvent;
+};
+
+
+export type SubscriptionProjectStatusChangedArgs = {
+  projectId?: InputMaybe<Scalars['String']['input']>;
+  user?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type SubscriptionStatusEventsArgs = {
+  subjectId?: InputMaybe<Scalars['String']['input']>;
+  subjectType?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type TextSlot = {
+  __typename?: 'TextSlot';
+  assetId: Scalars['String']['output'];
+  text: Scalars['String']['output'];
+};
+
+export type CatalogueQueryVariables = Exact<{
+  marketId?: InputMaybe<Scalars['Int']['input']>;
+  language?: InputMaybe<Scalars['String']['input']>;
+  v?: InputMaybe<Scalars['Int']['input']>;
+}>;
+
+
+export type CatalogueQuery = { __typename?: 'Query', catalogue: { __typename?: 'Catalogue', baseUrl: string, pricesIncludeTax: boolean, currency: { __typename?: 'Currency', code: string, left: string, right: string, decimals: number }, products: Array<{ __typename?: 'Product', id: number, sku: string, name: string, disabled: boolean, payment: { __typename?: 'ProductPayment', prices: Array<{ __typename?: 'Price', price: number, extraCostPerPage: number }> }, attributes: Array<{ __typename?: 'Attribute', type: string, categoryId?: number | null, name: string, topSeller: boolean, tag?: string | null }> }>, categories: Array<{ __typename?: 'CategoryEntry', categoryId: number, type: string, name: string, products: Array<number> }> } };
+
+export type MarketsQueryVariables = Exact<{
+  language?: InputMaybe<Scalars['String']['input']>;
+  latitude?: InputMaybe<Scalars['Float']['input']>;
+  longitude?: InputMaybe<Scalars['Float']['input']>;
+}>;
+
+
+export type MarketsQuery = { __typename?: 'Query', markets: { __typename?: 'MarketListing', results: Array<{ __typename?: 'Market', marketId: number, storeName: string, isoCode2: string, currency: string }>, suggested?: { __typename?: 'Market', marketId: number, storeName: string, isoCode2: string, currency: string } | null } };
+
+export type ProjectQueryVariables = Exact<{
+  id: Scalars['String']['input'];
+}>;
+
+
+export type ProjectQuery = { __typename?: 'Query', project: { __typename?: 'Project', id: string, title: string, preview?: string | null, link: string, endUserId: string, ordered: boolean, createdAt: string, expiresAt: string, status: { __typename?: 'ProjectStatusPair', project: string, photos: string }, product: { __typename?: 'ProjectProduct', psp: string, sku: string, marketId: number, marketIdAlt: string }, photos: Array<{ __typename?: 'Photo', id: string, clientPhotoId?: string | null, url: string, status: string, width?: number | null, height?: number | null, problem?: { __typename?: 'PhotoProblem', code: string, message: string } | null }>, pages: Array<{ __typename?: 'BookPage', number: number, layout: string, photos: Array<{ __typename?: 'PhotoSlot', photoId: string }> }>, cover?: { __typename?: 'BookCover', title: string, photoId?: string | null } | null } };
+
+export type ProjectsQueryVariables = Exact<{
+  user: Scalars['String']['input'];
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ProjectsQuery = { __typename?: 'Query', projects: { __typename?: 'ProjectConnection', edges: Array<{ __typename?: 'ProjectEdge', cursor: string, node: { __typename?: 'Project', id: string, title: string, status: { __typename?: 'ProjectStatusPair', project: string, photos: string }, photos: Array<{ __typename?: 'Photo', id: string, status: string }> } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } };
+
+export type GenerateProjectMutationVariables = Exact<{
+  input: GenerateProjectInput;
+}>;
+
+
+export type GenerateProjectMutation = { __typename?: 'Mutation', generateProject: { __typename?: 'GenerateProjectPayload', url: string, project: { __typename?: 'Project', id: string, endUserId: string, status: { __typename?: 'ProjectStatusPair', project: string, photos: string } } } };
+
+export type DeleteProjectsMutationVariables = Exact<{
+  user: Scalars['String']['input'];
+  ids: Array<Scalars['String']['input']> | Scalars['String']['input'];
+  type?: InputMaybe<DeleteType>;
+}>;
+
+
+export type DeleteProjectsMutation = { __typename?: 'Mutation', deleteProjects: { __typename?: 'DeleteProjectsPayload', ids: Array<string> } };
+
+export type DuplicateProjectMutationVariables = Exact<{
+  id: Scalars['String']['input'];
+  callback?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type DuplicateProjectMutation = { __typename?: 'Mutation', duplicateProject: { __typename?: 'Project', id: string, endUserId: string, title: string } };
+
+export type TransferProjectMutationVariables = Exact<{
+  id: Scalars['String']['input'];
+  targetUser: Scalars['String']['input'];
+}>;
+
+
+export type TransferProjectMutation = { __typename?: 'Mutation', transferProject: { __typename?: 'Project', id: string, endUserId: string } };
+
+export type ProjectStatusChangedSubscriptionVariables = Exact<{
+  projectId?: InputMaybe<Scalars['String']['input']>;
+  user?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type ProjectStatusChangedSubscription = { __typename?: 'Subscription', projectStatusChanged: { __typename?: 'ProjectStatusEvent', projectId: string, user: string, sequence: number, status: { __typename?: 'ProjectStatusPair', project: string, photos: string } } };
+
+export type StatusEventsSubscriptionVariables = Exact<{
+  subjectType?: InputMaybe<Scalars['String']['input']>;
+  subjectId?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type StatusEventsSubscription = { __typename?: 'Subscription', statusEvents: { __typename?: 'StatusEvent', subjectType: string, subjectId: string, status: string, sequence: number, detail: Record<string, unknown>, occurredAt: string } };
+
+
+export const CatalogueDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Catalogue"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"marketId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"language"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"v"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"catalogue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"marketId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"marketId"}}},{"kind":"Argument","name":{"kind":"Name","value":"language"},"value":{"kind":"Variable","name":{"kind":"Name","value":"language"}}},{"kind":"Argument","name":{"kind":"Name","value":"v"},"value":{"kind":"Variable","name":{"kind":"Name","value":"v"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"baseUrl"}},{"kind":"Field","name":{"kind":"Name","value":"pricesIncludeTax"}},{"kind":"Field","name":{"kind":"Name","value":"currency"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"left"}},{"kind":"Field","name":{"kind":"Name","value":"right"}},{"kind":"Field","name":{"kind":"Name","value":"decimals"}}]}},{"kind":"Field","name":{"kind":"Name","value":"products"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sku"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"disabled"}},{"kind":"Field","name":{"kind":"Name","value":"payment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"prices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"extraCostPerPage"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"attributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"categoryId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"topSeller"}},{"kind":"Field","name":{"kind":"Name","value":"tag"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"categories"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"categoryId"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"products"}}]}}]}}]}}]} as unknown as DocumentNode<CatalogueQuery, CatalogueQueryVariables>;
+export const MarketsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Markets"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"language"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"latitude"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"longitude"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"markets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"language"},"value":{"kind":"Variable","name":{"kind":"Name","value":"language"}}},{"kind":"Argument","name":{"kind":"Name","value":"latitude"},"value":{"kind":"Variable","name":{"kind":"Name","value":"latitude"}}},{"kind":"Argument","name":{"kind":"Name","value":"longitude"},"value":{"kind":"Variable","name":{"kind":"Name","value":"longitude"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"results"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"storeName"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode2"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"suggested"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"storeName"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode2"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}}]}}]}}]} as unknown as DocumentNode<MarketsQuery, MarketsQueryVariables>;
+export const ProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Project"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"preview"}},{"kind":"Field","name":{"kind":"Name","value":"link"}},{"kind":"Field","name":{"kind":"Name","value":"endUserId"}},{"kind":"Field","name":{"kind":"Name","value":"ordered"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"}},{"kind":"Field","name":{"kind":"Name","value":"photos"}}]}},{"kind":"Field","name":{"kind":"Name","value":"product"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"psp"}},{"kind":"Field","name":{"kind":"Name","value":"sku"}},{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"marketIdAlt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"photos"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"clientPhotoId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"problem"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}},{"kind":"Field","name":{"kind":"Name","value":"width"}},{"kind":"Field","name":{"kind":"Name","value":"height"}}]}},{"kind":"Field","name":{"kind":"Name","value":"pages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"layout"}},{"kind":"Field","name":{"kind":"Name","value":"photos"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"photoId"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"cover"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"photoId"}}]}}]}}]}}]} as unknown as DocumentNode<ProjectQuery, ProjectQueryVariables>;
+export const ProjectsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Projects"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projects"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"}},{"kind":"Field","name":{"kind":"Name","value":"photos"}}]}},{"kind":"Field","name":{"kind":"Name","value":"photos"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<ProjectsQuery, ProjectsQueryVariables>;
+export const GenerateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateProjectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"project"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"}},{"kind":"Field","name":{"kind":"Name","value":"photos"}}]}},{"kind":"Field","name":{"kind":"Name","value":"endUserId"}}]}}]}}]}}]} as unknown as DocumentNode<GenerateProjectMutation, GenerateProjectMutationVariables>;
+export const DeleteProjectsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DeleteProjects"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"ids"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"type"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"DeleteType"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"deleteProjects"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}},{"kind":"Argument","name":{"kind":"Name","value":"ids"},"value":{"kind":"Variable","name":{"kind":"Name","value":"ids"}}},{"kind":"Argument","name":{"kind":"Name","value":"type"},"value":{"kind":"Variable","name":{"kind":"Name","value":"type"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"ids"}}]}}]}}]} as unknown as DocumentNode<DeleteProjectsMutation, DeleteProjectsMutationVariables>;
+export const DuplicateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"DuplicateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"callback"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"duplicateProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"callback"},"value":{"kind":"Variable","name":{"kind":"Name","value":"callback"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"endUserId"}},{"kind":"Field","name":{"kind":"Name","value":"title"}}]}}]}}]} as unknown as DocumentNode<DuplicateProjectMutation, DuplicateProjectMutationVariables>;
+export const TransferProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"TransferProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"targetUser"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"transferProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"targetUser"},"value":{"kind":"Variable","name":{"kind":"Name","value":"targetUser"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"endUserId"}}]}}]}}]} as unknown as DocumentNode<TransferProjectMutation, TransferProjectMutationVariables>;
+export const ProjectStatusChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"ProjectStatusChanged"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectStatusChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}},{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"user"}},{"kind":"Field","name":{"kind":"Name","value":"sequence"}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"}},{"kind":"Field","name":{"kind":"Name","value":"photos"}}]}}]}}]}}]} as unknown as DocumentNode<ProjectStatusChangedSubscription, ProjectStatusChangedSubscriptionVariables>;
+export const StatusEventsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"StatusEvents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subjectType"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"subjectId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"statusEvents"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"subjectType"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subjectType"}}},{"kind":"Argument","name":{"kind":"Name","value":"subjectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"subjectId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"subjectType"}},{"kind":"Field","name":{"kind":"Name","value":"subjectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"sequence"}},{"kind":"Field","name":{"kind":"Name","value":"detail"}},{"kind":"Field","name":{"kind":"Name","value":"occurredAt"}}]}}]}}]} as unknown as DocumentNode<StatusEventsSubscription, StatusEventsSubscriptionVariables>;

@@ -1,0 +1,5 @@
+import { projectBuildFlow } from './project-build';
+import { projectExpungeFlow } from './project-expunge';
+
+/** Every flow of the service, for the embedded runner; workflows/temporal/ wraps the same ones. */
+export const FLOWS = [projectBuildFlow, projectExpungeFlow];

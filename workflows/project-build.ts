@@ -1,0 +1,53 @@
+import type { ActivityOptions, FlowDefinition } from './flow-context';
+import type { ProjectActivities } from '../src/activities/project-activities';
+
+type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'>;
+
+const database: ActivityOptions = {
+  startToCloseTimeoutMs: 30_000,
+  retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
+};
+const download: ActivityOptions = {
+  startToCloseTimeoutMs: 60_000,
+  retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000 },
+};
+const imaging: ActivityOptions = {
+  startToCloseTimeoutMs: 120_000,
+  retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000 },
+};
+
+/** Photos fetched at once: hides network latency without hammering one photo host. */
+const BATCH = 4;
+
+export interface ProjectBuildInput {
+  projectId: string;
+}
+
+/**
+ * From `generate` to an editable book: fetch every photo through the guarded client, analyse it,
+ * lay out the book and render the cover preview. A photo that cannot be fetched or decoded is
+ * marked failed with its reason and the book is built from the others.
+ */
+export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
+  name: 'projectBuild',
+  activityOptions: { startBuilding: database, downloadPhoto: download, failPhoto: database, analyzePhoto: imaging, buildBook: imaging },
+  async run({ activities }, { projectId }) {
+    const { photoIds } = await activities.startBuilding(projectId);
+    for (let i = 0; i < photoIds.length; i += BATCH) {
+      const batch = photoIds.slice(i, i + BATCH);
+      // Downloads of a batch, then analyses of a batch: activities are always scheduled in the
+      // same order, which replay under either engine relies on.
+      await Promise.all(
+        batch.map(async (photoId) => {
+          try {
+            await activities.downloadPhoto(photoId);
+          } catch (error) {
+            await activities.failPhoto(photoId, { code: 'DOWNLOAD_FAILED', message: (error as Error).message });
+          }
+        }),
+      );
+      await Promise.all(batch.map((photoId) => activities.analyzePhoto(photoId)));
+    }
+    return activities.buildBook(projectId);
+  },
+};

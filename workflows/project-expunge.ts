@@ -1,0 +1,22 @@
+import type { ActivityOptions, FlowDefinition } from './flow-context';
+import type { ProjectRetentionActivities } from '../src/activities/retention-activities';
+
+const database: ActivityOptions = {
+  startToCloseTimeoutMs: 60_000,
+  retry: { maximumAttempts: 20, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 60_000 },
+};
+
+export interface ProjectExpungeInput {
+  projectId: string;
+  retentionMs: number;
+}
+
+/** A deleted project keeps its data for the retention period (2 days by default), then loses it. */
+export const projectExpungeFlow: FlowDefinition<ProjectExpungeInput, { expunged: boolean }, ProjectRetentionActivities> = {
+  name: 'projectExpunge',
+  activityOptions: { expungeProject: database },
+  async run({ activities, sleep }, { projectId, retentionMs }) {
+    await sleep(retentionMs);
+    return activities.expungeProject(projectId);
+  },
+};

@@ -1,0 +1,15 @@
+/**
+ * The Temporal workflows: one per flow of workflows/, named like the flow (`flow.name` is the
+ * workflow type the engine starts). The worker bundles this file (src/worker.ts).
+ */
+import { projectBuildFlow, type ProjectBuildInput } from '../project-build';
+import { projectExpungeFlow, type ProjectExpungeInput } from '../project-expunge';
+import { runFlowOnTemporal } from './run-flow';
+
+export async function projectBuild(input: ProjectBuildInput) {
+  return runFlowOnTemporal(projectBuildFlow, input);
+}
+
+export async function projectExpunge(input: ProjectExpungeInput) {
+  return runFlowOnTemporal(projectExpungeFlow, input);
+}
