@@ -41,12 +41,17 @@ if (!config.databaseUrl) {
 const temporal = config.temporal;
 
 const log = pino({ level: config.logLevel });
+let connection: NativeConnection;
+try {
+  connection = await NativeConnection.connect({ address: temporal.address });
+} catch (error) {
+  exitWith(`Cannot reach Temporal at TEMPORAL_ADDRESS=${temporal.address}: ${(error as Error).message}`);
+}
 const database = await openDatabase(config, log);
 const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
 const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
 const activities = createActivities({ orm: database.orm, files, fetch, log });
 
-const connection = await NativeConnection.connect({ address: temporal.address });
 try {
   const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities });
   log.info({ address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }, 'Temporal worker running');

@@ -99,7 +99,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
     /** Lays out the book from the usable photos, renders the cover preview; -> editable. */
     async buildBook(projectId: string): Promise<{ status: ProjectStatus; pages: number }> {
       const em = orm.em.fork();
-      const project = await em.findOne(Project, { id: projectId }, { populate: ['product', 'photos'] });
+      const project = await em.findOne(Project, { id: projectId }, { populate: ['product', 'photos', 'book'] });
       if (!project) return { status: 'deleted', pages: 0 };
       if (project.status !== 'building') return { status: project.status, pages: project.book?.pages.length ?? 0 };
       const usable = project.photos.getItems().filter((p) => p.status === 'idle');

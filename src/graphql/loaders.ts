@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Photo } from '../db/entities';
+import { Photo, Project } from '../db/entities';
+import type { Book } from '../services/projects/book';
 
 /** Per-request batch loaders: a page of 100 projects costs one photo query, not 100. */
 export function createLoaders(em: EntityManager) {
@@ -10,6 +11,12 @@ export function createLoaders(em: EntityManager) {
       const byProject = new Map<string, Photo[]>(projectIds.map((id) => [id, []]));
       for (const photo of photos) byProject.get(photo.project.id)?.push(photo);
       return projectIds.map((id) => byProject.get(id)!);
+    }),
+    /** The lazy `book` column, only for the projects whose pages or cover were asked for. */
+    bookByProject: new DataLoader<string, Book | null>(async (projectIds) => {
+      const rows = await em.find(Project, { id: { $in: [...projectIds] } }, { fields: ['id', 'book'], disableIdentityMap: true });
+      const books = new Map(rows.map((row) => [row.id, row.book ?? null]));
+      return projectIds.map((id) => books.get(id) ?? null);
     }),
   };
 }

@@ -129,7 +129,7 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
           if (redirects >= maxRedirects) {
             throw new OutboundError('TOO_MANY_REDIRECTS', `${describe(url)} redirected more than ${maxRedirects} times`);
           }
-          const next = parseTarget(location, target);
+          const next = parseTarget(location, target, ` (redirect from ${describe(url)})`);
           const status = response.statusCode ?? 0;
           if (status === 303 ? method !== 'HEAD' : (status === 301 || status === 302) && method === 'POST') {
             method = 'GET';
@@ -156,18 +156,19 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
 }
 
 /** Parses and checks an absolute URL, or a redirect Location relative to the current one. */
-function parseTarget(raw: string, base?: URL): URL {
+function parseTarget(raw: string, base?: URL, context = ''): URL {
+  const name = `${describe(raw)}${context}`;
   let target: URL;
   try {
     target = new URL(raw, base);
   } catch {
-    throw new OutboundError('INVALID_URL', `${describe(raw)} is not a valid URL`);
+    throw new OutboundError('INVALID_URL', `${name} is not a valid URL`);
   }
   if (target.protocol !== 'http:' && target.protocol !== 'https:') {
-    throw new OutboundError('INVALID_URL', `${describe(raw)} is not an http or https URL`);
+    throw new OutboundError('INVALID_URL', `${name} is not an http or https URL`);
   }
   if (target.username !== '' || target.password !== '') {
-    throw new OutboundError('INVALID_URL', `${describe(raw)} must not contain a username or password`);
+    throw new OutboundError('INVALID_URL', `${name} must not contain a username or password`);
   }
   return target;
 }
@@ -243,6 +244,7 @@ function send(
       headers,
       lookup: pinnedLookup,
       agent: false, // no pooled sockets: each hop connects to the addresses vetted for it
+      signal,
     });
     req.on('response', resolve);
     req.on('error', (error) => {

@@ -223,6 +223,20 @@ describe('embedded engine', () => {
     expect(await engine.waitForCompletion(id, 10_000)).toEqual({ status: 'completed', result: ['first', 'second', null] });
   });
 
+  it('wakes a waiting flow for a signal that another process sent', async () => {
+    const executing = newEngine(createTestActivities().activities);
+    const otherProcess = newEngine(createTestActivities().activities, { orm: await anotherProcessOrm() });
+    const id = uniqueId('remote-signal');
+
+    await executing.start('testSignal', id, { sleepMs: 0, timeoutMs: 5_000 });
+    await waitFor(async () => (await stepsOf(id)).some((s) => s.kind === 'signal'), 'the signal wait');
+    await otherProcess.signal(id, 'go', 'from elsewhere');
+    const outcome = await executing.waitForCompletion(id, 10_000);
+
+    expect(outcome.result).toMatchObject({ payload: 'from elsewhere', timedOut: false });
+    expect((outcome.result as { waitedMs: number }).waitedMs).toBeLessThan(2_000);
+  });
+
   it('returns undefined from waitForSignal once its timeout has passed', async () => {
     const engine = newEngine(createTestActivities().activities);
     const id = uniqueId('signal-timeout');
@@ -254,11 +268,11 @@ describe('embedded engine', () => {
     const engine = newEngine(test.activities);
     const id = uniqueId('idempotent');
 
+    await engine.start('testCompensate', id, { orderId: 'first' });
     await Promise.all([
-      engine.start('testCompensate', id, { orderId: 'first' }),
       engine.start('testCompensate', id, { orderId: 'second' }),
+      engine.start('testCompensate', id, { orderId: 'third' }),
     ]);
-    await engine.start('testCompensate', id, { orderId: 'third' });
     expect((await engine.waitForCompletion(id, 10_000)).status).toBe('completed');
     await engine.start('testCompensate', id, { orderId: 'fourth' });
     await engine.resumeUnfinished();

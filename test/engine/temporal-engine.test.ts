@@ -38,6 +38,8 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
     connection = await NativeConnection.connect({ address: address! });
     worker = await createFlowWorker({ connection, namespace, taskQueue, workflowsPath, activities: test.activities });
     running = worker.run();
+    // A worker that dies early fails the suite in afterAll, not as an unhandled rejection.
+    running.catch(() => {});
     engine = await TemporalEngine.connect({
       address: address!,
       namespace,

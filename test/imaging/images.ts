@@ -54,10 +54,28 @@ export function redLeftBlueRight(width: number, height: number) {
   ]);
 }
 
+/**
+ * Mean and max of each channel [r, g, b] in a region. (Computed from the extracted pixels:
+ * sharp's stats() describes the whole input image, whatever extract() precedes it.)
+ */
+export async function regionStats(image: Buffer, region: { left: number; top: number; width: number; height: number }): Promise<{ mean: number[]; max: number[] }> {
+  const { data, info } = await sharp(image).extract(region).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const sums = [0, 0, 0];
+  const max = [0, 0, 0];
+  const pixels = info.width * info.height;
+  for (let i = 0; i < pixels; i++) {
+    for (let c = 0; c < 3; c++) {
+      const v = data[i * info.channels + Math.min(c, info.channels - 1)];
+      sums[c] += v;
+      if (v > max[c]) max[c] = v;
+    }
+  }
+  return { mean: sums.map((s) => s / pixels), max };
+}
+
 /** Mean of each channel [r, g, b] in a region. */
 export async function regionMeans(image: Buffer, region: { left: number; top: number; width: number; height: number }): Promise<number[]> {
-  const stats = await sharp(image).extract(region).stats();
-  return stats.channels.slice(0, 3).map((c) => c.mean);
+  return (await regionStats(image, region)).mean;
 }
 
 /** Mean luminance-ish (average of r, g, b means) of a region. */

@@ -21,8 +21,11 @@ export interface ConnectionTripwire {
 type LookupCallback = (error: Error | null, address?: string | { address: string; family: number }[], family?: number) => void;
 type Lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void;
 
-const isLoopback = (address: string) =>
-  net.isIPv4(address) ? address.startsWith('127.') : address === '::1' || address.toLowerCase().startsWith('::ffff:127.');
+const LOOPBACK = new net.BlockList();
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
+LOOPBACK.addAddress('::1', 'ipv6');
+/** 127.0.0.0/8, ::1, and IPv4-mapped loopback in any spelling (BlockList matches ::ffff:a.b.c.d against IPv4 rules). */
+const isLoopback = (address: string) => net.isIP(address) !== 0 && LOOPBACK.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
 
 export function installConnectionTripwire(): ConnectionTripwire {
   const attempts: string[] = [];
@@ -40,10 +43,13 @@ export function installConnectionTripwire(): ConnectionTripwire {
   };
 
   net.Socket.prototype.connect = function connectThroughTripwire(this: net.Socket, ...args: unknown[]) {
-    // net.connect passes its already-normalised [options, listener] array as the only argument.
-    const first = Array.isArray(args[0]) ? args[0][0] : args[0];
-    const options: Record<string, unknown> =
-      typeof first === 'object' && first !== null ? (first as Record<string, unknown>) : { port: first, host: args[1] };
+    // net.connect passes its already-normalised [options, listener] array as the only argument;
+    // a direct socket.connect(port, host?, listener?) is turned into the options form here.
+    if (!Array.isArray(args[0]) && (typeof args[0] !== 'object' || args[0] === null)) {
+      const hostGiven = typeof args[1] === 'string';
+      args = [{ port: args[0], host: hostGiven ? args[1] : undefined }, ...args.slice(hostGiven ? 2 : 1)];
+    }
+    const options = (Array.isArray(args[0]) ? args[0][0] : args[0]) as Record<string, unknown>;
     if (typeof options.path === 'string') return original.apply(this, args as never); // unix socket
 
     const host = typeof options.host === 'string' && options.host !== '' ? options.host : 'localhost';

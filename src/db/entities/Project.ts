@@ -73,7 +73,8 @@ export class Project {
   @Property({ type: 'string', length: 300, nullable: true })
   previewKey?: string | null;
 
-  @Property({ type: 'json', nullable: true })
+  /** Lazy: listings never need the layout, which grows with the page count. */
+  @Property({ type: 'json', nullable: true, lazy: true })
   book?: Book | null;
 
   @Property({ type: 'boolean' })

@@ -129,12 +129,12 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => [BookPage], { description: 'Interior pages, once the book is built' })
-  pages(@Root() project: ProjectEntity): BookPage[] {
-    return (project.book?.pages ?? []) as BookPage[];
+  async pages(@Root() project: ProjectEntity, @Ctx() { loaders }: GraphqlContext): Promise<BookPage[]> {
+    return ((await loaders.bookByProject.load(project.id))?.pages ?? []) as BookPage[];
   }
 
   @FieldResolver(() => BookCover, { nullable: true })
-  cover(@Root() project: ProjectEntity): BookCover | null {
-    return project.book?.cover ?? null;
+  async cover(@Root() project: ProjectEntity, @Ctx() { loaders }: GraphqlContext): Promise<BookCover | null> {
+    return (await loaders.bookByProject.load(project.id))?.cover ?? null;
   }
 }

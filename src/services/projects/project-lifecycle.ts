@@ -73,7 +73,7 @@ export async function deleteProjects(
 export async function duplicateProject(ctx: RequestContext, deps: ProjectServiceDeps, input: { id: string; callback?: string }): Promise<Project> {
   assertProjectId(input.id, 'id');
   const callback = checkCallback(input.callback);
-  const source = await findOwnedOrThrow(ctx, Project, input.id, { what: 'project', path: 'id', populate: ['owner', 'market', 'photos'] });
+  const source = await findOwnedOrThrow(ctx, Project, input.id, { what: 'project', path: 'id', populate: ['owner', 'market', 'photos', 'book'] });
   if (source.status === 'deleted') throw new NotFoundError('project', input.id, 'id');
   if (source.status === 'building' || source.status === 'created') {
     throw new ConflictError('PROJECT_BUILDING', `project ${source.id} is still being built; duplicate it once it is editable`);

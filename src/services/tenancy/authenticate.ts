@@ -1,9 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ClientCredential } from '../../db/entities';
 import type { Tenant } from '../context';
 import { digestSecret, sameDigest } from './credential-digest';
-import { isEnvironment } from './environment';
+import { isEnvironment, type Environment } from './environment';
 import { UnauthenticatedError, ValidationError } from '../errors';
+
+interface CredentialRow {
+  access_secret_digest: string;
+  env: Environment;
+  client_id: string;
+  client_name: string;
+}
 
 /** Checks credentials and says which client and environment they belong to. */
 export class Authenticator {
@@ -34,11 +40,11 @@ export class Authenticator {
     if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret) {
       throw new UnauthenticatedError(`${path} must carry the strings accessKey and accessSecret`, path);
     }
-    const credential = await this.em.fork().findOne(ClientCredential, { accessKey }, { populate: ['client'], disableIdentityMap: true });
-    if (!credential || !sameDigest(credential.accessSecretDigest, digestSecret(this.pepper, accessSecret))) {
+    const [credential] = await this.credentialsWhere('access_key', accessKey);
+    if (!credential || !sameDigest(credential.access_secret_digest, digestSecret(this.pepper, accessSecret))) {
       throw new UnauthenticatedError(`${path} carries an unknown accessKey or a wrong accessSecret`, path);
     }
-    return { clientId: credential.client.id, clientName: credential.client.name, env: credential.env };
+    return { clientId: credential.client_id, clientName: credential.client_name, env: credential.env };
   }
 
   /** The eCommerce family's `env` + `key` body fields. */
@@ -46,13 +52,22 @@ export class Authenticator {
     if (!isEnvironment(env)) throw ValidationError.field('env', 'must be "dev" or "prod"', 'UNKNOWN_ENV');
     if (typeof key !== 'string' || !key) throw new UnauthenticatedError('key is required', 'key');
     // The digest is the lookup key: an index probe, no secret compared byte by byte in JS.
-    const credential = await this.em.fork().findOne(
-      ClientCredential,
-      { apiKeyDigest: digestSecret(this.pepper, key) },
-      { populate: ['client'], disableIdentityMap: true },
-    );
+    const [credential] = await this.credentialsWhere('api_key_digest', digestSecret(this.pepper, key));
     if (!credential) throw new UnauthenticatedError('key is not a valid API key', 'key');
     if (credential.env !== env) throw new UnauthenticatedError(`key is not a valid API key for env "${env}"`, 'key');
-    return { clientId: credential.client.id, clientName: credential.client.name, env: credential.env };
+    return { clientId: credential.client_id, clientName: credential.client_name, env: credential.env };
+  }
+
+  /**
+   * Runs on every request, so it is one indexed query without entity hydration (measured: 0.3 ms
+   * against 1.7 ms through the ORM; see README, Performance).
+   */
+  private credentialsWhere(column: 'access_key' | 'api_key_digest', value: string) {
+    return this.em.getConnection().execute<CredentialRow[]>(
+      `SELECT cc.access_secret_digest, cc.env, c.id AS client_id, c.name AS client_name
+         FROM client_credentials cc JOIN clients c ON c.id = cc.client_id
+        WHERE cc.${column} = ?`,
+      [value],
+    );
   }
 }
