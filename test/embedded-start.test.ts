@@ -42,7 +42,7 @@ describe('npm start on a fresh machine (embedded PostgreSQL)', () => {
 
   afterAll(async () => {
     await Promise.all(children.map(stop));
-    if (dataDir) await rm(dataDir, { recursive: true, force: true });
+    if (dataDir) await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it('starts, seeds a demo client, serves both catalogue endpoints and GraphQL, and keeps its data across restarts', async () => {

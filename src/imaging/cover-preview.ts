@@ -25,7 +25,7 @@ export const DEFAULT_COVER_BACKGROUND = '#2f3b48';
 const FONT_FAMILY = 'sans-serif';
 const ELLIPSIS = '\u2026';
 /** Opacity of the black band behind the texts. */
-const BAND_OPACITY = 0;
+const BAND_OPACITY = 0.55;
 
 /**
  * Renders a JPEG preview of a book cover, exactly widthPx x heightPx: the photo turned upright by

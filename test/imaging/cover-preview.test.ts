@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { cleanText, escapeXml, fitText, NotAnImageError, renderCoverPreview, textOverlaySvg } from '../../src/imaging/cover-preview';
-import { redLeftBlueRight, regionBrightness, regionMeans, regionStats, scene, solid } from './images';
+import { noise, redLeftBlueRight, regionBrightness, regionMeans, regionStats, scene, solid } from './images';
 
 let photo: Buffer;
 let white: Buffer;
@@ -54,6 +54,16 @@ describe('renderCoverPreview', () => {
     expect(topB).toBeLessThan(60);
     expect(bottomB).toBeGreaterThan(200);
     expect(bottomR).toBeLessThan(60);
+  });
+
+  it('crops to the salient part of the photo (attention strategy), not blindly to the centre', async () => {
+    // A wide, flat grey photo with a colourful, detailed subject at its right edge.
+    const subject = await noise(300, 700, 3).modulate({ saturation: 2 }).tint('#e03020').png().toBuffer();
+    const wide = await solid(1600, 800, '#808080').composite([{ input: subject, left: 1260, top: 50 }]).jpeg().toBuffer();
+    const cover = await renderCoverPreview({ widthPx: 400, heightPx: 400, photo: wide, title: '' });
+    // A centred square crop (x 400..1200 of the original) would be all grey.
+    const [r, g] = await regionMeans(cover, { left: 0, top: 0, width: 400, height: 400 });
+    expect(r - g).toBeGreaterThan(20);
   });
 
   it('darkens a band at the bottom behind the title, and nothing above it', async () => {
