@@ -15,6 +15,10 @@ export interface Config {
   temporal?: { address: string; namespace: string; taskQueue: string };
   allowLoopbackUrls: boolean;
   printer: string;
+  /** The HTTP printer's job endpoint and Standard Webhooks signing secret (PRINTER=http). */
+  printerHttp?: { url: string; secret: string };
+  /** Secrets that sign inbound printer status events, by psp name. */
+  pspWebhookSecrets: Record<string, string>;
   /** Key of the HMAC that turns credential secrets into stored digests. */
   credentialPepper?: string;
   timezone: string;
@@ -24,6 +28,7 @@ export interface Config {
     deletionRetentionMs: number;
     webhookRetryMs: number;
     orderStatusTimeoutMs: number;
+    sandboxPrinterStepMs: number;
   };
 }
 
@@ -54,6 +59,10 @@ export const CONFIG_VARIABLES = [
   'DELETION_RETENTION',
   'WEBHOOK_RETRY_SPACING',
   'ORDER_STATUS_TIMEOUT',
+  'SANDBOX_PRINTER_STEP',
+  'PRINTER_HTTP_URL',
+  'PRINTER_HTTP_SECRET',
+  'PSP_WEBHOOK_SECRETS',
 ] as const;
 
 type Env = Record<string, string | undefined>;
@@ -85,6 +94,8 @@ export function loadConfig(env: Env = process.env): Config {
       : undefined,
     allowLoopbackUrls: parseBoolean('ALLOW_LOOPBACK_URLS', read('ALLOW_LOOPBACK_URLS') ?? 'false'),
     printer: parsePrinter(read('PRINTER') ?? 'local'),
+    printerHttp: parsePrinterHttp(read('PRINTER') ?? 'local', read('PRINTER_HTTP_URL'), read('PRINTER_HTTP_SECRET')),
+    pspWebhookSecrets: parseSecrets('PSP_WEBHOOK_SECRETS', read('PSP_WEBHOOK_SECRETS') ?? ''),
     credentialPepper: read('CREDENTIAL_PEPPER') && parsePepper(read('CREDENTIAL_PEPPER')!),
     timezone: parseTimezone(read('TZ') ?? 'UTC'),
     logLevel: parseLogLevel(read('LOG_LEVEL') ?? 'info'),
@@ -93,6 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
       deletionRetentionMs: parseDuration('DELETION_RETENTION', read('DELETION_RETENTION') ?? '2d'),
       webhookRetryMs: parseDuration('WEBHOOK_RETRY_SPACING', read('WEBHOOK_RETRY_SPACING') ?? '1m'),
       orderStatusTimeoutMs: parseDuration('ORDER_STATUS_TIMEOUT', read('ORDER_STATUS_TIMEOUT') ?? '1d'),
+      sandboxPrinterStepMs: parseDuration('SANDBOX_PRINTER_STEP', read('SANDBOX_PRINTER_STEP') ?? '30s'),
     },
   };
 }
@@ -143,6 +155,26 @@ function parsePrinter(value: string): string {
     throw new ConfigError('PRINTER', `must be one of ${PRINTERS.join(', ')}, got "${value}"`);
   }
   return value;
+}
+
+function parsePrinterHttp(printer: string, url: string | undefined, secret: string | undefined) {
+  if (printer !== 'http') return undefined;
+  if (!url) throw new ConfigError('PRINTER_HTTP_URL', 'is required when PRINTER=http');
+  if (!secret) throw new ConfigError('PRINTER_HTTP_SECRET', 'is required when PRINTER=http');
+  return { url: parseUrl('PRINTER_HTTP_URL', url), secret };
+}
+
+/** `psp=secret,other=secret2`: each printer signs its status events with its own secret. */
+function parseSecrets(name: string, value: string): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+    const [psp, secret] = [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)];
+    if (!/^[A-Za-z0-9_-]+$/.test(psp) || !secret || entry.indexOf('=') < 1) {
+      throw new ConfigError(name, `must be a comma-separated list of psp=secret, got "${entry}"`);
+    }
+    secrets[psp] = secret;
+  }
+  return secrets;
 }
 
 function parsePepper(value: string): string {

@@ -12,6 +12,7 @@ import { loadCredentialPepper } from './services/tenancy/pepper';
 import { FileStore } from './storage/file-store';
 import { createSafeFetch } from './outbound/safe-fetch';
 import { createActivities } from './activities';
+import { createPrinters } from './printers/create-printers';
 import { createWorkflowEngine } from './engine/create-engine';
 import type { WorkflowEngine } from './engine/workflow-engine';
 import { FLOWS } from '../workflows';
@@ -39,7 +40,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   await bus.start();
   const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
-  const activities = createActivities({ orm: database.orm, files, fetch, log });
+  const activities = createActivities({ orm: database.orm, files, fetch, log, printers: createPrinters(config, files, fetch) });
   const engine = await createWorkflowEngine({ config, orm: database.orm, flows: FLOWS, activities, log });
   const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log });
   const app = await buildApp({ config, services, bus, log });

@@ -10,6 +10,7 @@ import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config';
 import { openDatabase } from './db/database';
 import { createActivities } from './activities';
+import { createPrinters } from './printers/create-printers';
 import { createSafeFetch } from './outbound/safe-fetch';
 import { FileStore } from './storage/file-store';
 import { createFlowWorker } from './engine/temporal-worker';
@@ -50,7 +51,7 @@ try {
 const database = await openDatabase(config, log);
 const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
 const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
-const activities = createActivities({ orm: database.orm, files, fetch, log });
+const activities = createActivities({ orm: database.orm, files, fetch, log, printers: createPrinters(config, files, fetch) });
 
 try {
   const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities });

@@ -4,12 +4,15 @@ import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
 import { createProjectActivities } from './project-activities';
 import { createRetentionActivities } from './retention-activities';
+import { createFulfilmentActivities } from './fulfilment-activities';
+import type { PrinterRegistry } from '../printers/printer-registry';
 
 export interface ActivityDeps {
   orm: MikroORM;
   files: FileStore;
   fetch: SafeFetch;
   log: Logger;
+  printers: PrinterRegistry;
 }
 
 /** Every activity by name, for the Temporal worker and the embedded runner alike. */
@@ -17,6 +20,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createProjectActivities(deps),
     ...createRetentionActivities(deps),
+    ...createFulfilmentActivities(deps),
   };
 }
 

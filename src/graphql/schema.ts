@@ -6,6 +6,8 @@ import { MarketResolver } from './resolvers/market-resolver';
 import { StatusEventResolver } from './resolvers/status-event-resolver';
 import { ProjectResolver } from './resolvers/project-resolver';
 import { ProjectStatusResolver } from './resolvers/project-status-resolver';
+import { OrderResolver } from './resolvers/order-resolver';
+import { OrderStatusResolver } from './resolvers/order-status-resolver';
 
 /**
  * type-graphql insists on a PubSub even though every subscription here brings its own `subscribe`
@@ -25,7 +27,7 @@ let schema: Promise<GraphQLSchema> | undefined;
 /** The schema is built once per process from the resolver classes. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver],
+    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver],
     validate: false,
     pubSub: topicsUnsupported,
   });

@@ -9,6 +9,7 @@ import { registerGraphql } from '../graphql/graphql-server';
 import { ecommerceRoutes } from './ecommerce/routes';
 import { pwaRoutes } from './pwa/routes';
 import { fileRoutes } from './file-routes';
+import { pspRoutes } from './psp-routes';
 import { healthRoutes } from './health-routes';
 import { registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
@@ -28,7 +29,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     genReqId: requestIdOf,
     bodyLimit: 1024 * 1024,
     // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
-    ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true } },
+    ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true, allowUnionTypes: true } },
   });
   // Every endpoint speaks JSON: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
@@ -58,6 +59,8 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       },
       tags: [
         { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
+        { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
+        { name: 'printers', description: 'Status events from print service providers; authenticated by their webhook signature' },
         { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
         { name: 'operations', description: 'Health checks' },
       ],
@@ -72,6 +75,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services });
   await app.register(fileRoutes, { files: services.files });
+  await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
   await registerGraphql(app, services, bus);
   return app;
 }

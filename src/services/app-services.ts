@@ -6,6 +6,7 @@ import type { FileStore } from '../storage/file-store';
 import { Authenticator } from './tenancy/authenticate';
 import { CatalogueService } from './catalogue/catalogue-service';
 import { ProjectService } from './projects/project-service';
+import { OrderService } from './orders/order-service';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -15,6 +16,7 @@ export interface AppServices {
   authenticator: Authenticator;
   catalogue: CatalogueService;
   projects: ProjectService;
+  orders: OrderService;
 }
 
 export interface AppServiceDeps {
@@ -33,5 +35,6 @@ export function createAppServices({ config, em, pepper, files, engine, log }: Ap
     authenticator: new Authenticator(em, pepper),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log }),
+    orders: new OrderService({ config, engine, files, log, em }),
   };
 }

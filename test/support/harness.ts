@@ -49,13 +49,15 @@ export interface TestService {
   createClient(name?: string): Promise<IssuedClient>;
   /** A second ORM on the same database, for assertions and setup that bypass the API. */
   orm(): Promise<MikroORM>;
-  stop(): Promise<void>;
+  dropDatabase(): Promise<void>;
+  /** Stops and drops the database; `keepData` leaves database and DATA_DIR for a restart. */
+  stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
 /** Starts the whole service on a random loopback port with its own database and DATA_DIR. */
-export async function startTestService(env: Record<string, string> = {}): Promise<TestService> {
-  const database = await createTestDatabase();
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-test-'));
+export async function startTestService(env: Record<string, string> = {}, restartOf?: TestService): Promise<TestService> {
+  const database = restartOf ? { url: restartOf.databaseUrl, drop: restartOf.dropDatabase } : await createTestDatabase();
+  const dataDir = restartOf?.config.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'photobook-test-')));
   // A concrete port, so PUBLIC_URL (asset links) names the port the service really listens on.
   const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'silent', ...env });
   const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
@@ -72,9 +74,11 @@ export async function startTestService(env: Record<string, string> = {}): Promis
       extraOrm ??= await MikroORM.init(ormConfig(database.url, { poolMax: 2 }));
       return extraOrm;
     },
-    async stop() {
+    dropDatabase: database.drop,
+    async stop(options = {}) {
       await extraOrm?.close();
       await service.stop();
+      if (options.keepData) return;
       await database.drop();
       await rm(dataDir, { recursive: true, force: true });
     },

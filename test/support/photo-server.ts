@@ -11,6 +11,8 @@ export interface PhotoSpec {
   takenAt?: string;
   colour?: string;
   format?: 'jpeg' | 'png';
+  /** A strong blue colour cast, as in shade or under a wrong white balance. */
+  blueCast?: boolean;
 }
 
 /** A real photo: a gradient with shapes, so it has detail to measure, made by sharp. */
@@ -24,6 +26,7 @@ export async function makePhoto(spec: PhotoSpec): Promise<Buffer> {
     </svg>`,
   );
   let image = sharp(svg);
+  if (spec.blueCast) image = sharp(await image.linear([0.55, 0.65, 1.2], [0, 5, 40]).png().toBuffer());
   if (spec.format === 'png') return image.png().toBuffer();
   image = image.jpeg({ quality: 90 });
   if (spec.orientation) image = image.withMetadata({ orientation: spec.orientation });

@@ -4,6 +4,7 @@
  */
 import { projectBuildFlow, type ProjectBuildInput } from '../project-build';
 import { projectExpungeFlow, type ProjectExpungeInput } from '../project-expunge';
+import { printFulfilmentFlow, type PrintFulfilmentInput } from '../print-fulfilment';
 import { runFlowOnTemporal } from './run-flow';
 
 export async function projectBuild(input: ProjectBuildInput) {
@@ -12,4 +13,8 @@ export async function projectBuild(input: ProjectBuildInput) {
 
 export async function projectExpunge(input: ProjectExpungeInput) {
   return runFlowOnTemporal(projectExpungeFlow, input);
+}
+
+export async function printFulfilment(input: PrintFulfilmentInput) {
+  return runFlowOnTemporal(printFulfilmentFlow, input);
 }

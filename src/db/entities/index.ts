@@ -10,6 +10,8 @@ export { ProductPrice } from './ProductPrice';
 export { StatusEvent } from './StatusEvent';
 export { Project } from './Project';
 export { Photo } from './Photo';
+export { Order } from './Order';
+export { OrderLine } from './OrderLine';
 export { WorkflowRun } from './WorkflowRun';
 export { WorkflowStep } from './WorkflowStep';
 export { WorkflowSignal } from './WorkflowSignal';
@@ -26,6 +28,8 @@ import { ProductPrice } from './ProductPrice';
 import { StatusEvent } from './StatusEvent';
 import { Project } from './Project';
 import { Photo } from './Photo';
+import { Order } from './Order';
+import { OrderLine } from './OrderLine';
 import { WorkflowRun } from './WorkflowRun';
 import { WorkflowStep } from './WorkflowStep';
 import { WorkflowSignal } from './WorkflowSignal';
@@ -43,6 +47,8 @@ export const ENTITIES = [
   StatusEvent,
   Project,
   Photo,
+  Order,
+  OrderLine,
   WorkflowRun,
   WorkflowStep,
   WorkflowSignal,

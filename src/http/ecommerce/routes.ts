@@ -3,7 +3,7 @@ import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
 import { languageOf } from '../../services/catalogue/localized';
 import { listMarkets } from '../../services/markets/market-service';
-import { getMarketSchema, listProductSchema } from './schemas';
+import { getMarketSchema, listProductSchema, orderHistorySchema } from './schemas';
 
 interface EcommerceBody {
   env: string;
@@ -33,6 +33,15 @@ export const ecommerceRoutes: FastifyPluginAsync<{ services: AppServices }> = as
     async (request) => {
       const { language, latitude, longitude } = request.body;
       return listMarkets(contextOf(request, services.em), { language: languageOf(language), latitude, longitude });
+    },
+  );
+
+  app.post<{ Body: EcommerceBody & { email: string; cursor?: string; marketId?: number } }>(
+    '/api/v2/user/get-order-history.php',
+    { schema: orderHistorySchema },
+    async (request) => {
+      const { email, cursor, language } = request.body;
+      return services.orders.history(contextOf(request, services.em), { email, cursor, language: languageOf(language) });
     },
   );
 };

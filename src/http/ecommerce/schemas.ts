@@ -184,3 +184,76 @@ export const getMarketSchema = {
     ...problemResponses(400, 401),
   },
 } as const;
+
+const historyEntry = {
+  type: 'object',
+  required: ['orderId', 'displayDate', 'date', 'timestamp', 'email', 'sourceOrderId', 'orders', 'orderStatus', 'shippingAddress', 'shippingCost', 'voucher', 'voucherAmount', 'subTotal', 'grandTotal'],
+  properties: {
+    orderId: { type: 'string' },
+    displayDate: { type: 'string', description: 'DD-MM-YYYY HH:mm in the server time zone' },
+    date: { type: 'string', description: 'YYYY-MM-DD HH:mm:ss' },
+    timestamp: { type: 'integer', description: 'Unix seconds' },
+    email: { type: 'string' },
+    sourceOrderId: { type: 'string' },
+    orders: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['title', 'coverPreview', 'quantity', 'total', 'product', 'displayStatus'],
+        properties: {
+          title: { type: 'string' },
+          coverPreview: { type: 'string' },
+          quantity: { type: 'integer' },
+          total: { type: 'number' },
+          product: {
+            type: 'object',
+            required: ['name', 'basePrice', 'extraCostPerPage'],
+            properties: { name: { type: 'string' }, basePrice: { type: 'number' }, extraCostPerPage: { type: 'number' } },
+          },
+          displayStatus: { type: 'string' },
+        },
+      },
+    },
+    orderStatus: { type: 'string' },
+    shippingAddress: {
+      type: 'object',
+      required: ['firstname', 'lastname', 'address_1', 'city', 'postcode', 'state', 'country'],
+      properties: {
+        firstname: { type: 'string' },
+        lastname: { type: 'string' },
+        address_1: { type: 'string' },
+        address_2: { type: 'string' },
+        city: { type: 'string' },
+        postcode: { type: 'string' },
+        state: { type: 'string' },
+        country: { type: 'string' },
+      },
+    },
+    shippingCost: { type: 'number' },
+    voucher: { type: 'string' },
+    voucherAmount: { type: 'number' },
+    subTotal: { type: 'number' },
+    grandTotal: { type: 'number' },
+  },
+} as const;
+
+export const orderHistorySchema = {
+  tags: ['eCommerce'],
+  summary: "A user's order history",
+  description: 'Newest first, at most 10 per page; pass the returned cursor for the next page (spec 4.10).',
+  body: {
+    type: 'object',
+    required: ['env', 'key', 'email'],
+    properties: {
+      ...credentials,
+      marketId: { type: 'integer', minimum: 0 },
+      language,
+      email: { type: 'string', minLength: 3, maxLength: 320 },
+      cursor: { type: 'string', maxLength: 500 },
+    },
+  },
+  response: {
+    200: { type: 'object', required: ['results'], properties: { results: { type: 'array', items: historyEntry }, cursor: { type: 'string' } } },
+    ...problemResponses(400, 401),
+  },
+} as const;

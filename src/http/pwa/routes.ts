@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
 import type { GenerateInput } from '../../services/projects/generate-project';
-import { deleteSchema, duplicateSchema, generateSchema, listSchema, statusSchema, transferSchema } from './schemas';
+import { deleteSchema, duplicateSchema, generateSchema, listSchema, printSchema, statusSchema, transferSchema } from './schemas';
+import type { PrintInput } from '../../services/orders/print-input';
 
 /**
  * The PWA backend family (spec 4.1, 4.4-4.8): the `X-Service` header authenticates every route,
@@ -27,6 +28,11 @@ export const pwaRoutes: FastifyPluginAsync<{ services: AppServices }> = async (a
   app.get<{ Querystring: { id: string } }>('/v2/project/status', { schema: statusSchema }, async (request) =>
     projects.status(contextOf(request, services.em), request.query.id),
   );
+
+  app.post<{ Body: PrintInput }>('/v2/print', { schema: printSchema }, async (request) => {
+    const { message } = await services.orders.print(contextOf(request, services.em), request.body);
+    return { message };
+  });
 
   app.post<{ Body: { user: string; type: string; ids: string[] } }>('/v2/project/delete', { schema: deleteSchema }, async (request) => {
     const ids = await projects.delete(contextOf(request, services.em), request.body);

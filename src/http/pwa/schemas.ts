@@ -204,3 +204,84 @@ export const transferSchema = {
   },
   response: { 200: ownedProject, ...problemResponses(400, 401, 404) },
 } as const;
+
+const money = { type: 'number', minimum: 0 } as const;
+
+export const printSchema = {
+  tags: ['orders'],
+  summary: 'Print a paid order',
+  description: 'Idempotent on orderId: the same order again answers the same confirmation; another payload under the same orderId is a 409.',
+  security,
+  body: {
+    type: 'object',
+    required: ['projects', 'payment', 'user', 'orderId'],
+    properties: {
+      orderId: { type: 'string', minLength: 1, maxLength: 200, description: "The caller's order id" },
+      projects: {
+        type: 'array',
+        minItems: 1,
+        maxItems: 50,
+        items: {
+          type: 'object',
+          required: ['id', 'lineItemTotal', 'quantity'],
+          properties: {
+            id: { type: 'string', maxLength: 40 },
+            product: {
+              type: 'object',
+              properties: {
+                psp: { type: 'string', maxLength: 50 },
+                sku: { ...stringOrNumber, description: 'a sku or renderOptions.productId (string or number)' },
+                marketId: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, maxLength: 50 }], description: 'an integer market id or an alternative id string' },
+              },
+            },
+            lineItemTotal: money,
+            quantity: { type: 'integer', minimum: 1 },
+            metadata: { type: 'object', properties: { colorCorrection: { type: 'boolean' }, pageCount: { type: 'integer' }, extraPages: { type: 'integer' } } },
+            photos: {
+              type: 'array',
+              maxItems: 1000,
+              items: {
+                description: 'an http(s) URL or an object {id, url}',
+                anyOf: [httpUrl, { type: 'object', required: ['url'], properties: { id: { type: ['string', 'number'] }, url: httpUrl } }],
+              },
+            },
+          },
+        },
+      },
+      payment: {
+        type: 'object',
+        required: ['grandTotal'],
+        properties: {
+          grandTotal: { type: 'number' },
+          coupon: { type: 'object', required: ['value', 'code'], properties: { value: money, code: { type: 'string', maxLength: 100 } } },
+          method: { type: 'string', maxLength: 100 },
+          reference: { type: 'string', maxLength: 200 },
+          shipping: { type: 'object', required: ['cost'], properties: { method: { type: 'string', maxLength: 100 }, cost: money } },
+        },
+      },
+      user: {
+        type: 'object',
+        required: ['address'],
+        properties: {
+          firstName: { type: 'string', maxLength: 200 },
+          lastName: { type: 'string', maxLength: 200 },
+          telephone: { type: 'string', maxLength: 50 },
+          address: {
+            type: 'object',
+            required: ['line1', 'postcode', 'countryIso2'],
+            properties: {
+              line1: { type: 'string', minLength: 1, maxLength: 300 },
+              line2: { type: 'string', maxLength: 300 },
+              postcode: { type: 'string', minLength: 1, maxLength: 20 },
+              city: { type: 'string', maxLength: 200 },
+              state: { type: 'string', maxLength: 200 },
+              company: { type: 'string', maxLength: 200 },
+              countryIso2: { type: 'string', minLength: 2, maxLength: 2 },
+            },
+          },
+        },
+      },
+    },
+  },
+  response: { 200: message, ...problemResponses(400, 401, 404, 409, 422) },
+} as const;

@@ -1,5 +1,5 @@
 import { Cursor } from '@mikro-orm/core';
-import { Project, type Photo } from '../../db/entities';
+import { OrderLine, Project, type Photo } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
 import { listProjects, projectPhotos, projectStatus, MAX_PAGE_SIZE } from './project-queries';
@@ -34,9 +34,33 @@ export class ProjectService {
     return listProjects(ctx, user, { cursor: options.cursor, first: options.first ?? MAX_PAGE_SIZE });
   }
 
+  /** Spec 2.2; `status.order`, `user` and `tracking` appear once the project was sent to print. */
   async status(ctx: RequestContext, id: string): Promise<ProjectStatusRecord> {
     const project = await projectStatus(ctx, id);
-    return { id: project.id, status: { photos: project.photosStatus, project: effectiveStatus(project) } };
+    const record: ProjectStatusRecord = { id: project.id, status: { photos: project.photosStatus, project: effectiveStatus(project) } };
+    const line = await ctx.em.findOne(OrderLine, { project }, { populate: ['order'], orderBy: { order: { createdAt: 'desc' } } });
+    if (!line) return record;
+    const { order } = line;
+    const address = order.shippingAddress;
+    record.status.order = line.status;
+    record.user = {
+      userId: project.owner.externalId,
+      ...(project.owner.email ? { email: project.owner.email, actualEmail: project.owner.email } : {}),
+      ...(order.firstName ? { firstName: order.firstName } : {}),
+      ...(order.lastName ? { lastName: order.lastName } : {}),
+      ...(order.telephone ? { phone: order.telephone } : {}),
+      shippingAddress: {
+        line1: address.line1,
+        city: address.city ?? '',
+        state: address.state ?? '',
+        postal: address.postcode,
+        country: address.country,
+        isoCode2: address.isoCode2,
+        isoCode3: address.isoCode3,
+      },
+    };
+    if (line.status === 'delivering' && line.trackingUrl) record.tracking = line.trackingUrl;
+    return record;
   }
 
   find(ctx: RequestContext, id: string): Promise<Project> {

@@ -1,0 +1,184 @@
+import { access, mkdir } from 'node:fs/promises';
+import path from 'node:path';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import { OrderLine, Photo } from '../db/entities';
+import type { PrintWarning } from '../db/entities/OrderLine';
+import type { FileStore } from '../storage/file-store';
+import type { PrinterRegistry } from '../printers/printer-registry';
+import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../printers/sandbox-printer';
+import { renderPrintCover, renderPrintPage } from '../imaging/print/render-page';
+import { writeBookPdf } from '../imaging/print/book-pdf';
+import { buildManifest } from '../imaging/print/manifest';
+import { endsFulfilment, moveOrderLine } from '../services/orders/order-line-status';
+import type { OrderStatus } from '../services/orders/order-status';
+import { recordProjectStatus } from '../services/projects/project-events';
+import { printFilesPrefix } from '../services/orders/print-files';
+
+export interface FulfilmentActivityDeps {
+  orm: MikroORM;
+  files: FileStore;
+  printers: PrinterRegistry;
+  log: Logger;
+}
+
+/**
+ * The steps of printing one order line. Idempotent: rendered pages, the PDF and the manifest are
+ * files keyed by order, project and page, skipped when present; the printer dedupes by job key;
+ * status moves that already happened are no-ops.
+ */
+export function createFulfilmentActivities({ orm, files, printers, log }: FulfilmentActivityDeps) {
+  const loadLine = (lineId: string) =>
+    orm.em.fork().findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.product', 'project.book'] });
+
+  return {
+    /** ready: the project's book is built; pending: still building; gone: deleted meanwhile. */
+    async checkAssets(lineId: string): Promise<{ state: 'ready' | 'pending' | 'gone' }> {
+      const em = orm.em.fork();
+      const line = await em.findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.owner', 'project.book'] });
+      const project = line.project;
+      if (project.status === 'deleted') return { state: 'gone' };
+      if (project.status === 'created' || project.status === 'building' || !project.book) return { state: 'pending' };
+      if (project.status === 'editable') {
+        await em.transactional(async (tx) => {
+          tx.assign(project, { status: 'ordering', updatedAt: new Date() });
+          await recordProjectStatus(tx, project);
+        });
+      }
+      return { state: 'ready' };
+    },
+
+    async setLineStatus(lineId: string, status: OrderStatus, trackingUrl?: string): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
+      const result = await moveOrderLine(orm.em.fork(), lineId, { status, trackingUrl });
+      return { ...result, final: endsFulfilment(result.status) };
+    },
+
+    async planRender(lineId: string): Promise<{ pages: number }> {
+      const line = await loadLine(lineId);
+      return { pages: line.project.book?.pages.length ?? 0 };
+    },
+
+    /** Renders the cover and interior pages [from, to] at print resolution, skipping pages already on disk. */
+    async renderPages(lineId: string, from: number, to: number): Promise<{ rendered: number }> {
+      const line = await loadLine(lineId);
+      const { project } = line;
+      const book = project.book!;
+      const format = project.product.specifications.format;
+      const prefix = printFilesPrefix(line);
+      const colorCorrection = line.metadata.colorCorrection === true;
+      const photos = new Map((await orm.em.fork().find(Photo, { project })).map((p) => [p.id, p]));
+      const loadPhoto = async (photoId: string) => {
+        const photo = photos.get(photoId);
+        if (!photo?.originalKey) throw new Error(`photo ${photoId} of project ${project.id} has no stored original`);
+        return files.get(photo.originalKey);
+      };
+      const warnings: PrintWarning[] = [];
+      let rendered = 0;
+      for (let number = from; number <= to; number++) {
+        const key = `${prefix}/pages/${pageName(number)}.jpg`;
+        if (await exists(files, key)) continue;
+        const result =
+          number === 0
+            ? await renderPrintCover({ cover: book.cover, format, loadPhoto, colorCorrection })
+            : await renderPrintPage({ page: book.pages[number - 1], format, loadPhoto, colorCorrection });
+        await files.put(key, result.jpeg);
+        rendered++;
+        for (const placement of result.placements) {
+          if (placement.warning) {
+            warnings.push({ page: number === 0 ? 'cover' : number, photoId: placement.photoId, effectiveDpi: Math.round(placement.effectiveDpi), message: placement.warning });
+          }
+        }
+      }
+      if (warnings.length > 0) {
+        await orm.em.fork().transactional(async (tx) => {
+          const locked = await tx.findOneOrFail(OrderLine, { id: lineId });
+          const known = new Set(locked.warnings.map((w) => `${w.page}:${w.photoId}`));
+          locked.warnings = [...locked.warnings, ...warnings.filter((w) => !known.has(`${w.page}:${w.photoId}`))];
+        });
+      }
+      return { rendered };
+    },
+
+    /** One PDF (cover, then interior pages) streamed from the page files, and its manifest. */
+    async assemblePrintFiles(lineId: string): Promise<{ pdfKey: string; manifestKey: string; pageCount: number }> {
+      const line = await loadLine(lineId);
+      const prefix = printFilesPrefix(line);
+      const pdfKey = `${prefix}/book.pdf`;
+      const manifestKey = `${prefix}/manifest.json`;
+      const pageCount = line.project.book!.pages.length;
+      if (!(await exists(files, manifestKey))) {
+        const format = line.project.product.specifications.format;
+        const pageKeys = Array.from({ length: pageCount + 1 }, (_, n) => `${prefix}/pages/${pageName(n)}.jpg`);
+        await mkdir(path.dirname(files.pathOf(pdfKey)), { recursive: true });
+        const pdf = await writeBookPdf({ path: files.pathOf(pdfKey), format, pages: readPages(files, pageKeys) });
+        const manifest = buildManifest({
+          orderId: line.order.orderId,
+          projectId: line.project.id,
+          sku: line.sku,
+          quantity: line.quantity,
+          format,
+          pdf,
+          warnings: line.warnings,
+        });
+        await files.put(manifestKey, Buffer.from(JSON.stringify(manifest, null, 2)));
+      }
+      await orm.em.fork().nativeUpdate(OrderLine, { id: lineId }, { pdfKey, manifestKey, pageCount });
+      return { pdfKey, manifestKey, pageCount };
+    },
+
+    /** Hands the files to the project's printer; the same job twice is one job. */
+    async submitPrintJob(lineId: string): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string }[] }> {
+      const line = await loadLine(lineId);
+      const { order } = line;
+      const printer = printers.printerFor({ psp: line.psp, env: order.env });
+      const address = order.shippingAddress;
+      const { jobId } = await printer.submit({
+        jobKey: `${order.id}:${line.project.id}`,
+        orderId: order.orderId,
+        projectId: line.project.id,
+        psp: line.psp,
+        quantity: line.quantity,
+        pdfKey: line.pdfKey!,
+        manifestKey: line.manifestKey!,
+        shipping: {
+          name: [order.firstName, order.lastName].filter(Boolean).join(' '),
+          line1: address.line1,
+          line2: address.line2,
+          postcode: address.postcode,
+          city: address.city,
+          state: address.state,
+          countryIso2: address.isoCode2,
+          company: address.company,
+          phone: order.telephone ?? undefined,
+        },
+      });
+      await orm.em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
+      log.info({ orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind }, 'print job submitted');
+      return printer.kind === 'sandbox'
+        ? { jobId, sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({ status, ...(status === 'delivering' ? { trackingUrl: sandboxTrackingUrl(jobId) } : {}) })) }
+        : { jobId };
+    },
+  };
+}
+
+export type FulfilmentActivities = ReturnType<typeof createFulfilmentActivities>;
+
+/** Page 0 is the cover; interior pages keep their number. */
+function pageName(number: number): string {
+  return String(number).padStart(4, '0');
+}
+
+async function exists(files: FileStore, key: string): Promise<boolean> {
+  try {
+    await access(files.pathOf(key));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Yields one page at a time: the PDF writer never holds more than the page it is writing. */
+async function* readPages(files: FileStore, keys: string[]): AsyncGenerator<Buffer> {
+  for (const key of keys) yield files.get(key);
+}
+

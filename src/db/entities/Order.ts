@@ -1,0 +1,103 @@
+import { randomUUID } from 'node:crypto';
+import { Collection, DecimalType, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Client } from './Client';
+import { Market } from './Market';
+import { OrderLine } from './OrderLine';
+import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+
+export interface ShippingAddress {
+  line1: string;
+  line2?: string;
+  postcode: string;
+  city?: string;
+  state?: string;
+  company?: string;
+  /** ISO 3166-1 alpha-2, as sent. */
+  isoCode2: string;
+  isoCode3: string;
+  /** English country name. */
+  country: string;
+}
+
+/** A paid order placed by `POST /v2/print`: one line per project, printed and shipped together. */
+@Entity({ tableName: 'orders' })
+@Unique({ properties: ['client', 'env', 'orderId'] })
+@Index({ properties: ['client', 'env', 'email', 'createdAt', 'id'] })
+export class Order {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Client, { deleteRule: 'cascade' })
+  client!: Client;
+
+  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
+  env!: Environment;
+
+  /** The caller's order id: the idempotency key of `/v2/print`. */
+  @Property({ type: 'string', length: 200 })
+  orderId!: string;
+
+  /** SHA-256 of the canonical request: the same orderId with another payload is a conflict. */
+  @Property({ type: 'string', length: 64 })
+  requestDigest!: string;
+
+  @ManyToOne(() => Market)
+  market!: Market;
+
+  @Property({ type: 'string', length: 3 })
+  currency!: string;
+
+  /** The owner's e-mail when the projects were made with one: what order history is queried by. */
+  @Property({ type: 'string', length: 320, nullable: true })
+  email?: string | null;
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  firstName?: string | null;
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  lastName?: string | null;
+
+  @Property({ type: 'string', length: 50, nullable: true })
+  telephone?: string | null;
+
+  @Property({ type: 'json' })
+  shippingAddress!: ShippingAddress;
+
+  @Property({ type: new DecimalType('number'), precision: 14, scale: 4 })
+  subTotal!: number;
+
+  @Property({ type: new DecimalType('number'), precision: 14, scale: 4 })
+  shippingCost: number & Opt = 0;
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  shippingMethod?: string | null;
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  couponCode?: string | null;
+
+  @Property({ type: new DecimalType('number'), precision: 14, scale: 4 })
+  couponValue: number & Opt = 0;
+
+  @Property({ type: new DecimalType('number'), precision: 14, scale: 4 })
+  grandTotal!: number;
+
+  @Property({ type: 'string', length: 100, nullable: true })
+  paymentMethod?: string | null;
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  paymentReference?: string | null;
+
+  /** Shown as `orderStatus` in order history. */
+  @Property({ type: 'string', length: 50 })
+  paymentStatus: string & Opt = 'Payment Complete';
+
+  /** The `{message}` answered the first time, answered again for a repeated request. */
+  @Property({ type: 'text' })
+  confirmation!: string;
+
+  @OneToMany(() => OrderLine, (line) => line.order, { orderBy: { position: 'asc' } })
+  lines = new Collection<OrderLine>(this);
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+}

@@ -1,0 +1,78 @@
+import { randomUUID } from 'node:crypto';
+import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Order } from './Order';
+import { Project } from './Project';
+import { ORDER_STATUSES, type OrderStatus } from '../../services/orders/order-status';
+
+export interface PrintWarning {
+  page: number | 'cover';
+  photoId: string;
+  effectiveDpi: number;
+  message: string;
+}
+
+/** One project of an order: its copies, price, print files and fulfilment status. */
+@Entity({ tableName: 'order_lines' })
+@Unique({ properties: ['order', 'project'] })
+@Index({ properties: ['project'] })
+@Index({ properties: ['psp', 'printerJobId'] })
+export class OrderLine {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Order, { deleteRule: 'cascade' })
+  order!: Order;
+
+  @ManyToOne(() => Project)
+  project!: Project;
+
+  @Property({ type: 'smallint' })
+  position!: number;
+
+  @Property({ type: 'integer' })
+  quantity!: number;
+
+  @Property({ type: new DecimalType('number'), precision: 14, scale: 4 })
+  lineItemTotal!: number;
+
+  /** `colorCorrection` and the fields agreed with the operator. */
+  @Property({ type: 'json' })
+  metadata: Record<string, unknown> & Opt = {};
+
+  /** Product as printed (after the request's product changes). */
+  @Property({ type: 'string', length: 100 })
+  sku!: string;
+
+  @Property({ type: 'string', length: 50 })
+  psp!: string;
+
+  @Property({ type: 'string', length: 300 })
+  title!: string;
+
+  @Property({ type: 'string', length: 300, nullable: true })
+  coverPreviewKey?: string | null;
+
+  @Enum({ items: () => ORDER_STATUSES, nativeEnumName: 'order_status' })
+  status!: OrderStatus;
+
+  @Property({ type: 'datetime' })
+  statusChangedAt: Date & Opt = new Date();
+
+  @Property({ type: 'string', length: 200, nullable: true })
+  printerJobId?: string | null;
+
+  @Property({ type: 'string', length: 2000, nullable: true })
+  trackingUrl?: string | null;
+
+  @Property({ type: 'integer', nullable: true })
+  pageCount?: number | null;
+
+  @Property({ type: 'string', length: 300, nullable: true })
+  pdfKey?: string | null;
+
+  @Property({ type: 'string', length: 300, nullable: true })
+  manifestKey?: string | null;
+
+  @Property({ type: 'json' })
+  warnings: PrintWarning[] & Opt = [];
+}

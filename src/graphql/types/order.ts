@@ -1,0 +1,157 @@
+import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { PageInfo, PhotoInput } from './project';
+
+export enum EcommerceOrderStatus {
+  cancelled = 'cancelled',
+  refunded = 'refunded',
+}
+registerEnumType(EcommerceOrderStatus, { name: 'EcommerceOrderStatus', description: 'Statuses the eCommerce side may set' });
+
+@ObjectType()
+export class OrderAddress {
+  @Field(() => String) line1!: string;
+  @Field(() => String, { nullable: true }) line2?: string;
+  @Field(() => String) postcode!: string;
+  @Field(() => String, { nullable: true }) city?: string;
+  @Field(() => String, { nullable: true }) state?: string;
+  @Field(() => String, { nullable: true }) company?: string;
+  @Field(() => String) isoCode2!: string;
+  @Field(() => String) isoCode3!: string;
+  @Field(() => String, { description: 'Country name' }) country!: string;
+}
+
+@ObjectType()
+export class PrintWarning {
+  @Field(() => String, { description: 'Page number, or "cover"' }) page!: string;
+  @Field(() => String) photoId!: string;
+  @Field(() => Int) effectiveDpi!: number;
+  @Field(() => String) message!: string;
+}
+
+@ObjectType({ description: 'One project of an order and its fulfilment' })
+export class OrderLine {
+  @Field(() => String) projectId!: string;
+  @Field(() => String) title!: string;
+  @Field(() => String) sku!: string;
+  @Field(() => String) psp!: string;
+  @Field(() => Int) quantity!: number;
+  @Field(() => Float) lineItemTotal!: number;
+  @Field(() => String, { description: 'One of the 28 order statuses' }) status!: string;
+  @Field(() => String) displayStatus!: string;
+  @Field(() => GraphQLDateTimeISO) statusChangedAt!: Date;
+  @Field(() => String, { nullable: true }) tracking?: string | null;
+  @Field(() => Int, { nullable: true }) pageCount?: number | null;
+  @Field(() => [PrintWarning]) warnings!: PrintWarning[];
+}
+
+@ObjectType()
+export class Order {
+  @Field(() => ID, { description: "The caller's order id" }) orderId!: string;
+  @Field(() => String, { nullable: true }) email?: string | null;
+  @Field(() => String) currency!: string;
+  @Field(() => Float) subTotal!: number;
+  @Field(() => Float) shippingCost!: number;
+  @Field(() => String, { nullable: true }) couponCode?: string | null;
+  @Field(() => Float) couponValue!: number;
+  @Field(() => Float) grandTotal!: number;
+  @Field(() => String) paymentStatus!: string;
+  @Field(() => String, { nullable: true }) firstName?: string | null;
+  @Field(() => String, { nullable: true }) lastName?: string | null;
+  @Field(() => OrderAddress) shippingAddress!: OrderAddress;
+  @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+  @Field(() => [OrderLine]) lines!: OrderLine[];
+}
+
+@ObjectType()
+export class OrderEdge {
+  @Field(() => String) cursor!: string;
+  @Field(() => Order) node!: Order;
+}
+
+@ObjectType()
+export class OrderConnection {
+  @Field(() => [OrderEdge]) edges!: OrderEdge[];
+  @Field(() => PageInfo) pageInfo!: PageInfo;
+}
+
+@ObjectType()
+export class PrintOrderPayload {
+  @Field(() => String) message!: string;
+  @Field(() => Order) order!: Order;
+}
+
+@InputType()
+export class PrintProductInput {
+  @Field(() => String, { nullable: true }) psp?: string;
+  @Field(() => String, { nullable: true }) sku?: string;
+  @Field(() => String, { nullable: true }) marketId?: string;
+}
+
+@InputType()
+export class PrintProjectInput {
+  @Field(() => String) id!: string;
+  @Field(() => PrintProductInput, { nullable: true }) product?: PrintProductInput;
+  @Field(() => Float) lineItemTotal!: number;
+  @Field(() => Int) quantity!: number;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'colorCorrection and agreed fields' }) metadata?: Record<string, unknown>;
+  @Field(() => [PhotoInput], { nullable: true, description: "Replace the project's photos" }) photos?: PhotoInput[];
+}
+
+@InputType()
+export class CouponInput {
+  @Field(() => Float) value!: number;
+  @Field(() => String) code!: string;
+}
+
+@InputType()
+export class ShippingInput {
+  @Field(() => String, { nullable: true }) method?: string;
+  @Field(() => Float) cost!: number;
+}
+
+@InputType()
+export class PaymentInput {
+  @Field(() => Float) grandTotal!: number;
+  @Field(() => CouponInput, { nullable: true }) coupon?: CouponInput;
+  @Field(() => String, { nullable: true }) method?: string;
+  @Field(() => String, { nullable: true }) reference?: string;
+  @Field(() => ShippingInput, { nullable: true }) shipping?: ShippingInput;
+}
+
+@InputType()
+export class AddressInput {
+  @Field(() => String) line1!: string;
+  @Field(() => String, { nullable: true }) line2?: string;
+  @Field(() => String) postcode!: string;
+  @Field(() => String, { nullable: true }) city?: string;
+  @Field(() => String, { nullable: true }) state?: string;
+  @Field(() => String, { nullable: true }) company?: string;
+  @Field(() => String) countryIso2!: string;
+}
+
+@InputType()
+export class OrderUserInput {
+  @Field(() => String, { nullable: true }) firstName?: string;
+  @Field(() => String, { nullable: true }) lastName?: string;
+  @Field(() => String, { nullable: true }) telephone?: string;
+  @Field(() => AddressInput) address!: AddressInput;
+}
+
+@InputType()
+export class PrintOrderInput {
+  @Field(() => String) orderId!: string;
+  @Field(() => [PrintProjectInput]) projects!: PrintProjectInput[];
+  @Field(() => PaymentInput) payment!: PaymentInput;
+  @Field(() => OrderUserInput) user!: OrderUserInput;
+}
+
+@ObjectType({ description: 'A committed status change of one project of an order' })
+export class OrderStatusEvent {
+  @Field(() => String) orderId!: string;
+  @Field(() => String) projectId!: string;
+  @Field(() => String) status!: string;
+  @Field(() => String, { nullable: true }) tracking?: string | null;
+  @Field(() => Int) sequence!: number;
+  @Field(() => GraphQLDateTimeISO) occurredAt!: Date;
+}

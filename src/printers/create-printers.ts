@@ -1,0 +1,24 @@
+import type { Config } from '../config';
+import type { SafeFetch } from '../outbound/safe-fetch';
+import type { FileStore } from '../storage/file-store';
+import { HttpPrinter } from './http-printer';
+import { LocalPrinter } from './local-printer';
+import { createPrinterRegistry, type PrinterRegistry } from './printer-registry';
+import { SandboxPrinter } from './sandbox-printer';
+
+/** The printers of a process, from configuration: PRINTER picks the live one; `dev` jobs use the sandbox. */
+export function createPrinters(
+  config: Pick<Config, 'dataDir' | 'printer' | 'printerHttp'>,
+  files: FileStore,
+  fetch: SafeFetch,
+): PrinterRegistry {
+  const http = config.printerHttp
+    ? new HttpPrinter({ endpoint: config.printerHttp.url, signingSecret: config.printerHttp.secret, fetch, fileUrl: (key) => files.url(key) })
+    : undefined;
+  return createPrinterRegistry({
+    local: new LocalPrinter({ dataDir: config.dataDir, files }),
+    http,
+    sandbox: new SandboxPrinter(),
+    defaultKind: config.printer === 'http' ? 'http' : 'local',
+  });
+}

@@ -1,0 +1,113 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { copyFile, link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FileStore } from '../storage/file-store';
+import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
+
+export interface LocalPrinterOptions {
+  /** DATA_DIR: jobs go to `<dataDir>/printjobs/<orderId>/<projectId>/`. */
+  dataDir: string;
+  files: FileStore;
+}
+
+/** What job.json holds: the job as submitted, its id and when. */
+export interface LocalJobRecord extends PrintJob {
+  jobId: string;
+  submittedAt: string;
+}
+
+/**
+ * The default printer (PRINTER=local): a folder a print shop's software picks jobs up from.
+ * Each job is `DATA_DIR/printjobs/<orderId>/<projectId>/` with `book.pdf`, `manifest.json` and
+ * `job.json`. Every file is written to a temp name and renamed, and job.json comes last and is
+ * created only if absent: once it exists the job is submitted, and any later submit of the same
+ * job returns the recorded jobId without touching the folder.
+ */
+export class LocalPrinter implements Printer {
+  readonly kind = 'local' as const;
+
+  constructor(private readonly options: LocalPrinterOptions) {}
+
+  /** The folder of a job. */
+  jobDir(job: Pick<PrintJob, 'orderId' | 'projectId'>): string {
+    return path.join(this.options.dataDir, 'printjobs', pathSegment(job.orderId), pathSegment(job.projectId));
+  }
+
+  async submit(job: PrintJob): Promise<PrintSubmission> {
+    const dir = this.jobDir(job);
+    const jobFile = path.join(dir, 'job.json');
+    const recorded = await readRecord(jobFile, job);
+    if (recorded) return { jobId: recorded.jobId };
+
+    await mkdir(dir, { recursive: true });
+    const { files } = this.options;
+    await copyAtomically(sourcePath(files, job.pdfKey, 'pdfKey'), path.join(dir, 'book.pdf'));
+    await copyAtomically(sourcePath(files, job.manifestKey, 'manifestKey'), path.join(dir, 'manifest.json'));
+
+    const record: LocalJobRecord = { ...job, jobId: derivedJobId('local', job.jobKey), submittedAt: new Date().toISOString() };
+    const temp = tempName(jobFile);
+    await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
+    try {
+      // link() refuses an existing target, so of two concurrent submits exactly one records the job.
+      await link(temp, jobFile);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const winner = await readRecord(jobFile, job);
+      if (winner) return { jobId: winner.jobId };
+      throw error;
+    } finally {
+      await unlink(temp).catch(() => undefined);
+    }
+    return { jobId: record.jobId };
+  }
+}
+
+/** The recorded job, or null when none is recorded yet; another job in the same folder is refused. */
+async function readRecord(jobFile: string, job: PrintJob): Promise<LocalJobRecord | null> {
+  let text: string;
+  try {
+    text = await readFile(jobFile, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  const record = JSON.parse(text) as LocalJobRecord;
+  if (record.jobKey !== job.jobKey) {
+    throw new Error(`${jobFile} already holds job ${JSON.stringify(record.jobKey)}, not ${JSON.stringify(job.jobKey)}`);
+  }
+  return record;
+}
+
+function sourcePath(files: FileStore, key: string, field: string): string {
+  if (!files.isValidKey(key)) throw new Error(`print job ${field} ${JSON.stringify(key)} is not a storage key`);
+  return files.pathOf(key);
+}
+
+async function copyAtomically(from: string, to: string): Promise<void> {
+  const temp = tempName(to);
+  try {
+    await copyFile(from, temp);
+    await rename(temp, to);
+  } catch (error) {
+    await unlink(temp).catch(() => undefined);
+    throw error;
+  }
+}
+
+function tempName(file: string): string {
+  return `${file}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
+
+/**
+ * Order ids come from clients and may hold any character: a safe id is used as it is, any other
+ * becomes its safe characters plus a hash of the whole id, so two ids never share a folder and
+ * none can leave `printjobs/`.
+ */
+export function pathSegment(value: string): string {
+  if (SAFE_SEGMENT.test(value)) return value;
+  const readable = value.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '').slice(0, 60);
+  const hash = createHash('sha256').update(value).digest('hex').slice(0, 16);
+  return readable ? `${readable}~${hash}` : `~${hash}`;
+}

@@ -1,0 +1,75 @@
+import { createHash } from 'node:crypto';
+
+/** What a printer needs to produce and ship one book (one order line). */
+export interface PrintJob {
+  /** Stable per order line (`${orderId}:${projectId}`): submitting the same job twice is one job. */
+  jobKey: string;
+  /** The client's order id. */
+  orderId: string;
+  projectId: string;
+  psp: string;
+  quantity: number;
+  /** FileStore keys of the print PDF and its manifest. */
+  pdfKey: string;
+  manifestKey: string;
+  shipping: {
+    name: string;
+    line1: string;
+    line2?: string;
+    postcode: string;
+    city?: string;
+    state?: string;
+    countryIso2: string;
+    company?: string;
+    phone?: string;
+  };
+}
+
+export interface PrintSubmission {
+  /** The printer's id of the job; its status events name it. */
+  jobId: string;
+}
+
+/**
+ * One way of handing print jobs to a print service provider. `submit` is idempotent per
+ * `jobKey`: a retried or resumed submit of the same job returns the same jobId and creates no
+ * second job.
+ */
+export interface Printer {
+  readonly kind: string;
+  submit(job: PrintJob): Promise<PrintSubmission>;
+}
+
+/**
+ * The printer refused the job for good (bad request, unknown product, invalid address): retrying
+ * the same job cannot succeed. The fulfilment flow lists this name as non-retryable.
+ */
+export class PrinterRejectedJob extends Error {
+  /** The HTTP status the printer answered, when it answered over HTTP. */
+  readonly status?: number;
+
+  constructor(message: string, options: { status?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PrinterRejectedJob';
+    if (options.status !== undefined) this.status = options.status;
+  }
+}
+
+/** The printer could not take the job now (unreachable, timeout, 5xx, 408, 429): retry later. */
+export class PrinterUnavailable extends Error {
+  readonly status?: number;
+  /** From the printer's Retry-After header, when it sent one. */
+  readonly retryAfterSeconds?: number;
+
+  constructor(message: string, options: { status?: number; retryAfterSeconds?: number; cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = 'PrinterUnavailable';
+    if (options.status !== undefined) this.status = options.status;
+    if (options.retryAfterSeconds !== undefined) this.retryAfterSeconds = options.retryAfterSeconds;
+  }
+}
+
+/** A printer's job id derived from the job key alone, so every submit of a job names it alike. */
+export function derivedJobId(prefix: string, jobKey: string): string {
+  return `${prefix}-${createHash('sha256').update(jobKey).digest('hex').slice(0, 32)}`;
+}

@@ -1,0 +1,176 @@
+import {
+  isPrinterEventStatus,
+  PRINTER_EVENT_STATUSES,
+  type PrinterEventStatus,
+} from '../services/orders/order-status';
+import { unixSeconds, WebhookSigner, type StandardWebhookHeaders } from './standard-webhooks';
+
+/**
+ * Inbound printer status events (`POST /v2/psp/{psp}/events`): a Standard Webhooks signature over
+ * the exact bytes received, then a body `{ jobId, status, trackingUrl?, occurredAt? }` whose status
+ * must be one a printer may report (PRINTER_EVENT_STATUSES). Whether the status may be applied to
+ * the order is the transition table's decision, not this file's.
+ */
+
+/** A verified event. */
+export interface PspEvent {
+  /** `webhook-id`: the same on the printer's retries of one event, so it can be deduplicated. */
+  webhookId: string;
+  /** `webhook-timestamp`, Unix seconds. */
+  timestamp: number;
+  jobId: string;
+  status: PrinterEventStatus;
+  trackingUrl?: string;
+  /** When the printer says it happened, normalised to ISO 8601 UTC. */
+  occurredAt?: string;
+}
+
+export type PspWebhookErrorCode = 'BAD_SIGNATURE' | 'STALE_TIMESTAMP' | 'MALFORMED_EVENT';
+
+export class PspWebhookError extends Error {
+  readonly code: PspWebhookErrorCode;
+
+  constructor(code: PspWebhookErrorCode, message: string) {
+    super(message);
+    this.name = 'PspWebhookError';
+    this.code = code;
+  }
+}
+
+export interface VerifyPspEventOptions {
+  /** The printer's `whsec_<base64>` secret. */
+  secret: string;
+  /** Request headers; names in any case (Node gives them lower-cased). */
+  headers: Record<string, string | string[] | undefined>;
+  /** The body exactly as received: the signature covers these bytes. */
+  rawBody: string | Buffer;
+  now?: Date;
+  /** How far `webhook-timestamp` may be from now, either way. Default 300 s. */
+  toleranceSeconds?: number;
+}
+
+const MAX_JOB_ID_LENGTH = 200;
+const MAX_URL_LENGTH = 2048;
+const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
+
+/**
+ * Verifies and parses one event. The signature is checked first (constant time; any of several
+ * space-separated `v1,` signatures may match), so only an authentic sender ever learns that its
+ * clock is off; then the timestamp; then the body. Throws PspWebhookError with the reason.
+ */
+export function verifyPspEvent(options: VerifyPspEventOptions): PspEvent {
+  const { rawBody, toleranceSeconds = 300 } = options;
+  const webhookId = single(options.headers, 'webhook-id');
+  const timestampHeader = single(options.headers, 'webhook-timestamp');
+  const signatures = header(options.headers, 'webhook-signature');
+  if (!webhookId || !timestampHeader || !signatures) {
+    const missing = [
+      !webhookId && 'webhook-id',
+      !timestampHeader && 'webhook-timestamp',
+      !signatures && 'webhook-signature',
+    ].filter(Boolean);
+    throw new PspWebhookError('BAD_SIGNATURE', `the event is not signed: missing or repeated ${missing.join(', ')} header`);
+  }
+  if (!/^\d{1,12}$/.test(timestampHeader)) {
+    throw new PspWebhookError('BAD_SIGNATURE', 'webhook-timestamp must be a Unix time in seconds');
+  }
+  const timestamp = Number(timestampHeader);
+
+  const signer = new WebhookSigner(options.secret, 'the printer webhook secret (PSP_WEBHOOK_SECRETS)');
+  if (!signer.matches(signatures, webhookId, timestamp, rawBody)) {
+    throw new PspWebhookError('BAD_SIGNATURE', 'webhook-signature does not match the event and the secret configured for this printer');
+  }
+
+  const skew = unixSeconds(options.now ?? new Date()) - timestamp;
+  if (Math.abs(skew) > toleranceSeconds) {
+    const when = skew > 0 ? `${skew} s in the past` : `${-skew} s in the future`;
+    throw new PspWebhookError('STALE_TIMESTAMP', `webhook-timestamp is ${when}; events are accepted within ${toleranceSeconds} s of the service's clock`);
+  }
+
+  return { webhookId, timestamp, ...parseEventBody(rawBody) };
+}
+
+function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 'timestamp'> {
+  let body: unknown;
+  try {
+    body = JSON.parse(typeof rawBody === 'string' ? rawBody : rawBody.toString('utf8'));
+  } catch {
+    throw new PspWebhookError('MALFORMED_EVENT', 'the event body is not JSON');
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
+    throw new PspWebhookError('MALFORMED_EVENT', 'the event body must be a JSON object');
+  }
+  const { jobId, status, trackingUrl, occurredAt } = body as Record<string, unknown>;
+
+  if (typeof jobId !== 'string' || jobId.trim() === '' || jobId.length > MAX_JOB_ID_LENGTH) {
+    throw new PspWebhookError('MALFORMED_EVENT', `jobId must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`);
+  }
+  if (!isPrinterEventStatus(status)) {
+    throw new PspWebhookError(
+      'MALFORMED_EVENT',
+      `status ${JSON.stringify(status)} is not a status a printer may report; expected one of: ${PRINTER_EVENT_STATUSES.join(', ')}`,
+    );
+  }
+  const event: Omit<PspEvent, 'webhookId' | 'timestamp'> = { jobId, status };
+  if (trackingUrl !== undefined && trackingUrl !== null) {
+    if (typeof trackingUrl !== 'string' || !isWebUrl(trackingUrl)) {
+      throw new PspWebhookError('MALFORMED_EVENT', `trackingUrl must be an http or https URL of at most ${MAX_URL_LENGTH} characters`);
+    }
+    event.trackingUrl = trackingUrl;
+  }
+  if (occurredAt !== undefined && occurredAt !== null) {
+    const at = typeof occurredAt === 'string' && ISO_DATE_TIME.test(occurredAt) ? Date.parse(occurredAt) : Number.NaN;
+    if (Number.isNaN(at)) {
+      throw new PspWebhookError('MALFORMED_EVENT', 'occurredAt must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T17:05:00Z');
+    }
+    event.occurredAt = new Date(at).toISOString();
+  }
+  return event;
+}
+
+function isWebUrl(value: string): boolean {
+  if (value.length > MAX_URL_LENGTH) return false;
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.username === '' && url.password === '';
+  } catch {
+    return false;
+  }
+}
+
+/** A header's value, several occurrences joined by spaces (how webhook-signature lists signatures). */
+function header(headers: VerifyPspEventOptions['headers'], name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name || value === undefined) continue;
+    const text = Array.isArray(value) ? value.join(' ') : value;
+    return text.trim() === '' ? undefined : text.trim();
+  }
+  return undefined;
+}
+
+/** A header that must occur once. */
+function single(headers: VerifyPspEventOptions['headers'], name: string): string | undefined {
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name || value === undefined) continue;
+    if (Array.isArray(value) && value.length !== 1) return undefined;
+    const text = (Array.isArray(value) ? value[0] : value).trim();
+    return text === '' ? undefined : text;
+  }
+  return undefined;
+}
+
+export interface SignPspEventOptions {
+  secret: string;
+  /** `webhook-id`: unique per event, the same on retries of it. */
+  id: string;
+  /** Unix seconds; default now. */
+  timestamp?: number;
+  /** The exact body that will be sent. */
+  body: string | Buffer;
+}
+
+/** The headers a printer sends with an event (tests, and tools that simulate a printer). */
+export function signPspEvent(options: SignPspEventOptions): StandardWebhookHeaders {
+  const signer = new WebhookSigner(options.secret, 'the printer webhook secret');
+  return signer.headers(options.id, options.timestamp ?? unixSeconds(), options.body);
+}

@@ -1,0 +1,26 @@
+import type { PrinterEventStatus } from '../services/orders/order-status';
+import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
+
+/**
+ * The statuses the sandbox printer walks every job through after accepting it, in order. The
+ * fulfilment flow applies them on durable timers (SANDBOX_PRINTER_STEP); `delivering` carries
+ * `sandboxTrackingUrl(jobId)`.
+ */
+export const SANDBOX_PRINTER_STEPS = ['accepted', 'printing', 'printed', 'delivering', 'complete'] as const satisfies readonly PrinterEventStatus[];
+
+/** A tracking link for sandbox parcels, on a reserved `.example` domain that reaches no one. */
+export function sandboxTrackingUrl(jobId: string): string {
+  return `https://tracking.sandbox.example/${encodeURIComponent(jobId)}`;
+}
+
+/**
+ * The printer of `dev` credentials: accepts every job at once, prints and ships nothing, and does
+ * no I/O. The jobId derives from the job key, so a repeated submit names the same job.
+ */
+export class SandboxPrinter implements Printer {
+  readonly kind = 'sandbox' as const;
+
+  async submit(job: PrintJob): Promise<PrintSubmission> {
+    return { jobId: derivedJobId('sandbox', job.jobKey) };
+  }
+}

@@ -1,0 +1,91 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Order, OrderLine } from '../../db/entities';
+import type { RequestContext } from '../context';
+import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import type { ProjectServiceDeps } from '../projects/project-service-deps';
+import { WorkflowNotFoundError } from '../../engine/workflow-engine';
+import { STATUS_UPDATE_SIGNAL } from '../../../workflows/print-fulfilment';
+import { printOrder } from './print-order';
+import type { PrintInput } from './print-input';
+import { orderHistory } from './order-history';
+import { moveOrderLine } from './order-line-status';
+import { fulfilmentWorkflowId } from './order-ids';
+import type { OrderStatus } from './order-status';
+import { normaliseEmail } from '../projects/user-identity';
+
+/** Statuses the eCommerce side may set (spec 3: cancelled and refunded "by the eCommerce side"). */
+export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const;
+
+/** Orders: placing them, reading them, and the status changes that come from outside. */
+export class OrderService {
+  constructor(private readonly deps: ProjectServiceDeps & { em: EntityManager }) {}
+
+  print(ctx: RequestContext, input: PrintInput) {
+    return printOrder(ctx, this.deps, input);
+  }
+
+  history(ctx: RequestContext, query: { email: string; language: string; cursor?: string }) {
+    return orderHistory(ctx, this.deps.files, this.deps.config.timezone, query);
+  }
+
+  async find(ctx: RequestContext, orderId: string): Promise<Order> {
+    const order = await ctx.em.findOne(
+      Order,
+      { client: ctx.tenant.clientId, env: ctx.tenant.env, orderId },
+      { populate: ['lines', 'lines.project'] },
+    );
+    if (!order) throw new NotFoundError('order', orderId, 'orderId');
+    return order;
+  }
+
+  async page(ctx: RequestContext, options: { email?: string; first: number; after?: string }) {
+    if (!Number.isInteger(options.first) || options.first < 1 || options.first > 100) throw ValidationError.field('first', 'must be from 1 to 100');
+    return ctx.em.findByCursor(
+      Order,
+      { client: ctx.tenant.clientId, env: ctx.tenant.env, ...(options.email ? { email: normaliseEmail(options.email, 'email') } : {}) },
+      { first: options.first, after: options.after, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
+    );
+  }
+
+  /** Cancel or refund all lines of an order, or one project's line; refused where the table forbids it. */
+  async setStatus(ctx: RequestContext, input: { orderId: string; projectId?: string; status: string }): Promise<Order> {
+    if (!(ECOMMERCE_STATUSES as readonly string[]).includes(input.status)) {
+      throw ValidationError.field('status', `must be one of ${ECOMMERCE_STATUSES.join(', ')}`);
+    }
+    const order = await this.find(ctx, input.orderId);
+    const lines = order.lines.getItems().filter((l) => !input.projectId || l.project.id === input.projectId);
+    if (lines.length === 0) throw new NotFoundError('project of order', input.projectId ?? '', 'projectId');
+    for (const line of lines) {
+      const result = await moveOrderLine(ctx.em.fork(), line.id, { status: input.status as OrderStatus });
+      if (!result.moved && result.status !== input.status) {
+        throw new ConflictError('ORDER_STATUS_CONFLICT', `project ${line.project.id} of order ${order.orderId} is "${result.status}" and cannot become "${input.status}"`);
+      }
+      await this.notifyFlow(line.id, { status: input.status });
+    }
+    ctx.em.clear();
+    return this.find(ctx, input.orderId);
+  }
+
+  /** A verified printer event: reaches the running fulfilment, or applies directly once it ended. */
+  async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string }): Promise<{ status: string }> {
+    const em = this.deps.em.fork();
+    const line = await em.findOne(OrderLine, { psp, printerJobId: event.jobId });
+    if (!line) throw new NotFoundError(`print job of ${psp}`, event.jobId, 'jobId');
+    const delivered = await this.notifyFlow(line.id, { status: event.status, trackingUrl: event.trackingUrl });
+    if (!delivered) {
+      const result = await moveOrderLine(em, line.id, { status: event.status as OrderStatus, trackingUrl: event.trackingUrl });
+      return { status: result.status };
+    }
+    return { status: event.status };
+  }
+
+  private async notifyFlow(lineId: string, update: { status: string; trackingUrl?: string }): Promise<boolean> {
+    try {
+      await this.deps.engine.signal(fulfilmentWorkflowId(lineId), STATUS_UPDATE_SIGNAL, update);
+      return true;
+    } catch (error) {
+      if (error instanceof WorkflowNotFoundError) return false;
+      throw error;
+    }
+  }
+}

@@ -1,0 +1,113 @@
+import type { ActivityOptions, FlowDefinition } from './flow-context';
+import type { FulfilmentActivities } from '../src/activities/fulfilment-activities';
+
+/** Printer events and eCommerce cancels reach a running fulfilment as this signal. */
+export const STATUS_UPDATE_SIGNAL = 'statusUpdate';
+
+const database: ActivityOptions = {
+  startToCloseTimeoutMs: 30_000,
+  retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
+};
+const render: ActivityOptions = {
+  startToCloseTimeoutMs: 10 * 60_000,
+  retry: { maximumAttempts: 5, initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 60_000 },
+};
+const printer: ActivityOptions = {
+  startToCloseTimeoutMs: 5 * 60_000,
+  retry: { maximumAttempts: 0, initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 10 * 60_000, nonRetryableErrorTypes: ['PrinterRejectedJob'] },
+};
+
+/** Interior pages per render activity: a retry redoes at most this many pages. */
+const PAGES_PER_ACTIVITY = 4;
+
+export interface PrintFulfilmentInput {
+  lineId: string;
+  /** How long to wait for the project's assets before `files missing`, and again before `abandoned`. */
+  assetsTimeoutMs: number;
+  /** The sandbox printer's pause between its statuses. */
+  sandboxStepMs: number;
+}
+
+export interface PrinterEvent {
+  status: string;
+  trackingUrl?: string;
+}
+
+/**
+ * One order line from payment to the customer's door: wait for the book's assets, render cover and
+ * pages at print resolution, assemble PDF and manifest, submit to the printer, then follow the
+ * printer's status events (the sandbox printer walks its steps on timers) until a final status.
+ * A cancel or refund set meanwhile ends the flow at its next step.
+ */
+export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status: string }, FulfilmentActivities> = {
+  name: 'printFulfilment',
+  activityOptions: {
+    checkAssets: database,
+    setLineStatus: database,
+    planRender: database,
+    renderPages: render,
+    assemblePrintFiles: render,
+    submitPrintJob: printer,
+  },
+  async run({ activities, sleep, waitForSignal, now }, input) {
+    const { lineId } = input;
+    const move = async (status: string, trackingUrl?: string) => {
+      const result = await activities.setLineStatus(lineId, status as never, trackingUrl);
+      return result.final ? result.status : undefined;
+    };
+
+    // 1. The book must be built (photos given with the order are still being fetched).
+    let assets = await activities.checkAssets(lineId);
+    let deadline = now() + input.assetsTimeoutMs;
+    let missing = false;
+    let pause = 1_000;
+    while (assets.state === 'pending') {
+      if (now() >= deadline) {
+        if (missing) return { status: (await move('abandoned')) ?? 'abandoned' };
+        const ended = await move('files missing');
+        if (ended) return { status: ended };
+        missing = true;
+        deadline = now() + input.assetsTimeoutMs;
+      }
+      await sleep(Math.min(pause, Math.max(1, deadline - now())));
+      pause = Math.min(pause * 2, 5 * 60_000);
+      assets = await activities.checkAssets(lineId);
+    }
+    if (assets.state === 'gone') return { status: (await move('cancelled')) ?? 'cancelled' };
+
+    // 2. Render, assemble, submit.
+    for (const status of ['received', 'processing', 'rendering']) {
+      const ended = await move(status);
+      if (ended) return { status: ended };
+    }
+    const { pages } = await activities.planRender(lineId);
+    await activities.renderPages(lineId, 0, Math.min(PAGES_PER_ACTIVITY - 1, pages));
+    for (let from = PAGES_PER_ACTIVITY; from <= pages; from += PAGES_PER_ACTIVITY) {
+      await activities.renderPages(lineId, from, Math.min(from + PAGES_PER_ACTIVITY - 1, pages));
+    }
+    await activities.assemblePrintFiles(lineId);
+    for (const status of ['rendered', 'sending printjob']) {
+      const ended = await move(status);
+      if (ended) return { status: ended };
+    }
+    const submission = await activities.submitPrintJob(lineId);
+    const sent = await move('sent printjob');
+    if (sent) return { status: sent };
+
+    // 3. Follow the printer.
+    if (submission.sandboxSteps) {
+      for (const step of submission.sandboxSteps) {
+        await sleep(input.sandboxStepMs);
+        const ended = await move(step.status, step.trackingUrl);
+        if (ended) return { status: ended };
+      }
+      return { status: 'complete' };
+    }
+    for (;;) {
+      const event = await waitForSignal<PrinterEvent>(STATUS_UPDATE_SIGNAL);
+      if (!event) continue;
+      const ended = await move(event.status, event.trackingUrl);
+      if (ended) return { status: ended };
+    }
+  },
+};
