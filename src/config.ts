@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { webhookSecretProblem } from './printers/standard-webhooks';
 
 /**
  * Every environment variable the service reads, parsed once. Invalid values stop the process at
@@ -161,6 +162,8 @@ function parsePrinterHttp(printer: string, url: string | undefined, secret: stri
   if (printer !== 'http') return undefined;
   if (!url) throw new ConfigError('PRINTER_HTTP_URL', 'is required when PRINTER=http');
   if (!secret) throw new ConfigError('PRINTER_HTTP_SECRET', 'is required when PRINTER=http');
+  const problem = webhookSecretProblem(secret);
+  if (problem) throw new ConfigError('PRINTER_HTTP_SECRET', problem);
   return { url: parseUrl('PRINTER_HTTP_URL', url), secret };
 }
 
@@ -172,6 +175,8 @@ function parseSecrets(name: string, value: string): Record<string, string> {
     if (!/^[A-Za-z0-9_-]+$/.test(psp) || !secret || entry.indexOf('=') < 1) {
       throw new ConfigError(name, `must be a comma-separated list of psp=secret, got "${entry}"`);
     }
+    const problem = webhookSecretProblem(secret);
+    if (problem) throw new ConfigError(name, `secret of ${psp} ${problem}`);
     secrets[psp] = secret;
   }
   return secrets;

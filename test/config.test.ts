@@ -22,6 +22,8 @@ describe('configuration', () => {
     ['TZ', 'Mars/Olympus'],
     ['LOG_LEVEL', 'loud'],
     ['PROJECT_TTL', '3 weeks'],
+    ['PSP_WEBHOOK_SECRETS', 'printhub=not-base64!'],
+    ['PSP_WEBHOOK_SECRETS', 'no-equals-sign'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);

@@ -26,7 +26,7 @@ describe('live orders: local printer and signed printer events', () => {
     const body = JSON.stringify(event);
     return request(api.url, 'POST', `/v2/psp/${psp}/events`, {
       rawBody: body,
-      headers: { 'content-type': 'application/json', ...signPspEvent(secret, `evt_${Math.random().toString(36).slice(2)}`, body) },
+      headers: { 'content-type': 'application/json', ...signPspEvent({ secret, id: `evt_${Math.random().toString(36).slice(2)}`, body }) },
     });
   };
 

@@ -3,7 +3,14 @@ import {
   PRINTER_EVENT_STATUSES,
   type PrinterEventStatus,
 } from '../services/orders/order-status';
-import { unixSeconds, WebhookSigner, type StandardWebhookHeaders } from './standard-webhooks';
+import {
+  unixSeconds,
+  verifyStandardWebhook,
+  WebhookSigner,
+  WebhookVerificationFailure,
+  type StandardWebhookHeaders,
+  type VerifyStandardWebhookOptions,
+} from './standard-webhooks';
 
 /**
  * Inbound printer status events (`POST /v2/psp/{psp}/events`): a Standard Webhooks signature over
@@ -37,57 +44,26 @@ export class PspWebhookError extends Error {
   }
 }
 
-export interface VerifyPspEventOptions {
-  /** The printer's `whsec_<base64>` secret. */
-  secret: string;
-  /** Request headers; names in any case (Node gives them lower-cased). */
-  headers: Record<string, string | string[] | undefined>;
-  /** The body exactly as received: the signature covers these bytes. */
-  rawBody: string | Buffer;
-  now?: Date;
-  /** How far `webhook-timestamp` may be from now, either way. Default 300 s. */
-  toleranceSeconds?: number;
-}
+export type VerifyPspEventOptions = Omit<VerifyStandardWebhookOptions, 'secretName'>;
 
 const MAX_JOB_ID_LENGTH = 200;
 const MAX_URL_LENGTH = 2048;
 const ISO_DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2})$/;
 
 /**
- * Verifies and parses one event. The signature is checked first (constant time; any of several
- * space-separated `v1,` signatures may match), so only an authentic sender ever learns that its
- * clock is off; then the timestamp; then the body. Throws PspWebhookError with the reason.
+ * Verifies and parses one event: the signature (BAD_SIGNATURE), then the timestamp within
+ * `toleranceSeconds` of now, default 300 (STALE_TIMESTAMP), then the body (MALFORMED_EVENT).
+ * Throws PspWebhookError with the reason; an unusable configured secret throws a plain Error.
  */
 export function verifyPspEvent(options: VerifyPspEventOptions): PspEvent {
-  const { rawBody, toleranceSeconds = 300 } = options;
-  const webhookId = single(options.headers, 'webhook-id');
-  const timestampHeader = single(options.headers, 'webhook-timestamp');
-  const signatures = header(options.headers, 'webhook-signature');
-  if (!webhookId || !timestampHeader || !signatures) {
-    const missing = [
-      !webhookId && 'webhook-id',
-      !timestampHeader && 'webhook-timestamp',
-      !signatures && 'webhook-signature',
-    ].filter(Boolean);
-    throw new PspWebhookError('BAD_SIGNATURE', `the event is not signed: missing or repeated ${missing.join(', ')} header`);
+  let signed: { id: string; timestamp: number };
+  try {
+    signed = verifyStandardWebhook({ ...options, secretName: 'the printer webhook secret (PSP_WEBHOOK_SECRETS)' });
+  } catch (error) {
+    if (error instanceof WebhookVerificationFailure) throw new PspWebhookError(error.code, error.message);
+    throw error;
   }
-  if (!/^\d{1,12}$/.test(timestampHeader)) {
-    throw new PspWebhookError('BAD_SIGNATURE', 'webhook-timestamp must be a Unix time in seconds');
-  }
-  const timestamp = Number(timestampHeader);
-
-  const signer = new WebhookSigner(options.secret, 'the printer webhook secret (PSP_WEBHOOK_SECRETS)');
-  if (!signer.matches(signatures, webhookId, timestamp, rawBody)) {
-    throw new PspWebhookError('BAD_SIGNATURE', 'webhook-signature does not match the event and the secret configured for this printer');
-  }
-
-  const skew = unixSeconds(options.now ?? new Date()) - timestamp;
-  if (Math.abs(skew) > toleranceSeconds) {
-    const when = skew > 0 ? `${skew} s in the past` : `${-skew} s in the future`;
-    throw new PspWebhookError('STALE_TIMESTAMP', `webhook-timestamp is ${when}; events are accepted within ${toleranceSeconds} s of the service's clock`);
-  }
-
-  return { webhookId, timestamp, ...parseEventBody(rawBody) };
+  return { webhookId: signed.id, timestamp: signed.timestamp, ...parseEventBody(options.rawBody) };
 }
 
 function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 'timestamp'> {
@@ -136,27 +112,6 @@ function isWebUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** A header's value, several occurrences joined by spaces (how webhook-signature lists signatures). */
-function header(headers: VerifyPspEventOptions['headers'], name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name || value === undefined) continue;
-    const text = Array.isArray(value) ? value.join(' ') : value;
-    return text.trim() === '' ? undefined : text.trim();
-  }
-  return undefined;
-}
-
-/** A header that must occur once. */
-function single(headers: VerifyPspEventOptions['headers'], name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name || value === undefined) continue;
-    if (Array.isArray(value) && value.length !== 1) return undefined;
-    const text = (Array.isArray(value) ? value[0] : value).trim();
-    return text === '' ? undefined : text;
-  }
-  return undefined;
 }
 
 export interface SignPspEventOptions {
