@@ -22,7 +22,10 @@ const PAGES_PER_ACTIVITY = 4;
 
 export interface PrintFulfilmentInput {
   lineId: string;
-  /** How long to wait for the project's assets before `files missing`, and again before `abandoned`. */
+  /**
+   * Each unpaid timer (`waiting → expiring → last call → abandoned`), and how long to wait for the
+   * project's assets before `files missing`, and again before `abandoned`.
+   */
   assetsTimeoutMs: number;
   /** The sandbox printer's pause between its statuses. */
   sandboxStepMs: number;
@@ -42,6 +45,7 @@ export interface PrinterEvent {
 export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status: string }, FulfilmentActivities> = {
   name: 'printFulfilment',
   activityOptions: {
+    getLineStatus: database,
     checkAssets: database,
     setLineStatus: database,
     planRender: database,
@@ -55,6 +59,20 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
       const result = await activities.setLineStatus(lineId, status as never, trackingUrl);
       return result.final ? result.status : undefined;
     };
+
+    // 0. An order placed before payment waits for it, with reminders on the way to abandoned.
+    let line = await activities.getLineStatus(lineId);
+    for (const next of ['expiring', 'last call', 'abandoned']) {
+      if (line.final || !['waiting', 'expiring', 'last call'].includes(line.status)) break;
+      await waitForSignal<PrinterEvent>(STATUS_UPDATE_SIGNAL, input.assetsTimeoutMs);
+      line = await activities.getLineStatus(lineId);
+      if (['waiting', 'expiring', 'last call'].includes(line.status)) {
+        const ended = await move(next);
+        if (ended) return { status: ended };
+        line = await activities.getLineStatus(lineId);
+      }
+    }
+    if (line.final) return { status: line.status };
 
     // 1. The book must be built (photos given with the order are still being fetched).
     let assets = await activities.checkAssets(lineId);

@@ -48,6 +48,11 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       return { state: 'ready' };
     },
 
+    async getLineStatus(lineId: string): Promise<{ status: OrderStatus; final: boolean }> {
+      const line = await orm.em.fork().findOneOrFail(OrderLine, { id: lineId });
+      return { status: line.status, final: endsFulfilment(line.status) };
+    },
+
     async setLineStatus(lineId: string, status: OrderStatus, trackingUrl?: string): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
       const result = await moveOrderLine(orm.em.fork(), lineId, { status, trackingUrl });
       return { ...result, final: endsFulfilment(result.status) };

@@ -31,6 +31,11 @@ export class OrderResolver {
     };
   }
 
+  @Mutation(() => Order, { description: 'The payment of an order placed with paymentPending arrived' })
+  async confirmPayment(@Ctx() { ctx, services }: GraphqlContext, @Arg('orderId', () => String) orderId: string): Promise<Order> {
+    return orderView(await services.orders.confirmPayment(ctx, orderId));
+  }
+
   @Mutation(() => Order, { description: 'Cancel or refund an order, or one project of it' })
   async setOrderStatus(
     @Ctx() { ctx, services }: GraphqlContext,

@@ -144,6 +144,8 @@ export class PrintOrderInput {
   @Field(() => [PrintProjectInput]) projects!: PrintProjectInput[];
   @Field(() => PaymentInput) payment!: PaymentInput;
   @Field(() => OrderUserInput) user!: OrderUserInput;
+  @Field(() => Boolean, { nullable: true, description: 'Placed before payment: lines wait for confirmPayment (waiting, expiring, last call, then abandoned)' })
+  paymentPending?: boolean;
 }
 
 @ObjectType({ description: 'A committed status change of one project of an order' })

@@ -217,6 +217,7 @@ export const printSchema = {
     required: ['projects', 'payment', 'user', 'orderId'],
     properties: {
       orderId: { type: 'string', minLength: 1, maxLength: 200, description: "The caller's order id" },
+      paymentPending: { type: 'boolean', description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment' },
       projects: {
         type: 'array',
         minItems: 1,

@@ -66,6 +66,21 @@ export class OrderService {
     return this.find(ctx, input.orderId);
   }
 
+  /** The payment of an order placed with `paymentPending` arrived: its waiting lines go on. */
+  async confirmPayment(ctx: RequestContext, orderId: string): Promise<Order> {
+    const order = await this.find(ctx, orderId);
+    for (const line of order.lines.getItems()) {
+      const result = await moveOrderLine(ctx.em.fork(), line.id, { status: 'paid' });
+      if (!result.moved && result.status !== 'paid') {
+        throw new ConflictError('ORDER_STATUS_CONFLICT', `project ${line.project.id} of order ${order.orderId} is "${result.status}" and cannot become "paid"`);
+      }
+      await this.notifyFlow(line.id, { status: 'paid' });
+    }
+    await ctx.em.nativeUpdate(Order, { id: order.id }, { paymentStatus: 'Payment Complete' });
+    ctx.em.clear();
+    return this.find(ctx, orderId);
+  }
+
   /** A verified printer event: reaches the running fulfilment, or applies directly once it ended. */
   async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string }): Promise<{ status: string }> {
     const em = this.deps.em.fork();

@@ -3,6 +3,11 @@ import type { PhotoInput } from '../projects/photo-input';
 /** `POST /v2/print` (spec 4.2), as both transports pass it to the service. */
 export interface PrintInput {
   orderId: string;
+  /**
+   * GraphQL only: the order is placed before the payment completes. Its lines wait (`waiting →
+   * expiring → last call → abandoned` on ORDER_STATUS_TIMEOUT) until `confirmPayment`.
+   */
+  paymentPending?: boolean;
   projects: {
     id: string;
     product?: { psp?: string; sku?: string | number; marketId?: string | number };

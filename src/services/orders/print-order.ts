@@ -89,6 +89,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
       grandTotal: totals.grandTotal,
       paymentMethod: input.payment.method ?? null,
       paymentReference: input.payment.reference ?? null,
+      paymentStatus: input.paymentPending ? 'Payment Pending' : 'Payment Complete',
       confirmation: `Order ${orderId}: projects ${lines.map((l) => l.project.id).join(', ')} accepted for printing`,
     });
     for (const [position, line] of lines.entries()) {
@@ -116,7 +117,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
         psp: project.psp,
         title: project.title ?? project.sku,
         coverPreviewKey: project.previewKey ?? null,
-        status: 'paid',
+        status: input.paymentPending ? 'waiting' : 'paid',
       });
       await tx.flush();
       await recordProjectStatus(tx, project);
