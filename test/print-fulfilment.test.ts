@@ -134,6 +134,22 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     expect(corrected).toBeLessThan(uncorrected * 0.5);
   });
 
+  it('replaces the project\'s photos with the order\'s and rebuilds the book before printing', async () => {
+    const projectId = await editableProject(api, auth, { userId: 'replacer', photos: [photos.url('/beach.jpg')] });
+    const body = printBody('order-5005', projectId) as any;
+    body.projects[0].photos = [photos.url('/blue-cast.jpg'), photos.url('/tiny.jpg')];
+    expect((await post(api.url, '/v2/print', body, auth)).status).toBe(200);
+    await waitFor(async () => (await lineOf(projectId)).status === 'complete', 90_000, 'complete');
+    const { data } = (await (await fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: JSON.stringify({ query: `{ project(id: "${projectId}") { status { project } photos { url status } pages { photos { photoId } } } }` }),
+    })).json()) as { data: any };
+    expect(data.project.photos.map((p: any) => p.url)).toEqual([photos.url('/blue-cast.jpg'), photos.url('/tiny.jpg')]);
+    expect(data.project.pages.flatMap((p: any) => p.photos)).toHaveLength(2);
+    expect(data.project.status.project).toBe('ordering');
+  });
+
   it('lists the order in the order history, 10 a page, with the spec fields', async () => {
     const { status, body } = await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: client.credentials.dev.apiKey, email: 'ADA@example.com' });
     expect(status).toBe(200);
