@@ -10,8 +10,8 @@ import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../printers/sandbox-p
 import { renderPrintCover, renderPrintPage } from '../imaging/print/render-page';
 import { writeBookPdf } from '../imaging/print/book-pdf';
 import { buildManifest } from '../imaging/print/manifest';
-import { endsFulfilment, moveOrderLine } from '../services/orders/order-line-status';
-import type { OrderStatus } from '../services/orders/order-status';
+import { moveOrderLine } from '../services/orders/order-line-status';
+import { isFinalOrderStatus, type OrderStatus } from '../services/orders/order-status';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { printFilesPrefix } from '../services/orders/print-files';
 
@@ -50,12 +50,12 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
 
     async getLineStatus(lineId: string): Promise<{ status: OrderStatus; final: boolean }> {
       const line = await orm.em.fork().findOneOrFail(OrderLine, { id: lineId });
-      return { status: line.status, final: endsFulfilment(line.status) };
+      return { status: line.status, final: isFinalOrderStatus(line.status) };
     },
 
     async setLineStatus(lineId: string, status: OrderStatus, trackingUrl?: string): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
       const result = await moveOrderLine(orm.em.fork(), lineId, { status, trackingUrl });
-      return { ...result, final: endsFulfilment(result.status) };
+      return { ...result, final: isFinalOrderStatus(result.status) };
     },
 
     async planRender(lineId: string): Promise<{ pages: number }> {

@@ -44,9 +44,7 @@ export class FileStore {
 
   /** Resolves a key to a path inside the root, refusing anything that could escape it. */
   pathOf(key: string): string {
-    if (!KEY.test(key) || key.split('/').some((segment) => segment === '.' || segment === '..')) {
-      throw new Error(`invalid storage key ${JSON.stringify(key)}`);
-    }
+    if (!this.isValidKey(key)) throw new Error(`invalid storage key ${JSON.stringify(key)}`);
     return path.join(this.root, ...key.split('/'));
   }
 

@@ -24,11 +24,3 @@ export async function moveOrderLine(em: EntityManager, lineId: string, move: Sta
   });
 }
 
-/** Statuses after which a fulfilment flow has nothing left to do. */
-const FULFILMENT_ENDS: ReadonlySet<OrderStatus> = new Set<OrderStatus>([
-  'complete', 'collected', 'cancelled', 'refunded', 'abandoned', 'deleted', 'expired', 'cleaned',
-]);
-
-export function endsFulfilment(status: OrderStatus): boolean {
-  return FULFILMENT_ENDS.has(status);
-}

@@ -37,7 +37,7 @@ export function buildBook(input: BookInput): Book {
   const minPages = even(Math.max(2, input.minPages), 'up');
   const maxPages = Math.max(minPages, even(input.maxPages, 'down'));
   const pages =
-    input.layoutType === 'smartbook' ? smartbookPages(photos, maxPages) : fastbookPages(photos, minPages, maxPages);
+    input.layoutType === 'smartbook' ? smartbookPages(photos, maxPages) : fastbookPages(photos, maxPages);
   while (pages.length < minPages) pages.push(blankPage());
   if (pages.length % 2 === 1) pages.push(blankPage());
   pages.forEach((page, index) => (page.number = index + 1));
@@ -60,13 +60,13 @@ export function buildBook(input: BookInput): Book {
   };
 }
 
-function fastbookPages(photos: BookPhoto[], minPages: number, maxPages: number): BookPage[] {
+function fastbookPages(photos: BookPhoto[], maxPages: number): BookPage[] {
   if (photos.length === 0) return [];
   // One photo a page while the product has room, else the fewest photos a page that fit.
   const perPage = Math.min(4, Math.max(1, Math.ceil(photos.length / maxPages)));
   const pages: BookPage[] = [];
   for (let i = 0; i < photos.length; i += perPage) pages.push(layoutPage(photos.slice(i, i + perPage)));
-  return fitWithin(pages, photos, maxPages, minPages);
+  return fitWithin(pages, photos, maxPages);
 }
 
 function smartbookPages(photos: BookPhoto[], maxPages: number): BookPage[] {
@@ -82,11 +82,11 @@ function smartbookPages(photos: BookPhoto[], maxPages: number): BookPage[] {
       for (let i = 0; i < group.length; i += 2) pages.push(layoutPage(group.slice(i, i + 2)));
     }
   }
-  return pages.length <= maxPages ? pages : fitWithin(pages, photos, maxPages, 0);
+  return pages.length <= maxPages ? pages : fitWithin(pages, photos, maxPages);
 }
 
 /** Too many pages for the product: re-flow every photo at the density that fits. */
-function fitWithin(pages: BookPage[], photos: BookPhoto[], maxPages: number, _minPages: number): BookPage[] {
+function fitWithin(pages: BookPage[], photos: BookPhoto[], maxPages: number): BookPage[] {
   if (pages.length <= maxPages) return pages;
   const perPage = Math.min(4, Math.ceil(photos.length / maxPages));
   const denser: BookPage[] = [];
