@@ -38,7 +38,8 @@ export class ProjectService {
   async status(ctx: RequestContext, id: string): Promise<ProjectStatusRecord> {
     const project = await projectStatus(ctx, id);
     const record: ProjectStatusRecord = { id: project.id, status: { photos: project.photosStatus, project: effectiveStatus(project) } };
-    const line = await ctx.em.findOne(OrderLine, { project }, { populate: ['order'], orderBy: { order: { createdAt: 'desc' } } });
+    // Only ordered projects have an order to report: the common case costs no second query.
+    const line = project.ordered ? await ctx.em.findOne(OrderLine, { project }, { populate: ['order'], orderBy: { order: { createdAt: 'desc' } } }) : null;
     if (!line) return record;
     const { order } = line;
     const address = order.shippingAddress;
