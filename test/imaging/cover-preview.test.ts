@@ -139,19 +139,6 @@ describe('renderCoverPreview', () => {
     expect(await regionBrightness(cover, { left: 0, top: 500, width: 800, height: 100 })).toBeGreaterThan(250);
   });
 
-  it('is fast: an 800x600 preview from a 1600x1200 photo in well under 100 ms', async () => {
-    await renderCoverPreview({ widthPx: 800, heightPx: 600, photo, title: 'Warm-up' });
-    const times: number[] = [];
-    for (let i = 0; i < 5; i++) {
-      const start = performance.now();
-      await renderCoverPreview({ widthPx: 800, heightPx: 600, photo, title: `A title long enough to need cutting down to size, take ${i}`.repeat(2), subtitle: 'Subtitle' });
-      times.push(performance.now() - start);
-    }
-    times.sort((a, b) => a - b);
-    // Typically ~50 ms; the bound leaves room for a loaded CI machine running other test files.
-    expect(times[2]).toBeLessThan(100);
-  });
-
   it('refuses bad sizes and undecodable photos', async () => {
     for (const [widthPx, heightPx] of [[0, 100], [100, -1], [10.5, 10], [100_000, 100]]) {
       await expect(renderCoverPreview({ widthPx, heightPx, title: 'x' })).rejects.toThrow(RangeError);
