@@ -1,41 +1,123 @@
 import { createHash } from 'node:crypto';
-import { createReadStream, createWriteStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { rename, rm } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
 import PDFDocument from 'pdfkit';
-import { pageBoxes, type PrintFormat } from './print-geometry';
+import { pageBoxes, pagePixels, type PrintFormat } from './print-geometry';
+
+/** One page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
+export interface BookPdfPage {
+  sha256: string;
+  bytes: number;
+  widthPx: number;
+  heightPx: number;
+}
 
 export interface BookPdf {
   pageCount: number;
+  /** Size of the PDF file and its SHA-256 (hex), computed from the bytes as they were written. */
   bytes: number;
   sha256: string;
-  mediaBoxPt: [number, number];
-  trimBoxPt: [number, number, number, number];
+  /** MediaBox (= BleedBox): the page with bleed. */
+  mediaBox: { widthPt: number; heightPt: number };
+  /** TrimBox: the finished page, `bleed` in from the left and bottom edge. */
+  trimBox: { leftPt: number; bottomPt: number; widthPt: number; heightPt: number };
+  pages: BookPdfPage[];
 }
 
 /**
- * Writes the book's PDF page by page with PDFKit, which writes each page's objects (the JPEG as
- * DCTDecode, not re-encoded) to the file as soon as the page is done: memory holds one page, not
- * the book. (pdf-lib, by contrast, keeps every embedded image until `save()`.) MediaBox and
- * BleedBox are the page with bleed; TrimBox is the finished size.
+ * Writes a book's print PDF, one full-bleed JPEG page after another, and streams it to `path`.
+ *
+ * Why PDFKit: it is maintained, and it writes every object to its output stream as soon as the
+ * object is finished: the JPEG (embedded as-is, DCTDecode, never re-encoded) is written when the
+ * image is placed, the page dictionary when the next page starts. So the document never holds more
+ * than one page; after each page we also wait until its bytes have reached the file before reading
+ * the next page, so a fast page source cannot pile pages up in the stream buffers. pdf-lib, the other
+ * maintained candidate, keeps every embedded image in its in-memory document until `save()`: the
+ * whole book (about 90 MB for 25 A4 pages) in memory at once. PDFKit has no option for the other page
+ * boxes, so TrimBox and BleedBox are set in the page dictionary before it is written (it is written
+ * when the page ends).
+ *
+ * Each page must be exactly the format's full-bleed pixel size (checked from the JPEG header):
+ * the page is placed over the whole MediaBox, so that is what makes it print at the format's DPI.
+ * The file is written as `<path>.partial` and renamed when complete: a reader never sees half a book.
  */
-export async function writeBookPdf(options: { path: string; format: PrintFormat; pages: AsyncIterable<Buffer> }): Promise<BookPdf> {
-  const { mediaBox, trimBox } = pageBoxes(options.format);
-  const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Title: 'Photobook', Producer: 'photobook-service' } });
-  const out = createWriteStream(options.path);
-  doc.pipe(out);
-  let pageCount = 0;
-  for await (const jpeg of options.pages) {
-    doc.addPage({ size: mediaBox, margin: 0 });
-    const dictionary = (doc.page as unknown as { dictionary: { data: Record<string, unknown> } }).dictionary.data;
-    dictionary.TrimBox = trimBox;
-    dictionary.BleedBox = [0, 0, mediaBox[0], mediaBox[1]];
-    doc.image(jpeg, 0, 0, { width: mediaBox[0], height: mediaBox[1] });
-    pageCount++;
-  }
-  doc.end();
-  await finished(out);
+export async function writeBookPdf(options: { path: string; format: PrintFormat; pages: AsyncIterable<Buffer>; title?: string }): Promise<BookPdf> {
+  const boxes = pageBoxes(options.format);
+  const expected = pagePixels(options.format);
+  const partial = `${options.path}.partial`;
+  const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Title: options.title ?? 'Photobook', Producer: 'photobook-service' } });
+  const out = createWriteStream(partial);
   const hash = createHash('sha256');
-  for await (const chunk of createReadStream(options.path)) hash.update(chunk as Buffer);
-  return { pageCount, bytes: (await stat(options.path)).size, sha256: hash.digest('hex'), mediaBoxPt: mediaBox, trimBoxPt: trimBox };
+  let bytes = 0;
+  doc.on('data', (chunk: Buffer) => {
+    hash.update(chunk);
+    bytes += chunk.length;
+    if (!out.write(chunk)) doc.pause();
+  });
+  out.on('drain', () => doc.resume());
+  const failed = new Promise<never>((_, reject) => {
+    out.once('error', reject);
+    doc.once('error', reject);
+  });
+  failed.catch(() => undefined);
+
+  const pages: BookPdfPage[] = [];
+  try {
+    for await (const jpeg of options.pages) {
+      const size = jpegSize(jpeg);
+      if (size.width !== expected.width || size.height !== expected.height) {
+        throw new Error(`page ${pages.length + 1} is ${size.width}x${size.height} px; the format needs ${expected.width}x${expected.height} px (${options.format.dpi} DPI with bleed)`);
+      }
+      doc.addPage({ size: [boxes.mediaBox.widthPt, boxes.mediaBox.heightPt], margin: 0 });
+      const dictionary = (doc.page as unknown as { dictionary: { data: Record<string, unknown> } }).dictionary.data;
+      dictionary.BleedBox = boxes.bleedBoxArray;
+      dictionary.TrimBox = boxes.trimBoxArray;
+      doc.image(jpeg, 0, 0, { width: boxes.mediaBox.widthPt, height: boxes.mediaBox.heightPt });
+      pages.push({ sha256: createHash('sha256').update(jpeg).digest('hex'), bytes: jpeg.length, widthPx: size.width, heightPx: size.height });
+      await Promise.race([written(doc as unknown as Readable, out), failed]);
+    }
+    if (pages.length === 0) throw new Error('a book PDF needs at least one page');
+    const done = finished(out);
+    doc.once('end', () => out.end());
+    doc.end();
+    await Promise.race([done, failed]);
+    await rename(partial, options.path);
+  } catch (error) {
+    doc.removeAllListeners('data');
+    out.destroy();
+    await rm(partial, { force: true });
+    throw error;
+  }
+  return { pageCount: pages.length, bytes, sha256: hash.digest('hex'), mediaBox: boxes.mediaBox, trimBox: boxes.trimBox, pages };
+}
+
+/** Resolves once everything PDFKit has produced so far is in the file (not in a stream buffer). */
+async function written(doc: Readable, out: WriteStream): Promise<void> {
+  while (doc.readableLength > 0 || out.writableLength > 0) {
+    if (out.writableNeedDrain) await once(out, 'drain');
+    else await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/** Width and height from a JPEG's SOF marker (the header only). */
+export function jpegSize(jpeg: Buffer): { width: number; height: number } {
+  if (jpeg.length < 4 || jpeg.readUInt16BE(0) !== 0xffd8) throw new Error('page is not a JPEG');
+  let pos = 2;
+  while (pos + 9 < jpeg.length) {
+    if (jpeg[pos] !== 0xff) throw new Error('page JPEG is corrupt (no marker where one was expected)');
+    const marker = jpeg[pos + 1];
+    if (marker === 0xff) {
+      pos++;
+      continue;
+    }
+    // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
+    if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
+      return { height: jpeg.readUInt16BE(pos + 5), width: jpeg.readUInt16BE(pos + 7) };
+    }
+    pos += 2 + jpeg.readUInt16BE(pos + 2);
+  }
+  throw new Error('page JPEG has no frame header');
 }

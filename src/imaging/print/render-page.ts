@@ -1,119 +1,245 @@
 import sharp, { type OverlayOptions } from 'sharp';
-import type { BookCover, BookPage } from '../../services/projects/book';
-import { colourCorrection } from './color-correction';
+import type { BookCover, BookPage, TextSlot } from '../../services/projects/book';
+import { cleanText, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
+import { guardDecode, openImage, readImageMetadata } from '../decode';
+import { applyColourCorrection, measureColourCorrection } from './color-correction';
 import { dpiWarning, effectiveDpi } from './effective-dpi';
-import { pagePixels, type PrintFormat } from './print-geometry';
+import { MM_PER_INCH, pagePixels, trimPixels, type PrintFormat } from './print-geometry';
 
 export interface PhotoPlacement {
   photoId: string;
+  /** Photo pixels per inch of paper in its slot (the limiting side). */
   effectiveDpi: number;
+  /** Set below 250 DPI: "may look soft", below 150: "low resolution" (see effective-dpi.ts). */
   warning?: string;
 }
 
 export interface RenderedPage {
+  /** Baseline sRGB JPEG of the full-bleed page, density = the format's DPI. */
   jpeg: Buffer;
   widthPx: number;
   heightPx: number;
   placements: PhotoPlacement[];
 }
 
-interface RenderOptions {
+export interface PrintRenderOptions {
   format: PrintFormat;
+  /** The stored original of a photo (any supported format, EXIF orientation honoured). */
   loadPhoto: (photoId: string) => Promise<Buffer>;
+  /** Automatic levels + white balance on every photo (color-correction.ts). */
   colorCorrection: boolean;
+  /** Page colour behind and between the photos, "#rrggbb"; white by default (cover: see renderPrintCover). */
+  background?: string;
 }
 
-const JPEG_QUALITY = 92;
+export const JPEG_QUALITY = 92;
+/** Text of a page (a dedication) is set at this size, so it is the same on paper at any DPI. */
+export const PAGE_TEXT_PT = [14, 12, 10] as const;
+/** Printers ask to keep text this far inside the trim (the cut may drift by a millimetre or two). */
+export const SAFE_MARGIN_MM = 4;
+/** Text font: the SVG overlay and the width measurement must use the same one. */
+const FONT_FAMILY = 'sans-serif';
+const LINE_HEIGHT = 1.35;
+const MAX_TEXT_LINES = 12;
 
 /**
- * One interior page at print resolution: a white canvas of trim + bleed, each photo cropped to
- * fill its slot (slots are relative to the trim box), texts on top. Photos are decoded and
- * resized one at a time, so memory holds the page and one photo, never the book.
+ * One interior page at print resolution: a canvas of trim + bleed in the page colour, each photo
+ * upright (EXIF), colour-corrected if asked, cropped to fill its slot (slots are 0..1 of the trim
+ * box; a slot that reaches past the trim runs into the bleed and is clipped at the page edge) and
+ * composited; page texts (a dedication) set in the free margin below or above the photos, or on a
+ * white band when there is no room. Photos are decoded, resized and reduced to their slot's pixels
+ * one at a time, so memory holds the page and one photo, never the book.
  */
-export async function renderPrintPage(options: RenderOptions & { page: BookPage }): Promise<RenderedPage> {
+export async function renderPrintPage(options: PrintRenderOptions & { page: BookPage }): Promise<RenderedPage> {
   const { format, page } = options;
   const size = pagePixels(format);
-  const trimWidth = size.width - 2 * size.bleed;
-  const trimHeight = size.height - 2 * size.bleed;
+  const trim = trimPixels(format);
   const layers: OverlayOptions[] = [];
   const placements: PhotoPlacement[] = [];
   for (const slot of page.photos) {
-    const left = size.bleed + Math.round(slot.x * trimWidth);
-    const top = size.bleed + Math.round(slot.y * trimHeight);
-    const width = Math.max(1, Math.round(slot.width * trimWidth));
-    const height = Math.max(1, Math.round(slot.height * trimHeight));
-    const { image, placement } = await placePhoto(options, slot.photoId, width, height);
-    layers.push({ input: image, raw: { width, height, channels: 3 }, left, top });
-    placements.push(placement);
+    const rect = {
+      left: trim.left + Math.round(slot.x * trim.width),
+      top: trim.top + Math.round(slot.y * trim.height),
+      width: Math.max(1, Math.round(slot.width * trim.width)),
+      height: Math.max(1, Math.round(slot.height * trim.height)),
+    };
+    const placed = await placePhoto(options, slot.photoId, rect, size);
+    if (placed.layer) layers.push(placed.layer);
+    placements.push(placed.placement);
   }
-  if (page.texts.length > 0) {
-    layers.push({ input: textSvg(size.width, size.height, page.texts.map((t) => t.text).join('\n'), 'page'), left: 0, top: 0 });
+  const texts = page.texts.map((t) => t.text);
+  if (texts.some((t) => cleanText(t))) {
+    const photoRows = page.photos.map((s) => ({ top: trim.top + s.y * trim.height, bottom: trim.top + (s.y + s.height) * trim.height }));
+    layers.push({ input: await pageTextSvg(size, trim, texts, photoRows, format.dpi), left: 0, top: 0 });
   }
-  return compose(size, layers, format.dpi, placements);
+  return compose(size, layers, format.dpi, placements, options.background ?? '#ffffff');
 }
 
-/** The front cover: the cover photo full-bleed and the title band, at the page size. */
-export async function renderPrintCover(options: RenderOptions & { cover: BookCover }): Promise<RenderedPage> {
+/**
+ * The front cover at the page size: the cover photo full-bleed (cropped to fill, upright,
+ * colour-corrected if asked) or the page colour (the cover preview's slate blue by default), and the
+ * title and subtitle on a dark band at the bottom: the same overlay as the cover preview
+ * (cover-preview.ts, texts cut with an ellipsis when too wide). The band runs into the bleed;
+ * the texts stay inside the safe area. Spine and back-cover texts belong to a wrap-around cover
+ * and are not drawn on this page.
+ */
+export async function renderPrintCover(options: PrintRenderOptions & { cover: BookCover }): Promise<RenderedPage> {
   const { format, cover } = options;
   const size = pagePixels(format);
   const layers: OverlayOptions[] = [];
   const placements: PhotoPlacement[] = [];
   if (cover.photoId) {
-    const { image, placement } = await placePhoto(options, cover.photoId, size.width, size.height);
-    layers.push({ input: image, raw: { width: size.width, height: size.height, channels: 3 }, left: 0, top: 0 });
-    placements.push(placement);
+    const placed = await placePhoto(options, cover.photoId, { left: 0, top: 0, width: size.width, height: size.height }, size);
+    if (placed.layer) layers.push(placed.layer);
+    placements.push(placed.placement);
   }
-  const title = [cover.title, cover.subtitle].filter(Boolean).join('\n');
-  layers.push({ input: textSvg(size.width, size.height, title, 'cover'), left: 0, top: 0 });
-  return compose(size, layers, format.dpi, placements, cover.photoId ? '#ffffff' : '#2f3b48');
+  const overlay = await textOverlaySvg(size.width, size.height, cover.title, cover.subtitle);
+  if (overlay) layers.push({ input: Buffer.from(overlay), left: 0, top: 0 });
+  return compose(size, layers, format.dpi, placements, options.background ?? DEFAULT_COVER_BACKGROUND);
 }
 
-/** The photo oriented, corrected if asked, cropped to fill width x height: raw RGB pixels. */
-async function placePhoto(options: RenderOptions, photoId: string, width: number, height: number): Promise<{ image: Buffer; placement: PhotoPlacement }> {
+interface Rect {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The photo upright, corrected if asked, cropped to fill `rect` (sharp's attention strategy, as
+ * the cover preview: the crop keeps the most salient region), as raw RGB pixels of the part of
+ * `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
+ */
+async function placePhoto(
+  options: PrintRenderOptions,
+  photoId: string,
+  rect: Rect,
+  page: { width: number; height: number },
+): Promise<{ layer?: OverlayOptions; placement: PhotoPlacement }> {
   const original = await options.loadPhoto(photoId);
-  const meta = await sharp(original).metadata();
-  const rotated = (meta.orientation ?? 1) >= 5;
-  const photoWidth = (rotated ? meta.height : meta.width) ?? width;
-  const photoHeight = (rotated ? meta.width : meta.height) ?? height;
-  let pipeline = sharp(original, { failOn: 'error' }).rotate().removeAlpha();
-  if (options.colorCorrection) {
-    const { a, b } = await colourCorrection(original);
-    pipeline = pipeline.linear(a, b);
-  }
-  const image = await pipeline.resize(width, height, { fit: 'cover', position: sharp.strategy.attention }).toColourspace('srgb').raw().toBuffer();
-  const dpi = effectiveDpi(photoWidth, photoHeight, width, height, options.format.dpi);
+  const metadata = await readImageMetadata(original);
+  const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
+  const dpi = effectiveDpi(upright, { width: rect.width / options.format.dpi, height: rect.height / options.format.dpi });
   const warning = dpiWarning(dpi);
-  return { image, placement: { photoId, effectiveDpi: dpi, ...(warning ? { warning } : {}) } };
+  const placement: PhotoPlacement = { photoId, effectiveDpi: dpi, ...(warning ? { warning } : {}) };
+
+  const visible = intersect(rect, { left: 0, top: 0, width: page.width, height: page.height });
+  if (!visible) return { placement };
+  let pipeline = openImage(original).autoOrient().flatten({ background: '#ffffff' });
+  if (options.colorCorrection) pipeline = applyColourCorrection(pipeline, await measureColourCorrection(original));
+  pipeline = pipeline.resize(rect.width, rect.height, { fit: 'cover', position: sharp.strategy.attention });
+  if (visible.width !== rect.width || visible.height !== rect.height) {
+    pipeline = pipeline.extract({ left: visible.left - rect.left, top: visible.top - rect.top, width: visible.width, height: visible.height });
+  }
+  const pixels = await guardDecode(pipeline.toColourspace('srgb').raw().toBuffer());
+  return { layer: { input: pixels, raw: { width: visible.width, height: visible.height, channels: 3 }, left: visible.left, top: visible.top }, placement };
 }
 
-async function compose(
-  size: { width: number; height: number },
-  layers: OverlayOptions[],
-  dpi: number,
-  placements: PhotoPlacement[],
-  background = '#ffffff',
-): Promise<RenderedPage> {
+function intersect(a: Rect, b: Rect): Rect | null {
+  const left = Math.max(a.left, b.left);
+  const top = Math.max(a.top, b.top);
+  const right = Math.min(a.left + a.width, b.left + b.width);
+  const bottom = Math.min(a.top + a.height, b.top + b.height);
+  return right > left && bottom > top ? { left, top, width: right - left, height: bottom - top } : null;
+}
+
+async function compose(size: { width: number; height: number }, layers: OverlayOptions[], dpi: number, placements: PhotoPlacement[], background: string): Promise<RenderedPage> {
+  if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(background)) throw new RangeError(`background must be "#rgb" or "#rrggbb", got ${JSON.stringify(background)}`);
   const jpeg = await sharp({ create: { width: size.width, height: size.height, channels: 3, background } })
     .composite(layers)
+    // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper.
     .jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4' })
-    .withMetadata({ density: dpi })
+    .withIccProfile('srgb')
+    .withDensity(dpi)
     .toBuffer();
   return { jpeg, widthPx: size.width, heightPx: size.height, placements };
 }
 
-function textSvg(width: number, height: number, text: string, kind: 'page' | 'cover'): Buffer {
-  const lines = text.split('\n').filter(Boolean).map(escapeXml);
-  const fontSize = Math.round(height * (kind === 'cover' ? 0.045 : 0.022));
-  const bandHeight = Math.round(fontSize * (lines.length + 1) * 1.3);
-  const top = kind === 'cover' ? height - bandHeight - Math.round(height * 0.06) : Math.round(height * 0.08);
-  const band = kind === 'cover' ? `<rect x="0" y="${top}" width="${width}" height="${bandHeight}" fill="#000" fill-opacity="0.45"/>` : '';
-  const colour = kind === 'cover' ? '#fff' : '#333';
-  const tspans = lines
-    .map((line, i) => `<text x="50%" y="${top + Math.round(fontSize * 1.3 * (i + 1))}" font-family="DejaVu Sans, sans-serif" font-size="${fontSize}" fill="${colour}" text-anchor="middle">${line}</text>`)
+// ---------------------------------------------------------------------------------------------
+// Page text
+
+/**
+ * The page's texts (each its own paragraph), word-wrapped to the safe width of the trim and set in
+ * dark grey: centred on a page without photos; otherwise in the largest free margin below or above
+ * the photos, at 14, 12 or 10 pt, whichever fits first; failing that, at the bottom of the safe
+ * area on a white band over the photo.
+ */
+async function pageTextSvg(
+  page: { width: number; height: number },
+  trim: Rect,
+  texts: TextSlot['text'][],
+  photoRows: { top: number; bottom: number }[],
+  dpi: number,
+): Promise<Buffer> {
+  const safe = Math.round((SAFE_MARGIN_MM / MM_PER_INCH) * dpi);
+  const safeTop = trim.top + safe;
+  const safeBottom = trim.top + trim.height - safe;
+  const maxWidth = trim.width - 2 * safe;
+  const photosTop = Math.min(...photoRows.map((r) => r.top));
+  const photosBottom = Math.max(...photoRows.map((r) => r.bottom));
+  // Free bands, best first: below the photos, above them (a gap of 1/4 line keeps text off the photo).
+  const spaces = photoRows.length === 0 ? [{ top: safeTop, bottom: safeBottom }] : [{ top: photosBottom, bottom: safeBottom }, { top: safeTop, bottom: photosTop }];
+
+  let block: { lines: string[]; fontPx: number; top: number; band: boolean } | undefined;
+  for (const pt of PAGE_TEXT_PT) {
+    const fontPx = Math.round((pt / 72) * dpi);
+    const lines = await wrapText(texts, fontPx, maxWidth);
+    const height = lines.length * fontPx * LINE_HEIGHT;
+    const space = spaces.find((s) => s.bottom - s.top - fontPx * 0.5 >= height);
+    if (space) {
+      block = { lines, fontPx, top: Math.round((space.top + space.bottom - height) / 2), band: false };
+      break;
+    }
+  }
+  if (!block) {
+    const fontPx = Math.round((PAGE_TEXT_PT[0] / 72) * dpi);
+    const lines = await wrapText(texts, fontPx, maxWidth);
+    const height = lines.length * fontPx * LINE_HEIGHT;
+    block = { lines, fontPx, top: Math.round(Math.max(safeTop, safeBottom - height)), band: true };
+  }
+  const { lines, fontPx, top } = block;
+  const height = Math.round(lines.length * fontPx * LINE_HEIGHT);
+  const centre = trim.left + trim.width / 2;
+  const band = block.band
+    ? `<rect x="${trim.left + safe / 2}" y="${top - fontPx * 0.3}" width="${trim.width - safe}" height="${height + fontPx * 0.6}" fill="#ffffff" fill-opacity="0.85"/>`
+    : '';
+  const text = lines
+    .map((line, i) => `<text x="${centre}" y="${Math.round(top + fontPx * (LINE_HEIGHT * i + 1.05))}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#333333">${escapeXml(line)}</text>`)
     .join('');
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">${band}${tspans}</svg>`);
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${page.width}" height="${page.height}" viewBox="0 0 ${page.width} ${page.height}">${band}${text}</svg>`);
 }
 
-function escapeXml(text: string): string {
-  return text.replace(/[<>&"']/g, (c) => ({ '<': '&lt;', '>': '&gt;', '&': '&amp;', '"': '&quot;', "'": '&apos;' })[c]!);
+/**
+ * Greedy word wrap with widths measured by Pango (the font librsvg draws the SVG with); a word
+ * wider than a line is cut with an ellipsis. At most 12 lines: the last one ends with an ellipsis.
+ */
+async function wrapText(texts: string[], fontPx: number, maxWidth: number): Promise<string[]> {
+  const lines: string[] = [];
+  for (const paragraph of texts.flatMap((t) => t.split(/\r\n|\r|\n/)).map(cleanText).filter(Boolean)) {
+    let line = '';
+    for (const word of paragraph.split(' ')) {
+      const candidate = line ? `${line} ${word}` : word;
+      if ((await measureText(candidate, fontPx)) <= maxWidth * 0.97) {
+        line = candidate;
+        continue;
+      }
+      if (line) lines.push(line);
+      line = (await measureText(word, fontPx)) <= maxWidth * 0.97 ? word : await fitText(word, fontPx, false, maxWidth);
+    }
+    if (line) lines.push(line);
+  }
+  if (lines.length <= MAX_TEXT_LINES) return lines;
+  const kept = lines.slice(0, MAX_TEXT_LINES);
+  kept[MAX_TEXT_LINES - 1] = await fitText(`${kept[MAX_TEXT_LINES - 1]} ${lines[MAX_TEXT_LINES]}`, fontPx, false, maxWidth);
+  if (!kept[MAX_TEXT_LINES - 1].endsWith('\u2026')) kept[MAX_TEXT_LINES - 1] += '\u2026';
+  return kept;
+}
+
+async function measureText(text: string, fontPx: number): Promise<number> {
+  try {
+    const { width } = await sharp({ text: { text: escapeXml(text), font: `${FONT_FAMILY} ${fontPx}px`, wrap: 'none' } }).metadata();
+    return width;
+  } catch {
+    return text.length * fontPx * 0.62; // no usable font: a generous average glyph width
+  }
 }
