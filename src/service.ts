@@ -15,6 +15,7 @@ import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
 import { createWorkflowEngine } from './engine/create-engine';
 import type { WorkflowEngine } from './engine/workflow-engine';
+import { LateBoundEngine } from './engine/late-bound-engine';
 import { FLOWS } from '../workflows';
 
 export interface RunningService {
@@ -40,8 +41,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   await bus.start();
   const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
-  const activities = createActivities({ orm: database.orm, files, fetch, log, printers: createPrinters(config, files, fetch) });
+  const lateEngine = new LateBoundEngine();
+  const printers = createPrinters(config, files, fetch);
+  const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine });
   const engine = await createWorkflowEngine({ config, orm: database.orm, flows: FLOWS, activities, log });
+  lateEngine.bind(engine);
   const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log });
   const app = await buildApp({ config, services, bus, log });
   const address = await app.listen({ host: config.host, port: config.port });

@@ -14,6 +14,9 @@ import { createPrinters } from './printers/create-printers';
 import { createSafeFetch } from './outbound/safe-fetch';
 import { FileStore } from './storage/file-store';
 import { createFlowWorker } from './engine/temporal-worker';
+import { TemporalEngine } from './engine/temporal-engine';
+import { loadCredentialPepper } from './services/tenancy/pepper';
+import { FLOWS } from '../workflows';
 
 function exitWith(message: string): never {
   console.error(message);
@@ -51,7 +54,11 @@ try {
 const database = await openDatabase(config, log);
 const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
 const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
-const activities = createActivities({ orm: database.orm, files, fetch, log, printers: createPrinters(config, files, fetch) });
+// Campaign and notification activities start flows (project builds, webhook deliveries).
+const engine = await TemporalEngine.connect({ ...temporal, flowNames: FLOWS.map((flow) => flow.name), log });
+const pepper = await loadCredentialPepper(config);
+const printers = createPrinters(config, files, fetch);
+const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
 
 try {
   const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities });
@@ -62,5 +69,6 @@ try {
   log.info('Temporal worker stopped');
 } finally {
   await connection.close();
+  await engine.stop();
   await database.close();
 }

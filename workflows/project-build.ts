@@ -1,7 +1,9 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { ProjectActivities } from '../src/activities/project-activities';
+import type { CampaignActivities } from '../src/activities/campaign-activities';
 
-type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'>;
+type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'> &
+  Pick<CampaignActivities, 'notifyProjectReady'>;
 
 const database: ActivityOptions = {
   startToCloseTimeoutMs: 30_000,
@@ -26,11 +28,19 @@ export interface ProjectBuildInput {
 /**
  * From `generate` to an editable book: fetch every photo through the guarded client, analyse it,
  * lay out the book and render the cover preview. A photo that cannot be fetched or decoded is
- * marked failed with its reason and the book is built from the others.
+ * marked failed with its reason and the book is built from the others. Once editable, the shop is
+ * told (a campaign row's webhook, or the project's callback URL).
  */
 export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
   name: 'projectBuild',
-  activityOptions: { startBuilding: database, downloadPhoto: download, failPhoto: database, analyzePhoto: imaging, buildBook: imaging },
+  activityOptions: {
+    startBuilding: database,
+    downloadPhoto: download,
+    failPhoto: database,
+    analyzePhoto: imaging,
+    buildBook: imaging,
+    notifyProjectReady: database,
+  },
   async run({ activities }, { projectId }) {
     const { photoIds } = await activities.startBuilding(projectId);
     for (let i = 0; i < photoIds.length; i += BATCH) {
@@ -48,6 +58,8 @@ export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: strin
       );
       await Promise.all(batch.map((photoId) => activities.analyzePhoto(photoId)));
     }
-    return activities.buildBook(projectId);
+    const built = await activities.buildBook(projectId);
+    if (built.status === 'editable') await activities.notifyProjectReady(projectId);
+    return built;
   },
 };

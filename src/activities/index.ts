@@ -6,6 +6,9 @@ import { createProjectActivities } from './project-activities';
 import { createRetentionActivities } from './retention-activities';
 import { createFulfilmentActivities } from './fulfilment-activities';
 import type { PrinterRegistry } from '../printers/printer-registry';
+import type { Config } from '../config';
+import type { WorkflowEngine } from '../engine/workflow-engine';
+import { createCampaignActivities } from './campaign-activities';
 
 export interface ActivityDeps {
   orm: MikroORM;
@@ -13,6 +16,11 @@ export interface ActivityDeps {
   fetch: SafeFetch;
   log: Logger;
   printers: PrinterRegistry;
+  config: Config;
+  /** Opens the sealed webhook signing secrets. */
+  pepper: string;
+  /** Campaign and notification steps start flows of their own. */
+  engine: WorkflowEngine;
 }
 
 /** Every activity by name, for the Temporal worker and the embedded runner alike. */
@@ -21,6 +29,7 @@ export function createActivities(deps: ActivityDeps) {
     ...createProjectActivities(deps),
     ...createRetentionActivities(deps),
     ...createFulfilmentActivities(deps),
+    ...createCampaignActivities(deps),
   };
 }
 

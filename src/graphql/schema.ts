@@ -8,6 +8,9 @@ import { ProjectResolver } from './resolvers/project-resolver';
 import { ProjectStatusResolver } from './resolvers/project-status-resolver';
 import { OrderResolver } from './resolvers/order-resolver';
 import { OrderStatusResolver } from './resolvers/order-status-resolver';
+import { CampaignResolver } from './resolvers/campaign-resolver';
+import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver';
+import { WebhookResolver } from './resolvers/webhook-resolver';
 
 /**
  * type-graphql insists on a PubSub even though every subscription here brings its own `subscribe`
@@ -27,7 +30,7 @@ let schema: Promise<GraphQLSchema> | undefined;
 /** The schema is built once per process from the resolver classes. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver],
+    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver],
     validate: false,
     pubSub: topicsUnsupported,
   });

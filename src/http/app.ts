@@ -8,6 +8,7 @@ import type { StatusEventBus } from '../events/status-event-bus';
 import { registerGraphql } from '../graphql/graphql-server';
 import { ecommerceRoutes } from './ecommerce/routes';
 import { pwaRoutes } from './pwa/routes';
+import { campaignRoutes } from './pwa/campaign-routes';
 import { fileRoutes } from './file-routes';
 import { pspRoutes } from './psp-routes';
 import { healthRoutes } from './health-routes';
@@ -60,6 +61,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       tags: [
         { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
         { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
+        { name: 'campaigns', description: 'PWA backend: a CSV becomes one project per row, each announced by a signed webhook; authenticated by the X-Service header' },
         { name: 'printers', description: 'Status events from print service providers; authenticated by their webhook signature' },
         { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
         { name: 'operations', description: 'Health checks' },
@@ -74,6 +76,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(healthRoutes, { em: services.em });
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services });
+  await app.register(campaignRoutes, { services });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
   await registerGraphql(app, services, bus);

@@ -65,6 +65,12 @@ export interface SafeFetchInit {
   accept?: RegExp;
   /** Which statuses count as success; default 2xx. */
   okStatuses?: (status: number) => boolean;
+  /**
+   * Streams the body: each chunk is handed over (and awaited, so a slow consumer slows the
+   * download) instead of being collected; the response's `body` is then empty. The size cap and
+   * the deadline still apply.
+   */
+  onChunk?: (chunk: Buffer) => void | Promise<void>;
 }
 
 export interface SafeFetchResponse {
@@ -141,7 +147,7 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
           continue;
         }
 
-        return await readResponse(response, target.href, hopLabel, { okStatuses, accept: init.accept, maxBytes });
+        return await readResponse(response, target.href, hopLabel, { okStatuses, accept: init.accept, maxBytes, onChunk: init.onChunk });
       }
     })();
     work.catch(() => undefined); // after a timeout its rejection is expected and nobody awaits it
@@ -259,7 +265,7 @@ async function readResponse(
   response: http.IncomingMessage,
   url: string,
   label: string,
-  rules: { okStatuses: (status: number) => boolean; accept: RegExp | undefined; maxBytes: number },
+  rules: { okStatuses: (status: number) => boolean; accept: RegExp | undefined; maxBytes: number; onChunk?: (chunk: Buffer) => void | Promise<void> },
 ): Promise<SafeFetchResponse> {
   const status = response.statusCode ?? 0;
   if (!rules.okStatuses(status)) {
@@ -281,6 +287,7 @@ async function readResponse(
 
   const chunks: Buffer[] = [];
   let received = 0;
+  let consumerError: { error: unknown } | undefined;
   try {
     for await (const chunk of response as AsyncIterable<Buffer>) {
       received += chunk.length;
@@ -288,10 +295,20 @@ async function readResponse(
         response.destroy();
         throw tooLarge();
       }
-      chunks.push(chunk);
+      if (!rules.onChunk) chunks.push(chunk);
+      else {
+        try {
+          await rules.onChunk(chunk);
+        } catch (error) {
+          response.destroy();
+          consumerError = { error };
+          throw error;
+        }
+      }
     }
   } catch (error) {
-    if (error instanceof OutboundError) throw error;
+    // The consumer's own failure is its business, not a broken download.
+    if (error instanceof OutboundError || consumerError) throw error;
     throw new OutboundError('UNREACHABLE', `${label}: the response broke off (${errorText(error)})`, { cause: error });
   }
   return { status, headers: flattenHeaders(response.headers), body: Buffer.concat(chunks), url };

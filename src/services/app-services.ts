@@ -7,6 +7,8 @@ import { Authenticator } from './tenancy/authenticate';
 import { CatalogueService } from './catalogue/catalogue-service';
 import { ProjectService } from './projects/project-service';
 import { OrderService } from './orders/order-service';
+import { CampaignService } from './campaigns/campaign-service';
+import { WebhookService } from './webhooks/webhook-service';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -17,6 +19,8 @@ export interface AppServices {
   catalogue: CatalogueService;
   projects: ProjectService;
   orders: OrderService;
+  campaigns: CampaignService;
+  webhooks: WebhookService;
 }
 
 export interface AppServiceDeps {
@@ -36,5 +40,7 @@ export function createAppServices({ config, em, pepper, files, engine, log }: Ap
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log }),
     orders: new OrderService({ config, engine, files, log, em }),
+    campaigns: new CampaignService({ config, engine }),
+    webhooks: new WebhookService({ config, engine, pepper }),
   };
 }

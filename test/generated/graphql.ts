@@ -71,6 +71,121 @@ export type Bound = {
   photos: Scalars['Int']['output'];
 };
 
+/** A CSV import: one project per good row, each announced to the webhook */
+export type Campaign = {
+  __typename?: 'Campaign';
+  counts: CampaignCounts;
+  createdAt: Scalars['DateTimeISO']['output'];
+  csvUrl: Scalars['String']['output'];
+  /** Webhook deliveries of this campaign, oldest first, with their attempts */
+  deliveries: WebhookDeliveryConnection;
+  finishedAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  id: Scalars['ID']['output'];
+  /** Why the campaign failed (its file, never a row) */
+  reason?: Maybe<Scalars['String']['output']>;
+  /** Rows in file order, each with its line, reference, project, state and reason */
+  rows: CampaignRowConnection;
+  status: CampaignStatus;
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+
+/** A CSV import: one project per good row, each announced to the webhook */
+export type CampaignDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+};
+
+
+/** A CSV import: one project per good row, each announced to the webhook */
+export type CampaignRowsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
+  state?: InputMaybe<CampaignRowState>;
+};
+
+export type CampaignConnection = {
+  __typename?: 'CampaignConnection';
+  edges: Array<CampaignEdge>;
+  pageInfo: PageInfo;
+};
+
+/** How far a campaign got */
+export type CampaignCounts = {
+  __typename?: 'CampaignCounts';
+  /** Rows whose reference already had a project (not generated or notified again) */
+  duplicate: Scalars['Int']['output'];
+  /** Rows refused (invalid) plus rows whose project or delivery failed */
+  failed: Scalars['Int']['output'];
+  /** Rows whose project exists */
+  generated: Scalars['Int']['output'];
+  /** Rows refused, each with its line and reason */
+  invalid: Scalars['Int']['output'];
+  /** Rows whose project was announced to the shop's webhook */
+  notified: Scalars['Int']['output'];
+  /** Data rows in the file (the header not counted) */
+  rows: Scalars['Int']['output'];
+};
+
+export type CampaignEdge = {
+  __typename?: 'CampaignEdge';
+  cursor: Scalars['String']['output'];
+  node: Campaign;
+};
+
+/** A campaign's status and counts, as they change */
+export type CampaignProgress = {
+  __typename?: 'CampaignProgress';
+  campaignId: Scalars['ID']['output'];
+  counts: CampaignCounts;
+  occurredAt: Scalars['DateTimeISO']['output'];
+  reason?: Maybe<Scalars['String']['output']>;
+  /** Grows with every report of this campaign */
+  sequence: Scalars['Int']['output'];
+  status: CampaignStatus;
+};
+
+/** One row of the CSV and what became of it */
+export type CampaignRow = {
+  __typename?: 'CampaignRow';
+  /** Line of the row in the file; the header is line 1 */
+  line: Scalars['Int']['output'];
+  projectId?: Maybe<Scalars['String']['output']>;
+  /** Why the row is invalid, duplicate or failed */
+  reason?: Maybe<Scalars['String']['output']>;
+  reference?: Maybe<Scalars['String']['output']>;
+  state: CampaignRowState;
+};
+
+export type CampaignRowConnection = {
+  __typename?: 'CampaignRowConnection';
+  edges: Array<CampaignRowEdge>;
+  pageInfo: PageInfo;
+};
+
+export type CampaignRowEdge = {
+  __typename?: 'CampaignRowEdge';
+  cursor: Scalars['String']['output'];
+  node: CampaignRow;
+};
+
+/** What became of one CSV row */
+export type CampaignRowState =
+  | 'duplicate'
+  | 'failed'
+  | 'generated'
+  | 'invalid'
+  | 'notified'
+  | 'pending';
+
+/** importing -> generating -> notifying -> completed, or importing -> failed */
+export type CampaignStatus =
+  | 'completed'
+  | 'failed'
+  | 'generating'
+  | 'importing'
+  | 'notifying';
+
 export type CarouselSlide = {
   __typename?: 'CarouselSlide';
   caption: Scalars['String']['output'];
@@ -128,6 +243,8 @@ export type EcommerceOrderStatus =
   | 'refunded';
 
 export type GenerateProjectInput = {
+  /** URL told (signed) when the project is editable */
+  callback?: InputMaybe<Scalars['String']['input']>;
   /** Template asset values by id */
   custom?: InputMaybe<Scalars['JSONObject']['input']>;
   eCommercePlugin?: InputMaybe<Scalars['Boolean']['input']>;
@@ -149,6 +266,13 @@ export type GenerateProjectPayload = {
   __typename?: 'GenerateProjectPayload';
   project: Project;
   /** Editor URL */
+  url: Scalars['String']['output'];
+};
+
+export type IssuedWebhook = {
+  __typename?: 'IssuedWebhook';
+  /** The whsec_ signing secret: shown only when issued (first set, or rotation) */
+  secret?: Maybe<Scalars['String']['output']>;
   url: Scalars['String']['output'];
 };
 
@@ -194,8 +318,16 @@ export type Mutation = {
   generateProject: GenerateProjectPayload;
   /** Print a paid order (REST: /v2/print); idempotent on orderId */
   printOrder: PrintOrderPayload;
+  /** Send a failed delivery again: same event and webhook-id, new attempts */
+  replayWebhook: WebhookDelivery;
+  /** Replace the signing secret; the new one is shown once and signs every later attempt */
+  rotateWebhookSecret: IssuedWebhook;
   /** Cancel or refund an order, or one project of it */
   setOrderStatus: Order;
+  /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
+  setWebhook: IssuedWebhook;
+  /** Generate one project per row of a CSV (REST: /v2/campaign/auto-generate) */
+  startCampaign: StartCampaignPayload;
   /** Give a project to another user (REST: project/transfer) */
   transferProject: Project;
 };
@@ -229,10 +361,25 @@ export type MutationPrintOrderArgs = {
 };
 
 
+export type MutationReplayWebhookArgs = {
+  deliveryId: Scalars['String']['input'];
+};
+
+
 export type MutationSetOrderStatusArgs = {
   orderId: Scalars['String']['input'];
   projectId?: InputMaybe<Scalars['String']['input']>;
   status: EcommerceOrderStatus;
+};
+
+
+export type MutationSetWebhookArgs = {
+  url: Scalars['String']['input'];
+};
+
+
+export type MutationStartCampaignArgs = {
+  csvUrl: Scalars['String']['input'];
 };
 
 
@@ -533,6 +680,10 @@ export type ProjectStatusPair = {
 
 export type Query = {
   __typename?: 'Query';
+  /** One campaign of this client and environment */
+  campaign: Campaign;
+  /** Campaigns, newest first */
+  campaigns: CampaignConnection;
   /** Products, categories, prices and currency of one market (REST: list-product.php) */
   catalogue: Catalogue;
   /** All markets, and the one suggested for a location (REST: get-market.php) */
@@ -545,6 +696,21 @@ export type Query = {
   project: Project;
   /** A user's projects, newest first (REST: project/list) */
   projects: ProjectConnection;
+  /** This client's webhook in this environment; null when none is set */
+  webhook?: Maybe<Webhook>;
+  /** One webhook delivery with its attempts */
+  webhookDelivery: WebhookDelivery;
+};
+
+
+export type QueryCampaignArgs = {
+  id: Scalars['String']['input'];
+};
+
+
+export type QueryCampaignsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
 };
 
 
@@ -585,6 +751,11 @@ export type QueryProjectsArgs = {
   user: Scalars['String']['input'];
 };
 
+
+export type QueryWebhookDeliveryArgs = {
+  id: Scalars['String']['input'];
+};
+
 /** Values to use in generate and print calls */
 export type RenderOptions = {
   __typename?: 'RenderOptions';
@@ -622,6 +793,13 @@ export type Specifications = {
   psp: Printer;
 };
 
+export type StartCampaignPayload = {
+  __typename?: 'StartCampaignPayload';
+  campaign: Campaign;
+  /** As REST answers: names the URL and the campaign id */
+  message: Scalars['String']['output'];
+};
+
 /** A committed status change of a project, photo, order or campaign */
 export type StatusEvent = {
   __typename?: 'StatusEvent';
@@ -638,12 +816,19 @@ export type StatusEvent = {
 
 export type Subscription = {
   __typename?: 'Subscription';
+  /** A campaign's status and counts now, then as they change (at most about twice a second), until it completes or fails */
+  campaignProgress: CampaignProgress;
   /** Fulfilment status changes of one order, or of every order of this client: the dashboard feed */
   orderStatusChanged: OrderStatusEvent;
   /** Status changes of one project, or of all a user's projects, as they commit */
   projectStatusChanged: ProjectStatusEvent;
   /** Every committed status change of this client and environment, optionally of one subject */
   statusEvents: StatusEvent;
+};
+
+
+export type SubscriptionCampaignProgressArgs = {
+  id: Scalars['String']['input'];
 };
 
 
@@ -668,6 +853,118 @@ export type TextSlot = {
   assetId: Scalars['String']['output'];
   text: Scalars['String']['output'];
 };
+
+/** Where this client's campaign notifications go in this environment */
+export type Webhook = {
+  __typename?: 'Webhook';
+  updatedAt: Scalars['DateTimeISO']['output'];
+  url: Scalars['String']['output'];
+};
+
+/** One HTTP request of a webhook delivery */
+export type WebhookAttempt = {
+  __typename?: 'WebhookAttempt';
+  attemptedAt: Scalars['DateTimeISO']['output'];
+  error?: Maybe<Scalars['String']['output']>;
+  latencyMs: Scalars['Int']['output'];
+  /** The receiver's HTTP status; null when none came */
+  statusCode?: Maybe<Scalars['Int']['output']>;
+};
+
+/** One event sent to one URL, signed (Standard Webhooks), with every attempt */
+export type WebhookDelivery = {
+  __typename?: 'WebhookDelivery';
+  attempts: Array<WebhookAttempt>;
+  createdAt: Scalars['DateTimeISO']['output'];
+  event: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  projectId: Scalars['String']['output'];
+  reference: Scalars['String']['output'];
+  status: WebhookDeliveryStatus;
+  updatedAt: Scalars['DateTimeISO']['output'];
+  url: Scalars['String']['output'];
+  /** The webhook-id header: the same for every attempt and replay */
+  webhookId: Scalars['String']['output'];
+};
+
+export type WebhookDeliveryConnection = {
+  __typename?: 'WebhookDeliveryConnection';
+  edges: Array<WebhookDeliveryEdge>;
+  pageInfo: PageInfo;
+};
+
+export type WebhookDeliveryEdge = {
+  __typename?: 'WebhookDeliveryEdge';
+  cursor: Scalars['String']['output'];
+  node: WebhookDelivery;
+};
+
+export type WebhookDeliveryStatus =
+  | 'delivered'
+  | 'failed'
+  | 'pending';
+
+export type StartCampaignMutationVariables = Exact<{
+  csvUrl: Scalars['String']['input'];
+}>;
+
+
+export type StartCampaignMutation = { __typename?: 'Mutation', startCampaign: { __typename?: 'StartCampaignPayload', message: string, campaign: { __typename?: 'Campaign', id: string, status: CampaignStatus, csvUrl: string } } };
+
+export type CampaignQueryVariables = Exact<{
+  id: Scalars['String']['input'];
+  rowsAfter?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<CampaignRowState>;
+}>;
+
+
+export type CampaignQuery = { __typename?: 'Query', campaign: { __typename?: 'Campaign', id: string, csvUrl: string, status: CampaignStatus, reason?: string | null, createdAt: string, finishedAt?: string | null, counts: { __typename?: 'CampaignCounts', rows: number, generated: number, notified: number, failed: number, invalid: number, duplicate: number }, rows: { __typename?: 'CampaignRowConnection', edges: Array<{ __typename?: 'CampaignRowEdge', cursor: string, node: { __typename?: 'CampaignRow', line: number, reference?: string | null, projectId?: string | null, state: CampaignRowState, reason?: string | null } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } }, deliveries: { __typename?: 'WebhookDeliveryConnection', edges: Array<{ __typename?: 'WebhookDeliveryEdge', node: { __typename?: 'WebhookDelivery', id: string, webhookId: string, event: string, url: string, reference: string, projectId: string, status: WebhookDeliveryStatus, createdAt: string, updatedAt: string, attempts: Array<{ __typename?: 'WebhookAttempt', attemptedAt: string, statusCode?: number | null, latencyMs: number, error?: string | null }> } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } } };
+
+export type CampaignsQueryVariables = Exact<{
+  first?: InputMaybe<Scalars['Int']['input']>;
+  after?: InputMaybe<Scalars['String']['input']>;
+}>;
+
+
+export type CampaignsQuery = { __typename?: 'Query', campaigns: { __typename?: 'CampaignConnection', edges: Array<{ __typename?: 'CampaignEdge', cursor: string, node: { __typename?: 'Campaign', id: string, status: CampaignStatus, csvUrl: string, createdAt: string, counts: { __typename?: 'CampaignCounts', rows: number, generated: number, notified: number, failed: number } } }>, pageInfo: { __typename?: 'PageInfo', hasNextPage: boolean, endCursor?: string | null } } };
+
+export type CampaignProgressSubscriptionVariables = Exact<{
+  id: Scalars['String']['input'];
+}>;
+
+
+export type CampaignProgressSubscription = { __typename?: 'Subscription', campaignProgress: { __typename?: 'CampaignProgress', campaignId: string, status: CampaignStatus, reason?: string | null, sequence: number, occurredAt: string, counts: { __typename?: 'CampaignCounts', rows: number, generated: number, notified: number, failed: number, invalid: number, duplicate: number } } };
+
+export type WebhookQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WebhookQuery = { __typename?: 'Query', webhook?: { __typename?: 'Webhook', url: string, updatedAt: string } | null };
+
+export type SetWebhookMutationVariables = Exact<{
+  url: Scalars['String']['input'];
+}>;
+
+
+export type SetWebhookMutation = { __typename?: 'Mutation', setWebhook: { __typename?: 'IssuedWebhook', url: string, secret?: string | null } };
+
+export type RotateWebhookSecretMutationVariables = Exact<{ [key: string]: never; }>;
+
+
+export type RotateWebhookSecretMutation = { __typename?: 'Mutation', rotateWebhookSecret: { __typename?: 'IssuedWebhook', url: string, secret?: string | null } };
+
+export type WebhookDeliveryQueryVariables = Exact<{
+  id: Scalars['String']['input'];
+}>;
+
+
+export type WebhookDeliveryQuery = { __typename?: 'Query', webhookDelivery: { __typename?: 'WebhookDelivery', id: string, webhookId: string, status: WebhookDeliveryStatus, reference: string, projectId: string, url: string, attempts: Array<{ __typename?: 'WebhookAttempt', attemptedAt: string, statusCode?: number | null, latencyMs: number, error?: string | null }> } };
+
+export type ReplayWebhookMutationVariables = Exact<{
+  deliveryId: Scalars['String']['input'];
+}>;
+
+
+export type ReplayWebhookMutation = { __typename?: 'Mutation', replayWebhook: { __typename?: 'WebhookDelivery', id: string, webhookId: string, status: WebhookDeliveryStatus, attempts: Array<{ __typename?: 'WebhookAttempt', statusCode?: number | null }> } };
 
 export type CatalogueQueryVariables = Exact<{
   marketId?: InputMaybe<Scalars['Int']['input']>;
@@ -798,6 +1095,15 @@ export type StatusEventsSubscriptionVariables = Exact<{
 export type StatusEventsSubscription = { __typename?: 'Subscription', statusEvents: { __typename?: 'StatusEvent', subjectType: string, subjectId: string, status: string, sequence: number, detail: Record<string, unknown>, occurredAt: string } };
 
 
+export const StartCampaignDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StartCampaign"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"csvUrl"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startCampaign"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"csvUrl"},"value":{"kind":"Variable","name":{"kind":"Name","value":"csvUrl"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"campaign"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"csvUrl"}}]}}]}}]}}]} as unknown as DocumentNode<StartCampaignMutation, StartCampaignMutationVariables>;
+export const CampaignDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Campaign"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"rowsAfter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"state"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"CampaignRowState"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"campaign"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"csvUrl"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"finishedAt"}},{"kind":"Field","name":{"kind":"Name","value":"counts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rows"}},{"kind":"Field","name":{"kind":"Name","value":"generated"}},{"kind":"Field","name":{"kind":"Name","value":"notified"}},{"kind":"Field","name":{"kind":"Name","value":"failed"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"duplicate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rows"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"rowsAfter"}}},{"kind":"Argument","name":{"kind":"Name","value":"state"},"value":{"kind":"Variable","name":{"kind":"Name","value":"state"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"line"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"deliveries"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"IntValue","value":"100"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"webhookId"}},{"kind":"Field","name":{"kind":"Name","value":"event"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attemptedAt"}},{"kind":"Field","name":{"kind":"Name","value":"statusCode"}},{"kind":"Field","name":{"kind":"Name","value":"latencyMs"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]}}]} as unknown as DocumentNode<CampaignQuery, CampaignQueryVariables>;
+export const CampaignsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Campaigns"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"campaigns"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"csvUrl"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"counts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rows"}},{"kind":"Field","name":{"kind":"Name","value":"generated"}},{"kind":"Field","name":{"kind":"Name","value":"notified"}},{"kind":"Field","name":{"kind":"Name","value":"failed"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<CampaignsQuery, CampaignsQueryVariables>;
+export const CampaignProgressDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"CampaignProgress"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"campaignProgress"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"campaignId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"sequence"}},{"kind":"Field","name":{"kind":"Name","value":"occurredAt"}},{"kind":"Field","name":{"kind":"Name","value":"counts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rows"}},{"kind":"Field","name":{"kind":"Name","value":"generated"}},{"kind":"Field","name":{"kind":"Name","value":"notified"}},{"kind":"Field","name":{"kind":"Name","value":"failed"}},{"kind":"Field","name":{"kind":"Name","value":"invalid"}},{"kind":"Field","name":{"kind":"Name","value":"duplicate"}}]}}]}}]}}]} as unknown as DocumentNode<CampaignProgressSubscription, CampaignProgressSubscriptionVariables>;
+export const WebhookDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Webhook"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhook"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]}}]} as unknown as DocumentNode<WebhookQuery, WebhookQueryVariables>;
+export const SetWebhookDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SetWebhook"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"url"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setWebhook"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"url"},"value":{"kind":"Variable","name":{"kind":"Name","value":"url"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}}]}}]}}]} as unknown as DocumentNode<SetWebhookMutation, SetWebhookMutationVariables>;
+export const RotateWebhookSecretDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RotateWebhookSecret"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"rotateWebhookSecret"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}}]}}]}}]} as unknown as DocumentNode<RotateWebhookSecretMutation, RotateWebhookSecretMutationVariables>;
+export const WebhookDeliveryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"WebhookDelivery"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"webhookDelivery"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"webhookId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"reference"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"attemptedAt"}},{"kind":"Field","name":{"kind":"Name","value":"statusCode"}},{"kind":"Field","name":{"kind":"Name","value":"latencyMs"}},{"kind":"Field","name":{"kind":"Name","value":"error"}}]}}]}}]}}]} as unknown as DocumentNode<WebhookDeliveryQuery, WebhookDeliveryQueryVariables>;
+export const ReplayWebhookDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ReplayWebhook"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"deliveryId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"replayWebhook"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"deliveryId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"deliveryId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"webhookId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"attempts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"statusCode"}}]}}]}}]}}]} as unknown as DocumentNode<ReplayWebhookMutation, ReplayWebhookMutationVariables>;
 export const CatalogueDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Catalogue"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"marketId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"language"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"v"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"catalogue"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"marketId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"marketId"}}},{"kind":"Argument","name":{"kind":"Name","value":"language"},"value":{"kind":"Variable","name":{"kind":"Name","value":"language"}}},{"kind":"Argument","name":{"kind":"Name","value":"v"},"value":{"kind":"Variable","name":{"kind":"Name","value":"v"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"baseUrl"}},{"kind":"Field","name":{"kind":"Name","value":"pricesIncludeTax"}},{"kind":"Field","name":{"kind":"Name","value":"currency"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"left"}},{"kind":"Field","name":{"kind":"Name","value":"right"}},{"kind":"Field","name":{"kind":"Name","value":"decimals"}}]}},{"kind":"Field","name":{"kind":"Name","value":"products"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"sku"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"disabled"}},{"kind":"Field","name":{"kind":"Name","value":"payment"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"prices"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"price"}},{"kind":"Field","name":{"kind":"Name","value":"extraCostPerPage"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"attributes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"categoryId"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"topSeller"}},{"kind":"Field","name":{"kind":"Name","value":"tag"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"categories"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"categoryId"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"products"}}]}}]}}]}}]} as unknown as DocumentNode<CatalogueQuery, CatalogueQueryVariables>;
 export const MarketsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Markets"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"language"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"latitude"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"longitude"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"markets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"language"},"value":{"kind":"Variable","name":{"kind":"Name","value":"language"}}},{"kind":"Argument","name":{"kind":"Name","value":"latitude"},"value":{"kind":"Variable","name":{"kind":"Name","value":"latitude"}}},{"kind":"Argument","name":{"kind":"Name","value":"longitude"},"value":{"kind":"Variable","name":{"kind":"Name","value":"longitude"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"results"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"storeName"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode2"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"suggested"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"storeName"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode2"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}}]}}]}}]} as unknown as DocumentNode<MarketsQuery, MarketsQueryVariables>;
 export const PrintOrderDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PrintOrder"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PrintOrderInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"printOrder"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"order"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"grandTotal"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]}}]} as unknown as DocumentNode<PrintOrderMutation, PrintOrderMutationVariables>;

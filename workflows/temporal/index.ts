@@ -5,6 +5,8 @@
 import { projectBuildFlow, type ProjectBuildInput } from '../project-build';
 import { projectExpungeFlow, type ProjectExpungeInput } from '../project-expunge';
 import { printFulfilmentFlow, type PrintFulfilmentInput } from '../print-fulfilment';
+import { campaignFlow, type CampaignInput } from '../campaign';
+import { webhookDeliveryFlow, type WebhookDeliveryFlowInput } from '../webhook-delivery';
 import { runFlowOnTemporal } from './run-flow';
 
 export async function projectBuild(input: ProjectBuildInput) {
@@ -17,4 +19,12 @@ export async function projectExpunge(input: ProjectExpungeInput) {
 
 export async function printFulfilment(input: PrintFulfilmentInput) {
   return runFlowOnTemporal(printFulfilmentFlow, input);
+}
+
+export async function campaign(input: CampaignInput) {
+  return runFlowOnTemporal(campaignFlow, input);
+}
+
+export async function webhookDelivery(input: WebhookDeliveryFlowInput) {
+  return runFlowOnTemporal(webhookDeliveryFlow, input);
 }

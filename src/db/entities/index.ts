@@ -15,6 +15,11 @@ export { OrderLine } from './OrderLine';
 export { WorkflowRun } from './WorkflowRun';
 export { WorkflowStep } from './WorkflowStep';
 export { WorkflowSignal } from './WorkflowSignal';
+export { Campaign } from './Campaign';
+export { CampaignRow } from './CampaignRow';
+export { WebhookEndpoint } from './WebhookEndpoint';
+export { WebhookDelivery } from './WebhookDelivery';
+export { WebhookAttempt } from './WebhookAttempt';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -33,6 +38,11 @@ import { OrderLine } from './OrderLine';
 import { WorkflowRun } from './WorkflowRun';
 import { WorkflowStep } from './WorkflowStep';
 import { WorkflowSignal } from './WorkflowSignal';
+import { Campaign } from './Campaign';
+import { CampaignRow } from './CampaignRow';
+import { WebhookEndpoint } from './WebhookEndpoint';
+import { WebhookDelivery } from './WebhookDelivery';
+import { WebhookAttempt } from './WebhookAttempt';
 
 export const ENTITIES = [
   Client,
@@ -52,4 +62,9 @@ export const ENTITIES = [
   WorkflowRun,
   WorkflowStep,
   WorkflowSignal,
+  Campaign,
+  CampaignRow,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookAttempt,
 ];

@@ -122,6 +122,7 @@ export class GenerateProjectInput {
   @Field(() => LayoutTypeEnum, { nullable: true }) layoutType?: LayoutTypeEnum;
   @Field(() => Boolean, { nullable: true }) eCommercePlugin?: boolean;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Template asset values by id' }) custom?: Record<string, unknown>;
+  @Field(() => String, { nullable: true, description: 'URL told (signed) when the project is editable' }) callback?: string;
 }
 
 @ObjectType()

@@ -67,6 +67,7 @@ export const generateSchema = {
       metadata: { type: 'object' },
       layoutType: { type: 'string', enum: ['fastbook', 'smartbook'] },
       eCommercePlugin: { type: 'boolean' },
+      callback: { type: 'string', maxLength: 2048, description: 'URL told (signed) when the project is editable' },
       custom: {
         description: 'an object of asset values by id, or an array of {id, value}',
         anyOf: [

@@ -23,6 +23,8 @@ export interface GenerateInput {
   layoutType?: string;
   eCommercePlugin?: boolean;
   custom?: Record<string, unknown> | { id: string; value: unknown }[];
+  /** Told (signed, like campaign webhooks) when the project is editable. */
+  callback?: string;
 }
 
 export interface GenerateResult {
@@ -39,7 +41,13 @@ const LANGUAGE = /^[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,8})*$/;
  * Spec 4.1: validates everything before writing, creates the project and its photos in one
  * transaction, then starts the build flow (download, analyse, lay out, preview).
  */
-export async function generateProject(ctx: RequestContext, deps: ProjectServiceDeps, input: GenerateInput): Promise<GenerateResult> {
+export async function generateProject(
+  ctx: RequestContext,
+  deps: ProjectServiceDeps,
+  input: GenerateInput,
+  /** A campaign decides the id up front, so that a retried row makes the same project. */
+  options: { projectId?: string } = {},
+): Promise<GenerateResult> {
   const owner = ownerOf(input);
   const language = input.language ?? 'en';
   if (!LANGUAGE.test(language)) throw ValidationError.field('language', 'must be a language code such as en or de-DE');
@@ -47,13 +55,14 @@ export async function generateProject(ctx: RequestContext, deps: ProjectServiceD
   if (!LAYOUT_TYPES.includes(layoutType)) throw ValidationError.field('layoutType', `must be one of ${LAYOUT_TYPES.join(', ')}`);
   const photos = parsePhotos(input.photos, 'photos');
   const custom = parseCustom(input.custom);
+  const callbackUrl = checkCallback(input.callback) ?? null;
   const [product, market] = await Promise.all([resolveProduct(ctx, input.sku, input.psp), resolveMarket(ctx, input.marketId)]);
 
   const project = await ctx.em.transactional(async (tx) => {
     const endUser = await findOrCreateEndUser(tx, ctx.tenant, owner.externalId, owner.email);
     const now = new Date();
     const created = tx.create(Project, {
-      id: newProjectId(),
+      id: options.projectId ?? newProjectId(),
       client: ctx.tenant.clientId,
       env: ctx.tenant.env,
       owner: endUser,
@@ -66,6 +75,7 @@ export async function generateProject(ctx: RequestContext, deps: ProjectServiceD
       eCommercePlugin: input.eCommercePlugin ?? false,
       metadata: input.metadata ?? {},
       custom: custom.texts,
+      callbackUrl,
       createdAt: now,
       updatedAt: now,
       expiresAt: new Date(now.getTime() + deps.config.durations.projectTtlMs),
@@ -84,7 +94,7 @@ export async function generateProject(ctx: RequestContext, deps: ProjectServiceD
   return { url: editorUrl(deps.config.frontendUrl, ctx, project, owner.externalId), project };
 }
 
-export function editorUrl(frontendUrl: string, ctx: RequestContext, project: Project, user: string): string {
+export function editorUrl(frontendUrl: string, ctx: Pick<RequestContext, 'tenant'>, project: Project, user: string): string {
   const url = new URL(frontendUrl);
   url.search = new URLSearchParams({
     id: project.id,
@@ -149,4 +159,11 @@ function parseCustom(custom: GenerateInput['custom']): { texts: Record<string, s
   }
   if (errors.length > 0) throw new ValidationError(errors);
   return { texts, images };
+}
+
+/** A project's callback URL (generate, duplicate, transfer): where its ready event is posted. */
+export function checkCallback(callback: string | undefined): string | undefined {
+  if (callback === undefined || callback === null) return undefined;
+  if (typeof callback !== 'string' || !isHttpUrl(callback)) throw ValidationError.field('callback', 'must be an absolute http(s) URL');
+  return callback;
 }

@@ -7,9 +7,9 @@ import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
 import { newProjectId } from './project-ids';
 import { recordProjectStatus } from './project-events';
 import { canMoveProject } from './project-status';
-import { isHttpUrl } from './photo-input';
 import { projectPrefix } from './storage-keys';
 import type { ProjectServiceDeps } from './project-service-deps';
+import { checkCallback, PROJECT_BUILD_FLOW, projectBuildWorkflowId } from './generate-project';
 
 export const MAX_DELETE_IDS = 10;
 export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
@@ -85,8 +85,9 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
   // Files first: once the row commits, the copy must be complete. A failed commit removes them.
   const keys = [source.previewKey, ...source.photos.getItems().flatMap((p) => [p.originalKey, p.thumbnailKey])].filter((k): k is string => !!k);
   for (const key of keys) await deps.files.copy(key, rekey(key)!);
+  let copy: Project;
   try {
-    return await ctx.em.transactional(async (tx) => {
+    copy = await ctx.em.transactional(async (tx) => {
       const now = new Date();
       const copied = tx.create(Project, {
         ...pickCopiedFields(source),
@@ -116,6 +117,10 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
     await deps.files.removeTree(toPrefix);
     throw error;
   }
+  // The copy goes through the build flow like every project: nothing is left to fetch or lay
+  // out, and its end tells the copy's callback URL that it is ready.
+  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(copy.id), { projectId: copy.id });
+  return copy;
 }
 
 
@@ -139,12 +144,6 @@ export async function transferProject(
     await recordProjectStatus(tx, project);
     return project;
   });
-}
-
-function checkCallback(callback: string | undefined): string | undefined {
-  if (callback === undefined || callback === null) return undefined;
-  if (typeof callback !== 'string' || !isHttpUrl(callback)) throw ValidationError.field('callback', 'must be an absolute http(s) URL');
-  return callback;
 }
 
 function pickCopiedFields(p: Project) {

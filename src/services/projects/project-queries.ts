@@ -55,12 +55,12 @@ export function assertProjectId(id: unknown, path: string): asserts id is string
   }
 }
 
-/** Cursors are opaque to clients; anything we did not issue is refused up front, naming `cursor`. */
-function assertCursor(cursor: string): void {
+/** Cursors are opaque to clients; anything we did not issue is refused up front, naming the field. */
+export function assertCursor(cursor: string, path = 'cursor'): void {
   try {
     const decoded = Cursor.decode(cursor);
     if (!Array.isArray(decoded) || decoded.length !== 2) throw new Error('shape');
   } catch {
-    throw ValidationError.field('cursor', 'is not a cursor this service issued', 'UNKNOWN_CURSOR');
+    throw ValidationError.field(path, 'is not a cursor this service issued', 'UNKNOWN_CURSOR');
   }
 }

@@ -1,0 +1,62 @@
+import { randomUUID } from 'node:crypto';
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Client } from './Client';
+import { Campaign } from './Campaign';
+import { WebhookAttempt } from './WebhookAttempt';
+import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../domain/webhook-delivery-status';
+
+/** One event sent to one URL, attempted until delivered or given up; replayable when failed. */
+@Entity({ tableName: 'webhook_deliveries' })
+@Unique({ properties: ['eventKey'] })
+@Index({ properties: ['campaign', 'createdAt'] })
+@Index({ properties: ['client', 'env', 'createdAt'] })
+export class WebhookDelivery {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Client, { deleteRule: 'cascade' })
+  client!: Client;
+
+  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
+  env!: Environment;
+
+  /** What happened to whom, e.g. `project.ready:p-...`: one delivery per event, however often it is reported. */
+  @Property({ type: 'string', length: 200 })
+  eventKey!: string;
+
+  @Property({ type: 'string', length: 50 })
+  event!: string;
+
+  @Property({ type: 'string', length: 40 })
+  projectId!: string;
+
+  @Property({ type: 'string', length: 500 })
+  reference!: string;
+
+  @ManyToOne(() => Campaign, { nullable: true, deleteRule: 'cascade' })
+  campaign?: Campaign | null;
+
+  @Property({ type: 'string', length: 2000 })
+  url!: string;
+
+  /** The exact JSON that is signed and sent. */
+  @Property({ type: 'text' })
+  payload!: string;
+
+  @Enum({ items: () => WEBHOOK_DELIVERY_STATUSES, nativeEnumName: 'webhook_delivery_status' })
+  status: WebhookDeliveryStatus & Opt = 'pending';
+
+  /** 0 for the first sending, then one more for each replay. */
+  @Property({ type: 'integer' })
+  round: number & Opt = 0;
+
+  @OneToMany(() => WebhookAttempt, (attempt) => attempt.delivery, { orderBy: { attemptedAt: 'asc', id: 'asc' } })
+  attempts = new Collection<WebhookAttempt>(this);
+
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
+  @Property({ type: 'datetime' })
+  updatedAt: Date & Opt = new Date();
+}

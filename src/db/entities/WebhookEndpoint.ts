@@ -1,0 +1,31 @@
+import { randomUUID } from 'node:crypto';
+import { Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Client } from './Client';
+import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+
+/** Where a client's campaign notifications go, per environment, and the secret that signs them. */
+@Entity({ tableName: 'webhook_endpoints' })
+@Unique({ properties: ['client', 'env'] })
+export class WebhookEndpoint {
+  @PrimaryKey({ type: 'uuid' })
+  id: string & Opt = randomUUID();
+
+  @ManyToOne(() => Client, { deleteRule: 'cascade' })
+  client!: Client;
+
+  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
+  env!: Environment;
+
+  @Property({ type: 'string', length: 2000 })
+  url!: string;
+
+  /**
+   * The `whsec_` secret, sealed with AES-256-GCM under a key derived from the credential pepper
+   * (see webhook-secret.ts): the service must read it to sign, a database dump alone cannot.
+   */
+  @Property({ type: 'text' })
+  sealedSecret!: string;
+
+  @Property({ type: 'datetime' })
+  updatedAt: Date & Opt = new Date();
+}

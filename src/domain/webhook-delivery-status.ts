@@ -1,0 +1,39 @@
+/**
+ * Outbound webhook deliveries: one delivery is one event for one target, sent in attempts until a
+ * 2xx answer or until the retries are spent. Its `webhook-id` stays the same across every attempt
+ * and every replay, so a receiver can drop repeats.
+ */
+
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
+
+export const WEBHOOK_DELIVERY_TRANSITIONS: Record<WebhookDeliveryStatus, readonly WebhookDeliveryStatus[]> = {
+  pending: ['delivered', 'failed'],
+  delivered: [],
+  // replayWebhook: a failed delivery is sent again, as the same event.
+  failed: ['pending'],
+};
+
+export function canMoveDelivery(from: WebhookDeliveryStatus, to: WebhookDeliveryStatus): boolean {
+  return WEBHOOK_DELIVERY_TRANSITIONS[from].includes(to);
+}
+
+/** Attempts after the first failed one (spec 8: "3 additional attempts after a failure"). */
+export const WEBHOOK_RETRIES = 3;
+
+/**
+ * Wait before retry `n` (1-based): spacing, 2 x spacing, 4 x spacing. With the default spacing of
+ * one minute a delivery is given up 7 minutes after its first attempt.
+ */
+export function webhookRetryDelayMs(spacingMs: number, retry: number): number {
+  return spacingMs * 2 ** (retry - 1);
+}
+
+/** Why a delivery was made. */
+export const WEBHOOK_EVENTS = ['project.ready'] as const;
+export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+/** The `webhook-id` header of a delivery: stable for the delivery's lifetime. */
+export function webhookMessageId(deliveryId: string): string {
+  return `msg_${deliveryId}`;
+}

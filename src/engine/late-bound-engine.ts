@@ -1,0 +1,31 @@
+import type { WorkflowEngine } from './workflow-engine';
+
+/**
+ * Activities start flows too (a campaign row starts its project's build, a ready project its
+ * webhook delivery), but the engine is built from the activities. This stand-in is handed to the
+ * activities first and pointed at the engine once it exists.
+ */
+export class LateBoundEngine implements WorkflowEngine {
+  private engine?: WorkflowEngine;
+
+  bind(engine: WorkflowEngine): void {
+    this.engine = engine;
+  }
+
+  start<I>(flowName: string, workflowId: string, input: I): Promise<void> {
+    return this.bound().start(flowName, workflowId, input);
+  }
+
+  signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
+    return this.bound().signal(workflowId, name, payload);
+  }
+
+  async stop(): Promise<void> {
+    // The owner of the real engine stops it.
+  }
+
+  private bound(): WorkflowEngine {
+    if (!this.engine) throw new Error('the workflow engine is not ready yet');
+    return this.engine;
+  }
+}

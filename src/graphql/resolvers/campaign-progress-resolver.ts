@@ -1,0 +1,47 @@
+import { Arg, Root, Subscription, Resolver } from 'type-graphql';
+import type { SubscribeResolverData } from 'type-graphql';
+import type { GraphqlContext } from '../context';
+import type { StatusEventMessage } from '../../events/status-event-log';
+import { CAMPAIGN_SUBJECT, type CampaignCounts } from '../../services/campaigns/campaign-progress';
+import type { CampaignProgressReport } from '../../services/campaigns/campaign-service';
+import { CampaignProgress } from '../types/campaign';
+
+const FINAL = ['completed', 'failed'];
+
+/**
+ * The campaign as it is now, then every change of its status and counts, until it is completed
+ * or failed. Listening starts before the snapshot is read, so nothing falls in between.
+ */
+async function* campaignProgress({ ctx, services, bus }: GraphqlContext, id: string): AsyncGenerator<CampaignProgressReport> {
+  const events = bus.subscribe(
+    (event) => event.clientId === ctx.tenant.clientId && event.env === ctx.tenant.env && event.subjectType === CAMPAIGN_SUBJECT && event.subjectId === id,
+  );
+  try {
+    const now = await services.campaigns.progress(ctx, id);
+    yield now;
+    if (FINAL.includes(now.status)) return;
+    for await (const event of events) {
+      if (event.sequence <= now.sequence) continue;
+      yield reportOf(event);
+      if (FINAL.includes(event.status)) return;
+    }
+  } finally {
+    await events.return?.();
+  }
+}
+
+function reportOf(event: StatusEventMessage): CampaignProgressReport {
+  const { reason, ...counts } = event.detail as unknown as CampaignCounts & { reason?: string };
+  return { campaignId: event.subjectId, status: event.status, reason: reason ?? null, counts, sequence: event.sequence, occurredAt: new Date(event.occurredAt) };
+}
+
+@Resolver()
+export class CampaignProgressResolver {
+  @Subscription(() => CampaignProgress, {
+    description: "A campaign's status and counts now, then as they change (at most about twice a second), until it completes or fails",
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, { id: string }, GraphqlContext>) => campaignProgress(context, args.id),
+  })
+  campaignProgress(@Root() report: CampaignProgressReport, @Arg('id', () => String) _id: string): CampaignProgress {
+    return report;
+  }
+}

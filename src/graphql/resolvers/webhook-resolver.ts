@@ -1,0 +1,34 @@
+import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphqlContext } from '../context';
+import { IssuedWebhook, Webhook, WebhookDelivery } from '../types/campaign';
+import { deliveryView } from './campaign-resolver';
+
+/** The caller's own webhook: where campaign notifications go, and the secret that signs them. */
+@Resolver()
+export class WebhookResolver {
+  @Query(() => Webhook, { nullable: true, description: "This client's webhook in this environment; null when none is set" })
+  async webhook(@Ctx() { ctx, services }: GraphqlContext): Promise<Webhook | null> {
+    const endpoint = await services.webhooks.show(ctx);
+    return endpoint ? { url: endpoint.url, updatedAt: endpoint.updatedAt } : null;
+  }
+
+  @Mutation(() => IssuedWebhook, { description: 'Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once' })
+  setWebhook(@Ctx() { ctx, services }: GraphqlContext, @Arg('url', () => String) url: string): Promise<IssuedWebhook> {
+    return services.webhooks.set(ctx, url);
+  }
+
+  @Mutation(() => IssuedWebhook, { description: 'Replace the signing secret; the new one is shown once and signs every later attempt' })
+  rotateWebhookSecret(@Ctx() { ctx, services }: GraphqlContext): Promise<IssuedWebhook> {
+    return services.webhooks.rotateSecret(ctx);
+  }
+
+  @Query(() => WebhookDelivery, { description: 'One webhook delivery with its attempts' })
+  async webhookDelivery(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<WebhookDelivery> {
+    return deliveryView(await services.webhooks.delivery(ctx, id));
+  }
+
+  @Mutation(() => WebhookDelivery, { description: 'Send a failed delivery again: same event and webhook-id, new attempts' })
+  async replayWebhook(@Ctx() { ctx, services }: GraphqlContext, @Arg('deliveryId', () => String) deliveryId: string): Promise<WebhookDelivery> {
+    return deliveryView(await services.webhooks.replay(ctx, deliveryId));
+  }
+}

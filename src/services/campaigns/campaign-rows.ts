@@ -1,0 +1,149 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CampaignRow, Project, type WebhookDelivery } from '../../db/entities';
+import type { RequestContext } from '../context';
+import { DomainError } from '../errors';
+import { generateProject, PROJECT_BUILD_FLOW, projectBuildWorkflowId, type GenerateInput } from '../projects/generate-project';
+import { newProjectId } from '../projects/project-ids';
+import type { ProjectServiceDeps } from '../projects/project-service-deps';
+import { canMoveCampaignRow } from '../../domain/campaign-status';
+import { completeIfDone, lockCampaign, moveCampaign, recordCampaignProgress } from './campaign-progress';
+
+/** Rows per page of the campaign flow; also the most projects of one campaign building at once. */
+export const CAMPAIGN_PAGE_SIZE = 20;
+/** Rows of a page generated at the same time (each is a few queries and a flow start). */
+const ROW_CONCURRENCY = 4;
+/** How long a page waits for its projects to be built before the next page starts anyway. */
+const PAGE_BUILD_WAIT_MS = 2 * 60_000;
+const BUILD_POLL_MS = 200;
+
+/**
+ * pending -> generated | invalid | duplicate. Claims the row's reference for this client and
+ * environment (a unique constraint: one project per reference, whatever runs at the same time),
+ * then makes the project with the very same code as /v2/generate. The project id is decided
+ * with the claim, so a repeated call finds the project instead of making a second one.
+ */
+export async function generateCampaignRow(em: EntityManager, deps: ProjectServiceDeps, rowId: string): Promise<void> {
+  const row = await em.findOne(CampaignRow, { id: rowId }, { populate: ['client', 'input'] });
+  if (!row || row.state !== 'pending' || !row.reference) return;
+
+  if (!row.projectId) {
+    const projectId = newProjectId();
+    try {
+      await em.nativeUpdate(CampaignRow, { id: row.id, claimedReference: null }, { claimedReference: row.reference, projectId });
+    } catch (error) {
+      if (!(error instanceof UniqueConstraintViolationException)) throw error;
+      const holder = await em.findOneOrFail(CampaignRow, { client: row.client, env: row.env, claimedReference: row.reference }, { populate: ['campaign'] });
+      await setRow(em, row, 'duplicate', {
+        projectId: holder.projectId,
+        reason: `reference: "${row.reference}" already has project ${holder.projectId} (campaign ${holder.campaign.id}, line ${holder.line}); not generated or notified again`,
+      });
+      return;
+    }
+    await em.refresh(row);
+  }
+
+  const ctx: RequestContext = {
+    tenant: { clientId: row.client.id, clientName: row.client.name, env: row.env },
+    em: em.fork(),
+    requestId: `campaign-row-${row.id}`,
+  };
+  try {
+    if (await em.count(Project, { id: row.projectId! })) {
+      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(row.projectId!), { projectId: row.projectId });
+    } else {
+      await generateProject(ctx, deps, row.input as unknown as GenerateInput, { projectId: row.projectId! });
+    }
+  } catch (error) {
+    if (!(error instanceof DomainError)) throw error;
+    // Refused by generate's rules: the reference is free again for a corrected row.
+    await setRow(em, row, 'invalid', { reason: error.message, claimedReference: null, projectId: null });
+    return;
+  }
+  await markRowGenerated(em, row.projectId!);
+}
+
+/** The row of a campaign project has its project (idempotent; the build may finish first). */
+export async function markRowGenerated(em: EntityManager, projectId: string): Promise<void> {
+  await em.nativeUpdate(CampaignRow, { projectId, claimedReference: { $ne: null }, state: 'pending' }, { state: 'generated', updatedAt: new Date() });
+}
+
+/** The row that owns `projectId` (its reference's claim), if the project came from a campaign. */
+export async function campaignRowOfProject(em: EntityManager, projectId: string): Promise<CampaignRow | null> {
+  return em.findOne(CampaignRow, { projectId, claimedReference: { $ne: null } }, { populate: ['campaign'] });
+}
+
+async function setRow(em: EntityManager, row: CampaignRow, to: CampaignRow['state'], changes: Partial<CampaignRow>): Promise<void> {
+  if (!canMoveCampaignRow(row.state, to)) return;
+  await em.nativeUpdate(CampaignRow, { id: row.id, state: row.state }, { ...changes, state: to, updatedAt: new Date() });
+}
+
+/**
+ * One page of the campaign flow: the next pending rows after `afterLine`, a few at a time, then a
+ * wait until their projects are built, so a 10,000-row file never has more than a page of builds
+ * in flight. Returns the last line handled (0 rows: the campaign has no pending rows left).
+ */
+export async function generateCampaignPage(
+  em: EntityManager,
+  deps: ProjectServiceDeps,
+  campaignId: string,
+  afterLine: number,
+): Promise<{ rows: number; lastLine: number }> {
+  const rows = await em.find(
+    CampaignRow,
+    { campaign: campaignId, state: 'pending', line: { $gt: afterLine } },
+    { orderBy: { line: 'asc' }, limit: CAMPAIGN_PAGE_SIZE, fields: ['id', 'line'] },
+  );
+  if (rows.length === 0) return { rows: 0, lastLine: afterLine };
+  const queue = [...rows];
+  await Promise.all(
+    Array.from({ length: Math.min(ROW_CONCURRENCY, queue.length) }, async () => {
+      for (let row = queue.shift(); row; row = queue.shift()) await generateCampaignRow(em.fork(), deps, row.id);
+    }),
+  );
+
+  const ids = (await em.fork().find(CampaignRow, { id: { $in: rows.map((r) => r.id) }, projectId: { $ne: null } }, { fields: ['projectId'] }))
+    .map((r) => r.projectId!);
+  const deadline = Date.now() + PAGE_BUILD_WAIT_MS;
+  while (ids.length > 0 && Date.now() < deadline && (await em.fork().count(Project, { id: { $in: ids }, status: { $in: ['created', 'building'] } })) > 0) {
+    await new Promise((resolve) => setTimeout(resolve, BUILD_POLL_MS));
+  }
+
+  await em.fork().transactional(async (tx) => {
+    const campaign = await lockCampaign(tx, campaignId);
+    if (campaign) await recordCampaignProgress(tx, campaign, { force: true });
+  });
+  return { rows: rows.length, lastLine: rows[rows.length - 1].line };
+}
+
+/** generating -> notifying, or straight to completed when every delivery is already settled. */
+export async function finishCampaignGeneration(em: EntityManager, campaignId: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const campaign = await lockCampaign(tx, campaignId);
+    if (!campaign || campaign.status !== 'generating') return;
+    await moveCampaign(tx, campaign, 'notifying');
+    await completeIfDone(tx, campaign);
+  });
+}
+
+/** A campaign delivery settled: its row becomes notified or failed, and the campaign may complete. */
+export async function recordRowNotification(em: EntityManager, delivery: WebhookDelivery): Promise<void> {
+  if (!delivery.campaign || delivery.status === 'pending') return;
+  await em.transactional(async (tx) => {
+    const campaign = await lockCampaign(tx, delivery.campaign!.id);
+    const row = await tx.findOne(CampaignRow, { campaign: delivery.campaign!.id, projectId: delivery.projectId, claimedReference: { $ne: null } });
+    if (!campaign || !row) return;
+    const to = delivery.status === 'delivered' ? 'notified' : 'failed';
+    if (canMoveCampaignRow(row.state, to)) {
+      tx.assign(row, {
+        state: to,
+        reason: to === 'failed' ? `the webhook delivery ${delivery.id} failed after every attempt; replayWebhook sends it again` : null,
+        updatedAt: new Date(),
+      });
+      await tx.flush();
+    }
+    const before = campaign.status;
+    await completeIfDone(tx, campaign);
+    if (campaign.status === before) await recordCampaignProgress(tx, campaign);
+  });
+}

@@ -1,0 +1,68 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Project, WebhookDelivery } from '../../db/entities';
+import type { Config } from '../../config';
+import type { WebhookEvent } from '../../domain/webhook-delivery-status';
+import { editorUrl } from '../projects/generate-project';
+import { campaignRowOfProject, markRowGenerated } from '../campaigns/campaign-rows';
+import { findWebhook } from '../webhooks/webhook-endpoints';
+import { projectReadyBody } from '../webhooks/webhook-body';
+import { startDelivery, type DeliveryStartDeps } from '../webhooks/start-delivery';
+
+export interface NotifyDeps extends DeliveryStartDeps {
+  config: Pick<Config, 'frontendUrl' | 'durations'>;
+}
+
+const EVENT: WebhookEvent = 'project.ready';
+
+/**
+ * A project became editable: if it came from a campaign row, the client's webhook is told (with
+ * the row's reference); otherwise, if it carries a callback URL, that URL is told (with the
+ * project id as reference). One delivery per project and event, however often this runs.
+ * Returns the delivery id, or null when nobody is to be told.
+ */
+export async function notifyProjectReady(em: EntityManager, deps: NotifyDeps, projectId: string): Promise<string | null> {
+  const project = await em.findOne(Project, { id: projectId }, { populate: ['owner', 'market', 'client'] });
+  if (!project || project.status !== 'editable') return null;
+  const tenant = { clientId: project.client.id, clientName: project.client.name, env: project.env };
+
+  const row = await campaignRowOfProject(em, projectId);
+  let target: { url: string; reference: string; campaignId: string | null };
+  if (row) {
+    await markRowGenerated(em, projectId);
+    const endpoint = await findWebhook(em, tenant);
+    if (!endpoint) return null; // a campaign cannot start without one; removed meanwhile
+    target = { url: endpoint.url, reference: row.reference!, campaignId: row.campaign.id };
+  } else if (project.callbackUrl) {
+    target = { url: project.callbackUrl, reference: project.id, campaignId: null };
+  } else {
+    return null;
+  }
+
+  const body = projectReadyBody(editorUrl(deps.config.frontendUrl, { tenant }, project, project.owner.externalId), target.reference);
+  const eventKey = `${EVENT}:${project.id}`;
+  const now = new Date();
+  await em
+    .createQueryBuilder(WebhookDelivery)
+    .insert({
+      id: crypto.randomUUID(),
+      client: tenant.clientId,
+      env: tenant.env,
+      eventKey,
+      event: EVENT,
+      projectId: project.id,
+      reference: target.reference,
+      campaign: target.campaignId,
+      url: target.url,
+      payload: JSON.stringify(body),
+      status: 'pending',
+      round: 0,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .onConflict('eventKey')
+    .ignore()
+    .execute();
+  const delivery = await em.fork().findOneOrFail(WebhookDelivery, { eventKey });
+  await startDelivery(deps, delivery);
+  return delivery.id;
+}

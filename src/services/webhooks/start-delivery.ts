@@ -1,0 +1,22 @@
+import type { Config } from '../../config';
+import type { WorkflowEngine } from '../../engine/workflow-engine';
+import type { WebhookDelivery } from '../../db/entities';
+import { WEBHOOK_DELIVERY_FLOW, webhookWorkflowId } from '../../domain/campaign-flows';
+
+export interface DeliveryStartDeps {
+  engine: WorkflowEngine;
+  config: Pick<Config, 'durations'>;
+}
+
+/** The webhook-delivery flow's input. */
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  /** WEBHOOK_RETRY_SPACING when the round started; the backoff doubles it per retry. */
+  retrySpacingMs: number;
+}
+
+/** Starts the flow of the delivery's current round; starting a round twice is one run. */
+export async function startDelivery(deps: DeliveryStartDeps, delivery: WebhookDelivery): Promise<void> {
+  const input: WebhookDeliveryInput = { deliveryId: delivery.id, retrySpacingMs: deps.config.durations.webhookRetryMs };
+  await deps.engine.start(WEBHOOK_DELIVERY_FLOW, webhookWorkflowId(delivery.id, delivery.round), input);
+}

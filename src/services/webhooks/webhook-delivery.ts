@@ -1,0 +1,88 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { Webhook } from 'standardwebhooks';
+import { WebhookAttempt, WebhookDelivery } from '../../db/entities';
+import type { SafeFetch } from '../../outbound/safe-fetch';
+import { OutboundError } from '../../outbound/safe-fetch';
+import { canMoveDelivery, webhookMessageId, type WebhookDeliveryStatus } from '../../domain/webhook-delivery-status';
+import { signingSecretOf } from './webhook-endpoints';
+
+/** A receiver has this long to answer one attempt. */
+export const WEBHOOK_TIMEOUT_MS = 10_000;
+/** What we read of an answer: receivers are asked for a status, not a body. */
+const WEBHOOK_MAX_ANSWER_BYTES = 64 * 1024;
+
+export interface AttemptResult {
+  delivered: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * Sends one attempt of a pending delivery, signed with the client's current secret under the
+ * Standard Webhooks scheme, and records it (time, status code, latency, error). Never throws for
+ * what the receiver did: the flow decides about retries from the result.
+ */
+export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, pepper: string, deliveryId: string): Promise<AttemptResult> {
+  const delivery = await em.findOne(WebhookDelivery, { id: deliveryId });
+  if (!delivery || delivery.status !== 'pending') {
+    return { delivered: delivery?.status === 'delivered', statusCode: null, error: delivery ? `delivery is ${delivery.status}` : 'no such delivery' };
+  }
+  const attemptedAt = new Date();
+  const started = performance.now();
+  let statusCode: number | null = null;
+  let error: string | null = null;
+  const secret = await signingSecretOf(em, pepper, { clientId: delivery.client.id, env: delivery.env });
+  if (!secret) {
+    error = `no webhook signing secret is set for the ${delivery.env} environment of this client (npm run cli -- webhook set)`;
+  } else {
+    const msgId = webhookMessageId(delivery.id);
+    try {
+      const response = await fetch(delivery.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'webhook-id': msgId,
+          'webhook-timestamp': String(Math.floor(attemptedAt.getTime() / 1000)),
+          'webhook-signature': new Webhook(secret).sign(msgId, attemptedAt, delivery.payload),
+        },
+        body: delivery.payload,
+        timeoutMs: WEBHOOK_TIMEOUT_MS,
+        maxBytes: WEBHOOK_MAX_ANSWER_BYTES,
+        okStatuses: () => true,
+      });
+      statusCode = response.status;
+      if (statusCode < 200 || statusCode > 299) error = `HTTP ${statusCode}`;
+    } catch (failure) {
+      if (!(failure instanceof OutboundError)) throw failure;
+      statusCode = failure.status ?? null;
+      error = `${failure.code}: ${failure.message}`;
+    }
+  }
+  const latencyMs = Math.round(performance.now() - started);
+  em.create(WebhookAttempt, { delivery, attemptedAt, statusCode, latencyMs, error });
+  await em.flush();
+  return { delivered: error === null, statusCode, error };
+}
+
+/** pending -> delivered | failed; a delivery already final keeps its status. Returns the delivery. */
+export async function finishDelivery(em: EntityManager, deliveryId: string, outcome: 'delivered' | 'failed'): Promise<WebhookDelivery | null> {
+  return em.transactional(async (tx) => {
+    const delivery = await tx.findOne(WebhookDelivery, { id: deliveryId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!delivery) return null;
+    if (canMoveDelivery(delivery.status, outcome)) tx.assign(delivery, { status: outcome, updatedAt: new Date() });
+    return delivery;
+  });
+}
+
+/** A failed delivery goes out again as the same event (same `webhook-id`), in a new round. */
+export async function reopenDelivery(em: EntityManager, delivery: WebhookDelivery): Promise<WebhookDelivery> {
+  const to: WebhookDeliveryStatus = 'pending';
+  await em.transactional(async (tx) => {
+    const locked = await tx.findOneOrFail(WebhookDelivery, { id: delivery.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!canMoveDelivery(locked.status, to)) return;
+    tx.assign(locked, { status: to, round: locked.round + 1, updatedAt: new Date() });
+  });
+  await em.refresh(delivery);
+  return delivery;
+}

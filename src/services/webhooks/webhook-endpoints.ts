@@ -1,0 +1,57 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Client, WebhookEndpoint } from '../../db/entities';
+import type { Environment } from '../tenancy/environment';
+import { NotFoundError, ValidationError } from '../errors';
+import { isHttpUrl } from '../projects/photo-input';
+import { newWebhookSecret, openSecret, sealSecret } from './webhook-secret';
+
+export interface WebhookTarget {
+  clientId: string;
+  env: Environment;
+}
+
+/** What `set` and `rotate` answer; `secret` only when a new one was issued (it is shown once). */
+export interface IssuedWebhook {
+  url: string;
+  secret: string | null;
+}
+
+/**
+ * Sets the URL campaign notifications go to. The first time, a signing secret is issued and
+ * returned; later calls change only the URL and keep the secret, so deliveries under way stay
+ * verifiable (`rotateWebhookSecret` replaces it).
+ */
+export async function setWebhook(em: EntityManager, pepper: string, target: WebhookTarget, url: string): Promise<IssuedWebhook> {
+  if (typeof url !== 'string' || !isHttpUrl(url) || url.length > 2000) throw ValidationError.field('url', 'must be an absolute http(s) URL of at most 2000 characters');
+  return em.transactional(async (tx) => {
+    if (!(await tx.findOne(Client, { id: target.clientId }))) throw new NotFoundError('client', target.clientId, 'client');
+    const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
+    if (current) {
+      tx.assign(current, { url, updatedAt: new Date() });
+      return { url, secret: null };
+    }
+    const secret = newWebhookSecret();
+    tx.create(WebhookEndpoint, { client: target.clientId, env: target.env, url, sealedSecret: sealSecret(pepper, secret) });
+    return { url, secret };
+  });
+}
+
+export async function rotateWebhookSecret(em: EntityManager, pepper: string, target: WebhookTarget): Promise<IssuedWebhook> {
+  return em.transactional(async (tx) => {
+    const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
+    if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
+    const secret = newWebhookSecret();
+    tx.assign(current, { sealedSecret: sealSecret(pepper, secret), updatedAt: new Date() });
+    return { url: current.url, secret };
+  });
+}
+
+export async function findWebhook(em: EntityManager, target: WebhookTarget): Promise<WebhookEndpoint | null> {
+  return em.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
+}
+
+/** The secret that signs this client's deliveries in this environment, or null when none was set. */
+export async function signingSecretOf(em: EntityManager, pepper: string, target: WebhookTarget): Promise<string | null> {
+  const endpoint = await findWebhook(em, target);
+  return endpoint ? openSecret(pepper, endpoint.sealedSecret) : null;
+}

@@ -1,0 +1,48 @@
+import type { ActivityOptions, FlowDefinition } from './flow-context';
+import type { CampaignActivities } from '../src/activities/campaign-activities';
+import { WEBHOOK_DELIVERY_FLOW } from '../src/domain/campaign-flows';
+import { WEBHOOK_RETRIES, webhookRetryDelayMs } from '../src/domain/webhook-delivery-status';
+
+type Activities = Pick<CampaignActivities, 'attemptWebhook' | 'finishWebhook'>;
+
+/** Exactly one request per call: the retry schedule below is the delivery's, not the engine's. */
+const attempt: ActivityOptions = {
+  startToCloseTimeoutMs: 30_000,
+  retry: { maximumAttempts: 1, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 1_000 },
+};
+const database: ActivityOptions = {
+  startToCloseTimeoutMs: 30_000,
+  retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
+};
+
+export interface WebhookDeliveryFlowInput {
+  deliveryId: string;
+  retrySpacingMs: number;
+}
+
+/**
+ * One delivery: a signed POST; a 2xx answer delivers it. Anything else (a status, a timeout, a
+ * refused connection) is retried exactly WEBHOOK_RETRIES more times, after spacing, 2 x spacing
+ * and 4 x spacing (WEBHOOK_RETRY_SPACING), then the delivery is failed (replayWebhook re-opens it).
+ */
+export const webhookDeliveryFlow: FlowDefinition<WebhookDeliveryFlowInput, { status: string; attempts: number }, Activities> = {
+  name: WEBHOOK_DELIVERY_FLOW,
+  activityOptions: { attemptWebhook: attempt, finishWebhook: database },
+  async run({ activities, sleep }, { deliveryId, retrySpacingMs }) {
+    for (let retry = 0; retry <= WEBHOOK_RETRIES; retry++) {
+      if (retry > 0) await sleep(webhookRetryDelayMs(retrySpacingMs, retry));
+      let delivered = false;
+      try {
+        delivered = (await activities.attemptWebhook(deliveryId)).delivered;
+      } catch {
+        // The attempt's own bookkeeping failed: it counts as a failed attempt.
+      }
+      if (delivered) {
+        await activities.finishWebhook(deliveryId, 'delivered');
+        return { status: 'delivered', attempts: retry + 1 };
+      }
+    }
+    await activities.finishWebhook(deliveryId, 'failed');
+    return { status: 'failed', attempts: WEBHOOK_RETRIES + 1 };
+  },
+};
