@@ -4,6 +4,7 @@
  *   client list [--json]
  *   client rotate --client <id> [--env dev|prod] [--json]
  *   catalogue import --client <id> <file.json>
+ *   webhook set|show|rotate-secret, campaign list|watch (src/cli/campaign-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -16,12 +17,14 @@ import { loadCredentialPepper } from './services/tenancy/pepper';
 import { ENVIRONMENTS, isEnvironment } from './services/tenancy/environment';
 import { DomainError } from './services/errors';
 import { Client } from './db/entities';
+import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
 
 const USAGE = `usage:
   npm run cli -- client create --name <name> [--json]
   npm run cli -- client list [--json]
   npm run cli -- client rotate --client <clientId> [--env dev|prod] [--json]
-  npm run cli -- catalogue import --client <clientId> <file.json>`;
+  npm run cli -- catalogue import --client <clientId> <file.json>
+${CAMPAIGN_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -33,6 +36,7 @@ async function main(argv: string[]): Promise<void> {
       name: { type: 'string' },
       client: { type: 'string' },
       env: { type: 'string' },
+      url: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -84,6 +88,7 @@ async function main(argv: string[]): Promise<void> {
         break;
       }
       default:
+        if (await runCampaignCommand(`${group} ${command}`, { em, pepper, values, rest, usage: (message) => { throw new UsageError(message); } })) break;
         throw new UsageError(`unknown command "${[group, command].filter(Boolean).join(' ')}"`);
     }
   } finally {

@@ -5,6 +5,8 @@ import { NotFoundError, ValidationError } from '../errors';
 import { isHttpUrl } from '../projects/photo-input';
 import { newWebhookSecret, openSecret, sealSecret } from './webhook-secret';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 export interface WebhookTarget {
   clientId: string;
   env: Environment;
@@ -22,6 +24,7 @@ export interface IssuedWebhook {
  * verifiable (`rotateWebhookSecret` replaces it).
  */
 export async function setWebhook(em: EntityManager, pepper: string, target: WebhookTarget, url: string): Promise<IssuedWebhook> {
+  if (!UUID.test(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   if (typeof url !== 'string' || !isHttpUrl(url) || url.length > 2000) throw ValidationError.field('url', 'must be an absolute http(s) URL of at most 2000 characters');
   return em.transactional(async (tx) => {
     if (!(await tx.findOne(Client, { id: target.clientId }))) throw new NotFoundError('client', target.clientId, 'client');
@@ -37,6 +40,7 @@ export async function setWebhook(em: EntityManager, pepper: string, target: Webh
 }
 
 export async function rotateWebhookSecret(em: EntityManager, pepper: string, target: WebhookTarget): Promise<IssuedWebhook> {
+  if (!UUID.test(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   return em.transactional(async (tx) => {
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
     if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
@@ -47,6 +51,7 @@ export async function rotateWebhookSecret(em: EntityManager, pepper: string, tar
 }
 
 export async function findWebhook(em: EntityManager, target: WebhookTarget): Promise<WebhookEndpoint | null> {
+  if (!UUID.test(target.clientId)) return null;
   return em.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
 }
 

@@ -1,0 +1,116 @@
+/**
+ * Operator commands for webhooks and campaigns (`npm run cli -- webhook ...`, `campaign ...`).
+ * The operator acts for any client, so these cross tenants on purpose: the client is named by
+ * `--client`, or, for `campaign watch`, the campaign id is enough.
+ */
+import cliProgress from 'cli-progress';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Campaign } from '../db/entities';
+import { isEnvironment, type Environment } from '../services/tenancy/environment';
+import { findWebhook, rotateWebhookSecret, setWebhook, type IssuedWebhook, type WebhookTarget } from '../services/webhooks/webhook-endpoints';
+import { campaignCounts, type CampaignCounts } from '../services/campaigns/campaign-progress';
+
+export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> --url <url> [--env dev|prod] [--json]
+  npm run cli -- webhook show --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- webhook rotate-secret --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- campaign list [--client <clientId>] [--json]
+  npm run cli -- campaign watch <campaignId>`;
+
+export interface CommandInput {
+  em: EntityManager;
+  pepper: string;
+  values: { client?: string; url?: string; env?: string; json: boolean };
+  rest: string[];
+  usage(message: string): never;
+}
+
+const WATCH_POLL_MS = 500;
+const FINAL = ['completed', 'failed'];
+
+/** Runs `command` if it is one of these; false when it is not. */
+export async function runCampaignCommand(command: string, input: CommandInput): Promise<boolean> {
+  const { em, pepper, values, rest, usage } = input;
+  const target = (): WebhookTarget => {
+    if (!values.client) return usage(`${command} needs --client <clientId>`);
+    if (values.env !== undefined && !isEnvironment(values.env)) return usage('--env must be dev or prod');
+    return { clientId: values.client, env: (values.env ?? 'dev') as Environment };
+  };
+  switch (command) {
+    case 'webhook set': {
+      const where = target();
+      if (!values.url) return usage('webhook set needs --url <url>');
+      printIssued(await setWebhook(em, pepper, where, values.url), where.env, values.json);
+      return true;
+    }
+    case 'webhook rotate-secret': {
+      const where = target();
+      printIssued(await rotateWebhookSecret(em, pepper, where), where.env, values.json);
+      return true;
+    }
+    case 'webhook show': {
+      const where = target();
+      const endpoint = await findWebhook(em, where);
+      if (values.json) console.log(JSON.stringify(endpoint ? { url: endpoint.url, env: where.env, updatedAt: endpoint.updatedAt.toISOString() } : null));
+      else console.log(endpoint ? `${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})` : `no webhook set for ${where.env}`);
+      return true;
+    }
+    case 'campaign list': {
+      const campaigns = await em.find(Campaign, values.client ? { client: values.client } : {}, { orderBy: { createdAt: 'desc' }, limit: 100, populate: ['client'] });
+      const listed = [];
+      for (const c of campaigns) {
+        listed.push({ id: c.id, clientId: c.client.id, env: c.env, status: c.status, csvUrl: c.csvUrl, createdAt: c.createdAt.toISOString(), counts: await campaignCounts(em, c) });
+      }
+      if (values.json) console.log(JSON.stringify(listed));
+      else for (const c of listed) console.log(`${c.id}  ${c.env}  ${c.status.padEnd(10)}  ${summary(c.counts)}  ${c.csvUrl}`);
+      return true;
+    }
+    case 'campaign watch': {
+      const id = rest[0];
+      if (!id) return usage('campaign watch needs a campaign id');
+      process.exitCode = (await watch(em, id, usage)) === 'completed' ? 0 : 1;
+      return true;
+    }
+    default:
+      return false;
+  }
+}
+
+/** A progress bar of settled rows until the campaign completes or fails. */
+async function watch(em: EntityManager, id: string, usage: (message: string) => never): Promise<string> {
+  const load = async () => {
+    em.clear();
+    const campaign = await em.findOne(Campaign, { id });
+    return campaign ? { campaign, counts: await campaignCounts(em, campaign) } : null;
+  };
+  let state = await load();
+  if (!state) return usage(`no campaign ${id}`);
+  const bar = new cliProgress.SingleBar(
+    { format: `${id} {status} |{bar}| {value}/{total} rows settled | generated {generated} notified {notified} failed {failed}`, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  const settled = (c: CampaignCounts) => c.notified + c.failed + c.duplicate;
+  bar.start(Math.max(state.counts.rows, 1), settled(state.counts), { status: state.campaign.status, ...state.counts });
+  while (!FINAL.includes(state.campaign.status)) {
+    await new Promise((resolve) => setTimeout(resolve, WATCH_POLL_MS));
+    state = (await load())!;
+    bar.setTotal(Math.max(state.counts.rows, 1));
+    bar.update(settled(state.counts), { status: state.campaign.status, ...state.counts });
+  }
+  bar.stop();
+  console.log(`${id} ${state.campaign.status}: ${summary(state.counts)}${state.campaign.reason ? ` (${state.campaign.reason})` : ''}`);
+  return state.campaign.status;
+}
+
+function summary(c: CampaignCounts): string {
+  return `rows ${c.rows}, generated ${c.generated}, notified ${c.notified}, failed ${c.failed} (invalid ${c.invalid}), duplicate ${c.duplicate}`;
+}
+
+function printIssued(issued: IssuedWebhook, env: Environment, json: boolean): void {
+  if (json) {
+    console.log(JSON.stringify({ url: issued.url, secret: issued.secret }));
+    return;
+  }
+  console.log(`webhook (${env}): ${issued.url}`);
+  if (issued.secret) console.log(`signing secret: ${issued.secret}\nThe secret is shown only now; store it safely.`);
+  else console.log('signing secret unchanged (replace it with: webhook rotate-secret)');
+}
