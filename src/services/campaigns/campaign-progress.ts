@@ -1,4 +1,3 @@
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignRow } from '../../db/entities';
 import { recordStatusChange } from '../../events/status-event-log';
@@ -45,9 +44,15 @@ export async function campaignCounts(em: EntityManager, campaign: Campaign): Pro
   };
 }
 
-/** The campaign, locked for the rest of the caller's transaction: its moves and counts serialise. */
+/**
+ * The campaign, locked for the rest of the caller's transaction: its moves, row outcomes and
+ * counts serialise. An advisory lock, not FOR UPDATE: the rows' and deliveries' foreign-key
+ * checks take KEY SHARE on the campaign row, which FOR UPDATE would block (and deadlock with).
+ * Every transaction that changes rows and reports progress takes it first.
+ */
 export async function lockCampaign(tx: EntityManager, campaignId: string): Promise<Campaign | null> {
-  return tx.findOne(Campaign, { id: campaignId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['client'] });
+  await tx.getConnection().execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`campaign-lock:${campaignId}`], 'run', tx.getTransactionContext());
+  return tx.findOne(Campaign, { id: campaignId }, { populate: ['client'], refresh: true });
 }
 
 /**

@@ -10,7 +10,7 @@ import { canMoveCampaignRow } from '../../domain/campaign-status';
 import { completeIfDone, lockCampaign, moveCampaign, recordCampaignProgress } from './campaign-progress';
 
 /** Rows per page of the campaign flow; also the most projects of one campaign building at once. */
-export const CAMPAIGN_PAGE_SIZE = 20;
+export const CAMPAIGN_PAGE_SIZE = 10;
 /** Rows of a page generated at the same time (each is a few queries and a flow start). */
 const ROW_CONCURRENCY = 4;
 /** How long a page waits for its projects to be built before the next page starts anyway. */

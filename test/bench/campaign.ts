@@ -1,0 +1,177 @@
+/**
+ * A 10,000-row campaign end to end: the CSV, the photos and the shop's webhook receiver are served
+ * on 127.0.0.1 by this script, the service runs as its own process as `npm start` runs it
+ * (embedded engine), and every row goes CSV -> project -> photo fetched and analysed -> book ->
+ * signed delivery (verified here). Run: `DATABASE_URL=postgres://... npx tsx test/bench/campaign.ts`
+ * (BENCH_ROWS to change the row count). Prints rows per second and the service's peak RSS.
+ */
+import 'reflect-metadata';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { MikroORM } from '@mikro-orm/postgresql';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
+import { Webhook } from 'standardwebhooks';
+import { loadConfig } from '../../src/config';
+import { ormConfig } from '../../src/db/orm-config';
+import { ClientAdmin } from '../../src/services/clients/client-admin';
+import { loadCredentialPepper } from '../../src/services/tenancy/pepper';
+import { setWebhook } from '../../src/services/webhooks/webhook-endpoints';
+import { Campaign } from '../../src/db/entities';
+import { campaignCounts } from '../../src/services/campaigns/campaign-progress';
+
+const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
+const RSS_LIMIT_MIB = 300;
+
+async function listen(server: http.Server): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+// Photos: three real JPEGs made by sharp, each row names one of them.
+const photos = await Promise.all(
+  ['#3a7bd5', '#c0392b', '#27ae60'].map((colour, i) =>
+    sharp({ create: { width: 1200 + i * 100, height: 900, channels: 3, background: colour } })
+      .composite([{ input: Buffer.from(`<svg width="400" height="300"><circle cx="200" cy="150" r="${80 + i * 20}" fill="#f4d35e"/></svg>`), top: 200, left: 300 }])
+      .jpeg({ quality: 85 })
+      .toBuffer(),
+  ),
+);
+// The CSV is written row by row as it is sent: the service must stream it, so must we.
+const files = http.createServer((request, response) => {
+  const url = new URL(request.url ?? '/', 'http://localhost');
+  const photo = /^\/photo-(\d)\.jpg$/.exec(url.pathname);
+  if (photo) {
+    response.writeHead(200, { 'content-type': 'image/jpeg' }).end(photos[Number(photo[1])]);
+    return;
+  }
+  if (url.pathname !== '/campaign.csv') {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { 'content-type': 'text/csv' });
+  response.write('reference,email,sku,psp,marketId,language,photos,custom.title\r\n');
+  let n = 0;
+  const more = () => {
+    while (n < ROWS) {
+      n++;
+      const line = `bench-${n},customer${n}@example.com,PB-HC-A4-P,local,0,en,${filesUrl}/photo-${n % 3}.jpg,"Book ${n}, with love"\r\n`;
+      if (!response.write(line)) {
+        response.once('drain', more);
+        return;
+      }
+    }
+    response.end();
+  };
+  more();
+});
+const filesUrl = await listen(files);
+
+let delivered = 0;
+let badSignatures = 0;
+let secret = '';
+const receiver = http.createServer((request, response) => {
+  const chunks: Buffer[] = [];
+  request.on('data', (chunk: Buffer) => chunks.push(chunk));
+  request.on('end', () => {
+    try {
+      new Webhook(secret).verify(Buffer.concat(chunks).toString('utf8'), request.headers as Record<string, string>);
+      delivered++;
+    } catch {
+      badSignatures++;
+    }
+    response.writeHead(200).end();
+  });
+});
+const receiverUrl = await listen(receiver);
+
+const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-bench-'));
+await chmod(dataDir, 0o755);
+if (!process.env.DATABASE_URL) throw new Error('set DATABASE_URL (a PostgreSQL server; the bench makes and drops its own database)');
+const databaseUrl = new URL(process.env.DATABASE_URL);
+{
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS photobook_bench_campaign WITH (FORCE)');
+  await admin.query('CREATE DATABASE photobook_bench_campaign');
+  await admin.end();
+  databaseUrl.pathname = '/photobook_bench_campaign';
+}
+
+// The service in a process of its own, started like `npm start` (tsx src/main.ts), so that its
+// memory is measured alone, without this script's servers.
+const port = 40_000 + Math.floor(Math.random() * 20_000);
+const env = { ...process.env, DATABASE_URL: databaseUrl.toString(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
+const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+const serviceUrl = `http://127.0.0.1:${port}`;
+for (let tries = 0; ; tries++) {
+  try {
+    if ((await fetch(`${serviceUrl}/healthz`)).ok) break;
+  } catch {
+    if (tries > 600) throw new Error('the service did not start');
+  }
+  await new Promise((resolve) => setTimeout(resolve, 200));
+}
+/** Resident set now and at its peak (VmHWM), in MiB, of the service process. */
+async function serviceMemory(): Promise<{ rss: number; peak: number }> {
+  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
+  const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]);
+  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+}
+const idle = await serviceMemory();
+
+const orm = await MikroORM.init(ormConfig(databaseUrl.toString(), { poolMax: 2 }));
+const pepper = await loadCredentialPepper(loadConfig(env));
+const issued = await new ClientAdmin(orm.em.fork(), pepper).create('Bench shop');
+secret = (await setWebhook(orm.em.fork(), pepper, { clientId: issued.clientId, env: 'dev' }, `${receiverUrl}/hook`)).secret!;
+const headers = {
+  'content-type': 'application/json',
+  'x-service': JSON.stringify({ accessKey: issued.credentials.dev.accessKey, accessSecret: issued.credentials.dev.accessSecret }),
+};
+
+const started = Date.now();
+const answer = await fetch(`${serviceUrl}/v2/campaign/auto-generate`, { method: 'POST', headers, body: JSON.stringify({ csvUrl: `${filesUrl}/campaign.csv` }) });
+const { message } = (await answer.json()) as { message: string };
+const campaignId = /cmp_\w+/.exec(message)![0];
+console.log(`${answer.status} ${message}`);
+
+let imported = 0;
+for (;;) {
+  await new Promise((resolve) => setTimeout(resolve, 2_000));
+  const memory = await serviceMemory();
+  const em = orm.em.fork();
+  const campaign = await em.findOneOrFail(Campaign, { id: campaignId });
+  const counts = await campaignCounts(em, campaign);
+  if (!imported && campaign.status !== 'importing') imported = Date.now();
+  const seconds = (Date.now() - started) / 1000;
+  process.stdout.write(`\r${seconds.toFixed(0)} s  ${campaign.status}  generated ${counts.generated}  notified ${counts.notified}/${ROWS}  failed ${counts.failed}  rss ${memory.rss.toFixed(0)} MiB (peak ${memory.peak.toFixed(0)})   `);
+  if (campaign.status === 'completed' || campaign.status === 'failed') break;
+}
+const seconds = (Date.now() - started) / 1000;
+const final = await campaignCounts(orm.em.fork(), await orm.em.fork().findOneOrFail(Campaign, { id: campaignId }));
+const { peak: maxRssMiB } = await serviceMemory();
+console.log('\n');
+console.log(`rows                 ${ROWS} (imported in ${((imported - started) / 1000).toFixed(1)} s)`);
+console.log(`notified             ${final.notified} (failed ${final.failed}); deliveries received ${delivered}, bad signatures ${badSignatures}`);
+console.log(`elapsed              ${seconds.toFixed(1)} s`);
+console.log(`rows per second      ${(ROWS / seconds).toFixed(1)}`);
+console.log(`service RSS idle     ${idle.rss.toFixed(0)} MiB (started, before the campaign)`);
+console.log(`service peak RSS     ${maxRssMiB.toFixed(0)} MiB (limit ${RSS_LIMIT_MIB} MiB: ${maxRssMiB < RSS_LIMIT_MIB ? 'within' : 'EXCEEDED'})`);
+
+await orm.close();
+child.kill('SIGTERM');
+await once(child, 'exit');
+await new Promise((resolve) => files.close(resolve));
+await new Promise((resolve) => receiver.close(resolve));
+await rm(dataDir, { recursive: true, force: true });
+{
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query('DROP DATABASE IF EXISTS photobook_bench_campaign WITH (FORCE)');
+  await admin.end();
+}
