@@ -329,8 +329,7 @@ describe('embedded engine on DBOS', () => {
   // another branch's recorded outcome on replay. Here twelve fetches fail in the reverse of the
   // order they were called; a replay that hands them back in completion order gives each item
   // its own markFailed result. Flows must make such follow-up calls in an order that does not
-  // depend on timing (our flows do: project-build's failPhoto calls return nothing, and every
-  // other call is made in a fixed order).
+  // depend on timing (ours do: project-build settles its downloads, then marks failures in order).
   it.fails('replays concurrent activities in the order they completed', async () => {
     const test = createTestActivities();
     const first = await launch(test.activities);
