@@ -1,7 +1,7 @@
 import { DBOS, type DLogger } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
-import { dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
+import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
 import { registerRetention } from './workflow-retention';
 import {
   UnknownFlowError,
@@ -82,7 +82,6 @@ export class DbosEngine implements ManagedWorkflowEngine {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private readonly workflows = new Map<string, (run: FlowRun) => Promise<any>>();
   private stopped = false;
-  private retention?: ReturnType<typeof registerRetention>;
 
   private constructor(private readonly log: Logger) {}
 
@@ -93,7 +92,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
     const engine = new DbosEngine(log);
     launched = engine;
     try {
-      engine.register(options);
+      const retention = engine.register(options);
       DBOS.setConfig({
         name: APPLICATION_NAME,
         systemDatabaseUrl: options.databaseUrl,
@@ -110,7 +109,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
           onConflict: 'always_update',
         });
       }
-      await engine.retention!.schedule(options.retentionMs, options.retentionSchedule ?? '0 * * * *');
+      await retention.schedule(options.retentionMs, options.retentionSchedule ?? '0 * * * *');
     } catch (error) {
       await engine.stop().catch(() => {});
       throw error;
@@ -119,7 +118,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
     return engine;
   }
 
-  private register({ flows, activities, queues = [] }: DbosEngineOptions): void {
+  /** Registers every workflow with DBOS (before launch); returns the pruning's scheduler. */
+  private register({ flows, activities, queues = [] }: DbosEngineOptions): ReturnType<typeof registerRetention> {
     // An activity on a queue runs as a child workflow of its own, started on that queue.
     const queueOf = new Map<string, string>();
     const queuedWorkflows = new Map<string, (args: unknown[], options: ActivityOptions) => Promise<ActivityOutcome>>();
@@ -144,16 +144,18 @@ export class DbosEngine implements ManagedWorkflowEngine {
       const queued = (activity: string, args: unknown[]) => {
         const workflow = queuedWorkflows.get(activity);
         if (!workflow) return undefined;
-        return DBOS.startWorkflow(workflow, { queueName: queueOf.get(activity) })(args, flow.activityOptions[activity]).then((handle) =>
-          handle.getResult({ pollingIntervalMs: QUEUE_POLL_MS }),
-        );
+        return DBOS.startWorkflow(workflow, { queueName: queueOf.get(activity) })(args, flow.activityOptions[activity])
+          .then((handle) => handle.getResult({ pollingIntervalMs: QUEUE_POLL_MS }))
+          .catch((error: unknown) => {
+            throw asActivityError(error);
+          });
       };
       // A flow's result is JSON, as under Temporal.
       const run = async ({ input, startedAt }: FlowRun) =>
         jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued }), input));
       this.workflows.set(flow.name, DBOS.registerWorkflow(run, { name: flow.name }));
     }
-    this.retention = registerRetention();
+    return registerRetention();
   }
 
   async start<I>(flowName: string, workflowId: string, input: I): Promise<void> {

@@ -126,7 +126,7 @@ function isNonRetryable(error: unknown, retry: ActivityOptions['retry']): boolea
  * and message (a timeout is `ActivityTimeoutError`, as under Temporal). DBOS's own errors (lost
  * ownership, cancellation, shutdown) pass through unchanged, for DBOS to handle.
  */
-function asActivityError(error: unknown): unknown {
+export function asActivityError(error: unknown): unknown {
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
   if (error instanceof DBOSErrors.DBOSStepTimeoutError || name === 'DBOSStepTimeoutError') {
     return namedError('ActivityTimeoutError', String(message));

@@ -18,6 +18,12 @@ import {
   versionedFlowV2,
 } from './fixtures/test-flows';
 
+/**
+ * The embedded engine (DBOS Transact) running the test flows on a real PostgreSQL: the flow
+ * context's behaviour, crash and resume (a stop, then a new launch on the same database, as a
+ * restarted process), queues and pruning. Two `it.fails` show what DBOS cannot express.
+ */
+
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyFlow = FlowDefinition<any, any, any>;
 const ALL_FLOWS: AnyFlow[] = [orderFlow, retryFlow, timeoutFlow, compensateFlow, signalFlow, batchFlow];
