@@ -1,4 +1,4 @@
-import { DBOS, type DLogger } from '@dbos-inc/dbos-sdk';
+import { DBOS, DBOSClient, type DLogger } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
 import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
@@ -22,6 +22,12 @@ export const FLOW_CODE_VERSION = 'photobook-flows-1';
 
 /** Our name in DBOS's tables; runs, queues and schedules are scoped to it. */
 const APPLICATION_NAME = 'photobook';
+
+/**
+ * The queue of flows started from inside an activity (a step), where DBOS refuses to start a
+ * workflow: they are enqueued through a DBOSClient instead. No limit: it only hands them over.
+ */
+const STARTED_FROM_ACTIVITIES = 'started-from-activities';
 
 /** The schema of DBOS's tables, in the application's own database. */
 export const DBOS_SCHEMA = 'dbos';
@@ -82,6 +88,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private readonly workflows = new Map<string, (run: FlowRun) => Promise<any>>();
   private stopped = false;
+  private client?: DBOSClient;
 
   private constructor(private readonly log: Logger) {}
 
@@ -102,6 +109,14 @@ export class DbosEngine implements ManagedWorkflowEngine {
         logger: dbosLogger(log),
       });
       await DBOS.launch();
+      engine.client = await DBOSClient.create({
+        systemDatabaseUrl: options.databaseUrl,
+        systemDatabaseSchemaName: DBOS_SCHEMA,
+        systemDatabasePoolSize: 2,
+        applicationName: APPLICATION_NAME,
+        logger: dbosLogger(log),
+      });
+      await DBOS.registerQueue(STARTED_FROM_ACTIVITIES, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: 'always_update' });
       for (const queue of options.queues ?? []) {
         await DBOS.registerQueue(queue.name, {
           workerConcurrency: queue.workerConcurrency,
@@ -162,8 +177,16 @@ export class DbosEngine implements ManagedWorkflowEngine {
     const workflow = this.workflows.get(flowName);
     if (!workflow) throw new UnknownFlowError(flowName);
     this.assertRunning();
+    const run: FlowRun = { input, startedAt: Date.now() };
     // An existing id (running or finished) gives a handle to that run; nothing new starts.
-    await DBOS.startWorkflow(workflow, { workflowID: workflowId })({ input, startedAt: Date.now() });
+    if (!DBOS.isInStep()) {
+      await DBOS.startWorkflow(workflow, { workflowID: workflowId })(run);
+      return;
+    }
+    await this.client!.enqueue(
+      { queueName: STARTED_FROM_ACTIVITIES, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
+      run,
+    );
   }
 
   async signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
@@ -198,6 +221,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
     if (this.stopped) return;
     this.stopped = true;
     try {
+      await this.client?.destroy();
       await DBOS.shutdown({ deregister: true });
     } finally {
       if (launched === this) launched = undefined;

@@ -222,6 +222,39 @@ describe('embedded engine on DBOS', () => {
     expect((outcome.result as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(300);
   });
 
+  it('starts and signals flows from inside an activity', async () => {
+    const test = createTestActivities();
+    let self: DbosEngine | undefined;
+    const activities = {
+      ...test.activities,
+      // Like an activity that starts a follow-up flow (a campaign row its project's build).
+      async startFollowUp(orderId: string): Promise<void> {
+        await self!.start('testOrder', `${orderId}-follow-up`, { orderId: `${orderId}-follow-up`, sleepMs: 0 });
+      },
+      async approveFollowUp(orderId: string): Promise<void> {
+        await self!.signal(`${orderId}-follow-up`, 'approve', { by: 'activity' });
+      },
+    };
+    const starter: FlowDefinition<{ orderId: string }, string, Pick<typeof activities, 'startFollowUp' | 'approveFollowUp'>> = {
+      name: 'testStarter',
+      activityOptions: {
+        startFollowUp: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 3, initialIntervalMs: 20, backoffCoefficient: 2, maximumIntervalMs: 200 } },
+        approveFollowUp: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 20, initialIntervalMs: 100, backoffCoefficient: 1, maximumIntervalMs: 100 } },
+      },
+      async run({ activities: act }, { orderId }) {
+        await act.startFollowUp(orderId);
+        await act.approveFollowUp(orderId);
+        return 'started';
+      },
+    };
+    const running = (self = await launch(activities as TestActivities, { flows: [starter, orderFlow] }));
+    const id = uniqueId('starter');
+
+    await running.start('testStarter', id, { orderId: id });
+    expect(await running.waitForCompletion(id, 10_000)).toEqual({ status: 'completed', result: 'started' });
+    expect(await running.waitForCompletion(`${id}-follow-up`, 10_000)).toMatchObject({ status: 'completed', result: { approvedBy: 'activity' } });
+  });
+
   it('refuses signals to runs that are not running, and unknown flows', async () => {
     const test = createTestActivities();
     const running = await launch(test.activities);
