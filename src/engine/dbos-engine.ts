@@ -90,13 +90,13 @@ export class DbosEngine implements ManagedWorkflowEngine {
   private stopped = false;
   private client?: DBOSClient;
 
-  private constructor(private readonly log: Logger) {}
+  private constructor() {}
 
   /** Registers the flows, launches DBOS (recovering pending runs) and schedules the pruning. */
   static async launch(options: DbosEngineOptions): Promise<DbosEngine> {
     if (launched) throw new Error('DBOS already runs in this process: stop its engine before launching another');
     const log = options.log.child({ component: 'dbos-workflow-engine' });
-    const engine = new DbosEngine(log);
+    const engine = new DbosEngine();
     launched = engine;
     try {
       const retention = engine.register(options);
