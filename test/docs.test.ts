@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { displayStatusOf, ORDER_STATUS_MEANINGS, ORDER_STATUSES, ORDER_TRANSITIONS } from '../src/services/orders/order-status';
 import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES, PROJECT_TRANSITIONS } from '../src/services/projects/project-status';
@@ -55,6 +55,14 @@ describe('docs/api.md', () => {
     expect(perPhoto.map(([status]) => unquote(status))).toEqual([...PHOTO_STATUSES]);
   });
 
+  it('documents every error code the service answers with', async () => {
+    const markdown = await apiDoc();
+    const codes = await errorCodesInSource();
+    expect(codes.size).toBeGreaterThan(20); // the scan below still finds the service's errors
+    const missing = [...codes].filter((code) => !markdown.includes(`\`${code}\``));
+    expect(missing, 'codes thrown in src/ but absent from docs/api.md').toEqual([]);
+  });
+
   it('links no file outside the repository', async () => {
     for (const file of ['../docs/api.md', '../docs/architecture.md', '../README.md']) {
       const text = await readFile(new URL(file, import.meta.url), 'utf8');
@@ -62,3 +70,30 @@ describe('docs/api.md', () => {
     }
   });
 });
+
+/** The errors a client can receive; other Error classes are internal or operator-facing. */
+const CLIENT_ERROR_CALL = /(?:new (?:ValidationError|UnauthenticatedError|NotFoundError|ConflictError|RejectedError|DomainError)|ValidationError\.field|\bproblem)\(/g;
+
+/** Every `'CODE'` literal among the arguments of a client error's construction, across src/. */
+async function errorCodesInSource(): Promise<Set<string>> {
+  const root = new URL('../src/', import.meta.url);
+  const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.ts'));
+  const codes = new Set<string>();
+  for (const file of files) {
+    const source = await readFile(new URL(file, root), 'utf8');
+    for (const match of source.matchAll(CLIENT_ERROR_CALL)) {
+      for (const [, code] of argumentsAt(source, match.index + match[0].length).matchAll(/'([A-Z][A-Z0-9_]{3,})'/g)) codes.add(code);
+    }
+  }
+  return codes;
+}
+
+/** The text up to the parenthesis that closes the call opened just before `start`. */
+function argumentsAt(source: string, start: number): string {
+  let depth = 1;
+  for (let i = start; i < source.length; i++) {
+    if (source[i] === '(') depth++;
+    else if (source[i] === ')' && --depth === 0) return source.slice(start, i);
+  }
+  return source.slice(start);
+}
