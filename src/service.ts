@@ -44,12 +44,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const lateEngine = new LateBoundEngine();
   const printers = createPrinters(config, files, fetch);
   const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine });
-  const engine = await createWorkflowEngine({ config, orm: database.orm, flows: FLOWS, activities, log });
+  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
   lateEngine.bind(engine);
   const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log });
   const app = await buildApp({ config, services, bus, log });
   const address = await app.listen({ host: config.host, port: config.port });
-  await engine.resumeUnfinished?.();
   return {
     app,
     orm: database.orm,

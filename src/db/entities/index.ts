@@ -12,9 +12,6 @@ export { Project } from './Project';
 export { Photo } from './Photo';
 export { Order } from './Order';
 export { OrderLine } from './OrderLine';
-export { WorkflowRun } from './WorkflowRun';
-export { WorkflowStep } from './WorkflowStep';
-export { WorkflowSignal } from './WorkflowSignal';
 export { Campaign } from './Campaign';
 export { CampaignRow } from './CampaignRow';
 export { WebhookEndpoint } from './WebhookEndpoint';
@@ -35,9 +32,6 @@ import { Project } from './Project';
 import { Photo } from './Photo';
 import { Order } from './Order';
 import { OrderLine } from './OrderLine';
-import { WorkflowRun } from './WorkflowRun';
-import { WorkflowStep } from './WorkflowStep';
-import { WorkflowSignal } from './WorkflowSignal';
 import { Campaign } from './Campaign';
 import { CampaignRow } from './CampaignRow';
 import { WebhookEndpoint } from './WebhookEndpoint';
@@ -59,9 +53,6 @@ export const ENTITIES = [
   Photo,
   Order,
   OrderLine,
-  WorkflowRun,
-  WorkflowStep,
-  WorkflowSignal,
   Campaign,
   CampaignRow,
   WebhookEndpoint,
