@@ -41,12 +41,17 @@ describe('operator CLI: webhooks and campaigns', () => {
     }
   };
 
-  it('sets a webhook and prints {"url","secret"} once; that secret signs the deliveries; show, rotate-secret, list and watch', async () => {
-    const client = await api.createClient('CLI campaign shop');
+  // Each command is a new `npm run cli` process (npm, tsx, a database connection): seconds each on
+  // a busy machine, so these tests get more time than the default; nothing here is timed.
+  let client: Awaited<ReturnType<TestService['createClient']>>;
+  let issued: { url: string; secret: string };
+
+  it('sets a webhook and prints {"url","secret"} once, sealed at rest; show and set again keep the secret', async () => {
+    client = await api.createClient('CLI campaign shop');
     const url = receiver.url('/cli');
     const set = await cli('webhook', 'set', '--client', client.clientId, '--url', url, '--env', 'dev', '--json');
     expect(set.code).toBe(0);
-    const issued = JSON.parse(set.stdout);
+    issued = JSON.parse(set.stdout);
     expect(Object.keys(issued)).toEqual(['url', 'secret']);
     expect(issued.url).toBe(url);
     expect(issued.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
@@ -59,6 +64,10 @@ describe('operator CLI: webhooks and campaigns', () => {
     expect(again).toEqual({ url, secret: null });
     expect(JSON.parse((await cli('webhook', 'show', '--client', client.clientId, '--json')).stdout)).toMatchObject({ url, env: 'dev' });
     expect(JSON.parse((await cli('webhook', 'show', '--client', client.clientId, '--env', 'prod', '--json')).stdout)).toBeNull();
+  }, 180_000);
+
+  it('watches a campaign to its end and lists it; the printed secret signs its deliveries; rotate-secret replaces it', async () => {
+    const url = receiver.url('/cli');
 
     const auth = serviceHeader(client.credentials.dev);
     const started = await post(api.url, '/v2/campaign/auto-generate', { csvUrl: files.url('/cli.csv') }, auth);
@@ -76,7 +85,7 @@ describe('operator CLI: webhooks and campaigns', () => {
     expect(rotated.url).toBe(url);
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(issued.secret);
-  });
+  }, 180_000);
 
   it('explains its usage when an option is missing, and names an unknown client', async () => {
     const missing = await cli('webhook', 'set', '--client', '00000000-0000-4000-8000-000000000000');
@@ -85,5 +94,5 @@ describe('operator CLI: webhooks and campaigns', () => {
     const unknown = await cli('webhook', 'set', '--client', '00000000-0000-4000-8000-000000000000', '--url', 'https://shop.example.com/hook');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('NOT_FOUND');
-  });
+  }, 120_000);
 });
