@@ -11,7 +11,7 @@ import { renderPrintCover, renderPrintPage } from '../imaging/print/render-page'
 import { writeBookPdf } from '../imaging/print/book-pdf';
 import { buildManifest } from '../imaging/print/manifest';
 import { moveOrderLine } from '../services/orders/order-line-status';
-import { isFinalOrderStatus, type OrderStatus } from '../services/orders/order-status';
+import { isFinalOrderStatus, type OrderStatus } from '../domain/order-status';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { printFilesPrefix } from '../services/orders/print-files';
 

@@ -10,7 +10,7 @@ import { makeThumbnail } from '../imaging/thumbnail';
 import { renderCoverPreview } from '../imaging/cover-preview';
 import { buildBook } from '../services/projects/book-builder';
 import { recordProjectStatus } from '../services/projects/project-events';
-import { canMoveProject, photosStatusOf, type ProjectStatus } from '../services/projects/project-status';
+import { canMoveProject, photosStatusOf, type ProjectStatus } from '../domain/project-status';
 import { photoOriginalKey, photoThumbnailKey, previewKey, projectPrefix } from '../services/projects/storage-keys';
 
 export interface ProjectActivityDeps {

@@ -6,7 +6,7 @@ import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
 import type { StatusEventBus } from '../events/status-event-bus';
-import { DomainError } from '../services/errors';
+import { DomainError } from '../domain/errors';
 import { toProblem } from '../http/problem';
 import { contextOf } from '../http/request-context';
 import type { GraphqlContext } from './context';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Order } from './Order';
 import { Project } from './Project';
-import { ORDER_STATUSES, type OrderStatus } from '../../services/orders/order-status';
+import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';
 
 export interface PrintWarning {
   page: number | 'cover';

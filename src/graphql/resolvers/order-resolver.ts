@@ -2,7 +2,7 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Order as OrderEntity } from '../../db/entities';
 import type { GraphqlContext } from '../context';
 import { EcommerceOrderStatus, Order, OrderConnection, PrintOrderInput, PrintOrderPayload } from '../types/order';
-import { displayStatusOf } from '../../services/orders/order-status';
+import { displayStatusOf } from '../../domain/order-status';
 
 @Resolver()
 export class OrderResolver {

@@ -5,7 +5,7 @@ import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
 import { PROJECT_SUBJECT } from '../../services/projects/project-events';
 import { userKeyOf } from '../../services/projects/user-identity';
-import { ValidationError } from '../../services/errors';
+import { ValidationError } from '../../domain/errors';
 
 interface Args {
   projectId?: string | null;

@@ -2,10 +2,10 @@ import { Cursor } from '@mikro-orm/core';
 import { Order, ProductPrice, Product } from '../../db/entities';
 import type { RequestContext } from '../context';
 import type { FileStore } from '../../storage/file-store';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../domain/errors';
 import { normaliseEmail } from '../projects/user-identity';
-import { pick } from '../catalogue/localized';
-import { displayStatusOf } from './order-status';
+import { pick } from '../../domain/localized';
+import { displayStatusOf } from '../../domain/order-status';
 
 export const ORDER_HISTORY_PAGE = 10;
 

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderLine } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
 import { WorkflowNotFoundError } from '../../engine/workflow-engine';
 import { STATUS_UPDATE_SIGNAL } from '../../../workflows/print-fulfilment';
@@ -10,7 +10,7 @@ import type { PrintInput } from './print-input';
 import { orderHistory } from './order-history';
 import { moveOrderLine } from './order-line-status';
 import { fulfilmentWorkflowId } from './order-ids';
-import type { OrderStatus } from './order-status';
+import type { OrderStatus } from '../../domain/order-status';
 import { normaliseEmail } from '../projects/user-identity';
 
 /** Statuses the eCommerce side may set (spec 3: cancelled and refunded "by the eCommerce side"). */

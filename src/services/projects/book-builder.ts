@@ -1,4 +1,4 @@
-import type { Book, BookPage, PhotoSlot, TextSlot } from './book';
+import type { Book, BookPage, PhotoSlot, TextSlot } from '../../domain/book';
 
 export interface BookPhoto {
   id: string;

@@ -1,14 +1,14 @@
 import { Photo, Project } from '../../db/entities';
 import { LAYOUT_TYPES, type LayoutType } from '../../db/entities/Project';
 import type { RequestContext } from '../context';
-import { ValidationError, type FieldError } from '../errors';
+import { ValidationError, type FieldError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
 import { isTemplateAsset, TEMPLATE_ASSETS } from './template';
 import { parsePhotos, isHttpUrl, type PhotoInput } from './photo-input';
 import { checkUserId, findOrCreateEndUser, normaliseEmail } from './user-identity';
 import { newGeneratedUserId, newProjectId } from './project-ids';
 import { recordProjectStatus } from './project-events';
-import { photosStatusOf } from './project-status';
+import { photosStatusOf } from '../../domain/project-status';
 import type { ProjectServiceDeps } from './project-service-deps';
 
 export interface GenerateInput {

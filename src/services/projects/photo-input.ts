@@ -1,4 +1,4 @@
-import { ValidationError, type FieldError } from '../errors';
+import { ValidationError, type FieldError } from '../../domain/errors';
 
 /** A photo as a client sends it: a URL, or `{id, url}`. */
 export type PhotoInput = string | { id?: string | number; url: string };

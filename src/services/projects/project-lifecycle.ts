@@ -1,12 +1,12 @@
 import { Photo, Project } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { NotFoundError, ValidationError, ConflictError, type FieldError } from '../errors';
+import { NotFoundError, ValidationError, ConflictError, type FieldError } from '../../domain/errors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { assertProjectId } from './project-queries';
 import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
 import { newProjectId } from './project-ids';
 import { recordProjectStatus } from './project-events';
-import { canMoveProject } from './project-status';
+import { canMoveProject } from '../../domain/project-status';
 import { isHttpUrl } from './photo-input';
 import { projectPrefix } from './storage-keys';
 import type { ProjectServiceDeps } from './project-service-deps';

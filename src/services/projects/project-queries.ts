@@ -1,7 +1,7 @@
 import { Cursor, LoadStrategy } from '@mikro-orm/core';
 import { Photo, Project } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../domain/errors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { findEndUser, userKeyOf } from './user-identity';
 
