@@ -14,7 +14,7 @@ import { createSafeFetch } from './outbound/safe-fetch';
 import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
 import { createWorkflowEngine } from './engine/create-engine';
-import type { WorkflowEngine } from './engine/workflow-engine';
+import type { WorkflowEngine } from './domain/flows';
 import { FLOWS } from '../workflows';
 
 export interface RunningService {

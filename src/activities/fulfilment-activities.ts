@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { OrderLine, Photo } from '../db/entities';
-import type { PrintWarning } from '../db/entities/OrderLine';
+import type { PrintWarning } from '../domain/print-warning';
 import type { FileStore } from '../storage/file-store';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../printers/sandbox-printer';

@@ -3,13 +3,7 @@ import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Prop
 import { Order } from './Order';
 import { Project } from './Project';
 import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';
-
-export interface PrintWarning {
-  page: number | 'cover';
-  photoId: string;
-  effectiveDpi: number;
-  message: string;
-}
+import type { PrintWarning } from '../../domain/print-warning';
 
 /** One project of an order: its copies, price, print files and fulfilment status. */
 @Entity({ tableName: 'order_lines' })

@@ -6,10 +6,7 @@ import { Market } from './Market';
 import { Photo } from './Photo';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { PROJECT_STATUSES, PHOTOS_STATUSES, type PhotosStatus, type ProjectStatus } from '../../domain/project-status';
-import type { Book } from '../../domain/book';
-
-export const LAYOUT_TYPES = ['fastbook', 'smartbook'] as const;
-export type LayoutType = (typeof LAYOUT_TYPES)[number];
+import { LAYOUT_TYPES, type Book, type LayoutType } from '../../domain/book';
 
 /** A photobook being made for one end user of a client, from `generate` until it is printed. */
 @Entity({ tableName: 'projects' })

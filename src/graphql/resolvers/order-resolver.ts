@@ -3,6 +3,7 @@ import type { Order as OrderEntity } from '../../db/entities';
 import type { GraphqlContext } from '../context';
 import { EcommerceOrderStatus, Order, OrderConnection, PrintOrderInput, PrintOrderPayload } from '../types/order';
 import { displayStatusOf } from '../../domain/order-status';
+import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
 
 @Resolver()
 export class OrderResolver {
@@ -21,7 +22,7 @@ export class OrderResolver {
   async orders(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('email', () => String, { nullable: true }) email?: string | null,
-    @Arg('first', () => Int, { defaultValue: 10 }) first = 10,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_ORDER_PAGE_SIZE }) first = DEFAULT_ORDER_PAGE_SIZE,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<OrderConnection> {
     const page = await services.orders.page(ctx, { email: email ?? undefined, first, after: after ?? undefined });

@@ -3,7 +3,7 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { OrderStatusEvent } from '../types/order';
 import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
-import { ORDER_SUBJECT } from '../../services/orders/order-ids';
+import { ORDER_SUBJECT } from '../../domain/status-subjects';
 
 @Resolver()
 export class OrderStatusResolver {

@@ -2,6 +2,7 @@ import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Project as ProjectEntity } from '../../db/entities';
 import type { GraphqlContext } from '../context';
+import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import {
   BookCover,
   BookPage,
@@ -28,7 +29,7 @@ export class ProjectResolver {
   async projects(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('user', () => String, { description: 'The userId or the e-mail used at creation' }) user: string,
-    @Arg('first', () => Int, { defaultValue: 100, description: 'At most 100' }) first: number,
+    @Arg('first', () => Int, { defaultValue: MAX_PROJECT_PAGE_SIZE, description: `At most ${MAX_PROJECT_PAGE_SIZE}` }) first: number,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<ProjectConnection> {
     const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, first });

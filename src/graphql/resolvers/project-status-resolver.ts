@@ -3,7 +3,7 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { ProjectStatusEvent } from '../types/project';
 import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
-import { PROJECT_SUBJECT } from '../../services/projects/project-events';
+import { PROJECT_SUBJECT } from '../../domain/status-subjects';
 import { userKeyOf } from '../../services/projects/user-identity';
 import { ValidationError } from '../../domain/errors';
 

@@ -6,8 +6,7 @@ import { ValidationError } from '../../domain/errors';
 import { normaliseEmail } from '../projects/user-identity';
 import { pick } from '../../domain/localized';
 import { displayStatusOf } from '../../domain/order-status';
-
-export const ORDER_HISTORY_PAGE = 10;
+import { ORDER_HISTORY_PAGE_SIZE } from '../../domain/limits';
 
 export interface OrderHistoryEntry {
   orderId: string;
@@ -54,7 +53,7 @@ export async function orderHistory(
   const page = await ctx.em.findByCursor(
     Order,
     { client: ctx.tenant.clientId, env: ctx.tenant.env, email },
-    { first: ORDER_HISTORY_PAGE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
+    { first: ORDER_HISTORY_PAGE_SIZE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
   );
   const skus = [...new Set(page.items.flatMap((o) => o.lines.getItems().map((l) => l.sku)))];
   const products = await ctx.em.find(Product, { client: ctx.tenant.clientId, sku: { $in: skus } });

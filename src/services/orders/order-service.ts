@@ -3,15 +3,14 @@ import { Order, OrderLine } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
-import { WorkflowNotFoundError } from '../../engine/workflow-engine';
-import { STATUS_UPDATE_SIGNAL } from '../../../workflows/print-fulfilment';
+import { STATUS_UPDATE_SIGNAL, WorkflowNotFoundError, fulfilmentWorkflowId, type StatusUpdate } from '../../domain/flows';
 import { printOrder } from './print-order';
 import type { PrintInput } from './print-input';
 import { orderHistory } from './order-history';
 import { moveOrderLine } from './order-line-status';
-import { fulfilmentWorkflowId } from './order-ids';
 import type { OrderStatus } from '../../domain/order-status';
 import { normaliseEmail } from '../projects/user-identity';
+import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
 
 /** Statuses the eCommerce side may set (spec 3: cancelled and refunded "by the eCommerce side"). */
 export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const;
@@ -39,7 +38,7 @@ export class OrderService {
   }
 
   async page(ctx: RequestContext, options: { email?: string; first: number; after?: string }) {
-    if (!Number.isInteger(options.first) || options.first < 1 || options.first > 100) throw ValidationError.field('first', 'must be from 1 to 100');
+    if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
     return ctx.em.findByCursor(
       Order,
       { client: ctx.tenant.clientId, env: ctx.tenant.env, ...(options.email ? { email: normaliseEmail(options.email, 'email') } : {}) },
@@ -94,7 +93,7 @@ export class OrderService {
     return { status: event.status };
   }
 
-  private async notifyFlow(lineId: string, update: { status: string; trackingUrl?: string }): Promise<boolean> {
+  private async notifyFlow(lineId: string, update: StatusUpdate): Promise<boolean> {
     try {
       await this.deps.engine.signal(fulfilmentWorkflowId(lineId), STATUS_UPDATE_SIGNAL, update);
       return true;

@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Project } from '../../db/entities';
+import { PROJECT_SUBJECT } from '../../domain/status-subjects';
 import { recordStatusChange, type StatusEventMessage } from '../../events/status-event-log';
-
-export const PROJECT_SUBJECT = 'project';
 
 /**
  * Records the project's current status and photos status as one status event, in the caller's

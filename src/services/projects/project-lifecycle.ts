@@ -10,10 +10,10 @@ import { canMoveProject } from '../../domain/project-status';
 import { isHttpUrl } from './photo-input';
 import { projectPrefix } from './storage-keys';
 import type { ProjectServiceDeps } from './project-service-deps';
+import { PROJECT_EXPUNGE_FLOW, projectExpungeWorkflowId } from '../../domain/flows';
+import { isProjectId } from '../../domain/ids';
+import { MAX_DELETE_IDS } from '../../domain/limits';
 
-export const MAX_DELETE_IDS = 10;
-export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
-export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:${projectId}`;
 
 export type DeleteMode = 'async' | 'sync';
 
@@ -33,7 +33,7 @@ export async function deleteProjects(
   if (input.ids.length > MAX_DELETE_IDS) throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
   const errors: FieldError[] = [];
   input.ids.forEach((id, i) => {
-    if (typeof id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
+    if (!isProjectId(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
   });
   if (errors.length > 0) throw new ValidationError(errors, 'INVALID_PROJECT_ID');
   const ids = [...new Set(input.ids as string[])];

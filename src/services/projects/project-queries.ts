@@ -2,10 +2,10 @@ import { Cursor, LoadStrategy } from '@mikro-orm/core';
 import { Photo, Project } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ValidationError } from '../../domain/errors';
+import { isProjectId } from '../../domain/ids';
+import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { findEndUser, userKeyOf } from './user-identity';
-
-export const MAX_PAGE_SIZE = 100;
 
 export interface ProjectPage {
   projects: Project[];
@@ -18,8 +18,8 @@ export interface ProjectPage {
  * projects created while a client pages never shift or repeat later pages.
  */
 export async function listProjects(ctx: RequestContext, user: string, options: { cursor?: string; first?: number } = {}): Promise<ProjectPage> {
-  const first = options.first ?? MAX_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PAGE_SIZE}`);
+  const first = options.first ?? MAX_PROJECT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PROJECT_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PROJECT_PAGE_SIZE}`);
   if (options.cursor !== undefined) assertCursor(options.cursor);
   const owner = await findEndUser(ctx.em, ctx.tenant, userKeyOf(user, 'user'));
   if (!owner) return { projects: [] };
@@ -50,7 +50,7 @@ export async function projectPhotos(ctx: RequestContext, project: Project): Prom
 }
 
 export function assertProjectId(id: unknown, path: string): asserts id is string {
-  if (typeof id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(id)) {
+  if (!isProjectId(id)) {
     throw ValidationError.field(path, 'must be a project id starting with p-', 'INVALID_PROJECT_ID');
   }
 }
