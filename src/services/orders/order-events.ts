@@ -11,7 +11,7 @@ export function recordOrderLineStatus(em: EntityManager, line: OrderLine): Promi
   const { order } = line;
   return recordStatusChange(
     em,
-    { clientId: order.client.id, clientName: '', env: order.env },
+    { clientId: order.client.id, env: order.env },
     {
       subjectType: ORDER_SUBJECT,
       subjectId: orderLineSubjectId(order.orderId, line.project.id),

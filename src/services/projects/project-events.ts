@@ -10,7 +10,7 @@ import { recordStatusChange, type StatusEventMessage } from '../../events/status
 export function recordProjectStatus(em: EntityManager, project: Project): Promise<StatusEventMessage> {
   return recordStatusChange(
     em,
-    { clientId: project.client.id, clientName: '', env: project.env },
+    { clientId: project.client.id, env: project.env },
     {
       subjectType: PROJECT_SUBJECT,
       subjectId: project.id,
