@@ -32,7 +32,7 @@ export class ProjectResolver {
     @Arg('first', () => Int, { defaultValue: MAX_PROJECT_PAGE_SIZE, description: `At most ${MAX_PROJECT_PAGE_SIZE}` }) first: number,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<ProjectConnection> {
-    const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, first });
+    const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, cursorField: 'after', first });
     return {
       edges: page.projects.map((node) => ({ node: node as unknown as Project, cursor: services.projects.cursorOf(ctx, node) })),
       pageInfo: { hasNextPage: page.cursor !== undefined, endCursor: page.cursor ?? null },

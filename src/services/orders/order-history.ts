@@ -1,9 +1,8 @@
-import { Cursor } from '@mikro-orm/core';
 import { Order, ProductPrice, Product } from '../../db/entities';
 import type { RequestContext } from '../context';
 import type { FileStore } from '../../storage/file-store';
-import { ValidationError } from '../../domain/errors';
 import { normaliseEmail } from '../projects/user-identity';
+import { assertIssuedCursor } from '../cursors';
 import { pick } from '../../domain/localized';
 import { displayStatusOf } from '../../domain/order-status';
 import { ORDER_HISTORY_PAGE_SIZE } from '../../domain/limits';
@@ -43,13 +42,7 @@ export async function orderHistory(
   query: { email: string; language: string; cursor?: string },
 ): Promise<{ results: OrderHistoryEntry[]; cursor?: string }> {
   const email = normaliseEmail(query.email, 'email');
-  if (query.cursor !== undefined) {
-    try {
-      if (Cursor.decode(query.cursor).length !== 2) throw new Error('shape');
-    } catch {
-      throw ValidationError.field('cursor', 'is not a cursor this service issued', 'UNKNOWN_CURSOR');
-    }
-  }
+  if (query.cursor !== undefined) assertIssuedCursor(query.cursor, 'cursor');
   const page = await ctx.em.findByCursor(
     Order,
     { client: ctx.tenant.clientId, env: ctx.tenant.env, email },

@@ -11,6 +11,7 @@ import { moveOrderLine } from './order-line-status';
 import type { OrderStatus } from '../../domain/order-status';
 import { normaliseEmail } from '../projects/user-identity';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
+import { assertIssuedCursor } from '../cursors';
 
 /** Statuses the eCommerce side may set (spec 3: cancelled and refunded "by the eCommerce side"). */
 export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const;
@@ -37,8 +38,10 @@ export class OrderService {
     return order;
   }
 
+  /** GraphQL `orders`: newest first, keyset-paged; `after` is a cursor this service issued. */
   async page(ctx: RequestContext, options: { email?: string; first: number; after?: string }) {
     if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
+    if (options.after !== undefined) assertIssuedCursor(options.after, 'after');
     return ctx.em.findByCursor(
       Order,
       { client: ctx.tenant.clientId, env: ctx.tenant.env, ...(options.email ? { email: normaliseEmail(options.email, 'email') } : {}) },
