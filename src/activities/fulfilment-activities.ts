@@ -12,6 +12,7 @@ import { writeBookPdf } from '../imaging/print/book-pdf';
 import { buildManifest } from '../imaging/print/manifest';
 import { moveOrderLine } from '../services/orders/order-line-status';
 import { isFinalOrderStatus, type OrderStatus } from '../domain/order-status';
+import { moveProject } from '../domain/project-status';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { printFilesPrefix } from '../services/orders/print-files';
 
@@ -41,7 +42,7 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       if (project.status === 'created' || project.status === 'building' || !project.book) return { state: 'pending' };
       if (project.status === 'editable') {
         await em.transactional(async (tx) => {
-          tx.assign(project, { status: 'ordering', updatedAt: new Date() });
+          moveProject(project, 'ordering');
           await recordProjectStatus(tx, project);
         });
       }

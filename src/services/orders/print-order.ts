@@ -13,6 +13,7 @@ import { recordOrderLineStatus } from './order-events';
 import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW, fulfilmentWorkflowId, projectBuildWorkflowId } from '../../domain/flows';
 import type { PrintInput } from './print-input';
 import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
+import { moveProject } from '../../domain/project-status';
 import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 
 /**
@@ -100,9 +101,10 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
         // The order's photos replace the project's; the book is rebuilt from them before printing.
         await tx.nativeDelete(Photo, { project, assetId: null });
         line.photos.forEach((photo, i) => tx.create(Photo, { project, clientPhotoId: photo.clientPhotoId, url: photo.url, position: i }));
-        tx.assign(project, { status: 'building', photosStatus: line.photos.length ? 'uploading' : 'none' });
+        moveProject(project, 'building');
+        project.photosStatus = line.photos.length ? 'uploading' : 'none';
       } else if (project.status === 'editable') {
-        tx.assign(project, { status: 'ordering' });
+        moveProject(project, 'ordering');
       }
       tx.assign(project, { ordered: true, updatedAt: new Date() });
       const orderLine = tx.create(OrderLine, {

@@ -6,7 +6,7 @@ import { assertProjectId } from './project-queries';
 import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
 import { newProjectId } from './project-ids';
 import { recordProjectStatus } from './project-events';
-import { canMoveProject } from '../../domain/project-status';
+import { canMoveProject, moveProject } from '../../domain/project-status';
 import { isHttpUrl } from './photo-input';
 import { projectPrefix } from './storage-keys';
 import type { ProjectServiceDeps } from './project-service-deps';
@@ -51,7 +51,8 @@ export async function deleteProjects(
     await ctx.em.transactional(async (tx) => {
       const now = new Date();
       for (const project of projects) {
-        tx.assign(project, { status: 'deleted', deletedAt: now, updatedAt: now });
+        moveProject(project, 'deleted', now);
+        project.deletedAt = now;
         await recordProjectStatus(tx, project);
       }
     });
