@@ -2,7 +2,7 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Order as OrderEntity } from '../../db/entities';
 import type { GraphqlContext } from '../context';
 import { EcommerceOrderStatus, Order, OrderConnection, PrintOrderInput, PrintOrderPayload } from '../types/order';
-import { displayStatusOf } from '../../domain/order-status';
+import { displayStatusOf, type EcommerceStatus } from '../../domain/order-status';
 import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
 
 @Resolver()
@@ -41,7 +41,7 @@ export class OrderResolver {
   async setOrderStatus(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
-    @Arg('status', () => EcommerceOrderStatus) status: EcommerceOrderStatus,
+    @Arg('status', () => EcommerceOrderStatus) status: EcommerceStatus,
     @Arg('projectId', () => String, { nullable: true }) projectId?: string | null,
   ): Promise<Order> {
     return orderView(await services.orders.setStatus(ctx, { orderId, status, projectId: projectId ?? undefined }));

@@ -3,6 +3,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import type { Project as ProjectEntity } from '../../db/entities';
 import type { GraphqlContext } from '../context';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
+import type { DeleteType } from '../../services/projects/project-lifecycle';
 import {
   BookCover,
   BookPage,
@@ -50,7 +51,7 @@ export class ProjectResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('user', () => String) user: string,
     @Arg('ids', () => [String]) ids: string[],
-    @Arg('type', () => DeleteTypeEnum, { defaultValue: DeleteTypeEnum.sync }) type: DeleteTypeEnum,
+    @Arg('type', () => DeleteTypeEnum, { defaultValue: DeleteTypeEnum.sync }) type: DeleteType,
   ): Promise<DeleteProjectsPayload> {
     return { ids: await services.projects.delete(ctx, { user, ids, type }) };
   }

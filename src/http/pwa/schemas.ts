@@ -2,6 +2,7 @@ import { problemResponses } from '../shared-schemas';
 import { PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX, ORDER_ID_MAX_LENGTH } from '../../domain/ids';
 import { MAX_DELETE_IDS, MAX_PHOTOS, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 import { PHOTOS_STATUSES, PROJECT_STATUSES } from '../../domain/project-status';
+import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
 
 const projectId = { type: 'string', pattern: `^${PROJECT_ID_PREFIX}`, maxLength: PROJECT_ID_MAX_LENGTH, description: 'Project id, starts with p-' } as const;
 const product = {
@@ -173,7 +174,7 @@ export const deleteSchema = {
     required: ['user', 'type', 'ids'],
     properties: {
       user: { type: 'string', minLength: 1, maxLength: 320 },
-      type: { type: 'string', enum: ['async', 'sync'] },
+      type: { type: 'string', enum: DELETE_TYPES },
       ids: { type: 'array', minItems: 1, maxItems: MAX_DELETE_IDS, items: { type: 'string', maxLength: PROJECT_ID_MAX_LENGTH } },
     },
   },

@@ -8,13 +8,10 @@ import { printOrder } from './print-order';
 import type { PrintInput } from './print-input';
 import { orderHistory } from './order-history';
 import { moveOrderLine } from './order-line-status';
-import type { OrderStatus } from '../../domain/order-status';
+import { ECOMMERCE_STATUSES, type OrderStatus } from '../../domain/order-status';
 import { normaliseEmail } from '../projects/user-identity';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { assertIssuedCursor } from '../cursors';
-
-/** Statuses the eCommerce side may set (spec 3: cancelled and refunded "by the eCommerce side"). */
-export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const;
 
 /** Orders: placing them, reading them, and the status changes that come from outside. */
 export class OrderService {

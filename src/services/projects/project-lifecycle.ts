@@ -15,7 +15,9 @@ import { isProjectId } from '../../domain/ids';
 import { MAX_DELETE_IDS } from '../../domain/limits';
 
 
-export type DeleteMode = 'async' | 'sync';
+/** `sync` answers once the deletion is done, `async` at once (spec 4.6). */
+export const DELETE_TYPES = ['async', 'sync'] as const;
+export type DeleteType = (typeof DELETE_TYPES)[number];
 
 /**
  * Spec 4.6. All ids are checked first (format, ownership by `user`); then every project is marked
@@ -28,7 +30,7 @@ export async function deleteProjects(
   deps: ProjectServiceDeps,
   input: { user: string; type: string; ids: unknown[] },
 ): Promise<{ ids: string[]; done: Promise<void> }> {
-  if (input.type !== 'async' && input.type !== 'sync') throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
+  if (!(DELETE_TYPES as readonly string[]).includes(input.type)) throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw ValidationError.field('ids', 'must list at least one project id');
   if (input.ids.length > MAX_DELETE_IDS) throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
   const errors: FieldError[] = [];
