@@ -32,8 +32,8 @@ export interface StatusUpdate {
 }
 
 /**
- * What the services see of the workflow engine: Temporal at scale (TEMPORAL_ADDRESS set), the
- * embedded engine otherwise. Both run the same flows from workflows/.
+ * What the services see of the workflow engine: Temporal at scale (TEMPORAL_ADDRESS set), DBOS
+ * Transact inside the API process otherwise. Both run the same flows from workflows/.
  */
 export interface WorkflowEngine {
   /**

@@ -15,8 +15,6 @@ export interface WorkflowOutcome {
 
 /** What `createWorkflowEngine` returns: the engine plus what the process that owns it needs. */
 export interface ManagedWorkflowEngine extends WorkflowEngine {
-  /** Embedded runner only: resumes every run left `running` (call once at start). */
-  resumeUnfinished?(): Promise<void>;
   /**
    * The outcome of a run once it has finished, or `{ status: 'running' }` if it has not within
    * `timeoutMs`. For tests and for APIs that answer synchronously.
