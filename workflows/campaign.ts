@@ -1,6 +1,6 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { CampaignActivities } from '../src/activities/campaign-activities';
-import { CAMPAIGN_FLOW } from '../src/domain/campaign-flows';
+import { CAMPAIGN_FLOW } from '../src/domain/flows';
 
 type Activities = Pick<CampaignActivities, 'importCampaignCsv' | 'failCampaign' | 'generateCampaignPage' | 'finishCampaignGeneration'>;
 

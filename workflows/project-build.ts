@@ -1,6 +1,7 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { ProjectActivities } from '../src/activities/project-activities';
 import type { CampaignActivities } from '../src/activities/campaign-activities';
+import { PROJECT_BUILD_FLOW } from '../src/domain/flows';
 
 type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'> &
   Pick<CampaignActivities, 'notifyProjectReady'>;
@@ -32,7 +33,7 @@ export interface ProjectBuildInput {
  * told (a campaign row's webhook, or the project's callback URL).
  */
 export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
-  name: 'projectBuild',
+  name: PROJECT_BUILD_FLOW,
   activityOptions: {
     startBuilding: database,
     downloadPhoto: download,

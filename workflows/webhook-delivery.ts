@@ -1,6 +1,6 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { CampaignActivities } from '../src/activities/campaign-activities';
-import { WEBHOOK_DELIVERY_FLOW } from '../src/domain/campaign-flows';
+import { WEBHOOK_DELIVERY_FLOW } from '../src/domain/flows';
 import { WEBHOOK_RETRIES, webhookRetryDelayMs } from '../src/domain/webhook-delivery-status';
 
 type Activities = Pick<CampaignActivities, 'attemptWebhook' | 'finishWebhook'>;

@@ -6,7 +6,7 @@
 import cliProgress from 'cli-progress';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign } from '../db/entities';
-import { isEnvironment, type Environment } from '../services/tenancy/environment';
+import { isEnvironment, type Environment } from '../domain/environment';
 import { findWebhook, rotateWebhookSecret, setWebhook, type IssuedWebhook, type WebhookTarget } from '../services/webhooks/webhook-endpoints';
 import { campaignCounts, type CampaignCounts } from '../services/campaigns/campaign-progress';
 

@@ -57,7 +57,3 @@ export const CAMPAIGN_OPTIONAL_COLUMNS = ['language', 'layoutType', 'photos'] as
 export const CAMPAIGN_CUSTOM_PREFIX = 'custom.';
 /** Separates the photo URLs of the `photos` column. */
 export const CAMPAIGN_PHOTO_SEPARATOR = '|';
-
-/** Campaign ids: `cmp_` and 20 base62 characters. */
-export const CAMPAIGN_ID_PATTERN = /^cmp_[0-9A-Za-z]{20}$/;
-export const CAMPAIGN_ID_PREFIX = 'cmp_';

@@ -1,6 +1,6 @@
 import { Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../domain/campaign-status';
 
 /** One CSV import: a project per good row, and the shop told when each is ready. */

@@ -1,7 +1,7 @@
 import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Campaign } from './Campaign';
 import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { CAMPAIGN_ROW_STATES, type CampaignRowState } from '../../domain/campaign-status';
 
 /**

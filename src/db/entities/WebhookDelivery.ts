@@ -3,7 +3,7 @@ import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, Primar
 import { Client } from './Client';
 import { Campaign } from './Campaign';
 import { WebhookAttempt } from './WebhookAttempt';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../domain/webhook-delivery-status';
 
 /** One event sent to one URL, attempted until delivered or given up; replayable when failed. */

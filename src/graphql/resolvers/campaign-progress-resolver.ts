@@ -2,7 +2,9 @@ import { Arg, Root, Subscription, Resolver } from 'type-graphql';
 import type { SubscribeResolverData } from 'type-graphql';
 import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
-import { CAMPAIGN_SUBJECT, type CampaignCounts } from '../../services/campaigns/campaign-progress';
+import type { CampaignCounts } from '../../services/campaigns/campaign-progress';
+import { CAMPAIGN_SUBJECT } from '../../domain/status-subjects';
+import { subscribeTenantEvents } from '../tenant-events';
 import type { CampaignProgressReport } from '../../services/campaigns/campaign-service';
 import { CampaignProgress } from '../types/campaign';
 
@@ -12,10 +14,9 @@ const FINAL = ['completed', 'failed'];
  * The campaign as it is now, then every change of its status and counts, until it is completed
  * or failed. Listening starts before the snapshot is read, so nothing falls in between.
  */
-async function* campaignProgress({ ctx, services, bus }: GraphqlContext, id: string): AsyncGenerator<CampaignProgressReport> {
-  const events = bus.subscribe(
-    (event) => event.clientId === ctx.tenant.clientId && event.env === ctx.tenant.env && event.subjectType === CAMPAIGN_SUBJECT && event.subjectId === id,
-  );
+async function* campaignProgress(context: GraphqlContext, id: string): AsyncGenerator<CampaignProgressReport> {
+  const { ctx, services } = context;
+  const events = subscribeTenantEvents(context, (event) => event.subjectType === CAMPAIGN_SUBJECT && event.subjectId === id);
   try {
     const now = await services.campaigns.progress(ctx, id);
     yield now;

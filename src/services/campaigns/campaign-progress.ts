@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignRow } from '../../db/entities';
 import { recordStatusChange } from '../../events/status-event-log';
 import { canMoveCampaign, type CampaignStatus } from '../../domain/campaign-status';
+import { CAMPAIGN_SUBJECT } from '../../domain/status-subjects';
 
-export const CAMPAIGN_SUBJECT = 'campaign';
 
 /** How often at most a running campaign reports its counts; status changes always report. */
 const PROGRESS_INTERVAL_MS = 500;
@@ -73,7 +73,7 @@ export async function recordCampaignProgress(tx: EntityManager, campaign: Campai
   const counts = await campaignCounts(tx, campaign);
   await recordStatusChange(
     tx,
-    { clientId: campaign.client.id, clientName: '', env: campaign.env },
+    { clientId: campaign.client.id, env: campaign.env },
     { subjectType: CAMPAIGN_SUBJECT, subjectId: campaign.id, status: campaign.status, detail: { ...counts, ...(campaign.reason ? { reason: campaign.reason } : {}) } },
   );
 }

@@ -2,16 +2,18 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignRow, WebhookDelivery } from '../../db/entities';
 import type { Config } from '../../config';
 import type { WorkflowEngine } from '../../engine/workflow-engine';
-import { CAMPAIGN_FLOW, campaignWorkflowId } from '../../domain/campaign-flows';
-import { CAMPAIGN_ID_PATTERN, CAMPAIGN_ID_PREFIX, CAMPAIGN_ROW_STATES, type CampaignRowState } from '../../domain/campaign-status';
+import { CAMPAIGN_FLOW, campaignWorkflowId } from '../../domain/flows';
+import { CAMPAIGN_ROW_STATES, type CampaignRowState } from '../../domain/campaign-status';
+import { CAMPAIGN_ID_PREFIX, isCampaignId } from '../../domain/ids';
+import { CAMPAIGN_SUBJECT } from '../../domain/status-subjects';
 import type { RequestContext } from '../context';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { isHttpUrl } from '../projects/photo-input';
 import { randomBase62 } from '../projects/project-ids';
-import { assertCursor } from '../projects/project-queries';
+import { assertIssuedCursor } from '../cursors';
 import { findWebhook } from '../webhooks/webhook-endpoints';
-import { CAMPAIGN_SUBJECT, campaignCounts, recordCampaignProgress, type CampaignCounts } from './campaign-progress';
+import { campaignCounts, recordCampaignProgress, type CampaignCounts } from './campaign-progress';
 
 export interface CampaignServiceDeps {
   engine: WorkflowEngine;
@@ -56,7 +58,7 @@ export class CampaignService {
   }
 
   async find(ctx: RequestContext, id: string): Promise<Campaign> {
-    if (!CAMPAIGN_ID_PATTERN.test(id)) throw new NotFoundError('campaign', id, 'id');
+    if (!isCampaignId(id)) throw new NotFoundError('campaign', id, 'id');
     return findOwnedOrThrow(ctx, Campaign, id, { what: 'campaign', path: 'id' });
   }
 
@@ -117,5 +119,5 @@ export class CampaignService {
 
 function checkPage(options: { first: number; after?: string }): void {
   if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_PAGE) throw ValidationError.field('first', `must be from 1 to ${MAX_PAGE}`);
-  if (options.after !== undefined) assertCursor(options.after, 'after');
+  if (options.after !== undefined) assertIssuedCursor(options.after, 'after');
 }

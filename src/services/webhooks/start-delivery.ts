@@ -1,7 +1,7 @@
 import type { Config } from '../../config';
 import type { WorkflowEngine } from '../../engine/workflow-engine';
 import type { WebhookDelivery } from '../../db/entities';
-import { WEBHOOK_DELIVERY_FLOW, webhookWorkflowId } from '../../domain/campaign-flows';
+import { WEBHOOK_DELIVERY_FLOW, webhookWorkflowId } from '../../domain/flows';
 
 export interface DeliveryStartDeps {
   engine: WorkflowEngine;

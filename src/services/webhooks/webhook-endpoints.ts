@@ -1,11 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, WebhookEndpoint } from '../../db/entities';
-import type { Environment } from '../tenancy/environment';
-import { NotFoundError, ValidationError } from '../errors';
+import type { Environment } from '../../domain/environment';
+import { NotFoundError, ValidationError } from '../../domain/errors';
 import { isHttpUrl } from '../projects/photo-input';
+import { isUuid } from '../../domain/ids';
 import { newWebhookSecret, openSecret, sealSecret } from './webhook-secret';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface WebhookTarget {
   clientId: string;
@@ -24,7 +23,7 @@ export interface IssuedWebhook {
  * verifiable (`rotateWebhookSecret` replaces it).
  */
 export async function setWebhook(em: EntityManager, pepper: string, target: WebhookTarget, url: string): Promise<IssuedWebhook> {
-  if (!UUID.test(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
+  if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   if (typeof url !== 'string' || !isHttpUrl(url) || url.length > 2000) throw ValidationError.field('url', 'must be an absolute http(s) URL of at most 2000 characters');
   return em.transactional(async (tx) => {
     if (!(await tx.findOne(Client, { id: target.clientId }))) throw new NotFoundError('client', target.clientId, 'client');
@@ -40,7 +39,7 @@ export async function setWebhook(em: EntityManager, pepper: string, target: Webh
 }
 
 export async function rotateWebhookSecret(em: EntityManager, pepper: string, target: WebhookTarget): Promise<IssuedWebhook> {
-  if (!UUID.test(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
+  if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   return em.transactional(async (tx) => {
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
     if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
@@ -51,7 +50,7 @@ export async function rotateWebhookSecret(em: EntityManager, pepper: string, tar
 }
 
 export async function findWebhook(em: EntityManager, target: WebhookTarget): Promise<WebhookEndpoint | null> {
-  if (!UUID.test(target.clientId)) return null;
+  if (!isUuid(target.clientId)) return null;
   return em.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
 }
 

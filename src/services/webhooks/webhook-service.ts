@@ -1,7 +1,8 @@
 import { WebhookDelivery, type WebhookEndpoint } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ConflictError, NotFoundError } from '../errors';
+import { ConflictError, NotFoundError } from '../../domain/errors';
 import { findOwnedOrThrow } from '../tenancy/owned';
+import { isUuid } from '../../domain/ids';
 import { findWebhook, rotateWebhookSecret, setWebhook, type IssuedWebhook } from './webhook-endpoints';
 import { reopenDelivery } from './webhook-delivery';
 import { startDelivery, type DeliveryStartDeps } from './start-delivery';
@@ -10,8 +11,6 @@ export interface WebhookServiceDeps extends DeliveryStartDeps {
   /** Seals signing secrets at rest (see webhook-secret.ts). */
   pepper: string;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** A client's own webhook settings and deliveries, for GraphQL (the CLI calls the same functions as operator). */
 export class WebhookService {
@@ -30,7 +29,7 @@ export class WebhookService {
   }
 
   async delivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
-    if (!UUID.test(deliveryId)) throw new NotFoundError('webhook delivery', deliveryId, 'deliveryId');
+    if (!isUuid(deliveryId)) throw new NotFoundError('webhook delivery', deliveryId, 'deliveryId');
     return findOwnedOrThrow(ctx, WebhookDelivery, deliveryId, { what: 'webhook delivery', path: 'deliveryId', populate: ['attempts'] });
   }
 
