@@ -7,7 +7,7 @@ import { createRetentionActivities } from './retention-activities';
 import { createFulfilmentActivities } from './fulfilment-activities';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import type { Config } from '../config';
-import type { WorkflowEngine } from '../engine/workflow-engine';
+import type { WorkflowEngine } from '../domain/flows';
 import { createCampaignActivities } from './campaign-activities';
 
 export interface ActivityDeps {

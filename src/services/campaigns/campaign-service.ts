@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignRow, WebhookDelivery } from '../../db/entities';
 import type { Config } from '../../config';
-import type { WorkflowEngine } from '../../engine/workflow-engine';
+import type { WorkflowEngine } from '../../domain/flows';
 import { CAMPAIGN_FLOW, campaignWorkflowId } from '../../domain/flows';
 import { CAMPAIGN_ROW_STATES, type CampaignRowState } from '../../domain/campaign-status';
 import { CAMPAIGN_ID_PREFIX, isCampaignId } from '../../domain/ids';

@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { WorkflowEngine } from '../../engine/workflow-engine';
+import type { WorkflowEngine } from '../../domain/flows';
 import type { WebhookDelivery } from '../../db/entities';
 import { WEBHOOK_DELIVERY_FLOW, webhookWorkflowId } from '../../domain/flows';
 
