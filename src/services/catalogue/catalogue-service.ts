@@ -1,6 +1,7 @@
 import { Category, Client, Market, Product, ProductPrice } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { pick, type RichTextBlock } from './localized';
+import { pick } from './localized';
+import type { AttributeView, CatalogueView, ProductView } from './catalogue-view';
 import { RejectedError } from '../errors';
 
 export const SUPPORTED_PRINT_TYPES = ['photobook'];
@@ -13,59 +14,6 @@ export interface CatalogueQuery {
   v?: number;
   printType?: string;
   schema?: number;
-}
-
-export interface CurrencyView {
-  code: string;
-  left: string;
-  right: string;
-  decimals: number;
-}
-
-export interface AttributeView {
-  categoryId?: number;
-  type: string;
-  name: string;
-  subtitle: string;
-  carousel?: { image: string; caption: string }[];
-  thumbnail?: string;
-  description?: string;
-  descriptionJson?: RichTextBlock[];
-  order: number;
-  tag?: string;
-  topSeller: boolean;
-  disabled: boolean;
-}
-
-export interface ProductView {
-  id: number;
-  sku: string;
-  name: string;
-  description: string;
-  descriptionJson: RichTextBlock[];
-  metaTitle: string;
-  thumbnail: string;
-  payment: { prices: { price: number; extraCostPerPage: number }[] };
-  attributes: AttributeView[];
-  specifications: Product['specifications'];
-  renderOptions: Product['renderOptions'];
-  disabled: boolean;
-}
-
-export interface CategoryView {
-  categoryId: number;
-  type: string;
-  name: string;
-  thumbnail: string;
-  products: number[];
-}
-
-export interface CatalogueView {
-  baseUrl: string;
-  pricesIncludeTax: boolean;
-  currency: CurrencyView;
-  products: ProductView[];
-  categories: CategoryView[];
 }
 
 /** The value of `type` on category attributes and category entries (spec 2.3). */

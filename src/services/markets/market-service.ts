@@ -3,21 +3,7 @@ import type { RequestContext } from '../context';
 import { pick } from '../catalogue/localized';
 import { locateCountry } from './locate-country';
 import { ValidationError } from '../errors';
-
-export interface MarketView {
-  marketId: number;
-  marketIdAlt: string;
-  storeName: string;
-  isoCode2: string;
-  currency: string;
-  shipsWithin: { isoCode2: string; name: string }[];
-}
-
-export interface MarketListing {
-  results: MarketView[];
-  /** Present only when both latitude and longitude were given. */
-  suggested?: MarketView;
-}
+import type { MarketListing, MarketView } from './market-view';
 
 export interface MarketQuery {
   language: string;

@@ -6,32 +6,9 @@ import { ValidationError } from '../errors';
 import { normaliseEmail } from '../projects/user-identity';
 import { pick } from '../catalogue/localized';
 import { displayStatusOf } from './order-status';
+import type { OrderHistoryEntry, OrderHistoryPage } from './order-history-view';
 
 export const ORDER_HISTORY_PAGE = 10;
-
-export interface OrderHistoryEntry {
-  orderId: string;
-  displayDate: string;
-  date: string;
-  timestamp: number;
-  email: string;
-  sourceOrderId: string;
-  orders: {
-    title: string;
-    coverPreview: string;
-    quantity: number;
-    total: number;
-    product: { name: string; basePrice: number; extraCostPerPage: number };
-    displayStatus: string;
-  }[];
-  orderStatus: string;
-  shippingAddress: { firstname: string; lastname: string; address_1: string; address_2?: string; city: string; postcode: string; state: string; country: string };
-  shippingCost: number;
-  voucher: string;
-  voucherAmount: number;
-  subTotal: number;
-  grandTotal: number;
-}
 
 /**
  * Spec 2.5 / 4.10: a user's orders by e-mail, newest first, 10 a page, with keyset cursors. Dates
@@ -42,7 +19,7 @@ export async function orderHistory(
   files: FileStore,
   timezone: string,
   query: { email: string; language: string; cursor?: string },
-): Promise<{ results: OrderHistoryEntry[]; cursor?: string }> {
+): Promise<OrderHistoryPage> {
   const email = normaliseEmail(query.email, 'email');
   if (query.cursor !== undefined) {
     try {

@@ -13,9 +13,14 @@ export function randomBase62(length: number): string {
   return out;
 }
 
+export const PROJECT_ID_PREFIX = 'p-';
+export const PROJECT_ID_MAX_LENGTH = 40;
+/** What lookups accept: the prefix and up to 38 characters (ours have 24 base62 ones). */
+export const PROJECT_ID = new RegExp(`^${PROJECT_ID_PREFIX}[A-Za-z0-9_-]{1,${PROJECT_ID_MAX_LENGTH - PROJECT_ID_PREFIX.length}}$`);
+
 /** Project ids are unguessable: they appear in editor links and asset URLs. */
 export function newProjectId(): string {
-  return `p-${randomBase62(24)}`;
+  return `${PROJECT_ID_PREFIX}${randomBase62(24)}`;
 }
 
 /** Owner id for a project generated with neither email nor userId. */

@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError, ConflictError, type FieldError } from '
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { assertProjectId } from './project-queries';
 import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
-import { newProjectId } from './project-ids';
+import { newProjectId, PROJECT_ID } from './project-ids';
 import { recordProjectStatus } from './project-events';
 import { canMoveProject } from './project-status';
 import { isHttpUrl } from './photo-input';
@@ -15,7 +15,8 @@ export const MAX_DELETE_IDS = 10;
 export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
 export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:${projectId}`;
 
-export type DeleteMode = 'async' | 'sync';
+export const DELETE_MODES = ['async', 'sync'] as const;
+export type DeleteMode = (typeof DELETE_MODES)[number];
 
 /**
  * Spec 4.6. All ids are checked first (format, ownership by `user`); then every project is marked
@@ -33,7 +34,7 @@ export async function deleteProjects(
   if (input.ids.length > MAX_DELETE_IDS) throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
   const errors: FieldError[] = [];
   input.ids.forEach((id, i) => {
-    if (typeof id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
+    if (typeof id !== 'string' || !PROJECT_ID.test(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
   });
   if (errors.length > 0) throw new ValidationError(errors, 'INVALID_PROJECT_ID');
   const ids = [...new Set(input.ids as string[])];

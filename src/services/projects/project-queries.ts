@@ -4,6 +4,7 @@ import type { RequestContext } from '../context';
 import { ValidationError } from '../errors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { findEndUser, userKeyOf } from './user-identity';
+import { PROJECT_ID } from './project-ids';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -50,7 +51,7 @@ export async function projectPhotos(ctx: RequestContext, project: Project): Prom
 }
 
 export function assertProjectId(id: unknown, path: string): asserts id is string {
-  if (typeof id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(id)) {
+  if (typeof id !== 'string' || !PROJECT_ID.test(id)) {
     throw ValidationError.field(path, 'must be a project id starting with p-', 'INVALID_PROJECT_ID');
   }
 }
