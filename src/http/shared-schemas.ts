@@ -1,5 +1,14 @@
 import { Type, type Static } from 'typebox';
 
+/*
+ * How REST shapes are written here: every route schema is TypeBox (`Type.Object(...)`), the one
+ * source of Fastify's validation, response serialisation, the OpenAPI document and, through
+ * `FastifyPluginAsyncTypebox`, the handler's request and reply types. A shape a service produces
+ * or takes as it is (a project view, the print order) is declared beside that service and imported
+ * here; limits the services enforce are imported, not repeated. Every operation has an
+ * `operationId`, a `summary` and a `description` (test/openapi-spectral.test.ts lints the document).
+ */
+
 /**
  * RFC 9457 problem details with the extension members of DESIGN.md: the one error body of every
  * REST route, registered once with `app.addSchema` and referenced as `Problem#`.

@@ -14,14 +14,10 @@ export const MarketIdInput = Type.Union([Type.Integer({ minimum: 0 }), Type.Stri
 
 const Money = Type.Number({ minimum: 0 });
 
-/** `POST /v2/print` (spec 4.2), as both transports pass it to the service. */
+export const MAX_PROJECTS_PER_ORDER = 50;
+
+/** `POST /v2/print` (spec 4.2, in its field order), as both transports pass it to the service. */
 export const PrintInput = Type.Object({
-  orderId: Type.String({ minLength: 1, maxLength: 200, description: "The caller's order id" }),
-  paymentPending: Type.Optional(
-    Type.Boolean({
-      description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment',
-    }),
-  ),
   projects: Type.Array(
     Type.Object({
       id: Type.String({ maxLength: PROJECT_ID_MAX_LENGTH }),
@@ -35,7 +31,7 @@ export const PrintInput = Type.Object({
       ),
       photos: Type.Optional(PhotoInputs),
     }),
-    { minItems: 1, maxItems: 50 },
+    { minItems: 1, maxItems: MAX_PROJECTS_PER_ORDER },
   ),
   payment: Type.Object({
     grandTotal: Type.Number(),
@@ -58,5 +54,11 @@ export const PrintInput = Type.Object({
       countryIso2: Type.String({ minLength: 2, maxLength: 2 }),
     }),
   }),
+  orderId: Type.String({ minLength: 1, maxLength: 200, description: "The caller's order id" }),
+  paymentPending: Type.Optional(
+    Type.Boolean({
+      description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment',
+    }),
+  ),
 });
 export type PrintInput = Static<typeof PrintInput>;

@@ -12,9 +12,7 @@ import type { ProjectServiceDeps } from '../projects/project-service-deps';
 import { countryByIso2 } from './countries';
 import { recordOrderLineStatus } from './order-events';
 import { PRINT_FULFILMENT_FLOW, fulfilmentWorkflowId } from './order-ids';
-import type { PrintInput } from './print-input';
-
-export const MAX_PROJECTS_PER_ORDER = 50;
+import { MAX_PROJECTS_PER_ORDER, type PrintInput } from './print-input';
 
 /**
  * Spec 4.2. Validates the whole order, then stores order, lines, payment, shipping and user in one

@@ -29,7 +29,7 @@ export async function deleteProjects(
   deps: ProjectServiceDeps,
   input: { user: string; type: string; ids: unknown[] },
 ): Promise<{ ids: string[]; done: Promise<void> }> {
-  if (input.type !== 'async' && input.type !== 'sync') throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
+  if (!(DELETE_MODES as readonly string[]).includes(input.type)) throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw ValidationError.field('ids', 'must list at least one project id');
   if (input.ids.length > MAX_DELETE_IDS) throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
   const errors: FieldError[] = [];
