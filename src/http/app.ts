@@ -51,7 +51,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
         title: 'Photobook service API',
         version: '2',
         description: 'PWA backend API (X-Service header) and eCommerce API (env + key in the body). Errors are RFC 9457 problem details.',
-        contact: { name: 'Photobook service API reference', url: `${config.publicUrl}/docs` },
+        contact: { name: 'Photobook service', url: `${config.publicUrl}/docs` },
       },
       servers: [{ url: config.publicUrl, description: 'This deployment (PUBLIC_URL)' }],
       components: {

@@ -1,13 +1,14 @@
 import { Type, type Static } from 'typebox';
 import { ENVIRONMENTS } from '../../services/tenancy/environment';
 import { CatalogueView } from '../../services/catalogue/catalogue-view';
+import { SUPPORTED_PRINT_TYPES, SUPPORTED_SCHEMAS } from '../../services/catalogue/catalogue-service';
 import { MarketListing } from '../../services/markets/market-view';
 import { OrderHistoryPage } from '../../services/orders/order-history-view';
 import { ORDER_HISTORY_PAGE } from '../../services/orders/order-history';
 import { MAX_EMAIL_LENGTH } from '../../services/projects/user-identity';
 import { problemResponses } from '../shared-schemas';
 
-/** The eCommerce family (spec 4.9-4.11): every body carries the environment and its API key. */
+/** The eCommerce family: every body carries the environment and its API key. */
 const credentials = {
   env: Type.Enum(ENVIRONMENTS, { type: 'string', description: 'Environment: dev (sandbox) or prod' }),
   key: Type.String({ minLength: 1, description: "The environment's API key" }),
@@ -23,15 +24,15 @@ export const listProductSchema = {
   operationId: 'listProducts',
   tags: ['eCommerce'],
   summary: 'List the catalogue of a market',
-  description: 'Products, categories, prices and currency of one market, in one language (spec 4.9).',
+  description: 'Products, categories, prices and currency of one market, in one language.',
   body: Type.Object({
     ...credentials,
     language,
     os: Type.String({ minLength: 1, description: 'Target platform; web for the PWA' }),
     v: Type.Optional(Type.Integer({ minimum: 0, description: 'Returns products tagged with this value and lower' })),
-    schema: Type.Optional(Type.Integer({ minimum: 0, description: 'Response schema version (1)' })),
+    schema: Type.Optional(Type.Integer({ minimum: 0, description: `Response schema version (${SUPPORTED_SCHEMAS.join(', ')})` })),
     marketId: Type.Optional(Type.Integer({ minimum: 0, description: 'Default 0' })),
-    printType: Type.Optional(Type.String({ description: 'photobook (other types are unsupported)' })),
+    printType: Type.Optional(Type.String({ description: `${SUPPORTED_PRINT_TYPES.join(', ')} (other types are unsupported)` })),
   }),
   response: { 200: CatalogueView, ...problemResponses(400, 401, 422) },
 } as const;
@@ -40,7 +41,7 @@ export const getMarketSchema = {
   operationId: 'getMarkets',
   tags: ['eCommerce'],
   summary: 'List markets and suggest one for a location',
-  description: 'All markets; `suggested` is present only when both latitude and longitude are given (spec 4.11).',
+  description: 'All markets; `suggested` is present only when both latitude and longitude are given.',
   body: Type.Object({
     ...credentials,
     language,
@@ -54,7 +55,7 @@ export const orderHistorySchema = {
   operationId: 'getOrderHistory',
   tags: ['eCommerce'],
   summary: "A user's order history",
-  description: `Newest first, at most ${ORDER_HISTORY_PAGE} per page; pass the returned cursor for the next page (spec 4.10).`,
+  description: `Newest first, at most ${ORDER_HISTORY_PAGE} per page; pass the returned cursor for the next page.`,
   body: Type.Object({
     ...credentials,
     marketId: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -9,7 +9,7 @@ import { OwnedProject, ProjectList, ProjectStatusRecord } from '../../services/p
 import { MarketIdInput, PrintInput, SkuInput } from '../../services/orders/print-input';
 import { Message, problemResponses } from '../shared-schemas';
 
-/** The PWA backend family (spec 4.1, 4.4-4.8): request and response schemas of each route. */
+/** The PWA backend family: request and response schemas of each route. */
 
 /** The service checks the full id format, so a malformed id gets its INVALID_PROJECT_ID code. */
 const ProjectIdField = Type.String({ maxLength: PROJECT_ID_MAX_LENGTH });

@@ -1,8 +1,9 @@
 import { Type, type Static } from 'typebox';
 
 /**
- * The catalogue as one market sees it (spec 2.3, 4.9), declared once: REST validates, serialises
- * and documents with these schemas, and the service's types are derived from them.
+ * The catalogue as one market sees it (products, categories, prices, currency), declared once:
+ * REST validates, serialises and documents with these schemas, and the service's types are
+ * derived from them.
  */
 const RichText = Type.Array(
   Type.Object({ type: Type.String(), text: Type.Optional(Type.String()), items: Type.Optional(Type.Array(Type.String())) }),

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** A market as clients read it (spec 2.4), declared once for REST and the service's types. */
+/** A market as clients read it, declared once for REST and the service's types. */
 export const MarketView = Type.Object({
   marketId: Type.Integer(),
   marketIdAlt: Type.String(),

@@ -1,6 +1,6 @@
 import { Type, type Static } from 'typebox';
 
-/** One order in a user's history (spec 2.5), declared once for REST and the service's types. */
+/** One order in a user's history, declared once for REST and the service's types. */
 export const OrderHistoryEntry = Type.Object({
   orderId: Type.String(),
   displayDate: Type.String({ description: 'DD-MM-YYYY HH:mm in the server time zone' }),

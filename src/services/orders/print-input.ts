@@ -16,7 +16,10 @@ const Money = Type.Number({ minimum: 0 });
 
 export const MAX_PROJECTS_PER_ORDER = 50;
 
-/** `POST /v2/print` (spec 4.2, in its field order), as both transports pass it to the service. */
+/**
+ * The order to print, as `POST /v2/print` takes it (fields in the original API's order, so missing
+ * fields are reported in that order) and as both transports pass it to the service.
+ */
 export const PrintInput = Type.Object({
   projects: Type.Array(
     Type.Object({

@@ -4,7 +4,7 @@ import type { FileStore } from '../../storage/file-store';
 import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from './project-status';
 
 /**
- * The project as clients read it (spec 2.1, 2.2): field names and units of the original API. Each
+ * The project as clients read it: field names and units of the original API. Each
  * shape is declared once; REST validates, serialises and documents with it, and its TypeScript
  * type is derived from it.
  */
@@ -38,7 +38,7 @@ export const ProjectList = Type.Object({
 });
 export type ProjectList = Static<typeof ProjectList>;
 
-/** Spec 2.2; `status.order`, `user` and `tracking` appear once the project was sent to print. */
+/** The status record; `status.order`, `user` and `tracking` appear once the project was sent to print. */
 export const ProjectStatusRecord = Type.Object({
   id: Type.String(),
   status: Type.Object({ ...ProjectStatusPair.properties, order: Type.Optional(Type.String()) }),
