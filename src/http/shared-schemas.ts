@@ -10,8 +10,8 @@ import { Type, type Static } from 'typebox';
  */
 
 /**
- * RFC 9457 problem details with the extension members of DESIGN.md: the one error body of every
- * REST route, registered once with `app.addSchema` and referenced as `Problem#`.
+ * RFC 9457 problem details with the extension members of docs/api.md, Errors: the one error
+ * body of every REST route, registered once with `app.addSchema` and referenced as `Problem#`.
  */
 export const Problem = Type.Object(
   {

@@ -5,7 +5,7 @@ import { languageOf } from '../../services/catalogue/localized';
 import { listMarkets } from '../../services/markets/market-service';
 import { getMarketSchema, listProductSchema, orderHistorySchema, type Credentials } from './schemas';
 
-/** The eCommerce family (spec 4.9, 4.11): `env` + `key` in the JSON body authenticate each call. */
+/** The eCommerce family (docs/api.md, eCommerce): `env` + `key` in the JSON body authenticate each call. */
 export const ecommerceRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   // preHandler runs after validation: every route's body schema includes the credentials.
   app.addHook('preHandler', async (request) => {

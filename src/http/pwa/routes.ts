@@ -4,7 +4,7 @@ import { contextOf } from '../request-context';
 import { deleteSchema, duplicateSchema, generateSchema, listSchema, printSchema, statusSchema, transferSchema } from './schemas';
 
 /**
- * The PWA backend family (spec 4.1, 4.4-4.8): the `X-Service` header authenticates every route,
+ * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
  * checked once here, before anything else is read.
  */
 export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {

@@ -11,7 +11,7 @@ import type { OrderHistoryEntry, OrderHistoryPage } from './order-history-view';
 export const ORDER_HISTORY_PAGE = 10;
 
 /**
- * Spec 2.5 / 4.10: a user's orders by e-mail, newest first, 10 a page, with keyset cursors. Dates
+ * docs/api.md, Order history: a user's orders by e-mail, newest first, 10 a page, with keyset cursors. Dates
  * are shown in the server's time zone (TZ); `timestamp` is Unix seconds for clients to convert.
  */
 export async function orderHistory(

@@ -17,8 +17,8 @@ const Money = Type.Number({ minimum: 0 });
 export const MAX_PROJECTS_PER_ORDER = 50;
 
 /**
- * The order to print, as `POST /v2/print` takes it (fields in the original API's order, so missing
- * fields are reported in that order) and as both transports pass it to the service.
+ * The order to print, as `POST /v2/print` takes it (docs/api.md, Print) and as both transports
+ * pass it to the service. Fields in the original API's order, so missing ones are reported in it.
  */
 export const PrintInput = Type.Object({
   projects: Type.Array(

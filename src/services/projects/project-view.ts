@@ -4,9 +4,9 @@ import type { FileStore } from '../../storage/file-store';
 import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from './project-status';
 
 /**
- * The project as clients read it: field names and units of the original API. Each
- * shape is declared once; REST validates, serialises and documents with it, and its TypeScript
- * type is derived from it.
+ * The project as clients read it (docs/api.md, Project object and Project status): field names
+ * and units of the original API. Each shape is declared once; REST validates, serialises and
+ * documents with it, and its TypeScript type is derived from it.
  */
 const ProjectFields = {
   title: Type.String(),

@@ -4,7 +4,7 @@ import { EndUser } from '../../db/entities';
 import type { Tenant } from '../context';
 import { ValidationError } from '../errors';
 
-/** The spec's userId pattern, as clients read it in messages and the API documentation. */
+/** The API's userId pattern (docs/api.md, Generate), as clients read it in messages and the OpenAPI document. */
 export const USER_ID_RULE = '[-_]?(?:[A-Za-z0-9]+[-_]?)+';
 /**
  * USER_ID_RULE rewritten without nested quantifiers (the original backtracks exponentially on
