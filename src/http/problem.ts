@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorKind, type FieldError } from '../services/errors';
+import { DomainError, type ErrorKind, type FieldError } from '../domain/errors';
 import type { Problem } from './shared-schemas';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {

@@ -1,10 +1,10 @@
 import { Type, type Static } from 'typebox';
-import { ENVIRONMENTS } from '../../services/tenancy/environment';
+import { ENVIRONMENTS } from '../../domain/environment';
 import { CatalogueView } from '../../services/catalogue/catalogue-view';
 import { SUPPORTED_PRINT_TYPES, SUPPORTED_SCHEMAS } from '../../services/catalogue/catalogue-service';
 import { MarketListing } from '../../services/markets/market-view';
 import { OrderHistoryPage } from '../../services/orders/order-history-view';
-import { ORDER_HISTORY_PAGE } from '../../services/orders/order-history';
+import { ORDER_HISTORY_PAGE_SIZE } from '../../domain/limits';
 import { MAX_EMAIL_LENGTH } from '../../services/projects/user-identity';
 import { problemResponses } from '../shared-schemas';
 
@@ -55,7 +55,7 @@ export const orderHistorySchema = {
   operationId: 'getOrderHistory',
   tags: ['eCommerce'],
   summary: "A user's order history",
-  description: `Newest first, at most ${ORDER_HISTORY_PAGE} per page; pass the returned cursor for the next page.`,
+  description: `Newest first, at most ${ORDER_HISTORY_PAGE_SIZE} per page; pass the returned cursor for the next page.`,
   body: Type.Object({
     ...credentials,
     marketId: Type.Optional(Type.Integer({ minimum: 0 })),

@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
-import { LAYOUT_TYPES } from '../../db/entities/Project';
-import { MAX_PAGE_SIZE } from '../../services/projects/project-queries';
-import { DELETE_MODES, MAX_DELETE_IDS } from '../../services/projects/project-lifecycle';
-import { PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX } from '../../services/projects/project-ids';
+import { LAYOUT_TYPES } from '../../domain/book';
+import { MAX_DELETE_IDS, MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
+import { PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX } from '../../domain/ids';
+import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
 import { MAX_EMAIL_LENGTH, MAX_USER_ID, USER_ID_RULE } from '../../services/projects/user-identity';
 import { MAX_URL_LENGTH, PhotoInputs } from '../../services/projects/photo-input';
 import { OwnedProject, ProjectList, ProjectStatusRecord } from '../../services/projects/project-view';
@@ -57,7 +57,7 @@ export const listSchema = {
   operationId: 'listProjects',
   tags: ['projects'],
   summary: "List a user's projects",
-  description: `Newest first, deleted projects left out, at most ${MAX_PAGE_SIZE} per page; pass the returned cursor for the next page.`,
+  description: `Newest first, deleted projects left out, at most ${MAX_PROJECT_PAGE_SIZE} per page; pass the returned cursor for the next page.`,
   security,
   querystring: Type.Object({
     user: UserField,
@@ -87,7 +87,7 @@ export const deleteSchema = {
   security,
   body: Type.Object({
     user: UserField,
-    type: Type.Enum(DELETE_MODES, { type: 'string' }),
+    type: Type.Enum(DELETE_TYPES, { type: 'string' }),
     ids: Type.Array(ProjectIdField, { minItems: 1, maxItems: MAX_DELETE_IDS }),
   }),
   response: { 200: Message, ...problemResponses(400, 401, 404, 409) },

@@ -1,8 +1,8 @@
 import { Category, Client, Market, Product, ProductPrice } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { pick } from './localized';
+import { pick } from '../../domain/localized';
+import { RejectedError } from '../../domain/errors';
 import type { AttributeView, CatalogueView, ProductView } from './catalogue-view';
-import { RejectedError } from '../errors';
 
 export const SUPPORTED_PRINT_TYPES = ['photobook'];
 export const SUPPORTED_SCHEMAS = [1];

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PhotoInputs } from '../projects/photo-input';
-import { PROJECT_ID_MAX_LENGTH } from '../projects/project-ids';
+import { ORDER_ID_MAX_LENGTH, PROJECT_ID_MAX_LENGTH } from '../../domain/ids';
+import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 
 /** A product named as a client may name it: a sku or renderOptions.productId. */
 export const SkuInput = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Number()], {
@@ -13,8 +14,6 @@ export const MarketIdInput = Type.Union([Type.Integer({ minimum: 0 }), Type.Stri
 });
 
 const Money = Type.Number({ minimum: 0 });
-
-export const MAX_PROJECTS_PER_ORDER = 50;
 
 /**
  * The order to print, as `POST /v2/print` takes it (docs/api.md, Print) and as both transports
@@ -57,7 +56,7 @@ export const PrintInput = Type.Object({
       countryIso2: Type.String({ minLength: 2, maxLength: 2 }),
     }),
   }),
-  orderId: Type.String({ minLength: 1, maxLength: 200, description: "The caller's order id" }),
+  orderId: Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id" }),
   paymentPending: Type.Optional(
     Type.Boolean({
       description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment',

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
-import { ValidationError, type FieldError } from '../errors';
+import { ValidationError, type FieldError } from '../../domain/errors';
+import { MAX_PHOTOS } from '../../domain/limits';
 
-export const MAX_PHOTOS = 1000;
 export const MAX_URL_LENGTH = 2048;
 
 export const HttpUrl = Type.String({ maxLength: MAX_URL_LENGTH, pattern: '^https?://' });

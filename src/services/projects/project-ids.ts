@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PROJECT_ID_PREFIX } from '../../domain/ids';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -13,12 +14,7 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-export const PROJECT_ID_PREFIX = 'p-';
-export const PROJECT_ID_MAX_LENGTH = 40;
-/** What lookups accept: the prefix and up to 38 characters (ours have 24 base62 ones). */
-export const PROJECT_ID = new RegExp(`^${PROJECT_ID_PREFIX}[A-Za-z0-9_-]{1,${PROJECT_ID_MAX_LENGTH - PROJECT_ID_PREFIX.length}}$`);
-
-/** Project ids are unguessable: they appear in editor links and asset URLs. */
+/** A new project id in the domain's format (unguessable: it appears in editor links and asset URLs). */
 export function newProjectId(): string {
   return `${PROJECT_ID_PREFIX}${randomBase62(24)}`;
 }

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Project } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
-import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from './project-status';
+import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from '../../domain/project-status';
 
 /**
  * The project as clients read it (docs/api.md, Project object and Project status): field names
