@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { pino } from 'pino';
 import { loadConfig } from './config';
+import { createLogger } from './logger';
 import { startService } from './service';
 
 const config = loadConfig();
-const log = pino({ level: config.logLevel });
+const log = createLogger(config.logLevel);
 const service = await startService(config, log);
 log.info({ url: service.url }, 'photobook service listening');
 
