@@ -17,6 +17,8 @@ import { webhookSecretProblem } from './domain/webhook-secret';
 const DURATION = '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$';
 const duration = (fallback: string) =>
   Type.String({ pattern: DURATION, default: fallback, description: 'a duration such as 500ms, 30s, 15m, 2h or 2d' });
+const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: Values[number]) =>
+  Type.Enum(values, { default: fallback, description: `one of ${values.join(', ')}` });
 
 export const EnvironmentSchema = Type.Object(
   {
@@ -31,7 +33,7 @@ export const EnvironmentSchema = Type.Object(
     TEMPORAL_NAMESPACE: Type.String({ default: 'default', description: 'a Temporal namespace' }),
     TEMPORAL_TASK_QUEUE: Type.String({ default: 'photobook', description: 'a Temporal task queue' }),
     ALLOW_LOOPBACK_URLS: Type.String({ format: 'switch', default: 'false', description: 'true or false' }),
-    PRINTER: Type.Enum(['local', 'http'], { default: 'local', description: 'one of local, http' }),
+    PRINTER: oneOf(['local', 'http'], 'local'),
     PRINTER_HTTP_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL (needed when PRINTER=http)' })),
     PRINTER_HTTP_SECRET: Type.Optional(
       Type.String({ format: 'webhook-secret', writeOnly: true, description: 'whsec_ followed by the base64 of 16 or more bytes (needed when PRINTER=http)' }),
@@ -46,10 +48,7 @@ export const EnvironmentSchema = Type.Object(
     /** Key of the HMAC that turns credential secrets into stored digests. */
     CREDENTIAL_PEPPER: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
     TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
-    LOG_LEVEL: Type.Enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], {
-      default: 'info',
-      description: 'one of fatal, error, warn, info, debug, trace, silent',
-    }),
+    LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     PROJECT_TTL: duration('30d'),
     DELETION_RETENTION: duration('2d'),
     WEBHOOK_RETRY_SPACING: duration('1m'),
