@@ -1,11 +1,7 @@
-import { randomBytes } from 'node:crypto';
-
 /**
- * Standard Webhooks secrets as printers and we exchange them: `whsec_` and the base64 of a key of
- * at least 16 bytes. Checked when the configuration is read, so a bad secret stops the start
- * rather than the first webhook.
+ * Standard Webhooks secrets, as printers and we exchange them: `whsec_` followed by the base64 of
+ * the HMAC key (at least 16 bytes). The prefix is optional on input.
  */
-
 const SECRET = /^(?:whsec_)?([A-Za-z0-9+/]+={0,2})$/;
 const MIN_KEY_BYTES = 16;
 
@@ -13,11 +9,18 @@ const MIN_KEY_BYTES = 16;
 export function webhookSecretProblem(secret: string): string | null {
   const match = SECRET.exec(secret);
   if (!match || match[1].length % 4 !== 0) return 'must be whsec_ followed by base64 (e.g. whsec_ + 32 random bytes in base64)';
-  if (Buffer.from(match[1], 'base64').length < MIN_KEY_BYTES) return `must encode at least ${MIN_KEY_BYTES} bytes`;
+  if (decodedLength(match[1]) < MIN_KEY_BYTES) return `must encode at least ${MIN_KEY_BYTES} bytes`;
   return null;
 }
 
-/** A new secret: `whsec_` + 32 random bytes in base64. */
-export function generateWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
+/** The base64 key of a secret that `webhookSecretProblem` accepts. */
+export function webhookSecretKey(secret: string): string {
+  const match = SECRET.exec(secret);
+  if (!match) throw new Error('not a webhook secret');
+  return match[1];
+}
+
+/** Bytes of a well-formed base64 string: 3 per 4 characters, less its padding. */
+function decodedLength(base64: string): number {
+  return (base64.length / 4) * 3 - (base64.endsWith('==') ? 2 : base64.endsWith('=') ? 1 : 0);
 }

@@ -1,5 +1,6 @@
+import { randomBytes } from 'node:crypto';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
-import { webhookSecretProblem } from '../domain/webhook-secret';
+import { webhookSecretKey, webhookSecretProblem } from '../domain/webhook-secret';
 
 /**
  * Standard Webhooks (https://www.standardwebhooks.com), shared by what we send to printers and
@@ -18,6 +19,11 @@ export type StandardWebhookHeaders = {
 
 const HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
 
+/** A new secret in the form printers and we exchange: `whsec_` + 32 random bytes in base64. */
+export function generateWebhookSecret(): string {
+  return `whsec_${randomBytes(32).toString('base64')}`;
+}
+
 /** The package's `Webhook` for one secret; building it checks the secret once. */
 export class WebhookSigner {
   private readonly webhook: Webhook;
@@ -25,7 +31,7 @@ export class WebhookSigner {
   constructor(secret: string, what = 'webhook secret') {
     const problem = webhookSecretProblem(secret);
     if (problem) throw new Error(`${what} ${problem}`);
-    this.webhook = new Webhook(secret);
+    this.webhook = new Webhook(webhookSecretKey(secret));
     // The package's verify() checks the timestamp against Date.now() and its fixed 5 minutes
     // before the signature; we check it after, in verifyStandardWebhook. Its signature check
     // stays the package's; only the clock check of this instance is turned off.
