@@ -17,8 +17,14 @@ export const fileRoutes: FastifyPluginAsync<{ files: FileStore }> = async (app, 
   await mkdir(files.root, { recursive: true });
   await app.register(
     async (scope) => {
+      const notFound = (url: string) => new NotFoundError('file', url.slice('/files/'.length).split('?')[0]);
       scope.setNotFoundHandler((request) => {
-        throw new NotFoundError('file', request.url.slice('/files/'.length).split('?')[0]);
+        throw notFound(request.url);
+      });
+      // @fastify/static refuses a path that would leave the store with a bare 403; to a client it
+      // is a key like any other that does not exist. Other errors go on to the app's handler.
+      scope.setErrorHandler((error: { statusCode?: number }, request) => {
+        throw error.statusCode === 403 ? notFound(request.url) : error;
       });
       await scope.register(fastifyStatic, {
         root: files.root,
