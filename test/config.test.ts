@@ -34,6 +34,8 @@ describe('configuration', () => {
     expect(loadConfig({ SANDBOX_PRINTER_STEP: '30s' }).durations.sandboxPrinterStepMs).toBe(30_000);
     expect(loadConfig({ SANDBOX_PRINTER_STEP: '2d' }).durations.sandboxPrinterStepMs).toBe(172_800_000);
     expect(loadConfig({ DELETION_RETENTION: '3s' }).durations.deletionRetentionMs).toBe(3000);
+    expect(loadConfig({}).durations.workflowRetentionMs).toBe(14 * 86_400_000);
+    expect(loadConfig({ WORKFLOW_RETENTION: '2h' }).durations.workflowRetentionMs).toBe(7_200_000);
   });
 
   it('needs the HTTP printer URL and secret with PRINTER=http, naming both', () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const TSX = fileURLToPath(new URL('../node_modules/.bin/tsx', import.meta.url));
-const LOG_ONE_LINE = `import { createLogger } from './src/logger.ts'; createLogger('info').info({ orderId: 'o-1' }, 'order placed');`;
+const LOG_ONE_LINE = `import { createLogger } from './src/logger/index.ts'; createLogger('info').info({ orderId: 'o-1' }, 'order placed');`;
 
 /** Runs the snippet in a fresh process whose stdout is a pipe, or a terminal made by `script`. */
 async function logOutput(terminal: boolean, env: Record<string, string> = {}): Promise<string> {

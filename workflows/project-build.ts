@@ -1,5 +1,6 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { ProjectActivities } from '../src/activities/project-activities';
+import { PROJECT_BUILD_FLOW } from '../src/domain/flows';
 
 type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'>;
 
@@ -29,23 +30,21 @@ export interface ProjectBuildInput {
  * marked failed with its reason and the book is built from the others.
  */
 export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
-  name: 'projectBuild',
+  name: PROJECT_BUILD_FLOW,
   activityOptions: { startBuilding: database, downloadPhoto: download, failPhoto: database, analyzePhoto: imaging, buildBook: imaging },
   async run({ activities }, { projectId }) {
     const { photoIds } = await activities.startBuilding(projectId);
     for (let i = 0; i < photoIds.length; i += BATCH) {
       const batch = photoIds.slice(i, i + BATCH);
-      // Downloads of a batch, then analyses of a batch: activities are always scheduled in the
-      // same order, which replay under either engine relies on.
-      await Promise.all(
-        batch.map(async (photoId) => {
-          try {
-            await activities.downloadPhoto(photoId);
-          } catch (error) {
-            await activities.failPhoto(photoId, { code: 'DOWNLOAD_FAILED', message: (error as Error).message });
-          }
-        }),
-      );
+      // Downloads of a batch, then its failures in photo order, then its analyses: calls are always
+      // made in an order that does not depend on which download finished first, which replay
+      // under either engine relies on (DBOS hands recorded outcomes back by call order).
+      const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId)));
+      for (const [index, download] of downloads.entries()) {
+        if (download.status === 'rejected') {
+          await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });
+        }
+      }
       await Promise.all(batch.map((photoId) => activities.analyzePhoto(photoId)));
     }
     return activities.buildBook(projectId);

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import type { FileStore } from '../storage/file-store';
-import { NotFoundError } from '../services/errors';
+import { NotFoundError } from '../domain/errors';
 
 /** What the store writes for clients to fetch; anything else (a `.tmp` being written) stays hidden. */
 const SERVED = /\.(jpe?g|png|webp|pdf|json)$/;

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Environment } from './tenancy/environment';
+import type { Environment } from '../domain/environment';
 
 /** Who is calling: the client (tenant) and which of its partitions, sandbox or live. */
 export interface Tenant {

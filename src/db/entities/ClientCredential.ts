@@ -1,6 +1,6 @@
 import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 
 /**
  * One environment's credentials of a client. Secrets are stored only as keyed SHA-256 digests:

@@ -1,7 +1,7 @@
 import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Currency } from './Currency';
-import type { Localized } from '../../services/catalogue/localized';
+import type { Localized } from '../../domain/localized';
 
 export interface ShipsWithinArea {
   /** A country (ISO 3166-1 alpha-2) or continent code (EU, NA, AS, ...). */

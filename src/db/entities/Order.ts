@@ -3,7 +3,7 @@ import { Collection, DecimalType, Entity, Enum, Index, ManyToOne, OneToMany, typ
 import { Client } from './Client';
 import { Market } from './Market';
 import { OrderLine } from './OrderLine';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 
 export interface ShippingAddress {
   line1: string;

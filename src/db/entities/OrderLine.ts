@@ -2,14 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Order } from './Order';
 import { Project } from './Project';
-import { ORDER_STATUSES, type OrderStatus } from '../../services/orders/order-status';
-
-export interface PrintWarning {
-  page: number | 'cover';
-  photoId: string;
-  effectiveDpi: number;
-  message: string;
-}
+import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';
+import type { PrintWarning } from '../../domain/print-warning';
 
 /** One project of an order: its copies, price, print files and fulfilment status. */
 @Entity({ tableName: 'order_lines' })

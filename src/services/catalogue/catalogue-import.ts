@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Category, Client, Currency, Market, Product, ProductAttribute, ProductPrice } from '../../db/entities';
 import { parseCatalogueFile, type CatalogueFile } from './catalogue-file';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../domain/errors';
 
 export const DEMO_CATALOGUE_PATH = new URL('../../../catalogue/demo.json', import.meta.url);
 

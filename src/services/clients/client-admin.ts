@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, ClientCredential } from '../../db/entities';
-import { ENVIRONMENTS, type Environment } from '../tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { digestSecret, randomToken } from '../tenancy/credential-digest';
 import { loadDemoCatalogue, replaceCatalogue } from '../catalogue/catalogue-import';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError, ValidationError } from '../../domain/errors';
 
 /** Secrets are shown once, when issued; only their digests are stored. */
 export interface IssuedCredentials {

@@ -3,7 +3,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import envSchema from 'env-schema';
 import ms, { type StringValue } from 'ms';
 import { Type, type Static, type TSchemaOptions } from 'typebox';
-import { webhookSecretProblem } from './domain/webhook-secret';
+import { webhookSecretProblem } from '../domain/webhook-secret';
 
 /**
  * Every environment variable the service reads, declared once: env-schema validates the
@@ -54,6 +54,8 @@ export const EnvironmentSchema = Type.Object(
     WEBHOOK_RETRY_SPACING: duration('1m'),
     ORDER_STATUS_TIMEOUT: duration('1d'),
     SANDBOX_PRINTER_STEP: duration('30s'),
+    /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
+    WORKFLOW_RETENTION: duration('14d'),
   },
   {
     additionalProperties: false,
@@ -129,6 +131,7 @@ function configFrom(env: Environment) {
       webhookRetryMs: milliseconds(env.WEBHOOK_RETRY_SPACING),
       orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
       sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
+      workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
     },
   };
 }
