@@ -9,6 +9,7 @@ import type { StatusEventBus } from '../events/status-event-bus';
 import { DomainError } from '../services/errors';
 import { toProblem } from '../http/problem';
 import { contextOf } from '../http/request-context';
+import { createRequestContext } from '../services/context';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
@@ -43,8 +44,8 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       },
       context: (socketContext): GraphqlContext => {
         const tenant = (socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant'] }).tenant!;
-        const em = services.em.fork();
-        return { ctx: { tenant, em, requestId: `ws-${crypto.randomUUID()}` }, services, bus, loaders: createLoaders(em) };
+        const ctx = createRequestContext(services.em, tenant, `ws-${crypto.randomUUID()}`);
+        return { ctx, services, bus, loaders: createLoaders(ctx.em) };
       },
     },
     sockets,

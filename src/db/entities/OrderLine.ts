@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Order } from './Order';
 import { Project } from './Project';
 import { ORDER_STATUSES, type OrderStatus } from '../../services/orders/order-status';
+import { ownedThrough } from '../tenant-filter';
 
 export interface PrintWarning {
   page: number | 'cover';
@@ -12,6 +13,7 @@ export interface PrintWarning {
 }
 
 /** One project of an order: its copies, price, print files and fulfilment status. */
+@Filter(ownedThrough('order', 'tenant'))
 @Entity({ tableName: 'order_lines' })
 @Unique({ properties: ['order', 'project'] })
 @Index({ properties: ['project'] })

@@ -1,4 +1,4 @@
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Collection, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Client } from './Client';
 import { EndUser } from './EndUser';
 import { Product } from './Product';
@@ -7,11 +7,13 @@ import { Photo } from './Photo';
 import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
 import { PROJECT_STATUSES, PHOTOS_STATUSES, type PhotosStatus, type ProjectStatus } from '../../services/projects/project-status';
 import type { Book } from '../../services/projects/book';
+import { ownedByTenant } from '../tenant-filter';
 
 export const LAYOUT_TYPES = ['fastbook', 'smartbook'] as const;
 export type LayoutType = (typeof LAYOUT_TYPES)[number];
 
 /** A photobook being made for one end user of a client, from `generate` until it is printed. */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'projects' })
 @Index({ name: 'projects_owner_listing_index', properties: ['owner', 'createdAt', 'id'] })
 export class Project {
