@@ -3,6 +3,8 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { EndUser, Market, Order, OrderLine, Photo, Product, Project, StatusEvent } from '../src/db/entities';
+import { ACROSS_TENANTS, scopeToTenant, TENANT_FILTER } from '../src/db/tenant-filter';
 import { recordStatusChange, type StatusChange } from '../src/events/status-event-log';
 import { loadDemoCatalogue, replaceCatalogue } from '../src/services/catalogue/catalogue-import';
 import type { IssuedClient, IssuedCredentials } from '../src/services/clients/client-admin';
@@ -19,9 +21,15 @@ import { waitFor } from './support/wait';
  * printer completed) in dev and in prod, made through the API; client A owns nothing of its own.
  * Pairs: A against B in both environments and across them, and B's dev against B's prod and back.
  *
+ * The ids tried: B's three projects (editable by userId, editable by e-mail, ordered), its order
+ * (the sandbox one completed, the live one waiting for payment), its exact print request again
+ * (the idempotency key), its end users by userId and e-mail, its print job id, and the product and
+ * market only B's catalogue has (the catalogue is per client, shared by dev and prod by design).
+ *
  * Adding an operation is one entry in PROBES (REST, queries, mutations) or SUBSCRIPTIONS; the
  * coverage tests fail while an operation of the OpenAPI document or of schema/schema.graphql has
- * no entry.
+ * no entry. An entry that needs rows of its own kind (a campaign) makes them for the owner in
+ * `seed`, through the API, and finds them in `owner.seeded[operation]`.
  */
 
 type Env = 'dev' | 'prod';
@@ -494,6 +502,16 @@ describe('tenancy matrix: one partition against another partition ids, end users
     ['bDev', 'bProd'],
     ['bProd', 'bDev'],
   ];
+
+  it('refuses a query of tenant-owned rows from an EntityManager that names no tenant, unless it says ACROSS_TENANTS', async () => {
+    const root = api.service.orm.em;
+    for (const entity of [Project, Order, OrderLine, Photo, EndUser, StatusEvent, Product, Market]) {
+      await expect(root.fork().count(entity, {}), entity.name).rejects.toThrow(`No arguments provided for filter '${TENANT_FILTER}'`);
+    }
+    expect(await root.fork().count(Project, { client: partitions.bDev.clientId }, ACROSS_TENANTS)).toBe(owners.bDev.projects.length + owners.bProd.projects.length);
+    const scoped = scopeToTenant(root.fork(), partitions.bProd);
+    expect((await scoped.find(Project, {})).map((p) => p.id).sort()).toEqual([...owners.bProd.projects].sort());
+  });
 
   it('covers every REST operation of the OpenAPI document', async () => {
     const doc = (await request(api.url, 'GET', '/openapi.json')).body;
