@@ -30,6 +30,8 @@ export interface Config {
     webhookRetryMs: number;
     orderStatusTimeoutMs: number;
     sandboxPrinterStepMs: number;
+    /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
+    workflowRetentionMs: number;
   };
 }
 
@@ -61,6 +63,7 @@ export const CONFIG_VARIABLES = [
   'WEBHOOK_RETRY_SPACING',
   'ORDER_STATUS_TIMEOUT',
   'SANDBOX_PRINTER_STEP',
+  'WORKFLOW_RETENTION',
   'PRINTER_HTTP_URL',
   'PRINTER_HTTP_SECRET',
   'PSP_WEBHOOK_SECRETS',
@@ -106,6 +109,7 @@ export function loadConfig(env: Env = process.env): Config {
       webhookRetryMs: parseDuration('WEBHOOK_RETRY_SPACING', read('WEBHOOK_RETRY_SPACING') ?? '1m'),
       orderStatusTimeoutMs: parseDuration('ORDER_STATUS_TIMEOUT', read('ORDER_STATUS_TIMEOUT') ?? '1d'),
       sandboxPrinterStepMs: parseDuration('SANDBOX_PRINTER_STEP', read('SANDBOX_PRINTER_STEP') ?? '30s'),
+      workflowRetentionMs: parseDuration('WORKFLOW_RETENTION', read('WORKFLOW_RETENTION') ?? '14d'),
     },
   };
 }

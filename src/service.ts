@@ -41,11 +41,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const activities = createActivities({ orm: database.orm, files, fetch, log, printers: createPrinters(config, files, fetch) });
-  const engine = await createWorkflowEngine({ config, orm: database.orm, flows: FLOWS, activities, log });
+  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
   const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log });
   const app = await buildApp({ config, services, bus, log });
   const address = await app.listen({ host: config.host, port: config.port });
-  await engine.resumeUnfinished?.();
   return {
     app,
     orm: database.orm,

@@ -34,6 +34,8 @@ describe('configuration', () => {
     expect(parseDuration('X', '30s')).toBe(30_000);
     expect(parseDuration('X', '2d')).toBe(172_800_000);
     expect(loadConfig({ DELETION_RETENTION: '3s' }).durations.deletionRetentionMs).toBe(3000);
+    expect(loadConfig({}).durations.workflowRetentionMs).toBe(14 * 86_400_000);
+    expect(loadConfig({ WORKFLOW_RETENTION: '2h' }).durations.workflowRetentionMs).toBe(7_200_000);
   });
 
   it('configures Temporal only when TEMPORAL_ADDRESS is set', () => {

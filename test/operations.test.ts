@@ -15,17 +15,6 @@ describe('health, request ids and metrics', () => {
     expect((await request(api.url, 'GET', '/readyz')).body).toEqual({ status: 'ready' });
   });
 
-  it('reports not ready when the database is gone', async () => {
-    const other = await startTestService();
-    const orm = other.service.orm;
-    await orm.close(true);
-    const { status, body } = await request(other.url, 'GET', '/readyz');
-    expect(status).toBe(503);
-    expect(body.status).toBe('unavailable');
-    await other.service.app.close();
-    await other.service.bus.stop();
-  });
-
   it('echoes a safe request id, and makes one otherwise', async () => {
     const given = await request(api.url, 'GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
     expect(given.headers.get('x-request-id')).toBe('trace-123');
@@ -45,5 +34,21 @@ describe('health, request ids and metrics', () => {
     expect(body).toContain('route="(unmatched)"');
     expect(body).not.toContain('12345');
     expect(body).toContain('process_cpu_user_seconds_total');
+  });
+});
+
+// A service of its own, started once the one above has stopped: the embedded workflow engine
+// (DBOS) runs once per process.
+describe('readiness', () => {
+  it('reports not ready when the database is gone', async () => {
+    const other = await startTestService();
+    const orm = other.service.orm;
+    await orm.close(true);
+    const { status, body } = await request(other.url, 'GET', '/readyz');
+    expect(status).toBe(503);
+    expect(body.status).toBe('unavailable');
+    await other.service.app.close();
+    await other.service.bus.stop();
+    await other.service.engine.stop();
   });
 });

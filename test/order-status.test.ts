@@ -45,7 +45,7 @@ function reachableFrom(starts: readonly OrderStatus[]): Set<OrderStatus> {
 }
 
 describe('order statuses', () => {
-  it('are exactly the 28 statuses of spec 3, each once', () => {
+  it('are exactly the 28 statuses of docs/api.md, each once', () => {
     expect(ORDER_STATUSES).toHaveLength(28);
     expect(new Set(ORDER_STATUSES).size).toBe(28);
     expect([...ORDER_STATUSES].sort()).toEqual([...SPEC_STATUSES].sort());
@@ -193,7 +193,7 @@ describe('order statuses', () => {
     expect(PRINTER_EVENT_STATUSES as readonly string[]).not.toContain('cancelled');
   });
 
-  it('shows users a short status, with the spec examples where they apply', () => {
+  it('shows users a short status, with the documented examples where they apply', () => {
     expect(displayStatusOf('paid')).toBe('Payment Complete');
     expect(displayStatusOf('rendering')).toBe('Processing');
     expect(displayStatusOf('printing')).toBe('Printing');

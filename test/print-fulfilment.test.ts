@@ -150,7 +150,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     expect(data.project.status.project).toBe('ordering');
   });
 
-  it('lists the order in the order history, 10 a page, with the spec fields', async () => {
+  it('lists the order in the order history, 10 a page, with the documented fields', async () => {
     const { status, body } = await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: client.credentials.dev.apiKey, email: 'ADA@example.com' });
     expect(status).toBe(200);
     expect(body.cursor).toBeUndefined();

@@ -28,7 +28,7 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
   const editable = (id: string) => waitFor(async () => (await status(id)).body.status?.project === 'editable', 30_000, `${id} editable`);
   const projectCount = async () => Number((await (await api.orm()).em.getConnection().execute('SELECT count(*) AS n FROM projects'))[0].n);
 
-  it('lists a user\'s projects with the spec fields and units, newest first', async () => {
+  it('lists a user\'s projects with the documented fields and units, newest first', async () => {
     const before = Date.now();
     const first = await generate({ userId: 'lister' });
     const second = await generate({ userId: 'lister', custom: { title: 'Second book' } });

@@ -35,17 +35,15 @@ export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: strin
     const { photoIds } = await activities.startBuilding(projectId);
     for (let i = 0; i < photoIds.length; i += BATCH) {
       const batch = photoIds.slice(i, i + BATCH);
-      // Downloads of a batch, then analyses of a batch: activities are always scheduled in the
-      // same order, which replay under either engine relies on.
-      await Promise.all(
-        batch.map(async (photoId) => {
-          try {
-            await activities.downloadPhoto(photoId);
-          } catch (error) {
-            await activities.failPhoto(photoId, { code: 'DOWNLOAD_FAILED', message: (error as Error).message });
-          }
-        }),
-      );
+      // Downloads of a batch, then its failures in photo order, then its analyses: calls are always
+      // made in an order that does not depend on which download finished first, which replay
+      // under either engine relies on (DBOS hands recorded outcomes back by call order).
+      const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId)));
+      for (const [index, download] of downloads.entries()) {
+        if (download.status === 'rejected') {
+          await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });
+        }
+      }
       await Promise.all(batch.map((photoId) => activities.analyzePhoto(photoId)));
     }
     return activities.buildBook(projectId);

@@ -1,14 +1,14 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, FlowDefinition } from '../../workflows/flow-context';
-import { EmbeddedEngine } from './embedded-engine';
+import { DbosEngine, type ActivityQueue } from './dbos-engine';
 import { TemporalEngine } from './temporal-engine';
 import type { ManagedWorkflowEngine } from './workflow-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal'>;
-  orm: MikroORM;
+  config: Pick<Config, 'temporal'> & { durations: Pick<Config['durations'], 'workflowRetentionMs'> };
+  /** The application's database; the embedded engine keeps its journal there. */
+  databaseUrl: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   flows: FlowDefinition<any, any, any>[];
   activities: ActivityFunctions;
@@ -16,12 +16,19 @@ export interface WorkflowEngineDeps {
 }
 
 /**
- * Temporal when TEMPORAL_ADDRESS is set (flows then execute in `npm run worker`), otherwise the
- * embedded runner in this process; call `resumeUnfinished?.()` once the process is ready.
+ * Print renders are the heavy activities (sharp at print resolution, a few hundred MB each): a
+ * queue lets two run at once per process, however many fulfilments are under way.
  */
-export async function createWorkflowEngine({ config, orm, flows, activities, log }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
+const QUEUES: ActivityQueue[] = [{ name: 'renders', workerConcurrency: 2, activities: ['renderPages', 'assemblePrintFiles'] }];
+
+/**
+ * Temporal when TEMPORAL_ADDRESS is set (flows then execute in `npm run worker`), otherwise DBOS
+ * Transact in this process, launched here: it resumes the runs left pending at once.
+ */
+export async function createWorkflowEngine({ config, databaseUrl, flows, activities, log }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
   if (config.temporal) {
     return TemporalEngine.connect({ ...config.temporal, flowNames: flows.map((flow) => flow.name), log });
   }
-  return new EmbeddedEngine({ orm, flows, activities, log });
+  const queues = QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
+  return DbosEngine.launch({ databaseUrl, flows, activities, log, retentionMs: config.durations.workflowRetentionMs, queues });
 }

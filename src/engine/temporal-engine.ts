@@ -13,7 +13,7 @@ import {
   type ManagedWorkflowEngine,
   type WorkflowOutcome,
 } from './workflow-engine';
-import { delay } from './abortable';
+import { setTimeout as delay } from 'node:timers/promises';
 
 export interface TemporalEngineOptions {
   address: string;

@@ -9,7 +9,7 @@ export const TEMPORAL_WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/te
 /**
  * Makes an activity error's `name` its Temporal failure type. Temporal would use the error's
  * constructor name, so an `Error` whose name was set (`error.name = 'NotAnImage'`) would reach
- * `nonRetryableErrorTypes` and the flow as `Error`; the embedded runner matches on `name`, and so
+ * `nonRetryableErrorTypes` and the flow as `Error`; the embedded engine matches on `name`, and so
  * must Temporal for the same flow to behave the same.
  */
 export const activityErrorNames: ActivityInterceptorsFactory = () => ({

@@ -1,6 +1,6 @@
 /**
- * What the services see of the workflow engine: Temporal in production (TEMPORAL_ADDRESS set), the
- * embedded runner otherwise. Both run the same flows from workflows/.
+ * What the services see of the workflow engine: Temporal in production (TEMPORAL_ADDRESS set), DBOS
+ * Transact inside the API process otherwise. Both run the same flows from workflows/.
  */
 export interface WorkflowEngine {
   /**
@@ -30,8 +30,6 @@ export interface WorkflowOutcome {
 
 /** What `createWorkflowEngine` returns: the engine plus what the process that owns it needs. */
 export interface ManagedWorkflowEngine extends WorkflowEngine {
-  /** Embedded runner only: resumes every run left `running` (call once at start). */
-  resumeUnfinished?(): Promise<void>;
   /**
    * The outcome of a run once it has finished, or `{ status: 'running' }` if it has not within
    * `timeoutMs`. For tests and for APIs that answer synchronously.

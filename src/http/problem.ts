@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind, type FieldError } from '../services/errors';
 
-/** RFC 9457 problem details, with the extension members of DESIGN.md. */
+/** RFC 9457 problem details, with the extension members of docs/api.md, Errors. */
 export interface Problem {
   type: string;
   title: string;

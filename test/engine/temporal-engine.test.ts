@@ -9,7 +9,7 @@ import { createTestActivities } from './fixtures/test-activities';
 import type { OrderResult } from './fixtures/test-flows';
 
 /**
- * The same test flows as the embedded runner's tests, on a real Temporal server: only when
+ * The same test flows as the embedded engine's tests, on a real Temporal server: only when
  * TEMPORAL_ADDRESS is set (e.g. `docker compose up temporal`, then TEMPORAL_ADDRESS=localhost:7233).
  */
 const address = process.env.TEMPORAL_ADDRESS;

@@ -1,11 +1,13 @@
 import os from 'node:os';
 import path from 'node:path';
+import { DBOS } from '@dbos-inc/dbos-sdk';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { pino } from 'pino';
 import type { TestProject } from 'vitest/node';
 import { ormConfig } from '../../src/db/orm-config';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
+import { DBOS_SCHEMA } from '../../src/engine/dbos-engine';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,6 +41,8 @@ export default async function setup(project: TestProject) {
   const orm = await MikroORM.init(ormConfig(`${serverUrl}/${template}`));
   await orm.getMigrator().up();
   await orm.close();
+  // The embedded workflow engine's tables too, so each clone need not create them at launch.
+  await DBOS.migrate(`${serverUrl}/${template}`, { schemaName: DBOS_SCHEMA });
 
   project.provide('databaseServerUrl', serverUrl);
   project.provide('templateDatabase', template);

@@ -36,7 +36,7 @@ export class Project {
   @ManyToOne(() => Market)
   market!: Market;
 
-  /** Snapshot of the product identifiers the project was made with (spec 2.1 `product`). */
+  /** Snapshot of the product identifiers the project was made with (docs/api.md, Project object `product`). */
   @Property({ type: 'string', length: 100 })
   sku!: string;
 

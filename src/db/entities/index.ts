@@ -12,9 +12,6 @@ export { Project } from './Project';
 export { Photo } from './Photo';
 export { Order } from './Order';
 export { OrderLine } from './OrderLine';
-export { WorkflowRun } from './WorkflowRun';
-export { WorkflowStep } from './WorkflowStep';
-export { WorkflowSignal } from './WorkflowSignal';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -30,9 +27,6 @@ import { Project } from './Project';
 import { Photo } from './Photo';
 import { Order } from './Order';
 import { OrderLine } from './OrderLine';
-import { WorkflowRun } from './WorkflowRun';
-import { WorkflowStep } from './WorkflowStep';
-import { WorkflowSignal } from './WorkflowSignal';
 
 export const ENTITIES = [
   Client,
@@ -49,7 +43,4 @@ export const ENTITIES = [
   Photo,
   Order,
   OrderLine,
-  WorkflowRun,
-  WorkflowStep,
-  WorkflowSignal,
 ];

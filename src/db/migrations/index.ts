@@ -2,6 +2,7 @@ import { Migration20261121164249 } from './Migration20261121164249';
 import { Migration20261121200000 } from './Migration20261121200000';
 import { Migration20261121210000 } from './Migration20261121210000';
 import { Migration20261121220000 } from './Migration20261121220000';
+import { Migration20261122210000 } from './Migration20261122210000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261121200000', class: Migration20261121200000 },
   { name: 'Migration20261121210000', class: Migration20261121210000 },
   { name: 'Migration20261121220000', class: Migration20261121220000 },
+  { name: 'Migration20261122210000', class: Migration20261122210000 },
 ];

@@ -11,7 +11,7 @@ interface EcommerceBody {
   language?: string;
 }
 
-/** The eCommerce family (spec 4.9, 4.11): `env` + `key` in the JSON body authenticate each call. */
+/** The eCommerce family (docs/api.md, eCommerce): `env` + `key` in the JSON body authenticate each call. */
 export const ecommerceRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
   app.addHook('preHandler', async (request) => {
     const body = request.body as EcommerceBody;

@@ -98,7 +98,7 @@ const product = {
 export const listProductSchema = {
   tags: ['eCommerce'],
   summary: 'List the catalogue of a market',
-  description: 'Products, categories, prices and currency of one market, in one language (spec 4.9).',
+  description: 'Products, categories, prices and currency of one market, in one language.',
   body: {
     type: 'object',
     required: ['env', 'key', 'os'],
@@ -164,7 +164,7 @@ const market = {
 export const getMarketSchema = {
   tags: ['eCommerce'],
   summary: 'List markets and suggest one for a location',
-  description: 'All markets; `suggested` is present only when both latitude and longitude are given (spec 4.11).',
+  description: 'All markets; `suggested` is present only when both latitude and longitude are given.',
   body: {
     type: 'object',
     required: ['env', 'key'],
@@ -240,7 +240,7 @@ const historyEntry = {
 export const orderHistorySchema = {
   tags: ['eCommerce'],
   summary: "A user's order history",
-  description: 'Newest first, at most 10 per page; pass the returned cursor for the next page (spec 4.10).',
+  description: 'Newest first, at most 10 per page; pass the returned cursor for the next page.',
   body: {
     type: 'object',
     required: ['env', 'key', 'email'],

@@ -6,7 +6,7 @@ import { deleteSchema, duplicateSchema, generateSchema, listSchema, printSchema,
 import type { PrintInput } from '../../services/orders/print-input';
 
 /**
- * The PWA backend family (spec 4.1, 4.4-4.8): the `X-Service` header authenticates every route,
+ * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
  * checked once here, before anything else is read.
  */
 export const pwaRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {

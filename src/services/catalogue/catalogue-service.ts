@@ -68,13 +68,13 @@ export interface CatalogueView {
   categories: CategoryView[];
 }
 
-/** The value of `type` on category attributes and category entries (spec 2.3). */
+/** The value of `type` on category attributes and category entries (docs/api.md, Product list). */
 const CATEGORY_TYPE = 'category';
 
 export class CatalogueService {
   constructor(private readonly defaultAssetBaseUrl: string) {}
 
-  /** The catalogue as one market sees it: its prices and currency, in one language (spec 4.9). */
+  /** The catalogue as one market sees it: its prices and currency, in one language (docs/api.md, Product list). */
   async list(ctx: RequestContext, query: CatalogueQuery): Promise<CatalogueView> {
     if (query.printType !== undefined && !SUPPORTED_PRINT_TYPES.includes(query.printType)) {
       throw new RejectedError('UNSUPPORTED_PRINT_TYPE', 'printType', `"${query.printType}" is not supported; use ${SUPPORTED_PRINT_TYPES.join(', ')}`);

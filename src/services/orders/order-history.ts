@@ -34,7 +34,7 @@ export interface OrderHistoryEntry {
 }
 
 /**
- * Spec 2.5 / 4.10: a user's orders by e-mail, newest first, 10 a page, with keyset cursors. Dates
+ * docs/api.md, Order history: a user's orders by e-mail, newest first, 10 a page, with keyset cursors. Dates
  * are shown in the server's time zone (TZ); `timestamp` is Unix seconds for clients to convert.
  */
 export async function orderHistory(

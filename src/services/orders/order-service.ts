@@ -14,7 +14,7 @@ import { fulfilmentWorkflowId } from './order-ids';
 import type { OrderStatus } from './order-status';
 import { normaliseEmail } from '../projects/user-identity';
 
-/** Statuses the eCommerce side may set (spec 3: cancelled and refunded "by the eCommerce side"). */
+/** Statuses the eCommerce side may set (docs/api.md, Order line statuses: cancelled and refunded). */
 export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const;
 
 /** Orders: placing them, reading them, and the status changes that come from outside. */

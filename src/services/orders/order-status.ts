@@ -1,5 +1,5 @@
 /**
- * Order statuses (spec 3) and the one table of moves between them. Code, tests and the README all
+ * Order statuses (docs/api.md, Order line statuses) and the one table of moves between them. Code, tests and the README all
  * read this table; `canMoveOrder` refuses anything not in it, so a late or duplicate printer event,
  * or a cancel after the printer has the job, changes nothing.
  *
@@ -59,7 +59,7 @@ export const ORDER_STATUSES = [
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** Spec 3's meaning of each status (README and API docs). */
+/** The meaning of each status (README and docs/api.md). */
 export const ORDER_STATUS_MEANINGS: Record<OrderStatus, string> = {
   waiting: 'order item created; assets and payment not yet made',
   expiring: 'still waiting; will expire soon',
@@ -232,7 +232,7 @@ export function isFinalOrderStatus(status: OrderStatus): boolean {
   return (FINAL_ORDER_STATUSES as readonly OrderStatus[]).includes(status);
 }
 
-/** What users see in order history (`displayStatus`); spec 2.5's examples are among them. */
+/** What users see in order history (`displayStatus`); docs/api.md, Order history. */
 const DISPLAY_STATUS: Record<OrderStatus, string> = {
   waiting: 'Awaiting payment',
   expiring: 'Awaiting payment',

@@ -1,6 +1,6 @@
 import type { PhotoInput } from '../projects/photo-input';
 
-/** `POST /v2/print` (spec 4.2), as both transports pass it to the service. */
+/** `POST /v2/print` (docs/api.md, Print), as both transports pass it to the service. */
 export interface PrintInput {
   orderId: string;
   /**

@@ -17,7 +17,7 @@ import type { PrintInput } from './print-input';
 export const MAX_PROJECTS_PER_ORDER = 50;
 
 /**
- * Spec 4.2. Validates the whole order, then stores order, lines, payment, shipping and user in one
+ * docs/api.md, Print. Validates the whole order, then stores order, lines, payment, shipping and user in one
  * transaction before answering, and starts one fulfilment flow per line. Idempotent on `orderId`:
  * the same request again answers the same confirmation and creates nothing; another payload under
  * the same `orderId` is a 409.

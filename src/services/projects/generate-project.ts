@@ -36,7 +36,7 @@ export const projectBuildWorkflowId = (projectId: string) => `project-build:${pr
 const LANGUAGE = /^[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,8})*$/;
 
 /**
- * Spec 4.1: validates everything before writing, creates the project and its photos in one
+ * docs/api.md, Generate: validates everything before writing, creates the project and its photos in one
  * transaction, then starts the build flow (download, analyse, lay out, preview).
  */
 export async function generateProject(ctx: RequestContext, deps: ProjectServiceDeps, input: GenerateInput): Promise<GenerateResult> {

@@ -18,7 +18,7 @@ export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:
 export type DeleteMode = 'async' | 'sync';
 
 /**
- * Spec 4.6. All ids are checked first (format, ownership by `user`); then every project is marked
+ * docs/api.md, Delete. All ids are checked first (format, ownership by `user`); then every project is marked
  * deleted at once, disappears from listings, and its data is expunged after the retention period.
  * `sync` answers after the marking is committed and the expunge scheduled; `async` answers as soon
  * as the request is accepted and does that work right after.
@@ -67,7 +67,7 @@ export async function deleteProjects(
   return { ids, done: work() };
 }
 
-/** Spec 4.7: a copy for the same owner with a new id, its photos (files included) and book. */
+/** docs/api.md, Duplicate: a copy for the same owner with a new id, its photos (files included) and book. */
 export async function duplicateProject(ctx: RequestContext, deps: ProjectServiceDeps, input: { id: string; callback?: string }): Promise<Project> {
   assertProjectId(input.id, 'id');
   const callback = checkCallback(input.callback);
@@ -117,7 +117,7 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
 }
 
 
-/** Spec 4.8: same id, new owner; it leaves the old owner's list. */
+/** docs/api.md, Transfer: same id, new owner; it leaves the old owner's list. */
 export async function transferProject(
   ctx: RequestContext,
   input: { id: string; targetUser: string; callback?: string },

@@ -39,7 +39,7 @@ export async function listProjects(ctx: RequestContext, user: string, options: {
   return { projects: page.items, cursor: page.hasNextPage ? (page.endCursor ?? undefined) : undefined };
 }
 
-/** Spec 2.2: the project's status record; owner and order appear once it was sent to print. */
+/** docs/api.md, Project status: the project's status record; owner and order appear once it was sent to print. */
 export async function projectStatus(ctx: RequestContext, id: string): Promise<Project> {
   assertProjectId(id, 'id');
   return findOwnedOrThrow(ctx, Project, id, { what: 'project', path: 'id', populate: ['owner', 'market'] });

@@ -15,7 +15,7 @@ export interface ProjectStatusRecord {
 }
 
 /**
- * The project capabilities both transports offer. REST shapes come straight from here (spec field
+ * The project capabilities both transports offer. REST shapes come straight from here (the API's field
  * names and units); GraphQL resolvers use the entity-returning methods.
  */
 export class ProjectService {
@@ -34,7 +34,7 @@ export class ProjectService {
     return listProjects(ctx, user, { cursor: options.cursor, first: options.first ?? MAX_PAGE_SIZE });
   }
 
-  /** Spec 2.2; `status.order`, `user` and `tracking` appear once the project was sent to print. */
+  /** docs/api.md, Project status; `status.order`, `user` and `tracking` appear once the project was sent to print. */
   async status(ctx: RequestContext, id: string): Promise<ProjectStatusRecord> {
     const project = await projectStatus(ctx, id);
     const record: ProjectStatusRecord = { id: project.id, status: { photos: project.photosStatus, project: effectiveStatus(project) } };

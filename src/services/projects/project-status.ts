@@ -1,8 +1,8 @@
-/** Spec 3, project status (`status.project`). */
+/** docs/api.md, Project statuses (`status.project`). */
 export const PROJECT_STATUSES = ['created', 'building', 'editable', 'ordering', 'expired', 'deleted'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
-/** Spec 3, photo status of a project (`status.photos`): the state of its photos as a whole. */
+/** docs/api.md, Photo statuses: the status of a project (`status.photos`): the state of its photos as a whole. */
 export const PHOTOS_STATUSES = ['none', 'uploading', 'analyzing', 'idle'] as const;
 export type PhotosStatus = (typeof PHOTOS_STATUSES)[number];
 

@@ -2,7 +2,7 @@ import type { Project } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
 import type { ProjectStatus } from './project-status';
 
-/** Spec 2.1 project object. `status`/`ordered` appear in lists; `endUserId` in duplicate/transfer. */
+/** docs/api.md, Project object. `status`/`ordered` appear in lists; `endUserId` in duplicate/transfer. */
 export interface ProjectView {
   title: string;
   preview: string;

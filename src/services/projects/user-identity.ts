@@ -5,7 +5,7 @@ import type { Tenant } from '../context';
 import { ValidationError } from '../errors';
 
 /**
- * The spec's userId pattern `[-_]?(?:[A-Za-z0-9]+[-_]?)+`, rewritten without nested quantifiers
+ * The API's userId pattern (docs/api.md, Generate) `[-_]?(?:[A-Za-z0-9]+[-_]?)+`, rewritten without nested quantifiers
  * (the original backtracks exponentially on inputs like "aaaa…!"); it accepts the same strings.
  */
 const USER_ID = /^[-_]?[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]?$/;

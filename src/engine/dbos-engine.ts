@@ -1,0 +1,248 @@
+import { DBOS, DBOSClient, type DLogger } from '@dbos-inc/dbos-sdk';
+import type { Logger } from 'pino';
+import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
+import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
+import { registerRetention } from './workflow-retention';
+import {
+  UnknownFlowError,
+  WorkflowNotFoundError,
+  type ManagedWorkflowEngine,
+  type WorkflowOutcome,
+} from './workflow-engine';
+
+/**
+ * The application version DBOS stamps on every run it starts. DBOS recovers only the pending runs
+ * of the version it is launched with, and by default derives the version from a hash of the
+ * registered code: any release would then orphan every fulfilment waiting (for days) for printer
+ * events. So it is a constant: keep it while flows change compatibly (their calls to the context
+ * happen in the same order for runs already under way); change it only together with a plan for
+ * the runs of the old version (let them finish on a process still running it, or fork them).
+ */
+export const FLOW_CODE_VERSION = 'photobook-flows-1';
+
+/** Our name in DBOS's tables; runs, queues and schedules are scoped to it. */
+const APPLICATION_NAME = 'photobook';
+
+/**
+ * The queue of flows started from inside an activity (a step), where DBOS refuses to start a
+ * workflow: they are enqueued through a DBOSClient instead. No limit: it only hands them over.
+ */
+const STARTED_FROM_ACTIVITIES = 'started-from-activities';
+
+/** The schema of DBOS's tables, in the application's own database. */
+export const DBOS_SCHEMA = 'dbos';
+
+/** Activities that run as queued child workflows, so at most `workerConcurrency` run at once per process. */
+export interface ActivityQueue {
+  name: string;
+  workerConcurrency: number;
+  activities: string[];
+}
+
+export interface DbosEngineOptions {
+  /** The application's PostgreSQL database: DBOS keeps its tables there, in schema `dbos`. */
+  databaseUrl: string;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  flows: FlowDefinition<any, any, any>[];
+  /** Every activity by name; each flow's `activityOptions` names must be among them. */
+  activities: ActivityFunctions;
+  log: Logger;
+  /** Finished runs older than this are deleted by a scheduled workflow. */
+  retentionMs: number;
+  /** Cron schedule of that pruning. Default: hourly. */
+  retentionSchedule?: string;
+  queues?: ActivityQueue[];
+}
+
+/** What a flow's workflow receives: the caller's input and when the run was started (its clock). */
+interface FlowRun {
+  input: unknown;
+  startedAt: number;
+}
+
+const UNFINISHED = ['PENDING', 'ENQUEUED', 'DELAYED'];
+
+/**
+ * How often a queue looks for work and a flow for its queued activity's end (DBOS's default is 1 s:
+ * about a second lost per queued activity, several per fulfilment).
+ */
+const QUEUE_POLL_MS = 200;
+
+/**
+ * Signal `name` with `payload` is the DBOS message `{ payload }` on topic `name` (wrapped, so a
+ * signal without payload is a message too: DBOS answers a timed-out recv with null).
+ */
+export function signalMessage(payload: unknown): { payload?: unknown } {
+  return { payload };
+}
+
+/** The engine holding DBOS in this process: DBOS is a process-wide singleton. */
+let launched: DbosEngine | undefined;
+
+/**
+ * Runs the flows of workflows/ inside this process on DBOS Transact, when there is no Temporal
+ * (TEMPORAL_ADDRESS unset). DBOS journals runs, steps, messages and timers in the application's
+ * PostgreSQL (schema `dbos`) and at launch recovers the runs of FLOW_CODE_VERSION left pending.
+ */
+export class DbosEngine implements ManagedWorkflowEngine {
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  private readonly workflows = new Map<string, (run: FlowRun) => Promise<any>>();
+  private stopped = false;
+  private client?: DBOSClient;
+
+  private constructor() {}
+
+  /** Registers the flows, launches DBOS (recovering pending runs) and schedules the pruning. */
+  static async launch(options: DbosEngineOptions): Promise<DbosEngine> {
+    if (launched) throw new Error('DBOS already runs in this process: stop its engine before launching another');
+    const log = options.log.child({ component: 'dbos-workflow-engine' });
+    const engine = new DbosEngine();
+    launched = engine;
+    try {
+      const retention = engine.register(options);
+      DBOS.setConfig({
+        name: APPLICATION_NAME,
+        systemDatabaseUrl: options.databaseUrl,
+        systemDatabaseSchemaName: DBOS_SCHEMA,
+        systemDatabasePoolSize: 6,
+        applicationVersion: FLOW_CODE_VERSION,
+        logger: dbosLogger(log),
+      });
+      await DBOS.launch();
+      engine.client = await DBOSClient.create({
+        systemDatabaseUrl: options.databaseUrl,
+        systemDatabaseSchemaName: DBOS_SCHEMA,
+        systemDatabasePoolSize: 2,
+        applicationName: APPLICATION_NAME,
+        logger: dbosLogger(log),
+      });
+      await DBOS.registerQueue(STARTED_FROM_ACTIVITIES, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: 'always_update' });
+      for (const queue of options.queues ?? []) {
+        await DBOS.registerQueue(queue.name, {
+          workerConcurrency: queue.workerConcurrency,
+          minPollingIntervalMs: QUEUE_POLL_MS,
+          onConflict: 'always_update',
+        });
+      }
+      await retention.schedule(options.retentionMs, options.retentionSchedule ?? '0 * * * *');
+    } catch (error) {
+      await engine.stop().catch(() => {});
+      throw error;
+    }
+    log.info({ version: FLOW_CODE_VERSION }, 'flows run in this process on DBOS');
+    return engine;
+  }
+
+  /** Registers every workflow with DBOS (before launch); returns the pruning's scheduler. */
+  private register({ flows, activities, queues = [] }: DbosEngineOptions): ReturnType<typeof registerRetention> {
+    // An activity on a queue runs as a child workflow of its own, started on that queue.
+    const queueOf = new Map<string, string>();
+    const queuedWorkflows = new Map<string, (args: unknown[], options: ActivityOptions) => Promise<ActivityOutcome>>();
+    for (const queue of queues) {
+      for (const activity of queue.activities) {
+        queueOf.set(activity, queue.name);
+        queuedWorkflows.set(
+          activity,
+          DBOS.registerWorkflow((args: unknown[], options: ActivityOptions) => runActivityStep(activity, activities, args, options), {
+            name: `activity:${activity}`,
+          }),
+        );
+      }
+    }
+    for (const flow of flows) {
+      if (this.workflows.has(flow.name)) throw new Error(`Two flows are named "${flow.name}"`);
+      for (const activity of Object.keys(flow.activityOptions)) {
+        if (typeof activities[activity] !== 'function') {
+          throw new Error(`Flow ${flow.name} uses activity "${activity}", which is not among the activities given to the engine`);
+        }
+      }
+      const queued = (activity: string, args: unknown[]) => {
+        const workflow = queuedWorkflows.get(activity);
+        if (!workflow) return undefined;
+        return DBOS.startWorkflow(workflow, { queueName: queueOf.get(activity) })(args, flow.activityOptions[activity])
+          .then((handle) => handle.getResult({ pollingIntervalMs: QUEUE_POLL_MS }))
+          .catch((error: unknown) => {
+            throw asActivityError(error);
+          });
+      };
+      // A flow's result is JSON, as under Temporal.
+      const run = async ({ input, startedAt }: FlowRun) =>
+        jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued }), input));
+      this.workflows.set(flow.name, DBOS.registerWorkflow(run, { name: flow.name }));
+    }
+    return registerRetention();
+  }
+
+  async start<I>(flowName: string, workflowId: string, input: I): Promise<void> {
+    const workflow = this.workflows.get(flowName);
+    if (!workflow) throw new UnknownFlowError(flowName);
+    this.assertRunning();
+    const run: FlowRun = { input, startedAt: Date.now() };
+    // An existing id (running or finished) gives a handle to that run; nothing new starts.
+    if (!DBOS.isInStep()) {
+      await DBOS.startWorkflow(workflow, { workflowID: workflowId })(run);
+      return;
+    }
+    await this.client!.enqueue(
+      { queueName: STARTED_FROM_ACTIVITIES, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
+      run,
+    );
+  }
+
+  async signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
+    this.assertRunning();
+    const status = await DBOS.getWorkflowStatus(workflowId);
+    if (!status || !UNFINISHED.includes(status.status)) throw new WorkflowNotFoundError(workflowId);
+    await DBOS.send(workflowId, signalMessage(payload), name);
+  }
+
+  async waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await DBOS.getWorkflowStatus(workflowId);
+      if (status?.status === 'SUCCESS') return { status: 'completed', result: status.output ?? undefined };
+      if (status && !UNFINISHED.includes(status.status)) {
+        return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
+      }
+      if (Date.now() >= deadline) {
+        if (!status) throw new WorkflowNotFoundError(workflowId);
+        return { status: 'running' };
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
+    }
+  }
+
+  /**
+   * Shuts DBOS down without waiting, as a crash would: runs stay pending in the database and the
+   * next launch on it recovers them. Executions left in memory make no further call to their
+   * context. Registrations are cleared, so a later engine of this process can launch DBOS again.
+   */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    try {
+      await this.client?.destroy();
+      await DBOS.shutdown({ deregister: true });
+    } finally {
+      if (launched === this) launched = undefined;
+    }
+  }
+
+  private assertRunning(): void {
+    if (this.stopped) throw new Error('The embedded workflow engine is stopped');
+  }
+}
+
+function describeError(error: unknown): string {
+  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
+  return `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message : String(error)}`;
+}
+
+/** DBOS's log lines go to our logger, its chatty lifecycle messages at debug level. */
+function dbosLogger(log: Logger): DLogger {
+  const write = (level: 'debug' | 'warn' | 'error') => (entry: unknown) => {
+    if (entry instanceof Error) log[level]({ err: entry }, entry.message);
+    else log[level](typeof entry === 'string' ? entry : JSON.stringify(entry));
+  };
+  return { info: write('debug'), debug: write('debug'), warn: write('warn'), error: write('error') };
+}
