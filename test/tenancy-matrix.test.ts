@@ -441,9 +441,11 @@ describe('tenancy matrix: one partition against another partition ids, end users
     const auth = pwa(owner);
     const userId = 'b-user';
     const email = 'b.shopper@example.com';
-    const byUserId = await editableProject(api, auth, { userId });
-    const byEmail = await editableProject(api, auth, { email });
-    const ordered = await editableProject(api, auth, { email });
+    // The smallest book of the catalogue: the sandbox printer gets a real render, at the least cost.
+    const sku = 'PB-SC-15-S';
+    const byUserId = await editableProject(api, auth, { userId, sku });
+    const byEmail = await editableProject(api, auth, { email, sku });
+    const ordered = await editableProject(api, auth, { email, sku });
     // Live: waiting for its payment (stays put). Sandbox: paid, printed by the sandbox printer to the end.
     const body = { ...printBody(orderId, ordered), ...(sandbox ? {} : { paymentPending: true }) };
     const printed = await post(api.url, '/v2/print', body, auth);
