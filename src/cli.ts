@@ -13,8 +13,8 @@ import { openDatabase } from './db/database';
 import { ClientAdmin, type IssuedClient } from './services/clients/client-admin';
 import { readCatalogueFile, replaceCatalogue } from './services/catalogue/catalogue-import';
 import { loadCredentialPepper } from './services/tenancy/pepper';
-import { ENVIRONMENTS, isEnvironment } from './services/tenancy/environment';
-import { DomainError } from './services/errors';
+import { ENVIRONMENTS, isEnvironment } from './domain/environment';
+import { DomainError } from './domain/errors';
 import { Client } from './db/entities';
 
 const USAGE = `usage:

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { openDatabase } from './db/database';
-import { seedDemoClient } from './db/seed-demo-client';
+import { seedDemoClient } from './services/clients/seed-demo-client';
 import { StatusEventBus } from './events/status-event-bus';
 import { buildApp } from './http/app';
 import { createAppServices } from './services/app-services';
@@ -14,7 +14,7 @@ import { createSafeFetch } from './outbound/safe-fetch';
 import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
 import { createWorkflowEngine } from './engine/create-engine';
-import type { WorkflowEngine } from './engine/workflow-engine';
+import type { WorkflowEngine } from './domain/flows';
 import { FLOWS } from '../workflows';
 
 export interface RunningService {

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { displayStatusOf, ORDER_STATUS_MEANINGS, ORDER_STATUSES, ORDER_TRANSITIONS } from '../src/services/orders/order-status';
-import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES, PROJECT_TRANSITIONS } from '../src/services/projects/project-status';
+import { displayStatusOf, ORDER_STATUS_MEANINGS, ORDER_STATUSES, ORDER_TRANSITIONS } from '../src/domain/order-status';
+import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES, PROJECT_TRANSITIONS } from '../src/domain/project-status';
 
 /**
  * docs/api.md is what integrators read: its status tables must say exactly what the code's tables

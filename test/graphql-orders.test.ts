@@ -50,4 +50,12 @@ describe('orders over GraphQL', () => {
     const missing = await execute(OrderDocument, { orderId: 'nope' });
     expect(missing.errors![0].extensions!.code).toBe('NOT_FOUND');
   });
+
+  it('refuses a cursor it did not issue as bad input naming after, like the REST lists', async () => {
+    const notOurs = ['not-a-cursor', Buffer.from(JSON.stringify([1, 2, 3])).toString('base64url')];
+    for (const after of notOurs) {
+      const { errors } = await execute(OrdersDocument, { first: 10, after });
+      expect(errors![0].extensions).toMatchObject({ code: 'UNKNOWN_CURSOR', errors: [{ path: 'after', message: 'is not a cursor this service issued' }] });
+    }
+  });
 });

@@ -110,6 +110,8 @@ describe('projects over GraphQL', () => {
     expect(fromEdge.data!.projects.edges.map((e) => e.node.id)).toEqual([ids[3]]);
     const tooMany = await execute(ProjectsDocument, { user: 'connection-user', first: 500 });
     expect(tooMany.errors![0].extensions).toMatchObject({ code: 'VALIDATION_FAILED', errors: [{ path: 'first' }] });
+    const notOurs = await execute(ProjectsDocument, { user: 'connection-user', first: 1, after: 'not-a-cursor' });
+    expect(notOurs.errors![0].extensions).toMatchObject({ code: 'UNKNOWN_CURSOR', errors: [{ path: 'after' }] });
   });
 
   it('duplicates, transfers and deletes, with REST\'s rules', async () => {

@@ -15,7 +15,7 @@ import {
   orderTransitionsMarkdown,
   PRINTER_EVENT_STATUSES,
   type OrderStatus,
-} from '../src/services/orders/order-status';
+} from '../src/domain/order-status';
 
 const SPEC_STATUSES = [
   'waiting', 'expiring', 'last call', 'files missing', 'received', 'paid', 'processing', 'rendering', 'rendered',

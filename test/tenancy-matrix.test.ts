@@ -562,7 +562,7 @@ describe('tenancy matrix: one partition against another partition ids, end users
       sockets.push(socket);
       const orm = await api.orm();
       const commitAs = (tenant: Partition, change: StatusChange) =>
-        orm.em.fork().transactional((tx) => recordStatusChange(tx, { clientId: tenant.clientId, clientName: tenant.clientName, env: tenant.env }, change));
+        orm.em.fork().transactional((tx) => recordStatusChange(tx, { clientId: tenant.clientId, env: tenant.env }, change));
 
       const listeners = subscription.variables(owner).map((variables) => {
         const statuses: string[] = [];

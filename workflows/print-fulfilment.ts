@@ -1,8 +1,6 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { FulfilmentActivities } from '../src/activities/fulfilment-activities';
-
-/** Printer events and eCommerce cancels reach a running fulfilment as this signal. */
-export const STATUS_UPDATE_SIGNAL = 'statusUpdate';
+import { PRINT_FULFILMENT_FLOW, STATUS_UPDATE_SIGNAL, type StatusUpdate } from '../src/domain/flows';
 
 const database: ActivityOptions = {
   startToCloseTimeoutMs: 30_000,
@@ -31,11 +29,6 @@ export interface PrintFulfilmentInput {
   sandboxStepMs: number;
 }
 
-export interface PrinterEvent {
-  status: string;
-  trackingUrl?: string;
-}
-
 /**
  * One order line from payment to the customer's door: wait for the book's assets, render cover and
  * pages at print resolution, assemble PDF and manifest, submit to the printer, then follow the
@@ -43,7 +36,7 @@ export interface PrinterEvent {
  * A cancel or refund set meanwhile ends the flow at its next step.
  */
 export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status: string }, FulfilmentActivities> = {
-  name: 'printFulfilment',
+  name: PRINT_FULFILMENT_FLOW,
   activityOptions: {
     getLineStatus: database,
     checkAssets: database,
@@ -64,7 +57,7 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
     let line = await activities.getLineStatus(lineId);
     for (const next of ['expiring', 'last call', 'abandoned']) {
       if (line.final || !['waiting', 'expiring', 'last call'].includes(line.status)) break;
-      await waitForSignal<PrinterEvent>(STATUS_UPDATE_SIGNAL, input.assetsTimeoutMs);
+      await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL, input.assetsTimeoutMs);
       line = await activities.getLineStatus(lineId);
       if (['waiting', 'expiring', 'last call'].includes(line.status)) {
         const ended = await move(next);
@@ -122,7 +115,7 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
       return { status: 'complete' };
     }
     for (;;) {
-      const event = await waitForSignal<PrinterEvent>(STATUS_UPDATE_SIGNAL);
+      const event = await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL);
       if (!event) continue;
       const ended = await move(event.status, event.trackingUrl);
       if (ended) return { status: ended };

@@ -1,5 +1,6 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { ProjectActivities } from '../src/activities/project-activities';
+import { PROJECT_BUILD_FLOW } from '../src/domain/flows';
 
 type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'>;
 
@@ -29,7 +30,7 @@ export interface ProjectBuildInput {
  * marked failed with its reason and the book is built from the others.
  */
 export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
-  name: 'projectBuild',
+  name: PROJECT_BUILD_FLOW,
   activityOptions: { startBuilding: database, downloadPhoto: download, failPhoto: database, analyzePhoto: imaging, buildBook: imaging },
   async run({ activities }, { projectId }) {
     const { photoIds } = await activities.startBuilding(projectId);

@@ -1,5 +1,6 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { ProjectRetentionActivities } from '../src/activities/retention-activities';
+import { PROJECT_EXPUNGE_FLOW } from '../src/domain/flows';
 
 const database: ActivityOptions = {
   startToCloseTimeoutMs: 60_000,
@@ -13,7 +14,7 @@ export interface ProjectExpungeInput {
 
 /** A deleted project keeps its data for the retention period (2 days by default), then loses it. */
 export const projectExpungeFlow: FlowDefinition<ProjectExpungeInput, { expunged: boolean }, ProjectRetentionActivities> = {
-  name: 'projectExpunge',
+  name: PROJECT_EXPUNGE_FLOW,
   activityOptions: { expungeProject: database },
   async run({ activities, sleep }, { projectId, retentionMs }) {
     await sleep(retentionMs);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { OrderLine, Photo } from '../db/entities';
-import type { PrintWarning } from '../db/entities/OrderLine';
+import type { PrintWarning } from '../domain/print-warning';
 import type { FileStore } from '../storage/file-store';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../printers/sandbox-printer';
@@ -11,7 +11,8 @@ import { renderPrintCover, renderPrintPage } from '../imaging/print/render-page'
 import { writeBookPdf } from '../imaging/print/book-pdf';
 import { buildManifest } from '../imaging/print/manifest';
 import { moveOrderLine } from '../services/orders/order-line-status';
-import { isFinalOrderStatus, type OrderStatus } from '../services/orders/order-status';
+import { isFinalOrderStatus, type OrderStatus } from '../domain/order-status';
+import { moveProject } from '../domain/project-status';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { printFilesPrefix } from '../services/orders/print-files';
 import { emForOrderLine } from './tenant-scope';
@@ -48,7 +49,7 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       if (project.status === 'created' || project.status === 'building' || !project.book) return { state: 'pending' };
       if (project.status === 'editable') {
         await em.transactional(async (tx) => {
-          tx.assign(project, { status: 'ordering', updatedAt: new Date() });
+          moveProject(project, 'ordering');
           await recordProjectStatus(tx, project);
         });
       }

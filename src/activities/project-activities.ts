@@ -10,7 +10,7 @@ import { makeThumbnail } from '../imaging/thumbnail';
 import { renderCoverPreview } from '../imaging/cover-preview';
 import { buildBook } from '../services/projects/book-builder';
 import { recordProjectStatus } from '../services/projects/project-events';
-import { canMoveProject, photosStatusOf, type ProjectStatus } from '../services/projects/project-status';
+import { moveProject, photosStatusOf, type ProjectStatus } from '../domain/project-status';
 import { photoOriginalKey, photoThumbnailKey, previewKey, projectPrefix } from '../services/projects/storage-keys';
 import { emForPhoto, emForProject } from './tenant-scope';
 
@@ -37,7 +37,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
       if (!em) return { photoIds: [] };
       await em.transactional(async (tx) => {
         const project = await lockProject(tx, projectId);
-        if (project && project.status === 'created') await moveProject(tx, project, 'building');
+        if (project && project.status === 'created') await moveAndRecord(tx, project, 'building');
       });
       const photos = await em.find(Photo, { project: projectId, status: { $in: ['uploading', 'analyzing'] } }, { orderBy: { position: 'asc' } });
       return { photoIds: photos.map((p) => p.id) };
@@ -145,7 +145,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
         const locked = await lockProject(tx, projectId);
         if (!locked || locked.status !== 'building') return { status: locked?.status ?? 'deleted', pages: book.pages.length };
         tx.assign(locked, { book, title: book.cover.title, previewKey: key });
-        await moveProject(tx, locked, 'editable');
+        await moveAndRecord(tx, locked, 'editable');
         log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
         return { status: 'editable' as const, pages: book.pages.length };
       });
@@ -159,10 +159,8 @@ async function lockProject(em: EntityManager, projectId: string): Promise<Projec
   return em.findOne(Project, { id: projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner'] });
 }
 
-async function moveProject(em: EntityManager, project: Project, to: ProjectStatus): Promise<void> {
-  if (project.status === to || !canMoveProject(project.status, to)) return;
-  project.status = to;
-  project.updatedAt = new Date();
+async function moveAndRecord(em: EntityManager, project: Project, to: ProjectStatus): Promise<void> {
+  if (!moveProject(project, to)) return;
   await em.flush();
   await recordProjectStatus(em, project);
 }

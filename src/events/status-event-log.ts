@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { StatusEvent } from '../db/entities';
-import type { Tenant } from '../services/context';
+import type { Environment } from '../domain/environment';
 
 export const STATUS_EVENTS_CHANNEL = 'status_events';
 
@@ -8,13 +8,19 @@ export const STATUS_EVENTS_CHANNEL = 'status_events';
 export interface StatusEventMessage {
   id: string;
   clientId: string;
-  env: Tenant['env'];
+  env: Environment;
   subjectType: string;
   subjectId: string;
   status: string;
   sequence: number;
   detail: Record<string, unknown>;
   occurredAt: string;
+}
+
+/** Whose event it is: subscribers of other clients or of the other environment never hear it. */
+export interface StatusEventOwner {
+  clientId: string;
+  env: Environment;
 }
 
 export interface StatusChange {
@@ -28,7 +34,7 @@ export interface StatusChange {
  * Appends a status change and queues its NOTIFY in the caller's transaction: subscribers hear of
  * it exactly when, and only if, the change commits. Must run inside `em.transactional`.
  */
-export async function recordStatusChange(em: EntityManager, tenant: Tenant, change: StatusChange): Promise<StatusEventMessage> {
+export async function recordStatusChange(em: EntityManager, tenant: StatusEventOwner, change: StatusChange): Promise<StatusEventMessage> {
   if (!em.isInTransaction()) throw new Error('recordStatusChange must run inside a transaction');
   // Write the caller's pending changes first: every writer then takes row locks before the
   // subject's advisory lock, in the same order, so two writers can never deadlock.

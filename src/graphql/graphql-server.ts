@@ -1,15 +1,13 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
-import { fastifyApolloDrainPlugin, fastifyApolloHandler } from '@as-integrations/fastify';
+import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
+import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
-import { DomainError } from '../services/errors';
-import { toProblem } from '../http/problem';
-import { contextOf } from '../http/request-context';
-import { createRequestContext } from '../services/context';
+import { DomainError } from '../domain/errors';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
@@ -17,10 +15,11 @@ import { createLoaders } from './loaders';
 export const GRAPHQL_PATH = '/graphql';
 
 /**
- * Mounts GraphQL at /graphql: queries and mutations over HTTP through Apollo, subscriptions over
- * graphql-ws on the same port and path. Both authenticate with the PWA credentials.
+ * The GraphQL servers of /graphql: Apollo (started, for queries and mutations; the HTTP route that
+ * hands it requests is src/http/graphql-route.ts) and graphql-ws for subscriptions on the same
+ * port and path. Both authenticate with the PWA credentials.
  */
-export async function registerGraphql(app: FastifyInstance, services: AppServices, bus: StatusEventBus): Promise<void> {
+export async function startGraphqlServer(app: FastifyInstance, services: AppServices, bus: StatusEventBus): Promise<ApolloServer<GraphqlContext>> {
   const schema = await graphqlSchema();
 
   const sockets = new WebSocketServer({ noServer: true });
@@ -44,8 +43,7 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       },
       context: (socketContext): GraphqlContext => {
         const tenant = (socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant'] }).tenant!;
-        const ctx = createRequestContext(services.em, tenant, `ws-${crypto.randomUUID()}`);
-        return { ctx, services, bus, loaders: createLoaders(ctx.em) };
+        return graphqlContext(createRequestContext(services.em, tenant, `ws-${crypto.randomUUID()}`), services, bus);
       },
     },
     sockets,
@@ -80,29 +78,12 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
   });
   await apollo.start();
 
-  await app.register(async (scope) => {
-    scope.setErrorHandler((error, request, reply) => {
-      const body = toProblem(error);
-      if (body.status >= 500) request.log.error({ err: error }, 'graphql request failed');
-      return reply.status(body.status).type('application/json').send({
-        errors: [{ message: body.detail, extensions: { code: body.code, errors: body.errors } }],
-      });
-    });
-    scope.addHook('preHandler', async (request) => {
-      request.tenant = await services.authenticator.fromServiceHeader(request.headers['x-service']);
-    });
-    scope.route({
-      url: GRAPHQL_PATH,
-      method: ['GET', 'POST'],
-      schema: { hide: true },
-      handler: fastifyApolloHandler(apollo, {
-        context: async (request) => {
-          const ctx = contextOf(request, services.em);
-          return { ctx, services, bus, loaders: createLoaders(ctx.em) };
-        },
-      }),
-    });
-  });
+  return apollo;
+}
+
+/** What every resolver receives, for one request or one subscription connection. */
+export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
+  return { ctx, services, bus, loaders: createLoaders(ctx.em) };
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */

@@ -1,7 +1,7 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Photo, Project } from '../db/entities';
-import type { Book } from '../services/projects/book';
+import type { Book } from '../domain/book';
 
 /** Per-request batch loaders: a page of 100 projects costs one photo query, not 100. */
 export function createLoaders(em: EntityManager) {

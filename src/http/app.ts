@@ -5,7 +5,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { AppServices } from '../services/app-services';
 import type { StatusEventBus } from '../events/status-event-bus';
-import { registerGraphql } from '../graphql/graphql-server';
+import { registerGraphql } from './graphql-route';
 import { ecommerceRoutes } from './ecommerce/routes';
 import { pwaRoutes } from './pwa/routes';
 import { fileRoutes } from './file-routes';

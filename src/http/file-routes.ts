@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { FastifyPluginAsync } from 'fastify';
 import type { FileStore } from '../storage/file-store';
-import { NotFoundError } from '../services/errors';
+import { NotFoundError } from '../domain/errors';
 
 const TYPES: Record<string, string> = { jpg: 'image/jpeg', jpeg: 'image/jpeg', png: 'image/png', webp: 'image/webp', pdf: 'application/pdf', json: 'application/json' };
 

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorKind, type FieldError } from '../services/errors';
+import { DomainError, type ErrorKind, type FieldError } from '../domain/errors';
 
 /** RFC 9457 problem details, with the extension members of docs/api.md, Errors. */
 export interface Problem {

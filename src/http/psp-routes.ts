@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppServices } from '../services/app-services';
-import { UnauthenticatedError, ValidationError } from '../services/errors';
+import { UnauthenticatedError, ValidationError } from '../domain/errors';
 import { verifyPspEvent, PspWebhookError } from '../printers/psp-webhooks';
 import { problemResponses } from './shared-schemas';
 

@@ -1,4 +1,4 @@
-import type { Environment } from '../services/tenancy/environment';
+import type { Environment } from '../domain/environment';
 import type { HttpPrinter } from './http-printer';
 import type { LocalPrinter } from './local-printer';
 import type { Printer } from './printer';

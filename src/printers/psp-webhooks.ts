@@ -2,7 +2,7 @@ import {
   isPrinterEventStatus,
   PRINTER_EVENT_STATUSES,
   type PrinterEventStatus,
-} from '../services/orders/order-status';
+} from '../domain/order-status';
 import {
   unixSeconds,
   verifyStandardWebhook,

@@ -1,4 +1,4 @@
-import type { PrinterEventStatus } from '../services/orders/order-status';
+import type { PrinterEventStatus } from '../domain/order-status';
 import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
 
 /**

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
+import { webhookSecretKey, webhookSecretProblem } from '../domain/webhook-secret';
 
 /**
  * Standard Webhooks (https://www.standardwebhooks.com) signing, shared by what we send to printers
@@ -16,17 +17,6 @@ export type StandardWebhookHeaders = {
   'webhook-signature': string;
 };
 
-const SECRET = /^(?:whsec_)?([A-Za-z0-9+/]+={0,2})$/;
-const MIN_KEY_BYTES = 16;
-
-/** Why a secret is unusable, or null when it is a valid `whsec_<base64>` secret (16+ bytes). */
-export function webhookSecretProblem(secret: string): string | null {
-  const match = SECRET.exec(secret);
-  if (!match || match[1].length % 4 !== 0) return 'must be whsec_ followed by base64 (e.g. whsec_ + 32 random bytes in base64)';
-  if (Buffer.from(match[1], 'base64').length < MIN_KEY_BYTES) return `must encode at least ${MIN_KEY_BYTES} bytes`;
-  return null;
-}
-
 /** A new secret in the form printers and we exchange: `whsec_` + 32 random bytes in base64. */
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
@@ -39,7 +29,7 @@ export class WebhookSigner {
   constructor(secret: string, what = 'webhook secret') {
     const problem = webhookSecretProblem(secret);
     if (problem) throw new Error(`${what} ${problem}`);
-    this.webhook = new Webhook(Buffer.from(SECRET.exec(secret)![1], 'base64'), { format: 'raw' });
+    this.webhook = new Webhook(Buffer.from(webhookSecretKey(secret), 'base64'), { format: 'raw' });
   }
 
   /** The `v1,<base64>` signature of one message. */

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { WorkflowEngine } from '../engine/workflow-engine';
+import type { WorkflowEngine } from '../domain/flows';
 import type { FileStore } from '../storage/file-store';
 import { Authenticator } from './tenancy/authenticate';
 import { CatalogueService } from './catalogue/catalogue-service';

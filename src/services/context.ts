@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { scopeToTenant } from '../db/tenant-filter';
-import type { Environment } from './tenancy/environment';
+import type { Environment } from '../domain/environment';
 
 /** Who is calling: the client (tenant) and which of its partitions, sandbox or live. */
 export interface Tenant {

@@ -30,7 +30,7 @@ import sharp from 'sharp';
 import { writeBookPdf } from '../../src/imaging/print/book-pdf';
 import { pagePixels, trimPixels, type PrintFormat } from '../../src/imaging/print/print-geometry';
 import { renderPrintCover, renderPrintPage } from '../../src/imaging/print/render-page';
-import type { Book, BookPage, PhotoSlot } from '../../src/services/projects/book';
+import type { Book, BookPage, PhotoSlot } from '../../src/domain/book';
 
 const A4: PrintFormat = { widthMm: 210, heightMm: 297, bleedMm: 3, dpi: 300 };
 const PAGES = Number(process.env.BENCH_PAGES ?? 24);

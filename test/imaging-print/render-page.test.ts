@@ -2,7 +2,7 @@ import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotAnImageError } from '../../src/imaging/errors';
 import { renderPrintCover, renderPrintPage } from '../../src/imaging/print/render-page';
-import type { BookPage, PhotoSlot } from '../../src/services/projects/book';
+import type { BookPage, PhotoSlot } from '../../src/domain/book';
 import { A4, darkPixels, neutralPhoto, regionMeans, sampleAt, solidJpeg, spread } from './print-images';
 
 const RED = [255, 0, 0];

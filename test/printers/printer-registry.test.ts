@@ -8,7 +8,7 @@ import { LocalPrinter } from '../../src/printers/local-printer';
 import type { PrintJob } from '../../src/printers/printer';
 import { createPrinterRegistry } from '../../src/printers/printer-registry';
 import { SANDBOX_PRINTER_STEPS, SandboxPrinter, sandboxTrackingUrl } from '../../src/printers/sandbox-printer';
-import { canMoveOrder } from '../../src/services/orders/order-status';
+import { canMoveOrder } from '../../src/domain/order-status';
 import { verifyPspEvent, signPspEvent } from '../../src/printers/psp-webhooks';
 import { FileStore } from '../../src/storage/file-store';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PspWebhookError, signPspEvent, verifyPspEvent, type PspWebhookErrorCode } from '../../src/printers/psp-webhooks';
-import { WebhookSigner, generateWebhookSecret, webhookSecretProblem } from '../../src/printers/standard-webhooks';
+import { WebhookSigner, generateWebhookSecret } from '../../src/printers/standard-webhooks';
+import { webhookSecretProblem } from '../../src/domain/webhook-secret';
 
 const SECRET = `whsec_${Buffer.from('psp-events-test-secret-of-32-byt').toString('base64')}`;
 const NOW = new Date('2026-11-21T12:00:00Z');

@@ -1,6 +1,6 @@
 import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
-import type { Localized, LocalizedRichText } from '../../services/catalogue/localized';
+import type { Localized, LocalizedRichText } from '../../domain/localized';
 import { ownedByClient } from '../tenant-filter';
 
 export interface CarouselSlide {

@@ -1,6 +1,6 @@
 import { BigIntType, Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { ownedByTenant } from '../tenant-filter';
 
 /**

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { ownedByTenant } from '../tenant-filter';
 
 /** A customer of a client, identified by the client's user id, an e-mail, or an id we generated. */

@@ -1,7 +1,7 @@
 import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Currency } from './Currency';
-import type { Localized } from '../../services/catalogue/localized';
+import type { Localized } from '../../domain/localized';
 import { ownedByClient } from '../tenant-filter';
 
 export interface ShipsWithinArea {

@@ -3,7 +3,7 @@ import { Collection, DecimalType, Entity, Enum, Filter, Index, ManyToOne, OneToM
 import { Client } from './Client';
 import { Market } from './Market';
 import { OrderLine } from './OrderLine';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { ownedByTenant } from '../tenant-filter';
 
 export interface ShippingAddress {

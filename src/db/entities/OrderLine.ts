@@ -2,15 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Order } from './Order';
 import { Project } from './Project';
-import { ORDER_STATUSES, type OrderStatus } from '../../services/orders/order-status';
+import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';
+import type { PrintWarning } from '../../domain/print-warning';
 import { ownedThrough } from '../tenant-filter';
-
-export interface PrintWarning {
-  page: number | 'cover';
-  photoId: string;
-  effectiveDpi: number;
-  message: string;
-}
 
 /** One project of an order: its copies, price, print files and fulfilment status. */
 @Filter(ownedThrough('order', 'tenant'))

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Project } from './Project';
-import { PHOTO_STATUSES, type PhotoStatus } from '../../services/projects/project-status';
+import { PHOTO_STATUSES, type PhotoStatus } from '../../domain/project-status';
 import { ownedThrough } from '../tenant-filter';
 
 export interface PhotoProblem {

@@ -3,7 +3,7 @@ import { Client } from './Client';
 import { Category } from './Category';
 import { ProductAttribute } from './ProductAttribute';
 import { ProductPrice } from './ProductPrice';
-import type { Localized, LocalizedRichText } from '../../services/catalogue/localized';
+import type { Localized, LocalizedRichText } from '../../domain/localized';
 import { ownedByClient } from '../tenant-filter';
 
 export interface ProductSpecifications {

@@ -1,6 +1,6 @@
 import { BigIntType, Entity, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Product } from './Product';
-import type { Localized } from '../../services/catalogue/localized';
+import type { Localized } from '../../domain/localized';
 import { ownedThrough } from '../tenant-filter';
 
 /** A variation of a product (its size, cover, paper...), listed after its category in `attributes`. */

@@ -4,13 +4,10 @@ import { EndUser } from './EndUser';
 import { Product } from './Product';
 import { Market } from './Market';
 import { Photo } from './Photo';
-import { ENVIRONMENTS, type Environment } from '../../services/tenancy/environment';
-import { PROJECT_STATUSES, PHOTOS_STATUSES, type PhotosStatus, type ProjectStatus } from '../../services/projects/project-status';
-import type { Book } from '../../services/projects/book';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
+import { PROJECT_STATUSES, PHOTOS_STATUSES, type PhotosStatus, type ProjectStatus } from '../../domain/project-status';
+import { LAYOUT_TYPES, type Book, type LayoutType } from '../../domain/book';
 import { ownedByTenant } from '../tenant-filter';
-
-export const LAYOUT_TYPES = ['fastbook', 'smartbook'] as const;
-export type LayoutType = (typeof LAYOUT_TYPES)[number];
 
 /** A photobook being made for one end user of a client, from `generate` until it is printed. */
 @Filter(ownedByTenant)

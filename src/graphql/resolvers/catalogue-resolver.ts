@@ -1,7 +1,7 @@
 import { Arg, Ctx, Int, Query, Resolver } from 'type-graphql';
 import { Catalogue } from '../types/catalogue';
 import type { GraphqlContext } from '../context';
-import { languageOf } from '../../services/catalogue/localized';
+import { languageOf } from '../../domain/localized';
 
 @Resolver()
 export class CatalogueResolver {

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Float, Query, Resolver } from 'type-graphql';
 import { MarketListing } from '../types/market';
 import type { GraphqlContext } from '../context';
-import { languageOf } from '../../services/catalogue/localized';
+import { languageOf } from '../../domain/localized';
 import { listMarkets } from '../../services/markets/market-service';
 
 @Resolver()

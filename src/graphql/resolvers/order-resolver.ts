@@ -2,7 +2,8 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Order as OrderEntity } from '../../db/entities';
 import type { GraphqlContext } from '../context';
 import { EcommerceOrderStatus, Order, OrderConnection, PrintOrderInput, PrintOrderPayload } from '../types/order';
-import { displayStatusOf } from '../../services/orders/order-status';
+import { displayStatusOf, type EcommerceStatus } from '../../domain/order-status';
+import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
 
 @Resolver()
 export class OrderResolver {
@@ -21,7 +22,7 @@ export class OrderResolver {
   async orders(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('email', () => String, { nullable: true }) email?: string | null,
-    @Arg('first', () => Int, { defaultValue: 10 }) first = 10,
+    @Arg('first', () => Int, { defaultValue: DEFAULT_ORDER_PAGE_SIZE }) first = DEFAULT_ORDER_PAGE_SIZE,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<OrderConnection> {
     const page = await services.orders.page(ctx, { email: email ?? undefined, first, after: after ?? undefined });
@@ -40,7 +41,7 @@ export class OrderResolver {
   async setOrderStatus(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
-    @Arg('status', () => EcommerceOrderStatus) status: EcommerceOrderStatus,
+    @Arg('status', () => EcommerceOrderStatus) status: EcommerceStatus,
     @Arg('projectId', () => String, { nullable: true }) projectId?: string | null,
   ): Promise<Order> {
     return orderView(await services.orders.setStatus(ctx, { orderId, status, projectId: projectId ?? undefined }));

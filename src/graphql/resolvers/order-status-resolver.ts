@@ -3,22 +3,15 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { OrderStatusEvent } from '../types/order';
 import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
-import { ORDER_SUBJECT } from '../../services/orders/order-ids';
+import { subscribeTenantEvents } from '../tenant-events';
+import { ORDER_SUBJECT } from '../../domain/status-subjects';
 
 @Resolver()
 export class OrderStatusResolver {
   @Subscription(() => OrderStatusEvent, {
     description: 'Fulfilment status changes of one order, or of every order of this client: the dashboard feed',
-    subscribe: ({ args, context }: SubscribeResolverData<unknown, { orderId?: string | null }, GraphqlContext>) => {
-      const { tenant } = context.ctx;
-      return context.bus.subscribe(
-        (event) =>
-          event.clientId === tenant.clientId &&
-          event.env === tenant.env &&
-          event.subjectType === ORDER_SUBJECT &&
-          (!args.orderId || event.detail.orderId === args.orderId),
-      );
-    },
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, { orderId?: string | null }, GraphqlContext>) =>
+      subscribeTenantEvents(context, (event) => event.subjectType === ORDER_SUBJECT && (!args.orderId || event.detail.orderId === args.orderId)),
   })
   orderStatusChanged(
     @Root() event: StatusEventMessage,

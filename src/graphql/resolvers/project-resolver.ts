@@ -2,6 +2,8 @@ import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Project as ProjectEntity } from '../../db/entities';
 import type { GraphqlContext } from '../context';
+import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
+import type { DeleteType } from '../../services/projects/project-lifecycle';
 import {
   BookCover,
   BookPage,
@@ -28,10 +30,10 @@ export class ProjectResolver {
   async projects(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('user', () => String, { description: 'The userId or the e-mail used at creation' }) user: string,
-    @Arg('first', () => Int, { defaultValue: 100, description: 'At most 100' }) first: number,
+    @Arg('first', () => Int, { defaultValue: MAX_PROJECT_PAGE_SIZE, description: `At most ${MAX_PROJECT_PAGE_SIZE}` }) first: number,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<ProjectConnection> {
-    const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, first });
+    const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, cursorField: 'after', first });
     return {
       edges: page.projects.map((node) => ({ node: node as unknown as Project, cursor: services.projects.cursorOf(ctx, node) })),
       pageInfo: { hasNextPage: page.cursor !== undefined, endCursor: page.cursor ?? null },
@@ -49,7 +51,7 @@ export class ProjectResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('user', () => String) user: string,
     @Arg('ids', () => [String]) ids: string[],
-    @Arg('type', () => DeleteTypeEnum, { defaultValue: DeleteTypeEnum.sync }) type: DeleteTypeEnum,
+    @Arg('type', () => DeleteTypeEnum, { defaultValue: DeleteTypeEnum.sync }) type: DeleteType,
   ): Promise<DeleteProjectsPayload> {
     return { ids: await services.projects.delete(ctx, { user, ids, type }) };
   }

@@ -3,9 +3,10 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { ProjectStatusEvent } from '../types/project';
 import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
-import { PROJECT_SUBJECT } from '../../services/projects/project-events';
+import { subscribeTenantEvents } from '../tenant-events';
+import { PROJECT_SUBJECT } from '../../domain/status-subjects';
 import { userKeyOf } from '../../services/projects/user-identity';
-import { ValidationError } from '../../services/errors';
+import { ValidationError } from '../../domain/errors';
 
 interface Args {
   projectId?: string | null;
@@ -19,13 +20,9 @@ export class ProjectStatusResolver {
     subscribe: ({ args, context }: SubscribeResolverData<unknown, Args, GraphqlContext>) => {
       if (!args.projectId === !args.user) throw ValidationError.field('projectId', 'give exactly one of projectId and user');
       const user = args.user ? userKeyOf(args.user, 'user') : undefined;
-      const { tenant } = context.ctx;
-      return context.bus.subscribe(
-        (event) =>
-          event.clientId === tenant.clientId &&
-          event.env === tenant.env &&
-          event.subjectType === PROJECT_SUBJECT &&
-          (args.projectId ? event.subjectId === args.projectId : event.detail.user === user),
+      return subscribeTenantEvents(
+        context,
+        (event) => event.subjectType === PROJECT_SUBJECT && (args.projectId ? event.subjectId === args.projectId : event.detail.user === user),
       );
     },
   })

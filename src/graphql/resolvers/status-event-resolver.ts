@@ -3,6 +3,7 @@ import type { SubscribeResolverData } from 'type-graphql';
 import { StatusEvent } from '../types/status-event';
 import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
+import { subscribeTenantEvents } from '../tenant-events';
 
 interface StatusEventArgs {
   subjectType?: string | null;
@@ -13,16 +14,11 @@ interface StatusEventArgs {
 export class StatusEventResolver {
   @Subscription(() => StatusEvent, {
     description: 'Every committed status change of this client and environment, optionally of one subject',
-    subscribe: ({ args, context }: SubscribeResolverData<unknown, StatusEventArgs, GraphqlContext>) => {
-      const { tenant } = context.ctx;
-      return context.bus.subscribe(
-        (event) =>
-          event.clientId === tenant.clientId &&
-          event.env === tenant.env &&
-          (!args.subjectType || event.subjectType === args.subjectType) &&
-          (!args.subjectId || event.subjectId === args.subjectId),
-      );
-    },
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, StatusEventArgs, GraphqlContext>) =>
+      subscribeTenantEvents(
+        context,
+        (event) => (!args.subjectType || event.subjectType === args.subjectType) && (!args.subjectId || event.subjectId === args.subjectId),
+      ),
   })
   statusEvents(
     @Root() event: StatusEventMessage,

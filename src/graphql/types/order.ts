@@ -1,11 +1,10 @@
 import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo, PhotoInput } from './project';
+import { ECOMMERCE_STATUSES, ORDER_STATUSES } from '../../domain/order-status';
+import { enumOf } from './enum-of';
 
-export enum EcommerceOrderStatus {
-  cancelled = 'cancelled',
-  refunded = 'refunded',
-}
+export const EcommerceOrderStatus = enumOf(ECOMMERCE_STATUSES);
 registerEnumType(EcommerceOrderStatus, { name: 'EcommerceOrderStatus', description: 'Statuses the eCommerce side may set' });
 
 @ObjectType()
@@ -37,7 +36,7 @@ export class OrderLine {
   @Field(() => String) psp!: string;
   @Field(() => Int) quantity!: number;
   @Field(() => Float) lineItemTotal!: number;
-  @Field(() => String, { description: 'One of the 28 order statuses' }) status!: string;
+  @Field(() => String, { description: `One of the ${ORDER_STATUSES.length} order statuses` }) status!: string;
   @Field(() => String) displayStatus!: string;
   @Field(() => GraphQLDateTimeISO) statusChangedAt!: Date;
   @Field(() => String, { nullable: true }) tracking?: string | null;

@@ -1,22 +1,20 @@
 import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { LAYOUT_TYPES, type LayoutType } from '../../domain/book';
+import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES } from '../../domain/project-status';
+import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
+import { enumOf } from './enum-of';
 
-export enum LayoutTypeEnum {
-  fastbook = 'fastbook',
-  smartbook = 'smartbook',
-}
+export const LayoutTypeEnum = enumOf(LAYOUT_TYPES);
 registerEnumType(LayoutTypeEnum, { name: 'LayoutType', description: 'How the book is laid out from the photos' });
 
-export enum DeleteTypeEnum {
-  async = 'async',
-  sync = 'sync',
-}
+export const DeleteTypeEnum = enumOf(DELETE_TYPES);
 registerEnumType(DeleteTypeEnum, { name: 'DeleteType' });
 
 @ObjectType()
 export class ProjectStatusPair {
-  @Field(() => String, { description: 'created, building, editable, ordering, expired, deleted' }) project!: string;
-  @Field(() => String, { description: 'none, uploading, analyzing, idle' }) photos!: string;
+  @Field(() => String, { description: PROJECT_STATUSES.join(', ') }) project!: string;
+  @Field(() => String, { description: PHOTOS_STATUSES.join(', ') }) photos!: string;
 }
 
 @ObjectType()
@@ -39,7 +37,7 @@ export class Photo {
   @Field(() => String, { nullable: true, description: 'The id the client gave with the URL' }) clientPhotoId?: string | null;
   @Field(() => String, { nullable: true, description: 'Template asset this photo fills (from custom), if any' }) assetId?: string | null;
   @Field(() => String) url!: string;
-  @Field(() => String, { description: 'uploading, analyzing, idle or failed' }) status!: string;
+  @Field(() => String, { description: `${PHOTO_STATUSES.slice(0, -1).join(', ')} or ${PHOTO_STATUSES.at(-1)}` }) status!: string;
   @Field(() => PhotoProblem, { nullable: true }) problem?: PhotoProblem | null;
   @Field(() => Int, { nullable: true }) width?: number | null;
   @Field(() => Int, { nullable: true }) height?: number | null;
@@ -119,7 +117,7 @@ export class GenerateProjectInput {
   @Field(() => String, { description: 'Integer id or alternative id' }) marketId!: string;
   @Field(() => [PhotoInput], { nullable: true }) photos?: PhotoInput[];
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
-  @Field(() => LayoutTypeEnum, { nullable: true }) layoutType?: LayoutTypeEnum;
+  @Field(() => LayoutTypeEnum, { nullable: true }) layoutType?: LayoutType;
   @Field(() => Boolean, { nullable: true }) eCommercePlugin?: boolean;
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Template asset values by id' }) custom?: Record<string, unknown>;
 }

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
-import { languageOf } from '../../services/catalogue/localized';
+import { languageOf } from '../../domain/localized';
 import { listMarkets } from '../../services/markets/market-service';
 import { getMarketSchema, listProductSchema, orderHistorySchema } from './schemas';
 

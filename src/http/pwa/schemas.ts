@@ -1,6 +1,10 @@
 import { problemResponses } from '../shared-schemas';
+import { PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX, ORDER_ID_MAX_LENGTH } from '../../domain/ids';
+import { MAX_DELETE_IDS, MAX_PHOTOS, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { PHOTOS_STATUSES, PROJECT_STATUSES } from '../../domain/project-status';
+import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
 
-const projectId = { type: 'string', pattern: '^p-', maxLength: 40, description: 'Project id, starts with p-' } as const;
+const projectId = { type: 'string', pattern: `^${PROJECT_ID_PREFIX}`, maxLength: PROJECT_ID_MAX_LENGTH, description: 'Project id, starts with p-' } as const;
 const product = {
   type: 'object',
   required: ['psp', 'sku', 'marketId', 'marketIdAlt'],
@@ -20,8 +24,8 @@ const statusPair = {
   type: 'object',
   required: ['photos', 'project'],
   properties: {
-    photos: { type: 'string', enum: ['none', 'uploading', 'analyzing', 'idle'] },
-    project: { type: 'string', enum: ['created', 'building', 'editable', 'ordering', 'expired', 'deleted'] },
+    photos: { type: 'string', enum: PHOTOS_STATUSES },
+    project: { type: 'string', enum: PROJECT_STATUSES },
   },
 } as const;
 const ownedProject = {
@@ -51,7 +55,7 @@ export const generateSchema = {
       marketId: { anyOf: [{ type: 'integer', minimum: 0 }, { type: 'string', minLength: 1, maxLength: 50 }], description: 'an integer market id or an alternative id string' },
       photos: {
         type: 'array',
-        maxItems: 1000,
+        maxItems: MAX_PHOTOS,
         items: {
           description: 'an http(s) URL or an object {id, url}',
           anyOf: [
@@ -170,8 +174,8 @@ export const deleteSchema = {
     required: ['user', 'type', 'ids'],
     properties: {
       user: { type: 'string', minLength: 1, maxLength: 320 },
-      type: { type: 'string', enum: ['async', 'sync'] },
-      ids: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', maxLength: 40 } },
+      type: { type: 'string', enum: DELETE_TYPES },
+      ids: { type: 'array', minItems: 1, maxItems: MAX_DELETE_IDS, items: { type: 'string', maxLength: PROJECT_ID_MAX_LENGTH } },
     },
   },
   response: { 200: message, ...problemResponses(400, 401, 404, 409) },
@@ -184,7 +188,7 @@ export const duplicateSchema = {
   body: {
     type: 'object',
     required: ['id'],
-    properties: { id: { type: 'string', maxLength: 40 }, callback: { type: 'string', maxLength: 2048 } },
+    properties: { id: { type: 'string', maxLength: PROJECT_ID_MAX_LENGTH }, callback: { type: 'string', maxLength: 2048 } },
   },
   response: { 200: ownedProject, ...problemResponses(400, 401, 404, 409) },
 } as const;
@@ -197,7 +201,7 @@ export const transferSchema = {
     type: 'object',
     required: ['id', 'targetUser'],
     properties: {
-      id: { type: 'string', maxLength: 40 },
+      id: { type: 'string', maxLength: PROJECT_ID_MAX_LENGTH },
       targetUser: { type: 'string', minLength: 1, maxLength: 320 },
       callback: { type: 'string', maxLength: 2048 },
     },
@@ -216,17 +220,17 @@ export const printSchema = {
     type: 'object',
     required: ['projects', 'payment', 'user', 'orderId'],
     properties: {
-      orderId: { type: 'string', minLength: 1, maxLength: 200, description: "The caller's order id" },
+      orderId: { type: 'string', minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id" },
       paymentPending: { type: 'boolean', description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment' },
       projects: {
         type: 'array',
         minItems: 1,
-        maxItems: 50,
+        maxItems: MAX_PROJECTS_PER_ORDER,
         items: {
           type: 'object',
           required: ['id', 'lineItemTotal', 'quantity'],
           properties: {
-            id: { type: 'string', maxLength: 40 },
+            id: { type: 'string', maxLength: PROJECT_ID_MAX_LENGTH },
             product: {
               type: 'object',
               properties: {
@@ -240,7 +244,7 @@ export const printSchema = {
             metadata: { type: 'object', properties: { colorCorrection: { type: 'boolean' }, pageCount: { type: 'integer' }, extraPages: { type: 'integer' } } },
             photos: {
               type: 'array',
-              maxItems: 1000,
+              maxItems: MAX_PHOTOS,
               items: {
                 description: 'an http(s) URL or an object {id, url}',
                 anyOf: [httpUrl, { type: 'object', required: ['url'], properties: { id: { type: ['string', 'number'] }, url: httpUrl } }],

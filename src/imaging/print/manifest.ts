@@ -1,4 +1,4 @@
-import type { PrintWarning } from '../../db/entities/OrderLine';
+import type { PrintWarning } from '../../domain/print-warning';
 import type { BookPdf } from './book-pdf';
 import { mmToPt, pagePixels, type PrintFormat } from './print-geometry';
 

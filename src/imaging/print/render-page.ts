@@ -1,5 +1,5 @@
 import sharp, { type OverlayOptions } from 'sharp';
-import type { BookCover, BookPage, TextSlot } from '../../services/projects/book';
+import type { BookCover, BookPage, TextSlot } from '../../domain/book';
 import { cleanText, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
 import { guardDecode, openImage, readImageMetadata } from '../decode';
 import { applyColourCorrection, measureColourCorrection } from './color-correction';

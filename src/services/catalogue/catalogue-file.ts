@@ -1,7 +1,7 @@
 import { Ajv, type ErrorObject } from 'ajv';
-import type { Localized, LocalizedRichText } from './localized';
+import type { Localized, LocalizedRichText } from '../../domain/localized';
 import type { ProductSpecifications, RenderOptions } from '../../db/entities/Product';
-import { ValidationError, type FieldError } from '../errors';
+import { ValidationError, type FieldError } from '../../domain/errors';
 
 /** The JSON a client's catalogue is imported from (`catalogue/demo.json` is one). */
 export interface CatalogueFile {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Category, Client, Currency, Market, Product, ProductAttribute, ProductPrice } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import { parseCatalogueFile, type CatalogueFile } from './catalogue-file';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../domain/errors';
 
 export const DEMO_CATALOGUE_PATH = new URL('../../../catalogue/demo.json', import.meta.url);
 

@@ -1,6 +1,6 @@
 import { Market, Product } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { RejectedError } from '../errors';
+import { RejectedError } from '../../domain/errors';
 
 /**
  * Finds the product a client names by `sku` (or `renderOptions.productId`) and checks `psp`

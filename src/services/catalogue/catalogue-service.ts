@@ -1,7 +1,7 @@
 import { Category, Client, Market, Product, ProductPrice } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { pick, type RichTextBlock } from './localized';
-import { RejectedError } from '../errors';
+import { pick, type RichTextBlock } from '../../domain/localized';
+import { RejectedError } from '../../domain/errors';
 
 export const SUPPORTED_PRINT_TYPES = ['photobook'];
 export const SUPPORTED_SCHEMAS = [1];

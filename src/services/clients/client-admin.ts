@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, ClientCredential } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
-import { ENVIRONMENTS, type Environment } from '../tenancy/environment';
+import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { digestSecret, randomToken } from '../tenancy/credential-digest';
 import { loadDemoCatalogue, replaceCatalogue } from '../catalogue/catalogue-import';
-import { NotFoundError, ValidationError } from '../errors';
+import { NotFoundError, ValidationError } from '../../domain/errors';
 
 /** Secrets are shown once, when issued; only their digests are stored. */
 export interface IssuedCredentials {

@@ -1,8 +1,8 @@
 import { Market } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { pick } from '../catalogue/localized';
+import { pick } from '../../domain/localized';
 import { locateCountry } from './locate-country';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../domain/errors';
 
 export interface MarketView {
   marketId: number;

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { OrderLine } from '../../db/entities';
 import { recordStatusChange, type StatusEventMessage } from '../../events/status-event-log';
-import { ORDER_SUBJECT, orderLineSubjectId } from './order-ids';
+import { ORDER_SUBJECT, orderLineSubjectId } from '../../domain/status-subjects';
 
 /**
  * Records an order line's current fulfilment status (with its tracking URL) as a status event, in
@@ -11,7 +11,7 @@ export function recordOrderLineStatus(em: EntityManager, line: OrderLine): Promi
   const { order } = line;
   return recordStatusChange(
     em,
-    { clientId: order.client.id, clientName: '', env: order.env },
+    { clientId: order.client.id, env: order.env },
     {
       subjectType: ORDER_SUBJECT,
       subjectId: orderLineSubjectId(order.orderId, line.project.id),

@@ -1,13 +1,11 @@
-import { Cursor } from '@mikro-orm/core';
 import { Order, ProductPrice, Product } from '../../db/entities';
 import type { RequestContext } from '../context';
 import type { FileStore } from '../../storage/file-store';
-import { ValidationError } from '../errors';
 import { normaliseEmail } from '../projects/user-identity';
-import { pick } from '../catalogue/localized';
-import { displayStatusOf } from './order-status';
-
-export const ORDER_HISTORY_PAGE = 10;
+import { assertIssuedCursor } from '../cursors';
+import { pick } from '../../domain/localized';
+import { displayStatusOf } from '../../domain/order-status';
+import { ORDER_HISTORY_PAGE_SIZE } from '../../domain/limits';
 
 export interface OrderHistoryEntry {
   orderId: string;
@@ -44,17 +42,11 @@ export async function orderHistory(
   query: { email: string; language: string; cursor?: string },
 ): Promise<{ results: OrderHistoryEntry[]; cursor?: string }> {
   const email = normaliseEmail(query.email, 'email');
-  if (query.cursor !== undefined) {
-    try {
-      if (Cursor.decode(query.cursor).length !== 2) throw new Error('shape');
-    } catch {
-      throw ValidationError.field('cursor', 'is not a cursor this service issued', 'UNKNOWN_CURSOR');
-    }
-  }
+  if (query.cursor !== undefined) assertIssuedCursor(query.cursor, 'cursor');
   const page = await ctx.em.findByCursor(
     Order,
     { email },
-    { first: ORDER_HISTORY_PAGE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
+    { first: ORDER_HISTORY_PAGE_SIZE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
   );
   const skus = [...new Set(page.items.flatMap((o) => o.lines.getItems().map((l) => l.sku)))];
   const products = await ctx.em.find(Product, { sku: { $in: skus } });

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrderLine } from '../../db/entities';
-import { canMoveOrder, type OrderStatus } from './order-status';
+import { canMoveOrder, type OrderStatus } from '../../domain/order-status';
 import { recordOrderLineStatus } from './order-events';
 
 export interface StatusMove {

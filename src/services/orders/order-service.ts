@@ -2,20 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderLine } from '../../db/entities';
 import { ACROSS_TENANTS, scopeToOwnerOf } from '../../db/tenant-filter';
 import type { RequestContext } from '../context';
-import { ConflictError, NotFoundError, ValidationError } from '../errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
-import { WorkflowNotFoundError } from '../../engine/workflow-engine';
-import { STATUS_UPDATE_SIGNAL } from '../../../workflows/print-fulfilment';
+import { STATUS_UPDATE_SIGNAL, WorkflowNotFoundError, fulfilmentWorkflowId, type StatusUpdate } from '../../domain/flows';
 import { printOrder } from './print-order';
 import type { PrintInput } from './print-input';
 import { orderHistory } from './order-history';
 import { moveOrderLine } from './order-line-status';
-import { fulfilmentWorkflowId } from './order-ids';
-import type { OrderStatus } from './order-status';
+import { ECOMMERCE_STATUSES, type OrderStatus } from '../../domain/order-status';
 import { normaliseEmail } from '../projects/user-identity';
-
-/** Statuses the eCommerce side may set (docs/api.md, Order line statuses: cancelled and refunded). */
-export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const;
+import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
+import { assertIssuedCursor } from '../cursors';
 
 /** Orders: placing them, reading them, and the status changes that come from outside. */
 export class OrderService {
@@ -35,8 +32,10 @@ export class OrderService {
     return order;
   }
 
+  /** GraphQL `orders`: newest first, keyset-paged; `after` is a cursor this service issued. */
   async page(ctx: RequestContext, options: { email?: string; first: number; after?: string }) {
-    if (!Number.isInteger(options.first) || options.first < 1 || options.first > 100) throw ValidationError.field('first', 'must be from 1 to 100');
+    if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
+    if (options.after !== undefined) assertIssuedCursor(options.after, 'after');
     return ctx.em.findByCursor(
       Order,
       options.email ? { email: normaliseEmail(options.email, 'email') } : {},
@@ -96,7 +95,7 @@ export class OrderService {
     return { status: event.status };
   }
 
-  private async notifyFlow(lineId: string, update: { status: string; trackingUrl?: string }): Promise<boolean> {
+  private async notifyFlow(lineId: string, update: StatusUpdate): Promise<boolean> {
     try {
       await this.deps.engine.signal(fulfilmentWorkflowId(lineId), STATUS_UPDATE_SIGNAL, update);
       return true;

@@ -1,20 +1,20 @@
 import { createHash } from 'node:crypto';
 import { Order, OrderLine, Photo, Project, type Market, type Product } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ConflictError, NotFoundError, RejectedError, ValidationError, type FieldError } from '../errors';
+import { ConflictError, NotFoundError, RejectedError, ValidationError, type FieldError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
 import { round } from '../catalogue/catalogue-service';
 import { parsePhotos, type ParsedPhoto } from '../projects/photo-input';
 import { effectiveStatus } from '../projects/project-view';
 import { recordProjectStatus } from '../projects/project-events';
-import { PROJECT_BUILD_FLOW } from '../projects/generate-project';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
 import { countryByIso2 } from './countries';
 import { recordOrderLineStatus } from './order-events';
-import { PRINT_FULFILMENT_FLOW, fulfilmentWorkflowId } from './order-ids';
+import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW, fulfilmentWorkflowId, projectBuildWorkflowId } from '../../domain/flows';
 import type { PrintInput } from './print-input';
-
-export const MAX_PROJECTS_PER_ORDER = 50;
+import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
+import { moveProject } from '../../domain/project-status';
+import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 
 /**
  * docs/api.md, Print. Validates the whole order, then stores order, lines, payment, shipping and user in one
@@ -24,7 +24,7 @@ export const MAX_PROJECTS_PER_ORDER = 50;
  */
 export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, input: PrintInput): Promise<{ message: string; order: Order }> {
   const orderId = String(input.orderId ?? '').trim();
-  if (!orderId || orderId.length > 200) throw ValidationError.field('orderId', 'is required (at most 200 characters)');
+  if (!orderId || orderId.length > ORDER_ID_MAX_LENGTH) throw ValidationError.field('orderId', `is required (at most ${ORDER_ID_MAX_LENGTH} characters)`);
   const digest = requestDigest(input);
   const existing = await ctx.em.findOne(Order, { orderId });
   if (existing) return replay(existing, digest);
@@ -37,7 +37,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
   const seen = new Set<string>();
   for (const [i, item] of input.projects.entries()) {
     const at = `projects[${i}]`;
-    if (typeof item?.id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(item.id)) {
+    if (!isProjectId(item?.id)) {
       throw ValidationError.field(`${at}.id`, 'must be the id of a project created by generate (starts with p-)', 'INVALID_PROJECT_ID');
     }
     if (seen.has(item.id)) throw ValidationError.field(`${at}.id`, 'lists the same project twice; use quantity for copies');
@@ -97,9 +97,10 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
         // The order's photos replace the project's; the book is rebuilt from them before printing.
         await tx.nativeDelete(Photo, { project, assetId: null });
         line.photos.forEach((photo, i) => tx.create(Photo, { project, clientPhotoId: photo.clientPhotoId, url: photo.url, position: i }));
-        tx.assign(project, { status: 'building', photosStatus: line.photos.length ? 'uploading' : 'none' });
+        moveProject(project, 'building');
+        project.photosStatus = line.photos.length ? 'uploading' : 'none';
       } else if (project.status === 'editable') {
-        tx.assign(project, { status: 'ordering' });
+        moveProject(project, 'ordering');
       }
       tx.assign(project, { ordered: true, updatedAt: new Date() });
       const orderLine = tx.create(OrderLine, {
@@ -124,7 +125,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
 
   for (const line of order.lines) {
     if (lines.find((l) => l.project.id === line.project.id)?.photos) {
-      await deps.engine.start(PROJECT_BUILD_FLOW, `project-build:${line.project.id}:${line.id}`, { projectId: line.project.id });
+      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(line.project.id, line.id), { projectId: line.project.id });
     }
     await deps.engine.start(PRINT_FULFILMENT_FLOW, fulfilmentWorkflowId(line.id), {
       lineId: line.id,

@@ -1,4 +1,4 @@
-import type { Book, BookPage, PhotoSlot, TextSlot } from './book';
+import type { Book, BookPage, LayoutType, PhotoSlot, TextSlot } from '../../domain/book';
 
 export interface BookPhoto {
   id: string;
@@ -11,7 +11,7 @@ export interface BookPhoto {
 }
 
 export interface BookInput {
-  layoutType: 'fastbook' | 'smartbook';
+  layoutType: LayoutType;
   photos: BookPhoto[];
   minPages: number;
   maxPages: number;

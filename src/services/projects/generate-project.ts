@@ -1,15 +1,16 @@
 import { Photo, Project } from '../../db/entities';
-import { LAYOUT_TYPES, type LayoutType } from '../../db/entities/Project';
 import type { RequestContext } from '../context';
-import { ValidationError, type FieldError } from '../errors';
+import { ValidationError, type FieldError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
 import { isTemplateAsset, TEMPLATE_ASSETS } from './template';
 import { parsePhotos, isHttpUrl, type PhotoInput } from './photo-input';
 import { checkUserId, findOrCreateEndUser, normaliseEmail } from './user-identity';
 import { newGeneratedUserId, newProjectId } from './project-ids';
 import { recordProjectStatus } from './project-events';
-import { photosStatusOf } from './project-status';
+import { photosStatusOf } from '../../domain/project-status';
+import { LAYOUT_TYPES, type LayoutType } from '../../domain/book';
 import type { ProjectServiceDeps } from './project-service-deps';
+import { PROJECT_BUILD_FLOW, projectBuildWorkflowId } from '../../domain/flows';
 
 export interface GenerateInput {
   email?: string;
@@ -29,9 +30,6 @@ export interface GenerateResult {
   url: string;
   project: Project;
 }
-
-export const PROJECT_BUILD_FLOW = 'projectBuild';
-export const projectBuildWorkflowId = (projectId: string) => `project-build:${projectId}`;
 
 const LANGUAGE = /^[A-Za-z]{2}(?:[-_][A-Za-z0-9]{2,8})*$/;
 

@@ -1,4 +1,5 @@
-import { ValidationError, type FieldError } from '../errors';
+import { ValidationError, type FieldError } from '../../domain/errors';
+import { MAX_PHOTOS } from '../../domain/limits';
 
 /** A photo as a client sends it: a URL, or `{id, url}`. */
 export type PhotoInput = string | { id?: string | number; url: string };
@@ -8,7 +9,6 @@ export interface ParsedPhoto {
   url: string;
 }
 
-export const MAX_PHOTOS = 1000;
 
 /** Checks every entry and reports all bad ones at once, by index. */
 export function parsePhotos(photos: readonly unknown[] | undefined, path: string): ParsedPhoto[] {

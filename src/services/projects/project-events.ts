@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Project } from '../../db/entities';
+import { PROJECT_SUBJECT } from '../../domain/status-subjects';
 import { recordStatusChange, type StatusEventMessage } from '../../events/status-event-log';
-
-export const PROJECT_SUBJECT = 'project';
 
 /**
  * Records the project's current status and photos status as one status event, in the caller's
@@ -11,7 +10,7 @@ export const PROJECT_SUBJECT = 'project';
 export function recordProjectStatus(em: EntityManager, project: Project): Promise<StatusEventMessage> {
   return recordStatusChange(
     em,
-    { clientId: project.client.id, clientName: '', env: project.env },
+    { clientId: project.client.id, env: project.env },
     {
       subjectType: PROJECT_SUBJECT,
       subjectId: project.id,

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { PROJECT_ID_PREFIX } from '../../domain/ids';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
@@ -13,9 +14,9 @@ export function randomBase62(length: number): string {
   return out;
 }
 
-/** Project ids are unguessable: they appear in editor links and asset URLs. */
+/** A new project id in the domain's format (unguessable: it appears in editor links and asset URLs). */
 export function newProjectId(): string {
-  return `p-${randomBase62(24)}`;
+  return `${PROJECT_ID_PREFIX}${randomBase62(24)}`;
 }
 
 /** Owner id for a project generated with neither email nor userId. */

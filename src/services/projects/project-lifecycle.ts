@@ -1,21 +1,23 @@
 import { Photo, Project } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { NotFoundError, ValidationError, ConflictError, type FieldError } from '../errors';
+import { NotFoundError, ValidationError, ConflictError, type FieldError } from '../../domain/errors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { assertProjectId } from './project-queries';
 import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
 import { newProjectId } from './project-ids';
 import { recordProjectStatus } from './project-events';
-import { canMoveProject } from './project-status';
+import { canMoveProject, moveProject } from '../../domain/project-status';
 import { isHttpUrl } from './photo-input';
 import { projectPrefix } from './storage-keys';
 import type { ProjectServiceDeps } from './project-service-deps';
+import { PROJECT_EXPUNGE_FLOW, projectExpungeWorkflowId } from '../../domain/flows';
+import { isProjectId } from '../../domain/ids';
+import { MAX_DELETE_IDS } from '../../domain/limits';
 
-export const MAX_DELETE_IDS = 10;
-export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
-export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:${projectId}`;
 
-export type DeleteMode = 'async' | 'sync';
+/** `sync` answers once the deletion is done, `async` at once (docs/api.md, project/delete). */
+export const DELETE_TYPES = ['async', 'sync'] as const;
+export type DeleteType = (typeof DELETE_TYPES)[number];
 
 /**
  * docs/api.md, Delete. All ids are checked first (format, ownership by `user`); then every project is marked
@@ -28,12 +30,12 @@ export async function deleteProjects(
   deps: ProjectServiceDeps,
   input: { user: string; type: string; ids: unknown[] },
 ): Promise<{ ids: string[]; done: Promise<void> }> {
-  if (input.type !== 'async' && input.type !== 'sync') throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
+  if (!(DELETE_TYPES as readonly string[]).includes(input.type)) throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
   if (!Array.isArray(input.ids) || input.ids.length === 0) throw ValidationError.field('ids', 'must list at least one project id');
   if (input.ids.length > MAX_DELETE_IDS) throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
   const errors: FieldError[] = [];
   input.ids.forEach((id, i) => {
-    if (typeof id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
+    if (!isProjectId(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
   });
   if (errors.length > 0) throw new ValidationError(errors, 'INVALID_PROJECT_ID');
   const ids = [...new Set(input.ids as string[])];
@@ -49,7 +51,8 @@ export async function deleteProjects(
     await ctx.em.transactional(async (tx) => {
       const now = new Date();
       for (const project of projects) {
-        tx.assign(project, { status: 'deleted', deletedAt: now, updatedAt: now });
+        moveProject(project, 'deleted', now);
+        project.deletedAt = now;
         await recordProjectStatus(tx, project);
       }
     });

@@ -1,11 +1,12 @@
-import { Cursor, LoadStrategy } from '@mikro-orm/core';
+import { LoadStrategy } from '@mikro-orm/core';
 import { Photo, Project } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../domain/errors';
+import { isProjectId } from '../../domain/ids';
+import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { findOwnedOrThrow } from '../tenancy/owned';
+import { assertIssuedCursor } from '../cursors';
 import { findEndUser, userKeyOf } from './user-identity';
-
-export const MAX_PAGE_SIZE = 100;
 
 export interface ProjectPage {
   projects: Project[];
@@ -13,14 +14,21 @@ export interface ProjectPage {
   cursor?: string;
 }
 
+export interface ProjectPageOptions {
+  cursor?: string;
+  /** The field the client sent the cursor in, for errors: `cursor` (REST, the default) or `after` (GraphQL). */
+  cursorField?: string;
+  first?: number;
+}
+
 /**
  * A user's projects, newest first, deleted ones left out. Keyset pagination on (createdAt, id):
  * projects created while a client pages never shift or repeat later pages.
  */
-export async function listProjects(ctx: RequestContext, user: string, options: { cursor?: string; first?: number } = {}): Promise<ProjectPage> {
-  const first = options.first ?? MAX_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PAGE_SIZE}`);
-  if (options.cursor !== undefined) assertCursor(options.cursor);
+export async function listProjects(ctx: RequestContext, user: string, options: ProjectPageOptions = {}): Promise<ProjectPage> {
+  const first = options.first ?? MAX_PROJECT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PROJECT_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PROJECT_PAGE_SIZE}`);
+  if (options.cursor !== undefined) assertIssuedCursor(options.cursor, options.cursorField ?? 'cursor');
   const owner = await findEndUser(ctx.em, userKeyOf(user, 'user'));
   if (!owner) return { projects: [] };
   const page = await ctx.em.findByCursor(
@@ -50,17 +58,7 @@ export async function projectPhotos(ctx: RequestContext, project: Project): Prom
 }
 
 export function assertProjectId(id: unknown, path: string): asserts id is string {
-  if (typeof id !== 'string' || !/^p-[A-Za-z0-9_-]{1,38}$/.test(id)) {
+  if (!isProjectId(id)) {
     throw ValidationError.field(path, 'must be a project id starting with p-', 'INVALID_PROJECT_ID');
-  }
-}
-
-/** Cursors are opaque to clients; anything we did not issue is refused up front, naming `cursor`. */
-function assertCursor(cursor: string): void {
-  try {
-    const decoded = Cursor.decode(cursor);
-    if (!Array.isArray(decoded) || decoded.length !== 2) throw new Error('shape');
-  } catch {
-    throw ValidationError.field('cursor', 'is not a cursor this service issued', 'UNKNOWN_CURSOR');
   }
 }

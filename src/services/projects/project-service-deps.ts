@@ -1,5 +1,5 @@
 import type { Config } from '../../config';
-import type { WorkflowEngine } from '../../engine/workflow-engine';
+import type { WorkflowEngine } from '../../domain/flows';
 import type { Logger } from 'pino';
 import type { FileStore } from '../../storage/file-store';
 

@@ -2,7 +2,8 @@ import { Cursor } from '@mikro-orm/core';
 import { OrderLine, Project, type Photo } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
-import { listProjects, projectPhotos, projectStatus, MAX_PAGE_SIZE } from './project-queries';
+import { listProjects, projectPhotos, projectStatus, type ProjectPageOptions } from './project-queries';
+import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
 import { effectiveStatus, projectView, type ProjectView } from './project-view';
 import type { ProjectServiceDeps } from './project-service-deps';
@@ -30,8 +31,8 @@ export class ProjectService {
     return { data: page.projects.map((p) => this.view(p, 'list')), ...(page.cursor ? { cursor: page.cursor } : {}) };
   }
 
-  page(ctx: RequestContext, user: string, options: { cursor?: string; first?: number }) {
-    return listProjects(ctx, user, { cursor: options.cursor, first: options.first ?? MAX_PAGE_SIZE });
+  page(ctx: RequestContext, user: string, options: ProjectPageOptions) {
+    return listProjects(ctx, user, { ...options, first: options.first ?? MAX_PROJECT_PAGE_SIZE });
   }
 
   /** docs/api.md, Project status; `status.order`, `user` and `tracking` appear once the project was sent to print. */

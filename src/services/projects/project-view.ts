@@ -1,6 +1,6 @@
 import type { Project } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
-import type { ProjectStatus } from './project-status';
+import type { ProjectStatus } from '../../domain/project-status';
 
 /** docs/api.md, Project object. `status`/`ordered` appear in lists; `endUserId` in duplicate/transfer. */
 export interface ProjectView {

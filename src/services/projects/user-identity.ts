@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { EndUser } from '../../db/entities';
 import type { Tenant } from '../context';
-import { ValidationError } from '../errors';
+import { ValidationError } from '../../domain/errors';
 
 /**
  * The API's userId pattern (docs/api.md, Generate) `[-_]?(?:[A-Za-z0-9]+[-_]?)+`, rewritten without nested quantifiers

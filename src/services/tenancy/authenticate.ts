@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tenant } from '../context';
 import { digestSecret, sameDigest } from './credential-digest';
-import { isEnvironment, type Environment } from './environment';
-import { UnauthenticatedError, ValidationError } from '../errors';
+import { isEnvironment, type Environment } from '../../domain/environment';
+import { UnauthenticatedError, ValidationError } from '../../domain/errors';
 
 interface CredentialRow {
   access_secret_digest: string;

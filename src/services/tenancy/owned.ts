@@ -1,6 +1,6 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { RequestContext } from '../context';
-import { NotFoundError } from '../errors';
+import { NotFoundError } from '../../domain/errors';
 
 interface TenantOwned {
   id: string;

@@ -1,3 +1,5 @@
+import { ConflictError } from './errors';
+
 /** docs/api.md, Project statuses (`status.project`). */
 export const PROJECT_STATUSES = ['created', 'building', 'editable', 'ordering', 'expired', 'deleted'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
@@ -10,18 +12,35 @@ export type PhotosStatus = (typeof PHOTOS_STATUSES)[number];
 export const PHOTO_STATUSES = ['uploading', 'analyzing', 'idle', 'failed'] as const;
 export type PhotoStatus = (typeof PHOTO_STATUSES)[number];
 
-/** Allowed moves of `status.project`; anything else is refused in `assertProjectTransition`. */
+/** Allowed moves of `status.project`; `moveProject` refuses anything else. */
 export const PROJECT_TRANSITIONS: Record<ProjectStatus, readonly ProjectStatus[]> = {
   created: ['building', 'deleted', 'expired'],
   building: ['editable', 'deleted', 'expired'],
   editable: ['building', 'ordering', 'deleted', 'expired'],
-  ordering: ['deleted'],
+  // An order that sends new photos replaces the project's and rebuilds the book before printing,
+  // also when the project was already ordered once; the fulfilment moves it back to `ordering`.
+  ordering: ['building', 'deleted'],
   expired: ['deleted'],
   deleted: [],
 };
 
 export function canMoveProject(from: ProjectStatus, to: ProjectStatus): boolean {
   return from === to || PROJECT_TRANSITIONS[from].includes(to);
+}
+
+/**
+ * The one place a project's status changes: along the table or not at all. Staying put changes
+ * nothing and answers false; a move the table does not allow throws `PROJECT_STATUS_CONFLICT`.
+ * The caller records the status event in the same transaction.
+ */
+export function moveProject(project: { id: string; status: ProjectStatus; updatedAt: Date }, to: ProjectStatus, now = new Date()): boolean {
+  if (project.status === to) return false;
+  if (!canMoveProject(project.status, to)) {
+    throw new ConflictError('PROJECT_STATUS_CONFLICT', `project ${project.id} is ${project.status} and cannot become ${to}`);
+  }
+  project.status = to;
+  project.updatedAt = now;
+  return true;
 }
 
 /** The photos status of a project from its photos' own states. */

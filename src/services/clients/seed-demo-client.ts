@@ -3,8 +3,8 @@ import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Seeder } from '@mikro-orm/seeder';
 import type { Logger } from 'pino';
-import { Client } from './entities';
-import { ClientAdmin } from '../services/clients/client-admin';
+import { Client } from '../../db/entities';
+import { ClientAdmin } from './client-admin';
 
 /**
  * On a database with no clients, creates a "Demo shop" client with the demo catalogue so a fresh

@@ -1,3 +1,11 @@
+/** How a book is laid out from the photos: in capture order (`fastbook`) or grouped by day (`smartbook`). */
+export const LAYOUT_TYPES = ['fastbook', 'smartbook'] as const;
+export type LayoutType = (typeof LAYOUT_TYPES)[number];
+
+/** The arrangements of photos on an interior page. */
+export const PAGE_LAYOUTS = ['full', 'two-side-by-side', 'two-stacked', 'grid-4', 'blank'] as const;
+export type PageLayout = (typeof PAGE_LAYOUTS)[number];
+
 /**
  * The book as built for the editor and the print renderer. Slot geometry is relative to the page
  * (0..1 of the trim box), so the same book renders at any resolution.
@@ -19,7 +27,7 @@ export interface TextSlot {
 export interface BookPage {
   /** 1-based interior page number. */
   number: number;
-  layout: 'full' | 'two-side-by-side' | 'two-stacked' | 'grid-4' | 'blank';
+  layout: PageLayout;
   photos: PhotoSlot[];
   texts: TextSlot[];
 }
@@ -33,7 +41,7 @@ export interface BookCover {
 }
 
 export interface Book {
-  layoutType: 'fastbook' | 'smartbook';
+  layoutType: LayoutType;
   cover: BookCover;
   pages: BookPage[];
 }

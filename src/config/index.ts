@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { webhookSecretProblem } from './printers/standard-webhooks';
+import { webhookSecretProblem } from '../domain/webhook-secret';
 
 /**
  * Every environment variable the service reads, parsed once. Invalid values stop the process at

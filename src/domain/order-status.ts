@@ -94,6 +94,10 @@ export const ORDER_STATUS_MEANINGS: Record<OrderStatus, string> = {
 /** Where an order line starts: `waiting` when created before payment, `paid` when placed paid. */
 export const ORDER_START_STATUSES = ['waiting', 'paid'] as const satisfies readonly OrderStatus[];
 
+/** Statuses the eCommerce side may set (docs/api.md, Order line statuses: cancelled and refunded). */
+export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const satisfies readonly OrderStatus[];
+export type EcommerceStatus = (typeof ECOMMERCE_STATUSES)[number];
+
 /** Printer-side interruptions: the only statuses whose exits may go back in rank (resumptions). */
 export const EXCEPTION_ORDER_STATUSES = ['on hold', 'failed processing', 'abnormal', 'undelivered'] as const satisfies readonly OrderStatus[];
 

@@ -1,0 +1,59 @@
+/**
+ * The service's flows as the rest of the service names them: flow names (also Temporal's workflow
+ * types), the workflow id of each run, the signals a flow waits for, and the port through which
+ * services start and signal flows. Workflow ids are business keys, so starting the same work twice
+ * is one run.
+ */
+
+export const PROJECT_BUILD_FLOW = 'projectBuild';
+export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
+export const PRINT_FULFILMENT_FLOW = 'printFulfilment';
+
+export const FLOW_NAMES = [PROJECT_BUILD_FLOW, PROJECT_EXPUNGE_FLOW, PRINT_FULFILMENT_FLOW] as const;
+export type FlowName = (typeof FLOW_NAMES)[number];
+
+/** A project's build after `generate`; an order that replaces the photos rebuilds it once per order line. */
+export const projectBuildWorkflowId = (projectId: string, orderLineId?: string) =>
+  orderLineId === undefined ? `project-build:${projectId}` : `project-build:${projectId}:${orderLineId}`;
+
+/** A deleted project's expunge after the retention period. */
+export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:${projectId}`;
+
+/** Fulfilment runs once per order line. */
+export const fulfilmentWorkflowId = (orderLineId: string) => `fulfilment:${orderLineId}`;
+
+/** Printer events and eCommerce cancels reach a running fulfilment as this signal. */
+export const STATUS_UPDATE_SIGNAL = 'statusUpdate';
+
+/** The payload of `STATUS_UPDATE_SIGNAL`. */
+export interface StatusUpdate {
+  status: string;
+  trackingUrl?: string;
+}
+
+/**
+ * What the services see of the workflow engine: Temporal at scale (TEMPORAL_ADDRESS set), DBOS
+ * Transact inside the API process otherwise. Both run the same flows from workflows/.
+ */
+export interface WorkflowEngine {
+  /**
+   * Starts flow `flowName` as `workflowId`. Idempotent: when a run with that id exists, running or
+   * finished (completed or failed), nothing happens.
+   */
+  start<I>(flowName: string, workflowId: string, input: I): Promise<void>;
+  /**
+   * Sends signal `name` to a running flow; the flow's next `waitForSignal(name)` returns `payload`.
+   * Signals sent before the flow waits are kept in order. Throws `WorkflowNotFoundError` when no
+   * run with that id is running (never started, or already finished).
+   */
+  signal(workflowId: string, name: string, payload?: unknown): Promise<void>;
+  /** Stops this process's part (executions, connections); runs stay durable and resume later. */
+  stop(): Promise<void>;
+}
+
+export class WorkflowNotFoundError extends Error {
+  constructor(readonly workflowId: string) {
+    super(`No running workflow with id "${workflowId}"`);
+    this.name = 'WorkflowNotFoundError';
+  }
+}

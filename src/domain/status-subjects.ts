@@ -1,0 +1,8 @@
+/** What a status event is about (`subjectType`) and how its subject is named (`subjectId`). */
+
+/** A project's status and photos status; the subject id is the project id. */
+export const PROJECT_SUBJECT = 'project';
+
+/** One order line's fulfilment status; the subject id is the caller's order id and the project. */
+export const ORDER_SUBJECT = 'order';
+export const orderLineSubjectId = (orderId: string, projectId: string) => `${orderId}/${projectId}`;

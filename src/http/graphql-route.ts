@@ -1,0 +1,37 @@
+import { fastifyApolloHandler } from '@as-integrations/fastify';
+import type { FastifyInstance } from 'fastify';
+import type { AppServices } from '../services/app-services';
+import type { StatusEventBus } from '../events/status-event-bus';
+import { GRAPHQL_PATH, graphqlContext, startGraphqlServer } from '../graphql/graphql-server';
+import { toProblem } from './problem';
+import { contextOf } from './request-context';
+
+/**
+ * Mounts GraphQL at /graphql: queries and mutations over HTTP through Apollo, subscriptions over
+ * graphql-ws on the same port and path. Errors before Apollo (authentication, a malformed body)
+ * answer in GraphQL's shape with the same codes as REST problems.
+ */
+export async function registerGraphql(app: FastifyInstance, services: AppServices, bus: StatusEventBus): Promise<void> {
+  const apollo = await startGraphqlServer(app, services, bus);
+
+  await app.register(async (scope) => {
+    scope.setErrorHandler((error, request, reply) => {
+      const body = toProblem(error);
+      if (body.status >= 500) request.log.error({ err: error }, 'graphql request failed');
+      return reply.status(body.status).type('application/json').send({
+        errors: [{ message: body.detail, extensions: { code: body.code, errors: body.errors } }],
+      });
+    });
+    scope.addHook('preHandler', async (request) => {
+      request.tenant = await services.authenticator.fromServiceHeader(request.headers['x-service']);
+    });
+    scope.route({
+      url: GRAPHQL_PATH,
+      method: ['GET', 'POST'],
+      schema: { hide: true },
+      handler: fastifyApolloHandler(apollo, {
+        context: async (request) => graphqlContext(contextOf(request, services.em), services, bus),
+      }),
+    });
+  });
+}
