@@ -35,14 +35,14 @@ export class CatalogueService {
     const readOnly = { disableIdentityMap: true } as const;
     const [client, market] = await Promise.all([
       em.findOneOrFail(Client, { id: tenant.clientId }, readOnly),
-      em.findOne(Market, { client: tenant.clientId, marketId }, { ...readOnly, populate: ['currency'] }),
+      em.findOne(Market, { marketId }, { ...readOnly, populate: ['currency'] }),
     ]);
     if (!market) throw new RejectedError('UNKNOWN_MARKET', 'marketId', `market ${marketId} is not in this catalogue`);
 
-    const productWhere = { client: tenant.clientId, ...(query.v === undefined ? {} : { minVersion: { $lte: query.v } }) };
+    const productWhere = query.v === undefined ? {} : { minVersion: { $lte: query.v } };
     const [products, categories, prices] = await Promise.all([
       em.find(Product, productWhere, { ...readOnly, populate: ['attributes', 'category'], orderBy: { sortOrder: 'asc' } }),
-      em.find(Category, { client: tenant.clientId }, { ...readOnly, orderBy: { sortOrder: 'asc', categoryId: 'asc' } }),
+      em.find(Category, {}, { ...readOnly, orderBy: { sortOrder: 'asc', categoryId: 'asc' } }),
       em.find(ProductPrice, { market, product: productWhere }, readOnly),
     ]);
 

@@ -41,16 +41,18 @@ export function userKeyOf(user: string, path: string): string {
 }
 
 export async function findOrCreateEndUser(em: EntityManager, tenant: Tenant, externalId: string, email: string | null): Promise<EndUser> {
-  // Insert-or-ignore keeps two concurrent first projects of one user from colliding.
+  // Insert-or-ignore keeps two concurrent first projects of one user from colliding. A new row
+  // names its tenant; the filter only narrows what is read.
   await em
     .createQueryBuilder(EndUser)
     .insert({ id: randomUUID(), client: tenant.clientId, env: tenant.env, externalId, email })
     .onConflict(['client', 'env', 'externalId'])
     .ignore()
     .execute();
-  return em.findOneOrFail(EndUser, { client: tenant.clientId, env: tenant.env, externalId });
+  return em.findOneOrFail(EndUser, { externalId });
 }
 
-export async function findEndUser(em: EntityManager, tenant: Tenant, externalId: string): Promise<EndUser | null> {
-  return em.findOne(EndUser, { client: tenant.clientId, env: tenant.env, externalId });
+/** `em` is tenant-scoped: the same userId of another client or environment is another user. */
+export async function findEndUser(em: EntityManager, externalId: string): Promise<EndUser | null> {
+  return em.findOne(EndUser, { externalId });
 }
