@@ -8,8 +8,8 @@
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
-import { pino } from 'pino';
 import { loadConfig } from './config';
+import { createLogger } from './logger';
 import { openDatabase } from './db/database';
 import { ClientAdmin, type IssuedClient } from './services/clients/client-admin';
 import { readCatalogueFile, replaceCatalogue } from './services/catalogue/catalogue-import';
@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<void> {
 
   const config = loadConfig();
   // Logs go to stderr so `--json` output on stdout stays machine-readable.
-  const log = pino({ level: config.logLevel === 'info' ? 'warn' : config.logLevel }, pino.destination(2));
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 2);
   const database = await openDatabase(config, log);
   try {
     const pepper = await loadCredentialPepper(config);

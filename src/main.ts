@@ -1,10 +1,18 @@
 import 'reflect-metadata';
-import { pino } from 'pino';
-import { loadConfig } from './config';
+import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger } from './logger';
 import { startService } from './service';
 
-const config = loadConfig();
-const log = pino({ level: config.logLevel });
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (!(error instanceof ConfigError)) throw error;
+  // The message names the variable; a stack trace would only bury it.
+  console.error(error.message);
+  process.exit(1);
+}
+const log = createLogger(config.logLevel);
 const service = await startService(config, log);
 log.info({ url: service.url }, 'photobook service listening');
 

@@ -6,8 +6,8 @@
 import 'reflect-metadata';
 import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
-import { pino } from 'pino';
 import { ConfigError, loadConfig, type Config } from './config';
+import { createLogger } from './logger';
 import { openDatabase } from './db/database';
 import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
@@ -44,7 +44,7 @@ if (!config.databaseUrl) {
 }
 const temporal = config.temporal;
 
-const log = pino({ level: config.logLevel });
+const log = createLogger(config.logLevel);
 let connection: NativeConnection;
 try {
   connection = await NativeConnection.connect({ address: temporal.address });

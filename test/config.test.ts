@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig, parseDuration } from '../src/config';
+import { ConfigError, loadConfig } from '../src/config';
 
 describe('configuration', () => {
   it('has defaults that run a developer machine', () => {
@@ -30,12 +30,40 @@ describe('configuration', () => {
   });
 
   it('reads durations with units so tests can run timers in seconds', () => {
-    expect(parseDuration('X', '500ms')).toBe(500);
-    expect(parseDuration('X', '30s')).toBe(30_000);
-    expect(parseDuration('X', '2d')).toBe(172_800_000);
+    expect(loadConfig({ SANDBOX_PRINTER_STEP: '500ms' }).durations.sandboxPrinterStepMs).toBe(500);
+    expect(loadConfig({ SANDBOX_PRINTER_STEP: '30s' }).durations.sandboxPrinterStepMs).toBe(30_000);
+    expect(loadConfig({ SANDBOX_PRINTER_STEP: '2d' }).durations.sandboxPrinterStepMs).toBe(172_800_000);
     expect(loadConfig({ DELETION_RETENTION: '3s' }).durations.deletionRetentionMs).toBe(3000);
     expect(loadConfig({}).durations.workflowRetentionMs).toBe(14 * 86_400_000);
     expect(loadConfig({ WORKFLOW_RETENTION: '2h' }).durations.workflowRetentionMs).toBe(7_200_000);
+  });
+
+  it('needs the HTTP printer URL and secret with PRINTER=http, naming both', () => {
+    expect(() => loadConfig({ PRINTER: 'http' })).toThrow(/PRINTER_HTTP_URL.*PRINTER_HTTP_SECRET/);
+    const secret = `whsec_${Buffer.from('http-printer-config-secret-32byt').toString('base64')}`;
+    expect(loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs/', PRINTER_HTTP_SECRET: secret }).printerHttp).toEqual({
+      url: 'http://127.0.0.1:9/jobs',
+      secret,
+    });
+    expect(loadConfig({}).printerHttp).toBeUndefined();
+  });
+
+  it('names a bad secret without repeating it', () => {
+    const short = 'whsec_c2hvcnQtc2VjcmV0';
+    let message = '';
+    try {
+      loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs', PRINTER_HTTP_SECRET: short, CREDENTIAL_PEPPER: 'pepper-too-short' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('PRINTER_HTTP_SECRET');
+    expect(message).toContain('CREDENTIAL_PEPPER');
+    expect(message).not.toContain(short);
+    expect(message).not.toContain('pepper-too-short');
+  });
+
+  it('counts blank values as unset', () => {
+    expect(loadConfig({ PORT: ' ', PROJECT_TTL: '', LOG_LEVEL: ' debug ' })).toMatchObject({ port: 4000, logLevel: 'debug', durations: { projectTtlMs: 30 * 86_400_000 } });
   });
 
   it('configures Temporal only when TEMPORAL_ADDRESS is set', () => {

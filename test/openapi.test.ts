@@ -1,7 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/harness';
-import { post, request } from './support/http';
+import { post, request, serviceHeader } from './support/http';
 import type { IssuedClient } from '../src/services/clients/client-admin';
 
 /** Request bodies with every documented field (docs/api.md, Product list and Markets). */
@@ -58,6 +58,24 @@ describe('OpenAPI document and docs page', () => {
     const problem = await post(api.url, '/api/v2/product/list-product.php', { ...auth });
     const validateProblem = ajv.compile(withComponents(operation('/api/v2/product/list-product.php').responses['400'].content['application/problem+json'].schema));
     expect(validateProblem(problem.body), JSON.stringify(validateProblem.errors)).toBe(true);
+  });
+
+  it('describes the PWA answers too: generate, list, status and transfer validate against their published schemas', async () => {
+    const auth = serviceHeader(client.credentials.dev);
+    const schemaOf = (method: 'get' | 'post', path: string) => withComponents(doc.paths[path][method].responses['200'].content['application/json'].schema);
+    const generated = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'described' }, auth);
+    const id = new URL(generated.body.url).searchParams.get('id')!;
+    const answers = [
+      ['post', '/v2/generate', generated],
+      ['get', '/v2/project/list', await request(api.url, 'GET', '/v2/project/list?user=described', { headers: auth })],
+      ['get', '/v2/project/status', await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })],
+      ['post', '/v2/project/transfer', await post(api.url, '/v2/project/transfer', { id, targetUser: 'described-too' }, auth)],
+    ] as const;
+    for (const [method, path, response] of answers) {
+      expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200);
+      const validate = ajv.compile(schemaOf(method, path));
+      expect(validate(response.body), `${path}: ${JSON.stringify(validate.errors)}`).toBe(true);
+    }
   });
 
   it('serves a docs page', async () => {

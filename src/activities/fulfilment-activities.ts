@@ -1,6 +1,6 @@
 import { access, mkdir } from 'node:fs/promises';
 import path from 'node:path';
-import type { MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { OrderLine, Photo } from '../db/entities';
 import type { PrintWarning } from '../domain/print-warning';
@@ -15,6 +15,7 @@ import { isFinalOrderStatus, type OrderStatus } from '../domain/order-status';
 import { moveProject } from '../domain/project-status';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { printFilesPrefix } from '../services/orders/print-files';
+import { emForOrderLine } from './tenant-scope';
 
 export interface FulfilmentActivityDeps {
   orm: MikroORM;
@@ -29,13 +30,19 @@ export interface FulfilmentActivityDeps {
  * status moves that already happened are no-ops.
  */
 export function createFulfilmentActivities({ orm, files, printers, log }: FulfilmentActivityDeps) {
-  const loadLine = (lineId: string) =>
-    orm.em.fork().findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.product', 'project.book'] });
+  /** A fork scoped to the line's tenant. Order lines are never deleted while their flow runs. */
+  const emFor = async (lineId: string) => {
+    const em = await emForOrderLine(orm, lineId);
+    if (!em) throw new Error(`order line ${lineId} does not exist`);
+    return em;
+  };
+  const loadLine = async (lineId: string, em?: EntityManager) =>
+    (em ?? (await emFor(lineId))).findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.product', 'project.book'] });
 
   return {
     /** ready: the project's book is built; pending: still building; gone: deleted meanwhile. */
     async checkAssets(lineId: string): Promise<{ state: 'ready' | 'pending' | 'gone' }> {
-      const em = orm.em.fork();
+      const em = await emFor(lineId);
       const line = await em.findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.owner', 'project.book'] });
       const project = line.project;
       if (project.status === 'deleted') return { state: 'gone' };
@@ -50,12 +57,12 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
     },
 
     async getLineStatus(lineId: string): Promise<{ status: OrderStatus; final: boolean }> {
-      const line = await orm.em.fork().findOneOrFail(OrderLine, { id: lineId });
+      const line = await (await emFor(lineId)).findOneOrFail(OrderLine, { id: lineId });
       return { status: line.status, final: isFinalOrderStatus(line.status) };
     },
 
     async setLineStatus(lineId: string, status: OrderStatus, trackingUrl?: string): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
-      const result = await moveOrderLine(orm.em.fork(), lineId, { status, trackingUrl });
+      const result = await moveOrderLine(await emFor(lineId), lineId, { status, trackingUrl });
       return { ...result, final: isFinalOrderStatus(result.status) };
     },
 
@@ -66,13 +73,14 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
 
     /** Renders the cover and interior pages [from, to] at print resolution, skipping pages already on disk. */
     async renderPages(lineId: string, from: number, to: number): Promise<{ rendered: number }> {
-      const line = await loadLine(lineId);
+      const em = await emFor(lineId);
+      const line = await loadLine(lineId, em);
       const { project } = line;
       const book = project.book!;
       const format = project.product.specifications.format;
       const prefix = printFilesPrefix(line);
       const colorCorrection = line.metadata.colorCorrection === true;
-      const photos = new Map((await orm.em.fork().find(Photo, { project })).map((p) => [p.id, p]));
+      const photos = new Map((await em.find(Photo, { project })).map((p) => [p.id, p]));
       const loadPhoto = async (photoId: string) => {
         const photo = photos.get(photoId);
         if (!photo?.originalKey) throw new Error(`photo ${photoId} of project ${project.id} has no stored original`);
@@ -96,7 +104,7 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
         }
       }
       if (warnings.length > 0) {
-        await orm.em.fork().transactional(async (tx) => {
+        await em.fork().transactional(async (tx) => {
           const locked = await tx.findOneOrFail(OrderLine, { id: lineId });
           const known = new Set(locked.warnings.map((w) => `${w.page}:${w.photoId}`));
           locked.warnings = [...locked.warnings, ...warnings.filter((w) => !known.has(`${w.page}:${w.photoId}`))];
@@ -107,7 +115,8 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
 
     /** One PDF (cover, then interior pages) streamed from the page files, and its manifest. */
     async assemblePrintFiles(lineId: string): Promise<{ pdfKey: string; manifestKey: string; pageCount: number }> {
-      const line = await loadLine(lineId);
+      const em = await emFor(lineId);
+      const line = await loadLine(lineId, em);
       const prefix = printFilesPrefix(line);
       const pdfKey = `${prefix}/book.pdf`;
       const manifestKey = `${prefix}/manifest.json`;
@@ -128,13 +137,14 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
         });
         await files.put(manifestKey, Buffer.from(JSON.stringify(manifest, null, 2)));
       }
-      await orm.em.fork().nativeUpdate(OrderLine, { id: lineId }, { pdfKey, manifestKey, pageCount });
+      await em.fork().nativeUpdate(OrderLine, { id: lineId }, { pdfKey, manifestKey, pageCount });
       return { pdfKey, manifestKey, pageCount };
     },
 
     /** Hands the files to the project's printer; the same job twice is one job. */
     async submitPrintJob(lineId: string): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string }[] }> {
-      const line = await loadLine(lineId);
+      const em = await emFor(lineId);
+      const line = await loadLine(lineId, em);
       const { order } = line;
       const printer = printers.printerFor({ psp: line.psp, env: order.env });
       const address = order.shippingAddress;
@@ -158,7 +168,7 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
           phone: order.telephone ?? undefined,
         },
       });
-      await orm.em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
+      await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
       log.info({ orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind }, 'print job submitted');
       return printer.kind === 'sandbox'
         ? { jobId, sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({ status, ...(status === 'delivering' ? { trackingUrl: sandboxTrackingUrl(jobId) } : {}) })) }

@@ -12,6 +12,7 @@ import { buildBook } from '../services/projects/book-builder';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { moveProject, photosStatusOf, type ProjectStatus } from '../domain/project-status';
 import { photoOriginalKey, photoThumbnailKey, previewKey, projectPrefix } from '../services/projects/storage-keys';
+import { emForPhoto, emForProject } from './tenant-scope';
 
 export interface ProjectActivityDeps {
   orm: MikroORM;
@@ -32,7 +33,8 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
   return {
     /** created -> building; returns the photos still to fetch and analyse. */
     async startBuilding(projectId: string): Promise<{ photoIds: string[] }> {
-      const em = orm.em.fork();
+      const em = await emForProject(orm, projectId);
+      if (!em) return { photoIds: [] };
       await em.transactional(async (tx) => {
         const project = await lockProject(tx, projectId);
         if (project && project.status === 'created') await moveAndRecord(tx, project, 'building');
@@ -43,7 +45,8 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
 
     /** Downloads through the guarded client and stores the original; uploading -> analyzing. */
     async downloadPhoto(photoId: string): Promise<void> {
-      const em = orm.em.fork();
+      const em = await emForPhoto(orm, photoId);
+      if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
       if (!photo || photo.status !== 'uploading') return;
       const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
@@ -63,7 +66,8 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
 
     /** Records a photo as failed after its download kept failing; the flow calls it on give-up. */
     async failPhoto(photoId: string, problem: PhotoProblem): Promise<void> {
-      const em = orm.em.fork();
+      const em = await emForPhoto(orm, photoId);
+      if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
       if (!photo || photo.status === 'idle' || photo.status === 'failed') return;
       await updatePhoto(em, photo, { status: 'failed', problem });
@@ -71,7 +75,8 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
 
     /** Decodes and measures the stored original, makes the thumbnail; analyzing -> idle. */
     async analyzePhoto(photoId: string): Promise<void> {
-      const em = orm.em.fork();
+      const em = await emForPhoto(orm, photoId);
+      if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
       if (!photo || photo.status !== 'analyzing' || !photo.originalKey) return;
       const original = await files.get(photo.originalKey);
@@ -98,9 +103,9 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
 
     /** Lays out the book from the usable photos, renders the cover preview; -> editable. */
     async buildBook(projectId: string): Promise<{ status: ProjectStatus; pages: number }> {
-      const em = orm.em.fork();
-      const project = await em.findOne(Project, { id: projectId }, { populate: ['product', 'photos', 'book'] });
-      if (!project) return { status: 'deleted', pages: 0 };
+      const em = await emForProject(orm, projectId);
+      const project = em && (await em.findOne(Project, { id: projectId }, { populate: ['product', 'photos', 'book'] }));
+      if (!em || !project) return { status: 'deleted', pages: 0 };
       if (project.status !== 'building') return { status: project.status, pages: project.book?.pages.length ?? 0 };
       const usable = project.photos.getItems().filter((p) => p.status === 'idle');
       const bookPhotos = usable.filter((p) => !p.assetId);

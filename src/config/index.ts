@@ -1,220 +1,203 @@
 import path from 'node:path';
+import { Ajv, type ErrorObject } from 'ajv';
+import envSchema from 'env-schema';
+import ms, { type StringValue } from 'ms';
+import { Type, type Static, type TSchemaOptions } from 'typebox';
 import { webhookSecretProblem } from '../domain/webhook-secret';
 
 /**
- * Every environment variable the service reads, parsed once. Invalid values stop the process at
- * start with a message naming the variable, so a typo never becomes a silent default.
+ * Every environment variable the service reads, declared once: env-schema validates the
+ * environment against this JSON Schema (defaults, types, formats), `Environment` is its type and
+ * `loadConfig` turns it into the `Config` the code reads. Invalid values stop the process at start
+ * with a message naming the variable, so a typo never becomes a silent default. Each description
+ * completes "<VARIABLE> must be ..." in that message; `writeOnly` marks values never echoed in it.
  */
-export interface Config {
-  host: string;
-  port: number;
-  /** Unset means: start the embedded PostgreSQL in `dataDir`. */
-  databaseUrl?: string;
-  dataDir: string;
-  publicUrl: string;
-  frontendUrl: string;
-  temporal?: { address: string; namespace: string; taskQueue: string };
-  allowLoopbackUrls: boolean;
-  printer: string;
-  /** The HTTP printer's job endpoint and Standard Webhooks signing secret (PRINTER=http). */
-  printerHttp?: { url: string; secret: string };
-  /** Secrets that sign inbound printer status events, by psp name. */
-  pspWebhookSecrets: Record<string, string>;
-  /** Key of the HMAC that turns credential secrets into stored digests. */
-  credentialPepper?: string;
-  timezone: string;
-  logLevel: string;
-  durations: {
-    projectTtlMs: number;
-    deletionRetentionMs: number;
-    webhookRetryMs: number;
-    orderStatusTimeoutMs: number;
-    sandboxPrinterStepMs: number;
+
+/** `500ms`, `30s`, `15m`, `2h`, `2d`; a bare number means milliseconds. `ms` reads them. */
+const DURATION = '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$';
+const duration = (fallback: string) =>
+  Type.String({ pattern: DURATION, default: fallback, description: 'a duration such as 500ms, 30s, 15m, 2h or 2d' });
+const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: Values[number]) =>
+  Type.Enum(values, { default: fallback, description: `one of ${values.join(', ')}` });
+
+export const EnvironmentSchema = Type.Object(
+  {
+    HOST: Type.String({ default: '127.0.0.1', description: 'a host name or address to listen on' }),
+    PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4000, description: 'an integer from 0 to 65535' }),
+    /** Unset means: start the embedded PostgreSQL in DATA_DIR. */
+    DATABASE_URL: Type.Optional(Type.String({ format: 'postgres-url', writeOnly: true, description: 'a postgres:// URL' })),
+    DATA_DIR: Type.String({ default: '.data', description: 'a directory' }),
+    PUBLIC_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
+    FRONTEND_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
+    TEMPORAL_ADDRESS: Type.Optional(Type.String({ description: 'a host:port' })),
+    TEMPORAL_NAMESPACE: Type.String({ default: 'default', description: 'a Temporal namespace' }),
+    TEMPORAL_TASK_QUEUE: Type.String({ default: 'photobook', description: 'a Temporal task queue' }),
+    ALLOW_LOOPBACK_URLS: Type.String({ format: 'switch', default: 'false', description: 'true or false' }),
+    PRINTER: oneOf(['local', 'http'], 'local'),
+    PRINTER_HTTP_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL (needed when PRINTER=http)' })),
+    PRINTER_HTTP_SECRET: Type.Optional(
+      Type.String({ format: 'webhook-secret', writeOnly: true, description: 'whsec_ followed by the base64 of 16 or more bytes (needed when PRINTER=http)' }),
+    ),
+    /** `psp=secret,other=secret2`: each printer signs its status events with its own secret. */
+    PSP_WEBHOOK_SECRETS: Type.String({
+      format: 'webhook-secrets',
+      default: '',
+      writeOnly: true,
+      description: 'a comma-separated list of psp=secret, each secret whsec_ followed by the base64 of 16 or more bytes',
+    }),
+    /** Key of the HMAC that turns credential secrets into stored digests. */
+    CREDENTIAL_PEPPER: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
+    LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    PROJECT_TTL: duration('30d'),
+    DELETION_RETENTION: duration('2d'),
+    WEBHOOK_RETRY_SPACING: duration('1m'),
+    ORDER_STATUS_TIMEOUT: duration('1d'),
+    SANDBOX_PRINTER_STEP: duration('30s'),
     /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
-    workflowRetentionMs: number;
-  };
-}
+    WORKFLOW_RETENTION: duration('14d'),
+  },
+  {
+    additionalProperties: false,
+    if: { required: ['PRINTER'], properties: { PRINTER: { const: 'http' } } },
+    then: { required: ['PRINTER_HTTP_URL', 'PRINTER_HTTP_SECRET'] },
+  },
+);
+
+export type Environment = Static<typeof EnvironmentSchema>;
+type Variable = keyof Environment;
+
+/** The variables `loadConfig` reads; docker-compose.yml may set only these. */
+export const CONFIG_VARIABLES = Object.keys(EnvironmentSchema.properties) as Variable[];
+
+export type Config = ReturnType<typeof configFrom>;
 
 export class ConfigError extends Error {
-  constructor(variable: string, problem: string) {
-    super(`Invalid configuration: ${variable} ${problem}`);
+  constructor(problems: string[]) {
+    super(`Invalid configuration: ${problems.join('; ')}`);
     this.name = 'ConfigError';
   }
 }
 
-/** The variables `loadConfig` reads; docker-compose.yml may set only these. */
-export const CONFIG_VARIABLES = [
-  'HOST',
-  'PORT',
-  'DATABASE_URL',
-  'DATA_DIR',
-  'PUBLIC_URL',
-  'FRONTEND_URL',
-  'TEMPORAL_ADDRESS',
-  'TEMPORAL_NAMESPACE',
-  'TEMPORAL_TASK_QUEUE',
-  'ALLOW_LOOPBACK_URLS',
-  'PRINTER',
-  'CREDENTIAL_PEPPER',
-  'TZ',
-  'LOG_LEVEL',
-  'PROJECT_TTL',
-  'DELETION_RETENTION',
-  'WEBHOOK_RETRY_SPACING',
-  'ORDER_STATUS_TIMEOUT',
-  'SANDBOX_PRINTER_STEP',
-  'WORKFLOW_RETENTION',
-  'PRINTER_HTTP_URL',
-  'PRINTER_HTTP_SECRET',
-  'PSP_WEBHOOK_SECRETS',
-] as const;
+/** Blank values count as unset, as in `${VAR}` of a compose file whose VAR is not set. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const data: Record<string, string> = {};
+  for (const name of CONFIG_VARIABLES) {
+    const value = env[name]?.trim();
+    if (value) data[name] = value;
+  }
+  let valid: Environment;
+  try {
+    valid = envSchema<Environment>({
+      schema: EnvironmentSchema,
+      data,
+      env: false,
+      ajv: validator,
+    });
+  } catch (error) {
+    const errors = (error as { errors?: ErrorObject[] }).errors;
+    if (!errors) throw error;
+    throw new ConfigError(problemsOf(errors, data));
+  }
+  return configFrom(valid);
+}
 
-type Env = Record<string, string | undefined>;
-
-export function loadConfig(env: Env = process.env): Config {
-  const read = (name: (typeof CONFIG_VARIABLES)[number]) => {
-    const value = env[name];
-    return value === undefined || value.trim() === '' ? undefined : value.trim();
-  };
-
-  const host = read('HOST') ?? '127.0.0.1';
-  const port = parsePort(read('PORT') ?? '4000');
-  const publicUrl = parseUrl('PUBLIC_URL', read('PUBLIC_URL') ?? `http://${hostForUrl(host)}:${port}`);
-  const temporalAddress = read('TEMPORAL_ADDRESS');
-
+function configFrom(env: Environment) {
+  const publicUrl = withoutTrailingSlash(env.PUBLIC_URL ?? `http://${hostForUrl(env.HOST)}:${env.PORT}`);
   return {
-    host,
-    port,
-    databaseUrl: read('DATABASE_URL') && parseDatabaseUrl(read('DATABASE_URL')!),
-    dataDir: path.resolve(read('DATA_DIR') ?? '.data'),
+    host: env.HOST,
+    port: env.PORT,
+    /** Unset means: start the embedded PostgreSQL in `dataDir`. */
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    dataDir: path.resolve(env.DATA_DIR),
     publicUrl,
-    frontendUrl: parseUrl('FRONTEND_URL', read('FRONTEND_URL') ?? `${publicUrl}/editor`),
-    temporal: temporalAddress
-      ? {
-          address: temporalAddress,
-          namespace: read('TEMPORAL_NAMESPACE') ?? 'default',
-          taskQueue: read('TEMPORAL_TASK_QUEUE') ?? 'photobook',
-        }
-      : undefined,
-    allowLoopbackUrls: parseBoolean('ALLOW_LOOPBACK_URLS', read('ALLOW_LOOPBACK_URLS') ?? 'false'),
-    printer: parsePrinter(read('PRINTER') ?? 'local'),
-    printerHttp: parsePrinterHttp(read('PRINTER') ?? 'local', read('PRINTER_HTTP_URL'), read('PRINTER_HTTP_SECRET')),
-    pspWebhookSecrets: parseSecrets('PSP_WEBHOOK_SECRETS', read('PSP_WEBHOOK_SECRETS') ?? ''),
-    credentialPepper: read('CREDENTIAL_PEPPER') && parsePepper(read('CREDENTIAL_PEPPER')!),
-    timezone: parseTimezone(read('TZ') ?? 'UTC'),
-    logLevel: parseLogLevel(read('LOG_LEVEL') ?? 'info'),
+    frontendUrl: withoutTrailingSlash(env.FRONTEND_URL ?? `${publicUrl}/editor`),
+    ...(env.TEMPORAL_ADDRESS
+      ? { temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE } }
+      : {}),
+    allowLoopbackUrls: /^(true|1|yes)$/i.test(env.ALLOW_LOOPBACK_URLS),
+    printer: env.PRINTER,
+    /** The HTTP printer's job endpoint and Standard Webhooks signing secret (PRINTER=http). */
+    ...(env.PRINTER === 'http' ? { printerHttp: { url: withoutTrailingSlash(env.PRINTER_HTTP_URL!), secret: env.PRINTER_HTTP_SECRET! } } : {}),
+    /** Secrets that sign inbound printer status events, by psp name. */
+    pspWebhookSecrets: secretsByPsp(env.PSP_WEBHOOK_SECRETS)!,
+    /** Key of the HMAC that turns credential secrets into stored digests. */
+    ...(env.CREDENTIAL_PEPPER ? { credentialPepper: env.CREDENTIAL_PEPPER } : {}),
+    timezone: env.TZ,
+    logLevel: env.LOG_LEVEL,
     durations: {
-      projectTtlMs: parseDuration('PROJECT_TTL', read('PROJECT_TTL') ?? '30d'),
-      deletionRetentionMs: parseDuration('DELETION_RETENTION', read('DELETION_RETENTION') ?? '2d'),
-      webhookRetryMs: parseDuration('WEBHOOK_RETRY_SPACING', read('WEBHOOK_RETRY_SPACING') ?? '1m'),
-      orderStatusTimeoutMs: parseDuration('ORDER_STATUS_TIMEOUT', read('ORDER_STATUS_TIMEOUT') ?? '1d'),
-      sandboxPrinterStepMs: parseDuration('SANDBOX_PRINTER_STEP', read('SANDBOX_PRINTER_STEP') ?? '30s'),
-      workflowRetentionMs: parseDuration('WORKFLOW_RETENTION', read('WORKFLOW_RETENTION') ?? '14d'),
+      projectTtlMs: milliseconds(env.PROJECT_TTL),
+      deletionRetentionMs: milliseconds(env.DELETION_RETENTION),
+      webhookRetryMs: milliseconds(env.WEBHOOK_RETRY_SPACING),
+      orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
+      sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
+      workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
     },
   };
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new ConfigError('PORT', `must be an integer from 0 to 65535, got "${value}"`);
+/** The formats the schema names, for ajv. */
+const FORMATS: Record<string, (value: string) => boolean> = {
+  'http-url': (value) => ['http:', 'https:'].includes(urlOf(value)?.protocol ?? ''),
+  'postgres-url': (value) => ['postgres:', 'postgresql:'].includes(urlOf(value)?.protocol ?? ''),
+  switch: (value) => /^(true|1|yes|false|0|no)$/i.test(value),
+  'time-zone': (value) => {
+    try {
+      new Intl.DateTimeFormat('en-GB', { timeZone: value });
+      return true;
+    } catch {
+      return false;
+    }
+  },
+  'webhook-secret': (value) => webhookSecretProblem(value) === null,
+  'webhook-secrets': (value) => secretsByPsp(value) !== undefined,
+};
+
+/** env-schema's own ajv options, with our formats; one instance, so the schema compiles once. */
+const validator = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, formats: FORMATS });
+
+/** One message per variable, naming it, in the schema's words. */
+function problemsOf(errors: ErrorObject[], data: Record<string, string>): string[] {
+  const problems = new Map<string, string>();
+  for (const error of errors) {
+    const variable = (error.instancePath.slice(1) || (error.params as { missingProperty?: string }).missingProperty) as Variable | undefined;
+    if (!variable || problems.has(variable) || !(variable in EnvironmentSchema.properties)) continue;
+    const schema: TSchemaOptions = { ...EnvironmentSchema.properties[variable] };
+    if (error.keyword === 'required') {
+      problems.set(variable, `${variable} is not set; it must be ${schema.description}`);
+    } else {
+      problems.set(variable, `${variable} must be ${schema.description}${schema.writeOnly ? '' : `, got "${data[variable]}"`}`);
+    }
   }
-  return port;
+  return problems.size > 0 ? [...problems.values()] : errors.map((error) => error.message ?? error.keyword);
 }
 
-function parseUrl(name: string, value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError(name, `must be an absolute http(s) URL, got "${value}"`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new ConfigError(name, `must be an http(s) URL, got "${value}"`);
-  }
-  return value.replace(/\/+$/, '');
-}
-
-function parseDatabaseUrl(value: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// URL');
-  }
-  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL', `must be a postgres:// URL, got protocol "${url.protocol}"`);
-  }
-  return value;
-}
-
-function parseBoolean(name: string, value: string): boolean {
-  if (/^(true|1|yes)$/i.test(value)) return true;
-  if (/^(false|0|no)$/i.test(value)) return false;
-  throw new ConfigError(name, `must be true or false, got "${value}"`);
-}
-
-const PRINTERS = ['local', 'http'];
-function parsePrinter(value: string): string {
-  if (!PRINTERS.includes(value)) {
-    throw new ConfigError('PRINTER', `must be one of ${PRINTERS.join(', ')}, got "${value}"`);
-  }
-  return value;
-}
-
-function parsePrinterHttp(printer: string, url: string | undefined, secret: string | undefined) {
-  if (printer !== 'http') return undefined;
-  if (!url) throw new ConfigError('PRINTER_HTTP_URL', 'is required when PRINTER=http');
-  if (!secret) throw new ConfigError('PRINTER_HTTP_SECRET', 'is required when PRINTER=http');
-  const problem = webhookSecretProblem(secret);
-  if (problem) throw new ConfigError('PRINTER_HTTP_SECRET', problem);
-  return { url: parseUrl('PRINTER_HTTP_URL', url), secret };
-}
-
-/** `psp=secret,other=secret2`: each printer signs its status events with its own secret. */
-function parseSecrets(name: string, value: string): Record<string, string> {
+/** `psp=secret,other=secret2` by psp, or undefined when an entry is malformed. */
+function secretsByPsp(value: string): Record<string, string> | undefined {
   const secrets: Record<string, string> = {};
   for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
-    const [psp, secret] = [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)];
-    if (!/^[A-Za-z0-9_-]+$/.test(psp) || !secret || entry.indexOf('=') < 1) {
-      throw new ConfigError(name, `must be a comma-separated list of psp=secret, got "${entry}"`);
-    }
-    const problem = webhookSecretProblem(secret);
-    if (problem) throw new ConfigError(name, `secret of ${psp} ${problem}`);
+    const equals = entry.indexOf('=');
+    const [psp, secret] = [entry.slice(0, equals), entry.slice(equals + 1)];
+    if (equals < 1 || !/^[A-Za-z0-9_-]+$/.test(psp) || webhookSecretProblem(secret) !== null) return undefined;
     secrets[psp] = secret;
   }
   return secrets;
 }
 
-function parsePepper(value: string): string {
-  if (value.length < 32) throw new ConfigError('CREDENTIAL_PEPPER', 'must be at least 32 characters');
-  return value;
+function milliseconds(duration: string): number {
+  return Math.round(ms(duration as StringValue));
 }
 
-function parseTimezone(value: string): string {
+function urlOf(value: string): URL | undefined {
   try {
-    new Intl.DateTimeFormat('en-GB', { timeZone: value });
+    return new URL(value);
   } catch {
-    throw new ConfigError('TZ', `must be an IANA time zone such as Europe/Berlin, got "${value}"`);
+    return undefined;
   }
-  return value;
 }
 
-const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
-function parseLogLevel(value: string): string {
-  if (!LOG_LEVELS.includes(value)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${value}"`);
-  }
-  return value;
-}
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-
-/** Durations are written like `500ms`, `30s`, `15m`, `2h`, `2d` (a bare number means milliseconds). */
-export function parseDuration(name: string, value: string): number {
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)?$/.exec(value);
-  if (!match) throw new ConfigError(name, `must be a duration such as 500ms, 30s, 15m, 2h or 2d, got "${value}"`);
-  return Math.round(Number(match[1]) * UNIT_MS[match[2] ?? 'ms']);
+function withoutTrailingSlash(url: string): string {
+  return url.replace(/\/+$/, '');
 }
 
 function hostForUrl(host: string): string {

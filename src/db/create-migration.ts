@@ -3,14 +3,14 @@
  * (or a fresh embedded one): `npm run migration:create`. Register the new file in migrations/index.ts.
  */
 import { MikroORM } from '@mikro-orm/postgresql';
-import { pino } from 'pino';
 import { loadConfig } from '../config';
+import { createLogger } from '../logger';
 import { ormConfig } from './orm-config';
 import { ensureDatabaseExists } from './database';
 import { startEmbeddedPostgres } from './embedded-postgres';
 
 const config = loadConfig();
-const log = pino();
+const log = createLogger(config.logLevel);
 const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, log);
 if (embedded) await ensureDatabaseExists(embedded.serverUrl, 'photobook_migrations');
 const url = config.databaseUrl ?? `${embedded!.serverUrl}/photobook_migrations`;

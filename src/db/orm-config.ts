@@ -20,6 +20,9 @@ export function ormConfig(clientUrl: string, options: { poolMax?: number } = {})
       snapshot: false,
       silent: true,
     },
+    // A tenant's row only references rows of the same tenant, and the tenant filter already holds
+    // on the row itself: joining every many-to-one target to check it again would be pure cost.
+    autoJoinRefsForFilters: false,
     forceUtcTimezone: true,
     pool: { min: 0, max: options.poolMax ?? 10 },
     allowGlobalContext: false,

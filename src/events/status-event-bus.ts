@@ -1,35 +1,46 @@
-import pg from 'pg';
+import createSubscriber, { type Subscriber } from 'pg-listen';
 import type { Logger } from 'pino';
 import { STATUS_EVENTS_CHANNEL, type StatusEventMessage } from './status-event-log';
 
 type Listener = (event: StatusEventMessage) => void;
 
+/** How the listening connection names itself in pg_stat_activity. */
+export const STATUS_EVENT_LISTENER = 'photobook-status-events';
+
 /**
- * LISTENs on the status-event channel with one dedicated connection per process and fans each
- * committed event out to in-process subscribers (GraphQL subscriptions). Reconnects on failure.
+ * LISTENs on the status-event channel with one connection per process (pg-listen: it parses the
+ * payloads, checks the connection every 30 s, reconnects and listens again) and fans each
+ * committed event out to in-process subscribers (GraphQL subscriptions). Events committed while
+ * it reconnects are not heard here; they stay in the status-event table.
  */
 export class StatusEventBus {
   private readonly listeners = new Set<Listener>();
-  private connection?: pg.Client;
-  private stopped = false;
-  private reconnectTimer?: NodeJS.Timeout;
+  private readonly subscriber: Subscriber<{ [STATUS_EVENTS_CHANNEL]: StatusEventMessage }>;
+  private stopped?: Promise<void>;
 
-  constructor(
-    private readonly databaseUrl: string,
-    private readonly log: Logger,
-  ) {}
-
-  async start(): Promise<void> {
-    this.stopped = false;
-    await this.connect();
+  constructor(databaseUrl: string, log: Logger) {
+    this.subscriber = createSubscriber(
+      { connectionString: databaseUrl, application_name: STATUS_EVENT_LISTENER },
+      // Retry for as long as the database is away; pg-listen's default gives up after 3 s.
+      { retryTimeout: Infinity },
+    );
+    this.subscriber.notifications.on(STATUS_EVENTS_CHANNEL, (event) => {
+      for (const listener of this.listeners) listener(event);
+    });
+    this.subscriber.events.on('error', (error) => log.error({ err: error }, 'status event listener failed'));
+    this.subscriber.events.on('reconnect', (attempt) => {
+      if (attempt === 1) log.warn('status event listener lost its connection; reconnecting');
+    });
   }
 
-  async stop(): Promise<void> {
-    this.stopped = true;
-    clearTimeout(this.reconnectTimer);
-    const connection = this.connection;
-    this.connection = undefined;
-    await connection?.end().catch(() => undefined);
+  async start(): Promise<void> {
+    await this.subscriber.connect();
+    await this.subscriber.listenTo(STATUS_EVENTS_CHANNEL);
+  }
+
+  stop(): Promise<void> {
+    this.stopped ??= this.subscriber.close().catch(() => undefined);
+    return this.stopped;
   }
 
   /** Calls `listener` for every event until the returned function is called. */
@@ -73,40 +84,5 @@ export class StatusEventBus {
       },
     };
     return iterator;
-  }
-
-  private async connect(): Promise<void> {
-    const connection = new pg.Client({ connectionString: this.databaseUrl });
-    connection.on('notification', (notification) => {
-      if (notification.channel !== STATUS_EVENTS_CHANNEL || !notification.payload) return;
-      let event: StatusEventMessage;
-      try {
-        event = JSON.parse(notification.payload) as StatusEventMessage;
-      } catch (error) {
-        this.log.error({ err: error }, 'unreadable status event notification');
-        return;
-      }
-      for (const listener of this.listeners) listener(event);
-    });
-    connection.on('error', (error) => {
-      this.log.warn({ err: error }, 'status event listener lost its connection; reconnecting');
-      this.scheduleReconnect();
-    });
-    await connection.connect();
-    await connection.query(`LISTEN ${STATUS_EVENTS_CHANNEL}`);
-    this.connection = connection;
-  }
-
-  private scheduleReconnect(): void {
-    if (this.stopped) return;
-    this.connection?.end().catch(() => undefined);
-    this.connection = undefined;
-    clearTimeout(this.reconnectTimer);
-    this.reconnectTimer = setTimeout(() => {
-      this.connect().catch((error) => {
-        this.log.warn({ err: error }, 'status event listener could not reconnect; retrying');
-        this.scheduleReconnect();
-      });
-    }, 1000);
   }
 }

@@ -5,7 +5,7 @@ import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
-import type { RequestContext } from '../services/context';
+import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { DomainError } from '../domain/errors';
 import type { GraphqlContext } from './context';
@@ -43,7 +43,7 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
       },
       context: (socketContext): GraphqlContext => {
         const tenant = (socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant'] }).tenant!;
-        return graphqlContext({ tenant, em: services.em.fork(), requestId: `ws-${crypto.randomUUID()}` }, services, bus);
+        return graphqlContext(createRequestContext(services.em, tenant, `ws-${crypto.randomUUID()}`), services, bus);
       },
     },
     sockets,

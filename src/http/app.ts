@@ -1,6 +1,7 @@
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { AppServices } from '../services/app-services';
@@ -14,7 +15,7 @@ import { pspRoutes } from './psp-routes';
 import { healthRoutes } from './health-routes';
 import { registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
-import { problemSchema } from './shared-schemas';
+import { Problem } from './shared-schemas';
 
 export interface AppDependencies {
   config: Config;
@@ -31,7 +32,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     bodyLimit: 1024 * 1024,
     // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
     ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true, allowUnionTypes: true } },
-  });
+  }).withTypeProvider<TypeBoxTypeProvider>();
   // Every endpoint speaks JSON: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
 
@@ -42,7 +43,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       .type('application/problem+json')
       .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
   );
-  app.addSchema(problemSchema);
+  app.addSchema(Problem);
 
   await app.register(swagger, {
     openapi: {
@@ -51,20 +52,22 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
         title: 'Photobook service API',
         version: '2',
         description: 'PWA backend API (X-Service header) and eCommerce API (env + key in the body). Errors are RFC 9457 problem details.',
+        contact: { name: 'Photobook service', url: `${config.publicUrl}/docs` },
       },
-      servers: [{ url: config.publicUrl }],
+      servers: [{ url: config.publicUrl, description: 'This deployment (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
           XService: { type: 'apiKey', in: 'header', name: 'X-Service', description: 'JSON {"accessKey": "...", "accessSecret": "..."}' },
         },
       },
+      // Alphabetical, as documentation tools list them.
       tags: [
-        { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
-        { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
         { name: 'campaigns', description: 'PWA backend: a CSV becomes one project per row, each announced by a signed webhook; authenticated by the X-Service header' },
-        { name: 'printers', description: 'Status events from print service providers; authenticated by their webhook signature' },
         { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
         { name: 'operations', description: 'Health checks' },
+        { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
+        { name: 'printers', description: 'Status events from print service providers; authenticated by their webhook signature' },
+        { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
       ],
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },

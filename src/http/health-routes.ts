@@ -1,15 +1,35 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { FastifyPluginAsync } from 'fastify';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 
-const status = { type: 'object', required: ['status'], properties: { status: { type: 'string' }, detail: { type: 'string' } } } as const;
+const Health = Type.Object({ status: Type.String(), detail: Type.Optional(Type.String()) });
 
 /** Liveness (the process answers) and readiness (the database answers) for orchestrators. */
-export const healthRoutes: FastifyPluginAsync<{ em: EntityManager }> = async (app, { em }) => {
-  app.get('/healthz', { schema: { tags: ['operations'], summary: 'The process is up', response: { 200: status } } }, async () => ({ status: 'ok' }));
+export const healthRoutes: FastifyPluginAsyncTypebox<{ em: EntityManager }> = async (app, { em }) => {
+  app.get(
+    '/healthz',
+    {
+      schema: {
+        operationId: 'getLiveness',
+        tags: ['operations'],
+        summary: 'The process is up',
+        description: 'Liveness: answers {"status": "ok"} whenever the process serves HTTP, without touching the database.',
+        response: { 200: Health },
+      },
+    },
+    async () => ({ status: 'ok' }),
+  );
 
   app.get(
     '/readyz',
-    { schema: { tags: ['operations'], summary: 'The database is reachable', response: { 200: status, 503: status } } },
+    {
+      schema: {
+        operationId: 'getReadiness',
+        tags: ['operations'],
+        summary: 'The database is reachable',
+        description: 'Readiness: 200 {"status": "ready"} when the database answers, 503 {"status": "unavailable"} when it does not.',
+        response: { 200: Health, 503: Health },
+      },
+    },
     async (request, reply) => {
       try {
         await em.getConnection().execute('SELECT 1');

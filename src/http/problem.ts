@@ -1,18 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind, type FieldError } from '../domain/errors';
-
-/** RFC 9457 problem details, with the extension members of docs/api.md, Errors. */
-export interface Problem {
-  type: string;
-  title: string;
-  status: number;
-  detail: string;
-  code: string;
-  /** Same text as `detail`, for clients of the original API that read `message`. */
-  message: string;
-  errors: FieldError[];
-  requestId?: string;
-}
+import type { Problem } from './shared-schemas';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,

@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../services/app-services';
 import { UnauthenticatedError, ValidationError } from '../domain/errors';
 import { verifyPspEvent, PspWebhookError } from '../printers/psp-webhooks';
@@ -8,20 +8,21 @@ import { problemResponses } from './shared-schemas';
  * Printer status events: `POST /v2/psp/{psp}/events`, authenticated by the printer's Standard
  * Webhooks signature over the raw body (no X-Service: printers are not clients).
  */
-export const pspRoutes: FastifyPluginAsync<{ services: AppServices; secrets: Record<string, string> }> = async (app, { services, secrets }) => {
+export const pspRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; secrets: Record<string, string> }> = async (app, { services, secrets }) => {
   // The signature covers the exact bytes sent, so this scope keeps the body as a string.
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
 
-  app.post<{ Params: { psp: string }; Body: string }>(
+  app.post(
     '/v2/psp/:psp/events',
     {
       schema: {
+        operationId: 'receivePrinterEvent',
         tags: ['printers'],
         summary: 'A printer reports the status of a print job',
         description: 'Signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) with the printer\'s secret. Body: {jobId, status, trackingUrl?, occurredAt?}.',
-        params: { type: 'object', required: ['psp'], properties: { psp: { type: 'string', pattern: '^[A-Za-z0-9_-]{1,50}$' } } },
+        params: Type.Object({ psp: Type.String({ pattern: '^[A-Za-z0-9_-]{1,50}$', description: 'The printer (print service provider) name' }) }),
         response: {
-          202: { type: 'object', required: ['accepted', 'status'], properties: { accepted: { type: 'boolean' }, status: { type: 'string' } } },
+          202: Type.Object({ accepted: Type.Boolean(), status: Type.String({ description: 'The status of the print job after the event' }) }),
           ...problemResponses(400, 401, 404),
         },
       },
@@ -31,7 +32,7 @@ export const pspRoutes: FastifyPluginAsync<{ services: AppServices; secrets: Rec
       if (!secret) throw new UnauthenticatedError(`no signing secret is configured for psp "${request.params.psp}"`, 'psp');
       let event;
       try {
-        event = verifyPspEvent({ secret, headers: request.headers as Record<string, string>, rawBody: request.body ?? '' });
+        event = verifyPspEvent({ secret, headers: request.headers as Record<string, string>, rawBody: (request.body as string | undefined) ?? '' });
       } catch (error) {
         if (error instanceof PspWebhookError) {
           if (error.code === 'MALFORMED_EVENT') throw ValidationError.field('(body)', error.message, 'MALFORMED_EVENT');

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { FastifyRequest } from 'fastify';
-import type { RequestContext, Tenant } from '../services/context';
+import { createRequestContext, type RequestContext, type Tenant } from '../services/context';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -9,8 +9,8 @@ declare module 'fastify' {
   }
 }
 
-/** The service context of an authenticated request, with its own EntityManager fork. */
+/** The service context of an authenticated request, with its own EntityManager fork scoped to its tenant. */
 export function contextOf(request: FastifyRequest, em: EntityManager): RequestContext {
   if (!request.tenant) throw new Error(`route ${request.routeOptions.url} is missing its authentication hook`);
-  return { tenant: request.tenant, em: em.fork(), requestId: request.id };
+  return createRequestContext(em, request.tenant, request.id);
 }

@@ -1,32 +1,41 @@
-/** JSON Schemas shared by several routes, registered once with `app.addSchema`. */
-export const problemSchema = {
-  $id: 'Problem',
-  type: 'object',
-  description: 'RFC 9457 problem details',
-  required: ['type', 'title', 'status', 'detail', 'code', 'message', 'errors'],
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    code: { type: 'string', description: 'Stable machine-readable code, e.g. VALIDATION_FAILED' },
-    message: { type: 'string', description: 'Same as detail' },
-    errors: {
-      type: 'array',
-      items: {
-        type: 'object',
-        required: ['path', 'message'],
-        properties: { path: { type: 'string' }, message: { type: 'string' } },
-      },
-    },
-    requestId: { type: 'string' },
-  },
-} as const;
+import { Type, type Static } from 'typebox';
 
-export const problemResponses = (...statuses: number[]) =>
-  Object.fromEntries(
-    statuses.map((status) => [
-      status,
-      { description: 'Problem details', content: { 'application/problem+json': { schema: { $ref: 'Problem#' } } } },
-    ]),
-  );
+/*
+ * How REST shapes are written here: every route schema is TypeBox (`Type.Object(...)`), the one
+ * source of Fastify's validation, response serialisation, the OpenAPI document and, through
+ * `FastifyPluginAsyncTypebox`, the handler's request and reply types. A shape a service produces
+ * or takes as it is (a project view, the print order) is declared beside that service and imported
+ * here; limits the services enforce are imported, not repeated. Every operation has an
+ * `operationId`, a `summary` and a `description` (test/openapi-spectral.test.ts lints the document).
+ */
+
+/**
+ * RFC 9457 problem details with the extension members of docs/api.md, Errors: the one error
+ * body of every REST route, registered once with `app.addSchema` and referenced as `Problem#`.
+ */
+export const Problem = Type.Object(
+  {
+    type: Type.String(),
+    title: Type.String(),
+    status: Type.Integer(),
+    detail: Type.String(),
+    code: Type.String({ description: 'Stable machine-readable code, e.g. VALIDATION_FAILED' }),
+    message: Type.String({ description: 'Same as detail' }),
+    errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
+    requestId: Type.Optional(Type.String()),
+  },
+  { $id: 'Problem', description: 'RFC 9457 problem details' },
+);
+export type Problem = Static<typeof Problem>;
+
+/** A problem response in the OpenAPI document; typed as the body the error handler sends. */
+const problemResponse = Type.Unsafe<Problem>({
+  description: 'Problem details',
+  content: { 'application/problem+json': { schema: Type.Ref('Problem#') } },
+});
+
+export const problemResponses = <S extends number>(...statuses: S[]) =>
+  Object.fromEntries(statuses.map((status) => [status, problemResponse])) as Record<S, typeof problemResponse>;
+
+/** A plain confirmation, `{"message": "..."}`. */
+export const Message = Type.Object({ message: Type.String() });

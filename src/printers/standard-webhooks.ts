@@ -1,13 +1,13 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto';
-import { Webhook } from 'standardwebhooks';
+import { randomBytes } from 'node:crypto';
+import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { webhookSecretKey, webhookSecretProblem } from '../domain/webhook-secret';
 
 /**
- * Standard Webhooks (https://www.standardwebhooks.com) signing, shared by what we send to printers
- * and what printers send us: `webhook-signature: v1,<base64 HMAC-SHA256(key, "<id>.<ts>.<body>")>`,
- * where the key is the base64 part of a `whsec_<base64>` secret. The HMAC itself is the maintained
- * `standardwebhooks` package's; header parsing, clock tolerance and error reporting are ours so
- * that callers can tell a bad signature from a stale timestamp and inject the clock.
+ * Standard Webhooks (https://www.standardwebhooks.com), shared by what we send to printers and
+ * what printers send us. Signing and signature checks are the `standardwebhooks` package's
+ * `Webhook`; ours are only what it does not do: name the missing header, check the secret with a
+ * message that says what is wrong, and check the timestamp after the signature (so only an
+ * authentic sender learns that its clock is off) against an injectable clock and tolerance.
  */
 
 /** A type, not an interface, so it is assignable to `Record<string, string>` header maps. */
@@ -17,51 +17,50 @@ export type StandardWebhookHeaders = {
   'webhook-signature': string;
 };
 
+const HEADERS = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+
 /** A new secret in the form printers and we exchange: `whsec_` + 32 random bytes in base64. */
 export function generateWebhookSecret(): string {
   return `whsec_${randomBytes(32).toString('base64')}`;
 }
 
-/** The HMAC of one secret; building it checks the secret once. */
+/** The package's `Webhook` for one secret; building it checks the secret once. */
 export class WebhookSigner {
   private readonly webhook: Webhook;
 
   constructor(secret: string, what = 'webhook secret') {
     const problem = webhookSecretProblem(secret);
     if (problem) throw new Error(`${what} ${problem}`);
-    this.webhook = new Webhook(Buffer.from(webhookSecretKey(secret), 'base64'), { format: 'raw' });
+    this.webhook = new Webhook(webhookSecretKey(secret));
+    // The package's verify() checks the timestamp against Date.now() and its fixed 5 minutes
+    // before the signature; we check it after, in verifyStandardWebhook. Its signature check
+    // stays the package's; only the clock check of this instance is turned off.
+    Object.defineProperty(this.webhook, 'verifyTimestamp', { value: (header: string) => new Date(Number(header) * 1000) });
   }
 
   /** The `v1,<base64>` signature of one message. */
   signature(id: string, timestampSeconds: number, body: string | Buffer): string {
-    const payload = typeof body === 'string' ? body : body.toString('utf8');
-    return this.webhook.sign(id, new Date(timestampSeconds * 1000), payload);
+    return this.webhook.sign(id, new Date(timestampSeconds * 1000), body);
   }
 
   headers(id: string, timestampSeconds: number, body: string | Buffer): StandardWebhookHeaders {
-    return {
-      'webhook-id': id,
-      'webhook-timestamp': String(timestampSeconds),
-      'webhook-signature': this.signature(id, timestampSeconds, body),
-    };
+    return { 'webhook-id': id, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': this.signature(id, timestampSeconds, body) };
   }
 
-  /**
-   * Whether any of the space-separated signatures of a `webhook-signature` header is our `v1`
-   * signature of the message. Compared in constant time; other versions are skipped.
-   */
-  matches(signatureHeader: string, id: string, timestampSeconds: number, body: string | Buffer): boolean {
-    const expected = Buffer.from(this.signature(id, timestampSeconds, body).slice('v1,'.length));
-    let found = false;
-    for (const candidate of signatureHeader.split(' ')) {
-      const comma = candidate.indexOf(',');
-      if (comma < 0 || candidate.slice(0, comma) !== 'v1') continue;
-      const given = Buffer.from(candidate.slice(comma + 1));
-      // No early exit: every candidate costs the same whether or not an earlier one matched.
-      if (given.length === expected.length && timingSafeEqual(given, expected)) found = true;
+  /** Whether one of the header's `v1` signatures signs this message (compared in constant time). */
+  verifies(headers: StandardWebhookHeaders, body: string | Buffer): boolean {
+    try {
+      this.webhook.verify(body, headers, { jsonParse: false });
+      return true;
+    } catch (error) {
+      if (error instanceof WebhookVerificationError) return false;
+      throw error;
     }
-    return found;
   }
+}
+
+if (typeof (Webhook.prototype as unknown as Record<string, unknown>).verifyTimestamp !== 'function') {
+  throw new Error('standardwebhooks no longer has Webhook.verifyTimestamp: review WebhookSigner before upgrading it');
 }
 
 export function unixSeconds(at: Date = new Date()): number {
@@ -95,55 +94,41 @@ export interface VerifyStandardWebhookOptions {
 }
 
 /**
- * Checks one signed request and returns its id and timestamp. The signature is checked first
- * (constant time; any of several space-separated `v1,` signatures may match), so only an
- * authentic sender ever learns that its clock is off; then the timestamp, either way of now.
- * Throws WebhookVerificationFailure; an unusable secret throws a plain Error (our configuration).
+ * Checks one signed request and returns its id and timestamp: the signature first, then the
+ * timestamp, either way of now. Throws WebhookVerificationFailure; an unusable secret throws a
+ * plain Error (our configuration).
  */
 export function verifyStandardWebhook(options: VerifyStandardWebhookOptions): { id: string; timestamp: number } {
-  const { rawBody, toleranceSeconds = 300 } = options;
-  const id = single(options.headers, 'webhook-id');
-  const timestampHeader = single(options.headers, 'webhook-timestamp');
-  const signatures = joined(options.headers, 'webhook-signature');
-  if (!id || !timestampHeader || !signatures) {
-    const missing = [!id && 'webhook-id', !timestampHeader && 'webhook-timestamp', !signatures && 'webhook-signature'].filter(Boolean);
-    throw new WebhookVerificationFailure('BAD_SIGNATURE', `the request is not signed: missing (or repeated) ${missing.join(', ')} header`);
+  const { toleranceSeconds = 300 } = options;
+  const signed = signedHeaders(options.headers);
+  const missing = HEADERS.filter((name) => !signed[name]);
+  if (missing.length > 0) {
+    throw new WebhookVerificationFailure('BAD_SIGNATURE', `the request is not signed: missing ${missing.join(', ')} header`);
   }
-  if (!/^\d{1,12}$/.test(timestampHeader)) {
+  if (!/^\d{1,12}$/.test(signed['webhook-timestamp'])) {
     throw new WebhookVerificationFailure('BAD_SIGNATURE', 'webhook-timestamp must be a Unix time in seconds');
   }
-  const timestamp = Number(timestampHeader);
-
-  const signer = new WebhookSigner(options.secret, options.secretName);
-  if (!signer.matches(signatures, id, timestamp, rawBody)) {
+  if (!new WebhookSigner(options.secret, options.secretName).verifies(signed, options.rawBody)) {
     throw new WebhookVerificationFailure('BAD_SIGNATURE', 'webhook-signature does not match the request and the secret configured for its sender');
   }
 
+  const timestamp = Number(signed['webhook-timestamp']);
   const skew = unixSeconds(options.now ?? new Date()) - timestamp;
   if (Math.abs(skew) > toleranceSeconds) {
     const when = skew > 0 ? `${skew} s in the past` : `${-skew} s in the future`;
     throw new WebhookVerificationFailure('STALE_TIMESTAMP', `webhook-timestamp is ${when}; requests are accepted within ${toleranceSeconds} s of the receiver's clock`);
   }
-  return { id, timestamp };
+  return { id: signed['webhook-id'], timestamp };
 }
 
-/** A header's value, several occurrences joined by spaces (how webhook-signature lists signatures). */
-function joined(headers: VerifyStandardWebhookOptions['headers'], name: string): string | undefined {
+/** The three headers by lower-case name, trimmed; several occurrences joined by spaces (as signatures are listed). */
+function signedHeaders(headers: VerifyStandardWebhookOptions['headers']): StandardWebhookHeaders {
+  const found: Record<string, string> = {};
   for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name || value === undefined) continue;
-    const text = (Array.isArray(value) ? value.join(' ') : value).trim();
-    return text === '' ? undefined : text;
+    const name = key.toLowerCase();
+    if (value !== undefined && (HEADERS as readonly string[]).includes(name)) {
+      found[name] = (Array.isArray(value) ? value.join(' ') : value).trim();
+    }
   }
-  return undefined;
-}
-
-/** A header that must occur once. */
-function single(headers: VerifyStandardWebhookOptions['headers'], name: string): string | undefined {
-  for (const [key, value] of Object.entries(headers)) {
-    if (key.toLowerCase() !== name || value === undefined) continue;
-    if (Array.isArray(value) && value.length !== 1) return undefined;
-    const text = (Array.isArray(value) ? value[0] : value).trim();
-    return text === '' ? undefined : text;
-  }
-  return undefined;
+  return found as StandardWebhookHeaders;
 }

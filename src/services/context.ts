@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { scopeToTenant } from '../db/tenant-filter';
 import type { Environment } from '../domain/environment';
 
 /** Who is calling: the client (tenant) and which of its partitions, sandbox or live. */
@@ -9,12 +10,18 @@ export interface Tenant {
 }
 
 /**
- * Passed first to every service call. Lookups go through `ctx.em` with `ctx.tenant` in the filter,
- * so another client's rows are "not found" by construction.
+ * Passed first to every service call. `em` carries the tenant filter's parameters, so every
+ * query of a tenant-owned entity sees only this client and environment, whether or not it names
+ * them: another client's rows are "not found" by construction.
  */
 export interface RequestContext {
   tenant: Tenant;
-  /** A fork of the ORM's EntityManager, private to this request. */
+  /** A fork of the ORM's EntityManager, private to this request and scoped to its tenant. */
   em: EntityManager;
   requestId: string;
+}
+
+/** The one place a request's EntityManager is made: a fork of the root, scoped to the caller. */
+export function createRequestContext(root: EntityManager, tenant: Tenant, requestId: string): RequestContext {
+  return { tenant, em: scopeToTenant(root.fork(), tenant), requestId };
 }

@@ -1,12 +1,14 @@
-import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
+import { ownedByClient } from '../tenant-filter';
 
 export interface CarouselSlide {
   image: string;
   caption: Localized;
 }
 
+@Filter(ownedByClient)
 @Entity({ tableName: 'categories' })
 @Unique({ properties: ['client', 'categoryId'] })
 export class Category {

@@ -1,11 +1,13 @@
-import { BigIntType, Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
+import { ownedByTenant } from '../tenant-filter';
 
 /**
  * One environment's credentials of a client. Secrets are stored only as keyed SHA-256 digests:
  * they are long random strings, so a fast keyed hash is as strong as a slow password hash here.
  */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'client_credentials' })
 @Unique({ properties: ['client', 'env'] })
 export class ClientCredential {

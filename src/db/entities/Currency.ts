@@ -1,6 +1,8 @@
-import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
+import { ownedByClient } from '../tenant-filter';
 
+@Filter(ownedByClient)
 @Entity({ tableName: 'currencies' })
 @Unique({ properties: ['client', 'code'] })
 export class Currency {

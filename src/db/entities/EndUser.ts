@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
+import { ownedByTenant } from '../tenant-filter';
 
 /** A customer of a client, identified by the client's user id, an e-mail, or an id we generated. */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'end_users' })
 @Unique({ properties: ['client', 'env', 'externalId'] })
 export class EndUser {

@@ -1,7 +1,8 @@
-import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Currency } from './Currency';
 import type { Localized } from '../../domain/localized';
+import { ownedByClient } from '../tenant-filter';
 
 export interface ShipsWithinArea {
   /** A country (ISO 3166-1 alpha-2) or continent code (EU, NA, AS, ...). */
@@ -9,6 +10,7 @@ export interface ShipsWithinArea {
   name: Localized;
 }
 
+@Filter(ownedByClient)
 @Entity({ tableName: 'markets' })
 @Unique({ properties: ['client', 'marketId'] })
 @Unique({ properties: ['client', 'marketIdAlt'] })

@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, DecimalType, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Collection, DecimalType, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Market } from './Market';
 import { OrderLine } from './OrderLine';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
+import { ownedByTenant } from '../tenant-filter';
 
 export interface ShippingAddress {
   line1: string;
@@ -20,6 +21,7 @@ export interface ShippingAddress {
 }
 
 /** A paid order placed by `POST /v2/print`: one line per project, printed and shipped together. */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'orders' })
 @Unique({ properties: ['client', 'env', 'orderId'] })
 @Index({ properties: ['client', 'env', 'email', 'createdAt', 'id'] })

@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Order } from './Order';
 import { Project } from './Project';
 import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';
 import type { PrintWarning } from '../../domain/print-warning';
+import { ownedThrough } from '../tenant-filter';
 
 /** One project of an order: its copies, price, print files and fulfilment status. */
+@Filter(ownedThrough('order', 'tenant'))
 @Entity({ tableName: 'order_lines' })
 @Unique({ properties: ['order', 'project'] })
 @Index({ properties: ['project'] })

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { DecimalType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Project } from './Project';
 import { PHOTO_STATUSES, type PhotoStatus } from '../../domain/project-status';
+import { ownedThrough } from '../tenant-filter';
 
 export interface PhotoProblem {
   /** UNREACHABLE, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, TIMEOUT... */
@@ -10,6 +11,7 @@ export interface PhotoProblem {
 }
 
 /** One photo of a project: where it came from, what we stored, what we learnt from it. */
+@Filter(ownedThrough('project', 'tenant'))
 @Entity({ tableName: 'photos' })
 @Index({ properties: ['project', 'position'] })
 export class Photo {

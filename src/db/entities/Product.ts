@@ -1,9 +1,10 @@
-import { BigIntType, Collection, Entity, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Collection, Entity, Filter, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Category } from './Category';
 import { ProductAttribute } from './ProductAttribute';
 import { ProductPrice } from './ProductPrice';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
+import { ownedByClient } from '../tenant-filter';
 
 export interface ProductSpecifications {
   min: { photos: number; pages: number };
@@ -18,6 +19,7 @@ export interface RenderOptions {
   psp: string;
 }
 
+@Filter(ownedByClient)
 @Entity({ tableName: 'products' })
 @Unique({ properties: ['client', 'productId'] })
 @Unique({ properties: ['client', 'sku'] })

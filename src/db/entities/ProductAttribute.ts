@@ -1,8 +1,10 @@
-import { BigIntType, Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Product } from './Product';
 import type { Localized } from '../../domain/localized';
+import { ownedThrough } from '../tenant-filter';
 
 /** A variation of a product (its size, cover, paper...), listed after its category in `attributes`. */
+@Filter(ownedThrough('product', 'client'))
 @Entity({ tableName: 'product_attributes' })
 @Index({ properties: ['product', 'sortOrder'] })
 export class ProductAttribute {

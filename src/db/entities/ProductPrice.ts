@@ -1,8 +1,10 @@
-import { BigIntType, DecimalType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, DecimalType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Product } from './Product';
 import { Market } from './Market';
+import { ownedThrough } from '../tenant-filter';
 
 /** A product's price in one market, in that market's currency. */
+@Filter(ownedThrough('product', 'client'))
 @Entity({ tableName: 'product_prices' })
 @Unique({ properties: ['product', 'market'] })
 export class ProductPrice {

@@ -1,4 +1,4 @@
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Collection, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Client } from './Client';
 import { EndUser } from './EndUser';
 import { Product } from './Product';
@@ -7,8 +7,10 @@ import { Photo } from './Photo';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { PROJECT_STATUSES, PHOTOS_STATUSES, type PhotosStatus, type ProjectStatus } from '../../domain/project-status';
 import { LAYOUT_TYPES, type Book, type LayoutType } from '../../domain/book';
+import { ownedByTenant } from '../tenant-filter';
 
 /** A photobook being made for one end user of a client, from `generate` until it is printed. */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'projects' })
 @Index({ name: 'projects_owner_listing_index', properties: ['owner', 'createdAt', 'id'] })
 export class Project {

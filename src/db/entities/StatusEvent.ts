@@ -1,11 +1,13 @@
-import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
+import { ownedByTenant } from '../tenant-filter';
 
 /**
  * Append-only log of every status change. Each row is written in the transaction that changes the
  * status, together with a NOTIFY, so subscribers in any process see exactly the committed changes.
  */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'status_events' })
 @Unique({ properties: ['subjectType', 'subjectId', 'sequence'] })
 @Index({ properties: ['client', 'env', 'id'] })

@@ -1,49 +1,41 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
-import type { GenerateInput } from '../../services/projects/generate-project';
 import { deleteSchema, duplicateSchema, generateSchema, listSchema, printSchema, statusSchema, transferSchema } from './schemas';
-import type { PrintInput } from '../../services/orders/print-input';
 
 /**
  * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
  * checked once here, before anything else is read.
  */
-export const pwaRoutes: FastifyPluginAsync<{ services: AppServices }> = async (app, { services }) => {
+export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
   const { projects } = services;
   app.addHook('onRequest', async (request) => {
     request.tenant = await services.authenticator.fromServiceHeader(request.headers['x-service']);
   });
 
-  app.post<{ Body: GenerateInput }>('/v2/generate', { schema: generateSchema }, async (request) => {
+  app.post('/v2/generate', { schema: generateSchema }, async (request) => {
     const { url } = await projects.generate(contextOf(request, services.em), request.body);
     return { url };
   });
 
-  app.get<{ Querystring: { user: string; cursor?: string } }>('/v2/project/list', { schema: listSchema }, async (request) => {
+  app.get('/v2/project/list', { schema: listSchema }, async (request) => {
     const { user, cursor } = request.query;
     return projects.list(contextOf(request, services.em), user, cursor);
   });
 
-  app.get<{ Querystring: { id: string } }>('/v2/project/status', { schema: statusSchema }, async (request) =>
-    projects.status(contextOf(request, services.em), request.query.id),
-  );
+  app.get('/v2/project/status', { schema: statusSchema }, async (request) => projects.status(contextOf(request, services.em), request.query.id));
 
-  app.post<{ Body: PrintInput }>('/v2/print', { schema: printSchema }, async (request) => {
+  app.post('/v2/print', { schema: printSchema }, async (request) => {
     const { message } = await services.orders.print(contextOf(request, services.em), request.body);
     return { message };
   });
 
-  app.post<{ Body: { user: string; type: string; ids: string[] } }>('/v2/project/delete', { schema: deleteSchema }, async (request) => {
+  app.post('/v2/project/delete', { schema: deleteSchema }, async (request) => {
     const ids = await projects.delete(contextOf(request, services.em), request.body);
     return { message: `${request.body.type === 'sync' ? 'Deleted' : 'Deleting'} projects: ${ids.join(', ')}` };
   });
 
-  app.post<{ Body: { id: string; callback?: string } }>('/v2/project/duplicate', { schema: duplicateSchema }, async (request) =>
-    projects.duplicate(contextOf(request, services.em), request.body),
-  );
+  app.post('/v2/project/duplicate', { schema: duplicateSchema }, async (request) => projects.duplicate(contextOf(request, services.em), request.body));
 
-  app.post<{ Body: { id: string; targetUser: string; callback?: string } }>('/v2/project/transfer', { schema: transferSchema }, async (request) =>
-    projects.transfer(contextOf(request, services.em), request.body),
-  );
+  app.post('/v2/project/transfer', { schema: transferSchema }, async (request) => projects.transfer(contextOf(request, services.em), request.body));
 };

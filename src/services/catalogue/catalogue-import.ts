@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Category, Client, Currency, Market, Product, ProductAttribute, ProductPrice } from '../../db/entities';
+import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import { parseCatalogueFile, type CatalogueFile } from './catalogue-file';
 import { ValidationError } from '../../domain/errors';
 
@@ -32,11 +33,12 @@ export async function readCatalogueFile(file: string | URL): Promise<CatalogueFi
 export async function replaceCatalogue(em: EntityManager, clientId: string, file: CatalogueFile): Promise<void> {
   await em.transactional(async (tx) => {
     const client = tx.getReference(Client, clientId);
+    // Operator code (CLI, client creation), outside any request: it names its client itself.
     // Products cascade to their attributes and prices in the database.
-    await tx.nativeDelete(Product, { client });
-    await tx.nativeDelete(Category, { client });
-    await tx.nativeDelete(Market, { client });
-    await tx.nativeDelete(Currency, { client });
+    await tx.nativeDelete(Product, { client }, ACROSS_TENANTS);
+    await tx.nativeDelete(Category, { client }, ACROSS_TENANTS);
+    await tx.nativeDelete(Market, { client }, ACROSS_TENANTS);
+    await tx.nativeDelete(Currency, { client }, ACROSS_TENANTS);
     await tx.nativeUpdate(Client, { id: clientId }, {
       catalogueBaseUrl: file.baseUrl ?? null,
       pricesIncludeTax: file.pricesIncludeTax,

@@ -8,10 +8,7 @@ import { RejectedError } from '../../domain/errors';
  */
 export async function resolveProduct(ctx: RequestContext, sku: string | number, psp: string, paths = { sku: 'sku', psp: 'psp' }): Promise<Product> {
   const wanted = String(sku).trim();
-  const products = await ctx.em.find(Product, {
-    client: ctx.tenant.clientId,
-    $or: [{ sku: wanted }, { renderOptions: { productId: wanted } }],
-  });
+  const products = await ctx.em.find(Product, { $or: [{ sku: wanted }, { renderOptions: { productId: wanted } }] });
   const product = products.find((p) => p.sku === wanted) ?? products[0];
   if (!product) throw new RejectedError('UNKNOWN_SKU', paths.sku, `"${wanted}" is not a sku or productId of this catalogue`);
   if (product.disabled) throw new RejectedError('PRODUCT_UNAVAILABLE', paths.sku, `"${wanted}" is not available yet`);
@@ -25,10 +22,7 @@ export async function resolveProduct(ctx: RequestContext, sku: string | number, 
 /** A market by its integer id (number or numeric string) or its alternative id. */
 export async function resolveMarket(ctx: RequestContext, marketId: string | number, path = 'marketId'): Promise<Market> {
   const value = String(marketId).trim();
-  const where = /^\d+$/.test(value)
-    ? { client: ctx.tenant.clientId, marketId: Number(value) }
-    : { client: ctx.tenant.clientId, marketIdAlt: value };
-  const market = await ctx.em.findOne(Market, where);
+  const market = await ctx.em.findOne(Market, /^\d+$/.test(value) ? { marketId: Number(value) } : { marketIdAlt: value });
   if (!market) throw new RejectedError('UNKNOWN_MARKET', path, `"${value}" is not a market of this catalogue`);
   return market;
 }

@@ -1,7 +1,8 @@
 import { Category, Client, Market, Product, ProductPrice } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { pick, type RichTextBlock } from '../../domain/localized';
+import { pick } from '../../domain/localized';
 import { RejectedError } from '../../domain/errors';
+import type { AttributeView, CatalogueView, ProductView } from './catalogue-view';
 
 export const SUPPORTED_PRINT_TYPES = ['photobook'];
 export const SUPPORTED_SCHEMAS = [1];
@@ -13,59 +14,6 @@ export interface CatalogueQuery {
   v?: number;
   printType?: string;
   schema?: number;
-}
-
-export interface CurrencyView {
-  code: string;
-  left: string;
-  right: string;
-  decimals: number;
-}
-
-export interface AttributeView {
-  categoryId?: number;
-  type: string;
-  name: string;
-  subtitle: string;
-  carousel?: { image: string; caption: string }[];
-  thumbnail?: string;
-  description?: string;
-  descriptionJson?: RichTextBlock[];
-  order: number;
-  tag?: string;
-  topSeller: boolean;
-  disabled: boolean;
-}
-
-export interface ProductView {
-  id: number;
-  sku: string;
-  name: string;
-  description: string;
-  descriptionJson: RichTextBlock[];
-  metaTitle: string;
-  thumbnail: string;
-  payment: { prices: { price: number; extraCostPerPage: number }[] };
-  attributes: AttributeView[];
-  specifications: Product['specifications'];
-  renderOptions: Product['renderOptions'];
-  disabled: boolean;
-}
-
-export interface CategoryView {
-  categoryId: number;
-  type: string;
-  name: string;
-  thumbnail: string;
-  products: number[];
-}
-
-export interface CatalogueView {
-  baseUrl: string;
-  pricesIncludeTax: boolean;
-  currency: CurrencyView;
-  products: ProductView[];
-  categories: CategoryView[];
 }
 
 /** The value of `type` on category attributes and category entries (docs/api.md, Product list). */
@@ -87,14 +35,14 @@ export class CatalogueService {
     const readOnly = { disableIdentityMap: true } as const;
     const [client, market] = await Promise.all([
       em.findOneOrFail(Client, { id: tenant.clientId }, readOnly),
-      em.findOne(Market, { client: tenant.clientId, marketId }, { ...readOnly, populate: ['currency'] }),
+      em.findOne(Market, { marketId }, { ...readOnly, populate: ['currency'] }),
     ]);
     if (!market) throw new RejectedError('UNKNOWN_MARKET', 'marketId', `market ${marketId} is not in this catalogue`);
 
-    const productWhere = { client: tenant.clientId, ...(query.v === undefined ? {} : { minVersion: { $lte: query.v } }) };
+    const productWhere = query.v === undefined ? {} : { minVersion: { $lte: query.v } };
     const [products, categories, prices] = await Promise.all([
       em.find(Product, productWhere, { ...readOnly, populate: ['attributes', 'category'], orderBy: { sortOrder: 'asc' } }),
-      em.find(Category, { client: tenant.clientId }, { ...readOnly, orderBy: { sortOrder: 'asc', categoryId: 'asc' } }),
+      em.find(Category, {}, { ...readOnly, orderBy: { sortOrder: 'asc', categoryId: 'asc' } }),
       em.find(ProductPrice, { market, product: productWhere }, readOnly),
     ]);
 

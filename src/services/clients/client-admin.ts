@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, ClientCredential } from '../../db/entities';
+import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { digestSecret, randomToken } from '../tenancy/credential-digest';
 import { loadDemoCatalogue, replaceCatalogue } from '../catalogue/catalogue-import';
@@ -18,7 +19,10 @@ export interface IssuedClient {
   credentials: Record<Environment, IssuedCredentials>;
 }
 
-/** Operator actions on clients (tenants), used by the CLI. */
+/**
+ * Operator actions on clients (tenants), used by the CLI. They cross tenants by nature: the
+ * credential queries say so with `ACROSS_TENANTS`.
+ */
 export class ClientAdmin {
   constructor(
     private readonly em: EntityManager,
@@ -45,7 +49,7 @@ export class ClientAdmin {
   }
 
   async list(): Promise<{ clientId: string; name: string; createdAt: string; accessKeys: Record<string, string> }[]> {
-    const credentials = await this.em.find(ClientCredential, {}, { populate: ['client'], orderBy: { client: { createdAt: 'asc' } } });
+    const credentials = await this.em.find(ClientCredential, {}, { populate: ['client'], orderBy: { client: { createdAt: 'asc' } }, ...ACROSS_TENANTS });
     const byClient = new Map<string, { clientId: string; name: string; createdAt: string; accessKeys: Record<string, string> }>();
     for (const c of credentials) {
       const entry = byClient.get(c.client.id) ?? {
@@ -68,7 +72,7 @@ export class ClientAdmin {
       const credentials = {} as Record<Environment, IssuedCredentials>;
       for (const env of envs) {
         const issued = newCredentials(env);
-        const current = await tx.findOne(ClientCredential, { client, env });
+        const current = await tx.findOne(ClientCredential, { client, env }, ACROSS_TENANTS);
         if (current) Object.assign(current, this.digests(issued), { issuedAt: new Date() });
         else tx.create(ClientCredential, { client, env, ...this.digests(issued) });
         credentials[env] = issued;

@@ -6,30 +6,7 @@ import { assertIssuedCursor } from '../cursors';
 import { pick } from '../../domain/localized';
 import { displayStatusOf } from '../../domain/order-status';
 import { ORDER_HISTORY_PAGE_SIZE } from '../../domain/limits';
-
-export interface OrderHistoryEntry {
-  orderId: string;
-  displayDate: string;
-  date: string;
-  timestamp: number;
-  email: string;
-  sourceOrderId: string;
-  orders: {
-    title: string;
-    coverPreview: string;
-    quantity: number;
-    total: number;
-    product: { name: string; basePrice: number; extraCostPerPage: number };
-    displayStatus: string;
-  }[];
-  orderStatus: string;
-  shippingAddress: { firstname: string; lastname: string; address_1: string; address_2?: string; city: string; postcode: string; state: string; country: string };
-  shippingCost: number;
-  voucher: string;
-  voucherAmount: number;
-  subTotal: number;
-  grandTotal: number;
-}
+import type { OrderHistoryEntry, OrderHistoryPage } from './order-history-view';
 
 /**
  * docs/api.md, Order history: a user's orders by e-mail, newest first, 10 a page, with keyset cursors. Dates
@@ -40,16 +17,16 @@ export async function orderHistory(
   files: FileStore,
   timezone: string,
   query: { email: string; language: string; cursor?: string },
-): Promise<{ results: OrderHistoryEntry[]; cursor?: string }> {
+): Promise<OrderHistoryPage> {
   const email = normaliseEmail(query.email, 'email');
   if (query.cursor !== undefined) assertIssuedCursor(query.cursor, 'cursor');
   const page = await ctx.em.findByCursor(
     Order,
-    { client: ctx.tenant.clientId, env: ctx.tenant.env, email },
+    { email },
     { first: ORDER_HISTORY_PAGE_SIZE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
   );
   const skus = [...new Set(page.items.flatMap((o) => o.lines.getItems().map((l) => l.sku)))];
-  const products = await ctx.em.find(Product, { client: ctx.tenant.clientId, sku: { $in: skus } });
+  const products = await ctx.em.find(Product, { sku: { $in: skus } });
   const prices = await ctx.em.find(ProductPrice, { product: { $in: products }, market: { $in: page.items.map((o) => o.market) } });
   const productBySku = new Map(products.map((p) => [p.sku, p]));
   const priceOf = (sku: string, marketId: string) => prices.find((p) => p.product.id === productBySku.get(sku)?.id && p.market.id === marketId);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderLine } from '../../db/entities';
+import { ACROSS_TENANTS, scopeToOwnerOf } from '../../db/tenant-filter';
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
@@ -26,11 +27,7 @@ export class OrderService {
   }
 
   async find(ctx: RequestContext, orderId: string): Promise<Order> {
-    const order = await ctx.em.findOne(
-      Order,
-      { client: ctx.tenant.clientId, env: ctx.tenant.env, orderId },
-      { populate: ['lines', 'lines.project'] },
-    );
+    const order = await ctx.em.findOne(Order, { orderId }, { populate: ['lines', 'lines.project'] });
     if (!order) throw new NotFoundError('order', orderId, 'orderId');
     return order;
   }
@@ -41,7 +38,7 @@ export class OrderService {
     if (options.after !== undefined) assertIssuedCursor(options.after, 'after');
     return ctx.em.findByCursor(
       Order,
-      { client: ctx.tenant.clientId, env: ctx.tenant.env, ...(options.email ? { email: normaliseEmail(options.email, 'email') } : {}) },
+      options.email ? { email: normaliseEmail(options.email, 'email') } : {},
       { first: options.first, after: options.after, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
     );
   }
@@ -80,11 +77,16 @@ export class OrderService {
     return this.find(ctx, orderId);
   }
 
-  /** A verified printer event: reaches the running fulfilment, or applies directly once it ended. */
+  /**
+   * A verified printer event: reaches the running fulfilment, or applies directly once it ended.
+   * Crosses tenants: a printer serves every client, and its job id (unique per psp) is all it
+   * names. The line found decides the tenant the status move then runs as.
+   */
   async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string }): Promise<{ status: string }> {
     const em = this.deps.em.fork();
-    const line = await em.findOne(OrderLine, { psp, printerJobId: event.jobId });
+    const line = await em.findOne(OrderLine, { psp, printerJobId: event.jobId }, { populate: ['order'], ...ACROSS_TENANTS });
     if (!line) throw new NotFoundError(`print job of ${psp}`, event.jobId, 'jobId');
+    scopeToOwnerOf(em, line.order);
     const delivered = await this.notifyFlow(line.id, { status: event.status, trackingUrl: event.trackingUrl });
     if (!delivered) {
       const result = await moveOrderLine(em, line.id, { status: event.status as OrderStatus, trackingUrl: event.trackingUrl });

@@ -1,40 +1,66 @@
-import type { PhotoInput } from '../projects/photo-input';
+import { Type, type Static } from 'typebox';
+import { PhotoInputs } from '../projects/photo-input';
+import { ORDER_ID_MAX_LENGTH, PROJECT_ID_MAX_LENGTH } from '../../domain/ids';
+import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 
-/** `POST /v2/print` (docs/api.md, Print), as both transports pass it to the service. */
-export interface PrintInput {
-  orderId: string;
-  /**
-   * GraphQL only: the order is placed before the payment completes. Its lines wait (`waiting →
-   * expiring → last call → abandoned` on ORDER_STATUS_TIMEOUT) until `confirmPayment`.
-   */
-  paymentPending?: boolean;
-  projects: {
-    id: string;
-    product?: { psp?: string; sku?: string | number; marketId?: string | number };
-    lineItemTotal: number;
-    quantity: number;
-    metadata?: Record<string, unknown>;
-    photos?: PhotoInput[];
-  }[];
-  payment: {
-    grandTotal: number;
-    coupon?: { value: number; code: string };
-    method?: string;
-    reference?: string;
-    shipping?: { method?: string; cost: number };
-  };
-  user: {
-    firstName?: string;
-    lastName?: string;
-    telephone?: string;
-    address: {
-      line1: string;
-      line2?: string;
-      postcode: string;
-      city?: string;
-      state?: string;
-      company?: string;
-      countryIso2: string;
-    };
-  };
-}
+/** A product named as a client may name it: a sku or renderOptions.productId. */
+export const SkuInput = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Number()], {
+  description: 'a sku or renderOptions.productId (string or number)',
+});
+
+/** A market named as a client may name it. */
+export const MarketIdInput = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ minLength: 1, maxLength: 50 })], {
+  description: 'an integer market id or an alternative id string',
+});
+
+const Money = Type.Number({ minimum: 0 });
+
+/**
+ * The order to print, as `POST /v2/print` takes it (docs/api.md, Print) and as both transports
+ * pass it to the service. Fields in the original API's order, so missing ones are reported in it.
+ */
+export const PrintInput = Type.Object({
+  projects: Type.Array(
+    Type.Object({
+      id: Type.String({ maxLength: PROJECT_ID_MAX_LENGTH }),
+      product: Type.Optional(
+        Type.Object({ psp: Type.Optional(Type.String({ maxLength: 50 })), sku: Type.Optional(SkuInput), marketId: Type.Optional(MarketIdInput) }),
+      ),
+      lineItemTotal: Money,
+      quantity: Type.Integer({ minimum: 1 }),
+      metadata: Type.Optional(
+        Type.Object({ colorCorrection: Type.Optional(Type.Boolean()), pageCount: Type.Optional(Type.Integer()), extraPages: Type.Optional(Type.Integer()) }),
+      ),
+      photos: Type.Optional(PhotoInputs),
+    }),
+    { minItems: 1, maxItems: MAX_PROJECTS_PER_ORDER },
+  ),
+  payment: Type.Object({
+    grandTotal: Type.Number(),
+    coupon: Type.Optional(Type.Object({ value: Money, code: Type.String({ maxLength: 100 }) })),
+    method: Type.Optional(Type.String({ maxLength: 100 })),
+    reference: Type.Optional(Type.String({ maxLength: 200 })),
+    shipping: Type.Optional(Type.Object({ method: Type.Optional(Type.String({ maxLength: 100 })), cost: Money })),
+  }),
+  user: Type.Object({
+    firstName: Type.Optional(Type.String({ maxLength: 200 })),
+    lastName: Type.Optional(Type.String({ maxLength: 200 })),
+    telephone: Type.Optional(Type.String({ maxLength: 50 })),
+    address: Type.Object({
+      line1: Type.String({ minLength: 1, maxLength: 300 }),
+      line2: Type.Optional(Type.String({ maxLength: 300 })),
+      postcode: Type.String({ minLength: 1, maxLength: 20 }),
+      city: Type.Optional(Type.String({ maxLength: 200 })),
+      state: Type.Optional(Type.String({ maxLength: 200 })),
+      company: Type.Optional(Type.String({ maxLength: 200 })),
+      countryIso2: Type.String({ minLength: 2, maxLength: 2 }),
+    }),
+  }),
+  orderId: Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id" }),
+  paymentPending: Type.Optional(
+    Type.Boolean({
+      description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment',
+    }),
+  ),
+});
+export type PrintInput = Static<typeof PrintInput>;

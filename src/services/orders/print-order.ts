@@ -26,7 +26,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
   const orderId = String(input.orderId ?? '').trim();
   if (!orderId || orderId.length > ORDER_ID_MAX_LENGTH) throw ValidationError.field('orderId', `is required (at most ${ORDER_ID_MAX_LENGTH} characters)`);
   const digest = requestDigest(input);
-  const existing = await ctx.em.findOne(Order, { client: ctx.tenant.clientId, env: ctx.tenant.env, orderId });
+  const existing = await ctx.em.findOne(Order, { orderId });
   if (existing) return replay(existing, digest);
 
   const address = checkUserAndAddress(input);
@@ -47,11 +47,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
       throw ValidationError.field(`${at}.lineItemTotal`, 'must be a number of at least 0');
     }
     const photos = item.photos === undefined ? undefined : parsePhotos(item.photos, `${at}.photos`);
-    const project = await ctx.em.findOne(
-      Project,
-      { id: item.id, client: ctx.tenant.clientId, env: ctx.tenant.env, status: { $ne: 'deleted' } },
-      { populate: ['owner', 'market', 'product'] },
-    );
+    const project = await ctx.em.findOne(Project, { id: item.id, status: { $ne: 'deleted' } }, { populate: ['owner', 'market', 'product'] });
     if (!project) throw new NotFoundError('project', item.id, `${at}.id`);
     if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `${at}.id: project ${item.id} has expired and cannot be printed`);
     const product = item.product?.sku !== undefined || item.product?.psp !== undefined

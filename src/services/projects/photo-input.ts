@@ -1,14 +1,24 @@
+import { Type, type Static } from 'typebox';
 import { ValidationError, type FieldError } from '../../domain/errors';
 import { MAX_PHOTOS } from '../../domain/limits';
 
+export const MAX_URL_LENGTH = 2048;
+
+export const HttpUrl = Type.String({ maxLength: MAX_URL_LENGTH, pattern: '^https?://' });
+
 /** A photo as a client sends it: a URL, or `{id, url}`. */
-export type PhotoInput = string | { id?: string | number; url: string };
+export const PhotoInput = Type.Union(
+  [HttpUrl, Type.Object({ id: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })), url: HttpUrl })],
+  { description: 'an http(s) URL or an object {id, url}' },
+);
+export type PhotoInput = Static<typeof PhotoInput>;
+
+export const PhotoInputs = Type.Array(PhotoInput, { maxItems: MAX_PHOTOS });
 
 export interface ParsedPhoto {
   clientPhotoId: string | null;
   url: string;
 }
-
 
 /** Checks every entry and reports all bad ones at once, by index. */
 export function parsePhotos(photos: readonly unknown[] | undefined, path: string): ParsedPhoto[] {
@@ -36,7 +46,7 @@ export function parsePhotos(photos: readonly unknown[] | undefined, path: string
 }
 
 export function isHttpUrl(value: string): boolean {
-  if (value.length > 2048) return false;
+  if (value.length > MAX_URL_LENGTH) return false;
   try {
     const url = new URL(value);
     return (url.protocol === 'http:' || url.protocol === 'https:') && !!url.hostname;

@@ -40,10 +40,8 @@ export async function deleteProjects(
   if (errors.length > 0) throw new ValidationError(errors, 'INVALID_PROJECT_ID');
   const ids = [...new Set(input.ids as string[])];
 
-  const owner = await findEndUser(ctx.em, ctx.tenant, userKeyOf(input.user, 'user'));
-  const projects = owner
-    ? await ctx.em.find(Project, { id: { $in: ids }, owner, client: ctx.tenant.clientId, env: ctx.tenant.env })
-    : [];
+  const owner = await findEndUser(ctx.em, userKeyOf(input.user, 'user'));
+  const projects = owner ? await ctx.em.find(Project, { id: { $in: ids }, owner }) : [];
   const missing = ids.filter((id) => !projects.some((p) => p.id === id && p.status !== 'deleted'));
   if (missing.length > 0) throw new NotFoundError(`project of user ${input.user}`, missing[0], `ids[${(input.ids as string[]).indexOf(missing[0])}]`);
   const ordering = projects.find((p) => !canMoveProject(p.status, 'deleted'));
@@ -136,11 +134,7 @@ export async function transferProject(
   const target = userKeyOf(input.targetUser, 'targetUser');
   const callback = checkCallback(input.callback);
   return ctx.em.transactional(async (tx) => {
-    const project = await tx.findOne(
-      Project,
-      { id: input.id, client: ctx.tenant.clientId, env: ctx.tenant.env, status: { $ne: 'deleted' } },
-      { populate: ['owner', 'market'] },
-    );
+    const project = await tx.findOne(Project, { id: input.id, status: { $ne: 'deleted' } }, { populate: ['owner', 'market'] });
     if (!project) throw new NotFoundError('project', input.id, 'id');
     const owner = await findOrCreateEndUser(tx, ctx.tenant, target, target.includes('@') ? target : null);
     tx.assign(project, { owner, updatedAt: new Date(), ...(callback ? { callbackUrl: callback } : {}) });

@@ -29,11 +29,11 @@ export async function listProjects(ctx: RequestContext, user: string, options: P
   const first = options.first ?? MAX_PROJECT_PAGE_SIZE;
   if (!Number.isInteger(first) || first < 1 || first > MAX_PROJECT_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PROJECT_PAGE_SIZE}`);
   if (options.cursor !== undefined) assertIssuedCursor(options.cursor, options.cursorField ?? 'cursor');
-  const owner = await findEndUser(ctx.em, ctx.tenant, userKeyOf(user, 'user'));
+  const owner = await findEndUser(ctx.em, userKeyOf(user, 'user'));
   if (!owner) return { projects: [] };
   const page = await ctx.em.findByCursor(
     Project,
-    { owner, client: ctx.tenant.clientId, env: ctx.tenant.env, status: { $ne: 'deleted' } },
+    { owner, status: { $ne: 'deleted' } },
     {
       first,
       after: options.cursor,

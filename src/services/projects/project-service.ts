@@ -5,15 +5,16 @@ import { generateProject, type GenerateInput, type GenerateResult } from './gene
 import { listProjects, projectPhotos, projectStatus, type ProjectPageOptions } from './project-queries';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
-import { effectiveStatus, projectView, type ProjectView } from './project-view';
+import {
+  effectiveStatus,
+  listedProjectView,
+  ownedProjectView,
+  type ListedProject,
+  type OwnedProject,
+  type ProjectList,
+  type ProjectStatusRecord,
+} from './project-view';
 import type { ProjectServiceDeps } from './project-service-deps';
-
-export interface ProjectStatusRecord {
-  id: string;
-  status: { photos: string; project: string; order?: string };
-  user?: Record<string, unknown>;
-  tracking?: string;
-}
 
 /**
  * The project capabilities both transports offer. REST shapes come straight from here (the API's field
@@ -26,7 +27,7 @@ export class ProjectService {
     return generateProject(ctx, this.deps, input);
   }
 
-  async list(ctx: RequestContext, user: string, cursor?: string): Promise<{ data: ProjectView[]; cursor?: string }> {
+  async list(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectList> {
     const page = await this.page(ctx, user, { cursor });
     return { data: page.projects.map((p) => this.view(p, 'list')), ...(page.cursor ? { cursor: page.cursor } : {}) };
   }
@@ -80,7 +81,7 @@ export class ProjectService {
     return ids;
   }
 
-  async duplicate(ctx: RequestContext, input: { id: string; callback?: string }): Promise<ProjectView> {
+  async duplicate(ctx: RequestContext, input: { id: string; callback?: string }): Promise<OwnedProject> {
     return this.view(await this.duplicateEntity(ctx, input), 'owned');
   }
 
@@ -88,7 +89,7 @@ export class ProjectService {
     return duplicateProject(ctx, this.deps, input);
   }
 
-  async transfer(ctx: RequestContext, input: { id: string; targetUser: string; callback?: string }): Promise<ProjectView> {
+  async transfer(ctx: RequestContext, input: { id: string; targetUser: string; callback?: string }): Promise<OwnedProject> {
     return this.view(await this.transferEntity(ctx, input), 'owned');
   }
 
@@ -101,7 +102,10 @@ export class ProjectService {
     return Cursor.for(ctx.em.getMetadata().get(Project.name), project, { createdAt: 'desc', id: 'desc' });
   }
 
-  view(project: Project, shape: 'list' | 'owned'): ProjectView {
-    return projectView(project, this.deps.files, this.deps.config.frontendUrl, shape);
+  view(project: Project, shape: 'list'): ListedProject;
+  view(project: Project, shape: 'owned'): OwnedProject;
+  view(project: Project, shape: 'list' | 'owned'): ListedProject | OwnedProject {
+    const { files, config } = this.deps;
+    return shape === 'list' ? listedProjectView(project, files, config.frontendUrl) : ownedProjectView(project, files, config.frontendUrl);
   }
 }

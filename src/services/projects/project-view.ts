@@ -1,21 +1,71 @@
+import { Type, type Static } from 'typebox';
 import type { Project } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
-import type { ProjectStatus } from '../../domain/project-status';
+import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from '../../domain/project-status';
 
-/** docs/api.md, Project object. `status`/`ordered` appear in lists; `endUserId` in duplicate/transfer. */
-export interface ProjectView {
-  title: string;
-  preview: string;
-  id: string;
-  status?: { photos: string; project: string };
-  endUserId?: string;
-  createdAt: number;
-  updatedAt: number;
-  expiresAt: number;
-  product: { psp: string; sku: string; marketId: number; marketIdAlt: string };
-  link: string;
-  ordered?: boolean;
-}
+/**
+ * The project as clients read it (docs/api.md, Project object and Project status): field names
+ * and units of the original API. Each shape is declared once; REST validates, serialises and
+ * documents with it, and its TypeScript type is derived from it.
+ */
+const ProjectFields = {
+  title: Type.String(),
+  preview: Type.String({ description: 'Preview image URL; empty until rendered' }),
+  id: Type.String(),
+  createdAt: Type.Integer({ description: 'Unix time in milliseconds' }),
+  updatedAt: Type.Integer({ description: 'Unix time in milliseconds' }),
+  expiresAt: Type.Integer({ description: 'Unix time in seconds' }),
+  product: Type.Object({ psp: Type.String(), sku: Type.String(), marketId: Type.Integer(), marketIdAlt: Type.String() }),
+  link: Type.String(),
+};
+
+export const ProjectStatusPair = Type.Object({
+  photos: Type.Enum(PHOTOS_STATUSES, { type: 'string' }),
+  project: Type.Enum(PROJECT_STATUSES, { type: 'string' }),
+});
+
+/** A project in a user's list: with its status and whether it was ordered. */
+export const ListedProject = Type.Object({ ...ProjectFields, status: ProjectStatusPair, ordered: Type.Boolean() });
+export type ListedProject = Static<typeof ListedProject>;
+
+/** A project as duplicate and transfer answer it: with its owner. */
+export const OwnedProject = Type.Object({ ...ProjectFields, endUserId: Type.String() });
+export type OwnedProject = Static<typeof OwnedProject>;
+
+export const ProjectList = Type.Object({
+  data: Type.Array(ListedProject),
+  cursor: Type.Optional(Type.String({ description: 'Present when another page may exist' })),
+});
+export type ProjectList = Static<typeof ProjectList>;
+
+/** The status record; `status.order`, `user` and `tracking` appear once the project was sent to print. */
+export const ProjectStatusRecord = Type.Object({
+  id: Type.String(),
+  status: Type.Object({ ...ProjectStatusPair.properties, order: Type.Optional(Type.String()) }),
+  user: Type.Optional(
+    Type.Object({
+      userId: Type.Optional(Type.String()),
+      email: Type.Optional(Type.String()),
+      actualEmail: Type.Optional(Type.String()),
+      firstName: Type.Optional(Type.String()),
+      lastName: Type.Optional(Type.String()),
+      phone: Type.Optional(Type.String()),
+      shippingAddress: Type.Optional(
+        Type.Object({
+          line1: Type.Optional(Type.String()),
+          city: Type.Optional(Type.String()),
+          state: Type.Optional(Type.String()),
+          postal: Type.Optional(Type.String()),
+          country: Type.Optional(Type.String()),
+          isoCode2: Type.Optional(Type.String()),
+          isoCode3: Type.Optional(Type.String()),
+        }),
+      ),
+    }),
+  ),
+  tracking: Type.Optional(Type.String()),
+});
+export type ProjectStatusRecord = Static<typeof ProjectStatusRecord>;
 
 /** A project past its expiry reports `expired` until it is ordered or deleted. */
 export function effectiveStatus(project: Project, now = Date.now()): ProjectStatus {
@@ -25,10 +75,18 @@ export function effectiveStatus(project: Project, now = Date.now()): ProjectStat
   return project.status;
 }
 
-export function projectView(project: Project, files: FileStore, frontendUrl: string, shape: 'list' | 'owned'): ProjectView {
+export function listedProjectView(project: Project, files: FileStore, frontendUrl: string): ListedProject {
+  return { ...commonView(project, files, frontendUrl), status: { photos: project.photosStatus, project: effectiveStatus(project) }, ordered: project.ordered };
+}
+
+export function ownedProjectView(project: Project, files: FileStore, frontendUrl: string): OwnedProject {
+  return { ...commonView(project, files, frontendUrl), endUserId: project.owner.externalId };
+}
+
+function commonView(project: Project, files: FileStore, frontendUrl: string) {
   const link = new URL(frontendUrl);
   link.search = new URLSearchParams({ id: project.id }).toString();
-  const view: ProjectView = {
+  return {
     title: project.title ?? project.sku,
     preview: project.previewKey ? files.url(project.previewKey) : '',
     id: project.id,
@@ -38,11 +96,4 @@ export function projectView(project: Project, files: FileStore, frontendUrl: str
     product: { psp: project.psp, sku: project.sku, marketId: project.market.marketId, marketIdAlt: project.market.marketIdAlt },
     link: link.toString(),
   };
-  if (shape === 'list') {
-    view.status = { photos: project.photosStatus, project: effectiveStatus(project) };
-    view.ordered = project.ordered;
-  } else {
-    view.endUserId = project.owner.externalId;
-  }
-  return view;
 }

@@ -4,13 +4,17 @@ import { EndUser } from '../../db/entities';
 import type { Tenant } from '../context';
 import { ValidationError } from '../../domain/errors';
 
+/** The API's userId pattern (docs/api.md, Generate), as clients read it in messages and the OpenAPI document. */
+export const USER_ID_RULE = '[-_]?(?:[A-Za-z0-9]+[-_]?)+';
 /**
- * The API's userId pattern (docs/api.md, Generate) `[-_]?(?:[A-Za-z0-9]+[-_]?)+`, rewritten without nested quantifiers
- * (the original backtracks exponentially on inputs like "aaaa…!"); it accepts the same strings.
+ * USER_ID_RULE rewritten without nested quantifiers (the original backtracks exponentially on
+ * inputs like "aaaa…!"); it accepts the same strings.
  */
 const USER_ID = /^[-_]?[A-Za-z0-9]+(?:[-_][A-Za-z0-9]+)*[-_]?$/;
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}$/;
-const MAX_USER_ID = 200;
+export const MAX_USER_ID = 200;
+/** 64 characters, `@`, 255 characters: the longest address EMAIL accepts. */
+export const MAX_EMAIL_LENGTH = 320;
 
 export function isValidUserId(value: string): boolean {
   return value.length <= MAX_USER_ID && USER_ID.test(value);
@@ -18,7 +22,7 @@ export function isValidUserId(value: string): boolean {
 
 export function checkUserId(value: string, path: string): string {
   if (!isValidUserId(value)) {
-    throw ValidationError.field(path, `must match [-_]?(?:[A-Za-z0-9]+[-_]?)+ and be at most ${MAX_USER_ID} characters`, 'INVALID_USER_ID');
+    throw ValidationError.field(path, `must match ${USER_ID_RULE} and be at most ${MAX_USER_ID} characters`, 'INVALID_USER_ID');
   }
   return value;
 }
@@ -37,16 +41,18 @@ export function userKeyOf(user: string, path: string): string {
 }
 
 export async function findOrCreateEndUser(em: EntityManager, tenant: Tenant, externalId: string, email: string | null): Promise<EndUser> {
-  // Insert-or-ignore keeps two concurrent first projects of one user from colliding.
+  // Insert-or-ignore keeps two concurrent first projects of one user from colliding. A new row
+  // names its tenant; the filter only narrows what is read.
   await em
     .createQueryBuilder(EndUser)
     .insert({ id: randomUUID(), client: tenant.clientId, env: tenant.env, externalId, email })
     .onConflict(['client', 'env', 'externalId'])
     .ignore()
     .execute();
-  return em.findOneOrFail(EndUser, { client: tenant.clientId, env: tenant.env, externalId });
+  return em.findOneOrFail(EndUser, { externalId });
 }
 
-export async function findEndUser(em: EntityManager, tenant: Tenant, externalId: string): Promise<EndUser | null> {
-  return em.findOne(EndUser, { client: tenant.clientId, env: tenant.env, externalId });
+/** `em` is tenant-scoped: the same userId of another client or environment is another user. */
+export async function findEndUser(em: EntityManager, externalId: string): Promise<EndUser | null> {
+  return em.findOne(EndUser, { externalId });
 }

@@ -7,8 +7,9 @@ interface TenantOwned {
 }
 
 /**
- * Loads a row of the caller's client and environment, or throws "not found": a foreign id looks
- * exactly like a missing one, so no client can learn that another client's row exists.
+ * Loads a row by id through the request's tenant-scoped EntityManager, or throws "not found": the
+ * tenant filter leaves another client's row out, so a foreign id looks exactly like a missing one
+ * and no client can learn that another client's row exists.
  */
 export async function findOwnedOrThrow<T extends TenantOwned>(
   ctx: RequestContext,
@@ -16,8 +17,7 @@ export async function findOwnedOrThrow<T extends TenantOwned>(
   id: string,
   options: { what: string; path: string; populate?: string[] },
 ): Promise<T> {
-  const where = { id, client: ctx.tenant.clientId, env: ctx.tenant.env } as unknown as FilterQuery<T>;
-  const row = await ctx.em.findOne(entity, where, { populate: options.populate as never });
+  const row = await ctx.em.findOne(entity, { id } as FilterQuery<T>, { populate: options.populate as never });
   if (!row) throw new NotFoundError(options.what, id, options.path);
   return row;
 }

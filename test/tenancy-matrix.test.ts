@@ -1,0 +1,615 @@
+import { readFileSync } from 'node:fs';
+import { buildSchema, type GraphQLObjectType } from 'graphql';
+import { createClient, type Client as WsClient } from 'graphql-ws';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { EndUser, Market, Order, OrderLine, Photo, Product, Project, StatusEvent } from '../src/db/entities';
+import { ACROSS_TENANTS, scopeToTenant, TENANT_FILTER } from '../src/db/tenant-filter';
+import { recordStatusChange, type StatusChange } from '../src/events/status-event-log';
+import { loadDemoCatalogue, replaceCatalogue } from '../src/services/catalogue/catalogue-import';
+import type { IssuedClient, IssuedCredentials } from '../src/services/clients/client-admin';
+import { signPspEvent } from '../src/printers/psp-webhooks';
+import { startTestService, type TestService } from './support/harness';
+import { post, request, serviceHeader, type JsonResponse } from './support/http';
+import { editableProject, printBody } from './support/print-fixtures';
+import { waitFor } from './support/wait';
+
+/*
+ * The tenancy matrix: every REST endpoint and every GraphQL operation, called by one partition
+ * (client and environment) with another partition's ids and end users, finds nothing of them.
+ * Client B owns projects and orders (a live order waiting for payment, a sandbox order the sandbox
+ * printer completed) in dev and in prod, made through the API; client A owns nothing of its own.
+ * Pairs: A against B in both environments and across them, and B's dev against B's prod and back.
+ *
+ * The ids tried: B's three projects (editable by userId, editable by e-mail, ordered), its order
+ * (the sandbox one completed, the live one waiting for payment), its exact print request again
+ * (the idempotency key), its end users by userId and e-mail, its print job id, and the product and
+ * market only B's catalogue has (the catalogue is per client, shared by dev and prod by design).
+ *
+ * Adding an operation is one entry in PROBES (REST, queries, mutations) or SUBSCRIPTIONS; the
+ * coverage tests fail while an operation of the OpenAPI document or of schema/schema.graphql has
+ * no entry. An entry that needs rows of its own kind (a campaign) makes them for the owner in
+ * `seed`, through the API, and finds them in `owner.seeded[operation]`.
+ */
+
+type Env = 'dev' | 'prod';
+
+interface Partition {
+  name: string;
+  clientId: string;
+  clientName: string;
+  env: Env;
+  credentials: IssuedCredentials;
+  /** Ids this partition made itself (its own rows may show up in its own answers). */
+  own: { projects: Set<string>; orders: Set<string> };
+}
+
+/** What one of B's partitions owns, made through the API, and what each probe seeded for itself. */
+interface Owner {
+  partition: Partition;
+  userId: string;
+  email: string;
+  projects: string[];
+  orders: { orderId: string; projectId: string; body: ReturnType<typeof printBody> }[];
+  jobId: string;
+  seeded: Record<string, unknown>;
+}
+
+interface Probe {
+  /** `METHOD /path` as the OpenAPI document names it, or `Query.x` / `Mutation.x` as the schema does. */
+  operation: string;
+  /** Makes rows of the owner this probe needs beyond the common ones, through the API, before the matrix runs. */
+  seed?: (owner: Partition) => Promise<unknown>;
+  /** Calls the operation as `caller` with the owner's ids and end users; asserts it finds none of them. */
+  attempt(caller: Partition, owner: Owner): Promise<void>;
+}
+
+interface SubscriptionProbe {
+  operation: string;
+  query: string;
+  /** One subscription per variable set, aimed at the owner's ids and end users. */
+  variables(owner: Owner): Record<string, unknown>[];
+  /** An event of the caller's own tenant this subscription must deliver: proves it is listening. */
+  ownEvent(variables: Record<string, unknown>, status: string): StatusChange;
+  /** The status a delivered payload carries. */
+  statusOf(payload: any): string;
+}
+
+const SECRET = `whsec_${Buffer.from('a-32-byte-secret-for-the-matrix!').toString('base64')}`;
+/** Only B's catalogue has these (B's catalogue is the demo one with one product and one market renamed). */
+const B_ONLY_SKU = 'B-ONLY-SKU';
+const B_ONLY_MARKET = 'b-only';
+const B_ONLY_STORE = 'B-only store';
+
+/** REST operations without tenant data, and why. */
+const WITHOUT_TENANT_DATA: Record<string, string> = {
+  'GET /healthz': 'process liveness, no data',
+  'GET /readyz': 'database reachability, no data',
+};
+
+let api: TestService;
+
+const isGraphql = (operation: string) => /^(Query|Mutation|Subscription)\./.test(operation);
+const sameClient = (caller: Partition, owner: Owner) => caller.clientId === owner.partition.clientId;
+const pwa = (caller: Partition) => serviceHeader(caller.credentials);
+const ecommerce = (caller: Partition, path: string, body: Record<string, unknown>) =>
+  post(api.url, path, { env: caller.env, key: caller.credentials.apiKey, os: 'web', language: 'en', ...body });
+
+async function graphql(caller: Partition, query: string, variables: Record<string, unknown> = {}): Promise<{ data?: any; errors?: any[] }> {
+  const response = await post(api.url, '/graphql', { query, variables }, pwa(caller));
+  return response.body;
+}
+
+function expectNotFound(response: JsonResponse, path?: string): void {
+  expect(response.status, JSON.stringify(response.body)).toBe(404);
+  expect(response.body.code).toBe('NOT_FOUND');
+  if (path) expect(response.body.errors).toEqual([expect.objectContaining({ path })]);
+}
+
+function expectGraphqlNotFound(result: { data?: any; errors?: any[] }): void {
+  expect(result.errors?.map((e) => e.extensions?.code), JSON.stringify(result)).toEqual(['NOT_FOUND']);
+  expect(result.data ?? null).toBeNull();
+}
+
+/** Whatever a listing returns is the caller's own, and nothing of the owner's. */
+function expectOnlyOwn(ids: string[], own: Set<string>, owners: string[]): void {
+  expect(ids.filter((id) => owners.includes(id))).toEqual([]);
+  expect(ids.filter((id) => !own.has(id))).toEqual([]);
+}
+
+function expectNoCatalogueOfB(answer: unknown): void {
+  const text = JSON.stringify(answer);
+  expect(text).not.toContain(B_ONLY_SKU);
+  expect(text).not.toContain(B_ONLY_STORE);
+}
+
+const generateBody = (user: Record<string, string>) => ({ sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, ...user });
+const userOf = (owner: Owner): Record<string, string>[] => [{ userId: owner.userId }, { email: owner.email }];
+
+const PROJECT_FIELDS = 'id title endUserId status { project photos } product { sku marketId } photos { id }';
+const ORDER_FIELDS = 'orderId email lines { projectId status }';
+
+const PROBES: Probe[] = [
+  // --- PWA REST (X-Service) ---
+  {
+    operation: 'POST /v2/generate',
+    async attempt(caller, owner) {
+      for (const user of userOf(owner)) {
+        // The same userId or e-mail in another partition is another end user: the project is the caller's.
+        const response = await post(api.url, '/v2/generate', generateBody(user), pwa(caller));
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        const url = new URL(response.body.url);
+        expect(url.searchParams.get('clientId')).toBe(caller.clientId);
+        caller.own.projects.add(url.searchParams.get('id')!);
+      }
+      if (sameClient(caller, owner)) return; // the catalogue is the client's, shared by dev and prod
+      const sku = await post(api.url, '/v2/generate', generateBody({ userId: 'a-user', sku: B_ONLY_SKU }), pwa(caller));
+      expect([sku.status, sku.body.code]).toEqual([422, 'UNKNOWN_SKU']);
+      const market = await post(api.url, '/v2/generate', { ...generateBody({ userId: 'a-user' }), marketId: B_ONLY_MARKET }, pwa(caller));
+      expect([market.status, market.body.code]).toEqual([422, 'UNKNOWN_MARKET']);
+    },
+  },
+  {
+    operation: 'GET /v2/project/list',
+    async attempt(caller, owner) {
+      for (const user of [owner.userId, owner.email]) {
+        const response = await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(user)}`, { headers: pwa(caller) });
+        expect(response.status).toBe(200);
+        expectOnlyOwn(response.body.data.map((p: { id: string }) => p.id), caller.own.projects, owner.projects);
+      }
+    },
+  },
+  {
+    operation: 'GET /v2/project/status',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectNotFound(await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: pwa(caller) }), 'id');
+    },
+  },
+  {
+    operation: 'POST /v2/print',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) {
+        expectNotFound(await post(api.url, '/v2/print', printBody(`try-${crypto.randomUUID()}`, id), pwa(caller)), 'projects[0].id');
+      }
+      // The owner's own request again, under its orderId: no replay of the owner's confirmation.
+      for (const order of owner.orders) expectNotFound(await post(api.url, '/v2/print', order.body, pwa(caller)), 'projects[0].id');
+    },
+  },
+  {
+    operation: 'POST /v2/project/delete',
+    async attempt(caller, owner) {
+      for (const user of [owner.userId, owner.email]) {
+        for (const type of ['sync', 'async']) {
+          expectNotFound(await post(api.url, '/v2/project/delete', { user, type, ids: owner.projects }, pwa(caller)));
+        }
+      }
+    },
+  },
+  {
+    operation: 'POST /v2/project/duplicate',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectNotFound(await post(api.url, '/v2/project/duplicate', { id }, pwa(caller)), 'id');
+    },
+  },
+  {
+    operation: 'POST /v2/project/transfer',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) {
+        expectNotFound(await post(api.url, '/v2/project/transfer', { id, targetUser: 'a-user' }, pwa(caller)), 'id');
+      }
+    },
+  },
+  // --- eCommerce REST (env + key) ---
+  {
+    operation: 'POST /api/v2/product/list-product.php',
+    async attempt(caller, owner) {
+      const response = await ecommerce(caller, '/api/v2/product/list-product.php', { marketId: 0 });
+      expect(response.status).toBe(200);
+      if (!sameClient(caller, owner)) expectNoCatalogueOfB(response.body);
+    },
+  },
+  {
+    operation: 'POST /api/v2/misc/get-market.php',
+    async attempt(caller, owner) {
+      const response = await ecommerce(caller, '/api/v2/misc/get-market.php', { latitude: -33.87, longitude: 151.21 });
+      expect(response.status).toBe(200);
+      if (!sameClient(caller, owner)) expectNoCatalogueOfB(response.body);
+    },
+  },
+  {
+    operation: 'POST /api/v2/user/get-order-history.php',
+    async attempt(caller, owner) {
+      const response = await ecommerce(caller, '/api/v2/user/get-order-history.php', { email: owner.email });
+      expect(response.status).toBe(200);
+      expectOnlyOwn(response.body.results.map((o: { orderId: string }) => o.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
+    },
+  },
+  // --- printers ---
+  {
+    operation: 'POST /v2/psp/{psp}/events',
+    async attempt(caller, owner) {
+      // Printers are not clients: no client credential opens it, with or without a signature of its own.
+      const body = JSON.stringify({ jobId: owner.jobId, status: 'refunded' });
+      const unsigned = await request(api.url, 'POST', '/v2/psp/local/events', { rawBody: body, headers: pwa(caller) });
+      expect([unsigned.status, unsigned.body.code]).toEqual([401, 'UNAUTHENTICATED']);
+      const forged = `whsec_${Buffer.from(caller.credentials.accessSecret.padEnd(32, '!').slice(0, 32)).toString('base64')}`;
+      const signed = await request(api.url, 'POST', '/v2/psp/local/events', {
+        rawBody: body,
+        headers: { ...pwa(caller), ...signPspEvent({ secret: forged, id: `evt_${crypto.randomUUID()}`, body }) },
+      });
+      expect([signed.status, signed.body.code]).toEqual([401, 'UNAUTHENTICATED']);
+    },
+  },
+  // --- GraphQL queries ---
+  {
+    operation: 'Query.project',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `query ($id: String!) { project(id: $id) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Query.projects',
+    async attempt(caller, owner) {
+      for (const user of [owner.userId, owner.email]) {
+        const result = await graphql(caller, `query ($user: String!) { projects(user: $user) { edges { node { id } } } }`, { user });
+        expect(result.errors).toBeUndefined();
+        expectOnlyOwn(result.data.projects.edges.map((e: any) => e.node.id), caller.own.projects, owner.projects);
+      }
+    },
+  },
+  {
+    operation: 'Query.order',
+    async attempt(caller, owner) {
+      for (const { orderId } of owner.orders) {
+        expectGraphqlNotFound(await graphql(caller, `query ($orderId: String!) { order(orderId: $orderId) { ${ORDER_FIELDS} } }`, { orderId }));
+      }
+    },
+  },
+  {
+    operation: 'Query.orders',
+    async attempt(caller, owner) {
+      for (const email of [owner.email, null]) {
+        const result = await graphql(caller, `query ($email: String) { orders(email: $email, first: 100) { edges { node { orderId } } } }`, { email });
+        expect(result.errors).toBeUndefined();
+        expectOnlyOwn(result.data.orders.edges.map((e: any) => e.node.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
+      }
+    },
+  },
+  {
+    operation: 'Query.catalogue',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, '{ catalogue(marketId: 0) { products { sku } currency { code } } }');
+      expect(result.errors).toBeUndefined();
+      if (!sameClient(caller, owner)) expectNoCatalogueOfB(result.data);
+    },
+  },
+  {
+    operation: 'Query.markets',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, '{ markets(latitude: -33.87, longitude: 151.21) { results { marketIdAlt storeName } suggested { storeName } } }');
+      expect(result.errors).toBeUndefined();
+      if (!sameClient(caller, owner)) expectNoCatalogueOfB(result.data);
+    },
+  },
+  // --- GraphQL mutations ---
+  {
+    operation: 'Mutation.generateProject',
+    async attempt(caller, owner) {
+      for (const user of userOf(owner)) {
+        const result = await graphql(
+          caller,
+          'mutation ($input: GenerateProjectInput!) { generateProject(input: $input) { url project { id endUserId } } }',
+          { input: { ...generateBody(user), marketId: '0' } },
+        );
+        expect(result.errors).toBeUndefined();
+        expect(new URL(result.data.generateProject.url).searchParams.get('clientId')).toBe(caller.clientId);
+        caller.own.projects.add(result.data.generateProject.project.id);
+      }
+      if (sameClient(caller, owner)) return;
+      const generate = (input: Record<string, unknown>) =>
+        graphql(caller, 'mutation ($input: GenerateProjectInput!) { generateProject(input: $input) { url } }', { input: { ...generateBody({ userId: 'a-user' }), marketId: '0', ...input } });
+      expect((await generate({ sku: B_ONLY_SKU })).errors?.map((e) => e.extensions?.code)).toEqual(['UNKNOWN_SKU']);
+      expect((await generate({ marketId: B_ONLY_MARKET })).errors?.map((e) => e.extensions?.code)).toEqual(['UNKNOWN_MARKET']);
+    },
+  },
+  {
+    operation: 'Mutation.deleteProjects',
+    async attempt(caller, owner) {
+      for (const user of [owner.userId, owner.email]) {
+        expectGraphqlNotFound(await graphql(caller, 'mutation ($user: String!, $ids: [String!]!) { deleteProjects(user: $user, ids: $ids) { ids } }', { user, ids: owner.projects }));
+      }
+    },
+  },
+  {
+    operation: 'Mutation.duplicateProject',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { duplicateProject(id: $id) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Mutation.transferProject',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) {
+        expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { transferProject(id: $id, targetUser: "a-user") { ${PROJECT_FIELDS} } }`, { id }));
+      }
+    },
+  },
+  {
+    operation: 'Mutation.printOrder',
+    async attempt(caller, owner) {
+      const print = (input: unknown) => graphql(caller, `mutation ($input: PrintOrderInput!) { printOrder(input: $input) { message order { ${ORDER_FIELDS} } } }`, { input });
+      for (const id of owner.projects) expectGraphqlNotFound(await print(printBody(`try-${crypto.randomUUID()}`, id)));
+      for (const order of owner.orders) expectGraphqlNotFound(await print(order.body));
+    },
+  },
+  {
+    operation: 'Mutation.confirmPayment',
+    async attempt(caller, owner) {
+      for (const { orderId } of owner.orders) {
+        expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!) { confirmPayment(orderId: $orderId) { ${ORDER_FIELDS} } }`, { orderId }));
+      }
+    },
+  },
+  {
+    operation: 'Mutation.setOrderStatus',
+    async attempt(caller, owner) {
+      for (const { orderId, projectId } of owner.orders) {
+        for (const variables of [{ orderId, projectId: null }, { orderId, projectId }]) {
+          expectGraphqlNotFound(
+            await graphql(
+              caller,
+              `mutation ($orderId: String!, $projectId: String) { setOrderStatus(orderId: $orderId, projectId: $projectId, status: cancelled) { ${ORDER_FIELDS} } }`,
+              variables,
+            ),
+          );
+        }
+      }
+    },
+  },
+];
+
+const SUBSCRIPTIONS: SubscriptionProbe[] = [
+  {
+    operation: 'Subscription.projectStatusChanged',
+    query: 'subscription ($projectId: String, $user: String) { projectStatusChanged(projectId: $projectId, user: $user) { projectId user status { project photos } } }',
+    variables: (owner) => [...owner.projects.map((projectId) => ({ projectId })), { user: owner.userId }, { user: owner.email }],
+    ownEvent: (variables, status) => ({
+      subjectType: 'project',
+      subjectId: String(variables.projectId ?? `p-own${crypto.randomUUID().slice(0, 8)}`),
+      status,
+      detail: { photos: 'none', user: variables.user ?? 'a-user' },
+    }),
+    statusOf: (payload) => payload.projectStatusChanged.status.project,
+  },
+  {
+    operation: 'Subscription.orderStatusChanged',
+    query: 'subscription ($orderId: String) { orderStatusChanged(orderId: $orderId) { orderId projectId status } }',
+    variables: (owner) => [...owner.orders.map(({ orderId }) => ({ orderId })), {}],
+    ownEvent: (variables, status) => {
+      const orderId = String(variables.orderId ?? 'a-order');
+      return { subjectType: 'order', subjectId: `${orderId}/p-own`, status, detail: { orderId, projectId: 'p-own' } };
+    },
+    statusOf: (payload) => payload.orderStatusChanged.status,
+  },
+  {
+    operation: 'Subscription.statusEvents',
+    query: 'subscription ($subjectType: String, $subjectId: String) { statusEvents(subjectType: $subjectType, subjectId: $subjectId) { subjectType subjectId status } }',
+    variables: (owner) => [...owner.projects.map((subjectId) => ({ subjectType: 'project', subjectId })), { subjectType: 'order' }, {}],
+    ownEvent: (variables, status) => ({
+      subjectType: String(variables.subjectType ?? 'project'),
+      subjectId: String(variables.subjectId ?? `own-${crypto.randomUUID()}`),
+      status,
+      detail: { photos: 'none', user: 'a-user' },
+    }),
+    statusOf: (payload) => payload.statusEvents.status,
+  },
+];
+
+describe('tenancy matrix: one partition against another partition ids, end users and subscriptions', () => {
+  const partitions: Record<'aDev' | 'aProd' | 'bDev' | 'bProd', Partition> = {} as never;
+  const owners: Record<'bDev' | 'bProd', Owner> = {} as never;
+  const sockets: WsClient[] = [];
+
+  const partition = (client: IssuedClient, env: Env, name: string): Partition => ({
+    name,
+    clientId: client.clientId,
+    clientName: client.name,
+    env,
+    credentials: client.credentials[env],
+    own: { projects: new Set(), orders: new Set() },
+  });
+
+  /** The owner's rows as stored, for "unchanged afterwards"; its client's catalogue too. */
+  async function snapshotOf(owner: Owner): Promise<Record<string, unknown[]>> {
+    const db = (await api.orm()).em.getConnection();
+    const { clientId, env } = owner.partition;
+    const rows = (sql: string, params: unknown[] = [clientId, env]) => db.execute(sql, params);
+    return {
+      endUsers: await rows('SELECT * FROM end_users WHERE client_id = ? AND env = ? ORDER BY id'),
+      projects: await rows('SELECT * FROM projects WHERE client_id = ? AND env = ? ORDER BY id'),
+      photos: await rows('SELECT ph.* FROM photos ph JOIN projects p ON p.id = ph.project_id WHERE p.client_id = ? AND p.env = ? ORDER BY ph.id'),
+      orders: await rows('SELECT * FROM orders WHERE client_id = ? AND env = ? ORDER BY id'),
+      lines: await rows('SELECT l.* FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.client_id = ? AND o.env = ? ORDER BY l.id'),
+      statusEvents: await rows('SELECT * FROM status_events WHERE client_id = ? AND env = ? ORDER BY id'),
+      markets: await rows('SELECT * FROM markets WHERE client_id = ? ORDER BY id', [clientId]),
+      products: await rows('SELECT * FROM products WHERE client_id = ? ORDER BY id', [clientId]),
+    };
+  }
+
+  /** B's rows in one partition, made through the API: two editable projects, an order, and its project. */
+  async function seedOwner(owner: Partition, orderId: string, sandbox: boolean): Promise<Owner> {
+    const auth = pwa(owner);
+    const userId = 'b-user';
+    const email = 'b.shopper@example.com';
+    // The smallest book of the catalogue: the sandbox printer gets a real render, at the least cost.
+    const sku = 'PB-SC-15-S';
+    const byUserId = await editableProject(api, auth, { userId, sku });
+    const byEmail = await editableProject(api, auth, { email, sku });
+    const ordered = await editableProject(api, auth, { email, sku });
+    // Live: waiting for its payment (stays put). Sandbox: paid, printed by the sandbox printer to the end.
+    const body = { ...printBody(orderId, ordered), ...(sandbox ? {} : { paymentPending: true }) };
+    const printed = await post(api.url, '/v2/print', body, auth);
+    expect(printed.status, JSON.stringify(printed.body)).toBe(200);
+    const finalStatus = sandbox ? 'complete' : 'waiting';
+    await waitFor(
+      async () => (await request(api.url, 'GET', `/v2/project/status?id=${ordered}`, { headers: auth })).body.status?.order === finalStatus,
+      120_000,
+      `${owner.name} order ${finalStatus}`,
+    );
+    const [line] = await (await api.orm()).em.getConnection().execute('SELECT printer_job_id FROM order_lines WHERE project_id = ?', [ordered]);
+    owner.own.projects = new Set([byUserId, byEmail, ordered]);
+    owner.own.orders = new Set([orderId]);
+    const seeded: Record<string, unknown> = {};
+    for (const probe of PROBES) if (probe.seed) seeded[probe.operation] = await probe.seed(owner);
+    return {
+      partition: owner,
+      userId,
+      email,
+      projects: [byUserId, byEmail, ordered],
+      orders: [{ orderId, projectId: ordered, body }],
+      jobId: line?.printer_job_id ?? 'no-job-yet',
+      seeded,
+    };
+  }
+
+  beforeAll(async () => {
+    api = await startTestService({ SANDBOX_PRINTER_STEP: '50ms', PSP_WEBHOOK_SECRETS: `local=${SECRET}` });
+    const a = await api.createClient('Shop A');
+    const b = await api.createClient('Shop B');
+    // B's catalogue has a product and a market A's has not.
+    const catalogue = structuredClone(await loadDemoCatalogue());
+    catalogue.products[0].sku = B_ONLY_SKU;
+    const market = catalogue.markets[catalogue.markets.length - 1];
+    market.marketIdAlt = B_ONLY_MARKET;
+    market.storeName = Object.fromEntries(Object.keys(market.storeName).map((language) => [language, B_ONLY_STORE])) as typeof market.storeName;
+    await replaceCatalogue((await api.orm()).em.fork(), b.clientId, catalogue);
+
+    partitions.aDev = partition(a, 'dev', 'A dev');
+    partitions.aProd = partition(a, 'prod', 'A prod');
+    partitions.bDev = partition(b, 'dev', 'B dev');
+    partitions.bProd = partition(b, 'prod', 'B prod');
+    [owners.bDev, owners.bProd] = await Promise.all([seedOwner(partitions.bDev, 'b-order-dev', true), seedOwner(partitions.bProd, 'b-order-prod', false)]);
+    expect(owners.bDev.jobId).toMatch(/^sandbox/);
+  }, 300_000);
+  afterEach(async () => {
+    await Promise.all(sockets.splice(0).map((socket) => socket.dispose()));
+  });
+  afterAll(() => api?.stop());
+
+  const PAIRS: [caller: keyof typeof partitions, owner: keyof typeof owners][] = [
+    ['aDev', 'bDev'],
+    ['aProd', 'bProd'],
+    ['aDev', 'bProd'],
+    ['aProd', 'bDev'],
+    ['bDev', 'bProd'],
+    ['bProd', 'bDev'],
+  ];
+
+  it('refuses a query of tenant-owned rows from an EntityManager that names no tenant, unless it says ACROSS_TENANTS', async () => {
+    const root = api.service.orm.em;
+    for (const entity of [Project, Order, OrderLine, Photo, EndUser, StatusEvent, Product, Market]) {
+      await expect(root.fork().count(entity, {}), entity.name).rejects.toThrow(`No arguments provided for filter '${TENANT_FILTER}'`);
+    }
+    expect(await root.fork().count(Project, { client: partitions.bDev.clientId }, ACROSS_TENANTS)).toBe(owners.bDev.projects.length + owners.bProd.projects.length);
+    const scoped = scopeToTenant(root.fork(), partitions.bProd);
+    expect((await scoped.find(Project, {})).map((p) => p.id).sort()).toEqual([...owners.bProd.projects].sort());
+  });
+
+  it('covers every REST operation of the OpenAPI document', async () => {
+    const doc = (await request(api.url, 'GET', '/openapi.json')).body;
+    const published = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
+      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    const covered = PROBES.map((p) => p.operation).filter((o) => !isGraphql(o));
+    expect(published.filter((o) => !(o in WITHOUT_TENANT_DATA)).sort()).toEqual(covered.sort());
+    expect(published).toEqual(expect.arrayContaining(Object.keys(WITHOUT_TENANT_DATA)));
+  });
+
+  it('covers every query, mutation and subscription of schema/schema.graphql', () => {
+    const schema = buildSchema(readFileSync(new URL('../schema/schema.graphql', import.meta.url), 'utf8'));
+    const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t): t is GraphQLObjectType => !!t);
+    const operations = roots.flatMap((root) => Object.keys(root.getFields()).map((field) => `${root.name}.${field}`));
+    const covered = [...PROBES.map((p) => p.operation).filter(isGraphql), ...SUBSCRIPTIONS.map((s) => s.operation)];
+    expect(operations.sort()).toEqual(covered.sort());
+  });
+
+  describe.each(PAIRS)('%s against %s', (callerKey, ownerKey) => {
+    let before: Record<string, unknown[]>;
+    beforeAll(async () => {
+      before = await snapshotOf(owners[ownerKey]);
+    });
+
+    it.each(PROBES.map((probe) => [probe.operation, probe] as const))('%s finds nothing of the owner', async (_operation, probe) => {
+      await probe.attempt(partitions[callerKey], owners[ownerKey]);
+    });
+
+    it("leaves the owner's rows as they were", async () => {
+      expect(await snapshotOf(owners[ownerKey])).toEqual(before);
+    });
+  });
+
+  describe.each(PAIRS)('subscriptions of %s to the ids of %s', (callerKey, ownerKey) => {
+    it.each(SUBSCRIPTIONS.map((s) => [s.operation, s] as const))('%s delivers none of the owner changes', async (_operation, subscription) => {
+      const caller = partitions[callerKey];
+      const owner = owners[ownerKey];
+      const socket = createClient({
+        url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { accessKey: caller.credentials.accessKey, accessSecret: caller.credentials.accessSecret },
+        lazy: true,
+        retryAttempts: 0,
+      });
+      sockets.push(socket);
+      const orm = await api.orm();
+      const commitAs = (tenant: Partition, change: StatusChange) =>
+        orm.em.fork().transactional((tx) => recordStatusChange(tx, { clientId: tenant.clientId, env: tenant.env }, change));
+
+      const listeners = subscription.variables(owner).map((variables) => {
+        const statuses: string[] = [];
+        const errors: unknown[] = [];
+        socket.subscribe(
+          { query: subscription.query, variables },
+          {
+            next: (result) => (result.errors ? errors.push(...result.errors) : statuses.push(subscription.statusOf(result.data))),
+            error: (error) => errors.push(error),
+            complete: () => undefined,
+          },
+        );
+        return { variables, statuses, errors };
+      });
+      /** The caller's own event, committed until this subscription delivers it (it may not be registered yet). */
+      const deliverOwn = async (listener: (typeof listeners)[number], status: string) => {
+        await waitFor(
+          async () => {
+            if (!listener.statuses.includes(status)) await commitAs(caller, subscription.ownEvent(listener.variables, status));
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            return listener.statuses.includes(status) || undefined;
+          },
+          10_000,
+          `${subscription.operation}(${JSON.stringify(listener.variables)}) to deliver the caller's own "${status}"; errors: ${JSON.stringify(listener.errors)}`,
+        );
+      };
+      for (const listener of listeners) await deliverOwn(listener, 'probe-before');
+
+      // The owner's statuses change: its projects (transferred to the same user: a status event
+      // each), its orders through the API where the table allows, and an event of each order line.
+      for (const id of owner.projects.slice(0, 2)) {
+        const user = id === owner.projects[0] ? owner.userId : owner.email;
+        expect((await post(api.url, '/v2/project/transfer', { id, targetUser: user }, pwa(owner.partition))).status).toBe(200);
+      }
+      for (const { orderId, projectId } of owner.orders) {
+        await graphql(owner.partition, `mutation { setOrderStatus(orderId: "${orderId}", status: refunded) { orderId } }`);
+        await commitAs(owner.partition, { subjectType: 'order', subjectId: `${orderId}/${projectId}`, status: 'owner-change', detail: { orderId, projectId } });
+      }
+      await commitAs(owner.partition, { subjectType: 'project', subjectId: owner.projects[2], status: 'owner-change', detail: { photos: 'none', user: owner.email } });
+
+      // Events reach each subscription in commit order: once the caller's later event arrived, any
+      // of the owner's would have arrived before it.
+      for (const listener of listeners) await deliverOwn(listener, 'probe-after');
+      for (const listener of listeners) {
+        expect(listener.errors, JSON.stringify(listener.variables)).toEqual([]);
+        expect(listener.statuses.filter((status) => !status.startsWith('probe-')), JSON.stringify(listener.variables)).toEqual([]);
+      }
+    });
+  });
+});
