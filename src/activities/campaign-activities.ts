@@ -9,6 +9,7 @@ import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-
 import { finishCampaignGeneration, generateCampaignPage, recordRowNotification } from '../services/campaigns/campaign-rows';
 import { notifyProjectReady } from '../services/notifications/project-ready';
 import { attemptDelivery, finishDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
+import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
 
 export interface CampaignActivityDeps {
   orm: MikroORM;
@@ -21,40 +22,51 @@ export interface CampaignActivityDeps {
   engine: WorkflowEngine;
 }
 
-/** The steps of campaigns and webhook deliveries: thin calls into the services, each idempotent. */
+/**
+ * The steps of campaigns and webhook deliveries: thin calls into the services, each idempotent.
+ * Each works as the tenant of the row it is given (tenant-scope.ts); a row that is gone is a no-op.
+ */
 export function createCampaignActivities({ orm, files, fetch, log, config, pepper, engine }: CampaignActivityDeps) {
   const projectDeps = { config, engine, files, log };
   return {
     async importCampaignCsv(campaignId: string): Promise<{ status: CampaignStatus }> {
-      return importCampaignCsv(orm.em.fork(), fetch, campaignId);
+      const em = await emForCampaign(orm, campaignId);
+      return em ? importCampaignCsv(em, fetch, campaignId) : { status: 'failed' };
     },
 
     async failCampaign(campaignId: string, reason: string): Promise<void> {
-      await failCampaign(orm.em.fork(), campaignId, reason);
+      const em = await emForCampaign(orm, campaignId);
+      if (em) await failCampaign(em, campaignId, reason);
     },
 
     async generateCampaignPage(campaignId: string, afterLine: number): Promise<{ rows: number; lastLine: number }> {
-      return generateCampaignPage(orm.em.fork(), projectDeps, campaignId, afterLine);
+      const em = await emForCampaign(orm, campaignId);
+      return em ? generateCampaignPage(em, projectDeps, campaignId, afterLine) : { rows: 0, lastLine: afterLine };
     },
 
     async finishCampaignGeneration(campaignId: string): Promise<void> {
-      await finishCampaignGeneration(orm.em.fork(), campaignId);
+      const em = await emForCampaign(orm, campaignId);
+      if (em) await finishCampaignGeneration(em, campaignId);
     },
 
     /** The end of every project build: tell the campaign's webhook or the project's callback. */
     async notifyProjectReady(projectId: string): Promise<void> {
-      await notifyProjectReady(orm.em.fork(), { engine, config }, projectId);
+      const em = await emForProject(orm, projectId);
+      if (em) await notifyProjectReady(em, { engine, config }, projectId);
     },
 
     async attemptWebhook(deliveryId: string): Promise<AttemptResult> {
-      const result = await attemptDelivery(orm.em.fork(), fetch, pepper, deliveryId);
+      const em = await emForDelivery(orm, deliveryId);
+      if (!em) return { delivered: false, statusCode: null, error: 'no such delivery' };
+      const result = await attemptDelivery(em, fetch, pepper, deliveryId);
       if (!result.delivered) log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
       return result;
     },
 
     async finishWebhook(deliveryId: string, outcome: 'delivered' | 'failed'): Promise<void> {
-      const delivery = await finishDelivery(orm.em.fork(), deliveryId, outcome);
-      if (delivery) await recordRowNotification(orm.em.fork(), delivery);
+      const em = await emForDelivery(orm, deliveryId);
+      const delivery = em ? await finishDelivery(em.fork(), deliveryId, outcome) : null;
+      if (em && delivery) await recordRowNotification(em.fork(), delivery);
       log.info({ deliveryId, status: delivery?.status }, 'webhook delivery settled');
     },
   };

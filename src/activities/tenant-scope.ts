@@ -1,5 +1,5 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { OrderLine, Photo, Project } from '../db/entities';
+import { Campaign, OrderLine, Photo, Project, WebhookDelivery } from '../db/entities';
 import { ACROSS_TENANTS, scopeToOwnerOf } from '../db/tenant-filter';
 
 /*
@@ -24,4 +24,14 @@ export async function emForPhoto(orm: MikroORM, photoId: string): Promise<Entity
 export async function emForOrderLine(orm: MikroORM, lineId: string): Promise<EntityManager | null> {
   const line = await orm.em.fork().findOne(OrderLine, { id: lineId }, { fields: ['order.client', 'order.env'], ...LOOKUP });
   return line ? scopeToOwnerOf(orm.em.fork(), line.order) : null;
+}
+
+export async function emForCampaign(orm: MikroORM, campaignId: string): Promise<EntityManager | null> {
+  const campaign = await orm.em.fork().findOne(Campaign, { id: campaignId }, { fields: ['client', 'env'], ...LOOKUP });
+  return campaign ? scopeToOwnerOf(orm.em.fork(), campaign) : null;
+}
+
+export async function emForDelivery(orm: MikroORM, deliveryId: string): Promise<EntityManager | null> {
+  const delivery = await orm.em.fork().findOne(WebhookDelivery, { id: deliveryId }, { fields: ['client', 'env'], ...LOOKUP });
+  return delivery ? scopeToOwnerOf(orm.em.fork(), delivery) : null;
 }

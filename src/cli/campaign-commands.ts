@@ -9,6 +9,7 @@ import { Campaign } from '../db/entities';
 import { isEnvironment, type Environment } from '../domain/environment';
 import { findWebhook, rotateWebhookSecret, setWebhook, type IssuedWebhook, type WebhookTarget } from '../services/webhooks/webhook-endpoints';
 import { campaignCounts, type CampaignCounts } from '../services/campaigns/campaign-progress';
+import { ACROSS_TENANTS, scopeToTenant } from '../db/tenant-filter';
 
 export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> --url <url> [--env dev|prod] [--json]
   npm run cli -- webhook show --client <clientId> [--env dev|prod] [--json]
@@ -39,23 +40,24 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     case 'webhook set': {
       const where = target();
       if (!values.url) return usage('webhook set needs --url <url>');
-      printIssued(await setWebhook(em, pepper, where, values.url), where.env, values.json);
+      printIssued(await setWebhook(scopeToTenant(em, where), pepper, where, values.url), where.env, values.json);
       return true;
     }
     case 'webhook rotate-secret': {
       const where = target();
-      printIssued(await rotateWebhookSecret(em, pepper, where), where.env, values.json);
+      printIssued(await rotateWebhookSecret(scopeToTenant(em, where), pepper, where), where.env, values.json);
       return true;
     }
     case 'webhook show': {
       const where = target();
-      const endpoint = await findWebhook(em, where);
+      const endpoint = await findWebhook(scopeToTenant(em, where), where);
       if (values.json) console.log(JSON.stringify(endpoint ? { url: endpoint.url, env: where.env, updatedAt: endpoint.updatedAt.toISOString() } : null));
       else console.log(endpoint ? `${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})` : `no webhook set for ${where.env}`);
       return true;
     }
     case 'campaign list': {
-      const campaigns = await em.find(Campaign, values.client ? { client: values.client } : {}, { orderBy: { createdAt: 'desc' }, limit: 100, populate: ['client'] });
+      // The operator sees every client's campaigns.
+      const campaigns = await em.find(Campaign, values.client ? { client: values.client } : {}, { orderBy: { createdAt: 'desc' }, limit: 100, populate: ['client'], ...ACROSS_TENANTS });
       const listed = [];
       for (const c of campaigns) {
         listed.push({ id: c.id, clientId: c.client.id, env: c.env, status: c.status, csvUrl: c.csvUrl, createdAt: c.createdAt.toISOString(), counts: await campaignCounts(em, c) });
@@ -79,7 +81,7 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
 async function watch(em: EntityManager, id: string, usage: (message: string) => never): Promise<string> {
   const load = async () => {
     em.clear();
-    const campaign = await em.findOne(Campaign, { id });
+    const campaign = await em.findOne(Campaign, { id }, ACROSS_TENANTS);
     return campaign ? { campaign, counts: await campaignCounts(em, campaign) } : null;
   };
   let state = await load();

@@ -1,9 +1,11 @@
-import { Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../domain/campaign-status';
+import { ownedByTenant } from '../tenant-filter';
 
 /** One CSV import: a project per good row, and the shop told when each is ready. */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'campaigns' })
 @Index({ properties: ['client', 'env', 'createdAt', 'id'] })
 export class Campaign {

@@ -1,7 +1,9 @@
-import { BigIntType, Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { BigIntType, Entity, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { WebhookDelivery } from './WebhookDelivery';
+import { ownedThrough } from '../tenant-filter';
 
 /** One HTTP request of a delivery, as it went. */
+@Filter(ownedThrough('delivery', 'tenant'))
 @Entity({ tableName: 'webhook_attempts' })
 @Index({ properties: ['delivery'] })
 export class WebhookAttempt {

@@ -1,12 +1,14 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Collection, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Campaign } from './Campaign';
 import { WebhookAttempt } from './WebhookAttempt';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../domain/webhook-delivery-status';
+import { ownedByTenant } from '../tenant-filter';
 
 /** One event sent to one URL, attempted until delivered or given up; replayable when failed. */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['eventKey'] })
 @Index({ properties: ['campaign', 'createdAt'] })

@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
+import { ownedByTenant } from '../tenant-filter';
 
 /** Where a client's campaign notifications go, per environment, and the secret that signs them. */
+@Filter(ownedByTenant)
 @Entity({ tableName: 'webhook_endpoints' })
 @Unique({ properties: ['client', 'env'] })
 export class WebhookEndpoint {
