@@ -436,6 +436,28 @@ describe('tenancy matrix: one partition against another partition ids, end users
     };
   }
 
+  /**
+   * Waits until no project of the owner's partition is still being built. A pair whose caller is
+   * this partition (bDev against bProd) generates projects in it, and their builds (book, preview,
+   * status events) finish in the background, possibly after that pair's tests: a snapshot taken
+   * meanwhile would count a build's own completion as a change made by the next caller.
+   */
+  async function settledPartition(owner: Owner): Promise<void> {
+    const db = (await api.orm()).em.getConnection();
+    const { clientId, env } = owner.partition;
+    await waitFor(
+      async () => {
+        const [{ unbuilt }] = await db.execute(
+          "SELECT count(*)::int AS unbuilt FROM projects WHERE client_id = ? AND env = ? AND status IN ('created', 'building')",
+          [clientId, env],
+        );
+        return unbuilt === 0;
+      },
+      120_000,
+      `the builds of ${owner.partition.name}'s projects to finish`,
+    );
+  }
+
   /** B's rows in one partition, made through the API: two editable projects, an order, and its project. */
   async function seedOwner(owner: Partition, orderId: string, sandbox: boolean): Promise<Owner> {
     const auth = pwa(owner);
@@ -536,8 +558,9 @@ describe('tenancy matrix: one partition against another partition ids, end users
   describe.each(PAIRS)('%s against %s', (callerKey, ownerKey) => {
     let before: Record<string, unknown[]>;
     beforeAll(async () => {
+      await settledPartition(owners[ownerKey]);
       before = await snapshotOf(owners[ownerKey]);
-    });
+    }, 150_000);
 
     it.each(PROBES.map((probe) => [probe.operation, probe] as const))('%s finds nothing of the owner', async (_operation, probe) => {
       await probe.attempt(partitions[callerKey], owners[ownerKey]);

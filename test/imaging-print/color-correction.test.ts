@@ -35,7 +35,8 @@ describe('automatic colour correction (levels + grey world)', () => {
     const before = (await sharp(flat).stats()).channels.slice(0, 3);
     const after = (await sharp(await autoCorrectColour(flat)).stats()).channels.slice(0, 3);
     for (let c = 0; c < 3; c++) {
-      expect(before[c].max - before[c].min).toBeLessThanOrEqual(95);
+      // 0.35 x 255 = 89 levels, plus a few of JPEG ringing around the random grain.
+      expect(before[c].max - before[c].min).toBeLessThanOrEqual(100);
       expect(after[c].stdev).toBeGreaterThan(before[c].stdev * 2.2);
       expect(after[c].max - after[c].min).toBeGreaterThan(200);
     }
