@@ -3,7 +3,7 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { EndUser, Market, Order, OrderLine, Photo, Product, Project, StatusEvent } from '../src/db/entities';
+import { Campaign, CampaignRow, EndUser, Market, Order, OrderLine, Photo, Product, Project, StatusEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../src/db/entities';
 import { ACROSS_TENANTS, scopeToTenant, TENANT_FILTER } from '../src/db/tenant-filter';
 import { recordStatusChange, type StatusChange } from '../src/events/status-event-log';
 import { loadDemoCatalogue, replaceCatalogue } from '../src/services/catalogue/catalogue-import';
@@ -128,6 +128,34 @@ const userOf = (owner: Owner): Record<string, string>[] => [{ userId: owner.user
 
 const PROJECT_FIELDS = 'id title endUserId status { project photos } product { sku marketId } photos { id }';
 const ORDER_FIELDS = 'orderId email lines { projectId status }';
+
+/** A CSV nobody serves: a campaign started with it fails at once, which is all the matrix needs of it. */
+const UNREACHABLE_CSV = 'http://127.0.0.1:9/campaign.csv';
+const ownerWebhookUrl = (owner: Owner) => `http://127.0.0.1:9/webhook-of-${owner.partition.name}`;
+const campaignOf = (owner: Owner) => owner.seeded['POST /v2/campaign/auto-generate'] as { campaignId: string; deliveryId: string; projects: string[] };
+
+/**
+ * The owner's campaign (its CSV unreachable, so it fails) and a webhook delivery of the owner's (a
+ * duplicated project's callback, sent once the copy is built), made through the API.
+ */
+async function seedCampaignAndDelivery(owner: Partition): Promise<{ campaignId: string; deliveryId: string; projects: string[] }> {
+  const webhook = await graphql(owner, 'mutation ($url: String!) { setWebhook(url: $url) { url } }', { url: `http://127.0.0.1:9/webhook-of-${owner.name}` });
+  expect(webhook.errors).toBeUndefined();
+  const started = await post(api.url, '/v2/campaign/auto-generate', { csvUrl: UNREACHABLE_CSV }, pwa(owner));
+  expect(started.status, JSON.stringify(started.body)).toBe(200);
+  const [campaignId] = /cmp_[A-Za-z0-9]+/.exec(started.body.message) ?? [];
+  expect(campaignId).toBeDefined();
+  const source = await editableProject(api, pwa(owner), { userId: 'b-user', sku: 'PB-SC-15-S' });
+  const copy = await post(api.url, '/v2/project/duplicate', { id: source, callback: 'http://127.0.0.1:9/callback' }, pwa(owner));
+  expect(copy.status, JSON.stringify(copy.body)).toBe(200);
+  const db = (await api.orm()).em.getConnection();
+  const deliveryId = await waitFor(
+    async () => (await db.execute('SELECT id FROM webhook_deliveries WHERE client_id = ? AND env = ? AND project_id = ?', [owner.clientId, owner.env, copy.body.id]))[0]?.id as string | undefined,
+    120_000,
+    `${owner.name} callback delivery`,
+  );
+  return { campaignId: campaignId!, deliveryId, projects: [source, copy.body.id] };
+}
 
 const PROBES: Probe[] = [
   // --- PWA REST (X-Service) ---
@@ -366,6 +394,103 @@ const PROBES: Probe[] = [
       }
     },
   },
+  // --- Campaigns and webhooks (the owner's campaign and delivery are made by the first entry's seed) ---
+  {
+    operation: 'POST /v2/campaign/auto-generate',
+    seed: seedCampaignAndDelivery,
+    async attempt(caller, owner) {
+      // Starting a campaign makes one of the caller's own, or is refused for want of the caller's webhook.
+      const response = await post(api.url, '/v2/campaign/auto-generate', { csvUrl: UNREACHABLE_CSV }, pwa(caller));
+      expect([200, 409], JSON.stringify(response.body)).toContain(response.status);
+      expect(JSON.stringify(response.body)).not.toContain(campaignOf(owner).campaignId);
+    },
+  },
+  {
+    operation: 'Query.campaign',
+    async attempt(caller, owner) {
+      expectGraphqlNotFound(await graphql(caller, 'query ($id: String!) { campaign(id: $id) { id status csvUrl } }', { id: campaignOf(owner).campaignId }));
+    },
+  },
+  {
+    operation: 'Query.campaigns',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, '{ campaigns(first: 100) { edges { node { id csvUrl } } } }');
+      expect(result.errors).toBeUndefined();
+      expect(result.data.campaigns.edges.map((e: any) => e.node.id)).not.toContain(campaignOf(owner).campaignId);
+    },
+  },
+  {
+    operation: 'Query.webhook',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, '{ webhook { url } }');
+      expect(result.errors).toBeUndefined();
+      expect(result.data.webhook?.url ?? null).not.toBe(ownerWebhookUrl(owner));
+    },
+  },
+  {
+    operation: 'Query.webhookDelivery',
+    async attempt(caller, owner) {
+      expectGraphqlNotFound(await graphql(caller, 'query ($id: String!) { webhookDelivery(id: $id) { id status } }', { id: campaignOf(owner).deliveryId }));
+    },
+  },
+  {
+    operation: 'Mutation.startCampaign',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, 'mutation ($csvUrl: String!) { startCampaign(csvUrl: $csvUrl) { message campaign { id } } }', { csvUrl: UNREACHABLE_CSV });
+      expect(JSON.stringify(result)).not.toContain(campaignOf(owner).campaignId);
+    },
+  },
+  {
+    operation: 'Mutation.setWebhook',
+    async attempt(caller, owner) {
+      // The caller's own webhook changes; the owner's stays (its URL is checked after the matrix, below).
+      const result = await graphql(caller, 'mutation ($url: String!) { setWebhook(url: $url) { url } }', { url: `http://127.0.0.1:9/${caller.name}` });
+      expect(result.errors).toBeUndefined();
+      expect(result.data.setWebhook.url).not.toBe(ownerWebhookUrl(owner));
+    },
+  },
+  {
+    operation: 'Mutation.rotateWebhookSecret',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, 'mutation { rotateWebhookSecret { url secret } }');
+      expect(result.errors).toBeUndefined();
+      expect(result.data.rotateWebhookSecret.url).not.toBe(ownerWebhookUrl(owner));
+    },
+  },
+  {
+    operation: 'Mutation.replayWebhook',
+    async attempt(caller, owner) {
+      expectGraphqlNotFound(await graphql(caller, 'mutation ($deliveryId: String!) { replayWebhook(deliveryId: $deliveryId) { id } }', { deliveryId: campaignOf(owner).deliveryId }));
+    },
+  },
+  {
+    operation: 'Subscription.campaignProgress',
+    async attempt(caller, owner) {
+      const socket = createClient({
+        url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { accessKey: caller.credentials.accessKey, accessSecret: caller.credentials.accessSecret },
+        retryAttempts: 0,
+      });
+      try {
+        const outcome = await new Promise<{ data: unknown[]; errors: any[] }>((resolve) => {
+          const seen = { data: [] as unknown[], errors: [] as any[] };
+          socket.subscribe(
+            { query: 'subscription ($id: String!) { campaignProgress(id: $id) { campaignId status } }', variables: { id: campaignOf(owner).campaignId } },
+            {
+              next: (result) => (result.errors ? seen.errors.push(...result.errors) : seen.data.push(result.data)),
+              error: (error) => resolve({ ...seen, errors: [...seen.errors, ...(Array.isArray(error) ? error : [error])] }),
+              complete: () => resolve(seen),
+            },
+          );
+        });
+        expect(outcome.data).toEqual([]);
+        expect(outcome.errors.map((e) => e.extensions?.code), JSON.stringify(outcome.errors)).toEqual(['NOT_FOUND']);
+      } finally {
+        await socket.dispose();
+      }
+    },
+  },
 ];
 
 const SUBSCRIPTIONS: SubscriptionProbe[] = [
@@ -431,6 +556,7 @@ describe('tenancy matrix: one partition against another partition ids, end users
       orders: await rows('SELECT * FROM orders WHERE client_id = ? AND env = ? ORDER BY id'),
       lines: await rows('SELECT l.* FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.client_id = ? AND o.env = ? ORDER BY l.id'),
       statusEvents: await rows('SELECT * FROM status_events WHERE client_id = ? AND env = ? ORDER BY id'),
+      webhookEndpoints: await rows('SELECT * FROM webhook_endpoints WHERE client_id = ? AND env = ? ORDER BY id'),
       markets: await rows('SELECT * FROM markets WHERE client_id = ? ORDER BY id', [clientId]),
       products: await rows('SELECT * FROM products WHERE client_id = ? ORDER BY id', [clientId]),
     };
@@ -483,11 +609,14 @@ describe('tenancy matrix: one partition against another partition ids, end users
     owner.own.orders = new Set([orderId]);
     const seeded: Record<string, unknown> = {};
     for (const probe of PROBES) if (probe.seed) seeded[probe.operation] = await probe.seed(owner);
+    // Projects a probe's seed made are the owner's too: probed like the others, counted as the owner's.
+    const seededProjects = Object.values(seeded).flatMap((value) => (value as { projects?: string[] }).projects ?? []);
+    for (const id of seededProjects) owner.own.projects.add(id);
     return {
       partition: owner,
       userId,
       email,
-      projects: [byUserId, byEmail, ordered],
+      projects: [byUserId, byEmail, ordered, ...seededProjects],
       orders: [{ orderId, projectId: ordered, body }],
       jobId: line?.printer_job_id ?? 'no-job-yet',
       seeded,
@@ -529,7 +658,7 @@ describe('tenancy matrix: one partition against another partition ids, end users
 
   it('refuses a query of tenant-owned rows from an EntityManager that names no tenant, unless it says ACROSS_TENANTS', async () => {
     const root = api.service.orm.em;
-    for (const entity of [Project, Order, OrderLine, Photo, EndUser, StatusEvent, Product, Market]) {
+    for (const entity of [Project, Order, OrderLine, Photo, EndUser, StatusEvent, Product, Market, Campaign, CampaignRow, WebhookEndpoint, WebhookDelivery, WebhookAttempt]) {
       await expect(root.fork().count(entity, {}), entity.name).rejects.toThrow(`No arguments provided for filter '${TENANT_FILTER}'`);
     }
     expect(await root.fork().count(Project, { client: partitions.bDev.clientId }, ACROSS_TENANTS)).toBe(owners.bDev.projects.length + owners.bProd.projects.length);

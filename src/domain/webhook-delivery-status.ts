@@ -18,7 +18,7 @@ export function canMoveDelivery(from: WebhookDeliveryStatus, to: WebhookDelivery
   return WEBHOOK_DELIVERY_TRANSITIONS[from].includes(to);
 }
 
-/** Attempts after the first failed one (spec 8: "3 additional attempts after a failure"). */
+/** Attempts after the first failed one (the API promises 3 additional attempts after a failure). */
 export const WEBHOOK_RETRIES = 3;
 
 /**

@@ -41,6 +41,10 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
           throw error;
         }
       },
+      // Subscriptions answer errors in the same vocabulary as queries (codes, no internals).
+      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphqlError(error.toJSON(), error)),
+      onNext: (_ctx, _id, _payload, _args, result) =>
+        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) } : undefined,
       context: (socketContext): GraphqlContext => {
         const tenant = (socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant'] }).tenant!;
         return graphqlContext(createRequestContext(services.em, tenant, `ws-${crypto.randomUUID()}`), services, bus);

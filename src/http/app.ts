@@ -9,7 +9,6 @@ import type { StatusEventBus } from '../events/status-event-bus';
 import { registerGraphql } from './graphql-route';
 import { ecommerceRoutes } from './ecommerce/routes';
 import { pwaRoutes } from './pwa/routes';
-import { campaignRoutes } from './pwa/campaign-routes';
 import { fileRoutes } from './file-routes';
 import { pspRoutes } from './psp-routes';
 import { healthRoutes } from './health-routes';
@@ -79,7 +78,6 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(healthRoutes, { em: services.em });
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services });
-  await app.register(campaignRoutes, { services });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
   await registerGraphql(app, services, bus);

@@ -12,13 +12,22 @@ const FINAL = ['completed', 'failed'];
 
 /**
  * The campaign as it is now, then every change of its status and counts, until it is completed
- * or failed. Listening starts before the snapshot is read, so nothing falls in between.
+ * or failed. Listening starts before the snapshot is read, so nothing falls in between; an unknown
+ * (or another tenant's) id fails here, before the stream starts, as a NOT_FOUND error.
  */
-async function* campaignProgress(context: GraphqlContext, id: string): AsyncGenerator<CampaignProgressReport> {
+async function campaignProgress(context: GraphqlContext, id: string): Promise<AsyncGenerator<CampaignProgressReport>> {
   const { ctx, services } = context;
   const events = subscribeTenantEvents(context, (event) => event.subjectType === CAMPAIGN_SUBJECT && event.subjectId === id);
   try {
-    const now = await services.campaigns.progress(ctx, id);
+    return follow(events, await services.campaigns.progress(ctx, id));
+  } catch (error) {
+    await events.return?.();
+    throw error;
+  }
+}
+
+async function* follow(events: AsyncIterableIterator<StatusEventMessage>, now: CampaignProgressReport): AsyncGenerator<CampaignProgressReport> {
+  try {
     yield now;
     if (FINAL.includes(now.status)) return;
     for await (const event of events) {

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
-import { deleteSchema, duplicateSchema, generateSchema, listSchema, printSchema, statusSchema, transferSchema } from './schemas';
+import { campaignSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printSchema, statusSchema, transferSchema } from './schemas';
 
 /**
  * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
@@ -38,4 +38,9 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = a
   app.post('/v2/project/duplicate', { schema: duplicateSchema }, async (request) => projects.duplicate(contextOf(request, services.em), request.body));
 
   app.post('/v2/project/transfer', { schema: transferSchema }, async (request) => projects.transfer(contextOf(request, services.em), request.body));
+
+  app.post('/v2/campaign/auto-generate', { schema: campaignSchema }, async (request) => {
+    const { message } = await services.campaigns.start(contextOf(request, services.em), request.body);
+    return { message };
+  });
 };

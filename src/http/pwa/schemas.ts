@@ -123,3 +123,16 @@ export const printSchema = {
   body: PrintInput,
   response: { 200: Message, ...problemResponses(400, 401, 404, 409, 422) },
 } as const;
+
+export const campaignSchema = {
+  operationId: 'startCampaign',
+  tags: ['campaigns'],
+  summary: 'Generate one project per row of a CSV',
+  description:
+    'Answers at once, naming the URL and the new campaign id; the CSV is then downloaded and worked through. ' +
+    "Each good row's project is announced to the client's webhook (signed, Standard Webhooks) when it is editable. " +
+    'A webhook must be set for the environment first (409 WEBHOOK_NOT_CONFIGURED otherwise). Progress: GraphQL campaign(id) and campaignProgress(id).',
+  security,
+  body: Type.Object({ csvUrl: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s) URL of the CSV to download' }) }),
+  response: { 200: Message, ...problemResponses(400, 401, 409) },
+} as const;

@@ -35,7 +35,7 @@ const MAX_PAGE = 100;
 export class CampaignService {
   constructor(private readonly deps: CampaignServiceDeps) {}
 
-  /** Spec 4.3: accepts the CSV URL at once; the campaign flow downloads and works through it. */
+  /** docs/api.md, Campaign: accepts the CSV URL at once; the campaign flow downloads and works through it. */
   async start(ctx: RequestContext, input: { csvUrl: unknown }): Promise<{ message: string; campaign: Campaign }> {
     const { csvUrl } = input;
     if (typeof csvUrl !== 'string' || !isHttpUrl(csvUrl) || csvUrl.length > 2000) {

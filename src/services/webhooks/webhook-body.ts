@@ -1,5 +1,5 @@
 /**
- * The body a shop receives when a project is ready (spec 6): the editor URL, the shop's reference,
+ * The body a shop receives when a project is ready (docs/api.md, Outbound webhooks): the editor URL, the shop's reference,
  * and the URL taken apart, so a receiver need not parse it. Every member is read from `url`
  * itself, so the two can never disagree.
  */

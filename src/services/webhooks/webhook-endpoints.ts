@@ -4,7 +4,8 @@ import type { Environment } from '../../domain/environment';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import { isHttpUrl } from '../projects/photo-input';
 import { isUuid } from '../../domain/ids';
-import { newWebhookSecret, openSecret, sealSecret } from './webhook-secret';
+import { generateWebhookSecret } from '../../printers/standard-webhooks';
+import { openSecret, sealSecret } from './webhook-secret';
 
 export interface WebhookTarget {
   clientId: string;
@@ -32,7 +33,7 @@ export async function setWebhook(em: EntityManager, pepper: string, target: Webh
       tx.assign(current, { url, updatedAt: new Date() });
       return { url, secret: null };
     }
-    const secret = newWebhookSecret();
+    const secret = generateWebhookSecret();
     tx.create(WebhookEndpoint, { client: target.clientId, env: target.env, url, sealedSecret: sealSecret(pepper, secret) });
     return { url, secret };
   });
@@ -43,7 +44,7 @@ export async function rotateWebhookSecret(em: EntityManager, pepper: string, tar
   return em.transactional(async (tx) => {
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
     if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
-    const secret = newWebhookSecret();
+    const secret = generateWebhookSecret();
     tx.assign(current, { sealedSecret: sealSecret(pepper, secret), updatedAt: new Date() });
     return { url: current.url, secret };
   });

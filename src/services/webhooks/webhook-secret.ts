@@ -7,11 +7,6 @@ import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:
  * database: a stolen dump holds no usable secret.
  */
 
-/** `whsec_` and 32 random bytes in base64, the Standard Webhooks secret format. */
-export function newWebhookSecret(): string {
-  return `whsec_${randomBytes(32).toString('base64')}`;
-}
-
 function sealingKey(pepper: string): Buffer {
   return createHmac('sha256', pepper).update('webhook-signing-secrets/v1').digest();
 }
