@@ -1,3 +1,5 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/harness';
@@ -6,7 +8,7 @@ import { makePhoto, startPhotoServer, type PhotoServer } from './support/photo-s
 import { startWebhookReceiver, type WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 import { campaignIdIn, finishedCampaign, graphql, type CampaignState } from './support/campaigns';
 import { waitFor } from './support/wait';
-import { ProjectDocument, ReplayWebhookDocument, SetWebhookDocument, WebhookDeliveryDocument } from './generated/graphql';
+import { CampaignDocument, ProjectDocument, ReplayWebhookDocument, SetWebhookDocument, WebhookDeliveryDocument } from './generated/graphql';
 
 const HEADER = 'reference,email,userId,sku,psp,marketId,language,photos,custom.title,notes';
 
@@ -274,6 +276,44 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
       await new Promise((resolve) => setTimeout(resolve, 300)); // a late second notification would arrive now
       expect(receiver.received.map((r) => r.body.reference).sort()).toEqual(['t-1', 't-2']);
     } finally {
+      await receiver.close();
+    }
+  });
+
+  it('fails the row of a project deleted before it became editable, never notifies it, and completes the campaign', async () => {
+    const receiver = await startWebhookReceiver();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slowPhotos = http.createServer(async (_request, response) => {
+      await held;
+      response.writeHead(200, { 'content-type': 'image/jpeg' }).end(served['/beach.jpg'].body);
+    });
+    await new Promise<void>((resolve) => slowPhotos.listen(0, '127.0.0.1', resolve));
+    try {
+      const { auth } = await shopWithWebhook(receiver);
+      const photo = `http://127.0.0.1:${(slowPhotos.address() as AddressInfo).port}/slow.jpg`;
+      const csvUrl = serveCsv('/gone.csv', `${HEADER}\ng-1,gone@example.com,,PB-HC-A4-P,local,0,,${photo},,\n`);
+      const started = await post(api.url, '/v2/campaign/auto-generate', { csvUrl }, auth);
+      const id = campaignIdIn(started.body.message);
+      const projectId = await waitFor(async () => {
+        const { data } = await graphql(api.url, auth, CampaignDocument, { id });
+        return data.campaign?.rows.edges[0]?.node.projectId ?? undefined;
+      }, 30_000, 'the row to have its project');
+
+      const deleted = await post(api.url, '/v2/project/delete', { user: 'gone@example.com', type: 'sync', ids: [projectId] }, auth);
+      expect(deleted.status).toBe(200);
+      release();
+
+      const campaign = await finishedCampaign(api.url, auth, id);
+      expect(campaign.status).toBe('completed');
+      expect(campaign.counts).toMatchObject({ rows: 1, notified: 0, failed: 1 });
+      expect(rowsOf(campaign)[0]).toMatchObject({ state: 'failed', projectId, reason: expect.stringContaining('never became editable') });
+      expect(campaign.deliveries.edges).toHaveLength(0);
+      expect(receiver.received).toHaveLength(0);
+    } finally {
+      release();
+      slowPhotos.closeAllConnections();
+      await new Promise((resolve) => slowPhotos.close(resolve));
       await receiver.close();
     }
   });

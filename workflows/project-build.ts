@@ -4,7 +4,7 @@ import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { PROJECT_BUILD_FLOW } from '../src/domain/flows';
 
 type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'> &
-  Pick<CampaignActivities, 'notifyProjectReady'>;
+  Pick<CampaignActivities, 'notifyProjectReady' | 'reportProjectNotReady'>;
 
 const database: ActivityOptions = {
   startToCloseTimeoutMs: 30_000,
@@ -41,24 +41,37 @@ export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: strin
     analyzePhoto: imaging,
     buildBook: imaging,
     notifyProjectReady: database,
+    reportProjectNotReady: database,
   },
   async run({ activities }, { projectId }) {
-    const { photoIds } = await activities.startBuilding(projectId);
-    for (let i = 0; i < photoIds.length; i += BATCH) {
-      const batch = photoIds.slice(i, i + BATCH);
-      // Downloads of a batch, then its failures in photo order, then its analyses: calls are always
-      // made in an order that does not depend on which download finished first, which replay
-      // under either engine relies on (DBOS hands recorded outcomes back by call order).
-      const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId)));
-      for (const [index, download] of downloads.entries()) {
-        if (download.status === 'rejected') {
-          await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });
-        }
-      }
-      await Promise.all(batch.map((photoId) => activities.analyzePhoto(photoId)));
+    let built: { status: string; pages: number };
+    try {
+      built = await build(activities, projectId);
+    } catch (error) {
+      // Retries are spent: the project stays as it is, but whoever waits for it must hear so.
+      await activities.reportProjectNotReady(projectId, `the project build gave up: ${(error as Error).message}`);
+      throw error;
     }
-    const built = await activities.buildBook(projectId);
     if (built.status === 'editable') await activities.notifyProjectReady(projectId);
+    else await activities.reportProjectNotReady(projectId, `project ${projectId} is ${built.status}; it never became editable and is not notified`);
     return built;
   },
 };
+
+async function build(activities: Activities, projectId: string): Promise<{ status: string; pages: number }> {
+  const { photoIds } = await activities.startBuilding(projectId);
+  for (let i = 0; i < photoIds.length; i += BATCH) {
+    const batch = photoIds.slice(i, i + BATCH);
+    // Downloads of a batch, then its failures in photo order, then its analyses: calls are always
+    // made in an order that does not depend on which download finished first, which replay
+    // under either engine relies on (DBOS hands recorded outcomes back by call order).
+    const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId)));
+    for (const [index, download] of downloads.entries()) {
+      if (download.status === 'rejected') {
+        await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });
+      }
+    }
+    await Promise.all(batch.map((photoId) => activities.analyzePhoto(photoId)));
+  }
+  return activities.buildBook(projectId);
+}

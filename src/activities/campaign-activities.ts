@@ -6,7 +6,7 @@ import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
 import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
-import { finishCampaignGeneration, generateCampaignPage, recordRowNotification } from '../services/campaigns/campaign-rows';
+import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, recordRowNotification } from '../services/campaigns/campaign-rows';
 import { notifyProjectReady } from '../services/notifications/project-ready';
 import { attemptDelivery, finishDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
 import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
@@ -53,6 +53,12 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
     async notifyProjectReady(projectId: string): Promise<void> {
       const em = await emForProject(orm, projectId);
       if (em) await notifyProjectReady(em, { engine, config }, projectId);
+    },
+
+    /** A project build ended without an editable book: its campaign row fails with the reason. */
+    async reportProjectNotReady(projectId: string, reason: string): Promise<void> {
+      const em = await emForProject(orm, projectId);
+      if (em) await failRowOfProject(em, projectId, reason);
     },
 
     async attemptWebhook(deliveryId: string): Promise<AttemptResult> {

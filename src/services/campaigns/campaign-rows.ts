@@ -127,6 +127,27 @@ export async function finishCampaignGeneration(em: EntityManager, campaignId: st
   });
 }
 
+/**
+ * A campaign project will not become editable (deleted or expired while building, or its build
+ * gave up): its row fails with the reason and is never notified, so the campaign can complete.
+ * A no-op for a project that is not a campaign's.
+ */
+export async function failRowOfProject(em: EntityManager, projectId: string, reason: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    const claim = { projectId, claimedReference: { $ne: null } };
+    const owner = await tx.findOne(CampaignRow, claim, { fields: ['campaign'] });
+    const campaign = owner && (await lockCampaign(tx, owner.campaign.id));
+    const row = campaign && (await tx.findOne(CampaignRow, claim, { refresh: true }));
+    if (!campaign || !row) return;
+    if (canMoveCampaignRow(row.state, 'failed')) {
+      await tx.nativeUpdate(CampaignRow, { id: row.id, state: row.state }, { state: 'failed', reason, updatedAt: new Date() });
+    }
+    const before = campaign.status;
+    await completeIfDone(tx, campaign);
+    if (campaign.status === before) await recordCampaignProgress(tx, campaign);
+  });
+}
+
 /** A campaign delivery settled: its row becomes notified or failed, and the campaign may complete. */
 export async function recordRowNotification(em: EntityManager, delivery: WebhookDelivery): Promise<void> {
   if (!delivery.campaign || delivery.status === 'pending') return;
