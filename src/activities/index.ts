@@ -9,6 +9,7 @@ import type { PrinterRegistry } from '../printers/printer-registry';
 import type { Config } from '../config';
 import type { WorkflowEngine } from '../domain/flows';
 import { createCampaignActivities } from './campaign-activities';
+import { releaseImageCaches } from '../imaging/image-memory';
 
 export interface ActivityDeps {
   orm: MikroORM;
@@ -25,6 +26,7 @@ export interface ActivityDeps {
 
 /** Every activity by name, for the Temporal worker and the embedded runner alike. */
 export function createActivities(deps: ActivityDeps) {
+  releaseImageCaches();
   return {
     ...createProjectActivities(deps),
     ...createRetentionActivities(deps),

@@ -2,7 +2,6 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, FlowDefinition } from '../../workflows/flow-context';
 import { DbosEngine, type ActivityQueue } from './dbos-engine';
-import { TemporalEngine } from './temporal-engine';
 import type { ManagedWorkflowEngine } from './workflow-engine';
 
 export interface WorkflowEngineDeps {
@@ -27,6 +26,9 @@ const QUEUES: ActivityQueue[] = [{ name: 'renders', workerConcurrency: 2, activi
  */
 export async function createWorkflowEngine({ config, databaseUrl, flows, activities, log }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
   if (config.temporal) {
+    // Loaded only here: the Temporal client's protobuf definitions cost ~15 MiB that the embedded
+    // default never uses.
+    const { TemporalEngine } = await import('./temporal-engine');
     return TemporalEngine.connect({ ...config.temporal, flowNames: flows.map((flow) => flow.name), log });
   }
   const queues = QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));

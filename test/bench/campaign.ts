@@ -24,6 +24,7 @@ import { loadCredentialPepper } from '../../src/services/tenancy/pepper';
 import { setWebhook } from '../../src/services/webhooks/webhook-endpoints';
 import { Campaign } from '../../src/db/entities';
 import { campaignCounts } from '../../src/services/campaigns/campaign-progress';
+import { scopeToTenant } from '../../src/db/tenant-filter';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RSS_LIMIT_MIB = 300;
@@ -109,6 +110,12 @@ const port = 40_000 + Math.floor(Math.random() * 20_000);
 const env = { ...process.env, DATABASE_URL: databaseUrl.toString(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
 const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
 const serviceUrl = `http://127.0.0.1:${port}`;
+// A crash of this script must not leave the service running against the next run's database.
+process.once('exit', () => child.kill('SIGKILL'));
+const exitedEarly = (code: number | null) => {
+  throw new Error(`the service exited with ${code}`);
+};
+child.once('exit', exitedEarly);
 for (let tries = 0; ; tries++) {
   try {
     if ((await fetch(`${serviceUrl}/healthz`)).ok) break;
@@ -124,11 +131,19 @@ async function serviceMemory(): Promise<{ rss: number; peak: number }> {
   return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
 }
 const idle = await serviceMemory();
+/** The service's V8 heap (used / reserved) and off-heap Buffers, from its Prometheus metrics. */
+async function v8Heap(): Promise<string> {
+  const metrics = await (await fetch(`${serviceUrl}/metrics`)).text();
+  const mib = (name: string) => (Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20).toFixed(0);
+  return `${mib('nodejs_heap_size_used_bytes')}/${mib('nodejs_heap_size_total_bytes')} MiB, buffers ${mib('nodejs_external_memory_bytes')} MiB`;
+}
 
 const orm = await MikroORM.init(ormConfig(databaseUrl.toString(), { poolMax: 2 }));
 const pepper = await loadCredentialPepper(loadConfig(env));
 const issued = await new ClientAdmin(orm.em.fork(), pepper).create('Bench shop');
-secret = (await setWebhook(orm.em.fork(), pepper, { clientId: issued.clientId, env: 'dev' }, `${receiverUrl}/hook`)).secret!;
+const tenant = { clientId: issued.clientId, env: 'dev' } as const;
+const shopEm = () => scopeToTenant(orm.em.fork(), tenant);
+secret = (await setWebhook(shopEm(), pepper, tenant, `${receiverUrl}/hook`)).secret!;
 const headers = {
   'content-type': 'application/json',
   'x-service': JSON.stringify({ accessKey: issued.credentials.dev.accessKey, accessSecret: issued.credentials.dev.accessSecret }),
@@ -144,16 +159,17 @@ let imported = 0;
 for (;;) {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
   const memory = await serviceMemory();
-  const em = orm.em.fork();
+  const heap = await v8Heap();
+  const em = shopEm();
   const campaign = await em.findOneOrFail(Campaign, { id: campaignId });
   const counts = await campaignCounts(em, campaign);
   if (!imported && campaign.status !== 'importing') imported = Date.now();
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`\r${seconds.toFixed(0)} s  ${campaign.status}  generated ${counts.generated}  notified ${counts.notified}/${ROWS}  failed ${counts.failed}  rss ${memory.rss.toFixed(0)} MiB (peak ${memory.peak.toFixed(0)})   `);
+  process.stdout.write(`\r${seconds.toFixed(0)} s  ${campaign.status}  generated ${counts.generated}  notified ${counts.notified}/${ROWS}  failed ${counts.failed}  rss ${memory.rss.toFixed(0)} MiB (peak ${memory.peak.toFixed(0)}; V8 heap ${heap})   `);
   if (campaign.status === 'completed' || campaign.status === 'failed') break;
 }
 const seconds = (Date.now() - started) / 1000;
-const final = await campaignCounts(orm.em.fork(), await orm.em.fork().findOneOrFail(Campaign, { id: campaignId }));
+const final = await campaignCounts(shopEm(), await shopEm().findOneOrFail(Campaign, { id: campaignId }));
 const { peak: maxRssMiB } = await serviceMemory();
 console.log('\n');
 console.log(`rows                 ${ROWS} (imported in ${((imported - started) / 1000).toFixed(1)} s)`);
@@ -164,6 +180,7 @@ console.log(`service RSS idle     ${idle.rss.toFixed(0)} MiB (started, before th
 console.log(`service peak RSS     ${maxRssMiB.toFixed(0)} MiB (limit ${RSS_LIMIT_MIB} MiB: ${maxRssMiB < RSS_LIMIT_MIB ? 'within' : 'EXCEEDED'})`);
 
 await orm.close();
+child.off('exit', exitedEarly);
 child.kill('SIGTERM');
 await once(child, 'exit');
 await new Promise((resolve) => files.close(resolve));
