@@ -99,10 +99,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!errors) throw error;
     throw new ConfigError(problemsOf(errors, data));
   }
-  return configFrom(valid);
+  return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined });
 }
 
-function configFrom(env: Environment) {
+function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
   const publicUrl = withoutTrailingSlash(env.PUBLIC_URL ?? `http://${hostForUrl(env.HOST)}:${env.PORT}`);
   return {
     host: env.HOST,
@@ -110,6 +110,8 @@ function configFrom(env: Environment) {
     /** Unset means: start the embedded PostgreSQL in `dataDir`. */
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     dataDir: path.resolve(env.DATA_DIR),
+    /** DATA_DIR was not set: the embedded PostgreSQL may keep its cluster elsewhere when it cannot reach `dataDir` (src/db/embedded-postgres.ts). */
+    dataDirIsDefault: given.dataDirIsDefault,
     publicUrl,
     frontendUrl: withoutTrailingSlash(env.FRONTEND_URL ?? `${publicUrl}/editor`),
     ...(env.TEMPORAL_ADDRESS
