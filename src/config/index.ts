@@ -47,6 +47,12 @@ export const EnvironmentSchema = Type.Object(
     }),
     /** Key of the HMAC that turns credential secrets into stored digests. */
     CREDENTIAL_PEPPER: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    /** Key of the HMAC that signs /files URLs; unset means one derived from the credential pepper. */
+    FILE_URL_SECRET: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    /** How long a signed /files URL handed to a client (print files, previews) stays valid. */
+    FILE_URL_TTL: duration('15m'),
+    /** How long a signed /files URL handed to an HTTP printer with a job stays valid. */
+    PRINTER_FILE_URL_TTL: duration('7d'),
     TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     PROJECT_TTL: duration('30d'),
@@ -125,6 +131,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     pspWebhookSecrets: secretsByPsp(env.PSP_WEBHOOK_SECRETS)!,
     /** Key of the HMAC that turns credential secrets into stored digests. */
     ...(env.CREDENTIAL_PEPPER ? { credentialPepper: env.CREDENTIAL_PEPPER } : {}),
+    /** Key of the HMAC that signs /files URLs (else derived from the credential pepper). */
+    ...(env.FILE_URL_SECRET ? { fileUrlSecret: env.FILE_URL_SECRET } : {}),
     timezone: env.TZ,
     logLevel: env.LOG_LEVEL,
     durations: {
@@ -134,6 +142,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
       sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
       workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
+      fileUrlTtlMs: milliseconds(env.FILE_URL_TTL),
+      printerFileUrlTtlMs: milliseconds(env.PRINTER_FILE_URL_TTL),
     },
   };
 }
