@@ -12,11 +12,14 @@ import { waitFor } from './support/wait';
 describe('print files of an order line', () => {
   let api: TestService;
   let owner: Record<string, string>;
+  let ownerLive: Record<string, string>;
   let other: Record<string, string>;
 
   beforeAll(async () => {
     api = await startTestService({ SANDBOX_PRINTER_STEP: '100ms', FILE_URL_TTL: '10m' });
-    owner = serviceHeader((await api.createClient('Print files shop')).credentials.dev);
+    const shop = await api.createClient('Print files shop');
+    owner = serviceHeader(shop.credentials.dev);
+    ownerLive = serviceHeader(shop.credentials.prod);
     other = serviceHeader((await api.createClient('Someone else')).credentials.dev);
   });
   afterAll(() => api?.stop());
@@ -87,6 +90,16 @@ describe('print files of an order line', () => {
     const swapped = await fetch(`${new URL(manifestUrl).origin}${new URL(manifestUrl).pathname}${plain.search}`);
     expect(swapped.status).toBe(403);
     expect(((await swapped.json()) as { code: string }).code).toBe('FILE_URL_INVALID');
+  }, 180_000);
+
+  it('gives a live (prod) order its print files too, and keeps them from the same client in the sandbox', async () => {
+    const projectId = await editableProject(api, ownerLive, { email: 'live@example.com' });
+    expect((await post(api.url, '/v2/print', printBody('pf-live', projectId), ownerLive)).status).toBe(200);
+    await waitFor(async () => (await printFiles('pf-live', ownerLive)).body.lines?.[0]?.printFiles !== undefined, 120_000, 'print files');
+    const { pdfUrl, pages } = (await printFiles('pf-live', ownerLive)).body.lines[0].printFiles;
+    const pdf = await PDFDocument.load(await (await fetch(pdfUrl)).arrayBuffer());
+    expect(pdf.getPageCount()).toBe(pages);
+    expect((await printFiles('pf-live', owner)).status).toBe(404);
   }, 180_000);
 
   it('refuses a URL once it has expired', async () => {
