@@ -1,4 +1,3 @@
-import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
@@ -9,7 +8,8 @@ import { StatusEventBus } from './events/status-event-bus';
 import { buildApp } from './http/app';
 import { createAppServices } from './services/app-services';
 import { loadCredentialPepper } from './services/tenancy/pepper';
-import { FileStore } from './storage/file-store';
+import { createFileStore } from './storage/create-file-store';
+import type { FileStore } from './storage/file-store';
 import { createSafeFetch } from './outbound/safe-fetch';
 import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
@@ -39,7 +39,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   await seedDemoClient(database.orm.em.fork(), pepper, config.dataDir, log);
   const bus = new StatusEventBus(database.url, log);
   await bus.start();
-  const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
+  const files = createFileStore(config, pepper);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const lateEngine = new LateBoundEngine();
   const printers = createPrinters(config, files, fetch);

@@ -4,7 +4,6 @@
  * signal them. Needs TEMPORAL_ADDRESS; without it, flows run inside the API process instead.
  */
 import 'reflect-metadata';
-import path from 'node:path';
 import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
@@ -12,7 +11,7 @@ import { openDatabase } from './db/database';
 import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
 import { createSafeFetch } from './outbound/safe-fetch';
-import { FileStore } from './storage/file-store';
+import { createFileStore } from './storage/create-file-store';
 import { createFlowWorker } from './engine/temporal-worker';
 import { TemporalEngine } from './engine/temporal-engine';
 import { loadCredentialPepper } from './services/tenancy/pepper';
@@ -52,11 +51,11 @@ try {
   exitWith(`Cannot reach Temporal at TEMPORAL_ADDRESS=${temporal.address}: ${(error as Error).message}`);
 }
 const database = await openDatabase(config, log);
-const files = new FileStore(path.join(config.dataDir, 'files'), config.publicUrl);
 const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
 // Campaign and notification activities start flows (project builds, webhook deliveries).
 const engine = await TemporalEngine.connect({ ...temporal, flowNames: FLOWS.map((flow) => flow.name), log });
 const pepper = await loadCredentialPepper(config);
+const files = createFileStore(config, pepper);
 const printers = createPrinters(config, files, fetch);
 const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
 

@@ -42,6 +42,24 @@ describe('POST /api/v2/product/list-product.php', () => {
     expect(listed).toEqual(body.products.map((p: any) => p.id).sort());
   });
 
+  it('gives every attribute object a thumbnail path and both descriptions (spec 2.3)', async () => {
+    const { body } = await post(api.url, PATH, { ...auth, language: 'de' });
+    for (const product of body.products) {
+      for (const attribute of product.attributes) {
+        const where = `${product.sku} ${attribute.type}`;
+        expect(attribute.thumbnail, where).toMatch(/^[a-z0-9][a-z0-9/_-]*\.jpg$/);
+        expect(new URL(attribute.thumbnail, body.baseUrl).href.startsWith(body.baseUrl), where).toBe(true);
+        expect(attribute.description, where).toMatch(/\S/);
+        expect(attribute.descriptionJson.length, where).toBeGreaterThan(0);
+        expect(attribute.descriptionJson[0], where).toHaveProperty('type');
+      }
+    }
+    const a4 = body.products.find((p: any) => p.sku === 'PB-HC-A4-L');
+    const size = a4.attributes.find((a: any) => a.type === 'size');
+    expect(size.thumbnail).toBe('attributes/size/a4-landscape.jpg');
+    expect(size.description).toMatch(/Seiten/);
+  });
+
   it('shows the upcoming product greyed out', async () => {
     const { body } = await post(api.url, PATH, auth);
     const upcoming = body.products.filter((p: any) => p.disabled);

@@ -19,6 +19,9 @@ describe('configuration', () => {
     ['ALLOW_LOOPBACK_URLS', 'maybe'],
     ['PRINTER', 'fax'],
     ['CREDENTIAL_PEPPER', 'short'],
+    ['FILE_URL_SECRET', 'short'],
+    ['FILE_URL_TTL', 'soon'],
+    ['PRINTER_FILE_URL_TTL', '1 week'],
     ['TZ', 'Mars/Olympus'],
     ['LOG_LEVEL', 'loud'],
     ['PROJECT_TTL', '3 weeks'],
@@ -27,6 +30,16 @@ describe('configuration', () => {
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('signs file URLs for 15 minutes, printer file URLs for 7 days, unless told otherwise', () => {
+    expect(loadConfig({}).durations).toMatchObject({ fileUrlTtlMs: 15 * 60_000, printerFileUrlTtlMs: 7 * 86_400_000 });
+    expect(loadConfig({ FILE_URL_TTL: '30s' }).durations.fileUrlTtlMs).toBe(30_000);
+  });
+
+  it('knows whether DATA_DIR was given, so the embedded PostgreSQL never moves data the operator placed', () => {
+    expect(loadConfig({}).dataDirIsDefault).toBe(true);
+    expect(loadConfig({ DATA_DIR: '/srv/photobook' }).dataDirIsDefault).toBe(false);
   });
 
   it('reads durations with units so tests can run timers in seconds', () => {

@@ -50,6 +50,10 @@ describe('GraphQL over HTTP at /graphql', () => {
       const topSeller = catalogue.products.find((p) => p.sku === 'PB-HC-A4-L')!;
       expect(topSeller.payment.prices).toEqual([{ price: 29.99, extraCostPerPage: 0.79 }]);
       expect(topSeller.attributes[0]).toMatchObject({ type: 'category', categoryId: 1 });
+      const cover = topSeller.attributes.find((a) => a.type === 'cover')!;
+      expect(cover.thumbnail).toBe('attributes/cover/hardcover-matte.jpg');
+      expect(cover.description).toMatch(/cover/i);
+      expect(cover.descriptionJson[0]).toMatchObject({ type: 'paragraph', text: cover.description });
       expect(catalogue.categories.find((c) => c.categoryId === 1)!.products).toContain(103);
       expect(catalogue.products.filter((p) => p.disabled).map((p) => p.id)).toEqual([303]);
     });

@@ -53,10 +53,14 @@ describe('POST /api/v2/misc/get-market.php', () => {
     expect(body.results).toHaveLength(5);
   });
 
-  it('asks for longitude when only latitude is given', async () => {
-    const { status, body } = await post(api.url, PATH, { ...auth, latitude: 10 });
-    expect(status).toBe(400);
-    expect(body.errors).toEqual([{ path: 'longitude', message: 'is required when latitude is given' }]);
+  it.each([
+    ['latitude', { latitude: 10 }],
+    ['longitude', { longitude: 10 }],
+  ])('answers the markets without a suggestion when only %s is given (spec 4.11)', async (_only, coordinate) => {
+    const { status, body } = await post(api.url, PATH, { ...auth, ...coordinate });
+    expect(status).toBe(200);
+    expect(body.results).toHaveLength(5);
+    expect(body).not.toHaveProperty('suggested');
   });
 
   it('rejects coordinates outside the globe, naming the field', async () => {

@@ -173,7 +173,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(entry.timestamp * 1000));
     expect(entry.displayDate.slice(-5)).toBe(berlin);
     expect(entry.orders[0]).toMatchObject({ title: 'August', quantity: 1, total: 34.99, displayStatus: expect.any(String), product: { basePrice: expect.any(Number), extraCostPerPage: expect.any(Number) } });
-    expect(entry.orders[0].coverPreview).toMatch(/preview\.jpg$/);
+    expect(new URL(entry.orders[0].coverPreview).pathname).toMatch(/preview\.jpg$/);
   });
 
   describe('bad orders change nothing', () => {

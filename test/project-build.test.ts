@@ -110,7 +110,7 @@ describe('generate: from photos on a web server to an editable book', () => {
     expect(project.cover).toMatchObject({ title: 'Sommer in Italien', subtitle: 'Juni 2024' });
 
     // The preview is a real image at PUBLIC_URL, with the A4 portrait cover's proportions.
-    expect(project.preview).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/preview\\.jpg$`));
+    expect(project.preview).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/preview\\.jpg\\?expires=\\d+&signature=[\\w-]+$`));
     const preview = await fetch(project.preview);
     expect(preview.headers.get('content-type')).toBe('image/jpeg');
     const meta = await sharp(Buffer.from(await preview.arrayBuffer())).metadata();

@@ -127,7 +127,7 @@ const generateBody = (user: Record<string, string>) => ({ sku: 'PB-HC-A4-P', psp
 const userOf = (owner: Owner): Record<string, string>[] => [{ userId: owner.userId }, { email: owner.email }];
 
 const PROJECT_FIELDS = 'id title endUserId status { project photos } product { sku marketId } photos { id }';
-const ORDER_FIELDS = 'orderId email lines { projectId status }';
+const ORDER_FIELDS = 'orderId email lines { projectId status printFiles { pdfUrl manifestUrl pages } }';
 
 /** A CSV nobody serves: a campaign started with it fails at once, which is all the matrix needs of it. */
 const UNREACHABLE_CSV = 'http://127.0.0.1:9/campaign.csv';
@@ -191,6 +191,16 @@ const PROBES: Probe[] = [
     operation: 'GET /v2/project/status',
     async attempt(caller, owner) {
       for (const id of owner.projects) expectNotFound(await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: pwa(caller) }), 'id');
+    },
+  },
+  {
+    operation: 'GET /v2/order/print-files',
+    async attempt(caller, owner) {
+      for (const { orderId, projectId } of owner.orders) {
+        expectNotFound(await request(api.url, 'GET', `/v2/order/print-files?orderId=${encodeURIComponent(orderId)}`, { headers: pwa(caller) }), 'orderId');
+        const one = `/v2/order/print-files?orderId=${encodeURIComponent(orderId)}&projectId=${projectId}`;
+        expectNotFound(await request(api.url, 'GET', one, { headers: pwa(caller) }), 'orderId');
+      }
     },
   },
   {

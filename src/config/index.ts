@@ -47,6 +47,12 @@ export const EnvironmentSchema = Type.Object(
     }),
     /** Key of the HMAC that turns credential secrets into stored digests. */
     CREDENTIAL_PEPPER: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    /** Key of the HMAC that signs /files URLs; unset means one derived from the credential pepper. */
+    FILE_URL_SECRET: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    /** How long a signed /files URL handed to a client (print files, previews) stays valid. */
+    FILE_URL_TTL: duration('15m'),
+    /** How long a signed /files URL handed to an HTTP printer with a job stays valid. */
+    PRINTER_FILE_URL_TTL: duration('7d'),
     TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     PROJECT_TTL: duration('30d'),
@@ -99,10 +105,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!errors) throw error;
     throw new ConfigError(problemsOf(errors, data));
   }
-  return configFrom(valid);
+  return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined });
 }
 
-function configFrom(env: Environment) {
+function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
   const publicUrl = withoutTrailingSlash(env.PUBLIC_URL ?? `http://${hostForUrl(env.HOST)}:${env.PORT}`);
   return {
     host: env.HOST,
@@ -110,6 +116,8 @@ function configFrom(env: Environment) {
     /** Unset means: start the embedded PostgreSQL in `dataDir`. */
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     dataDir: path.resolve(env.DATA_DIR),
+    /** DATA_DIR was not set: the embedded PostgreSQL may keep its cluster elsewhere when it cannot reach `dataDir` (src/db/embedded-postgres.ts). */
+    dataDirIsDefault: given.dataDirIsDefault,
     publicUrl,
     frontendUrl: withoutTrailingSlash(env.FRONTEND_URL ?? `${publicUrl}/editor`),
     ...(env.TEMPORAL_ADDRESS
@@ -123,6 +131,8 @@ function configFrom(env: Environment) {
     pspWebhookSecrets: secretsByPsp(env.PSP_WEBHOOK_SECRETS)!,
     /** Key of the HMAC that turns credential secrets into stored digests. */
     ...(env.CREDENTIAL_PEPPER ? { credentialPepper: env.CREDENTIAL_PEPPER } : {}),
+    /** Key of the HMAC that signs /files URLs (else derived from the credential pepper). */
+    ...(env.FILE_URL_SECRET ? { fileUrlSecret: env.FILE_URL_SECRET } : {}),
     timezone: env.TZ,
     logLevel: env.LOG_LEVEL,
     durations: {
@@ -132,6 +142,8 @@ function configFrom(env: Environment) {
       orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
       sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
       workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
+      fileUrlTtlMs: milliseconds(env.FILE_URL_TTL),
+      printerFileUrlTtlMs: milliseconds(env.PRINTER_FILE_URL_TTL),
     },
   };
 }

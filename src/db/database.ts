@@ -21,7 +21,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
   let url = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
-    const embedded = await startEmbeddedPostgres(config.dataDir, log);
+    const embedded = await startEmbeddedPostgres(config.dataDir, log, { dataDirIsDefault: config.dataDirIsDefault });
     await ensureDatabaseExists(embedded.serverUrl, EMBEDDED_DATABASE_NAME);
     url = `${embedded.serverUrl}/${EMBEDDED_DATABASE_NAME}`;
     stopEmbedded = embedded.stop;

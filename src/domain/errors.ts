@@ -11,6 +11,7 @@ export interface FieldError {
 export type ErrorKind =
   | 'invalid' // 400
   | 'unauthenticated' // 401
+  | 'forbidden' // 403
   | 'not_found' // 404
   | 'conflict' // 409
   | 'too_large' // 413
@@ -43,6 +44,13 @@ export class ValidationError extends DomainError {
 export class UnauthenticatedError extends DomainError {
   constructor(message: string, path?: string) {
     super('unauthenticated', 'UNAUTHENTICATED', message, path ? [{ path, message }] : []);
+  }
+}
+
+/** Credentials are fine, or not needed, but this request may not have what it asks for (a bad or expired file URL). */
+export class ForbiddenError extends DomainError {
+  constructor(code: string, message: string) {
+    super('forbidden', code, message);
   }
 }
 

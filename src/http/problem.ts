@@ -5,6 +5,7 @@ import type { Problem } from './shared-schemas';
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
   invalid: 400,
   unauthenticated: 401,
+  forbidden: 403,
   not_found: 404,
   conflict: 409,
   too_large: 413,
@@ -15,6 +16,7 @@ const STATUS_OF_KIND: Record<ErrorKind, number> = {
 const TITLES: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
+  403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
   406: 'Not Acceptable',

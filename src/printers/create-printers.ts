@@ -8,12 +8,12 @@ import { SandboxPrinter } from './sandbox-printer';
 
 /** The printers of a process, from configuration: PRINTER picks the live one; `dev` jobs use the sandbox. */
 export function createPrinters(
-  config: Pick<Config, 'dataDir' | 'printer' | 'printerHttp'>,
+  config: Pick<Config, 'dataDir' | 'printer' | 'printerHttp'> & { durations: Pick<Config['durations'], 'printerFileUrlTtlMs'> },
   files: FileStore,
   fetch: SafeFetch,
 ): PrinterRegistry {
   const http = config.printerHttp
-    ? new HttpPrinter({ endpoint: config.printerHttp.url, signingSecret: config.printerHttp.secret, fetch, fileUrl: (key) => files.url(key) })
+    ? new HttpPrinter({ endpoint: config.printerHttp.url, signingSecret: config.printerHttp.secret, fetch, fileUrl: (key) => files.url(key, config.durations.printerFileUrlTtlMs) })
     : undefined;
   return createPrinterRegistry({
     local: new LocalPrinter({ dataDir: config.dataDir, files }),

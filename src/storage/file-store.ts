@@ -1,19 +1,36 @@
 import { copyFile, mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { FileUrlSigner, type SignatureVerdict } from './file-url-signer';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
+
+export interface FileUrlOptions {
+  /** HMAC key of the URL signatures; API and worker must share it. */
+  secret: string;
+  /** Lifetime of a URL when the caller names none (FILE_URL_TTL). */
+  ttlMs: number;
+}
 
 /**
  * Files (photo originals, thumbnails, previews, print files) under DATA_DIR/files, addressed by
  * keys like `<client>/<env>/projects/<id>/preview.jpg`. Writes are atomic (temp file + rename), so
- * a retried activity never leaves half a file behind. Public URLs are `PUBLIC_URL/files/<key>`.
+ * a retried activity never leaves half a file behind. URLs are `PUBLIC_URL/files/<key>?expires=…&signature=…`:
+ * signed and expiring, so knowing a key is not enough to read a file.
  */
 export class FileStore {
+  private readonly signer: FileUrlSigner;
+  private readonly ttlMs: number;
+
   constructor(
     readonly root: string,
     private readonly publicUrl: string,
-  ) {}
+    // Without options (tests of one process) the URLs are valid only for this instance.
+    urls: FileUrlOptions = { secret: randomBytes(32).toString('base64url'), ttlMs: 15 * 60_000 },
+  ) {
+    this.signer = new FileUrlSigner(urls.secret);
+    this.ttlMs = urls.ttlMs;
+  }
 
   async put(key: string, data: Buffer): Promise<void> {
     const file = this.pathOf(key);
@@ -38,8 +55,21 @@ export class FileStore {
     await rm(this.pathOf(prefix), { recursive: true, force: true });
   }
 
-  url(key: string): string {
-    return `${this.publicUrl}/files/${key}`;
+  /** A signed URL of `key`, valid for `ttlMs` (default FILE_URL_TTL). */
+  url(key: string, ttlMs = this.ttlMs): string {
+    return this.signedUrl(key, ttlMs).url;
+  }
+
+  /** A signed URL of `key` and when it expires (Unix seconds). */
+  signedUrl(key: string, ttlMs = this.ttlMs): { url: string; expiresAt: number } {
+    const { expires, signature } = this.signer.sign(key, ttlMs);
+    const query = new URLSearchParams({ expires: String(expires), signature });
+    return { url: `${this.publicUrl}/files/${key}?${query}`, expiresAt: expires };
+  }
+
+  /** Whether a request for `key` carried a valid, unexpired signature. */
+  verifyUrl(key: string, expires: string | null, signature: string | null): SignatureVerdict {
+    return this.signer.verify(key, expires, signature);
   }
 
   /** Resolves a key to a path inside the root, refusing anything that could escape it. */

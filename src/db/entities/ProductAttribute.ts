@@ -1,6 +1,6 @@
 import { BigIntType, Entity, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Product } from './Product';
-import type { Localized } from '../../domain/localized';
+import type { Localized, LocalizedRichText } from '../../domain/localized';
 import { ownedThrough } from '../tenant-filter';
 
 /** A variation of a product (its size, cover, paper...), listed after its category in `attributes`. */
@@ -22,6 +22,16 @@ export class ProductAttribute {
 
   @Property({ type: 'json' })
   subtitle!: Localized;
+
+  /** Path below the catalogue's baseUrl, like a product's thumbnail. */
+  @Property({ type: 'string', length: 500 })
+  thumbnail!: string;
+
+  @Property({ type: 'json' })
+  description!: Localized;
+
+  @Property({ type: 'json' })
+  descriptionJson!: LocalizedRichText;
 
   @Property({ type: 'integer' })
   sortOrder!: number;

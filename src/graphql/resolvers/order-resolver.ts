@@ -4,18 +4,20 @@ import type { GraphqlContext } from '../context';
 import { EcommerceOrderStatus, Order, OrderConnection, PrintOrderInput, PrintOrderPayload } from '../types/order';
 import { displayStatusOf, type EcommerceStatus } from '../../domain/order-status';
 import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
+import { printFilesOf } from '../../services/orders/print-files';
+import type { FileStore } from '../../storage/file-store';
 
 @Resolver()
 export class OrderResolver {
   @Mutation(() => PrintOrderPayload, { description: 'Print a paid order (REST: /v2/print); idempotent on orderId' })
   async printOrder(@Ctx() { ctx, services }: GraphqlContext, @Arg('input', () => PrintOrderInput) input: PrintOrderInput): Promise<PrintOrderPayload> {
     const { message, order } = await services.orders.print(ctx, JSON.parse(JSON.stringify(input)));
-    return { message, order: orderView(await services.orders.find(ctx, order.orderId)) };
+    return { message, order: orderView(await services.orders.find(ctx, order.orderId), services.files) };
   }
 
   @Query(() => Order, { description: 'One order of this client' })
   async order(@Ctx() { ctx, services }: GraphqlContext, @Arg('orderId', () => String) orderId: string): Promise<Order> {
-    return orderView(await services.orders.find(ctx, orderId));
+    return orderView(await services.orders.find(ctx, orderId), services.files);
   }
 
   @Query(() => OrderConnection, { description: "Orders, newest first; a user's when email is given" })
@@ -27,14 +29,14 @@ export class OrderResolver {
   ): Promise<OrderConnection> {
     const page = await services.orders.page(ctx, { email: email ?? undefined, first, after: after ?? undefined });
     return {
-      edges: page.items.map((order) => ({ node: orderView(order), cursor: page.from(order) })),
+      edges: page.items.map((order) => ({ node: orderView(order, services.files), cursor: page.from(order) })),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
     };
   }
 
   @Mutation(() => Order, { description: 'The payment of an order placed with paymentPending arrived' })
   async confirmPayment(@Ctx() { ctx, services }: GraphqlContext, @Arg('orderId', () => String) orderId: string): Promise<Order> {
-    return orderView(await services.orders.confirmPayment(ctx, orderId));
+    return orderView(await services.orders.confirmPayment(ctx, orderId), services.files);
   }
 
   @Mutation(() => Order, { description: 'Cancel or refund an order, or one project of it' })
@@ -44,11 +46,11 @@ export class OrderResolver {
     @Arg('status', () => EcommerceOrderStatus) status: EcommerceStatus,
     @Arg('projectId', () => String, { nullable: true }) projectId?: string | null,
   ): Promise<Order> {
-    return orderView(await services.orders.setStatus(ctx, { orderId, status, projectId: projectId ?? undefined }));
+    return orderView(await services.orders.setStatus(ctx, { orderId, status, projectId: projectId ?? undefined }), services.files);
   }
 }
 
-export function orderView(order: OrderEntity): Order {
+export function orderView(order: OrderEntity, files: FileStore): Order {
   return {
     orderId: order.orderId,
     email: order.email,
@@ -76,6 +78,7 @@ export function orderView(order: OrderEntity): Order {
       tracking: line.trackingUrl,
       pageCount: line.pageCount,
       warnings: line.warnings.map((w) => ({ ...w, page: String(w.page) })),
+      printFiles: printFilesOf(line, files) ?? null,
     })),
   };
 }

@@ -47,9 +47,9 @@ export class Attribute {
   @Field(() => String) name!: string;
   @Field(() => String) subtitle!: string;
   @Field(() => [CarouselSlide], { nullable: true }) carousel?: CarouselSlide[];
-  @Field(() => String, { nullable: true }) thumbnail?: string;
-  @Field(() => String, { nullable: true }) description?: string;
-  @Field(() => [RichTextBlock], { nullable: true }) descriptionJson?: RichTextBlock[];
+  @Field(() => String, { description: 'Path; prepend baseUrl' }) thumbnail!: string;
+  @Field(() => String, { description: 'Single-string description; use this or descriptionJson' }) description!: string;
+  @Field(() => [RichTextBlock]) descriptionJson!: RichTextBlock[];
   @Field(() => Int) order!: number;
   @Field(() => String, { nullable: true }) tag?: string;
   @Field(() => Boolean) topSeller!: boolean;

@@ -28,6 +28,14 @@ export class PrintWarning {
   @Field(() => String) message!: string;
 }
 
+@ObjectType({ description: "Signed URLs of a line's print files, valid until expiresAt; ask again for fresh ones" })
+export class PrintFiles {
+  @Field(() => String, { description: 'The print-ready PDF: cover first, then the interior pages' }) pdfUrl!: string;
+  @Field(() => String, { description: 'The job manifest (JSON) handed to the printer with the PDF' }) manifestUrl!: string;
+  @Field(() => Int, { description: 'Pages in the PDF, cover included' }) pages!: number;
+  @Field(() => Int, { description: 'Unix seconds after which both URLs are refused' }) expiresAt!: number;
+}
+
 @ObjectType({ description: 'One project of an order and its fulfilment' })
 export class OrderLine {
   @Field(() => String) projectId!: string;
@@ -42,6 +50,7 @@ export class OrderLine {
   @Field(() => String, { nullable: true }) tracking?: string | null;
   @Field(() => Int, { nullable: true }) pageCount?: number | null;
   @Field(() => [PrintWarning]) warnings!: PrintWarning[];
+  @Field(() => PrintFiles, { nullable: true, description: 'The print files once rendered (sandbox and live); null before' }) printFiles?: PrintFiles | null;
 }
 
 @ObjectType()

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
-import { campaignSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printSchema, statusSchema, transferSchema } from './schemas';
+import { campaignSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printFilesSchema, printSchema, statusSchema, transferSchema } from './schemas';
 
 /**
  * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
@@ -29,6 +29,10 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = a
     const { message } = await services.orders.print(contextOf(request, services.em), request.body);
     return { message };
   });
+
+  app.get('/v2/order/print-files', { schema: printFilesSchema }, async (request) =>
+    services.orders.printFiles(contextOf(request, services.em), request.query.orderId, request.query.projectId),
+  );
 
   app.post('/v2/project/delete', { schema: deleteSchema }, async (request) => {
     const ids = await projects.delete(contextOf(request, services.em), request.body);

@@ -1,12 +1,13 @@
 import { Type } from 'typebox';
 import { LAYOUT_TYPES } from '../../domain/book';
 import { MAX_DELETE_IDS, MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
-import { PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX } from '../../domain/ids';
+import { ORDER_ID_MAX_LENGTH, PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX } from '../../domain/ids';
 import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
 import { MAX_EMAIL_LENGTH, MAX_USER_ID, USER_ID_RULE } from '../../services/projects/user-identity';
 import { MAX_URL_LENGTH, PhotoInputs } from '../../services/projects/photo-input';
 import { OwnedProject, ProjectList, ProjectStatusRecord } from '../../services/projects/project-view';
 import { MarketIdInput, PrintInput, SkuInput } from '../../services/orders/print-input';
+import { OrderPrintFiles } from '../../services/orders/print-files';
 import { Message, problemResponses } from '../shared-schemas';
 
 /** The PWA backend family: request and response schemas of each route. */
@@ -77,6 +78,20 @@ export const statusSchema = {
     id: Type.String({ pattern: `^${PROJECT_ID_PREFIX}`, maxLength: PROJECT_ID_MAX_LENGTH, description: `Project id, starts with ${PROJECT_ID_PREFIX}` }),
   }),
   response: { 200: ProjectStatusRecord, ...problemResponses(400, 401, 404) },
+} as const;
+
+export const printFilesSchema = {
+  operationId: 'getOrderPrintFiles',
+  tags: ['orders'],
+  summary: 'Signed URLs of the print files of an order',
+  description:
+    "For each line of one of this client's orders (sandbox and live alike): the print-ready PDF and the manifest once rendered, as URLs signed for this caller that expire after FILE_URL_TTL (default 15 minutes). Ask again for fresh ones.",
+  security,
+  querystring: Type.Object({
+    orderId: Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id, as sent to /v2/print" }),
+    projectId: Type.Optional(Type.String({ maxLength: PROJECT_ID_MAX_LENGTH, description: 'Only this project of the order' })),
+  }),
+  response: { 200: OrderPrintFiles, ...problemResponses(400, 401, 404) },
 } as const;
 
 export const deleteSchema = {

@@ -44,6 +44,9 @@ export interface CatalogueFile {
       type: string;
       name: Localized;
       subtitle: Localized;
+      thumbnail: string;
+      description: Localized;
+      descriptionJson: LocalizedRichText;
       order: number;
       tag?: Localized;
       topSeller?: boolean;
@@ -194,12 +197,15 @@ export const catalogueFileSchema = {
             type: 'array',
             items: {
               type: 'object',
-              required: ['type', 'name', 'subtitle', 'order'],
+              required: ['type', 'name', 'subtitle', 'thumbnail', 'description', 'descriptionJson', 'order'],
               additionalProperties: false,
               properties: {
                 type: { type: 'string', minLength: 1, maxLength: 50 },
                 name: localized,
                 subtitle: localized,
+                thumbnail: path,
+                description: localized,
+                descriptionJson: richText,
                 order: { type: 'integer' },
                 tag: localized,
                 topSeller: { type: 'boolean' },

@@ -2,7 +2,6 @@ import { Market } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { pick } from '../../domain/localized';
 import { locateCountry } from './locate-country';
-import { ValidationError } from '../../domain/errors';
 import type { MarketListing, MarketView } from './market-view';
 
 export interface MarketQuery {
@@ -11,16 +10,13 @@ export interface MarketQuery {
   longitude?: number;
 }
 
+/** `suggested` needs both coordinates; one alone is not an error (spec 4.11: it is simply left out). */
 export async function listMarkets(ctx: RequestContext, query: MarketQuery): Promise<MarketListing> {
   const hasLatitude = query.latitude !== undefined && query.latitude !== null;
   const hasLongitude = query.longitude !== undefined && query.longitude !== null;
-  if (hasLatitude !== hasLongitude) {
-    const missing = hasLatitude ? 'longitude' : 'latitude';
-    throw ValidationError.field(missing, `is required when ${hasLatitude ? 'latitude' : 'longitude'} is given`);
-  }
   const markets = await ctx.em.find(Market, {}, { populate: ['currency'], orderBy: { marketId: 'asc' }, disableIdentityMap: true });
   const results = markets.map((m) => toView(m, query.language));
-  if (!hasLatitude) return { results };
+  if (!hasLatitude || !hasLongitude) return { results };
   const chosen = suggestMarket(markets, query.latitude!, query.longitude!);
   return { results, suggested: chosen && results.find((r) => r.marketId === chosen.marketId) };
 }

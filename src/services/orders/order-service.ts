@@ -13,6 +13,7 @@ import { ECOMMERCE_STATUSES, type OrderStatus } from '../../domain/order-status'
 import { normaliseEmail } from '../projects/user-identity';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { assertIssuedCursor } from '../cursors';
+import { printFilesOf, type OrderPrintFiles } from './print-files';
 
 /** Orders: placing them, reading them, and the status changes that come from outside. */
 export class OrderService {
@@ -30,6 +31,20 @@ export class OrderService {
     const order = await ctx.em.findOne(Order, { orderId }, { populate: ['lines', 'lines.project'] });
     if (!order) throw new NotFoundError('order', orderId, 'orderId');
     return order;
+  }
+
+  /** Signed URLs of the print files of an order's lines (one project's when `projectId` is given); another client's order is not found. */
+  async printFiles(ctx: RequestContext, orderId: string, projectId?: string): Promise<OrderPrintFiles> {
+    const order = await this.find(ctx, orderId);
+    const lines = order.lines.getItems().filter((line) => projectId === undefined || line.project.id === projectId);
+    if (lines.length === 0) throw new NotFoundError('project of order', projectId ?? '', 'projectId');
+    return {
+      orderId: order.orderId,
+      lines: lines.map((line) => {
+        const printFiles = printFilesOf(line, this.deps.files);
+        return { projectId: line.project.id, status: line.status, ...(printFiles ? { printFiles } : {}) };
+      }),
+    };
   }
 
   /** GraphQL `orders`: newest first, keyset-paged; `after` is a cursor this service issued. */
