@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -10,7 +11,12 @@ import { DEMO_CATALOGUE_PATH } from '../services/catalogue/catalogue-import';
 /** The pages' own sources (plain ES modules, no build step). */
 const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
 const require = createRequire(import.meta.url);
-const packageDir = (name: string) => path.dirname(require.resolve(`${name}/package.json`));
+/** A package's folder, found from its entry point (not every package exports its package.json). */
+function packageDir(name: string): string {
+  let dir = path.dirname(require.resolve(name));
+  while (!existsSync(path.join(dir, 'package.json')) || path.basename(dir) !== name) dir = path.dirname(dir);
+  return dir;
+}
 
 /**
  * The browser modules the pages import, by the names of their import map, served from the

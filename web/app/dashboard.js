@@ -207,4 +207,6 @@ function Projects({ client }) {
     </section>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+const root = document.getElementById('app');
+root.textContent = ''; // the server-sent "loading" line
+render(html`<${App} />`, root);

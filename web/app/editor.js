@@ -235,11 +235,11 @@ function Page({ page, project, photoById, selected, onChoose }) {
           return html`<button type="button" key=${index} class=${`slot${isSelected ? ' selected' : ''}`}
               style=${{ left: `${slot.x * 100}%`, top: `${slot.y * 100}%`, width: `${slot.width * 100}%`, height: `${slot.height * 100}%` }}
               aria-pressed=${isSelected ? 'true' : 'false'}
-              aria-label=${`Photo ${index + 1} on page ${page.number}${warning ? ', too small for print' : ''}. Select to swap`}
+              aria-label=${`Photo ${index + 1} on page ${page.number}${warning ? `, ${warning.message}` : ''}. Select to swap`}
               data-photo-id=${slot.photoId}
               onClick=${() => onChoose({ page: page.number, slot: index })}>
             ${photo?.thumbnail ? html`<img src=${photo.thumbnail} alt="" />` : html`<span class="placeholder">Photo not available</span>`}
-            ${warning && html`<span class="badge warn" title=${warning.message}>Too small for print · ${warning.effectiveDpi} DPI</span>`}
+            ${warning && html`<span class=${`badge ${warning.message.startsWith('low') ? 'warn' : 'soft'}`} title=${warning.message}>${warning.message.startsWith('low') ? 'Too small for print' : 'May print soft'} · ${warning.effectiveDpi} DPI</span>`}
           </button>`;
         })}
         ${page.texts.map((t) => html`<p class="page-text" key=${t.assetId}>${t.text}</p>`)}
@@ -265,4 +265,6 @@ function PageTools({ page, pageCount, editable, edit }) {
     </div>`;
 }
 
-render(html`<${App} />`, document.getElementById('app'));
+const root = document.getElementById('app');
+root.textContent = ''; // the server-sent "loading" line
+render(html`<${App} />`, root);
