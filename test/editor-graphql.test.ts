@@ -109,6 +109,21 @@ describe('the editor session and its book edits over GraphQL', () => {
     expect(await book()).toEqual(before);
   });
 
+  it('moves a photo to a page with room, closing the gap it leaves, and refuses a full page', async () => {
+    const before = await book();
+    const moving = before.pages[2].photos[0].photoId;
+    expect(before.pages[1].layout).toBe('grid-4');
+    const moved = await editor(`mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 3, slot: 0 }, toPage: 2) { pages { number layout photos { photoId } } } }`, { id: projectId });
+    expect(moved.errors).toBeUndefined();
+    expect(moved.data.movePhoto.pages[1].photos.map((p: any) => p.photoId)).toEqual([before.pages[1].photos[0].photoId, moving]);
+    expect(moved.data.movePhoto.pages[2]).toEqual({ number: 3, layout: 'blank', photos: [] });
+
+    const onBlank = await editor(`mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 2, slot: 1 }, toPage: 3) { pages { layout photos { photoId } } } }`, { id: projectId });
+    expect(onBlank.data.movePhoto.pages[2]).toEqual({ layout: 'full', photos: [{ photoId: moving }] });
+    const full = await editor(`mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 2, slot: 0 }, toPage: 3) { id } }`, { id: projectId });
+    expect(full.errors![0].extensions).toMatchObject({ code: 'PAGE_FULL', errors: [{ path: 'toPage' }] });
+  });
+
   it('an editor session reaches its own project only: other operations need the client\'s credentials, other ids are not found', async () => {
     const orders = await editor('query { orders(first: 1) { pageInfo { hasNextPage } } }');
     expect(orders.errors![0].extensions!.code).toBe('UNAUTHENTICATED');

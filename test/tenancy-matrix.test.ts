@@ -367,6 +367,12 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'Mutation.movePhoto',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 1, slot: 0 }, toPage: 2) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
     operation: 'Mutation.setPageLayout',
     async attempt(caller, owner) {
       for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { setPageLayout(projectId: $id, page: 1, layout: "full") { ${PROJECT_FIELDS} } }`, { id }));

@@ -144,9 +144,22 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await expect.poll(() => page.getByText('Saved: moved page 2 to 1').count()).toBe(1);
     expect(await page.getByTestId('page-2').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(before);
 
+    // Move a photo onto the last (blank) page: select it, then the page's "move here" button.
+    const moving = await page.getByTestId('page-3').locator('[data-photo-id]').first().getAttribute('data-photo-id');
+    await page.getByRole('button', { name: /^Photo 1 on page 3/ }).click();
+    await expect.poll(() => page.getByRole('button', { name: /^Photo 1 on page 3/ }).getAttribute('aria-pressed')).toBe('true');
+    await page.getByRole('button', { name: 'Move the selected photo to page 24' }).click();
+    await expect.poll(() => page.getByTestId('page-24').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(moving);
+    expect(await page.getByTestId('page-3').locator('[data-photo-id]').count()).toBe(0);
+
     await page.setViewportSize({ width: 390, height: 844 });
-    const overflow = await page.evaluate(() => { const root = (globalThis as any).document.documentElement; return root.scrollWidth - root.clientWidth; });
-    expect(overflow).toBeLessThanOrEqual(0);
+    // Nothing wider than the screen: the elements that stick out, if any, are named.
+    const wider = await page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const width = doc.documentElement.clientWidth;
+      return [...doc.querySelectorAll('body *')].filter((e: any) => e.getBoundingClientRect().right > width + 1).map((e: any) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`);
+    });
+    expect(wider).toEqual([]);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-phone.png') });
     await page.close();
   }, 60_000);

@@ -8,6 +8,7 @@ const EDITOR_FIELDS: Record<string, 'id' | 'projectId'> = {
   projectStatusChanged: 'projectId',
   movePage: 'projectId',
   swapPhotos: 'projectId',
+  movePhoto: 'projectId',
   setPageLayout: 'projectId',
   setCoverTexts: 'projectId',
   addPages: 'projectId',

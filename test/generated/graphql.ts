@@ -320,6 +320,8 @@ export type Mutation = {
   generateProject: GenerateProjectPayload;
   /** Move an interior page to another position; the pages are renumbered */
   movePage: Project;
+  /** Move a photo to a free slot of another page (a blank page becomes a one-photo page) */
+  movePhoto: Project;
   /** Print a paid order (REST: /v2/print); idempotent on orderId */
   printOrder: PrintOrderPayload;
   /** Remove an even number of pages, keeping the product's minimum */
@@ -378,6 +380,13 @@ export type MutationMovePageArgs = {
   from: Scalars['Int']['input'];
   projectId: Scalars['String']['input'];
   to: Scalars['Int']['input'];
+};
+
+
+export type MutationMovePhotoArgs = {
+  from: SlotRefInput;
+  projectId: Scalars['String']['input'];
+  toPage: Scalars['Int']['input'];
 };
 
 

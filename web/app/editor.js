@@ -149,7 +149,7 @@ function App() {
     <${PhotoProblems} photos=${project.photos} />
     ${project.cover && html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
         onSave=${(title, subtitle) => edit('cover texts', 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`}
-    ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose the slot to swap it with, or select it again to cancel.</p>`}
+    ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose a photo to swap it with, a page with room to move it to, or select it again to cancel.</p>`}
     <section aria-label="Pages" class="spreads">
       ${spreads.map((spread) => html`
         <div class="spread-block" key=${spread[0].number}>
@@ -157,7 +157,7 @@ function App() {
             ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} />`)}
           </div>
           <div class="page-tools">
-            ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} pageCount=${pageCount} editable=${editable} edit=${edit} />`)}
+            ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} pageCount=${pageCount} editable=${editable} edit=${edit} selected=${selected} />`)}
           </div>
           <div class="spread-tools">
             <button type="button" disabled=${!editable || pageCount + 2 > project.format.maxPages}
@@ -249,11 +249,12 @@ function Page({ page, project, photoById, selected, onChoose }) {
     </figure>`;
 }
 
-function PageTools({ page, pageCount, editable, edit }) {
+function PageTools({ page, pageCount, editable, edit, selected }) {
+  const room = SLOTS_OF[page.layout === 'blank' ? 'full' : page.layout] - page.photos.length;
   const move = (to) =>
     edit(`moved page ${page.number} to ${to}`, 'mutation ($projectId: String!, $from: Int!, $to: Int!) { movePage(projectId: $projectId, from: $from, to: $to) {FIELDS} }', { from: page.number, to });
   const id = `layout-${page.number}`;
-  return html`
+  return html`<div class="page-tool-cell">
     <div class="tools">
       <button type="button" aria-label=${`Move page ${page.number} left`} disabled=${!editable || page.number === 1} onClick=${() => move(page.number - 1)}>◀</button>
       <label for=${id} class="visually-hidden">Layout of page ${page.number}</label>
@@ -262,7 +263,11 @@ function PageTools({ page, pageCount, editable, edit }) {
         ${LAYOUTS.map(([value, label]) => html`<option value=${value} disabled=${SLOTS_OF[value] < page.photos.length}>${label}</option>`)}
       </select>
       <button type="button" aria-label=${`Move page ${page.number} right`} disabled=${!editable || page.number === pageCount} onClick=${() => move(page.number + 1)}>▶</button>
-    </div>`;
+    </div>
+    ${selected && selected.page !== page.number && room > 0 && html`<button type="button" class="move-here"
+        onClick=${() => edit(`moved a photo from page ${selected.page} to page ${page.number}`, 'mutation ($projectId: String!, $from: SlotRefInput!, $toPage: Int!) { movePhoto(projectId: $projectId, from: $from, toPage: $toPage) {FIELDS} }', { from: selected, toPage: page.number })}>
+        Move the selected photo to page ${page.number}</button>`}
+  </div>`;
 }
 
 const root = document.getElementById('app');

@@ -4,7 +4,7 @@ import type { GraphqlContext } from '../context';
 import { Photo, Project } from '../types/project';
 import { ProjectFormat, SlotRefInput } from '../types/editor';
 import { PrintWarning } from '../types/order';
-import { addPages, movePage, removePages, setCoverTexts, setPageLayout, swapPhotos } from '../../services/editor/book-edits';
+import { addPages, movePage, movePhoto, removePages, setCoverTexts, setPageLayout, swapPhotos } from '../../services/editor/book-edits';
 
 /** The editor's reads and edits of one project's book; every edit is saved at once. */
 @Resolver(() => Project)
@@ -27,6 +27,16 @@ export class EditorResolver {
     @Arg('b', () => SlotRefInput) b: SlotRefInput,
   ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book) => swapPhotos(book, { ...a }, { ...b }));
+  }
+
+  @Mutation(() => Project, { description: "Move a photo to a free slot of another page (a blank page becomes a one-photo page)" })
+  movePhoto(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('projectId', () => String) projectId: string,
+    @Arg('from', () => SlotRefInput) from: SlotRefInput,
+    @Arg('toPage', () => Int) toPage: number,
+  ): Promise<ProjectEntity> {
+    return services.editor.edit(ctx, projectId, (book) => movePhoto(book, { ...from }, toPage));
   }
 
   @Mutation(() => Project, { description: 'Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has)' })

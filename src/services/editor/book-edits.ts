@@ -38,6 +38,32 @@ export function swapPhotos(book: Book, a: SlotRef, b: SlotRef): Book {
   return { ...book, pages };
 }
 
+/**
+ * Moves a photo to a free slot of another page (a blank page becomes a one-photo page); the page it
+ * leaves closes the gap, and becomes blank when it was its only photo.
+ */
+export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
+  const source = pageAt(book.pages, from.page, 'from.page');
+  const { photoId } = slotAt(book.pages, from, 'from');
+  const target = pageAt(book.pages, toPage, 'toPage');
+  if (target.number === source.number) throw ValidationError.field('toPage', 'is the page the photo is on already', 'SAME_PAGE');
+  const targetLayout: PageLayout = target.layout === 'blank' ? 'full' : target.layout;
+  const room = layoutSlots(targetLayout).length;
+  if (target.photos.length >= room) {
+    throw ValidationError.field('toPage', `page ${toPage} (${target.layout}) has no free slot: change its layout or swap photos instead`, 'PAGE_FULL');
+  }
+  const remaining = source.photos.filter((_, i) => i !== from.slot).map((slot) => slot.photoId);
+  const relaid = (page: BookPage, layout: PageLayout, photoIds: string[]): BookPage => ({ ...placeOnLayout(layout, photoIds), number: page.number, texts: page.texts });
+  return {
+    ...book,
+    pages: book.pages.map((page) => {
+      if (page.number === source.number) return relaid(page, remaining.length ? source.layout : 'blank', remaining);
+      if (page.number === target.number) return relaid(page, targetLayout, [...target.photos.map((slot) => slot.photoId), photoId]);
+      return page;
+    }),
+  };
+}
+
 /** Re-lays a page's photos on another layout; a layout with fewer slots than the page has photos is refused. */
 export function setPageLayout(book: Book, pageNumber: number, layout: string): Book {
   if (!(PAGE_LAYOUTS as readonly string[]).includes(layout)) {
