@@ -37,7 +37,7 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
   let projectId: string;
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '400ms' });
+    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '400ms', WEBHOOK_RETRY_SPACING: '100ms' });
     shop = await api.createClient('Browser shop');
     const colours = ['#c0392b', '#2980b9', '#27ae60', '#8e44ad', '#d35400', '#16a085', '#f39c12', '#2c3e50'];
     const images = new Map<string, Buffer>();
@@ -160,6 +160,7 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       return [...doc.querySelectorAll('body *')].filter((e: any) => e.getBoundingClientRect().right > width + 1).map((e: any) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`);
     });
     expect(wider).toEqual([]);
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
     await page.screenshot({ path: path.join(SCREENSHOTS, 'editor-phone.png') });
     await page.close();
   }, 60_000);
@@ -187,7 +188,49 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     expect(timeline).toEqual(expect.arrayContaining(['printing', 'delivering', 'complete']));
     expect(await page.getByRole('link', { name: 'Track the parcel' }).count()).toBe(1);
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
+
+    // Projects per end user, each linking to the editor.
+    await page.getByRole('tab', { name: 'Projects' }).click();
+    await page.getByLabel('End user (userId or e-mail)').fill('browser-user');
+    await page.getByRole('button', { name: 'Show projects' }).click();
+    await expect.poll(() => page.getByRole('link', { name: projectId }).getAttribute('href')).toContain(`/editor?id=${projectId}`);
     await page.close();
+  }, 180_000);
+
+  it('the dashboard shows a campaign\'s progress and rows, and replays its failed webhook delivery', async () => {
+    let shopUp = false;
+    const receiver = await serve(async (url) => (url.startsWith('/hook') ? { status: shopUp ? 200 : 503, type: 'text/plain', body: 'ok' } : undefined));
+    const csv = await serve(async (url) => (url === '/list.csv' ? { type: 'text/csv', body: 'reference,userId,sku,psp,marketId\nref-1,campaign-user,PB-HC-A4-L,local,0\n' } : undefined));
+    try {
+      const auth = serviceHeader(shop.credentials.dev);
+      const gql = async (query: string, variables: Record<string, unknown>) => (await post(api.url, '/graphql', { query, variables }, auth)).body;
+      await gql('mutation ($url: String!) { setWebhook(url: $url) { secret } }', { url: `${receiver.url}/hook` });
+      const started = await gql('mutation ($csv: String!) { startCampaign(csvUrl: $csv) { campaign { id } } }', { csv: `${csv.url}/list.csv` });
+      const campaignId = started.data.startCampaign.campaign.id;
+
+      const page = await context.newPage();
+      await page.goto(`${api.url}/dashboard`); // a new tab: a new session, so sign in again
+      await page.getByLabel('Access key').fill(shop.credentials.dev.accessKey);
+      await page.getByLabel('Access secret').fill(shop.credentials.dev.accessSecret);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('tab', { name: 'Campaigns & webhooks' }).click();
+      const progress = page.getByRole('progressbar', { name: `Campaign ${campaignId} progress` });
+      await expect.poll(() => progress.getAttribute('aria-valuenow'), { timeout: 60_000 }).toBe('100');
+      await page.getByText('Webhook deliveries').click();
+      const row = page.getByRole('row', { name: /ref-1/ });
+      // The shop's endpoint answers 503: the delivery is retried, then marked failed.
+      await expect.poll(() => row.getByRole('cell', { name: 'failed', exact: true }).count(), { timeout: 60_000 }).toBe(1);
+      shopUp = true;
+      await page.getByRole('button', { name: 'Replay the webhook for ref-1' }).click();
+      await expect.poll(() => row.getByRole('cell', { name: 'delivered', exact: true }).count(), { timeout: 30_000 }).toBe(1);
+      await page.getByText('Rows', { exact: true }).click();
+      // The CSV's one row is line 2 (the header is line 1), with its reference and its project.
+      await expect.poll(() => page.getByRole('row', { name: /^2 ref-1 \w+ p-/ }).count()).toBe(1);
+      await page.close();
+    } finally {
+      await receiver.close();
+      await csv.close();
+    }
   }, 180_000);
 
   it('serves the demo catalogue\'s pictures under the baseUrl the catalogue reports', async () => {

@@ -140,6 +140,14 @@ function Campaigns({ client }) {
     return () => stops.forEach((stop) => stop());
   }, [campaigns?.map((c) => `${c.id}:${c.status}`).join()]);
 
+  // Deliveries being attempted (first sends, retries, replays) are looked at again until they settle.
+  const pending = (campaigns ?? []).some((c) => c.deliveries.edges.some(({ node }) => node.status === 'pending'));
+  useEffect(() => {
+    if (!pending) return undefined;
+    const timer = setTimeout(load, 1500);
+    return () => clearTimeout(timer);
+  }, [campaigns]);
+
   async function replay(id) {
     try {
       await client.request('mutation ($id: String!) { replayWebhook(deliveryId: $id) { id status } }', { id });
