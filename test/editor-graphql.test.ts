@@ -160,4 +160,20 @@ describe('the editor session and its book edits over GraphQL', () => {
     expect(closed.code).toBe(4403);
     await refused.dispose();
   });
+
+  it('an editor socket subscribed to a client-wide feed gets errors, never another subject\'s events', async () => {
+    const ws = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { editorProject: projectId }, retryAttempts: 0 });
+    const answers: any[] = [];
+    ws.subscribe({ query: 'subscription { statusEvents { subjectId status } }' }, { next: (m) => answers.push(m), error: (e) => answers.push({ error: e }), complete: () => {} });
+    await new Promise((r) => setTimeout(r, 300));
+    const orm = await api.orm();
+    const { recordStatusChange } = await import('../src/events/status-event-log');
+    await orm.em.fork().transactional((tx) =>
+      recordStatusChange(tx, { clientId: client.clientId, env: 'dev' }, { subjectType: 'project', subjectId: 'p-another0000000000000000', status: 'building', detail: { photos: 'none', user: 'someone' } }),
+    );
+    await waitFor(async () => answers.length > 0, 10_000, 'an answer on the editor socket');
+    expect(JSON.stringify(answers)).not.toContain('p-another');
+    expect(answers[0].errors?.[0]?.extensions?.code ?? answers[0].error?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
+    await ws.dispose();
+  });
 });
