@@ -94,6 +94,20 @@ describe('the editor session and its book edits over GraphQL', () => {
     expect(reloaded.pages[2].photos[0].photoId).toBe(p2);
   });
 
+  it('applies edits sent at the same time one after the other, losing none', async () => {
+    const before = (await book()).pages.map((p: any) => p.photos[0]?.photoId ?? `blank-${p.number}`);
+    // Pages 1 to 4 hold photos (the rest are blank): a lost update would show in them.
+    const moves = [[1, 2], [3, 4]];
+    expect(before.slice(0, 4).every((id: string) => !id.startsWith('blank'))).toBe(true);
+    const answers = await Promise.all(moves.map(([from, to]) => editor(`mutation ($id: String!, $from: Int!, $to: Int!) { movePage(projectId: $id, from: $from, to: $to) { id } }`, { id: projectId, from, to })));
+    expect(answers.flatMap((a) => a.errors ?? [])).toEqual([]);
+    const after = (await book()).pages.map((p: any) => p.photos[0]?.photoId ?? `blank-${p.number}`);
+    const expected = [...before];
+    for (const [from, to] of moves) [expected[from - 1], expected[to - 1]] = [expected[to - 1], expected[from - 1]];
+    expect(after.slice(0, 4)).toEqual(expected.slice(0, 4));
+    await Promise.all(moves.map(([from, to]) => editor(`mutation ($id: String!, $from: Int!, $to: Int!) { movePage(projectId: $id, from: $from, to: $to) { id } }`, { id: projectId, from: to, to: from })));
+  });
+
   it('refuses edits that break the product\'s rules, naming the field, and changes nothing', async () => {
     const before = await book();
     const odd = await editor(`mutation ($id: String!) { removePages(projectId: $id, pages: [3]) { id } }`, { id: projectId });

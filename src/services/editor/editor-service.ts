@@ -3,11 +3,10 @@ import { LockMode } from '@mikro-orm/core';
 import { Photo, Project } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import type { Book } from '../../domain/book';
-import { ConflictError, UnauthenticatedError } from '../../domain/errors';
+import { ConflictError, NotFoundError, UnauthenticatedError } from '../../domain/errors';
 import type { PrintWarning } from '../../domain/print-warning';
 import { dpiWarning, effectiveDpi } from '../../imaging/print/effective-dpi';
 import type { RequestContext, Tenant } from '../context';
-import { findOwnedOrThrow } from '../tenancy/owned';
 import type { PageBounds } from './book-edits';
 import { evenPageBounds } from '../projects/book-builder';
 
@@ -83,13 +82,13 @@ export class EditorService {
    */
   async edit(ctx: RequestContext, projectId: string, change: (book: Book, bounds: PageFormat) => Book): Promise<Project> {
     return ctx.em.transactional(async (tx) => {
-      const scoped = { ...ctx, em: tx };
-      const project = await findOwnedOrThrow(scoped, Project, projectId, { what: 'project', path: 'projectId', populate: ['book', 'product'] });
-      await tx.lock(project, LockMode.PESSIMISTIC_WRITE);
+      // Read the book under the lock: an edit is always applied to the latest saved book.
+      const project = await tx.findOne(Project, { id: projectId }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!project) throw new NotFoundError('project', projectId, 'projectId');
       if (project.status !== 'editable' || !project.book) {
         throw new ConflictError('PROJECT_NOT_EDITABLE', `project ${projectId} is ${project.status}; its book can be edited once it is editable and until it is ordered`);
       }
-      const book = change(project.book, await this.format(scoped, project));
+      const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
       tx.assign(project, { book, title: book.cover.title, updatedAt: new Date() });
       await tx.flush();
       return project;
