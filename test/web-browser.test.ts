@@ -144,6 +144,12 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await expect.poll(() => page.getByText('Saved: moved page 2 to 1').count()).toBe(1);
     expect(await page.getByTestId('page-2').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(before);
 
+    // A page's layout from its labelled select: the photo now fills a quarter-page slot.
+    await page.getByLabel('Layout of page 1', { exact: true }).selectOption('grid-4');
+    await expect.poll(() => page.getByText('Saved: layout of page 1').count()).toBe(1);
+    const slot = await page.getByTestId('page-1').locator('[data-photo-id]').first().evaluate((e: any) => e.style.width);
+    expect(parseFloat(slot)).toBeLessThan(50);
+
     // Move a photo onto the last (blank) page: select it, then the page's "move here" button.
     const moving = await page.getByTestId('page-3').locator('[data-photo-id]').first().getAttribute('data-photo-id');
     await page.getByRole('button', { name: /^Photo 1 on page 3/ }).click();
