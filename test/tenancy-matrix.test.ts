@@ -365,6 +365,48 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'Mutation.movePage',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { movePage(projectId: $id, from: 1, to: 2) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Mutation.swapPhotos',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { swapPhotos(projectId: $id, a: { page: 1, slot: 0 }, b: { page: 2, slot: 0 }) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Mutation.movePhoto',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 1, slot: 0 }, toPage: 2) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Mutation.setPageLayout',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { setPageLayout(projectId: $id, page: 1, layout: "full") { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Mutation.setCoverTexts',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { setCoverTexts(projectId: $id, title: "Taken") { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Mutation.addPages',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { addPages(projectId: $id, after: 0) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
+    operation: 'Mutation.removePages',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { removePages(projectId: $id, pages: [1, 2]) { ${PROJECT_FIELDS} } }`, { id }));
+    },
+  },
+  {
     operation: 'Mutation.transferProject',
     async attempt(caller, owner) {
       for (const id of owner.projects) {

@@ -23,13 +23,18 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
   const schema = await graphqlSchema();
 
   const sockets = new WebSocketServer({ noServer: true });
-  const wsServer = useServer<Record<string, unknown>, { tenant?: GraphqlContext['ctx']['tenant'] }>(
+  const wsServer = useServer<Record<string, unknown>, { tenant?: GraphqlContext['ctx']['tenant']; projectScope?: string }>(
     {
       schema,
       onConnect: async (socketContext) => {
         try {
           const header = socketContext.extra.request.headers['x-service'];
           const params = socketContext.connectionParams;
+          if (params && 'editorProject' in params) {
+            const session = await services.editor.openSession(params.editorProject);
+            Object.assign(socketContext.extra, { tenant: session.tenant, projectScope: session.projectId });
+            return true;
+          }
           const tenant =
             params && 'accessKey' in params
               ? await services.authenticator.fromAccessKey(params, 'connection_init payload')
@@ -46,8 +51,8 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) } : undefined,
       context: (socketContext): GraphqlContext => {
-        const tenant = (socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant'] }).tenant!;
-        return graphqlContext(createRequestContext(services.em, tenant, `ws-${crypto.randomUUID()}`), services, bus);
+        const { tenant, projectScope } = socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant']; projectScope?: string };
+        return graphqlContext({ ...createRequestContext(services.em, tenant!, `ws-${crypto.randomUUID()}`), projectScope }, services, bus);
       },
     },
     sockets,
@@ -76,7 +81,7 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
     plugins: [fastifyApolloDrainPlugin(app), drainSockets],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
-    csrfPrevention: { requestHeaders: ['x-service', 'x-apollo-operation-name', 'apollo-require-preflight'] },
+    csrfPrevention: { requestHeaders: ['x-service', 'x-editor-project', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     includeStacktraceInErrorResponses: false,
     formatError: formatGraphqlError,
   });

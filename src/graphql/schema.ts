@@ -11,6 +11,8 @@ import { OrderStatusResolver } from './resolvers/order-status-resolver';
 import { CampaignResolver } from './resolvers/campaign-resolver';
 import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver';
 import { WebhookResolver } from './resolvers/webhook-resolver';
+import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
+import { editorScope } from './editor-scope';
 
 /**
  * type-graphql insists on a PubSub even though every subscription here brings its own `subscribe`
@@ -30,7 +32,8 @@ let schema: Promise<GraphQLSchema> | undefined;
 /** The schema is built once per process from the resolver classes. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver],
+    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver, EditorResolver, PhotoResolver],
+    globalMiddlewares: [editorScope],
     validate: false,
     pubSub: topicsUnsupported,
   });

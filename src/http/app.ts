@@ -12,6 +12,7 @@ import { pwaRoutes } from './pwa/routes';
 import { fileRoutes } from './file-routes';
 import { pspRoutes } from './psp-routes';
 import { healthRoutes } from './health-routes';
+import { webRoutes } from '../web/web-routes';
 import { registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem } from './shared-schemas';
@@ -81,5 +82,6 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
   await registerGraphql(app, services, bus);
+  await app.register(webRoutes);
   return app;
 }

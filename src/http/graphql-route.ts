@@ -23,6 +23,14 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       });
     });
     scope.addHook('preHandler', async (request) => {
+      // The editor opens with its link's project id, never with the client's secret.
+      const editorProject = request.headers['x-editor-project'];
+      if (editorProject !== undefined && request.headers['x-service'] === undefined) {
+        const session = await services.editor.openSession(editorProject);
+        request.tenant = session.tenant;
+        request.projectScope = session.projectId;
+        return;
+      }
       request.tenant = await services.authenticator.fromServiceHeader(request.headers['x-service']);
     });
     scope.route({
@@ -30,7 +38,7 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       method: ['GET', 'POST'],
       schema: { hide: true },
       handler: fastifyApolloHandler(apollo, {
-        context: async (request) => graphqlContext(contextOf(request, services.em), services, bus),
+        context: async (request) => graphqlContext({ ...contextOf(request, services.em), projectScope: request.projectScope }, services, bus),
       }),
     });
   });

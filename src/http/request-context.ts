@@ -6,6 +6,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication hook of the route family's plugin. */
     tenant?: Tenant;
+    /** Set for an editor session (X-Editor-Project): the one project it may reach. */
+    projectScope?: string;
   }
 }
 

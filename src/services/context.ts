@@ -19,6 +19,8 @@ export interface RequestContext {
   /** A fork of the ORM's EntityManager, private to this request and scoped to its tenant. */
   em: EntityManager;
   requestId: string;
+  /** Set for an editor session: the one project it may reach (src/graphql/editor-scope.ts). */
+  projectScope?: string;
 }
 
 /** The one place a request's EntityManager is made: a fork of the root, scoped to the caller. */

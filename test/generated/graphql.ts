@@ -310,6 +310,8 @@ export type MarketListing = {
 
 export type Mutation = {
   __typename?: 'Mutation';
+  /** Insert two blank pages after page `after` (0: at the front), within the product's maximum */
+  addPages: Project;
   /** The payment of an order placed with paymentPending arrived */
   confirmPayment: Order;
   /** Delete some of a user's projects (REST: project/delete) */
@@ -318,20 +320,38 @@ export type Mutation = {
   duplicateProject: Project;
   /** Create a project and get its editor URL (REST: generate) */
   generateProject: GenerateProjectPayload;
+  /** Move an interior page to another position; the pages are renumbered */
+  movePage: Project;
+  /** Move a photo to a free slot of another page (a blank page becomes a one-photo page) */
+  movePhoto: Project;
   /** Print a paid order (REST: /v2/print); idempotent on orderId */
   printOrder: PrintOrderPayload;
+  /** Remove an even number of pages, keeping the product's minimum */
+  removePages: Project;
   /** Send a failed delivery again: same event and webhook-id, new attempts */
   replayWebhook: WebhookDelivery;
   /** Replace the signing secret; the new one is shown once and signs every later attempt */
   rotateWebhookSecret: IssuedWebhook;
+  /** The cover's title and subtitle (an empty subtitle removes it) */
+  setCoverTexts: Project;
   /** Cancel or refund an order, or one project of it */
   setOrderStatus: Order;
+  /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has) */
+  setPageLayout: Project;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
   /** Generate one project per row of a CSV (REST: /v2/campaign/auto-generate) */
   startCampaign: StartCampaignPayload;
+  /** Swap the photos of two slots, on one page or two */
+  swapPhotos: Project;
   /** Give a project to another user (REST: project/transfer) */
   transferProject: Project;
+};
+
+
+export type MutationAddPagesArgs = {
+  after: Scalars['Int']['input'];
+  projectId: Scalars['String']['input'];
 };
 
 
@@ -358,13 +378,40 @@ export type MutationGenerateProjectArgs = {
 };
 
 
+export type MutationMovePageArgs = {
+  from: Scalars['Int']['input'];
+  projectId: Scalars['String']['input'];
+  to: Scalars['Int']['input'];
+};
+
+
+export type MutationMovePhotoArgs = {
+  from: SlotRefInput;
+  projectId: Scalars['String']['input'];
+  toPage: Scalars['Int']['input'];
+};
+
+
 export type MutationPrintOrderArgs = {
   input: PrintOrderInput;
 };
 
 
+export type MutationRemovePagesArgs = {
+  pages: Array<Scalars['Int']['input']>;
+  projectId: Scalars['String']['input'];
+};
+
+
 export type MutationReplayWebhookArgs = {
   deliveryId: Scalars['String']['input'];
+};
+
+
+export type MutationSetCoverTextsArgs = {
+  projectId: Scalars['String']['input'];
+  subtitle?: InputMaybe<Scalars['String']['input']>;
+  title: Scalars['String']['input'];
 };
 
 
@@ -375,6 +422,13 @@ export type MutationSetOrderStatusArgs = {
 };
 
 
+export type MutationSetPageLayoutArgs = {
+  layout: Scalars['String']['input'];
+  page: Scalars['Int']['input'];
+  projectId: Scalars['String']['input'];
+};
+
+
 export type MutationSetWebhookArgs = {
   url: Scalars['String']['input'];
 };
@@ -382,6 +436,13 @@ export type MutationSetWebhookArgs = {
 
 export type MutationStartCampaignArgs = {
   csvUrl: Scalars['String']['input'];
+};
+
+
+export type MutationSwapPhotosArgs = {
+  a: SlotRefInput;
+  b: SlotRefInput;
+  projectId: Scalars['String']['input'];
 };
 
 
@@ -514,6 +575,8 @@ export type Photo = {
   sharpness?: Maybe<Scalars['Float']['output']>;
   /** uploading, analyzing, idle or failed */
   status: Scalars['String']['output'];
+  /** A small JPEG of the photo once analysed, for previews */
+  thumbnail?: Maybe<Scalars['String']['output']>;
   url: Scalars['String']['output'];
   width?: Maybe<Scalars['Int']['output']>;
 };
@@ -640,6 +703,8 @@ export type Project = {
   endUserId: Scalars['String']['output'];
   /** When the project will be deleted unless updated */
   expiresAt: Scalars['DateTimeISO']['output'];
+  /** The product's page size and page bounds, for the editor */
+  format: ProjectFormat;
   id: Scalars['ID']['output'];
   /** The project in the editor */
   link: Scalars['String']['output'];
@@ -650,6 +715,8 @@ export type Project = {
   photos: Array<Photo>;
   /** Cover preview URL once rendered */
   preview?: Maybe<Scalars['String']['output']>;
+  /** Photos placed where they would print soft or pixelated, as the book is now */
+  printWarnings: Array<PrintWarning>;
   product: ProjectProduct;
   status: ProjectStatusPair;
   /** From the cover text, else the sku */
@@ -667,6 +734,17 @@ export type ProjectEdge = {
   __typename?: 'ProjectEdge';
   cursor: Scalars['String']['output'];
   node: Project;
+};
+
+/** The product's page: its trim size (the editor draws pages at this aspect ratio) and page bounds */
+export type ProjectFormat = {
+  __typename?: 'ProjectFormat';
+  heightMm: Scalars['Float']['output'];
+  /** Even */
+  maxPages: Scalars['Int']['output'];
+  /** Even, at least 2 */
+  minPages: Scalars['Int']['output'];
+  widthMm: Scalars['Float']['output'];
 };
 
 export type ProjectProduct = {
@@ -800,6 +878,12 @@ export type ShipsWithinArea = {
   /** Country (ISO 3166-1 alpha-2) or continent code */
   isoCode2: Scalars['String']['output'];
   name: Scalars['String']['output'];
+};
+
+/** A photo slot: interior page number (from 1) and slot index on it (from 0) */
+export type SlotRefInput = {
+  page: Scalars['Int']['input'];
+  slot: Scalars['Int']['input'];
 };
 
 export type Specifications = {

@@ -1,4 +1,4 @@
-import type { Book, BookPage, LayoutType, PhotoSlot, TextSlot } from '../../domain/book';
+import type { Book, BookPage, LayoutType, PageLayout, PhotoSlot, TextSlot } from '../../domain/book';
 
 export interface BookPhoto {
   id: string;
@@ -34,8 +34,7 @@ const GUTTER = 0.03;
  */
 export function buildBook(input: BookInput): Book {
   const photos = [...input.photos].sort(byCaptureDate);
-  const minPages = even(Math.max(2, input.minPages), 'up');
-  const maxPages = Math.max(minPages, even(input.maxPages, 'down'));
+  const { minPages, maxPages } = evenPageBounds(input.minPages, input.maxPages);
   const pages =
     input.layoutType === 'smartbook' ? smartbookPages(photos, maxPages) : fastbookPages(photos, maxPages);
   while (pages.length < minPages) pages.push(blankPage());
@@ -95,34 +94,41 @@ function fitWithin(pages: BookPage[], photos: BookPhoto[], maxPages: number): Bo
 }
 
 function layoutPage(photos: BookPhoto[]): BookPage {
+  const layout: PageLayout =
+    photos.length === 1 ? 'full' : photos.length === 2 ? (photos.every((p) => p.width >= p.height) ? 'two-stacked' : 'two-side-by-side') : 'grid-4';
+  return placeOnLayout(layout, photos.map((p) => p.id));
+}
+
+/** A page of `layout` with the photos in its slots, in order; the layout must have room for them. */
+export function placeOnLayout(layout: PageLayout, photoIds: string[]): BookPage {
+  const rects = layoutSlots(layout);
+  return page(layout, photoIds.map((photoId, i) => ({ photoId, ...rects[i] })));
+}
+
+/** The slots of each page layout, relative to the page (0..1), in reading order. */
+export function layoutSlots(layout: PageLayout): Omit<PhotoSlot, 'photoId'>[] {
   const inner = 1 - 2 * MARGIN;
-  const slot = (photo: BookPhoto, x: number, y: number, width: number, height: number): PhotoSlot => ({
-    photoId: photo.id,
-    x: round(x),
-    y: round(y),
-    width: round(width),
-    height: round(height),
-  });
-  if (photos.length === 1) return page('full', [slot(photos[0], MARGIN, MARGIN, inner, inner)]);
-  if (photos.length === 2) {
-    const half = (inner - GUTTER) / 2;
-    const stacked = photos.every((p) => p.width >= p.height);
-    return stacked
-      ? page('two-stacked', [slot(photos[0], MARGIN, MARGIN, inner, half), slot(photos[1], MARGIN, MARGIN + half + GUTTER, inner, half)])
-      : page('two-side-by-side', [slot(photos[0], MARGIN, MARGIN, half, inner), slot(photos[1], MARGIN + half + GUTTER, MARGIN, half, inner)]);
+  const half = (inner - GUTTER) / 2;
+  const rect = (x: number, y: number, width: number, height: number) => ({ x: round(x), y: round(y), width: round(width), height: round(height) });
+  switch (layout) {
+    case 'full':
+      return [rect(MARGIN, MARGIN, inner, inner)];
+    case 'two-stacked':
+      return [rect(MARGIN, MARGIN, inner, half), rect(MARGIN, MARGIN + half + GUTTER, inner, half)];
+    case 'two-side-by-side':
+      return [rect(MARGIN, MARGIN, half, inner), rect(MARGIN + half + GUTTER, MARGIN, half, inner)];
+    case 'grid-4':
+      return [0, 1, 2, 3].map((i) => rect(MARGIN + (i % 2) * (half + GUTTER), MARGIN + Math.floor(i / 2) * (half + GUTTER), half, half));
+    case 'blank':
+      return [];
   }
-  const cell = (inner - GUTTER) / 2;
-  return page(
-    'grid-4',
-    photos.map((p, i) => slot(p, MARGIN + (i % 2) * (cell + GUTTER), MARGIN + Math.floor(i / 2) * (cell + GUTTER), cell, cell)),
-  );
 }
 
 function page(layout: BookPage['layout'], photos: PhotoSlot[]): BookPage {
   return { number: 0, layout, photos, texts: [] };
 }
 
-function blankPage(): BookPage {
+export function blankPage(): BookPage {
   return page('blank', []);
 }
 
@@ -141,6 +147,12 @@ function byCaptureDate(a: BookPhoto, b: BookPhoto): number {
   if (a.capturedAt) return -1;
   if (b.capturedAt) return 1;
   return a.position - b.position;
+}
+
+/** The product's page bounds as books have them: even counts, at least two pages. */
+export function evenPageBounds(min: number, max: number): { minPages: number; maxPages: number } {
+  const minPages = even(Math.max(2, min), 'up');
+  return { minPages, maxPages: Math.max(minPages, even(max, 'down')) };
 }
 
 function even(n: number, direction: 'up' | 'down'): number {

@@ -1,0 +1,137 @@
+import { PAGE_LAYOUTS, type Book, type BookPage, type PageLayout } from '../../domain/book';
+import { ValidationError } from '../../domain/errors';
+import { blankPage, layoutSlots, placeOnLayout } from '../projects/book-builder';
+
+/** The product's page bounds an edit must keep (even counts, as the book builder makes them). */
+export interface PageBounds {
+  minPages: number;
+  maxPages: number;
+}
+
+/** A photo's place in the book: an interior page (1-based) and the slot's index on it. */
+export interface SlotRef {
+  page: number;
+  slot: number;
+}
+
+/*
+ * The edits a customer makes in the editor, as pure functions from a book to the next book. Each
+ * refuses an edit the book cannot take (a page that does not exist, a count outside the product's
+ * bounds, an odd count) with the field that is wrong, and never changes its input.
+ */
+
+export function movePage(book: Book, from: number, to: number): Book {
+  const pages = [...book.pages];
+  pageAt(pages, from, 'from');
+  pageAt(pages, to, 'to');
+  const [moved] = pages.splice(from - 1, 1);
+  pages.splice(to - 1, 0, moved);
+  return { ...book, pages: renumber(pages) };
+}
+
+/** Swaps the photos of two slots (on one page or two); the slots keep their geometry. */
+export function swapPhotos(book: Book, a: SlotRef, b: SlotRef): Book {
+  const pages = book.pages.map((page) => ({ ...page, photos: page.photos.map((slot) => ({ ...slot })) }));
+  const first = slotAt(pages, a, 'a');
+  const second = slotAt(pages, b, 'b');
+  [first.photoId, second.photoId] = [second.photoId, first.photoId];
+  return { ...book, pages };
+}
+
+/**
+ * Moves a photo to a free slot of another page (a blank page becomes a one-photo page); the page it
+ * leaves closes the gap, and becomes blank when it was its only photo.
+ */
+export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
+  const source = pageAt(book.pages, from.page, 'from.page');
+  const { photoId } = slotAt(book.pages, from, 'from');
+  const target = pageAt(book.pages, toPage, 'toPage');
+  if (target.number === source.number) throw ValidationError.field('toPage', 'is the page the photo is on already', 'SAME_PAGE');
+  const targetLayout: PageLayout = target.layout === 'blank' ? 'full' : target.layout;
+  const room = layoutSlots(targetLayout).length;
+  if (target.photos.length >= room) {
+    throw ValidationError.field('toPage', `page ${toPage} (${target.layout}) has no free slot: change its layout or swap photos instead`, 'PAGE_FULL');
+  }
+  const remaining = source.photos.filter((_, i) => i !== from.slot).map((slot) => slot.photoId);
+  const relaid = (page: BookPage, layout: PageLayout, photoIds: string[]): BookPage => ({ ...placeOnLayout(layout, photoIds), number: page.number, texts: page.texts });
+  return {
+    ...book,
+    pages: book.pages.map((page) => {
+      if (page.number === source.number) return relaid(page, remaining.length ? source.layout : 'blank', remaining);
+      if (page.number === target.number) return relaid(page, targetLayout, [...target.photos.map((slot) => slot.photoId), photoId]);
+      return page;
+    }),
+  };
+}
+
+/** Re-lays a page's photos on another layout; a layout with fewer slots than the page has photos is refused. */
+export function setPageLayout(book: Book, pageNumber: number, layout: string): Book {
+  if (!(PAGE_LAYOUTS as readonly string[]).includes(layout)) {
+    throw ValidationError.field('layout', `must be one of ${PAGE_LAYOUTS.join(', ')}`, 'UNKNOWN_LAYOUT');
+  }
+  const page = pageAt(book.pages, pageNumber, 'page');
+  const room = layoutSlots(layout as PageLayout).length;
+  if (page.photos.length > room) {
+    throw ValidationError.field('layout', `${layout} holds ${room} photo(s); page ${pageNumber} has ${page.photos.length}: move some first`, 'LAYOUT_TOO_SMALL');
+  }
+  const relaid: BookPage = { ...placeOnLayout(layout as PageLayout, page.photos.map((slot) => slot.photoId)), number: pageNumber, texts: page.texts };
+  return { ...book, pages: book.pages.map((p) => (p.number === pageNumber ? relaid : p)) };
+}
+
+/** The cover's title and subtitle (an empty subtitle removes it); the title is required. */
+export function setCoverTexts(book: Book, title: string, subtitle: string | null | undefined): Book {
+  const trimmed = title.trim();
+  if (!trimmed) throw ValidationError.field('title', 'must not be empty');
+  if (trimmed.length > 200) throw ValidationError.field('title', 'must be at most 200 characters');
+  if (subtitle && subtitle.length > 200) throw ValidationError.field('subtitle', 'must be at most 200 characters');
+  const texts = book.cover.texts.filter((t) => t.assetId !== 'title' && t.assetId !== 'subtitle');
+  texts.unshift({ assetId: 'title', text: trimmed }, ...(subtitle?.trim() ? [{ assetId: 'subtitle', text: subtitle.trim() }] : []));
+  const { subtitle: _old, ...cover } = book.cover;
+  return { ...book, cover: { ...cover, title: trimmed, ...(subtitle?.trim() ? { subtitle: subtitle.trim() } : {}), texts } };
+}
+
+/** Inserts two blank pages (one leaf) after page `after` (0: at the front). */
+export function addPages(book: Book, after: number, bounds: PageBounds): Book {
+  if (!Number.isInteger(after) || after < 0 || after > book.pages.length) {
+    throw ValidationError.field('after', `must be a page number between 0 and ${book.pages.length}`);
+  }
+  if (book.pages.length + 2 > bounds.maxPages) {
+    throw ValidationError.field('after', `the product has at most ${bounds.maxPages} pages; the book has ${book.pages.length}`, 'PAGE_LIMIT');
+  }
+  const pages = [...book.pages];
+  pages.splice(after, 0, blankPage(), blankPage());
+  return { ...book, pages: renumber(pages) };
+}
+
+/** Removes the given pages: an even number of them, leaving at least the product's minimum. */
+export function removePages(book: Book, numbers: number[], bounds: PageBounds): Book {
+  const unique = [...new Set(numbers)];
+  if (unique.length === 0 || unique.length % 2 === 1) {
+    throw ValidationError.field('pages', 'must name an even number of pages, so the book keeps an even page count', 'ODD_PAGE_COUNT');
+  }
+  unique.forEach((n, i) => pageAt(book.pages, n, `pages.${i}`));
+  if (book.pages.length - unique.length < bounds.minPages) {
+    throw ValidationError.field('pages', `the product needs at least ${bounds.minPages} pages; the book has ${book.pages.length}`, 'PAGE_LIMIT');
+  }
+  return { ...book, pages: renumber(book.pages.filter((p) => !unique.includes(p.number))) };
+}
+
+function pageAt(pages: BookPage[], number: number, path: string): BookPage {
+  if (!Number.isInteger(number) || number < 1 || number > pages.length) {
+    throw ValidationError.field(path, `must be a page number between 1 and ${pages.length}`, 'NO_SUCH_PAGE');
+  }
+  return pages[number - 1];
+}
+
+function slotAt(pages: BookPage[], ref: SlotRef, path: string) {
+  const page = pageAt(pages, ref.page, `${path}.page`);
+  const slot = page.photos[ref.slot];
+  if (!Number.isInteger(ref.slot) || !slot) {
+    throw ValidationError.field(`${path}.slot`, `page ${ref.page} has ${page.photos.length} photo slot(s), numbered from 0`, 'NO_SUCH_SLOT');
+  }
+  return slot;
+}
+
+function renumber(pages: BookPage[]): BookPage[] {
+  return pages.map((page, i) => ({ ...page, number: i + 1 }));
+}

@@ -1,0 +1,97 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/core';
+import { Photo, Project } from '../../db/entities';
+import { ACROSS_TENANTS } from '../../db/tenant-filter';
+import type { Book } from '../../domain/book';
+import { ConflictError, NotFoundError, UnauthenticatedError } from '../../domain/errors';
+import type { PrintWarning } from '../../domain/print-warning';
+import { dpiWarning, effectiveDpi } from '../../imaging/print/effective-dpi';
+import type { RequestContext, Tenant } from '../context';
+import type { PageBounds } from './book-edits';
+import { evenPageBounds } from '../projects/book-builder';
+
+/** What the editor needs to draw a page at its true size and keep edits within the product. */
+export interface PageFormat extends PageBounds {
+  widthMm: number;
+  heightMm: number;
+}
+
+/** An editor session: the project the link opened, and the tenant it belongs to. */
+export interface EditorSession {
+  tenant: Tenant;
+  projectId: string;
+}
+
+const MM_PER_INCH = 25.4;
+
+/**
+ * The editor's use cases. The editor link carries the project id, an unguessable capability (the
+ * same one the project's stored files are served by): a session opened with it reaches that one
+ * project and nothing else of its client (src/graphql/editor-scope.ts refuses every other operation).
+ */
+export class EditorService {
+  /** `em` is the root EntityManager; the session lookup crosses tenants by design, in its own fork. */
+  constructor(private readonly em: EntityManager) {}
+
+  async openSession(projectId: unknown): Promise<EditorSession> {
+    if (typeof projectId !== 'string' || !/^p-[A-Za-z0-9]{10,40}$/.test(projectId)) {
+      throw new UnauthenticatedError('X-Editor-Project must carry the project id of the editor link', 'X-Editor-Project');
+    }
+    const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'] });
+    if (!project || project.status === 'deleted' || project.status === 'expired') {
+      throw new UnauthenticatedError('the editor link names no open project', 'X-Editor-Project');
+    }
+    return { tenant: { clientId: project.client.id, clientName: project.client.name, env: project.env }, projectId };
+  }
+
+  async format(ctx: RequestContext, project: Project): Promise<PageFormat> {
+    await ctx.em.populate(project, ['product']);
+    const { specifications } = project.product;
+    return {
+      widthMm: specifications.format.widthMm,
+      heightMm: specifications.format.heightMm,
+      ...evenPageBounds(specifications.min.pages, specifications.max.pages),
+    };
+  }
+
+  /** Photos placed where they would print soft or pixelated (same thresholds as the print renderer). */
+  async printWarnings(ctx: RequestContext, project: Project, book: Book | null): Promise<PrintWarning[]> {
+    if (!book) return [];
+    const format = await this.format(ctx, project);
+    const photos = new Map((await ctx.em.find(Photo, { project })).map((photo) => [photo.id, photo]));
+    const warnings: PrintWarning[] = [];
+    for (const page of book.pages) {
+      for (const slot of page.photos) {
+        const photo = photos.get(slot.photoId);
+        if (!photo?.width || !photo.height) continue;
+        const dpi = effectiveDpi(photo as { width: number; height: number }, {
+          width: (slot.width * format.widthMm) / MM_PER_INCH,
+          height: (slot.height * format.heightMm) / MM_PER_INCH,
+        });
+        const message = dpiWarning(dpi);
+        if (message) warnings.push({ page: page.number, photoId: photo.id, effectiveDpi: Math.round(dpi), message });
+      }
+    }
+    return warnings;
+  }
+
+  /**
+   * Applies one edit to the project's book, under a row lock so two tabs cannot lose each other's
+   * edits. Only an editable project's book changes: while it builds or after it was ordered the book
+   * belongs to the flows.
+   */
+  async edit(ctx: RequestContext, projectId: string, change: (book: Book, bounds: PageFormat) => Book): Promise<Project> {
+    return ctx.em.transactional(async (tx) => {
+      // Read the book under the lock: an edit is always applied to the latest saved book.
+      const project = await tx.findOne(Project, { id: projectId }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!project) throw new NotFoundError('project', projectId, 'projectId');
+      if (project.status !== 'editable' || !project.book) {
+        throw new ConflictError('PROJECT_NOT_EDITABLE', `project ${projectId} is ${project.status}; its book can be edited once it is editable and until it is ordered`);
+      }
+      const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
+      tx.assign(project, { book, title: book.cover.title, updatedAt: new Date() });
+      await tx.flush();
+      return project;
+    });
+  }
+}

@@ -1,0 +1,78 @@
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+import { cataloguePlaceholder } from '../imaging/catalogue-placeholder';
+import { DEMO_CATALOGUE_PATH } from '../services/catalogue/catalogue-import';
+
+/** The pages' own sources (plain ES modules, no build step). */
+const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
+const require = createRequire(import.meta.url);
+/** A package's folder, found from its entry point (not every package exports its package.json). */
+function packageDir(name: string): string {
+  let dir = path.dirname(require.resolve(name));
+  while (!existsSync(path.join(dir, 'package.json')) || path.basename(dir) !== name) dir = path.dirname(dir);
+  return dir;
+}
+
+/**
+ * The browser modules the pages import, by the names of their import map, served from the
+ * installed packages: nothing is fetched from outside and nothing needs building.
+ */
+const VENDOR: Record<string, () => string> = {
+  'preact.js': () => path.join(packageDir('preact'), 'dist/preact.module.js'),
+  'preact-hooks.js': () => path.join(packageDir('preact'), 'hooks/dist/hooks.module.js'),
+  'htm.js': () => path.join(packageDir('htm'), 'dist/htm.module.js'),
+  'htm-preact.js': () => path.join(packageDir('htm'), 'preact/index.module.js'),
+  'graphql-ws.js': () => path.join(packageDir('graphql-ws'), 'dist/client.js'),
+};
+
+/**
+ * The web face: the editor at /editor (FRONTEND_URL's default), the operations dashboard at
+ * /dashboard, their modules under /web/, and the demo catalogue's pictures under /assets/catalogue/.
+ */
+export const webRoutes: FastifyPluginAsync = async (app) => {
+  const page = (file: string) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await readFile(path.join(WEB_ROOT, file)));
+  app.get('/editor', { schema: { hide: true } }, page('editor.html'));
+  app.get('/dashboard', { schema: { hide: true } }, page('dashboard.html'));
+
+  app.get<{ Params: { file: string } }>('/web/vendor/:file', { schema: { hide: true } }, async (request, reply) => {
+    const { file } = request.params;
+    // graphql-ws's client imports one sibling chunk by a relative path.
+    const resolve = VENDOR[file] ?? (/^common-[A-Za-z0-9_-]+\.js$/.test(file) ? () => path.join(packageDir('graphql-ws'), 'dist', file) : undefined);
+    const source = resolve && (await readFile(resolve()).catch(() => undefined));
+    if (!source) return reply.callNotFound();
+    return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(source);
+  });
+
+  await app.register(fastifyStatic, {
+    root: path.join(WEB_ROOT, 'app'),
+    prefix: '/web/app/',
+    decorateReply: false,
+    index: false,
+    list: false,
+    cacheControl: false,
+    setHeaders: (reply) => reply.header('cache-control', 'no-cache'),
+  });
+
+  // Only the pictures the demo catalogue names exist; another path is a 404 like any unknown file.
+  const demoAssets = collectAssetPaths(JSON.parse(await readFile(DEMO_CATALOGUE_PATH, 'utf8')));
+  const made = new Map<string, Promise<Buffer>>();
+  app.get<{ Params: { '*': string } }>('/assets/catalogue/*', { schema: { hide: true } }, async (request, reply) => {
+    const asset = request.params['*'];
+    if (!demoAssets.has(asset)) return reply.callNotFound();
+    if (!made.has(asset)) made.set(asset, cataloguePlaceholder(asset));
+    return reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').send(await made.get(asset)!);
+  });
+};
+
+function collectAssetPaths(node: unknown, into = new Set<string>()): Set<string> {
+  if (typeof node === 'string' && /^[a-z0-9/_-]+\.(jpe?g|png)$/.test(node)) into.add(node);
+  else if (Array.isArray(node)) node.forEach((item) => collectAssetPaths(item, into));
+  else if (node && typeof node === 'object') Object.values(node).forEach((value) => collectAssetPaths(value, into));
+  return into;
+}

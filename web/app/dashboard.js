@@ -1,0 +1,220 @@
+import { render } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { html } from 'htm/preact';
+import { graphqlClient } from './graphql-client.js';
+
+/*
+ * The operations dashboard: a client's orders, campaigns, webhook deliveries and projects. The
+ * access key and secret are kept in this tab's sessionStorage only and sent as the X-Service header
+ * (graphql-ws: the connection_init payload), exactly as the API's own clients send them.
+ */
+
+const STORE = 'photobook-dashboard-credentials';
+
+const ORDERS = `query { orders(first: 50) { edges { node {
+  orderId createdAt email firstName lastName paymentStatus grandTotal currency
+  lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } }
+} } } }`;
+const CAMPAIGNS = `query { campaigns(first: 20) { edges { node {
+  id status csvUrl createdAt reason counts { rows generated notified failed invalid duplicate }
+  rows(first: 100) { edges { node { line reference state projectId reason } } }
+  deliveries(first: 100) { edges { node { id status url reference projectId attempts { attemptedAt statusCode error latencyMs } } } }
+} } } }`;
+const PROJECTS = `query ($user: String!) { projects(user: $user, first: 50) { edges { node { id title link createdAt status { project photos } ordered } } } }`;
+
+function SignIn({ onSignIn, error }) {
+  const [accessKey, setKey] = useState('');
+  const [accessSecret, setSecret] = useState('');
+  return html`
+    <form class="signin" onSubmit=${(e) => { e.preventDefault(); onSignIn({ accessKey: accessKey.trim(), accessSecret: accessSecret.trim() }); }}>
+      <h1>Operations dashboard</h1>
+      <p class="sub">Sign in with a client's access key and secret (dev: sandbox, prod: live). They stay in this tab only.</p>
+      <label>Access key <input name="accessKey" autocomplete="username" required value=${accessKey} onInput=${(e) => setKey(e.currentTarget.value)} /></label>
+      <label>Access secret <input name="accessSecret" type="password" autocomplete="current-password" required value=${accessSecret} onInput=${(e) => setSecret(e.currentTarget.value)} /></label>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      <button class="primary" type="submit">Sign in</button>
+    </form>`;
+}
+
+function App() {
+  const [credentials, setCredentials] = useState(() => JSON.parse(sessionStorage.getItem(STORE) ?? 'null'));
+  const [error, setError] = useState(null);
+  const [client, setClient] = useState(null);
+
+  useEffect(() => {
+    if (!credentials) return;
+    const candidate = graphqlClient({ headers: { 'x-service': JSON.stringify(credentials) }, connectionParams: credentials });
+    candidate
+      .request('query { orders(first: 1) { pageInfo { hasNextPage } } }')
+      .then(() => {
+        sessionStorage.setItem(STORE, JSON.stringify(credentials));
+        setClient(candidate);
+        setError(null);
+      })
+      .catch((e) => {
+        sessionStorage.removeItem(STORE);
+        setCredentials(null);
+        setError(e.code === 'UNAUTHENTICATED' ? 'Unknown access key or wrong secret.' : e.message);
+      });
+  }, [credentials]);
+
+  if (!credentials || (!client && error)) return html`<${SignIn} onSignIn=${setCredentials} error=${error} />`;
+  if (!client) return html`<p class="loading">Signing in…</p>`;
+  return html`<${Dashboard} client=${client} onSignOut=${() => { sessionStorage.removeItem(STORE); setClient(null); setCredentials(null); }} />`;
+}
+
+function Dashboard({ client, onSignOut }) {
+  const [tab, setTab] = useState('orders');
+  const tabs = [['orders', 'Orders'], ['campaigns', 'Campaigns & webhooks'], ['projects', 'Projects']];
+  return html`
+    <header class="bar">
+      <div class="heading"><h1>Operations dashboard</h1></div>
+      <button type="button" onClick=${onSignOut}>Sign out</button>
+    </header>
+    <nav class="tabs" role="tablist" aria-label="Sections">
+      ${tabs.map(([id, label]) => html`<button type="button" role="tab" aria-selected=${tab === id ? 'true' : 'false'} onClick=${() => setTab(id)}>${label}</button>`)}
+    </nav>
+    ${tab === 'orders' && html`<${Orders} client=${client} />`}
+    ${tab === 'campaigns' && html`<${Campaigns} client=${client} />`}
+    ${tab === 'projects' && html`<${Projects} client=${client} />`}`;
+}
+
+function Orders({ client }) {
+  const [orders, setOrders] = useState(null);
+  const [timelines, setTimelines] = useState({});
+  const [error, setError] = useState(null);
+  const load = () => client.request(ORDERS).then((d) => setOrders(d.orders.edges.map((e) => e.node))).catch((e) => setError(e.message));
+
+  useEffect(() => {
+    load();
+    return client.subscribe('subscription { orderStatusChanged { orderId projectId status sequence occurredAt tracking } }', {}, ({ orderStatusChanged: event }) => {
+      const key = `${event.orderId}/${event.projectId}`;
+      setTimelines((all) => ({ ...all, [key]: [...(all[key] ?? []).filter((e) => e.sequence !== event.sequence), event].sort((a, b) => a.sequence - b.sequence) }));
+      load();
+    });
+  }, []);
+
+  if (error) return html`<p class="error" role="alert">${error}</p>`;
+  if (!orders) return html`<p class="loading">Loading orders…</p>`;
+  const counts = {};
+  for (const order of orders) for (const line of order.lines) counts[line.status] = (counts[line.status] ?? 0) + 1;
+  return html`
+    <section aria-label="Orders">
+      <h2>Orders by status</h2>
+      <ul class="counts" data-testid="order-counts">
+        ${Object.entries(counts).map(([status, n]) => html`<li key=${status}><strong>${n}</strong>${status}</li>`)}
+        ${orders.length === 0 && html`<li>No orders yet</li>`}
+      </ul>
+      ${orders.map((order) => html`
+        <article class="card" key=${order.orderId} data-testid=${`order-${order.orderId}`}>
+          <h3>Order ${order.orderId} <span class="status">${order.paymentStatus}</span></h3>
+          <p class="sub">${new Date(order.createdAt).toLocaleString()} · ${[order.firstName, order.lastName].filter(Boolean).join(' ') || order.email || ''} · ${order.grandTotal} ${order.currency}</p>
+          ${order.lines.map((line) => {
+            const events = timelines[`${order.orderId}/${line.projectId}`] ?? [];
+            const steps = events.map((e) => e.status);
+            if (steps.at(-1) !== line.status) steps.push(line.status);
+            return html`
+              <div key=${line.projectId}>
+                <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}</p>
+                <ol class="timeline" aria-label="Status timeline">
+                  ${steps.map((step, i) => html`<li key=${i} class=${i === steps.length - 1 ? 'current' : ''}>${step}</li>`)}
+                </ol>
+                ${line.tracking && html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`}
+                ${line.warnings.length > 0 && html`<ul class="warnings" aria-label="Print warnings">${line.warnings.map((w) => html`<li>Page ${w.page}: ${w.message}</li>`)}</ul>`}
+              </div>`;
+          })}
+        </article>`)}
+    </section>`;
+}
+
+function Campaigns({ client }) {
+  const [campaigns, setCampaigns] = useState(null);
+  const [error, setError] = useState(null);
+  const load = () => client.request(CAMPAIGNS).then((d) => setCampaigns(d.campaigns.edges.map((e) => e.node))).catch((e) => setError(e.message));
+  useEffect(() => {
+    load();
+  }, []);
+  useEffect(() => {
+    const running = (campaigns ?? []).filter((c) => c.status !== 'completed' && c.status !== 'failed');
+    const stops = running.map((c) => client.subscribe('subscription ($id: String!) { campaignProgress(id: $id) { status sequence } }', { id: c.id }, () => load()));
+    return () => stops.forEach((stop) => stop());
+  }, [campaigns?.map((c) => `${c.id}:${c.status}`).join()]);
+
+  // Deliveries being attempted (first sends, retries, replays) are looked at again until they settle.
+  const pending = (campaigns ?? []).some((c) => c.deliveries.edges.some(({ node }) => node.status === 'pending'));
+  useEffect(() => {
+    if (!pending) return undefined;
+    const timer = setTimeout(load, 1500);
+    return () => clearTimeout(timer);
+  }, [campaigns]);
+
+  async function replay(id) {
+    try {
+      await client.request('mutation ($id: String!) { replayWebhook(deliveryId: $id) { id status } }', { id });
+      load();
+    } catch (e) {
+      setError(e.message);
+    }
+  }
+
+  if (!campaigns) return html`<p class="loading">Loading campaigns…</p>`;
+  return html`
+    <section aria-label="Campaigns">
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      ${campaigns.length === 0 && html`<p class="empty">No campaigns yet.</p>`}
+      ${campaigns.map((c) => {
+        const done = c.counts.notified + c.counts.failed + c.counts.invalid + c.counts.duplicate;
+        const percent = c.counts.rows ? Math.round((100 * done) / c.counts.rows) : 0;
+        return html`
+          <article class="card" key=${c.id}>
+            <h3>Campaign ${c.id} <span class="status">${c.status}</span></h3>
+            <p class="sub">${c.csvUrl} · ${c.counts.rows} rows · ${c.counts.generated} generated · ${c.counts.notified} notified · ${c.counts.failed} failed · ${c.counts.invalid} invalid${c.reason ? ` · ${c.reason}` : ''}</p>
+            <div class="bar-track" role="progressbar" aria-label=${`Campaign ${c.id} progress`} aria-valuemin="0" aria-valuemax="100" aria-valuenow=${percent}><div class="bar-fill" style=${{ width: `${percent}%` }}></div></div>
+            <details><summary>Rows</summary><div class="table-wrap"><table>
+              <thead><tr><th>Line</th><th>Reference</th><th>State</th><th>Project</th><th>Reason</th></tr></thead>
+              <tbody>${c.rows.edges.map(({ node: r }) => html`<tr key=${r.line}><td>${r.line}</td><td>${r.reference}</td><td>${r.state}</td><td>${r.projectId}</td><td>${r.reason}</td></tr>`)}</tbody>
+            </table></div></details>
+            <details><summary>Webhook deliveries</summary><div class="table-wrap"><table>
+              <thead><tr><th>Reference</th><th>Status</th><th>Attempts</th><th></th></tr></thead>
+              <tbody>${c.deliveries.edges.map(({ node: d }) => html`<tr key=${d.id}>
+                <td>${d.reference}</td><td>${d.status}</td>
+                <td>${d.attempts.map((a) => `${new Date(a.attemptedAt).toLocaleTimeString()} → ${a.statusCode ?? a.error} (${a.latencyMs} ms)`).join('; ')}</td>
+                <td><button type="button" onClick=${() => replay(d.id)} aria-label=${`Replay the webhook for ${d.reference}`}>Replay</button></td>
+              </tr>`)}</tbody>
+            </table></div></details>
+          </article>`;
+      })}
+    </section>`;
+}
+
+function Projects({ client }) {
+  const [user, setUser] = useState('');
+  const [projects, setProjects] = useState(null);
+  const [error, setError] = useState(null);
+  async function search(e) {
+    e.preventDefault();
+    try {
+      const data = await client.request(PROJECTS, { user: user.trim() });
+      setProjects(data.projects.edges.map((edge) => edge.node));
+      setError(null);
+    } catch (err) {
+      setError(err.message);
+    }
+  }
+  return html`
+    <section aria-label="Projects per end user">
+      <form class="card" onSubmit=${search}>
+        <label>End user (userId or e-mail) <input name="user" required value=${user} onInput=${(e) => setUser(e.currentTarget.value)} /></label>
+        <button type="submit">Show projects</button>
+      </form>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      ${projects && html`<div class="table-wrap"><table>
+        <thead><tr><th>Project</th><th>Title</th><th>Status</th><th>Created</th></tr></thead>
+        <tbody>${projects.map((p) => html`<tr key=${p.id}><td><a href=${p.link}>${p.id}</a></td><td>${p.title}</td><td>${p.status.project}${p.ordered ? ' · ordered' : ''}</td><td>${new Date(p.createdAt).toLocaleString()}</td></tr>`)}</tbody>
+      </table></div>`}
+    </section>`;
+}
+
+const root = document.getElementById('app');
+root.textContent = ''; // the server-sent "loading" line
+render(html`<${App} />`, root);

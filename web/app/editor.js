@@ -1,0 +1,275 @@
+import { render } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { html } from 'htm/preact';
+import { graphqlClient } from './graphql-client.js';
+
+/*
+ * The photobook editor. Opened with the query of the editor link (`id`, `clientId`, `user`, `sku`,
+ * ...); the project id is the session's key (X-Editor-Project), which reaches this one project only.
+ * Every edit is one GraphQL mutation, saved at once; the host page hears about it through
+ * window.parent.postMessage (docs/api.md, "Editor channel messages").
+ */
+
+const query = new URLSearchParams(location.search);
+const projectId = query.get('id');
+const client = graphqlClient({ headers: { 'x-editor-project': projectId ?? '' }, connectionParams: { editorProject: projectId } });
+
+const PROJECT_FIELDS = `
+  id title ordered
+  status { project photos }
+  product { sku psp }
+  format { widthMm heightMm minPages maxPages }
+  photos { id status problem { code message } width height thumbnail assetId }
+  cover { title subtitle photoId }
+  pages { number layout photos { photoId x y width height } texts { assetId text } }
+  printWarnings { page photoId effectiveDpi message }
+`;
+const LAYOUTS = [
+  ['full', 'One photo'],
+  ['two-side-by-side', 'Two side by side'],
+  ['two-stacked', 'Two stacked'],
+  ['grid-4', 'Grid of four'],
+  ['blank', 'Blank'],
+];
+const SLOTS_OF = { full: 1, 'two-side-by-side': 2, 'two-stacked': 2, 'grid-4': 4, blank: 0 };
+const STATUS_TEXT = {
+  created: 'Getting started',
+  building: 'Building your book',
+  editable: 'Ready to edit',
+  ordering: 'Ordered',
+  expired: 'Expired',
+  deleted: 'Deleted',
+};
+
+/** The channel to the shop's page that frames the editor (a webview or an iframe). */
+function tell(type, fields = {}) {
+  const message = { source: 'photobook-editor', type, projectId, ...fields };
+  if (window.parent && window.parent !== window) window.parent.postMessage(message, '*');
+  window.dispatchEvent(new CustomEvent('photobook-editor', { detail: message }));
+}
+
+function App() {
+  const [project, setProject] = useState(null);
+  const [error, setError] = useState(null);
+  const [notice, setNotice] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [selected, setSelected] = useState(null);
+  const readyTold = useRef(false);
+
+  async function load() {
+    try {
+      const data = await client.request(`query ($id: String!) { project(id: $id) { ${PROJECT_FIELDS} } }`, { id: projectId });
+      setProject(data.project);
+      setError(null);
+      if (!readyTold.current) {
+        readyTold.current = true;
+        tell('ready', { status: data.project.status.project });
+      }
+    } catch (e) {
+      setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? 'This photobook link is not valid any more.' : e.message);
+    }
+  }
+
+  useEffect(() => {
+    if (!projectId) {
+      setError('This page opens from a photobook link (it needs the project id).');
+      return undefined;
+    }
+    load();
+    const stop = client.subscribe(
+      'subscription ($projectId: String) { projectStatusChanged(projectId: $projectId) { status { project photos } sequence } }',
+      { projectId },
+      () => load(),
+    );
+    return stop;
+  }, []);
+
+  // Photos report their own progress; while the book builds, look again every two seconds as well.
+  const building = project && (project.status.project === 'created' || project.status.project === 'building');
+  useEffect(() => {
+    if (!building) return undefined;
+    const timer = setInterval(load, 2000);
+    return () => clearInterval(timer);
+  }, [building]);
+
+  async function edit(label, mutation, variables) {
+    setBusy(true);
+    setNotice(`Saving: ${label}…`);
+    try {
+      const data = await client.request(mutation.replace('{FIELDS}', `{ ${PROJECT_FIELDS} }`), { projectId, ...variables });
+      const updated = Object.values(data)[0];
+      setProject(updated);
+      setError(null);
+      setNotice(`Saved: ${label}`);
+      tell('saved', { change: label, pageCount: updated.pages.length, title: updated.cover?.title ?? updated.title });
+    } catch (e) {
+      setNotice('');
+      setError(e.message);
+    } finally {
+      setBusy(false);
+      setSelected(null);
+    }
+  }
+
+  if (error && !project) return html`<div class="empty" role="alert">${error}</div>`;
+  if (!project) return html`<p class="loading">Opening your photobook…</p>`;
+
+  const editable = project.status.project === 'editable' && !busy;
+  const pageCount = project.pages.length;
+  const extraPages = Math.max(0, pageCount - project.format.minPages);
+  const photoById = new Map(project.photos.map((p) => [p.id, p]));
+
+  function choose(ref) {
+    if (!editable) return;
+    if (!selected) return setSelected(ref);
+    if (selected.page === ref.page && selected.slot === ref.slot) return setSelected(null);
+    edit(`swapped photos on pages ${selected.page} and ${ref.page}`, 'mutation ($projectId: String!, $a: SlotRefInput!, $b: SlotRefInput!) { swapPhotos(projectId: $projectId, a: $a, b: $b) {FIELDS} }', { a: selected, b: ref });
+  }
+
+  function order() {
+    tell('order-requested', { sku: project.product.sku, psp: project.product.psp, pageCount, extraPages, title: project.cover?.title ?? project.title });
+    setNotice('Your book is on its way to the cart.');
+  }
+
+  const spreads = [];
+  for (let i = 0; i < project.pages.length; i += 2) spreads.push(project.pages.slice(i, i + 2));
+
+  return html`
+    <header class="bar">
+      <div class="heading">
+        <h1>${project.cover?.title ?? project.title}</h1>
+        <p class="sub">${project.product.sku} · ${pageCount} pages${extraPages ? ` (${extraPages} extra)` : ''}</p>
+      </div>
+      <span class=${`status status-${project.status.project}`} role="status" data-testid="project-status">${STATUS_TEXT[project.status.project] ?? project.status.project}</span>
+      <button class="primary" type="button" onClick=${order} disabled=${project.status.project !== 'editable'}>Order</button>
+    </header>
+    <p class="notice" aria-live="polite">${notice}</p>
+    ${error && html`<p class="error" role="alert">${error}</p>`}
+    ${building && html`<${BuildProgress} project=${project} />`}
+    <${PhotoProblems} photos=${project.photos} />
+    ${project.cover && html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
+        onSave=${(title, subtitle) => edit('cover texts', 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`}
+    ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose a photo to swap it with, a page with room to move it to, or select it again to cancel.</p>`}
+    <section aria-label="Pages" class="spreads">
+      ${spreads.map((spread) => html`
+        <div class="spread-block" key=${spread[0].number}>
+          <div class="spread">
+            ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} />`)}
+          </div>
+          <div class="page-tools">
+            ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} pageCount=${pageCount} editable=${editable} edit=${edit} selected=${selected} />`)}
+          </div>
+          <div class="spread-tools">
+            <button type="button" disabled=${!editable || pageCount + 2 > project.format.maxPages}
+              onClick=${() => edit(`added 2 pages after page ${spread.at(-1).number}`, 'mutation ($projectId: String!, $after: Int!) { addPages(projectId: $projectId, after: $after) {FIELDS} }', { after: spread.at(-1).number })}>
+              Add 2 pages after page ${spread.at(-1).number}</button>
+            <button type="button" disabled=${!editable || spread.length !== 2 || pageCount - 2 < project.format.minPages}
+              onClick=${() => edit(`removed pages ${spread[0].number}–${spread.at(-1).number}`, 'mutation ($projectId: String!, $pages: [Int!]!) { removePages(projectId: $projectId, pages: $pages) {FIELDS} }', { pages: spread.map((p) => p.number) })}>
+              Remove pages ${spread[0].number}–${spread.at(-1).number}</button>
+          </div>
+        </div>`)}
+    </section>
+    ${pageCount === 0 && !building && html`<p class="empty">This book has no pages yet.</p>`}
+  `;
+}
+
+function BuildProgress({ project }) {
+  const settled = project.photos.filter((p) => p.status === 'idle' || p.status === 'failed').length;
+  return html`
+    <section class="progress-card" aria-label="Building your book">
+      <p>${project.status.photos === 'uploading' ? 'Downloading your photos' : project.status.photos === 'analyzing' ? 'Checking your photos' : 'Laying out your pages'} — ${settled} of ${project.photos.length} photos ready</p>
+      <progress max=${project.photos.length || 1} value=${settled} aria-label="Photos ready"></progress>
+      <ul class="photo-strip">
+        ${project.photos.map((photo) => html`<li key=${photo.id} class=${`strip-photo photo-${photo.status}`}>
+          ${photo.thumbnail ? html`<img src=${photo.thumbnail} alt="" />` : html`<span class="placeholder" aria-hidden="true"></span>`}
+          <span class="strip-label">${photo.status === 'failed' ? 'Could not be downloaded' : photo.status === 'idle' ? 'Ready' : photo.status === 'analyzing' ? 'Checking' : 'Downloading'}</span>
+        </li>`)}
+      </ul>
+    </section>`;
+}
+
+function PhotoProblems({ photos }) {
+  const failed = photos.filter((p) => p.status === 'failed');
+  if (!failed.length) return null;
+  return html`
+    <section class="problems" aria-label="Photos that could not be used">
+      <h2>${failed.length} photo${failed.length > 1 ? 's' : ''} could not be used</h2>
+      <ul>${failed.map((p) => html`<li key=${p.id} class="problem">Could not be downloaded: ${p.problem?.message ?? p.problem?.code ?? 'unknown problem'}</li>`)}</ul>
+    </section>`;
+}
+
+function Cover({ project, photoById, editable, onSave }) {
+  const [title, setTitle] = useState(project.cover.title);
+  const [subtitle, setSubtitle] = useState(project.cover.subtitle ?? '');
+  useEffect(() => {
+    setTitle(project.cover.title);
+    setSubtitle(project.cover.subtitle ?? '');
+  }, [project.cover.title, project.cover.subtitle]);
+  const photo = project.cover.photoId && photoById.get(project.cover.photoId);
+  const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
+  return html`
+    <section class="cover-row" aria-label="Cover">
+      <figure class="page cover" style=${{ aspectRatio: ratio }} data-testid="cover">
+        ${photo?.thumbnail && html`<img class="cover-photo" src=${photo.thumbnail} alt="Cover photo" />`}
+        <figcaption class="cover-title"><strong>${project.cover.title}</strong>${project.cover.subtitle && html`<span>${project.cover.subtitle}</span>`}</figcaption>
+      </figure>
+      <form class="cover-form" onSubmit=${(e) => { e.preventDefault(); onSave(title, subtitle); }}>
+        <h2>Cover</h2>
+        <label>Title <input name="title" value=${title} maxlength="200" required onInput=${(e) => setTitle(e.currentTarget.value)} disabled=${!editable} /></label>
+        <label>Subtitle <input name="subtitle" value=${subtitle} maxlength="200" onInput=${(e) => setSubtitle(e.currentTarget.value)} disabled=${!editable} /></label>
+        <button type="submit" disabled=${!editable}>Save cover</button>
+      </form>
+    </section>`;
+}
+
+function Page({ page, project, photoById, selected, onChoose }) {
+  const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
+  const warnings = project.printWarnings.filter((w) => w.page === String(page.number));
+  return html`
+    <figure class="page-wrap" data-testid=${`page-${page.number}`}>
+      <div class="page" style=${{ aspectRatio: ratio }}>
+        ${page.photos.map((slot, index) => {
+          const photo = photoById.get(slot.photoId);
+          const warning = warnings.find((w) => w.photoId === slot.photoId);
+          const isSelected = selected && selected.page === page.number && selected.slot === index;
+          return html`<button type="button" key=${index} class=${`slot${isSelected ? ' selected' : ''}`}
+              style=${{ left: `${slot.x * 100}%`, top: `${slot.y * 100}%`, width: `${slot.width * 100}%`, height: `${slot.height * 100}%` }}
+              aria-pressed=${isSelected ? 'true' : 'false'}
+              aria-label=${`Photo ${index + 1} on page ${page.number}${warning ? `, ${warning.message}` : ''}. Select to swap`}
+              data-photo-id=${slot.photoId}
+              onClick=${() => onChoose({ page: page.number, slot: index })}>
+            ${photo?.thumbnail ? html`<img src=${photo.thumbnail} alt="" />` : html`<span class="placeholder">Photo not available</span>`}
+            ${warning && html`<span class=${`badge ${warning.message.startsWith('low') ? 'warn' : 'soft'}`} title=${warning.message}>${warning.message.startsWith('low') ? 'Too small for print' : 'May print soft'} · ${warning.effectiveDpi} DPI</span>`}
+          </button>`;
+        })}
+        ${page.texts.map((t) => html`<p class="page-text" key=${t.assetId}>${t.text}</p>`)}
+        ${page.photos.length === 0 && html`<span class="blank-note">Blank page</span>`}
+      </div>
+      <figcaption class="page-number">Page ${page.number}</figcaption>
+    </figure>`;
+}
+
+function PageTools({ page, pageCount, editable, edit, selected }) {
+  const room = SLOTS_OF[page.layout === 'blank' ? 'full' : page.layout] - page.photos.length;
+  const move = (to) =>
+    edit(`moved page ${page.number} to ${to}`, 'mutation ($projectId: String!, $from: Int!, $to: Int!) { movePage(projectId: $projectId, from: $from, to: $to) {FIELDS} }', { from: page.number, to });
+  const id = `layout-${page.number}`;
+  return html`<div class="page-tool-cell">
+    <div class="tools">
+      <button type="button" aria-label=${`Move page ${page.number} left`} disabled=${!editable || page.number === 1} onClick=${() => move(page.number - 1)}>◀</button>
+      <label for=${id} class="visually-hidden">Layout of page ${page.number}</label>
+      <select id=${id} disabled=${!editable} value=${page.layout}
+        onChange=${(e) => edit(`layout of page ${page.number}`, 'mutation ($projectId: String!, $page: Int!, $layout: String!) { setPageLayout(projectId: $projectId, page: $page, layout: $layout) {FIELDS} }', { page: page.number, layout: e.currentTarget.value })}>
+        ${LAYOUTS.map(([value, label]) => html`<option value=${value} disabled=${SLOTS_OF[value] < page.photos.length}>${label}</option>`)}
+      </select>
+      <button type="button" aria-label=${`Move page ${page.number} right`} disabled=${!editable || page.number === pageCount} onClick=${() => move(page.number + 1)}>▶</button>
+    </div>
+    ${selected && selected.page !== page.number && room > 0 && html`<button type="button" class="move-here"
+        onClick=${() => edit(`moved a photo from page ${selected.page} to page ${page.number}`, 'mutation ($projectId: String!, $from: SlotRefInput!, $toPage: Int!) { movePhoto(projectId: $projectId, from: $from, toPage: $toPage) {FIELDS} }', { from: selected, toPage: page.number })}>
+        Move the selected photo to page ${page.number}</button>`}
+  </div>`;
+}
+
+const root = document.getElementById('app');
+root.textContent = ''; // the server-sent "loading" line
+render(html`<${App} />`, root);
