@@ -193,6 +193,11 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     // Watched live: the steps before complete arrived over graphql-ws while the page was open.
     expect(timeline).toEqual(expect.arrayContaining(['printing', 'delivering', 'complete']));
     expect(await page.getByRole('link', { name: 'Track the parcel' }).count()).toBe(1);
+    // The rendered PDF, through the signed link the owner is given.
+    const pdfUrl = await page.getByRole('link', { name: 'PDF' }).getAttribute('href');
+    const pdf = await fetch(new URL(pdfUrl!, api.url));
+    expect(pdf.status).toBe(200);
+    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
 
     // Projects per end user, each linking to the editor.

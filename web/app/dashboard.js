@@ -13,7 +13,7 @@ const STORE = 'photobook-dashboard-credentials';
 
 const ORDERS = `query { orders(first: 50) { edges { node {
   orderId createdAt email firstName lastName paymentStatus grandTotal currency
-  lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } }
+  lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } printFiles { pdfUrl manifestUrl pages } }
 } } } }`;
 const CAMPAIGNS = `query { campaigns(first: 20) { edges { node {
   id status csvUrl createdAt reason counts { rows generated notified failed invalid duplicate }
@@ -120,6 +120,7 @@ function Orders({ client }) {
                   ${steps.map((step, i) => html`<li key=${i} class=${i === steps.length - 1 ? 'current' : ''}>${step}</li>`)}
                 </ol>
                 ${line.tracking && html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`}
+                ${line.printFiles && html`<p class="print-files">Print files (${line.printFiles.pages} pages; links expire): <a href=${line.printFiles.pdfUrl} target="_blank" rel="noopener">PDF</a> · <a href=${line.printFiles.manifestUrl} target="_blank" rel="noopener">manifest</a></p>`}
                 ${line.warnings.length > 0 && html`<ul class="warnings" aria-label="Print warnings">${line.warnings.map((w) => html`<li>Page ${w.page}: ${w.message}</li>`)}</ul>`}
               </div>`;
           })}
