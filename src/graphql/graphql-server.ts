@@ -8,6 +8,7 @@ import type { AppServices } from '../services/app-services';
 import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { DomainError } from '../domain/errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
@@ -73,7 +74,7 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
 
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
-    plugins: [fastifyApolloDrainPlugin(app), drainSockets],
+    plugins: [fastifyApolloDrainPlugin(app), drainSockets, unavailableAs503],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
     csrfPrevention: { requestHeaders: ['x-service', 'x-apollo-operation-name', 'apollo-require-preflight'] },
@@ -84,6 +85,25 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
 
   return apollo;
 }
+
+const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
+
+/**
+ * A response whose errors include an unreachable database answers HTTP 503 with `Retry-After`, as
+ * REST does, so clients and proxies retry it rather than treat it as a failure of the query.
+ */
+const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+        if (!errors?.some((error) => error.extensions?.code === SERVICE_UNAVAILABLE)) return;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      },
+    };
+  },
+};
 
 /** What every resolver receives, for one request or one subscription connection. */
 export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
@@ -98,6 +118,14 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
       ...formatted,
       message: original.message,
       extensions: { code: original.code, errors: original.errors },
+    };
+  }
+  if (isDatabaseUnavailable(original)) {
+    return {
+      message: `the database is not reachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: SERVICE_UNAVAILABLE },
     };
   }
   if (original && !(original instanceof GraphQLError) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
