@@ -9,6 +9,8 @@ import type { Logger } from 'pino';
 export interface EmbeddedDatabase {
   /** Server URL without a database name; append `/name`. */
   serverUrl: string;
+  /** The package's handle on the server, for `superviseEmbeddedPostgres`. */
+  server: EmbeddedPostgres;
   stop(): Promise<void>;
 }
 
@@ -44,6 +46,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger): Promi
   log.info({ port, databaseDir }, 'embedded PostgreSQL started');
   return {
     serverUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`,
+    server,
     stop: () => server.stop(),
   };
 }
