@@ -13,7 +13,13 @@ export function createPrinters(
   fetch: SafeFetch,
 ): PrinterRegistry {
   const http = config.printerHttp
-    ? new HttpPrinter({ endpoint: config.printerHttp.url, signingSecret: config.printerHttp.secret, fetch, fileUrl: (key) => files.url(key) })
+    ? new HttpPrinter({
+        endpoint: config.printerHttp.url,
+        signingSecret: config.printerHttp.secret,
+        timeoutMs: config.printerHttp.timeoutMs,
+        fetch,
+        fileUrl: (key) => files.url(key),
+      })
     : undefined;
   return createPrinterRegistry({
     local: new LocalPrinter({ dataDir: config.dataDir, files }),

@@ -42,7 +42,7 @@ describe('printer registry', () => {
   it('is built from configuration by createPrinters', () => {
     const dataDir = os.tmpdir();
     const byLocal = createPrinters({ dataDir, printer: 'local' }, files, fetch);
-    const byHttp = createPrinters({ dataDir, printer: 'http', printerHttp: { url: 'http://127.0.0.1:9/jobs', secret: SECRET } }, files, fetch);
+    const byHttp = createPrinters({ dataDir, printer: 'http', printerHttp: { url: 'http://127.0.0.1:9/jobs', secret: SECRET, timeoutMs: 30_000 } }, files, fetch);
 
     expect(byLocal.printerFor({ psp: 'local', env: 'prod' }).kind).toBe('local');
     expect(byHttp.printerFor({ psp: 'acme', env: 'prod' }).kind).toBe('http');
