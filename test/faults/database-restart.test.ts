@@ -66,7 +66,7 @@ describe('PostgreSQL restarted under load', () => {
     expect(JSON.stringify(rest.body)).not.toMatch(/ECONNREFUSED|at .*\.js|select /i);
     const status = await request(url, 'GET', `/v2/project/status?id=${acknowledged[0]}`, { headers: auth });
     expect(status.status).toBe(503);
-    const graphql = await post(url, '/graphql', { query: '{ projects(first: 1) { edges { node { id } } } }' }, auth);
+    const graphql = await post(url, '/graphql', { query: '{ projects(user: "load-1", first: 1) { edges { node { id } } } }' }, auth);
     expect(graphql.status).toBe(503);
     expect(graphql.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(graphql.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');

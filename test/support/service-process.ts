@@ -49,7 +49,8 @@ export function startServiceProcess(env: Record<string, string | undefined>, tim
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.startsWith('{')) return;
       const entry = JSON.parse(line);
-      logs.push(entry);
+      // Per-request lines would pile up under load; everything else is kept.
+      if (!(entry.level <= 30 && (entry.req || entry.res))) logs.push(entry);
       if (entry.msg === 'photobook service listening') {
         clearTimeout(timer);
         resolve({ url: entry.url, child, logs, stderr: () => stderr.join(''), exited, kill: () => signalGroup('SIGKILL'), stop: () => signalGroup('SIGTERM') });
