@@ -59,10 +59,22 @@ const generate = async (userId: string) => {
   return answer?.status === 200 ? new URL(answer.body.url).searchParams.get('id')! : undefined;
 };
 
-// 1. Capacity: the status endpoint, the most frequent call of the mix, with autocannon.
+// 1. Capacity: the same mix of calls (minus prints), as fast as 8 connections get answers.
 const seedProject = (await generate('soak-seed'))!;
-console.log('measuring capacity (autocannon, 8 connections, 8 s, GET /v2/project/status)…');
-const measured = await autocannon({ url: `${url}/v2/project/status?id=${seedProject}`, headers: auth, connections: 8, duration: 8 });
+console.log('measuring capacity (autocannon, 8 connections, 10 s, the request mix)…');
+const measured = await autocannon({
+  url,
+  headers: auth,
+  connections: 8,
+  duration: 10,
+  requests: [
+    { method: 'POST', path: '/v2/generate', body: JSON.stringify({ sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'soak-capacity' }) },
+    { method: 'GET', path: `/v2/project/status?id=${seedProject}` },
+    { method: 'GET', path: `/v2/project/status?id=${seedProject}` },
+    { method: 'GET', path: '/v2/project/list?user=soak-capacity' },
+    { method: 'POST', path: '/graphql', body: JSON.stringify({ query: '{ projects(user: "soak-capacity", first: 5) { edges { node { id } } } }' }) },
+  ],
+});
 const capacity = measured.requests.average;
 const rate = Math.max(1, Math.round(capacity * LOAD));
 console.log(`capacity ≈ ${capacity.toFixed(0)} req/s (p99 ${measured.latency.p99} ms); driving the mix at ${rate} req/s for ${SECONDS} s`);
@@ -117,6 +129,8 @@ async function oneRequest() {
     const id = await generate(user);
     if (id) {
       generated.push(id);
+      // Two per project, so a short run reaches SOAK_SUBSCRIBERS too.
+      followProject(id);
       followProject(id);
     }
   } else if (pick < 10) {
