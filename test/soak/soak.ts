@@ -114,6 +114,11 @@ const followProject = (projectId: string) =>
 const followLine = (orderId: string, projectId: string) =>
   follow('order', `${orderId}/${projectId}`, 'subscription ($o: String!, $p: String!) { orderStatusChanged(orderId: $o, projectId: $p, afterSequence: 0) { sequence status } }', { o: orderId, p: projectId });
 
+// Spread so that the run reaches SOAK_SUBSCRIBERS whatever its length: 20 per order line, the
+// rest over the projects it will generate (a fifth of the requests).
+const expectedPrints = Math.floor((SECONDS * 1000) / PRINT_EVERY_MS);
+const subscribersPerProject = Math.max(1, Math.ceil((SUBSCRIBERS - 20 * expectedPrints) / Math.max(1, rate * SECONDS * 0.2 * 0.9)));
+
 // 3. The mix, open loop at `rate`: a late answer does not slow the next request down.
 const generated: string[] = [seedProject];
 const editable: string[] = [];
@@ -129,9 +134,7 @@ async function oneRequest() {
     const id = await generate(user);
     if (id) {
       generated.push(id);
-      // Two per project, so a short run reaches SOAK_SUBSCRIBERS too.
-      followProject(id);
-      followProject(id);
+      for (let k = 0; k < subscribersPerProject; k++) followProject(id);
     }
   } else if (pick < 10) {
     const id = generated[i % generated.length];
