@@ -39,6 +39,11 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
+          if (isDatabaseUnavailable(error)) {
+            // 1013 Try Again Later, rather than graphql-ws's 4500 with the driver's message as reason.
+            socketContext.extra.socket.close(1013, `${SERVICE_UNAVAILABLE}: retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
+            return false;
+          }
           throw error;
         }
       },

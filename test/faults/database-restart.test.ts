@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { adminQuery } from '../support/global-setup';
 import { post, request, serviceHeader } from '../support/http';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres';
@@ -71,6 +72,13 @@ describe('PostgreSQL restarted under load', () => {
     expect(graphql.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(graphql.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
     expect((await request(url, 'GET', '/readyz')).status).toBe(503);
+    // graphql-ws: the socket closes with 1013 Try Again Later, not an internal error.
+    const closed = await new Promise<{ code: number; reason: string }>((resolve) => {
+      const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/graphql`, 'graphql-transport-ws');
+      socket.on('open', () => socket.send(JSON.stringify({ type: 'connection_init', payload: demo.credentials.dev })));
+      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
+    });
+    expect(closed).toEqual({ code: 1013, reason: expect.stringContaining('SERVICE_UNAVAILABLE') });
 
     await new Promise((resolve) => setTimeout(resolve, 1500));
     await postgres.start();
