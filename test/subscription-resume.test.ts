@@ -1,8 +1,10 @@
 import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import WebSocket from 'ws';
 import { recordStatusChange } from '../src/events/status-event-log';
+import { STATUS_EVENT_LISTENER } from '../src/events/status-event-bus';
 import type { IssuedClient } from '../src/services/clients/client-admin';
 import type { Tenant } from '../src/services/context';
 import { StatusEventsDocument, type StatusEventsSubscription, type StatusEventsSubscriptionVariables } from './generated/graphql';
@@ -98,6 +100,34 @@ describe('subscriptions resume from a sequence', () => {
     await commit(tenantOf(shop), subjectId, 'third');
     await waitFor(async () => live.events.length >= 3, 10_000, 'the unheard event and the next');
     expect(live.events.map((e) => e.status)).toEqual(['first', 'unheard', 'third']);
+  });
+
+  it('reads what committed while the listener was reconnecting as soon as it is back', async () => {
+    const subjectId = `p-${crypto.randomUUID()}`;
+    await commit(tenantOf(shop), subjectId, 'first');
+    const live = subscribe(shop, { subjectType: 'project', subjectId, afterSequence: 0 });
+    await waitFor(async () => live.events.length >= 1, 10_000, 'the first event');
+    // Cut the service's LISTEN connection and keep it from coming back while a change commits: its
+    // NOTIFY is lost, and no later event would reveal the gap.
+    const orm = await api.orm();
+    const connection = orm.em.getConnection();
+    const [{ name }] = await connection.execute<{ name: string }[]>('SELECT current_database() AS name');
+    const admin = new pg.Client({ connectionString: `${inject('databaseServerUrl')}/postgres` });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
+    try {
+      await connection.execute(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ? AND datname = current_database()`, [
+        STATUS_EVENT_LISTENER,
+      ]);
+      await commit(tenantOf(shop), subjectId, 'while away');
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(live.events).toHaveLength(1);
+    } finally {
+      await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS true`);
+      await admin.end();
+    }
+    await waitFor(async () => live.events.length >= 2, 15_000, 'the event committed while the listener was away');
+    expect(live.events.map((e) => e.status)).toEqual(['first', 'while away']);
   });
 
   it("replays nothing of another client's subject, and refuses afterSequence where it is ambiguous", async () => {
