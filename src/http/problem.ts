@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind, type FieldError } from '../domain/errors';
-import { DATABASE_RETRY_AFTER_SECONDS as RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { Problem } from './shared-schemas';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
@@ -69,11 +69,12 @@ export function toProblem(error: unknown): Problem {
   return problem(500, 'INTERNAL', 'the service failed to handle the request; it has been logged');
 }
 
-export { RETRY_AFTER_SECONDS };
-
-/** The database cannot be reached right now: the request was not carried out and may be retried. */
-export function databaseUnavailableProblem(): Problem {
-  return problem(503, 'SERVICE_UNAVAILABLE', `the database is not reachable right now; retry in ${RETRY_AFTER_SECONDS} s`);
+/**
+ * The database cannot be reached right now: a temporary state of ours, not a fault of the request.
+ * Retrying is safe for the idempotent calls (`/v2/print` by its orderId) and for reads.
+ */
+function databaseUnavailableProblem(): Problem {
+  return problem(503, 'SERVICE_UNAVAILABLE', `the database is not reachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
 }
 
 interface AjvLikeError {
@@ -118,6 +119,6 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   else if (body.status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: body.code, status: body.status }, 'request rejected');
   body.requestId = request.id;
-  if (body.status === 503) reply.header('retry-after', String(RETRY_AFTER_SECONDS));
+  if (body.status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
   return reply.status(body.status).type('application/problem+json').send(body);
 }
