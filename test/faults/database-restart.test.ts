@@ -2,9 +2,11 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
 import WebSocket from 'ws';
 import { adminQuery } from '../support/global-setup';
 import { post, request, serviceHeader } from '../support/http';
+import { printBody } from '../support/print-fixtures';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait';
@@ -32,10 +34,22 @@ describe('PostgreSQL restarted under load', () => {
     postgres = await startPrivatePostgres();
     await adminQuery(postgres.serverUrl, 'CREATE DATABASE photobook');
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-fault-'));
-    service = await startServiceProcess({ DATABASE_URL: `${postgres.serverUrl}/photobook`, DATA_DIR: dataDir, PORT: '0', TEMPORAL_ADDRESS: undefined });
+    service = await startServiceProcess({
+      DATABASE_URL: `${postgres.serverUrl}/photobook`,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      TEMPORAL_ADDRESS: undefined,
+      SANDBOX_PRINTER_STEP: '200ms',
+    });
     const url = service.url;
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const auth = serviceHeader(demo.credentials.dev);
+
+    // An order whose fulfilment runs through the restart (the sandbox printer of dev credentials).
+    const book = await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'restart-order' }, auth);
+    const bookId = new URL(book.body.url).searchParams.get('id')!;
+    await waitFor(async () => (await request(url, 'GET', `/v2/project/status?id=${bookId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'book editable');
+    expect((await post(url, '/v2/print', printBody('through-restart', bookId), auth)).status).toBe(200);
 
     const acknowledged: string[] = [];
     const statuses = new Map<number, number>();
@@ -91,6 +105,20 @@ describe('PostgreSQL restarted under load', () => {
     console.log(`database restart under load: ${JSON.stringify(Object.fromEntries(statuses))} (status: count), ${acknowledged.length} projects acknowledged`);
     expect([...statuses.keys()].filter((s) => s >= 500 && s !== 503)).toEqual([]);
     expect(statuses.get(503)).toBeGreaterThan(0);
+    // The order went on after the restart and walked every status once.
+    await waitFor(
+      async () => (await post(url, '/graphql', { query: '{ order(orderId: "through-restart") { lines { status } } }' }, auth)).body.data?.order?.lines?.[0]?.status === 'complete',
+      120_000,
+      'the order complete',
+    );
+    const history = new pg.Client({ connectionString: `${postgres.serverUrl}/photobook` });
+    await history.connect();
+    const { rows } = await history.query<{ status: string }>(
+      `SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = $1 ORDER BY sequence`,
+      [`through-restart/${bookId}`],
+    );
+    await history.end();
+    expect(rows.map((r) => r.status)).toEqual(['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete']);
     // Everything acknowledged is there and its build finished.
     for (const id of acknowledged) {
       await waitFor(
@@ -99,5 +127,5 @@ describe('PostgreSQL restarted under load', () => {
         `${id} editable`,
       );
     }
-  }, 120_000);
+  }, 240_000);
 });
