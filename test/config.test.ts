@@ -57,7 +57,9 @@ describe('configuration', () => {
     expect(loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs/', PRINTER_HTTP_SECRET: secret }).printerHttp).toEqual({
       url: 'http://127.0.0.1:9/jobs',
       secret,
+      timeoutMs: 30_000,
     });
+    expect(loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs', PRINTER_HTTP_SECRET: secret, PRINTER_HTTP_TIMEOUT: '2s' }).printerHttp?.timeoutMs).toBe(2000);
     expect(loadConfig({}).printerHttp).toBeUndefined();
   });
 

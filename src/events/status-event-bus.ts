@@ -15,6 +15,7 @@ export const STATUS_EVENT_LISTENER = 'photobook-status-events';
  */
 export class StatusEventBus {
   private readonly listeners = new Set<Listener>();
+  private readonly reconnectListeners = new Set<() => void>();
   private readonly subscriber: Subscriber<{ [STATUS_EVENTS_CHANNEL]: StatusEventMessage }>;
   private stopped?: Promise<void>;
 
@@ -28,6 +29,11 @@ export class StatusEventBus {
       for (const listener of this.listeners) listener(event);
     });
     this.subscriber.events.on('error', (error) => log.error({ err: error }, 'status event listener failed'));
+    // Emitted once LISTEN is in place again: what committed meanwhile was not heard, and subscribers
+    // that must miss nothing read it from the table.
+    this.subscriber.events.on('connected', () => {
+      for (const listener of this.reconnectListeners) listener();
+    });
     this.subscriber.events.on('reconnect', (attempt) => {
       if (attempt === 1) log.warn('status event listener lost its connection; reconnecting');
     });
@@ -47,6 +53,12 @@ export class StatusEventBus {
   on(listener: Listener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Calls `listener` each time the listening connection is back after a loss, until the returned function is called. */
+  onReconnected(listener: () => void): () => void {
+    this.reconnectListeners.add(listener);
+    return () => this.reconnectListeners.delete(listener);
   }
 
   /** Events matching `accept`, as an async iterable that ends when the consumer stops. */

@@ -73,3 +73,32 @@ export async function recordStatusChange(em: EntityManager, tenant: StatusEventO
   await connection.execute('SELECT pg_notify(?, ?)', [STATUS_EVENTS_CHANNEL, JSON.stringify(message)], 'run', ctx);
   return message;
 }
+
+/**
+ * One subject's recorded events with `afterSequence < sequence < beforeSequence`, in sequence
+ * order: what a subscriber resuming from its last sequence missed. `em` must carry the tenant
+ * filter, so a subject of another client or environment has no events here.
+ */
+export async function readSubjectEvents(
+  em: EntityManager,
+  subject: { subjectType: string; subjectId: string },
+  afterSequence: number,
+  beforeSequence?: number,
+): Promise<StatusEventMessage[]> {
+  const events = await em.fork().find(
+    StatusEvent,
+    { subjectType: subject.subjectType, subjectId: subject.subjectId, sequence: { $gt: afterSequence, ...(beforeSequence ? { $lt: beforeSequence } : {}) } },
+    { orderBy: { sequence: 'asc' } },
+  );
+  return events.map((event) => ({
+    id: event.id,
+    clientId: event.client.id,
+    env: event.env,
+    subjectType: event.subjectType,
+    subjectId: event.subjectId,
+    status: event.status,
+    sequence: event.sequence,
+    detail: event.detail,
+    occurredAt: event.occurredAt.toISOString(),
+  }));
+}

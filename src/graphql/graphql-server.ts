@@ -8,6 +8,7 @@ import type { AppServices } from '../services/app-services';
 import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { DomainError } from '../domain/errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
@@ -43,6 +44,11 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
+          if (isDatabaseUnavailable(error)) {
+            // 1013 Try Again Later, rather than graphql-ws's 4500 with the driver's message as reason.
+            socketContext.extra.socket.close(1013, `${SERVICE_UNAVAILABLE}: retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
+            return false;
+          }
           throw error;
         }
       },
@@ -78,7 +84,7 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
 
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
-    plugins: [fastifyApolloDrainPlugin(app), drainSockets],
+    plugins: [fastifyApolloDrainPlugin(app), drainSockets, unavailableAs503],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
     csrfPrevention: { requestHeaders: ['x-service', 'x-editor-project', 'x-apollo-operation-name', 'apollo-require-preflight'] },
@@ -89,6 +95,25 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
 
   return apollo;
 }
+
+const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
+
+/**
+ * A response whose errors include an unreachable database answers HTTP 503 with `Retry-After`, as
+ * REST does, so clients and proxies retry it rather than treat it as a failure of the query.
+ */
+const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
+  async requestDidStart() {
+    return {
+      async willSendResponse({ response }) {
+        const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
+        if (!errors?.some((error) => error.extensions?.code === SERVICE_UNAVAILABLE)) return;
+        response.http.status = 503;
+        response.http.headers.set('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      },
+    };
+  },
+};
 
 /** What every resolver receives, for one request or one subscription connection. */
 export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
@@ -103,6 +128,14 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
       ...formatted,
       message: original.message,
       extensions: { code: original.code, errors: original.errors },
+    };
+  }
+  if (isDatabaseUnavailable(original)) {
+    return {
+      message: `the database is not reachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`,
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: SERVICE_UNAVAILABLE },
     };
   }
   if (original && !(original instanceof GraphQLError) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { AppServices } from '../services/app-services';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { GRAPHQL_PATH, graphqlContext, startGraphqlServer } from '../graphql/graphql-server';
+import { DATABASE_RETRY_AFTER_SECONDS } from '../db/database-unavailable';
 import { toProblem } from './problem';
 import { contextOf } from './request-context';
 
@@ -17,7 +18,8 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
   await app.register(async (scope) => {
     scope.setErrorHandler((error, request, reply) => {
       const body = toProblem(error);
-      if (body.status >= 500) request.log.error({ err: error }, 'graphql request failed');
+      if (body.status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+      else if (body.status >= 500) request.log.error({ err: error }, 'graphql request failed');
       return reply.status(body.status).type('application/json').send({
         errors: [{ message: body.detail, extensions: { code: body.code, errors: body.errors } }],
       });

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind, type FieldError } from '../domain/errors';
+import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { Problem } from './shared-schemas';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
@@ -62,11 +63,20 @@ export function toProblem(error: unknown): Problem {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return problem(415, 'UNSUPPORTED_MEDIA_TYPE', 'send the request body as application/json');
   }
+  if (isDatabaseUnavailable(error)) return databaseUnavailableProblem();
   const status = fastifyError.statusCode;
   if (status && status >= 400 && status < 500) {
     return problem(status, fastifyError.code ?? 'BAD_REQUEST', fastifyError.message);
   }
   return problem(500, 'INTERNAL', 'the service failed to handle the request; it has been logged');
+}
+
+/**
+ * The database cannot be reached right now: a temporary state of ours, not a fault of the request.
+ * Retrying is safe for the idempotent calls (`/v2/print` by its orderId) and for reads.
+ */
+function databaseUnavailableProblem(): Problem {
+  return problem(503, 'SERVICE_UNAVAILABLE', `the database is not reachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
 }
 
 interface AjvLikeError {
@@ -107,8 +117,10 @@ export function fieldErrorOf(error: AjvLikeError, context?: string): FieldError 
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {
   const body = toProblem(error);
-  if (body.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (body.status === 503) request.log.warn({ err: error }, 'request failed: the database is not reachable');
+  else if (body.status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: body.code, status: body.status }, 'request rejected');
   body.requestId = request.id;
+  if (body.status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
   return reply.status(body.status).type('application/problem+json').send(body);
 }

@@ -13,7 +13,13 @@ export function createPrinters(
   fetch: SafeFetch,
 ): PrinterRegistry {
   const http = config.printerHttp
-    ? new HttpPrinter({ endpoint: config.printerHttp.url, signingSecret: config.printerHttp.secret, fetch, fileUrl: (key) => files.url(key, config.durations.printerFileUrlTtlMs) })
+    ? new HttpPrinter({
+        endpoint: config.printerHttp.url,
+        signingSecret: config.printerHttp.secret,
+        timeoutMs: config.printerHttp.timeoutMs,
+        fetch,
+        fileUrl: (key) => files.url(key, config.durations.printerFileUrlTtlMs),
+      })
     : undefined;
   return createPrinterRegistry({
     local: new LocalPrinter({ dataDir: config.dataDir, files }),

@@ -43,7 +43,7 @@ describe('printer registry', () => {
     const dataDir = os.tmpdir();
     const durations = { printerFileUrlTtlMs: 7 * 86_400_000 };
     const byLocal = createPrinters({ dataDir, printer: 'local', durations }, files, fetch);
-    const byHttp = createPrinters({ dataDir, printer: 'http', printerHttp: { url: 'http://127.0.0.1:9/jobs', secret: SECRET }, durations }, files, fetch);
+    const byHttp = createPrinters({ dataDir, printer: 'http', printerHttp: { url: 'http://127.0.0.1:9/jobs', secret: SECRET, timeoutMs: 30_000 }, durations }, files, fetch);
 
     expect(byLocal.printerFor({ psp: 'local', env: 'prod' }).kind).toBe('local');
     expect(byHttp.printerFor({ psp: 'acme', env: 'prod' }).kind).toBe('http');
