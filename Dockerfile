@@ -1,5 +1,5 @@
 # Photobook backend image: runs the API (`npm start`, the default) or the Temporal worker
-# (`npm run worker`) with tsx, straight from the TypeScript sources.
+# (`npm run worker`, with tsx from the TypeScript sources); `npm start` bundles src/ into .build/ first.
 FROM node:20-bookworm-slim
 
 # procps provides pgrep, used by the worker's healthcheck in docker-compose.yml.
@@ -17,7 +17,7 @@ COPY . .
 # DATA_DIR (default ./.data): embedded PostgreSQL when DATABASE_URL is unset, local printer output.
 # Owned by the unprivileged `node` user, which also lets a fresh named volume inherit the ownership
 # (and PostgreSQL refuses to run as root anyway).
-RUN mkdir -p /app/.data && chown node:node /app/.data
+RUN mkdir -p /app/.data /app/.build && chown node:node /app/.data /app/.build
 
 USER node
 

@@ -1,15 +1,15 @@
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import { cataloguePlaceholder } from '../imaging/catalogue-placeholder';
 import { DEMO_CATALOGUE_PATH } from '../services/catalogue/catalogue-import';
+import { projectPath } from '../config/project-root';
 
 /** The pages' own sources (plain ES modules, no build step). */
-const WEB_ROOT = fileURLToPath(new URL('../../web/', import.meta.url));
+const WEB_ROOT = projectPath('web') + path.sep;
 const require = createRequire(import.meta.url);
 /** A package's folder, found from its entry point (not every package exports its package.json). */
 function packageDir(name: string): string {

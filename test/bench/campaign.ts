@@ -6,7 +6,7 @@
  * (BENCH_ROWS to change the row count). Prints rows per second and the service's peak RSS.
  */
 import 'reflect-metadata';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -104,11 +104,12 @@ const databaseUrl = new URL(process.env.DATABASE_URL);
   databaseUrl.pathname = '/photobook_bench_campaign';
 }
 
-// The service in a process of its own, started like `npm start` (tsx src/main.ts), so that its
+// The service in a process of its own, started like `npm start` (the bundle prestart builds), so that its
 // memory is measured alone, without this script's servers.
 const port = 40_000 + Math.floor(Math.random() * 20_000);
 const env = { ...process.env, DATABASE_URL: databaseUrl.toString(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
-const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '--import', 'tsx', 'src/main.ts'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
+execFileSync(process.execPath, ['scripts/build.mjs']); // npm start's prestart
+const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '.build/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
 const serviceUrl = `http://127.0.0.1:${port}`;
 // A crash of this script must not leave the service running against the next run's database.
 process.once('exit', () => child.kill('SIGKILL'));

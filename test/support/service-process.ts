@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import path from 'node:path';
 
-/** The service as its own process, started the way the README starts it (`tsx src/main.ts`, env). */
+/** The service as its own process from its sources (`tsx src/main.ts`, what `npm start` bundles), with env. */
 export interface ServiceProcess {
   url: string;
   child: ChildProcess;

@@ -4,8 +4,9 @@ import { Category, Client, Currency, Market, Product, ProductAttribute, ProductP
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import { parseCatalogueFile, type CatalogueFile } from './catalogue-file';
 import { ValidationError } from '../../domain/errors';
+import { projectPath } from '../../config/project-root';
 
-export const DEMO_CATALOGUE_PATH = new URL('../../../catalogue/demo.json', import.meta.url);
+export const DEMO_CATALOGUE_PATH = projectPath('catalogue', 'demo.json');
 
 let demoCatalogue: Promise<CatalogueFile> | undefined;
 

@@ -1,0 +1,32 @@
+// `npm start` runs the service from one JavaScript bundle built here (prestart, ~0.2 s) instead
+// of transpiling TypeScript on the fly: tsx's loader thread alone costs ~33 MiB of resident
+// memory for the life of the process. Dependencies stay external (resolved from node_modules);
+// dynamic imports become chunks of their own, so what the service loads lazily (the Temporal
+// client) is still loaded only when used. keepNames keeps class names, which MikroORM and
+// type-graphql read, and function names in stack traces.
+import { build } from 'esbuild';
+import { mkdir, readdir, rm } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const outdir = path.join(root, '.build');
+
+// Empties the folder rather than replacing it: in the Docker image the service's user owns
+// .build but not the folder it sits in.
+await mkdir(outdir, { recursive: true });
+for (const entry of await readdir(outdir)) await rm(path.join(outdir, entry), { recursive: true, force: true });
+await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'src/main.ts' },
+  outdir,
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  platform: 'node',
+  target: 'node20',
+  packages: 'external',
+  keepNames: true,
+  tsconfig: 'tsconfig.json',
+  logLevel: 'warning',
+});
