@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, specifiedRules, validate, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
@@ -11,6 +11,8 @@ import { DomainError } from '../domain/errors';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
+import { operationRules, unsafeVariablesError, type OperationLimits } from './operation-guards';
+import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-caps';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -19,13 +21,40 @@ export const GRAPHQL_PATH = '/graphql';
  * hands it requests is src/http/graphql-route.ts) and graphql-ws for subscriptions on the same
  * port and path. Both authenticate with the PWA credentials.
  */
-export async function startGraphqlServer(app: FastifyInstance, services: AppServices, bus: StatusEventBus): Promise<ApolloServer<GraphqlContext>> {
+export async function startGraphqlServer(
+  app: FastifyInstance,
+  services: AppServices,
+  bus: StatusEventBus,
+  limits: OperationLimits & SocketLimits,
+): Promise<ApolloServer<GraphqlContext>> {
   const schema = await graphqlSchema();
+  const rules = operationRules(limits);
+  const caps = new SocketCaps(limits);
+  /** Per socket: the client it counts against and the ids of its running operations. */
+  type SocketExtra = { tenant?: GraphqlContext['ctx']['tenant']; capKey?: string; running?: Set<string> };
 
   const sockets = new WebSocketServer({ noServer: true });
-  const wsServer = useServer<Record<string, unknown>, { tenant?: GraphqlContext['ctx']['tenant'] }>(
+  const wsServer = useServer<Record<string, unknown>, SocketExtra>(
     {
       schema,
+      validate: (validatedSchema, document) => validate(validatedSchema, document, [...specifiedRules, ...rules]),
+      onSubscribe: (socketContext, id, payload) => {
+        const unsafe = unsafeVariablesError(payload.variables);
+        if (unsafe) return [unsafe];
+        const extra = socketContext.extra as SocketExtra;
+        const refused = caps.startOperation(extra.capKey!);
+        if (refused) return [refused];
+        extra.running!.add(id);
+        return undefined;
+      },
+      onComplete: (socketContext, id) => {
+        const extra = socketContext.extra as SocketExtra;
+        if (extra.running?.delete(id)) caps.endOperation(extra.capKey!);
+      },
+      onClose: (socketContext) => {
+        const extra = socketContext.extra as SocketExtra;
+        if (extra.capKey) caps.closeConnection(extra.capKey, extra.running?.size ?? 0);
+      },
       onConnect: async (socketContext) => {
         try {
           const header = socketContext.extra.request.headers['x-service'];
@@ -34,7 +63,14 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
             params && 'accessKey' in params
               ? await services.authenticator.fromAccessKey(params, 'connection_init payload')
               : await services.authenticator.fromServiceHeader(header);
-          (socketContext.extra as { tenant?: unknown }).tenant = tenant;
+          const extra = socketContext.extra as SocketExtra & { socket: { close(code: number, reason: string): void } };
+          const capKey = `${tenant.clientId}:${tenant.env}`;
+          if (!caps.openConnection(capKey)) {
+            // Closed first with our own code, so the client learns why; graphql-ws's 4403 then finds it closing.
+            extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this client');
+            return false;
+          }
+          Object.assign(extra, { tenant, capKey, running: new Set<string>() });
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
@@ -78,6 +114,7 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
     csrfPrevention: { requestHeaders: ['x-service', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     includeStacktraceInErrorResponses: false,
+    validationRules: rules,
     formatError: formatGraphqlError,
   });
   await apollo.start();

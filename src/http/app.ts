@@ -15,6 +15,8 @@ import { healthRoutes } from './health-routes';
 import { registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem } from './shared-schemas';
+import { registerRateLimits } from './rate-limits';
+import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
 
 export interface AppDependencies {
   config: Config;
@@ -28,10 +30,10 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: requestIdOf,
-    bodyLimit: 1024 * 1024,
-    // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
-    ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true, allowUnionTypes: true } },
+    bodyLimit: config.limits.bodyLimitBytes,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(requestValidatorCompiler());
+  refuseUnsafeText(app);
   // Every endpoint speaks JSON: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
 
@@ -43,6 +45,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
   );
   app.addSchema(Problem);
+  await registerRateLimits(app, config.limits);
 
   await app.register(swagger, {
     openapi: {
@@ -80,6 +83,6 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(pwaRoutes, { services });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
-  await registerGraphql(app, services, bus);
+  await registerGraphql(app, services, bus, config.limits);
   return app;
 }
