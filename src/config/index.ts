@@ -58,6 +58,8 @@ export const EnvironmentSchema = Type.Object(
     SANDBOX_PRINTER_STEP: duration('30s'),
     /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
     WORKFLOW_RETENTION: duration('14d'),
+    /** How long an Idempotency-Key and its stored answer are kept. */
+    IDEMPOTENCY_RETENTION: duration('24h'),
     // Published limits (README, Limits): generous defaults, so that only abuse meets them.
     RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
     RATE_LIMIT_WINDOW: duration('1m'),
@@ -143,6 +145,7 @@ function configFrom(env: Environment) {
       orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
       sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
       workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
+      idempotencyRetentionMs: milliseconds(env.IDEMPOTENCY_RETENTION),
     },
     limits: {
       rateLimitMax: env.RATE_LIMIT_MAX,

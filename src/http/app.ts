@@ -16,6 +16,7 @@ import { registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
+import { honourIdempotencyKeys } from './idempotency';
 import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
 
 export interface AppDependencies {
@@ -46,6 +47,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   );
   app.addSchema(Problem);
   await registerRateLimits(app, config.limits);
+  honourIdempotencyKeys(app, services);
 
   await app.register(swagger, {
     openapi: {

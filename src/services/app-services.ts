@@ -9,6 +9,7 @@ import { ProjectService } from './projects/project-service';
 import { OrderService } from './orders/order-service';
 import { CampaignService } from './campaigns/campaign-service';
 import { WebhookService } from './webhooks/webhook-service';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -21,6 +22,7 @@ export interface AppServices {
   orders: OrderService;
   campaigns: CampaignService;
   webhooks: WebhookService;
+  idempotency: IdempotencyStore;
 }
 
 export interface AppServiceDeps {
@@ -42,5 +44,6 @@ export function createAppServices({ config, em, pepper, files, engine, log }: Ap
     orders: new OrderService({ config, engine, files, log, em }),
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
+    idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
   };
 }

@@ -4,6 +4,7 @@ import { Migration20261121210000 } from './Migration20261121210000';
 import { Migration20261121220000 } from './Migration20261121220000';
 import { Migration20261122210000 } from './Migration20261122210000';
 import { Migration20261122212019 } from './Migration20261122212019';
+import { Migration20261123000428 } from './Migration20261123000428';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261121220000', class: Migration20261121220000 },
   { name: 'Migration20261122210000', class: Migration20261122210000 },
   { name: 'Migration20261122212019', class: Migration20261122212019 },
+  { name: 'Migration20261123000428', class: Migration20261123000428 },
 ];
