@@ -131,7 +131,7 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
       try {
         const errors = await new Promise<unknown[]>((resolve) => {
           client.subscribe(
-            { query: 'subscription S($id: String!) { projectStatusChanged(projectId: $id) { status } }', variables: { id: NUL } },
+            { query: 'subscription S($id: String!) { projectStatusChanged(projectId: $id) { status { project } } }', variables: { id: NUL } },
             { next: () => undefined, error: (error) => resolve(error as unknown[]), complete: () => resolve([]) },
           );
         });

@@ -78,4 +78,17 @@ describe('Idempotency-Key on the POST routes of the REST facade', () => {
     expect(retry.body.code).toBe(first.body.code);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
   });
+
+  it('honours idempotencyKey on GraphQL mutations that create things', async () => {
+    const mutation = 'mutation G($input: GenerateProjectInput!, $key: String) { generateProject(input: $input, idempotencyKey: $key) { url } }';
+    const run = (userId: string) => post(api.url, '/graphql', { query: mutation, variables: { input: { ...body(userId), marketId: '0' }, key: 'gql-key' } }, auth);
+    const first = await run('gql-user');
+    expect(first.body.errors).toBeUndefined();
+    const retry = await run('gql-user');
+    expect(retry.body).toEqual(first.body);
+    expect(await projectsOf('gql-user')).toBe(1);
+    const reused = await run('gql-other');
+    expect(reused.body.errors[0].extensions.code).toBe('IDEMPOTENCY_KEY_REUSED');
+    expect(await projectsOf('gql-other')).toBe(0);
+  });
 });

@@ -102,7 +102,7 @@ describe('published limits', () => {
     const subscribe = (socket: Client) =>
       new Promise<string>((resolve) => {
         socket.subscribe(
-          { query: 'subscription { projectStatusChanged(user: "someone") { status } }' },
+          { query: 'subscription { projectStatusChanged(user: "someone") { status { project } } }' },
           { next: () => undefined, error: (error) => resolve(JSON.stringify(error)), complete: () => resolve('complete') },
         );
         setTimeout(() => resolve('running'), 1000);

@@ -12,6 +12,7 @@ import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
 import { operationRules, unsafeVariablesError, type OperationLimits } from './operation-guards';
+import { idempotencyPlugin } from './idempotency-key';
 import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-caps';
 
 export const GRAPHQL_PATH = '/graphql';
@@ -109,7 +110,7 @@ export async function startGraphqlServer(
 
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
-    plugins: [fastifyApolloDrainPlugin(app), drainSockets],
+    plugins: [fastifyApolloDrainPlugin(app), drainSockets, idempotencyPlugin()],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
     csrfPrevention: { requestHeaders: ['x-service', 'x-apollo-operation-name', 'apollo-require-preflight'] },

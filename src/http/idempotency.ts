@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { canonicalJson } from '../domain/canonical-json';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { AppServices } from '../services/app-services';
 import { GRAPHQL_PATH } from '../graphql/graphql-server';
@@ -48,14 +49,8 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
 /** Method, route and body with its keys sorted: the same request hashes the same however it is written. */
 function requestHashOf(request: FastifyRequest): string {
   return createHash('sha256')
-    .update(`${request.method} ${request.routeOptions.url}\n${JSON.stringify(sorted(request.body))}`)
+    .update(`${request.method} ${request.routeOptions.url}\n${canonicalJson(request.body)}`)
     .digest('hex');
-}
-
-function sorted(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sorted);
-  if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.keys(value).sort().map((key) => [key, sorted((value as Record<string, unknown>)[key])]));
 }
 
 function contentTypeOf(reply: FastifyReply): string {

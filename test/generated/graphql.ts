@@ -339,6 +339,7 @@ export type MutationConfirmPaymentArgs = {
 
 
 export type MutationDeleteProjectsArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   ids: Array<Scalars['String']['input']>;
   type?: DeleteType;
   user: Scalars['String']['input'];
@@ -348,15 +349,18 @@ export type MutationDeleteProjectsArgs = {
 export type MutationDuplicateProjectArgs = {
   callback?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationGenerateProjectArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: GenerateProjectInput;
 };
 
 
 export type MutationPrintOrderArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: PrintOrderInput;
 };
 
@@ -380,12 +384,14 @@ export type MutationSetWebhookArgs = {
 
 export type MutationStartCampaignArgs = {
   csvUrl: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationTransferProjectArgs = {
   callback?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   targetUser: Scalars['String']['input'];
 };
 
