@@ -34,7 +34,7 @@ export function idempotencyPlugin(): ApolloServerPlugin<GraphqlContext> {
           if (key === undefined) return null;
           const { ctx, services } = request.contextValue;
           try {
-            const outcome = await services.idempotency.claim(ctx, key, requestHashOf(request));
+            const outcome = await services.idempotency.claim(ctx, key, requestHashOf(request), ARGUMENT);
             if (outcome.kind === 'claimed') {
               claimed = key;
               return null;

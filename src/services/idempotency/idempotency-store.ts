@@ -24,9 +24,12 @@ export type IdempotencyClaim = { kind: 'claimed' } | { kind: 'replay'; status: n
 export class IdempotencyStore {
   constructor(private readonly retentionMs: number) {}
 
-  /** `requestHash` identifies the request (method, route, body), so a reused key is noticed. */
-  async claim(ctx: RequestContext, key: string, requestHash: string): Promise<IdempotencyClaim> {
-    if (!KEY.test(key)) throw ValidationError.field('Idempotency-Key', 'must be 1 to 255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY');
+  /**
+   * `requestHash` identifies the request (method, route, body), so a reused key is noticed;
+   * `field` names the key as the client sent it (a header, or GraphQL's argument).
+   */
+  async claim(ctx: RequestContext, key: string, requestHash: string, field = 'Idempotency-Key'): Promise<IdempotencyClaim> {
+    if (!KEY.test(key)) throw ValidationError.field(field, 'must be 1 to 255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY');
     const now = Date.now();
     // Expired and abandoned claims of this key are gone before the insert, so the key is free.
     await ctx.em.nativeDelete(IdempotencyRecord, {
@@ -48,10 +51,10 @@ export class IdempotencyStore {
     }
     const record = await ctx.em.fork().findOne(IdempotencyRecord, { key });
     if (record && record.requestHash !== requestHash) {
-      throw new ConflictError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key "${key}" was used for another request; a new request needs a new key`);
+      throw new ConflictError('IDEMPOTENCY_KEY_REUSED', `${field} "${key}" was used for another request; a new request needs a new key`);
     }
     if (!record || record.status === null) {
-      throw new ConflictError('IDEMPOTENCY_KEY_IN_FLIGHT', `a request with Idempotency-Key "${key}" is still being handled; retry it later`);
+      throw new ConflictError('IDEMPOTENCY_KEY_IN_FLIGHT', `a request with ${field} "${key}" is still being handled; retry it later`);
     }
     return { kind: 'replay', status: record.status, contentType: record.contentType ?? 'application/json', body: record.body ?? '' };
   }
