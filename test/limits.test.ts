@@ -86,6 +86,14 @@ describe('published limits', () => {
     expect(aliased.body.errors[0].message).toMatch(/Aliases limit of 2/i);
   });
 
+  it('caps first on every top-level connection, naming first', async () => {
+    const auth = serviceHeader((await freshShop()).credentials.dev);
+    for (const query of ['{ projects(user: "u", first: 101) { edges { cursor } } }', '{ orders(first: 101) { edges { cursor } } }', '{ campaigns(first: 101) { edges { cursor } } }']) {
+      const { body } = await post(api.url, '/graphql', { query }, auth);
+      expect(body.errors?.[0]?.message, query).toMatch(/^first: must be from 1 to 100/);
+    }
+  });
+
   it('caps graphql-ws connections and subscriptions per client', async () => {
     const { accessKey, accessSecret } = (await freshShop()).credentials.dev;
     const connect = (onClosed?: (code: number) => void) => {
