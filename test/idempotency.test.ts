@@ -59,6 +59,9 @@ describe('Idempotency-Key on the POST routes of the REST facade', () => {
     const afterRetention = await generate(body('scoped'), 'key-scoped');
     expect(afterRetention.status).toBe(200);
     expect(afterRetention.headers.get('idempotent-replayed')).toBeNull();
+    // Claiming a key clears the tenant's expired ones: the store holds only the retention's worth.
+    const stale = await (await api.orm()).em.getConnection().execute(`SELECT count(*) AS n FROM idempotency_keys WHERE key = 'key-retry'`);
+    expect(Number(stale[0].n)).toBe(0);
   });
 
   it('stores no key for a request the schema refuses, and names a malformed key', async () => {

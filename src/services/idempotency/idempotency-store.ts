@@ -31,10 +31,10 @@ export class IdempotencyStore {
   async claim(ctx: RequestContext, key: string, requestHash: string, field = 'Idempotency-Key'): Promise<IdempotencyClaim> {
     if (!KEY.test(key)) throw ValidationError.field(field, 'must be 1 to 255 visible ASCII characters', 'INVALID_IDEMPOTENCY_KEY');
     const now = Date.now();
-    // Expired and abandoned claims of this key are gone before the insert, so the key is free.
+    // Before the insert: this tenant's expired keys go (so the table holds only the retention's
+    // worth), and an abandoned claim of this key, so the key is free.
     await ctx.em.nativeDelete(IdempotencyRecord, {
-      key,
-      $or: [{ expiresAt: { $lt: new Date(now) } }, { status: null, createdAt: { $lt: new Date(now - ABANDONED_AFTER_MS) } }],
+      $or: [{ expiresAt: { $lt: new Date(now) } }, { key, status: null, createdAt: { $lt: new Date(now - ABANDONED_AFTER_MS) } }],
     });
     try {
       await ctx.em.insert(IdempotencyRecord, {
