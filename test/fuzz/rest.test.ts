@@ -4,7 +4,8 @@ import { startTestService, type TestService } from '../support/harness';
 import { request, serviceHeader } from '../support/http';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 import { post } from '../support/http';
-import { FUZZ_RUNS, FUZZ_SEED, hostileString, leakIn, nearSchema, stateOf, type GoodValues, type JsonSchema } from './fuzz-support';
+import { printBody } from '../support/print-fixtures';
+import { FUZZ_RUNS, FUZZ_SEED, hostileString, leakIn, mutationsOf, nearSchema, stateOf, type GoodValues, type JsonSchema } from './fuzz-support';
 
 /** JSON a header can carry: every character outside printable ASCII written as a \u escape. */
 function asciiJson(value: unknown): string {
@@ -41,6 +42,8 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
   let shop: IssuedClient;
   let operations: Operation[];
   let good: GoodValues;
+  /** A valid request per operation (body or query), for the fuzzer to change in a few places. */
+  let examples: Record<string, { body?: unknown; query?: Record<string, unknown> }>;
 
   beforeAll(async () => {
     api = await startTestService();
@@ -71,6 +74,35 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
       metadata: [{}, { note: 'fuzz' }],
       custom: [{ title: 'Fuzz book' }, [{ id: 'title', value: 'Fuzz' }]],
       csvUrl: ['http://127.0.0.1:1/rows.csv'],
+    };
+    const ecommerce = { env: 'dev', key: shop.credentials.dev.apiKey };
+    examples = {
+      'POST /v2/generate': {
+        body: {
+          userId: 'fuzz-user',
+          language: 'de-DE',
+          sku: 'PB-HC-15-S',
+          psp: 'local',
+          marketId: 0,
+          photos: [{ id: 'p1', url: 'http://127.0.0.1:1/a.jpg' }],
+          metadata: { note: 'fuzz', nested: { list: [1, 'two'] } },
+          layoutType: 'fastbook',
+          eCommercePlugin: true,
+          callback: 'http://127.0.0.1:1/callback',
+          custom: { title: 'Fuzz book' },
+        },
+      },
+      // One orderId: print is idempotent on it, so at most one order is rendered however often this passes.
+      'POST /v2/print': { body: { ...printBody('fuzz-order', projectId), user: { ...printBody('fuzz-order', projectId).user, email: 'ada@example.com' } } },
+      'POST /v2/project/delete': { body: { user: 'other-user', type: 'sync', ids: [projectId] } },
+      'POST /v2/project/duplicate': { body: { id: projectId, callback: 'http://127.0.0.1:1/callback' } },
+      'POST /v2/project/transfer': { body: { id: projectId, targetUser: 'fuzz-user' } },
+      'POST /v2/campaign/auto-generate': { body: { csvUrl: 'http://127.0.0.1:1/rows.csv' } },
+      'GET /v2/project/list': { query: { user: 'fuzz-user' } },
+      'GET /v2/project/status': { query: { id: projectId } },
+      'POST /api/v2/product/list-product.php': { body: { ...ecommerce, language: 'de', os: 'web', v: 2, schema: 1, marketId: 0, printType: 'photobook' } },
+      'POST /api/v2/misc/get-market.php': { body: { ...ecommerce, language: 'en', latitude: 52.5, longitude: 13.4 } },
+      'POST /api/v2/user/get-order-history.php': { body: { ...ecommerce, email: 'ada@example.com', language: 'en' } },
     };
   });
   afterAll(() => api?.stop());
@@ -125,11 +157,13 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
     );
     const caseOf = fc.integer({ min: 0, max: operations.length - 1 }).chain((index) => {
       const operation = operations[index];
-      const query = fc.record(Object.fromEntries(operation.query.map((q) => [q.name, nearSchema(q.schema, good, q.name).map((v) => (typeof v === 'string' ? v : JSON.stringify(v)))])), {
-        requiredKeys: [],
-      });
+      const example = examples[`${operation.method} ${operation.path}`] ?? {};
+      const generatedQuery = fc.record(Object.fromEntries(operation.query.map((q) => [q.name, nearSchema(q.schema, good, q.name)])), { requiredKeys: [] });
+      const query = (example.query ? fc.oneof(mutationsOf(example.query), generatedQuery) : generatedQuery).map((value) =>
+        Object.fromEntries(Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+      );
       // eCommerce routes authenticate by env + key in the body: a real key most of the time.
-      const body = operation.body
+      const generatedBody = operation.body
         ? nearSchema(operation.body, good).chain((value) =>
             fc.boolean().map((withKey) =>
               withKey && value && typeof value === 'object' && !Array.isArray(value) && 'key' in (operation.body?.properties ?? {})
@@ -138,6 +172,7 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
             ),
           )
         : fc.constant(undefined);
+      const body = example.body ? fc.oneof({ weight: 3, arbitrary: mutationsOf(example.body) }, { weight: 2, arbitrary: generatedBody }) : generatedBody;
       return fc.record({ operation: fc.constant(operation), query, body, credentials, extraHeaders, raw: fc.boolean() });
     });
 
