@@ -11,6 +11,8 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { graphqlSchema } from '../../src/graphql/schema';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
@@ -19,7 +21,7 @@ import { post, serviceHeader } from '../support/http';
 import { anyJson, FUZZ_RUNS, FUZZ_SEED, hostileNumber, hostileString, leakIn, mutationsOf, stateOf, type GoodValues } from './fuzz-support';
 
 interface Operation {
-  kind: 'query' | 'mutation';
+  kind: 'query' | 'mutation' | 'subscription';
   field: GraphQLField<unknown, unknown>;
   text: string;
 }
@@ -29,6 +31,7 @@ function operationsOf(schema: GraphQLSchema): Operation[] {
   const roots = [
     ['query', schema.getQueryType()],
     ['mutation', schema.getMutationType()],
+    ['subscription', schema.getSubscriptionType()],
   ] as const;
   return roots.flatMap(([kind, root]) =>
     Object.values(root?.getFields() ?? {}).map((field) => {
@@ -156,8 +159,9 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
   });
 
   it('never answers 5xx or INTERNAL, never leaks internals, never changes state on a rejected mutation', async () => {
-    const caseOf = fc.integer({ min: 0, max: operations.length - 1 }).chain((index) => {
-      const operation = operations[index];
+    const overHttp = operations.filter((o) => o.kind !== 'subscription');
+    const caseOf = fc.integer({ min: 0, max: overHttp.length - 1 }).chain((index) => {
+      const operation = overHttp[index];
       const generated = fc.record(Object.fromEntries(operation.field.args.map((arg) => [arg.name, valueFor(arg.type, good, arg.name)])), { requiredKeys: [] });
       const example = examples[operation.field.name];
       const variables = (example ? fc.oneof(mutationsOf(example), generated) : generated) as fc.Arbitrary<Record<string, unknown>>;
@@ -177,4 +181,37 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
   ])('holds for a former INTERNAL: %s %j', async (name, variables) => {
     await check({ operation: operations.find((o) => o.field.name === name)!, variables });
   });
+
+  it('never answers INTERNAL or leaks internals to a subscription over graphql-ws', async () => {
+    const { accessKey, accessSecret } = shop.credentials.dev;
+    const socket = createClient({ url: `${api.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { accessKey, accessSecret }, retryAttempts: 0 });
+    const subscriptions = operations.filter((o) => o.kind === 'subscription');
+    const caseOf = fc.integer({ min: 0, max: subscriptions.length - 1 }).chain((index) => {
+      const operation = subscriptions[index];
+      const variables = fc.record(Object.fromEntries(operation.field.args.map((arg) => [arg.name, valueFor(arg.type, good, arg.name)])), { requiredKeys: [] });
+      return fc.record({ operation: fc.constant(operation), variables });
+    });
+    try {
+      await fc.assert(
+        fc.asyncProperty(caseOf, async ({ operation, variables }) => {
+          // Whatever the subscription says first (an error, an event, or nothing within 150 ms).
+          let stop = () => undefined as void;
+          const said = await new Promise<string>((resolve) => {
+            stop = socket.subscribe(
+              { query: operation.text, variables },
+              { next: (result) => resolve(JSON.stringify(result)), error: (error) => resolve(JSON.stringify(error)), complete: () => resolve('complete') },
+            );
+            setTimeout(() => resolve('quiet'), 150);
+          });
+          stop();
+          const label = `${operation.field.name} ${JSON.stringify(variables).slice(0, 200)} -> ${said.slice(0, 300)}`;
+          expect(said, label).not.toMatch(/"code":"(INTERNAL|INTERNAL_SERVER_ERROR)"/);
+          expect(leakIn(said), label).toBeUndefined();
+        }),
+        { numRuns: Math.ceil(FUZZ_RUNS / 5), seed: FUZZ_SEED, endOnFailure: true },
+      );
+    } finally {
+      await socket.dispose();
+    }
+  }, 600_000);
 });
