@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/harness';
-import { post, serviceHeader } from './support/http';
+import { post, request, serviceHeader } from './support/http';
 import type { IssuedClient } from '../src/services/clients/client-admin';
 
 describe('Idempotency-Key on the POST routes of the REST facade', () => {
@@ -80,6 +80,13 @@ describe('Idempotency-Key on the POST routes of the REST facade', () => {
     expect(retry.status).toBe(422);
     expect(retry.body.code).toBe(first.body.code);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');
+  });
+
+  it('publishes the header with every POST a client calls in the OpenAPI document', async () => {
+    const { body: document } = await request(api.url, 'GET', '/openapi.json');
+    const posts = Object.entries(document.paths as Record<string, Record<string, any>>).filter(([path, item]) => item.post && !path.startsWith('/v2/psp/'));
+    expect(posts.length).toBeGreaterThan(5);
+    for (const [path, item] of posts) expect(item.post.parameters, path).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key' }));
   });
 
   it('honours idempotencyKey on GraphQL mutations that create things', async () => {

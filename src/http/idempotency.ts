@@ -1,9 +1,16 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../domain/canonical-json';
+import { Type } from 'typebox';
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from 'fastify';
 import type { AppServices } from '../services/app-services';
 import { GRAPHQL_PATH } from '../graphql/graphql-server';
 import { contextOf } from './request-context';
+
+const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({ description: 'Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency)' }),
+  ),
+});
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -41,6 +48,10 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
 
   app.addHook('onRoute', (route) => {
     if (![route.method].flat().includes('POST') || route.url === GRAPHQL_PATH) return;
+    // Published in the OpenAPI document with each POST a client calls (printers' signed events
+    // authenticate no client, so no key is kept for them); the store checks the value.
+    const forClients = !(route.schema?.tags as string[] | undefined)?.includes('printers');
+    if (route.schema && !route.schema.headers && !route.schema.hide && forClients) route.schema = { ...route.schema, headers: IdempotencyKeyHeader };
     route.preHandler = [...[route.preHandler ?? []].flat(), claim];
     route.onSend = [...[route.onSend ?? []].flat(), store];
   });
