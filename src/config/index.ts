@@ -17,6 +17,8 @@ import { webhookSecretProblem } from '../domain/webhook-secret';
 const DURATION = '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$';
 const duration = (fallback: string) =>
   Type.String({ pattern: DURATION, default: fallback, description: 'a duration such as 500ms, 30s, 15m, 2h or 2d' });
+const count = (fallback: number, what: string) =>
+  Type.Integer({ minimum: 1, default: fallback, description: `a positive integer (${what})` });
 const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: Values[number]) =>
   Type.Enum(values, { default: fallback, description: `one of ${values.join(', ')}` });
 
@@ -64,6 +66,17 @@ export const EnvironmentSchema = Type.Object(
     SANDBOX_PRINTER_STEP: duration('30s'),
     /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
     WORKFLOW_RETENTION: duration('14d'),
+    /** How long an Idempotency-Key and its stored answer are kept. */
+    IDEMPOTENCY_RETENTION: duration('24h'),
+    // Published limits (README, Limits): generous defaults, so that only abuse meets them.
+    RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
+    RATE_LIMIT_WINDOW: duration('1m'),
+    BODY_LIMIT: count(1024 * 1024, 'bytes of a request body'),
+    GRAPHQL_MAX_DEPTH: count(12, 'levels of field nesting of a GraphQL operation'),
+    GRAPHQL_MAX_COST: count(50000, 'cost points of a GraphQL operation'),
+    GRAPHQL_MAX_ALIASES: count(15, 'aliases in a GraphQL operation'),
+    WS_MAX_CONNECTIONS_PER_CLIENT: count(2000, 'open graphql-ws connections per credential'),
+    WS_MAX_SUBSCRIPTIONS_PER_CLIENT: count(10000, 'active subscriptions per credential'),
   },
   {
     additionalProperties: false,
@@ -146,6 +159,17 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
       fileUrlTtlMs: milliseconds(env.FILE_URL_TTL),
       printerFileUrlTtlMs: milliseconds(env.PRINTER_FILE_URL_TTL),
+      idempotencyRetentionMs: milliseconds(env.IDEMPOTENCY_RETENTION),
+    },
+    limits: {
+      rateLimitMax: env.RATE_LIMIT_MAX,
+      rateLimitWindowMs: milliseconds(env.RATE_LIMIT_WINDOW),
+      bodyLimitBytes: env.BODY_LIMIT,
+      graphqlMaxDepth: env.GRAPHQL_MAX_DEPTH,
+      graphqlMaxCost: env.GRAPHQL_MAX_COST,
+      graphqlMaxAliases: env.GRAPHQL_MAX_ALIASES,
+      wsMaxConnectionsPerClient: env.WS_MAX_CONNECTIONS_PER_CLIENT,
+      wsMaxSubscriptionsPerClient: env.WS_MAX_SUBSCRIPTIONS_PER_CLIENT,
     },
   };
 }

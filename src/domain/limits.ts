@@ -21,3 +21,12 @@ export const DEFAULT_ORDER_PAGE_SIZE = 10;
 
 /** A page of the eCommerce order history (`get-order-history`). */
 export const ORDER_HISTORY_PAGE_SIZE = 10;
+
+/**
+ * Free-form objects a client stores as it sends them (`metadata`, `custom`, GraphQL JSON
+ * scalars): nesting at most this deep (an object or array inside the field is one level)...
+ */
+export const MAX_FREEFORM_DEPTH = 8;
+
+/** ...and at most this many bytes once serialised as JSON (UTF-8). */
+export const MAX_FREEFORM_BYTES = 16 * 1024;

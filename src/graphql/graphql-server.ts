@@ -1,7 +1,7 @@
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, specifiedRules, validate, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
@@ -12,6 +12,9 @@ import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/datab
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
+import { operationRules, unsafeVariablesError, type OperationLimits } from './operation-guards';
+import { idempotencyPlugin } from './idempotency-key';
+import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-caps';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -20,27 +23,59 @@ export const GRAPHQL_PATH = '/graphql';
  * hands it requests is src/http/graphql-route.ts) and graphql-ws for subscriptions on the same
  * port and path. Both authenticate with the PWA credentials.
  */
-export async function startGraphqlServer(app: FastifyInstance, services: AppServices, bus: StatusEventBus): Promise<ApolloServer<GraphqlContext>> {
+export async function startGraphqlServer(
+  app: FastifyInstance,
+  services: AppServices,
+  bus: StatusEventBus,
+  limits: OperationLimits & SocketLimits,
+): Promise<ApolloServer<GraphqlContext>> {
   const schema = await graphqlSchema();
+  const rules = operationRules(limits);
+  const caps = new SocketCaps(limits);
+  /** Per socket: the client it counts against and the ids of its running operations. */
+  type SocketExtra = { tenant?: GraphqlContext['ctx']['tenant']; projectScope?: string; capKey?: string; running?: Set<string> };
 
   const sockets = new WebSocketServer({ noServer: true });
-  const wsServer = useServer<Record<string, unknown>, { tenant?: GraphqlContext['ctx']['tenant']; projectScope?: string }>(
+  const wsServer = useServer<Record<string, unknown>, SocketExtra>(
     {
       schema,
+      validate: (validatedSchema, document) => validate(validatedSchema, document, [...specifiedRules, ...rules]),
+      onSubscribe: (socketContext, id, payload) => {
+        const unsafe = unsafeVariablesError(payload.variables);
+        if (unsafe) return [unsafe];
+        const extra = socketContext.extra as SocketExtra;
+        const refused = caps.startOperation(extra.capKey!);
+        if (refused) return [refused];
+        extra.running!.add(id);
+        return undefined;
+      },
+      onComplete: (socketContext, id) => {
+        const extra = socketContext.extra as SocketExtra;
+        if (extra.running?.delete(id)) caps.endOperation(extra.capKey!);
+      },
+      onClose: (socketContext) => {
+        const extra = socketContext.extra as SocketExtra;
+        if (extra.capKey) caps.closeConnection(extra.capKey, extra.running?.size ?? 0);
+      },
       onConnect: async (socketContext) => {
         try {
           const header = socketContext.extra.request.headers['x-service'];
           const params = socketContext.connectionParams;
-          if (params && 'editorProject' in params) {
-            const session = await services.editor.openSession(params.editorProject);
-            Object.assign(socketContext.extra, { tenant: session.tenant, projectScope: session.projectId });
-            return true;
-          }
-          const tenant =
-            params && 'accessKey' in params
+          // An editor session works as the project's client: its sockets count towards that client's caps.
+          const session = params && 'editorProject' in params ? await services.editor.openSession(params.editorProject) : undefined;
+          const tenant = session
+            ? session.tenant
+            : params && 'accessKey' in params
               ? await services.authenticator.fromAccessKey(params, 'connection_init payload')
               : await services.authenticator.fromServiceHeader(header);
-          (socketContext.extra as { tenant?: unknown }).tenant = tenant;
+          const extra = socketContext.extra as SocketExtra & { socket: { close(code: number, reason: string): void } };
+          const capKey = `${tenant.clientId}:${tenant.env}`;
+          if (!caps.openConnection(capKey)) {
+            // Closed first with our own code, so the client learns why; graphql-ws's 4403 then finds it closing.
+            extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this client');
+            return false;
+          }
+          Object.assign(extra, { tenant, projectScope: session?.projectId, capKey, running: new Set<string>() });
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
@@ -57,7 +92,7 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
       onNext: (_ctx, _id, _payload, _args, result) =>
         result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) } : undefined,
       context: (socketContext): GraphqlContext => {
-        const { tenant, projectScope } = socketContext.extra as { tenant?: GraphqlContext['ctx']['tenant']; projectScope?: string };
+        const { tenant, projectScope } = socketContext.extra as SocketExtra;
         return graphqlContext({ ...createRequestContext(services.em, tenant!, `ws-${crypto.randomUUID()}`), projectScope }, services, bus);
       },
     },
@@ -84,11 +119,12 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
 
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
-    plugins: [fastifyApolloDrainPlugin(app), drainSockets, unavailableAs503],
+    plugins: [fastifyApolloDrainPlugin(app), drainSockets, idempotencyPlugin(), unavailableAs503],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
     csrfPrevention: { requestHeaders: ['x-service', 'x-editor-project', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     includeStacktraceInErrorResponses: false,
+    validationRules: rules,
     formatError: formatGraphqlError,
   });
   await apollo.start();

@@ -16,6 +16,9 @@ import { webRoutes } from '../web/web-routes';
 import { registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem } from './shared-schemas';
+import { registerRateLimits } from './rate-limits';
+import { honourIdempotencyKeys } from './idempotency';
+import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
 
 export interface AppDependencies {
   config: Config;
@@ -29,10 +32,10 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: requestIdOf,
-    bodyLimit: 1024 * 1024,
-    // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
-    ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true, allowUnionTypes: true } },
+    bodyLimit: config.limits.bodyLimitBytes,
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setValidatorCompiler(requestValidatorCompiler());
+  refuseUnsafeText(app);
   // Every endpoint speaks JSON: a text/plain body is a 415, not a string that fails validation.
   app.removeContentTypeParser('text/plain');
 
@@ -44,6 +47,8 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
   );
   app.addSchema(Problem);
+  await registerRateLimits(app, config.limits);
+  honourIdempotencyKeys(app, services);
 
   await app.register(swagger, {
     openapi: {
@@ -81,7 +86,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(pwaRoutes, { services });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
-  await registerGraphql(app, services, bus);
+  await registerGraphql(app, services, bus, config.limits);
   await app.register(webRoutes);
   return app;
 }

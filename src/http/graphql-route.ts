@@ -1,5 +1,6 @@
 import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config';
 import type { AppServices } from '../services/app-services';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { GRAPHQL_PATH, graphqlContext, startGraphqlServer } from '../graphql/graphql-server';
@@ -12,8 +13,8 @@ import { contextOf } from './request-context';
  * graphql-ws on the same port and path. Errors before Apollo (authentication, a malformed body)
  * answer in GraphQL's shape with the same codes as REST problems.
  */
-export async function registerGraphql(app: FastifyInstance, services: AppServices, bus: StatusEventBus): Promise<void> {
-  const apollo = await startGraphqlServer(app, services, bus);
+export async function registerGraphql(app: FastifyInstance, services: AppServices, bus: StatusEventBus, limits: Config['limits']): Promise<void> {
+  const apollo = await startGraphqlServer(app, services, bus, limits);
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error, request, reply) => {

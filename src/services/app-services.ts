@@ -10,6 +10,7 @@ import { OrderService } from './orders/order-service';
 import { CampaignService } from './campaigns/campaign-service';
 import { WebhookService } from './webhooks/webhook-service';
 import { EditorService } from './editor/editor-service';
+import { IdempotencyStore } from './idempotency/idempotency-store';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -23,6 +24,7 @@ export interface AppServices {
   campaigns: CampaignService;
   webhooks: WebhookService;
   editor: EditorService;
+  idempotency: IdempotencyStore;
 }
 
 export interface AppServiceDeps {
@@ -45,5 +47,6 @@ export function createAppServices({ config, em, pepper, files, engine, log }: Ap
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
     editor: new EditorService(em),
+    idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
   };
 }

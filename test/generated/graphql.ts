@@ -361,6 +361,7 @@ export type MutationConfirmPaymentArgs = {
 
 
 export type MutationDeleteProjectsArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   ids: Array<Scalars['String']['input']>;
   type?: DeleteType;
   user: Scalars['String']['input'];
@@ -370,10 +371,12 @@ export type MutationDeleteProjectsArgs = {
 export type MutationDuplicateProjectArgs = {
   callback?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationGenerateProjectArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: GenerateProjectInput;
 };
 
@@ -393,6 +396,7 @@ export type MutationMovePhotoArgs = {
 
 
 export type MutationPrintOrderArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: PrintOrderInput;
 };
 
@@ -436,6 +440,7 @@ export type MutationSetWebhookArgs = {
 
 export type MutationStartCampaignArgs = {
   csvUrl: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -449,6 +454,7 @@ export type MutationSwapPhotosArgs = {
 export type MutationTransferProjectArgs = {
   callback?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['String']['input'];
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   targetUser: Scalars['String']['input'];
 };
 

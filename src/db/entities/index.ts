@@ -17,6 +17,7 @@ export { CampaignRow } from './CampaignRow';
 export { WebhookEndpoint } from './WebhookEndpoint';
 export { WebhookDelivery } from './WebhookDelivery';
 export { WebhookAttempt } from './WebhookAttempt';
+export { IdempotencyRecord } from './IdempotencyRecord';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -37,6 +38,7 @@ import { CampaignRow } from './CampaignRow';
 import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookDelivery } from './WebhookDelivery';
 import { WebhookAttempt } from './WebhookAttempt';
+import { IdempotencyRecord } from './IdempotencyRecord';
 
 export const ENTITIES = [
   Client,
@@ -58,4 +60,5 @@ export const ENTITIES = [
   WebhookEndpoint,
   WebhookDelivery,
   WebhookAttempt,
+  IdempotencyRecord,
 ];

@@ -1,5 +1,6 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Campaign as CampaignEntity, WebhookDelivery as WebhookDeliveryEntity } from '../../db/entities';
+import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { webhookMessageId } from '../../domain/webhook-delivery-status';
 import {
@@ -17,7 +18,11 @@ import {
 @Resolver(() => Campaign)
 export class CampaignResolver {
   @Mutation(() => StartCampaignPayload, { description: 'Generate one project per row of a CSV (REST: /v2/campaign/auto-generate)' })
-  async startCampaign(@Ctx() { ctx, services }: GraphqlContext, @Arg('csvUrl', () => String) csvUrl: string): Promise<StartCampaignPayload> {
+  async startCampaign(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('csvUrl', () => String) csvUrl: string,
+    @IdempotencyKeyArg() _idempotencyKey?: string | null,
+  ): Promise<StartCampaignPayload> {
     const { message, campaign } = await services.campaigns.start(ctx, { csvUrl });
     return { message, campaign };
   }

@@ -1,5 +1,6 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { Order as OrderEntity } from '../../db/entities';
+import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { EcommerceOrderStatus, Order, OrderConnection, PrintOrderInput, PrintOrderPayload } from '../types/order';
 import { displayStatusOf, type EcommerceStatus } from '../../domain/order-status';
@@ -10,7 +11,11 @@ import type { FileStore } from '../../storage/file-store';
 @Resolver()
 export class OrderResolver {
   @Mutation(() => PrintOrderPayload, { description: 'Print a paid order (REST: /v2/print); idempotent on orderId' })
-  async printOrder(@Ctx() { ctx, services }: GraphqlContext, @Arg('input', () => PrintOrderInput) input: PrintOrderInput): Promise<PrintOrderPayload> {
+  async printOrder(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('input', () => PrintOrderInput) input: PrintOrderInput,
+    @IdempotencyKeyArg() _idempotencyKey?: string | null,
+  ): Promise<PrintOrderPayload> {
     const { message, order } = await services.orders.print(ctx, JSON.parse(JSON.stringify(input)));
     return { message, order: orderView(await services.orders.find(ctx, order.orderId), services.files) };
   }

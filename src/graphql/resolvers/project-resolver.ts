@@ -1,6 +1,7 @@
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import type { Project as ProjectEntity } from '../../db/entities';
+import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import type { DeleteType } from '../../services/projects/project-lifecycle';
@@ -41,7 +42,11 @@ export class ProjectResolver {
   }
 
   @Mutation(() => GenerateProjectPayload, { description: 'Create a project and get its editor URL (REST: generate)' })
-  async generateProject(@Ctx() { ctx, services }: GraphqlContext, @Arg('input', () => GenerateProjectInput) input: GenerateProjectInput): Promise<GenerateProjectPayload> {
+  async generateProject(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('input', () => GenerateProjectInput) input: GenerateProjectInput,
+    @IdempotencyKeyArg() _idempotencyKey?: string | null,
+  ): Promise<GenerateProjectPayload> {
     const { url, project } = await services.projects.generate(ctx, { ...input, photos: input.photos?.map((p) => ({ ...p })) });
     return { url, project: project as unknown as Project };
   }
@@ -52,6 +57,7 @@ export class ProjectResolver {
     @Arg('user', () => String) user: string,
     @Arg('ids', () => [String]) ids: string[],
     @Arg('type', () => DeleteTypeEnum, { defaultValue: DeleteTypeEnum.sync }) type: DeleteType,
+    @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<DeleteProjectsPayload> {
     return { ids: await services.projects.delete(ctx, { user, ids, type }) };
   }
@@ -61,6 +67,7 @@ export class ProjectResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('id', () => String) id: string,
     @Arg('callback', () => String, { nullable: true }) callback?: string | null,
+    @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<ProjectEntity> {
     return services.projects.duplicateEntity(ctx, { id, callback: callback ?? undefined });
   }
@@ -71,6 +78,7 @@ export class ProjectResolver {
     @Arg('id', () => String) id: string,
     @Arg('targetUser', () => String) targetUser: string,
     @Arg('callback', () => String, { nullable: true }) callback?: string | null,
+    @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<ProjectEntity> {
     return services.projects.transferEntity(ctx, { id, targetUser, callback: callback ?? undefined });
   }

@@ -11,6 +11,7 @@ import { photosStatusOf } from '../../domain/project-status';
 import { LAYOUT_TYPES, type LayoutType } from '../../domain/book';
 import type { ProjectServiceDeps } from './project-service-deps';
 import { PROJECT_BUILD_FLOW, projectBuildWorkflowId } from '../../domain/flows';
+import { freeformLimitError, unsafeTextError } from '../../domain/safe-text';
 
 export interface GenerateInput {
   email?: string;
@@ -46,6 +47,9 @@ export async function generateProject(
   /** A campaign decides the id up front, so that a retried row makes the same project. */
   options: { projectId?: string } = {},
 ): Promise<GenerateResult> {
+  // Transports refuse unsafe text at their door; a campaign row comes from a downloaded CSV.
+  const problems = [unsafeTextError(input, ''), freeformLimitError(input.metadata, 'metadata'), freeformLimitError(input.custom, 'custom')];
+  if (problems.some(Boolean)) throw new ValidationError(problems.filter((p): p is FieldError => p !== null));
   const owner = ownerOf(input);
   const language = input.language ?? 'en';
   if (!LANGUAGE.test(language)) throw ValidationError.field('language', 'must be a language code such as en or de-DE');

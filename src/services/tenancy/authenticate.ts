@@ -3,6 +3,7 @@ import type { Tenant } from '../context';
 import { digestSecret, sameDigest } from './credential-digest';
 import { isEnvironment, type Environment } from '../../domain/environment';
 import { UnauthenticatedError, ValidationError } from '../../domain/errors';
+import { isSafeText } from '../../domain/safe-text';
 
 interface CredentialRow {
   access_secret_digest: string;
@@ -37,7 +38,7 @@ export class Authenticator {
 
   async fromAccessKey(payload: unknown, path: string): Promise<Tenant> {
     const { accessKey, accessSecret } = (payload ?? {}) as Record<string, unknown>;
-    if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret) {
+    if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret || !isSafeText(accessKey)) {
       throw new UnauthenticatedError(`${path} must carry the strings accessKey and accessSecret`, path);
     }
     const [credential] = await this.credentialsWhere('access_key', accessKey);
