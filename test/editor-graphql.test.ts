@@ -80,8 +80,9 @@ describe('the editor session and its book edits over GraphQL', () => {
     expect(relaid.data.setPageLayout.pages[1]).toMatchObject({ layout: 'grid-4', photos: [{ photoId: p1, width: expect.any(Number) }] });
     expect(relaid.data.setPageLayout.pages[1].photos[0].width).toBeLessThan(0.5);
 
-    const titled = await editor(`mutation ($id: String!) { setCoverTexts(projectId: $id, title: "  Our spring  ", subtitle: "May 2024") { title cover { title subtitle } } }`, { id: projectId });
-    expect(titled.data.setCoverTexts).toEqual({ title: 'Our spring', cover: { title: 'Our spring', subtitle: 'May 2024' } });
+    const titled = await editor(`mutation ($id: String!) { setCoverTexts(projectId: $id, title: "  Our spring  ", subtitle: "May 2024") { title cover { title subtitle } endUserId product { marketId } } }`, { id: projectId });
+    // The answer is a whole Project: fields read through its relations resolve too (found by the fuzzer).
+    expect(titled.data.setCoverTexts).toEqual({ title: 'Our spring', cover: { title: 'Our spring', subtitle: 'May 2024' }, endUserId: expect.any(String), product: { marketId: expect.any(Number) } });
 
     const added = await editor(`mutation ($id: String!) { addPages(projectId: $id, after: 24) { pages { number layout } } }`, { id: projectId });
     expect(added.data.addPages.pages).toHaveLength(26);

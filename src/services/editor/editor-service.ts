@@ -91,6 +91,9 @@ export class EditorService {
       const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
       tx.assign(project, { book, title: book.cover.title, updatedAt: new Date() });
       await tx.flush();
+      // What the answer's Project fields read (its owner and market), loaded after the lock: a
+      // FOR UPDATE query cannot take the nullable side of the joins that populating would add.
+      await tx.populate(project, ['owner', 'market']);
       return project;
     });
   }
