@@ -3,7 +3,7 @@
  * one endpoint with 50 connections (the load generator in its own process), stops it and prints the
  * top self-time frames of the service's profile.
  *
- * Run: `npx tsx test/bench/profile.ts status|list|generate [seconds]` (DATABASE_URL's server; uses the
+ * Run: `npx tsx test/bench/profile.ts status|list|graphql|generate [seconds]` (DATABASE_URL's server; uses the
  * database photobook_bench_profile). BENCH_PROFILE_DIR keeps the .cpuprofile files there.
  */
 import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
@@ -92,7 +92,15 @@ async function main() {
       ? { paths: Array.from({ length: USERS }, (_, i) => `/v2/project/list?user=bench-user-${i + 1}`) }
       : endpoint === 'generate'
         ? { method: 'POST' as const, paths: ['/v2/generate'], bodies: generateBodies(500) }
-        : { paths: Array.from({ length: 5000 }, () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`) };
+        : endpoint === 'graphql'
+          ? {
+              method: 'POST' as const,
+              paths: ['/graphql'],
+              bodies: Array.from({ length: 1000 }, () =>
+                JSON.stringify({ query: 'query ($id: String!) { project(id: $id) { id status { project photos } } }', variables: { id: projectId(1 + Math.floor(Math.random() * PROJECTS)) } }),
+              ),
+            }
+          : { paths: Array.from({ length: 5000 }, () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`) };
   const loadStarted = Date.now();
   const result = await load({ url: service.url, connections: endpoint === 'generate' ? 8 : 50, seconds, headers, ...spec });
   const loadMs = Date.now() - loadStarted;

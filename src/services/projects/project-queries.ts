@@ -8,7 +8,7 @@ import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { assertIssuedCursor } from '../cursors';
 import { findEndUser, userKeyOf } from './user-identity';
-import type { ListedProjectSource } from './project-view';
+import type { ListedProjectSource, ProjectRecord } from './project-view';
 
 export interface ProjectPage {
   projects: Project[];
@@ -86,8 +86,7 @@ export async function listProjectSummaries(ctx: RequestContext, user: string, cu
   const [owner] = await db.execute<{ id: string }[]>('SELECT id FROM end_users WHERE client_id = ? AND env = ? AND external_id = ?', [clientId, env, externalId]);
   if (!owner) return { projects: [] };
   const rows = await db.execute<ListedRow[]>(
-    `SELECT p.id, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
-            m.market_id, m.market_id_alt
+    `SELECT ${LISTED_COLUMNS}
        FROM projects p JOIN markets m ON m.id = p.market_id AND m.client_id = p.client_id
       WHERE p.owner_id = ? AND p.client_id = ? AND p.env = ? AND p.status <> 'deleted'
         ${after ? 'AND (p.created_at, p.id) < (?, ?)' : ''}
@@ -95,24 +94,47 @@ export async function listProjectSummaries(ctx: RequestContext, user: string, cu
       LIMIT ?`,
     [owner.id, clientId, env, ...(after ?? []), MAX_PROJECT_PAGE_SIZE + 1],
   );
-  const projects = rows.slice(0, MAX_PROJECT_PAGE_SIZE).map(
-    (row): ListedProjectSource => ({
-      id: row.id,
-      title: row.title,
-      sku: row.sku,
-      psp: row.psp,
-      previewKey: row.preview_key,
-      status: row.status,
-      photosStatus: row.photos_status,
-      ordered: row.ordered,
-      createdAt: new Date(row.created_at),
-      updatedAt: new Date(row.updated_at),
-      expiresAt: new Date(row.expires_at),
-      market: { marketId: row.market_id, marketIdAlt: row.market_id_alt },
-    }),
-  );
+  const projects = rows.slice(0, MAX_PROJECT_PAGE_SIZE).map(listedSourceOf);
   const last = projects.at(-1);
   return rows.length > MAX_PROJECT_PAGE_SIZE && last ? { projects, cursor: Cursor.encode([last.createdAt, last.id]) } : { projects };
+}
+
+const LISTED_COLUMNS = `p.id, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
+            m.market_id, m.market_id_alt`;
+
+function listedSourceOf(row: ListedRow): ListedProjectSource {
+  return {
+    id: row.id,
+    title: row.title,
+    sku: row.sku,
+    psp: row.psp,
+    previewKey: row.preview_key,
+    status: row.status,
+    photosStatus: row.photos_status,
+    ordered: row.ordered,
+    createdAt: new Date(row.created_at),
+    updatedAt: new Date(row.updated_at),
+    expiresAt: new Date(row.expires_at),
+    market: { marketId: row.market_id, marketIdAlt: row.market_id_alt },
+  };
+}
+
+/**
+ * One project with what its GraphQL type and the owned view read (owner's id, market), in one
+ * SELECT and without entity hydration: the read of GraphQL `project(id)`. Raw SQL is outside the
+ * tenant filter, so the tenant is an explicit condition (test/tenancy-matrix.test.ts).
+ */
+export async function findProjectRecord(ctx: RequestContext, id: string): Promise<ProjectRecord> {
+  assertProjectId(id, 'id');
+  const [row] = await ctx.em.getConnection().execute<(ListedRow & { external_id: string })[]>(
+    `SELECT ${LISTED_COLUMNS}, u.external_id
+       FROM projects p JOIN markets m ON m.id = p.market_id AND m.client_id = p.client_id
+                       JOIN end_users u ON u.id = p.owner_id AND u.client_id = p.client_id AND u.env = p.env
+      WHERE p.id = ? AND p.client_id = ? AND p.env = ?`,
+    [id, ctx.tenant.clientId, ctx.tenant.env],
+  );
+  if (!row) throw new NotFoundError('project', id, 'id');
+  return { ...listedSourceOf(row), owner: { externalId: row.external_id } };
 }
 
 /** A cursor of the (createdAt, id) keyset, as `Cursor.for` encodes it; anything else is a 400 naming `field`. */

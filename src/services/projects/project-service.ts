@@ -2,7 +2,7 @@ import { Cursor } from '@mikro-orm/core';
 import { OrderLine, Project, type Photo } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
-import { listProjects, listProjectSummaries, projectPhotos, projectStatus, projectStatusRow, type ProjectPageOptions } from './project-queries';
+import { findProjectRecord, listProjects, listProjectSummaries, projectPhotos, projectStatus, projectStatusRow, type ProjectPageOptions } from './project-queries';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
 import {
@@ -12,6 +12,7 @@ import {
   type ListedProject,
   type OwnedProject,
   type ProjectList,
+  type ProjectRecord,
   type ProjectStatusRecord,
 } from './project-view';
 import type { ProjectServiceDeps } from './project-service-deps';
@@ -69,8 +70,9 @@ export class ProjectService {
     return record;
   }
 
-  find(ctx: RequestContext, id: string): Promise<Project> {
-    return projectStatus(ctx, id);
+  /** One project for GraphQL `project(id)`: read without hydrating entities (README, Performance). */
+  find(ctx: RequestContext, id: string): Promise<ProjectRecord> {
+    return findProjectRecord(ctx, id);
   }
 
   photos(ctx: RequestContext, project: Project): Promise<Photo[]> {
@@ -101,13 +103,13 @@ export class ProjectService {
   }
 
   /** The same opaque keyset cursor `list` returns, for one project (GraphQL edges). */
-  cursorOf(ctx: RequestContext, project: Project): string {
+  cursorOf(ctx: RequestContext, project: Pick<Project, 'createdAt' | 'id'>): string {
     return Cursor.for(ctx.em.getMetadata().get(Project.name), project, { createdAt: 'desc', id: 'desc' });
   }
 
-  view(project: Project, shape: 'list'): ListedProject;
-  view(project: Project, shape: 'owned'): OwnedProject;
-  view(project: Project, shape: 'list' | 'owned'): ListedProject | OwnedProject {
+  view(project: ProjectRecord, shape: 'list'): ListedProject;
+  view(project: ProjectRecord, shape: 'owned'): OwnedProject;
+  view(project: ProjectRecord, shape: 'list' | 'owned'): ListedProject | OwnedProject {
     const { files, config } = this.deps;
     return shape === 'list' ? listedProjectView(project, files, config.frontendUrl) : ownedProjectView(project, files, config.frontendUrl);
   }

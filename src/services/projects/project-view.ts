@@ -73,6 +73,9 @@ export type ListedProjectSource = Pick<
   'id' | 'title' | 'sku' | 'psp' | 'previewKey' | 'status' | 'photosStatus' | 'ordered' | 'createdAt' | 'updatedAt' | 'expiresAt'
 > & { market: Pick<Market, 'marketId' | 'marketIdAlt'> };
 
+/** A project as reads without the ORM give it: what GraphQL's Project type and the owned shape read. Entities are one too. */
+export type ProjectRecord = ListedProjectSource & { owner: { externalId: string } };
+
 /** A project past its expiry reports `expired` until it is ordered or deleted. */
 export function effectiveStatus(project: Pick<Project, 'status' | 'expiresAt'>, now = Date.now()): ProjectStatus {
   if ((project.status === 'created' || project.status === 'building' || project.status === 'editable') && project.expiresAt.getTime() <= now) {
@@ -85,7 +88,7 @@ export function listedProjectView(project: ListedProjectSource, files: FileStore
   return { ...commonView(project, files, frontendUrl), status: { photos: project.photosStatus, project: effectiveStatus(project) }, ordered: project.ordered };
 }
 
-export function ownedProjectView(project: Project, files: FileStore, frontendUrl: string): OwnedProject {
+export function ownedProjectView(project: ProjectRecord, files: FileStore, frontendUrl: string): OwnedProject {
   return { ...commonView(project, files, frontendUrl), endUserId: project.owner.externalId };
 }
 
