@@ -28,6 +28,8 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: requestIdOf,
+    // One line per request, written by observability.ts when the response is sent.
+    disableRequestLogging: true,
     bodyLimit: 1024 * 1024,
     // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
     ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true, allowUnionTypes: true } },

@@ -81,7 +81,7 @@ async function stopGroup(child: ChildProcess): Promise<void> {
     }
   };
   signal('SIGINT');
-  const timer = setTimeout(() => child.exitCode === null && signal('SIGKILL'), 15_000);
+  const timer = setTimeout(() => child.exitCode === null && signal('SIGKILL'), 60_000);
   await exited;
   clearTimeout(timer);
 }
