@@ -87,7 +87,7 @@ export async function startGraphqlServer(app: FastifyInstance, services: AppServ
 
 /** What every resolver receives, for one request or one subscription connection. */
 export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
-  return { ctx, services, bus, loaders: createLoaders(ctx.em) };
+  return { ctx, services, bus, loaders: createLoaders(ctx) };
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */
