@@ -12,7 +12,7 @@ import { pwaRoutes } from './pwa/routes';
 import { fileRoutes } from './file-routes';
 import { pspRoutes } from './psp-routes';
 import { healthRoutes } from './health-routes';
-import { registerObservability, requestIdOf } from './observability';
+import { OneLinePerRequest, registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem } from './shared-schemas';
 
@@ -28,8 +28,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: requestIdOf,
-    // One line per request, written by observability.ts when the response is sent.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     // Scalars like "2" still coerce to 2 for lenient legacy clients; arrays never become scalars.
     ajv: { customOptions: { allErrors: true, coerceTypes: true, verbose: true, allowUnionTypes: true } },
