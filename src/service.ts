@@ -10,6 +10,7 @@ import { createAppServices } from './services/app-services';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { createFileStore } from './storage/create-file-store';
 import type { FileStore } from './storage/file-store';
+import { CredentialCache, watchCredentialChanges } from './services/tenancy/credential-cache';
 import { createSafeFetch } from './outbound/safe-fetch';
 import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
@@ -46,7 +47,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine });
   const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
   lateEngine.bind(engine);
-  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log });
+  const credentialCache = new CredentialCache();
+  const credentialWatch = await watchCredentialChanges(database.url, credentialCache, log);
+  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log, credentialCache });
   const app = await buildApp({ config, services, bus, log });
   const address = await app.listen({ host: config.host, port: config.port });
   return {
@@ -59,6 +62,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     databaseUrl: database.url,
     async stop() {
       await app.close();
+      await credentialWatch.stop();
       await engine.stop();
       await bus.stop();
       await database.close();

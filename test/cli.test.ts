@@ -4,7 +4,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/harness';
-import { post } from './support/http';
+import { post, request, serviceHeader } from './support/http';
 
 const run = promisify(execFile);
 
@@ -65,6 +65,20 @@ describe('operator CLI (npm run cli)', () => {
     expect((await listProducts(issued.credentials.dev.apiKey)).status).toBe(401);
     expect((await listProducts(rotated.credentials.dev.apiKey)).status).toBe(200);
     expect((await listProducts(issued.credentials.prod.apiKey, 'prod')).status).toBe(200);
+  });
+
+  it('rotation stops an X-Service key that the API had just accepted (its credential cache is emptied on commit)', async () => {
+    const issued = JSON.parse((await cli('client', 'create', '--name', 'Cached shop', '--json')).stdout);
+    const projects = (credentials: { accessKey: string; accessSecret: string }) =>
+      request(api.url, 'GET', '/v2/project/list?user=someone', { headers: serviceHeader(credentials) });
+    // Accepted twice: the second check is answered from the cache.
+    expect((await projects(issued.credentials.dev)).status).toBe(200);
+    expect((await projects(issued.credentials.dev)).status).toBe(200);
+    // A wrong secret for a cached key is still refused: the cache holds the digest, not a verdict.
+    expect((await projects({ ...issued.credentials.dev, accessSecret: `${issued.credentials.dev.accessSecret}x` })).status).toBe(401);
+    const rotated = JSON.parse((await cli('client', 'rotate', '--client', issued.clientId, '--env', 'dev', '--json')).stdout);
+    expect((await projects(issued.credentials.dev)).status).toBe(401);
+    expect((await projects(rotated.credentials.dev)).status).toBe(200);
   });
 
   it('imports a catalogue for one client from a JSON file, and refuses an invalid one whole', async () => {

@@ -153,7 +153,7 @@ const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
 
 /** What every resolver receives, for one request or one subscription connection. */
 export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
-  return { ctx, services, bus, loaders: createLoaders(ctx.em) };
+  return { ctx, services, bus, loaders: createLoaders(ctx) };
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */

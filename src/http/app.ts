@@ -13,7 +13,7 @@ import { fileRoutes } from './file-routes';
 import { pspRoutes } from './psp-routes';
 import { healthRoutes } from './health-routes';
 import { webRoutes } from '../web/web-routes';
-import { registerObservability, requestIdOf } from './observability';
+import { OneLinePerRequest, registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
@@ -32,6 +32,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: requestIdOf,
+    logController: new OneLinePerRequest(),
     bodyLimit: config.limits.bodyLimitBytes,
   }).withTypeProvider<TypeBoxTypeProvider>();
   app.setValidatorCompiler(requestValidatorCompiler());

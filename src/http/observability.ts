@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { FastifyInstance } from 'fastify';
+import { LogController, type FastifyInstance } from 'fastify';
 import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -9,6 +9,22 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 export function requestIdOf(request: IncomingMessage): string {
   const header = request.headers['x-request-id'];
   return typeof header === 'string' && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/**
+ * Fastify's request logging without its "incoming request" line: one line per request, `request
+ * completed` (or `request errored`), with the request, status and time. With the ORM off the hot
+ * reads, log writes were 6-7% of the process's time at 2,000 req/s (README, Performance).
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(): void {}
+
+  override requestCompleted(...[error, request, reply]: Parameters<LogController['requestCompleted']>): void {
+    if (this.isLogDisabled(request)) return;
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, 'request errored');
+    else reply.log.info(line, 'request completed');
+  }
 }
 
 /**

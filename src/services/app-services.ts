@@ -4,6 +4,7 @@ import type { Config } from '../config';
 import type { WorkflowEngine } from '../domain/flows';
 import type { FileStore } from '../storage/file-store';
 import { Authenticator } from './tenancy/authenticate';
+import type { CredentialCache } from './tenancy/credential-cache';
 import { CatalogueService } from './catalogue/catalogue-service';
 import { ProjectService } from './projects/project-service';
 import { OrderService } from './orders/order-service';
@@ -34,13 +35,15 @@ export interface AppServiceDeps {
   files: FileStore;
   engine: WorkflowEngine;
   log: Logger;
+  /** Kept in step with credential changes by its listener (service.ts); absent, every check queries. */
+  credentialCache?: CredentialCache;
 }
 
-export function createAppServices({ config, em, pepper, files, engine, log }: AppServiceDeps): AppServices {
+export function createAppServices({ config, em, pepper, files, engine, log, credentialCache }: AppServiceDeps): AppServices {
   return {
     em,
     files,
-    authenticator: new Authenticator(em, pepper),
+    authenticator: new Authenticator(em, pepper, credentialCache),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log }),
     orders: new OrderService({ config, engine, files, log, em }),

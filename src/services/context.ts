@@ -23,7 +23,19 @@ export interface RequestContext {
   projectScope?: string;
 }
 
-/** The one place a request's EntityManager is made: a fork of the root, scoped to the caller. */
+/**
+ * The one place a request's EntityManager is made: a fork of the root, scoped to the caller, made
+ * on first use. A GraphQL subscription that only listens, or a read that goes straight to SQL,
+ * never needs one; 10,000 idle subscriptions each holding a fork cost memory (README, Performance).
+ */
 export function createRequestContext(root: EntityManager, tenant: Tenant, requestId: string): RequestContext {
-  return { tenant, em: scopeToTenant(root.fork(), tenant), requestId };
+  let em: EntityManager | undefined;
+  return {
+    tenant,
+    requestId,
+    get em() {
+      em ??= scopeToTenant(root.fork(), tenant);
+      return em;
+    },
+  };
 }

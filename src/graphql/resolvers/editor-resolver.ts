@@ -78,12 +78,12 @@ export class EditorResolver {
   }
 
   @FieldResolver(() => ProjectFormat, { description: "The product's page size and page bounds, for the editor" })
-  format(@Root() project: ProjectEntity, @Ctx() { ctx, services }: GraphqlContext): Promise<ProjectFormat> {
+  format(@Root() project: { id: string }, @Ctx() { ctx, services }: GraphqlContext): Promise<ProjectFormat> {
     return services.editor.format(ctx, project);
   }
 
   @FieldResolver(() => [PrintWarning], { description: 'Photos placed where they would print soft or pixelated, as the book is now' })
-  async printWarnings(@Root() project: ProjectEntity, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<PrintWarning[]> {
+  async printWarnings(@Root() project: { id: string }, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<PrintWarning[]> {
     const warnings = await services.editor.printWarnings(ctx, project, await loaders.bookByProject.load(project.id));
     return warnings.map((warning) => ({ ...warning, page: String(warning.page) }));
   }

@@ -1,7 +1,7 @@
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Project as ProjectEntity } from '../../db/entities';
 import { IdempotencyKeyArg } from '../idempotency-key';
+import type { ProjectRecord } from '../../services/projects/project-view';
 import type { GraphqlContext } from '../context';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import type { DeleteType } from '../../services/projects/project-lifecycle';
@@ -23,7 +23,7 @@ import { effectiveStatus } from '../../services/projects/project-view';
 @Resolver(() => Project)
 export class ProjectResolver {
   @Query(() => Project, { description: 'One project of this client (REST: project/status)' })
-  project(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<ProjectEntity> {
+  project(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<ProjectRecord> {
     return services.projects.find(ctx, id);
   }
 
@@ -68,7 +68,7 @@ export class ProjectResolver {
     @Arg('id', () => String) id: string,
     @Arg('callback', () => String, { nullable: true }) callback?: string | null,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
-  ): Promise<ProjectEntity> {
+  ): Promise<ProjectRecord> {
     return services.projects.duplicateEntity(ctx, { id, callback: callback ?? undefined });
   }
 
@@ -79,72 +79,72 @@ export class ProjectResolver {
     @Arg('targetUser', () => String) targetUser: string,
     @Arg('callback', () => String, { nullable: true }) callback?: string | null,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
-  ): Promise<ProjectEntity> {
+  ): Promise<ProjectRecord> {
     return services.projects.transferEntity(ctx, { id, targetUser, callback: callback ?? undefined });
   }
 
   @FieldResolver(() => String, { description: 'From the cover text, else the sku' })
-  title(@Root() project: ProjectEntity): string {
+  title(@Root() project: ProjectRecord): string {
     return project.title ?? project.sku;
   }
 
   @FieldResolver(() => String, { nullable: true, description: 'Cover preview URL once rendered' })
-  preview(@Root() project: ProjectEntity, @Ctx() { services }: GraphqlContext): string | null {
+  preview(@Root() project: ProjectRecord, @Ctx() { services }: GraphqlContext): string | null {
     return project.previewKey ? services.files.url(project.previewKey) : null;
   }
 
   @FieldResolver(() => ProjectStatusPair)
-  status(@Root() project: ProjectEntity): ProjectStatusPair {
+  status(@Root() project: ProjectRecord): ProjectStatusPair {
     return { project: effectiveStatus(project), photos: project.photosStatus };
   }
 
   @FieldResolver(() => String, { description: 'The owner: userId, e-mail or generated id' })
-  endUserId(@Root() project: ProjectEntity): string {
+  endUserId(@Root() project: ProjectRecord): string {
     return project.owner.externalId;
   }
 
   @FieldResolver(() => ProjectProduct)
-  product(@Root() project: ProjectEntity): ProjectProduct {
+  product(@Root() project: ProjectRecord): ProjectProduct {
     return { psp: project.psp, sku: project.sku, marketId: project.market.marketId, marketIdAlt: project.market.marketIdAlt };
   }
 
   @FieldResolver(() => String, { description: 'The project in the editor' })
-  link(@Root() project: ProjectEntity, @Ctx() { services }: GraphqlContext): string {
+  link(@Root() project: ProjectRecord, @Ctx() { services }: GraphqlContext): string {
     return services.projects.view(project, 'owned').link;
   }
 
   @FieldResolver(() => Boolean)
-  ordered(@Root() project: ProjectEntity): boolean {
+  ordered(@Root() project: ProjectRecord): boolean {
     return project.ordered;
   }
 
   @FieldResolver(() => GraphQLDateTimeISO)
-  createdAt(@Root() project: ProjectEntity): Date {
+  createdAt(@Root() project: ProjectRecord): Date {
     return project.createdAt;
   }
 
   @FieldResolver(() => GraphQLDateTimeISO)
-  updatedAt(@Root() project: ProjectEntity): Date {
+  updatedAt(@Root() project: ProjectRecord): Date {
     return project.updatedAt;
   }
 
   @FieldResolver(() => GraphQLDateTimeISO, { description: 'When the project will be deleted unless updated' })
-  expiresAt(@Root() project: ProjectEntity): Date {
+  expiresAt(@Root() project: ProjectRecord): Date {
     return project.expiresAt;
   }
 
   @FieldResolver(() => [Photo], { description: 'Photos in the order given, each with its status and any problem' })
-  photos(@Root() project: ProjectEntity, @Ctx() { loaders }: GraphqlContext): Promise<Photo[]> {
+  photos(@Root() project: ProjectRecord, @Ctx() { loaders }: GraphqlContext): Promise<Photo[]> {
     return loaders.photosByProject.load(project.id) as Promise<Photo[]>;
   }
 
   @FieldResolver(() => [BookPage], { description: 'Interior pages, once the book is built' })
-  async pages(@Root() project: ProjectEntity, @Ctx() { loaders }: GraphqlContext): Promise<BookPage[]> {
+  async pages(@Root() project: ProjectRecord, @Ctx() { loaders }: GraphqlContext): Promise<BookPage[]> {
     return ((await loaders.bookByProject.load(project.id))?.pages ?? []) as BookPage[];
   }
 
   @FieldResolver(() => BookCover, { nullable: true })
-  async cover(@Root() project: ProjectEntity, @Ctx() { loaders }: GraphqlContext): Promise<BookCover | null> {
+  async cover(@Root() project: ProjectRecord, @Ctx() { loaders }: GraphqlContext): Promise<BookCover | null> {
     return (await loaders.bookByProject.load(project.id))?.cover ?? null;
   }
 }

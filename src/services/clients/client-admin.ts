@@ -3,6 +3,7 @@ import { Client, ClientCredential } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { digestSecret, randomToken } from '../tenancy/credential-digest';
+import { CREDENTIALS_CHANGED_CHANNEL } from '../tenancy/credential-cache';
 import { loadDemoCatalogue, replaceCatalogue } from '../catalogue/catalogue-import';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 
@@ -77,6 +78,9 @@ export class ClientAdmin {
         else tx.create(ClientCredential, { client, env, ...this.digests(issued) });
         credentials[env] = issued;
       }
+      await tx.flush();
+      // Every API process empties its credential cache when this commits (CredentialCache).
+      await tx.getConnection().execute('SELECT pg_notify(?, ?)', [CREDENTIALS_CHANGED_CHANNEL, client.id], 'run', tx.getTransactionContext());
       return { clientId: client.id, name: client.name, credentials };
     });
   }

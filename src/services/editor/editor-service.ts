@@ -44,9 +44,10 @@ export class EditorService {
     return { tenant: { clientId: project.client.id, clientName: project.client.name, env: project.env }, projectId };
   }
 
-  async format(ctx: RequestContext, project: Project): Promise<PageFormat> {
-    await ctx.em.populate(project, ['product']);
-    const { specifications } = project.product;
+  /** Takes the project by id: GraphQL hands over an entity or the lean row of `project(id)`. */
+  async format(ctx: RequestContext, project: { id: string }): Promise<PageFormat> {
+    const { product } = await ctx.em.findOneOrFail(Project, { id: project.id }, { populate: ['product'], fields: ['product'] });
+    const { specifications } = product;
     return {
       widthMm: specifications.format.widthMm,
       heightMm: specifications.format.heightMm,
@@ -55,10 +56,10 @@ export class EditorService {
   }
 
   /** Photos placed where they would print soft or pixelated (same thresholds as the print renderer). */
-  async printWarnings(ctx: RequestContext, project: Project, book: Book | null): Promise<PrintWarning[]> {
+  async printWarnings(ctx: RequestContext, project: { id: string }, book: Book | null): Promise<PrintWarning[]> {
     if (!book) return [];
     const format = await this.format(ctx, project);
-    const photos = new Map((await ctx.em.find(Photo, { project })).map((photo) => [photo.id, photo]));
+    const photos = new Map((await ctx.em.find(Photo, { project: project.id })).map((photo) => [photo.id, photo]));
     const warnings: PrintWarning[] = [];
     for (const page of book.pages) {
       for (const slot of page.photos) {

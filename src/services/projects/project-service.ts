@@ -2,7 +2,7 @@ import { Cursor } from '@mikro-orm/core';
 import { OrderLine, Project, type Photo } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
-import { listProjects, projectPhotos, projectStatus, type ProjectPageOptions } from './project-queries';
+import { findProjectRecord, listProjects, listProjectSummaries, projectPhotos, projectStatus, projectStatusRow, type ProjectPageOptions } from './project-queries';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
 import {
@@ -12,6 +12,7 @@ import {
   type ListedProject,
   type OwnedProject,
   type ProjectList,
+  type ProjectRecord,
   type ProjectStatusRecord,
 } from './project-view';
 import type { ProjectServiceDeps } from './project-service-deps';
@@ -28,8 +29,9 @@ export class ProjectService {
   }
 
   async list(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectList> {
-    const page = await this.page(ctx, user, { cursor });
-    return { data: page.projects.map((p) => this.view(p, 'list')), ...(page.cursor ? { cursor: page.cursor } : {}) };
+    const { files, config } = this.deps;
+    const page = await listProjectSummaries(ctx, user, cursor);
+    return { data: page.projects.map((p) => listedProjectView(p, files, config.frontendUrl)), ...(page.cursor ? { cursor: page.cursor } : {}) };
   }
 
   page(ctx: RequestContext, user: string, options: ProjectPageOptions) {
@@ -38,10 +40,12 @@ export class ProjectService {
 
   /** docs/api.md, Project status; `status.order`, `user` and `tracking` appear once the project was sent to print. */
   async status(ctx: RequestContext, id: string): Promise<ProjectStatusRecord> {
+    const row = await projectStatusRow(ctx, id);
+    const record: ProjectStatusRecord = { id: row.id, status: { photos: row.photosStatus, project: effectiveStatus(row) } };
+    // Only ordered projects have an order and an owner to report: the common case is one lean query.
+    if (!row.ordered) return record;
     const project = await projectStatus(ctx, id);
-    const record: ProjectStatusRecord = { id: project.id, status: { photos: project.photosStatus, project: effectiveStatus(project) } };
-    // Only ordered projects have an order to report: the common case costs no second query.
-    const line = project.ordered ? await ctx.em.findOne(OrderLine, { project }, { populate: ['order'], orderBy: { order: { createdAt: 'desc' } } }) : null;
+    const line = await ctx.em.findOne(OrderLine, { project }, { populate: ['order'], orderBy: { order: { createdAt: 'desc' } } });
     if (!line) return record;
     const { order } = line;
     const address = order.shippingAddress;
@@ -66,8 +70,9 @@ export class ProjectService {
     return record;
   }
 
-  find(ctx: RequestContext, id: string): Promise<Project> {
-    return projectStatus(ctx, id);
+  /** One project for GraphQL `project(id)`: read without hydrating entities (README, Performance). */
+  find(ctx: RequestContext, id: string): Promise<ProjectRecord> {
+    return findProjectRecord(ctx, id);
   }
 
   photos(ctx: RequestContext, project: Project): Promise<Photo[]> {
@@ -98,13 +103,13 @@ export class ProjectService {
   }
 
   /** The same opaque keyset cursor `list` returns, for one project (GraphQL edges). */
-  cursorOf(ctx: RequestContext, project: Project): string {
+  cursorOf(ctx: RequestContext, project: Pick<Project, 'createdAt' | 'id'>): string {
     return Cursor.for(ctx.em.getMetadata().get(Project.name), project, { createdAt: 'desc', id: 'desc' });
   }
 
-  view(project: Project, shape: 'list'): ListedProject;
-  view(project: Project, shape: 'owned'): OwnedProject;
-  view(project: Project, shape: 'list' | 'owned'): ListedProject | OwnedProject {
+  view(project: ProjectRecord, shape: 'list'): ListedProject;
+  view(project: ProjectRecord, shape: 'owned'): OwnedProject;
+  view(project: ProjectRecord, shape: 'list' | 'owned'): ListedProject | OwnedProject {
     const { files, config } = this.deps;
     return shape === 'list' ? listedProjectView(project, files, config.frontendUrl) : ownedProjectView(project, files, config.frontendUrl);
   }

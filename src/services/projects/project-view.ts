@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { Project } from '../../db/entities';
+import type { Market, Project } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
 import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from '../../domain/project-status';
 
@@ -67,23 +67,32 @@ export const ProjectStatusRecord = Type.Object({
 });
 export type ProjectStatusRecord = Static<typeof ProjectStatusRecord>;
 
+/** What the list shape reads: an entity, or a row of the lean listing query. */
+export type ListedProjectSource = Pick<
+  Project,
+  'id' | 'title' | 'sku' | 'psp' | 'previewKey' | 'status' | 'photosStatus' | 'ordered' | 'createdAt' | 'updatedAt' | 'expiresAt'
+> & { market: Pick<Market, 'marketId' | 'marketIdAlt'> };
+
+/** A project as reads without the ORM give it: what GraphQL's Project type and the owned shape read. Entities are one too. */
+export type ProjectRecord = ListedProjectSource & { owner: { externalId: string } };
+
 /** A project past its expiry reports `expired` until it is ordered or deleted. */
-export function effectiveStatus(project: Project, now = Date.now()): ProjectStatus {
+export function effectiveStatus(project: Pick<Project, 'status' | 'expiresAt'>, now = Date.now()): ProjectStatus {
   if ((project.status === 'created' || project.status === 'building' || project.status === 'editable') && project.expiresAt.getTime() <= now) {
     return 'expired';
   }
   return project.status;
 }
 
-export function listedProjectView(project: Project, files: FileStore, frontendUrl: string): ListedProject {
+export function listedProjectView(project: ListedProjectSource, files: FileStore, frontendUrl: string): ListedProject {
   return { ...commonView(project, files, frontendUrl), status: { photos: project.photosStatus, project: effectiveStatus(project) }, ordered: project.ordered };
 }
 
-export function ownedProjectView(project: Project, files: FileStore, frontendUrl: string): OwnedProject {
+export function ownedProjectView(project: ProjectRecord, files: FileStore, frontendUrl: string): OwnedProject {
   return { ...commonView(project, files, frontendUrl), endUserId: project.owner.externalId };
 }
 
-function commonView(project: Project, files: FileStore, frontendUrl: string) {
+function commonView(project: ListedProjectSource, files: FileStore, frontendUrl: string) {
   const link = new URL(frontendUrl);
   link.search = new URLSearchParams({ id: project.id }).toString();
   return {

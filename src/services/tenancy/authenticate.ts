@@ -4,13 +4,9 @@ import { digestSecret, sameDigest } from './credential-digest';
 import { isEnvironment, type Environment } from '../../domain/environment';
 import { UnauthenticatedError, ValidationError } from '../../domain/errors';
 import { isSafeText } from '../../domain/safe-text';
+import type { CachedCredential, CredentialCache } from './credential-cache';
 
-interface CredentialRow {
-  access_secret_digest: string;
-  env: Environment;
-  client_id: string;
-  client_name: string;
-}
+type CredentialRow = CachedCredential;
 
 /** Checks credentials and says which client and environment they belong to. */
 export class Authenticator {
@@ -18,6 +14,8 @@ export class Authenticator {
   constructor(
     private readonly em: EntityManager,
     private readonly pepper: string,
+    /** Saves the row lookup of `X-Service` checks while it hears every credential change (see CredentialCache). */
+    private readonly cache?: CredentialCache,
   ) {}
 
   /**
@@ -41,7 +39,11 @@ export class Authenticator {
     if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret || !isSafeText(accessKey)) {
       throw new UnauthenticatedError(`${path} must carry the strings accessKey and accessSecret`, path);
     }
-    const [credential] = await this.credentialsWhere('access_key', accessKey);
+    let credential = this.cache?.get(accessKey);
+    if (!credential) {
+      [credential] = await this.credentialsWhere('access_key', accessKey);
+      if (credential) this.cache?.set(accessKey, credential);
+    }
     if (!credential || !sameDigest(credential.access_secret_digest, digestSecret(this.pepper, accessSecret))) {
       throw new UnauthenticatedError(`${path} carries an unknown accessKey or a wrong accessSecret`, path);
     }

@@ -1,0 +1,194 @@
+// The floor of the project endpoints: what bare node:http + pg do for the same requests. The same
+// credential check as the service (one indexed query per request, HMAC-SHA256 of the secret with
+// CREDENTIAL_PEPPER compared in constant time), the same SQL conditions (tenant, keyset, status),
+// the same JSON. Plain JavaScript, a pool of 10 like the service's. No validation beyond what the
+// benchmark sends, no logging, no metrics: a floor, not a product.
+//
+//   GET  /v2/project/status?id=     one SELECT by id and tenant
+//   GET  /v2/project/list?user=&cursor=   the end user, then the keyset page of 100 joined to markets
+//   POST /v2/generate               product + market lookups, then in ONE transaction: end user
+//                                   (insert or ignore), project, status event + NOTIFY, and a durable
+//                                   flow-start row (the build flow "started" before the answer)
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import http from 'node:http';
+import pg from 'pg';
+
+const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
+const pepper = process.env.CREDENTIAL_PEPPER;
+const frontendUrl = process.env.FRONTEND_URL ?? 'http://127.0.0.1:4000/editor';
+const ttlMs = 30 * 24 * 3600 * 1000;
+
+await pool.query(`CREATE TABLE IF NOT EXISTS bench_floor_flows (
+  workflow_id text PRIMARY KEY, name text NOT NULL, input jsonb NOT NULL, status text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
+
+class HttpError extends Error {
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+async function authenticate(header) {
+  if (!header) throw new HttpError(401, 'the X-Service header is required');
+  let parsed;
+  try {
+    parsed = JSON.parse(header);
+  } catch {
+    throw new HttpError(401, 'bad X-Service');
+  }
+  const { accessKey, accessSecret } = parsed ?? {};
+  if (typeof accessKey !== 'string' || typeof accessSecret !== 'string') throw new HttpError(401, 'bad X-Service');
+  const { rows } = await pool.query(
+    `SELECT cc.access_secret_digest, cc.env, c.id AS client_id, c.name AS client_name
+       FROM client_credentials cc JOIN clients c ON c.id = cc.client_id
+      WHERE cc.access_key = $1`,
+    [accessKey],
+  );
+  const digest = Buffer.from(createHmac('sha256', pepper).update(accessSecret, 'utf8').digest('hex'), 'hex');
+  const stored = rows[0] && Buffer.from(rows[0].access_secret_digest, 'hex');
+  if (!stored || stored.length !== digest.length || !timingSafeEqual(stored, digest)) throw new HttpError(401, 'unknown accessKey');
+  return { clientId: rows[0].client_id, clientName: rows[0].client_name, env: rows[0].env };
+}
+
+const effective = (row, now = Date.now()) =>
+  ['created', 'building', 'editable'].includes(row.status) && row.expires_at.getTime() <= now ? 'expired' : row.status;
+
+async function status(tenant, url) {
+  const id = url.searchParams.get('id');
+  const { rows } = await pool.query(
+    'SELECT id, status, photos_status, expires_at, ordered FROM projects WHERE id = $1 AND client_id = $2 AND env = $3',
+    [id, tenant.clientId, tenant.env],
+  );
+  if (!rows[0]) throw new HttpError(404, `project ${id} not found`);
+  return { id: rows[0].id, status: { photos: rows[0].photos_status, project: effective(rows[0]) } };
+}
+
+async function list(tenant, url) {
+  const user = url.searchParams.get('user');
+  const cursor = url.searchParams.get('cursor');
+  const owner = await pool.query('SELECT id, external_id FROM end_users WHERE client_id = $1 AND env = $2 AND external_id = $3', [
+    tenant.clientId,
+    tenant.env,
+    user,
+  ]);
+  if (!owner.rows[0]) return { data: [] };
+  const params = [owner.rows[0].id, tenant.clientId, tenant.env];
+  let after = '';
+  if (cursor) {
+    const [createdAt, id] = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    params.push(new Date(createdAt), id);
+    after = 'AND (p.created_at, p.id) < ($4, $5)';
+  }
+  const { rows } = await pool.query(
+    `SELECT p.id, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
+            m.market_id, m.market_id_alt
+       FROM projects p JOIN markets m ON m.id = p.market_id
+      WHERE p.owner_id = $1 AND p.client_id = $2 AND p.env = $3 AND p.status <> 'deleted' ${after}
+      ORDER BY p.created_at DESC, p.id DESC LIMIT 101`,
+    params,
+  );
+  const page = rows.slice(0, 100);
+  const data = page.map((row) => {
+    const link = new URL(frontendUrl);
+    link.search = new URLSearchParams({ id: row.id }).toString();
+    return {
+      title: row.title ?? row.sku,
+      preview: row.preview_key ? `/files/${row.preview_key}` : '',
+      id: row.id,
+      createdAt: row.created_at.getTime(),
+      updatedAt: row.updated_at.getTime(),
+      expiresAt: Math.floor(row.expires_at.getTime() / 1000),
+      product: { psp: row.psp, sku: row.sku, marketId: row.market_id, marketIdAlt: row.market_id_alt },
+      link: link.toString(),
+      status: { photos: row.photos_status, project: effective(row) },
+      ordered: row.ordered,
+    };
+  });
+  const last = page.at(-1);
+  return rows.length > 100 ? { data, cursor: Buffer.from(JSON.stringify([last.created_at, last.id])).toString('base64url') } : { data };
+}
+
+async function generate(tenant, body) {
+  const input = JSON.parse(body);
+  const [product, market] = await Promise.all([
+    pool.query(`SELECT id, sku, specifications->'psp'->>'name' AS psp FROM products WHERE client_id = $1 AND sku = $2`, [tenant.clientId, String(input.sku)]),
+    pool.query('SELECT id, market_id FROM markets WHERE client_id = $1 AND market_id = $2', [tenant.clientId, Number(input.marketId)]),
+  ]);
+  if (!product.rows[0] || product.rows[0].psp !== input.psp) throw new HttpError(422, 'unknown sku');
+  if (!market.rows[0]) throw new HttpError(422, 'unknown market');
+  const projectId = `p-${randomBytes(12).toString('base64url')}`;
+  const user = input.userId ?? `u-${randomBytes(9).toString('base64url')}`;
+  const db = await pool.connect();
+  try {
+    await db.query('BEGIN');
+    await db.query(
+      `INSERT INTO end_users (id, client_id, env, external_id, email) VALUES (gen_random_uuid(), $1, $2, $3, NULL)
+       ON CONFLICT (client_id, env, external_id) DO NOTHING`,
+      [tenant.clientId, tenant.env, user],
+    );
+    const owner = await db.query('SELECT id FROM end_users WHERE client_id = $1 AND env = $2 AND external_id = $3', [tenant.clientId, tenant.env, user]);
+    const now = new Date();
+    await db.query(
+      `INSERT INTO projects (id, client_id, env, owner_id, product_id, market_id, sku, psp, language, layout_type, e_commerce_plugin,
+                             metadata, custom, status, photos_status, created_at, updated_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'fastbook', false, '{}', '{}', 'created', 'none', $10, $10, $11)`,
+      [projectId, tenant.clientId, tenant.env, owner.rows[0].id, product.rows[0].id, market.rows[0].id, product.rows[0].sku, input.psp, input.language ?? 'en', now, new Date(now.getTime() + ttlMs)],
+    );
+    await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`project:${projectId}`]);
+    const next = await db.query(`SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM status_events WHERE subject_type = 'project' AND subject_id = $1`, [projectId]);
+    const event = await db.query(
+      `INSERT INTO status_events (client_id, env, subject_type, subject_id, status, sequence, detail) VALUES ($1, $2, 'project', $3, 'created', $4, $5) RETURNING id`,
+      [tenant.clientId, tenant.env, projectId, next.rows[0].next, JSON.stringify({ photos: 'none', user })],
+    );
+    await db.query('SELECT pg_notify($1, $2)', ['status_events', String(event.rows[0].id)]);
+    await db.query(`INSERT INTO bench_floor_flows (workflow_id, name, input, status) VALUES ($1, 'projectBuild', $2, 'PENDING')`, [
+      `project-build:${projectId}`,
+      JSON.stringify({ projectId }),
+    ]);
+    await db.query('COMMIT');
+  } catch (error) {
+    await db.query('ROLLBACK');
+    throw error;
+  } finally {
+    db.release();
+  }
+  const link = new URL(frontendUrl);
+  link.search = new URLSearchParams({
+    id: projectId,
+    clientId: tenant.clientId,
+    clientName: tenant.clientName,
+    user,
+    product: 'true',
+    marketId: String(market.rows[0].market_id),
+    language: input.language ?? 'en',
+    sku: product.rows[0].sku,
+    psp: input.psp,
+  }).toString();
+  return { url: link.toString() };
+}
+
+const server = http.createServer(async (request, response) => {
+  let body = '';
+  for await (const chunk of request) body += chunk;
+  const url = new URL(request.url, 'http://floor');
+  try {
+    if (url.pathname === '/healthz') return void response.end('{"status":"ok"}');
+    const tenant = await authenticate(request.headers['x-service']);
+    const result =
+      url.pathname === '/v2/project/status'
+        ? await status(tenant, url)
+        : url.pathname === '/v2/project/list'
+          ? await list(tenant, url)
+          : url.pathname === '/v2/generate' && request.method === 'POST'
+            ? await generate(tenant, body)
+            : null;
+    if (!result) throw new HttpError(404, 'no such route');
+    response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(result));
+  } catch (error) {
+    const code = error instanceof HttpError ? error.status : 500;
+    if (code === 500) console.error(error);
+    response.writeHead(code, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status: code, detail: error.message }));
+  }
+});
+server.listen(Number(process.env.PORT ?? 4100), '127.0.0.1');
+for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close(() => pool.end().then(() => process.exit(0))));
