@@ -15,11 +15,15 @@ const ORDERS = `query { orders(first: 50) { edges { node {
   orderId createdAt email firstName lastName paymentStatus grandTotal currency
   lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } printFiles { pdfUrl manifestUrl pages } }
 } } } }`;
+// A campaign's rows and deliveries are asked for one campaign at a time: the whole list with its
+// nested rows would exceed the GraphQL cost limit (README, Limits).
 const CAMPAIGNS = `query { campaigns(first: 20) { edges { node {
   id status csvUrl createdAt reason counts { rows generated notified failed invalid duplicate }
+} } } }`;
+const CAMPAIGN_DETAILS = `query ($id: String!) { campaign(id: $id) {
   rows(first: 100) { edges { node { line reference state projectId reason } } }
   deliveries(first: 100) { edges { node { id status url reference projectId attempts { attemptedAt statusCode error latencyMs } } } }
-} } } }`;
+} }`;
 const PROJECTS = `query ($user: String!) { projects(user: $user, first: 50) { edges { node { id title link createdAt status { project photos } ordered } } } }`;
 
 function SignIn({ onSignIn, error }) {
@@ -131,7 +135,15 @@ function Orders({ client }) {
 function Campaigns({ client }) {
   const [campaigns, setCampaigns] = useState(null);
   const [error, setError] = useState(null);
-  const load = () => client.request(CAMPAIGNS).then((d) => setCampaigns(d.campaigns.edges.map((e) => e.node))).catch((e) => setError(e.message));
+  const load = async () => {
+    try {
+      const list = (await client.request(CAMPAIGNS)).campaigns.edges.map((e) => e.node);
+      const details = await Promise.all(list.map((c) => client.request(CAMPAIGN_DETAILS, { id: c.id })));
+      setCampaigns(list.map((c, i) => ({ ...c, ...details[i].campaign })));
+    } catch (e) {
+      setError(e.message);
+    }
+  };
   useEffect(() => {
     load();
   }, []);
@@ -158,7 +170,7 @@ function Campaigns({ client }) {
     }
   }
 
-  if (!campaigns) return html`<p class="loading">Loading campaigns…</p>`;
+  if (!campaigns) return error ? html`<p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading campaigns…</p>`;
   return html`
     <section aria-label="Campaigns">
       ${error && html`<p class="error" role="alert">${error}</p>`}
