@@ -59,17 +59,7 @@ export async function recordStatusChange(em: EntityManager, tenant: StatusEventO
     detail: change.detail ?? {},
   });
   await em.flush();
-  const message: StatusEventMessage = {
-    id: event.id,
-    clientId: tenant.clientId,
-    env: tenant.env,
-    subjectType: event.subjectType,
-    subjectId: event.subjectId,
-    status: event.status,
-    sequence: event.sequence,
-    detail: event.detail,
-    occurredAt: event.occurredAt.toISOString(),
-  };
+  const message = messageOf(event, tenant.clientId);
   await connection.execute('SELECT pg_notify(?, ?)', [STATUS_EVENTS_CHANNEL, JSON.stringify(message)], 'run', ctx);
   return message;
 }
@@ -90,9 +80,14 @@ export async function readSubjectEvents(
     { subjectType: subject.subjectType, subjectId: subject.subjectId, sequence: { $gt: afterSequence, ...(beforeSequence ? { $lt: beforeSequence } : {}) } },
     { orderBy: { sequence: 'asc' } },
   );
-  return events.map((event) => ({
+  return events.map((event) => messageOf(event, event.client.id));
+}
+
+/** The event as subscribers receive it, live (NOTIFY) or replayed. */
+function messageOf(event: StatusEvent, clientId: string): StatusEventMessage {
+  return {
     id: event.id,
-    clientId: event.client.id,
+    clientId,
     env: event.env,
     subjectType: event.subjectType,
     subjectId: event.subjectId,
@@ -100,5 +95,5 @@ export async function readSubjectEvents(
     sequence: event.sequence,
     detail: event.detail,
     occurredAt: event.occurredAt.toISOString(),
-  }));
+  };
 }
