@@ -37,6 +37,17 @@ describe('OpenAPI document and docs page', () => {
     }
   });
 
+  it('lists 429 (rate limit) and 503 (database away) on every operation, as problems', () => {
+    // The probes are exempt from the rate limit and answer /readyz's 503 in their own shape.
+    const operations = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: object }> }>>)
+      .filter(([path]) => path !== '/healthz' && path !== '/readyz')
+      .flatMap(([, methods]) => Object.values(methods))
+      .filter((op) => op.responses?.['200']);
+    expect(operations.length).toBeGreaterThan(10);
+    const documented = (op: (typeof operations)[number], status: string) => Boolean(op.responses?.[status]?.content);
+    expect(operations.filter((op) => !documented(op, '429') || !documented(op, '503'))).toEqual([]);
+  });
+
   it.each(Object.entries(SPEC_EXAMPLES))('accepts the documented example of %s', (path, example) => {
     const validate = ajv.compile(bodySchema(path));
     expect(validate(example), JSON.stringify(validate.errors)).toBe(true);

@@ -34,8 +34,14 @@ const problemResponse = Type.Unsafe<Problem>({
   content: { 'application/problem+json': { schema: Type.Ref('Problem#') } },
 });
 
+/**
+ * What can go wrong on every operation besides its own errors: 429 over the rate limit and 503
+ * while the database cannot be reached, both with `Retry-After`.
+ */
+const EVERY_OPERATION = [429, 503] as const;
+
 export const problemResponses = <S extends number>(...statuses: S[]) =>
-  Object.fromEntries(statuses.map((status) => [status, problemResponse])) as Record<S, typeof problemResponse>;
+  Object.fromEntries([...statuses, ...EVERY_OPERATION].map((status) => [status, problemResponse])) as Record<S | (typeof EVERY_OPERATION)[number], typeof problemResponse>;
 
 /** A plain confirmation, `{"message": "..."}`. */
 export const Message = Type.Object({ message: Type.String() });
