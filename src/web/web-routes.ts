@@ -5,7 +5,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import { cataloguePlaceholder } from '../imaging/catalogue-placeholder';
-import { DEMO_CATALOGUE_PATH } from '../services/catalogue/catalogue-import';
+import { loadDemoCatalogue } from '../services/catalogue/catalogue-import';
 import { projectPath } from '../config/project-root';
 
 /** The pages' own sources (plain ES modules, no build step). */
@@ -22,29 +22,36 @@ function packageDir(name: string): string {
  * The browser modules the pages import, by the names of their import map, served from the
  * installed packages: nothing is fetched from outside and nothing needs building.
  */
-const VENDOR: Record<string, () => string> = {
-  'preact.js': () => path.join(packageDir('preact'), 'dist/preact.module.js'),
-  'preact-hooks.js': () => path.join(packageDir('preact'), 'hooks/dist/hooks.module.js'),
-  'htm.js': () => path.join(packageDir('htm'), 'dist/htm.module.js'),
-  'htm-preact.js': () => path.join(packageDir('htm'), 'preact/index.module.js'),
-  'graphql-ws.js': () => path.join(packageDir('graphql-ws'), 'dist/client.js'),
-};
+const VENDOR = new Map<string, () => string>([
+  ['preact.js', () => path.join(packageDir('preact'), 'dist/preact.module.js')],
+  ['preact-hooks.js', () => path.join(packageDir('preact'), 'hooks/dist/hooks.module.js')],
+  ['htm.js', () => path.join(packageDir('htm'), 'dist/htm.module.js')],
+  ['htm-preact.js', () => path.join(packageDir('htm'), 'preact/index.module.js')],
+  ['graphql-ws.js', () => path.join(packageDir('graphql-ws'), 'dist/client.js')],
+]);
 
 /**
  * The web face: the editor at /editor (FRONTEND_URL's default), the operations dashboard at
  * /dashboard, their modules under /web/, and the demo catalogue's pictures under /assets/catalogue/.
  */
 export const webRoutes: FastifyPluginAsync = async (app) => {
-  const page = (file: string) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(await readFile(path.join(WEB_ROOT, file)));
-  app.get('/editor', { schema: { hide: true } }, page('editor.html'));
-  app.get('/dashboard', { schema: { hide: true } }, page('dashboard.html'));
+  // Both pages are one shell (the import map, the stylesheet) around their own module, made once.
+  const shell = await readFile(path.join(WEB_ROOT, 'page.html'), 'utf8');
+  const page = (fields: Record<'title' | 'module' | 'loading' | 'name', string>) => {
+    const html = shell.replace(/\{\{(\w+)\}\}/g, (_match, key: keyof typeof fields) => fields[key]);
+    return async (_request: unknown, reply: import('fastify').FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+  };
+  app.get('/editor', { schema: { hide: true } }, page({ title: 'Photobook editor', module: 'editor.js', loading: 'Opening your photobook…', name: 'photobook editor' }));
+  app.get('/dashboard', { schema: { hide: true } }, page({ title: 'Operations dashboard', module: 'dashboard.js', loading: 'Loading the dashboard…', name: 'dashboard' }));
 
+  const vendorSources = new Map<string, Promise<Buffer | undefined>>();
   app.get<{ Params: { file: string } }>('/web/vendor/:file', { schema: { hide: true } }, async (request, reply) => {
     const { file } = request.params;
     // graphql-ws's client imports one sibling chunk by a relative path.
-    const resolve = VENDOR[file] ?? (/^common-[A-Za-z0-9_-]+\.js$/.test(file) ? () => path.join(packageDir('graphql-ws'), 'dist', file) : undefined);
-    const source = resolve && (await readFile(resolve()).catch(() => undefined));
+    const resolve = VENDOR.get(file) ?? (/^common-[A-Za-z0-9_-]+\.js$/.test(file) ? () => path.join(packageDir('graphql-ws'), 'dist', file) : undefined);
+    // Installed packages do not change while the process runs: each file is found and read once.
+    if (resolve && !vendorSources.has(file)) vendorSources.set(file, readFile(resolve()).catch(() => undefined));
+    const source = resolve && (await vendorSources.get(file));
     if (!source) return reply.callNotFound();
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(source);
   });
@@ -60,7 +67,7 @@ export const webRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // Only the pictures the demo catalogue names exist; another path is a 404 like any unknown file.
-  const demoAssets = collectAssetPaths(JSON.parse(await readFile(DEMO_CATALOGUE_PATH, 'utf8')));
+  const demoAssets = collectAssetPaths(await loadDemoCatalogue());
   const made = new Map<string, Promise<Buffer>>();
   app.get<{ Params: { '*': string } }>('/assets/catalogue/*', { schema: { hide: true } }, async (request, reply) => {
     const asset = request.params['*'];

@@ -6,7 +6,7 @@ import { parseCatalogueFile, type CatalogueFile } from './catalogue-file';
 import { ValidationError } from '../../domain/errors';
 import { projectPath } from '../../config/project-root';
 
-export const DEMO_CATALOGUE_PATH = projectPath('catalogue', 'demo.json');
+const DEMO_CATALOGUE_PATH = projectPath('catalogue', 'demo.json');
 
 let demoCatalogue: Promise<CatalogueFile> | undefined;
 
