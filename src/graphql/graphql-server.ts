@@ -8,7 +8,7 @@ import type { AppServices } from '../services/app-services';
 import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { DomainError } from '../domain/errors';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
 import { createLoaders } from './loaders';
@@ -81,7 +81,7 @@ export async function startGraphqlServer(
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
           if (isDatabaseUnavailable(error)) {
             // 1013 Try Again Later, rather than graphql-ws's 4500 with the driver's message as reason.
-            socketContext.extra.socket.close(1013, `${SERVICE_UNAVAILABLE}: retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
+            socketContext.extra.socket.close(1013, `${DATABASE_UNAVAILABLE_CODE}: retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
             return false;
           }
           throw error;
@@ -93,7 +93,7 @@ export async function startGraphqlServer(
         result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) } : undefined,
       context: (socketContext): GraphqlContext => {
         const { tenant, projectScope } = socketContext.extra as SocketExtra;
-        return graphqlContext({ ...createRequestContext(services.em, tenant!, `ws-${crypto.randomUUID()}`), projectScope }, services, bus);
+        return graphqlContext(createRequestContext(services.em, tenant!, `ws-${crypto.randomUUID()}`, projectScope), services, bus);
       },
     },
     sockets,
@@ -132,8 +132,6 @@ export async function startGraphqlServer(
   return apollo;
 }
 
-const SERVICE_UNAVAILABLE = 'SERVICE_UNAVAILABLE';
-
 /**
  * A response whose errors include an unreachable database answers HTTP 503 with `Retry-After`, as
  * REST does, so clients and proxies retry it rather than treat it as a failure of the query.
@@ -143,7 +141,7 @@ const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
     return {
       async willSendResponse({ response }) {
         const errors = response.body.kind === 'single' ? response.body.singleResult.errors : undefined;
-        if (!errors?.some((error) => error.extensions?.code === SERVICE_UNAVAILABLE)) return;
+        if (!errors?.some((error) => error.extensions?.code === DATABASE_UNAVAILABLE_CODE)) return;
         response.http.status = 503;
         response.http.headers.set('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
       },
@@ -168,10 +166,10 @@ export function formatGraphqlError(formatted: GraphQLFormattedError, error: unkn
   }
   if (isDatabaseUnavailable(original)) {
     return {
-      message: `the database is not reachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`,
+      message: DATABASE_UNAVAILABLE_MESSAGE,
       locations: formatted.locations,
       path: formatted.path,
-      extensions: { code: SERVICE_UNAVAILABLE },
+      extensions: { code: DATABASE_UNAVAILABLE_CODE },
     };
   }
   if (original && !(original instanceof GraphQLError) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {

@@ -4,6 +4,7 @@ import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Arg } from 'type-graphql';
 import { DomainError } from '../domain/errors';
+import { DATABASE_UNAVAILABLE_CODE } from '../db/database-unavailable';
 import type { GraphqlContext } from './context';
 
 const ARGUMENT = 'idempotencyKey';
@@ -52,7 +53,8 @@ export function idempotencyPlugin(): ApolloServerPlugin<GraphqlContext> {
           if (!claimed || request.response.body.kind !== 'single') return;
           const { ctx, services } = request.contextValue;
           const result = request.response.body.singleResult;
-          const failedOnOurSide = result.errors?.some((error) => error.extensions?.code === 'INTERNAL');
+          // As REST frees a key on any 5xx: a fault of ours, or a database away, may succeed when retried.
+          const failedOnOurSide = result.errors?.some((error) => error.extensions?.code === 'INTERNAL' || error.extensions?.code === DATABASE_UNAVAILABLE_CODE);
           if (failedOnOurSide) await services.idempotency.release(ctx, claimed);
           else await services.idempotency.complete(ctx, claimed, { status: 200, contentType: 'application/json', body: JSON.stringify(result) });
           claimed = undefined;

@@ -41,7 +41,7 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       method: ['GET', 'POST'],
       schema: { hide: true },
       handler: fastifyApolloHandler(apollo, {
-        context: async (request) => graphqlContext({ ...contextOf(request, services.em), projectScope: request.projectScope }, services, bus),
+        context: async (request) => graphqlContext(contextOf(request, services.em), services, bus),
       }),
     });
   });

@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, type ErrorKind, type FieldError } from '../domain/errors';
-import { DATABASE_RETRY_AFTER_SECONDS, isDatabaseUnavailable } from '../db/database-unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { Problem } from './shared-schemas';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
@@ -76,7 +76,7 @@ export function toProblem(error: unknown): Problem {
  * Retrying is safe for the idempotent calls (`/v2/print` by its orderId) and for reads.
  */
 function databaseUnavailableProblem(): Problem {
-  return problem(503, 'SERVICE_UNAVAILABLE', `the database is not reachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
+  return problem(503, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE);
 }
 
 interface AjvLikeError {

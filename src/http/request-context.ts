@@ -14,5 +14,5 @@ declare module 'fastify' {
 /** The service context of an authenticated request, with its own EntityManager fork scoped to its tenant. */
 export function contextOf(request: FastifyRequest, em: EntityManager): RequestContext {
   if (!request.tenant) throw new Error(`route ${request.routeOptions.url} is missing its authentication hook`);
-  return createRequestContext(em, request.tenant, request.id);
+  return createRequestContext(em, request.tenant, request.id, request.projectScope);
 }

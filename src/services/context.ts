@@ -28,11 +28,13 @@ export interface RequestContext {
  * on first use. A GraphQL subscription that only listens, or a read that goes straight to SQL,
  * never needs one; 10,000 idle subscriptions each holding a fork cost memory (README, Performance).
  */
-export function createRequestContext(root: EntityManager, tenant: Tenant, requestId: string): RequestContext {
+export function createRequestContext(root: EntityManager, tenant: Tenant, requestId: string, projectScope?: string): RequestContext {
   let em: EntityManager | undefined;
+  // Never spread this object: spreading reads the getter and makes the fork at once.
   return {
     tenant,
     requestId,
+    projectScope,
     get em() {
       em ??= scopeToTenant(root.fork(), tenant);
       return em;
