@@ -1,4 +1,4 @@
-import { Ajv, type ValidateFunction } from 'ajv';
+import { Ajv } from 'ajv';
 import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { ValidationError } from '../domain/errors';
@@ -24,12 +24,7 @@ function ajvWith(coerceTypes: boolean): Ajv {
 export function requestValidatorCompiler(): FastifySchemaCompiler<FastifySchema> {
   const strict = ajvWith(false);
   const coercing = ajvWith(true);
-  return ({ schema, httpPart }) => {
-    const ajv = httpPart === 'body' ? strict : coercing;
-    const id = (schema as { $id?: string }).$id;
-    const compiled: ValidateFunction | undefined = id ? ajv.getSchema(id) : undefined;
-    return compiled ?? ajv.compile(schema as object);
-  };
+  return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
 }
 
 /**

@@ -1,6 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CampaignRow, Project, type WebhookDelivery } from '../../db/entities';
+import { CampaignRow, Project, type Campaign, type WebhookDelivery } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { DomainError } from '../../domain/errors';
 import { generateProject, type GenerateInput } from '../projects/generate-project';
@@ -139,12 +139,8 @@ export async function failRowOfProject(em: EntityManager, projectId: string, rea
     const campaign = owner && (await lockCampaign(tx, owner.campaign.id));
     const row = campaign && (await tx.findOne(CampaignRow, claim, { refresh: true }));
     if (!campaign || !row) return;
-    if (canMoveCampaignRow(row.state, 'failed')) {
-      await tx.nativeUpdate(CampaignRow, { id: row.id, state: row.state }, { state: 'failed', reason, updatedAt: new Date() });
-    }
-    const before = campaign.status;
-    await completeIfDone(tx, campaign);
-    if (campaign.status === before) await recordCampaignProgress(tx, campaign);
+    await setRow(tx, row, 'failed', { reason });
+    await settleCampaign(tx, campaign);
   });
 }
 
@@ -164,8 +160,13 @@ export async function recordRowNotification(em: EntityManager, delivery: Webhook
       });
       await tx.flush();
     }
-    const before = campaign.status;
-    await completeIfDone(tx, campaign);
-    if (campaign.status === before) await recordCampaignProgress(tx, campaign);
+    await settleCampaign(tx, campaign);
   });
+}
+
+/** After a row settled: the campaign completes if that was its last open row, else publishes its counts. */
+async function settleCampaign(tx: EntityManager, campaign: Campaign): Promise<void> {
+  const before = campaign.status;
+  await completeIfDone(tx, campaign);
+  if (campaign.status === before) await recordCampaignProgress(tx, campaign);
 }

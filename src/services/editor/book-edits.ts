@@ -1,6 +1,7 @@
 import { PAGE_LAYOUTS, type Book, type BookPage, type PageLayout } from '../../domain/book';
 import { ValidationError } from '../../domain/errors';
 import { blankPage, layoutSlots, placeOnLayout } from '../projects/book-builder';
+import { TEMPLATE_ASSETS } from '../projects/template';
 
 /** The product's page bounds an edit must keep (even counts, as the book builder makes them). */
 export interface PageBounds {
@@ -81,13 +82,15 @@ export function setPageLayout(book: Book, pageNumber: number, layout: string): B
 /** The cover's title and subtitle (an empty subtitle removes it); the title is required. */
 export function setCoverTexts(book: Book, title: string, subtitle: string | null | undefined): Book {
   const trimmed = title.trim();
+  const sub = subtitle?.trim();
   if (!trimmed) throw ValidationError.field('title', 'must not be empty');
-  if (trimmed.length > 200) throw ValidationError.field('title', 'must be at most 200 characters');
-  if (subtitle && subtitle.length > 200) throw ValidationError.field('subtitle', 'must be at most 200 characters');
+  // The same bounds as the template's text assets that generate fills (custom.title, custom.subtitle).
+  if (trimmed.length > TEMPLATE_ASSETS.title.maxLength) throw ValidationError.field('title', `must be at most ${TEMPLATE_ASSETS.title.maxLength} characters`);
+  if (sub && sub.length > TEMPLATE_ASSETS.subtitle.maxLength) throw ValidationError.field('subtitle', `must be at most ${TEMPLATE_ASSETS.subtitle.maxLength} characters`);
   const texts = book.cover.texts.filter((t) => t.assetId !== 'title' && t.assetId !== 'subtitle');
-  texts.unshift({ assetId: 'title', text: trimmed }, ...(subtitle?.trim() ? [{ assetId: 'subtitle', text: subtitle.trim() }] : []));
+  texts.unshift({ assetId: 'title', text: trimmed }, ...(sub ? [{ assetId: 'subtitle', text: sub }] : []));
   const { subtitle: _old, ...cover } = book.cover;
-  return { ...book, cover: { ...cover, title: trimmed, ...(subtitle?.trim() ? { subtitle: subtitle.trim() } : {}), texts } };
+  return { ...book, cover: { ...cover, title: trimmed, ...(sub ? { subtitle: sub } : {}), texts } };
 }
 
 /** Inserts two blank pages (one leaf) after page `after` (0: at the front). */

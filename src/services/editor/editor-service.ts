@@ -6,6 +6,8 @@ import type { Book } from '../../domain/book';
 import { ConflictError, NotFoundError, UnauthenticatedError } from '../../domain/errors';
 import type { PrintWarning } from '../../domain/print-warning';
 import { dpiWarning, effectiveDpi } from '../../imaging/print/effective-dpi';
+import { MM_PER_INCH } from '../../imaging/print/print-geometry';
+import { isProjectId } from '../../domain/ids';
 import type { RequestContext, Tenant } from '../context';
 import type { PageBounds } from './book-edits';
 import { evenPageBounds } from '../projects/book-builder';
@@ -22,8 +24,6 @@ export interface EditorSession {
   projectId: string;
 }
 
-const MM_PER_INCH = 25.4;
-
 /**
  * The editor's use cases. The editor link carries the project id, an unguessable capability (the
  * same one the project's stored files are served by): a session opened with it reaches that one
@@ -34,7 +34,7 @@ export class EditorService {
   constructor(private readonly em: EntityManager) {}
 
   async openSession(projectId: unknown): Promise<EditorSession> {
-    if (typeof projectId !== 'string' || !/^p-[A-Za-z0-9]{10,40}$/.test(projectId)) {
+    if (!isProjectId(projectId)) {
       throw new UnauthenticatedError('X-Editor-Project must carry the project id of the editor link', 'X-Editor-Project');
     }
     const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'] });

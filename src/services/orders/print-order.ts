@@ -14,6 +14,7 @@ import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW, fulfilmentWorkflowId, projec
 import type { PrintInput } from './print-input';
 import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
 import { moveProject } from '../../domain/project-status';
+import { canonicalJson } from '../../domain/canonical-json';
 import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 
 /**
@@ -153,13 +154,7 @@ function replay(existing: Order, digest: string): { message: string; order: Orde
 
 /** Key order does not matter: the digest is of the request with object keys sorted. */
 function requestDigest(input: PrintInput): string {
-  const canonical = (value: unknown): unknown =>
-    Array.isArray(value)
-      ? value.map(canonical)
-      : value && typeof value === 'object'
-        ? Object.fromEntries(Object.keys(value as object).sort().map((k) => [k, canonical((value as Record<string, unknown>)[k])]))
-        : value;
-  return createHash('sha256').update(JSON.stringify(canonical(input))).digest('hex');
+  return createHash('sha256').update(canonicalJson(input)).digest('hex');
 }
 
 function checkUserAndAddress(input: PrintInput) {
