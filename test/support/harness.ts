@@ -87,7 +87,8 @@ export async function startTestService(env: Record<string, string> = {}, restart
       await service.stop();
       if (options.keepData) return;
       await database.drop();
-      await rm(dataDir, { recursive: true, force: true });
+      // A file write the stopped service had under way may land while the folder is being removed.
+      await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     },
   };
 }
