@@ -5,6 +5,7 @@ import type { Config } from '../config';
 import { ormConfig } from './orm-config';
 import { startEmbeddedPostgres } from './embedded-postgres';
 import { superviseEmbeddedPostgres } from './embedded-postgres-supervisor';
+import { logUnheardConnectionErrors } from './unheard-connection-errors';
 
 export const EMBEDDED_DATABASE_NAME = 'photobook';
 
@@ -19,6 +20,7 @@ export interface Database {
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL, then applies pending migrations.
  */
 export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+  logUnheardConnectionErrors(log);
   let url = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
