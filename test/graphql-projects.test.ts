@@ -139,4 +139,26 @@ describe('projects over GraphQL', () => {
     expect(foreign.data).toBeNull();
     expect(foreign.errors![0].extensions!.code).toBe('NOT_FOUND');
   });
+
+  it('answers a status-only selection (one lean row) exactly as the full record does, and as REST status does', async () => {
+    const { project } = await generate('lean-reader');
+    await waitFor(async () => (await execute(ProjectDocument, { id: project.id })).data?.project.status.project === 'editable', 30_000, 'editable');
+    const query = (selection: string, headers = auth) =>
+      fetch(`${api.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        body: JSON.stringify({ query: `query ($id: String!) { project(id: $id) { ${selection} } }`, variables: { id: project.id } }),
+      }).then((r) => r.json() as Promise<{ data: { project: Record<string, unknown> } | null; errors?: { extensions: { code: string } }[] }>);
+    const lean = await query('__typename id status { project photos } ordered expiresAt photos { id }');
+    const full = await query('__typename id status { project photos } ordered expiresAt photos { id } title endUserId');
+    const { title: _title, endUserId: _owner, ...fullAsLean } = full.data!.project;
+    expect(lean.data!.project).toEqual(fullAsLean);
+    const rest = await fetch(`${api.url}/v2/project/status?id=${project.id}`, { headers: auth }).then((r) => r.json() as Promise<{ status: unknown }>);
+    expect(lean.data!.project.status).toEqual(rest.status);
+
+    const other = serviceHeader((await api.createClient('Lean nosy shop')).credentials.dev);
+    const foreign = await query('id status { project }', other);
+    expect(foreign.data).toBeNull();
+    expect(foreign.errors![0].extensions.code).toBe('NOT_FOUND');
+  });
 });

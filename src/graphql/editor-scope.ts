@@ -1,4 +1,4 @@
-import type { MiddlewareFn } from 'type-graphql';
+import { defaultFieldResolver, type GraphQLFieldResolver, type GraphQLSchema } from 'graphql';
 import { NotFoundError, UnauthenticatedError } from '../domain/errors';
 import type { GraphqlContext } from './context';
 
@@ -15,20 +15,34 @@ const EDITOR_FIELDS: Record<string, 'id' | 'projectId'> = {
   removePages: 'projectId',
 };
 
-const ROOT_TYPES = new Set(['Query', 'Mutation', 'Subscription']);
+/** Throws unless the session may use root field `fieldName` with these arguments; a client's credentials may use every field. */
+function checkEditorScope(fieldName: string, args: Record<string, unknown>, context: GraphqlContext): void {
+  const scope = context.ctx.projectScope;
+  if (!scope) return;
+  const argument = EDITOR_FIELDS[fieldName];
+  if (!argument) throw new UnauthenticatedError(`${fieldName} needs the client's credentials (X-Service); an editor session reaches its own project only`);
+  const id = args[argument];
+  if (id !== scope) throw new NotFoundError('project', String(id ?? ''), argument);
+}
 
 /**
  * An editor session (opened by the project id of an editor link, never by a client's secret) reaches
  * one project: any other root field is refused as unauthenticated, and another project id is
- * "not found" like a foreign one.
+ * "not found" like a foreign one. Every root field of the built schema is wrapped (a new resolver is
+ * covered without being listed), and only root fields, so nested fields pay nothing; a subscription
+ * is refused when it subscribes, before any event.
  */
-export const editorScope: MiddlewareFn<GraphqlContext> = async ({ context, info, args }, next) => {
-  const scope = context.ctx.projectScope;
-  if (scope && ROOT_TYPES.has(info.parentType.name)) {
-    const argument = EDITOR_FIELDS[info.fieldName];
-    if (!argument) throw new UnauthenticatedError(`${info.fieldName} needs the client's credentials (X-Service); an editor session reaches its own project only`);
-    const id = args[argument];
-    if (id !== scope) throw new NotFoundError('project', String(id ?? ''), argument);
+export function scopeRootFieldsToEditorSessions(schema: GraphQLSchema): GraphQLSchema {
+  for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
+    for (const field of Object.values(root?.getFields() ?? {})) {
+      const guard = (resolve: GraphQLFieldResolver<unknown, GraphqlContext>): GraphQLFieldResolver<unknown, GraphqlContext> =>
+        (source, args, context, info) => {
+          checkEditorScope(field.name, args, context);
+          return resolve(source, args, context, info);
+        };
+      if (field.subscribe) field.subscribe = guard(field.subscribe);
+      else field.resolve = guard(field.resolve ?? defaultFieldResolver);
+    }
   }
-  return next();
-};
+  return schema;
+}

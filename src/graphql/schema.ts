@@ -12,7 +12,7 @@ import { CampaignResolver } from './resolvers/campaign-resolver';
 import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver';
 import { WebhookResolver } from './resolvers/webhook-resolver';
 import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
-import { editorScope } from './editor-scope';
+import { scopeRootFieldsToEditorSessions } from './editor-scope';
 
 /**
  * type-graphql insists on a PubSub even though every subscription here brings its own `subscribe`
@@ -33,10 +33,9 @@ let schema: Promise<GraphQLSchema> | undefined;
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
     resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver, EditorResolver, PhotoResolver],
-    globalMiddlewares: [editorScope],
     validate: false,
     pubSub: topicsUnsupported,
-  });
+  }).then(scopeRootFieldsToEditorSessions);
   return schema;
 }
 

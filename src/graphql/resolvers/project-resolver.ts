@@ -1,8 +1,11 @@
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { ProjectRecord } from '../../services/projects/project-view';
 import type { GraphqlContext } from '../context';
+import { selectsOnly } from '../selects-only';
+import type { ProjectStatusRow } from '../../services/projects/project-queries';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import type { DeleteType } from '../../services/projects/project-lifecycle';
 import {
@@ -20,11 +23,19 @@ import {
 } from '../types/project';
 import { effectiveStatus } from '../../services/projects/project-view';
 
+/** The fields of Project whose resolvers need only a ProjectStatusRow. */
+const STATUS_ROW_FIELDS: ReadonlySet<string> = new Set(['__typename', 'id', 'status', 'ordered', 'expiresAt', 'photos']);
+
 @Resolver(() => Project)
 export class ProjectResolver {
   @Query(() => Project, { description: 'One project of this client (REST: project/status)' })
-  project(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<ProjectRecord> {
-    return services.projects.find(ctx, id);
+  project(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('id', () => String) id: string,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ProjectRecord | ProjectStatusRow> {
+    // A client polling the status asks for little: one lean row, as REST's status; anything more reads the joined record.
+    return selectsOnly(info, STATUS_ROW_FIELDS) ? services.projects.statusRow(ctx, id) : services.projects.find(ctx, id);
   }
 
   @Query(() => ProjectConnection, { description: "A user's projects, newest first (REST: project/list)" })
@@ -94,7 +105,7 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => ProjectStatusPair)
-  status(@Root() project: ProjectRecord): ProjectStatusPair {
+  status(@Root() project: Pick<ProjectStatusRow, 'status' | 'expiresAt' | 'photosStatus'>): ProjectStatusPair {
     return { project: effectiveStatus(project), photos: project.photosStatus };
   }
 
@@ -114,7 +125,7 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => Boolean)
-  ordered(@Root() project: ProjectRecord): boolean {
+  ordered(@Root() project: Pick<ProjectStatusRow, 'ordered'>): boolean {
     return project.ordered;
   }
 
@@ -129,12 +140,12 @@ export class ProjectResolver {
   }
 
   @FieldResolver(() => GraphQLDateTimeISO, { description: 'When the project will be deleted unless updated' })
-  expiresAt(@Root() project: ProjectRecord): Date {
+  expiresAt(@Root() project: Pick<ProjectStatusRow, 'expiresAt'>): Date {
     return project.expiresAt;
   }
 
   @FieldResolver(() => [Photo], { description: 'Photos in the order given, each with its status and any problem' })
-  photos(@Root() project: ProjectRecord, @Ctx() { loaders }: GraphqlContext): Promise<Photo[]> {
+  photos(@Root() project: Pick<ProjectStatusRow, 'id'>, @Ctx() { loaders }: GraphqlContext): Promise<Photo[]> {
     return loaders.photosByProject.load(project.id) as Promise<Photo[]>;
   }
 

@@ -2,7 +2,7 @@ import { Cursor } from '@mikro-orm/core';
 import { OrderLine, Project, type Photo } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
-import { findProjectRecord, listProjects, listProjectSummaries, projectPhotos, projectStatus, projectStatusRow, type ProjectPageOptions } from './project-queries';
+import { findProjectRecord, listProjects, listProjectSummaries, projectPhotos, projectStatus, projectStatusRow, type ProjectPageOptions, type ProjectStatusRow } from './project-queries';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
 import {
@@ -68,6 +68,11 @@ export class ProjectService {
     };
     if (line.status === 'delivering' && line.trackingUrl) record.tracking = line.trackingUrl;
     return record;
+  }
+
+  /** The status columns of one project, one indexed SELECT (README, Performance). */
+  statusRow(ctx: RequestContext, id: string): Promise<ProjectStatusRow> {
+    return projectStatusRow(ctx, id);
   }
 
   /** One project for GraphQL `project(id)`: read without hydrating entities (README, Performance). */
