@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, FlowDefinition } from '../../workflows/flow-context';
-import { DbosEngine, type ActivityQueue } from './dbos-engine';
+import { DbosEngine, type ActivityQueue, type FlowQueue } from './dbos-engine';
+import { PROJECT_BUILD_FLOW } from '../domain/flows';
 import type { ManagedWorkflowEngine } from './workflow-engine';
 
 export interface WorkflowEngineDeps {
@@ -21,6 +22,13 @@ export interface WorkflowEngineDeps {
 const QUEUES: ActivityQueue[] = [{ name: 'renders', workerConcurrency: 2, activities: ['renderPages', 'assemblePrintFiles'] }];
 
 /**
+ * Project builds start on a queue: a burst of `generate` (or a campaign) is answered as soon as each
+ * build is durably enqueued, and at most this many builds share the API process's CPU with the
+ * requests, as a Temporal worker's slots would (README, Performance).
+ */
+const FLOW_QUEUES: FlowQueue[] = [{ name: 'project-builds', workerConcurrency: 10, flows: [PROJECT_BUILD_FLOW] }];
+
+/**
  * Temporal when TEMPORAL_ADDRESS is set (flows then execute in `npm run worker`), otherwise DBOS
  * Transact in this process, launched here: it resumes the runs left pending at once.
  */
@@ -32,5 +40,5 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
     return TemporalEngine.connect({ ...config.temporal, flowNames: flows.map((flow) => flow.name), log });
   }
   const queues = QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
-  return DbosEngine.launch({ databaseUrl, flows, activities, log, retentionMs: config.durations.workflowRetentionMs, queues });
+  return DbosEngine.launch({ databaseUrl, flows, activities, log, retentionMs: config.durations.workflowRetentionMs, queues, flowQueues: FLOW_QUEUES });
 }

@@ -39,6 +39,13 @@ export interface ActivityQueue {
   activities: string[];
 }
 
+/** Flows that start on a queue, so at most `workerConcurrency` of them run at once per process. */
+export interface FlowQueue {
+  name: string;
+  workerConcurrency: number;
+  flows: string[];
+}
+
 export interface DbosEngineOptions {
   /** The application's PostgreSQL database: DBOS keeps its tables there, in schema `dbos`. */
   databaseUrl: string;
@@ -52,6 +59,7 @@ export interface DbosEngineOptions {
   /** Cron schedule of that pruning. Default: hourly. */
   retentionSchedule?: string;
   queues?: ActivityQueue[];
+  flowQueues?: FlowQueue[];
 }
 
 /** What a flow's workflow receives: the caller's input and when the run was started (its clock). */
@@ -87,6 +95,8 @@ let launched: DbosEngine | undefined;
 export class DbosEngine implements ManagedWorkflowEngine {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   private readonly workflows = new Map<string, (run: FlowRun) => Promise<any>>();
+  /** The queue a flow starts on, when it has one. */
+  private readonly flowQueueOf = new Map<string, string>();
   private stopped = false;
   private client?: DBOSClient;
 
@@ -117,7 +127,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
         logger: dbosLogger(log),
       });
       await DBOS.registerQueue(STARTED_FROM_ACTIVITIES, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: 'always_update' });
-      for (const queue of options.queues ?? []) {
+      for (const queue of [...(options.queues ?? []), ...(options.flowQueues ?? [])]) {
         await DBOS.registerQueue(queue.name, {
           workerConcurrency: queue.workerConcurrency,
           minPollingIntervalMs: QUEUE_POLL_MS,
@@ -134,7 +144,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
   }
 
   /** Registers every workflow with DBOS (before launch); returns the pruning's scheduler. */
-  private register({ flows, activities, queues = [] }: DbosEngineOptions): ReturnType<typeof registerRetention> {
+  private register({ flows, activities, queues = [], flowQueues = [] }: DbosEngineOptions): ReturnType<typeof registerRetention> {
+    for (const queue of flowQueues) for (const flow of queue.flows) this.flowQueueOf.set(flow, queue.name);
     // An activity on a queue runs as a child workflow of its own, started on that queue.
     const queueOf = new Map<string, string>();
     const queuedWorkflows = new Map<string, (args: unknown[], options: ActivityOptions) => Promise<ActivityOutcome>>();
@@ -178,13 +189,14 @@ export class DbosEngine implements ManagedWorkflowEngine {
     if (!workflow) throw new UnknownFlowError(flowName);
     this.assertRunning();
     const run: FlowRun = { input, startedAt: Date.now() };
+    const queueName = this.flowQueueOf.get(flowName);
     // An existing id (running or finished) gives a handle to that run; nothing new starts.
     if (!DBOS.isInStep()) {
-      await DBOS.startWorkflow(workflow, { workflowID: workflowId })(run);
+      await DBOS.startWorkflow(workflow, { workflowID: workflowId, queueName })(run);
       return;
     }
     await this.client!.enqueue(
-      { queueName: STARTED_FROM_ACTIVITIES, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
+      { queueName: queueName ?? STARTED_FROM_ACTIVITIES, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
       run,
     );
   }

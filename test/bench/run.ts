@@ -108,19 +108,28 @@ function ratioRow(what: string, a: LoadResult, b: LoadResult, comparedWith: stri
   });
 }
 
-/** Builds started by generate run in the service's embedded engine: wait for them before the next side. */
+/**
+ * Builds started by generate run in the service's embedded engine, queued: wait for them before the
+ * next side, and say how long the backlog a side left took to build (the answers measure only the
+ * durable start).
+ */
 async function flowsDrained(databaseUrl: string) {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
+  const started = Date.now();
+  let backlog: number | undefined;
   try {
-    for (let i = 0; i < 600; i++) {
+    for (let i = 0; i < 1200; i++) {
       const { rows } = await db.query(`SELECT count(*)::int AS n FROM dbos.workflow_status WHERE status IN ('PENDING', 'ENQUEUED')`);
-      if (rows[0].n === 0) return;
+      backlog ??= rows[0].n;
+      if (rows[0].n === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
     }
   } finally {
     await db.end();
   }
+  const seconds = (Date.now() - started) / 1000;
+  if (backlog) console.error(`builds left after the load: ${backlog}, done ${seconds.toFixed(1)} s later (${(backlog / seconds).toFixed(0)} builds/s with nothing else to do)`);
 }
 
 async function endpointRows() {
