@@ -121,7 +121,7 @@ export async function startGraphqlServer(
   const apollo = new ApolloServer<GraphqlContext>({
     schema,
     // Cache control (installed unless disabled) would have Apollo wrap every field resolver of the
-    // schema to track hints that nothing here sets or reads: a third of a small query's time.
+    // schema, on every request, to track cache hints that nothing here sets or reads.
     plugins: [fastifyApolloDrainPlugin(app), drainSockets, idempotencyPlugin(), unavailableAs503, ApolloServerPluginCacheControlDisabled()],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.

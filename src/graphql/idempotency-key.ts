@@ -27,7 +27,10 @@ export const IdempotencyKeyArg = () =>
  */
 export function idempotencyPlugin(): ApolloServerPlugin<GraphqlContext> {
   return {
-    async requestDidStart() {
+    async requestDidStart({ request }) {
+      // Only a document that names the argument can carry a key, and most requests are queries that
+      // do not: they go without this plugin's hooks. A persisted query arrives without its text.
+      if (typeof request.query === 'string' && !request.query.includes(ARGUMENT)) return;
       let claimed: string | undefined;
       return {
         async responseForOperation(request) {
