@@ -9,7 +9,7 @@ import type { PrinterRegistry } from '../printers/printer-registry';
 import type { Config } from '../config';
 import type { WorkflowEngine } from '../domain/flows';
 import { createCampaignActivities } from './campaign-activities';
-import { releaseImageCaches } from '../imaging/image-memory';
+import { limitImageProcessing } from '../imaging/image-processing-limits';
 
 export interface ActivityDeps {
   orm: MikroORM;
@@ -26,7 +26,7 @@ export interface ActivityDeps {
 
 /** Every activity by name, for the Temporal worker and the embedded runner alike. */
 export function createActivities(deps: ActivityDeps) {
-  releaseImageCaches();
+  limitImageProcessing();
   return {
     ...createProjectActivities(deps),
     ...createRetentionActivities(deps),

@@ -30,6 +30,7 @@ import sharp from 'sharp';
 import { writeBookPdf } from '../../src/imaging/print/book-pdf';
 import { pagePixels, trimPixels, type PrintFormat } from '../../src/imaging/print/print-geometry';
 import { renderPrintCover, renderPrintPage } from '../../src/imaging/print/render-page';
+import { limitImageProcessing } from '../../src/imaging/image-processing-limits';
 import type { Book, BookPage, PhotoSlot } from '../../src/domain/book';
 
 const A4: PrintFormat = { widthMm: 210, heightMm: 297, bleedMm: 3, dpi: 300 };
@@ -47,6 +48,7 @@ interface Measured {
 async function main() {
   const [mode, work, arg] = process.argv.slice(2);
   if (mode === '--ours') return renderOurs(work, arg === 'cc');
+  if (mode === '--ours-two') return renderTwoAtOnce(work, arg === 'cc');
   if (mode === '--pdfkit') return pdfWithPdfkit(work, Number(arg));
   if (mode === '--pdf-lib') return pdfWithPdfLib(work, Number(arg));
 
@@ -69,10 +71,17 @@ async function main() {
     const oursCc = measure(process.execPath, ['--import', 'tsx', SCRIPT, '--ours', dir, 'cc']);
     const oursCcPhases = JSON.parse(oursCc.stdout) as OursReport;
 
+    const two = measure(process.execPath, ['--import', 'tsx', SCRIPT, '--ours-two', dir, 'cc']);
     const magick = findImageMagick();
     const rows: string[][] = [
       ['sharp + PDFKit (this service), one process', `${ours.seconds.toFixed(1)} s (pages ${oursPhases.renderSeconds.toFixed(1)} + PDF ${oursPhases.pdfSeconds.toFixed(1)})`, `${ours.maxRssMb} MB`, `${mb(oursPhases.pdfBytes)} MB`],
       ['  same, colour correction on for every photo', `${oursCc.seconds.toFixed(1)} s (pages ${oursCcPhases.renderSeconds.toFixed(1)} + PDF ${oursCcPhases.pdfSeconds.toFixed(1)})`, `${oursCc.maxRssMb} MB`, `${mb(oursCcPhases.pdfBytes)} MB`],
+      [
+        '  two such books at once in one process (as the render queue runs two)',
+        `${two.seconds.toFixed(1)} s: ${((2 * oursCc.seconds) / two.seconds).toFixed(2)}x the throughput of one after the other`,
+        `${two.maxRssMb} MB`,
+        '2 PDFs',
+      ],
     ];
     if (!magick) {
       console.log('ImageMagick not found (no `magick`, and `convert` is not ImageMagick): `apt-get install -y imagemagick` to compare. Our figures only:');
@@ -176,9 +185,20 @@ interface OursReport {
 }
 
 async function renderOurs(dir: string, colorCorrection: boolean) {
+  limitImageProcessing(); // as the service's activities run
+  process.stdout.write(JSON.stringify(await renderBook(dir, 'ours', colorCorrection)));
+}
+
+/** Two books at once in one process, as the service's render queue runs two (`--ours-two`). */
+async function renderTwoAtOnce(dir: string, colorCorrection: boolean) {
+  limitImageProcessing();
+  await Promise.all([renderBook(dir, 'two-a', colorCorrection), renderBook(dir, 'two-b', colorCorrection)]);
+}
+
+async function renderBook(dir: string, tag: string, colorCorrection: boolean): Promise<OursReport> {
   const book = JSON.parse(await readFile(path.join(dir, 'book.json'), 'utf8')) as Book;
   const loadPhoto = (id: string) => readFile(path.join(dir, `${id}.jpg`));
-  const pagesDir = path.join(dir, 'ours-pages');
+  const pagesDir = path.join(dir, `${tag}-pages`);
   await mkdir(pagesDir, { recursive: true });
   const pageFile = (n: number) => path.join(pagesDir, `${String(n).padStart(4, '0')}.jpg`);
   const started = performance.now();
@@ -192,9 +212,8 @@ async function renderOurs(dir: string, colorCorrection: boolean) {
   async function* pages() {
     for (let n = 0; n <= book.pages.length; n++) yield readFile(pageFile(n));
   }
-  const pdf = await writeBookPdf({ path: path.join(dir, 'ours.pdf'), format: A4, pages: pages() });
-  const report: OursReport = { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: pdf.bytes, pageCount: pdf.pageCount };
-  process.stdout.write(JSON.stringify(report));
+  const pdf = await writeBookPdf({ path: path.join(dir, `${tag}.pdf`), format: A4, pages: pages() });
+  return { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: pdf.bytes, pageCount: pdf.pageCount };
 }
 
 /** The page files ours rendered, cover first, repeated to `count` pages. */

@@ -5,7 +5,7 @@
  * folder, and the load generator (autocannon, test/bench/load.mjs) runs in its own process.
  *
  *   npm run bench                       every row
- *   npm run bench -- status list        only these rows (status graphql list deep generate subscriptions print campaign)
+ *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign)
  *   npm run bench -- --quick status     shorter runs, smaller seeds (figures for a quick look only)
  *
  * Needs DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with a role that
@@ -37,8 +37,10 @@ import {
   type Running,
 } from './bench-env';
 import { generateBodies } from './bench-rows';
+import { makePhoto, startPhotoServer } from '../support/photo-server';
+import { printBody } from '../support/print-fixtures';
 
-const ROWS = ['status', 'graphql', 'list', 'deep', 'generate', 'subscriptions', 'print', 'campaign'] as const;
+const ROWS = ['status', 'graphql', 'list', 'deep', 'generate', 'rendering', 'subscriptions', 'print', 'campaign'] as const;
 type Row = (typeof ROWS)[number];
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -224,6 +226,80 @@ async function deepRow() {
   }
 }
 
+/** The status of an order line's project, as a shop polls it. */
+async function orderStatusOf(service: Running, client: IssuedClient, id: string): Promise<string | undefined> {
+  const response = await fetch(`${service.url}/v2/project/status?id=${id}`, { headers: { 'x-service': client.header } });
+  return ((await response.json()) as { status?: { order?: string } }).status?.order;
+}
+
+/**
+ * `GET /v2/project/status` while the service renders a book for print (a sandbox order of a
+ * 12-photo A4 book, colour correction on, in the service's own engine), against the same load with
+ * nothing rendering: idle, then an order is placed and measured once its line is `rendering`,
+ * ROUNDS times, one book each.
+ */
+async function renderingRow() {
+  const url = await benchDatabase('photobook_bench_render');
+  const dataDir = await newDataDir();
+  const service = await startProject({ databaseUrl: url, dataDir, env: { ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '1s' } });
+  const photos = await startPhotoServer(
+    Object.fromEntries(
+      await Promise.all(
+        Array.from({ length: 12 }, async (_, i) => [`/p${i}.jpg`, { body: await makePhoto({ width: i % 2 ? 3000 : 4000, height: i % 2 ? 4000 : 3000, colour: `#${(0x3a7bd5 + i * 0x1111).toString(16).slice(-6)}` }) }] as const),
+      ),
+    ),
+  );
+  try {
+    const client = await createClient(url, dataDir, 'Render shop');
+    await seedProjects(url, client.clientId, PROJECTS / 10, USERS / 10);
+    const statusPaths = Array.from({ length: 5000 }, () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * (PROJECTS / 10)))}`);
+    const books: string[] = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      const generated = await fetch(`${service.url}/v2/generate`, {
+        method: 'POST',
+        headers: { 'x-service': client.header, 'content-type': 'application/json' },
+        body: JSON.stringify({ sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: `render-${i}`, photos: Array.from({ length: 12 }, (_, p) => ({ id: `c${p}`, url: photos.url(`/p${p}.jpg`) })) }),
+      });
+      books.push(new URL(((await generated.json()) as { url: string }).url).searchParams.get('id')!);
+    }
+    await flowsDrained(url);
+    await run(service, client, { paths: statusPaths });
+    const idle: LoadResult[] = [];
+    const rendering: LoadResult[] = [];
+    const renderSeconds: number[] = [];
+    for (const [i, book] of books.entries()) {
+      idle.push(await run(service, client, { paths: statusPaths }));
+      const order = await fetch(`${service.url}/v2/print`, {
+        method: 'POST',
+        headers: { 'x-service': client.header, 'content-type': 'application/json' },
+        body: JSON.stringify(printBody(`bench-render-${i}`, book, { colorCorrection: true })),
+      });
+      if (order.status !== 200) throw new Error(`print answered ${order.status}: ${await order.text()}`);
+      while ((await orderStatusOf(service, client, book)) !== 'rendering') await new Promise((resolve) => setTimeout(resolve, 100));
+      const started = Date.now();
+      rendering.push(await run(service, client, { paths: statusPaths }));
+      const stillRendering = (await orderStatusOf(service, client, book)) === 'rendering';
+      while ((await orderStatusOf(service, client, book)) === 'rendering') await new Promise((resolve) => setTimeout(resolve, 250));
+      renderSeconds.push((Date.now() - started) / 1000);
+      if (!stillRendering) notes.push(`rendering: book ${i + 1} finished rendering before its ${SECONDS} s of load ended; that side measured partly idle`);
+    }
+    const [a, b] = [pick(rendering), pick(idle)];
+    const ratio = a.rps / b.rps;
+    table.push({
+      what: `GET /v2/project/status while a 12-photo A4 book renders for print (renders took ${renderSeconds.map((x) => x.toFixed(0)).join(', ')} s under this load)`,
+      project: fmt(a),
+      comparedWith: `the same with nothing rendering: ${fmt(b)}`,
+      ratio: ratio.toFixed(2),
+      target: '>= 0.70',
+      met: ratio >= 0.7 ? 'yes' : 'NO',
+    });
+  } finally {
+    await photos.close();
+    await service.stop();
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
+
 /** The resident memory of the service's Node process (the largest of the `npm start` group), in KiB. */
 function serviceRssKiB(service: Running): number {
   const pids = execFileSync('ps', ['-o', 'pid=', '-g', String(service.child.pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
@@ -367,6 +443,7 @@ console.error(`bench: ${os.cpus().length} cores, load ${os.loadavg().map((l) => 
 if (['status', 'graphql', 'list', 'generate'].some((r) => wanted(r as Row))) await endpointRows();
 if (wanted('deep')) await deepRow();
 if (wanted('subscriptions')) await subscriptionsRow();
+if (wanted('rendering')) await renderingRow();
 if (wanted('print')) await printRow();
 if (wanted('campaign')) await campaignRow();
 
