@@ -8,6 +8,7 @@ import type { FileStore } from '../storage/file-store';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../printers/sandbox-printer';
 import { renderPrintCover, renderPrintPage } from '../imaging/print/render-page';
+import { PhotoCorrections } from '../imaging/print/color-correction';
 import { writeBookPdf } from '../imaging/print/book-pdf';
 import { buildManifest } from '../imaging/print/manifest';
 import { moveOrderLine } from '../services/orders/order-line-status';
@@ -80,6 +81,7 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       const format = project.product.specifications.format;
       const prefix = printFilesPrefix(line);
       const colorCorrection = line.metadata.colorCorrection === true;
+      const corrections = new PhotoCorrections();
       const photos = new Map((await em.find(Photo, { project })).map((p) => [p.id, p]));
       const loadPhoto = async (photoId: string) => {
         const photo = photos.get(photoId);
@@ -93,8 +95,8 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
         if (await exists(files, key)) continue;
         const result =
           number === 0
-            ? await renderPrintCover({ cover: book.cover, format, loadPhoto, colorCorrection })
-            : await renderPrintPage({ page: book.pages[number - 1], format, loadPhoto, colorCorrection });
+            ? await renderPrintCover({ cover: book.cover, format, loadPhoto, colorCorrection, corrections })
+            : await renderPrintPage({ page: book.pages[number - 1], format, loadPhoto, colorCorrection, corrections });
         await files.put(key, result.jpeg);
         rendered++;
         for (const placement of result.placements) {

@@ -86,6 +86,20 @@ export async function measureColourCorrection(input: Buffer): Promise<ColourCorr
 }
 
 /** Adds the correction to a pipeline that decodes the same input (after `flatten`, before output). */
+/**
+ * The corrections of one book's photos, each measured once however many slots it fills (a photo
+ * repeated on the cover and on pages, or across a render's pages).
+ */
+export class PhotoCorrections {
+  private readonly measured = new Map<string, Promise<ColourCorrection>>();
+
+  of(photoId: string, original: Buffer): Promise<ColourCorrection> {
+    let correction = this.measured.get(photoId);
+    if (!correction) this.measured.set(photoId, (correction = measureColourCorrection(original)));
+    return correction;
+  }
+}
+
 export function applyColourCorrection(pipeline: Sharp, correction: ColourCorrection): Sharp {
   return pipeline.linear(correction.a, correction.b);
 }

@@ -2,7 +2,7 @@ import sharp, { type OverlayOptions } from 'sharp';
 import type { BookCover, BookPage, TextSlot } from '../../domain/book';
 import { cleanText, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
 import { guardDecode, openImage, readImageMetadata } from '../decode';
-import { applyColourCorrection, measureColourCorrection } from './color-correction';
+import { applyColourCorrection, measureColourCorrection, type PhotoCorrections } from './color-correction';
 import { dpiWarning, effectiveDpi } from './effective-dpi';
 import { MM_PER_INCH, pagePixels, trimPixels, type PrintFormat } from './print-geometry';
 
@@ -28,6 +28,8 @@ export interface PrintRenderOptions {
   loadPhoto: (photoId: string) => Promise<Buffer>;
   /** Automatic levels + white balance on every photo (color-correction.ts). */
   colorCorrection: boolean;
+  /** Corrections already measured for this book's photos; measured per slot without it. */
+  corrections?: PhotoCorrections;
   /** Page colour behind and between the photos, "#rrggbb"; white by default (cover: see renderPrintCover). */
   background?: string;
 }
@@ -126,7 +128,9 @@ async function placePhoto(
   const visible = intersect(rect, { left: 0, top: 0, width: page.width, height: page.height });
   if (!visible) return { placement };
   let pipeline = openImage(original).autoOrient().flatten({ background: '#ffffff' });
-  if (options.colorCorrection) pipeline = applyColourCorrection(pipeline, await measureColourCorrection(original));
+  if (options.colorCorrection) {
+    pipeline = applyColourCorrection(pipeline, await (options.corrections?.of(photoId, original) ?? measureColourCorrection(original)));
+  }
   pipeline = pipeline.resize(rect.width, rect.height, { fit: 'cover', position: sharp.strategy.attention });
   if (visible.width !== rect.width || visible.height !== rect.height) {
     pipeline = pipeline.extract({ left: visible.left - rect.left, top: visible.top - rect.top, width: visible.width, height: visible.height });
