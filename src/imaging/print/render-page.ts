@@ -151,8 +151,9 @@ async function compose(size: { width: number; height: number }, layers: OverlayO
   if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(background)) throw new RangeError(`background must be "#rgb" or "#rrggbb", got ${JSON.stringify(background)}`);
   const jpeg = await sharp({ create: { width: size.width, height: size.height, channels: 3, background } })
     .composite(layers)
-    // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper.
-    .jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4' })
+    // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper. No
+    // Huffman optimisation: it made a render 6% slower for print files 5% smaller.
+    .jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4', optimiseCoding: false })
     .withIccProfile('srgb')
     .withDensity(dpi)
     .toBuffer();
