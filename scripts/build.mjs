@@ -18,7 +18,8 @@ await mkdir(outdir, { recursive: true });
 for (const entry of await readdir(outdir)) await rm(path.join(outdir, entry), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
-  entryPoints: { main: 'src/main.ts' },
+  // The print render process is forked from its own entry (src/imaging/print/render-process.ts).
+  entryPoints: { main: 'src/main.ts', 'render-process-child': 'src/imaging/print/render-process-child.ts' },
   outdir,
   bundle: true,
   splitting: true,

@@ -7,8 +7,7 @@ import type { PrintWarning } from '../domain/print-warning';
 import type { FileStore } from '../storage/file-store';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../printers/sandbox-printer';
-import { renderPrintCover, renderPrintPage } from '../imaging/print/render-page';
-import { PhotoCorrections } from '../imaging/print/color-correction';
+import { PrintRenderProcess } from '../imaging/print/render-process';
 import { writeBookPdf } from '../imaging/print/book-pdf';
 import { buildManifest } from '../imaging/print/manifest';
 import { moveOrderLine } from '../services/orders/order-line-status';
@@ -31,6 +30,7 @@ export interface FulfilmentActivityDeps {
  * status moves that already happened are no-ops.
  */
 export function createFulfilmentActivities({ orm, files, printers, log }: FulfilmentActivityDeps) {
+  const renderer = new PrintRenderProcess();
   /** A fork scoped to the line's tenant. Order lines are never deleted while their flow runs. */
   const emFor = async (lineId: string) => {
     const em = await emForOrderLine(orm, lineId);
@@ -81,25 +81,25 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       const format = project.product.specifications.format;
       const prefix = printFilesPrefix(line);
       const colorCorrection = line.metadata.colorCorrection === true;
-      const corrections = new PhotoCorrections();
-      const photos = new Map((await em.find(Photo, { project })).map((p) => [p.id, p]));
-      const loadPhoto = async (photoId: string) => {
-        const photo = photos.get(photoId);
-        if (!photo?.originalKey) throw new Error(`photo ${photoId} of project ${project.id} has no stored original`);
-        return files.get(photo.originalKey);
-      };
+      const photoFiles: Record<string, string> = {};
+      for (const photo of await em.find(Photo, { project })) if (photo.originalKey) photoFiles[photo.id] = files.pathOf(photo.originalKey);
       const warnings: PrintWarning[] = [];
       let rendered = 0;
       for (let number = from; number <= to; number++) {
         const key = `${prefix}/pages/${pageName(number)}.jpg`;
         if (await exists(files, key)) continue;
-        const result =
-          number === 0
-            ? await renderPrintCover({ cover: book.cover, format, loadPhoto, colorCorrection, corrections })
-            : await renderPrintPage({ page: book.pages[number - 1], format, loadPhoto, colorCorrection, corrections });
-        await files.put(key, result.jpeg);
+        const outFile = files.pathOf(key);
+        await mkdir(path.dirname(outFile), { recursive: true });
+        const placements = await renderer.render({
+          bookKey: lineId,
+          format,
+          colorCorrection,
+          photoFiles,
+          outFile,
+          ...(number === 0 ? { cover: book.cover } : { page: book.pages[number - 1] }),
+        });
         rendered++;
-        for (const placement of result.placements) {
+        for (const placement of placements) {
           if (placement.warning) {
             warnings.push({ page: number === 0 ? 'cover' : number, photoId: placement.photoId, effectiveDpi: Math.round(placement.effectiveDpi), message: placement.warning });
           }

@@ -1,0 +1,19 @@
+import type { BookCover, BookPage } from '../../domain/book';
+import type { PhotoPlacement } from './render-page';
+import type { PrintFormat } from './print-geometry';
+
+/** One print page (or the cover) to render, as the render process receives it: paths, not bytes. */
+export interface RenderJob {
+  /** The book whose photos' colour corrections may be reused across its pages. */
+  bookKey: string;
+  format: PrintFormat;
+  colorCorrection: boolean;
+  /** Each photo the page uses, by id: the file of its stored original. */
+  photoFiles: Record<string, string>;
+  /** Where the page's JPEG is written (atomically: a temporary file, then renamed). */
+  outFile: string;
+  page?: BookPage;
+  cover?: BookCover;
+}
+
+export type RenderReply = { id: number; placements: PhotoPlacement[] } | { id: number; error: string };
