@@ -3,7 +3,8 @@
  * bleed: 2551 x 3579 px a page) from 12 photos of 4000 x 3000 px, composed and written as one PDF
  *
  *   - by this service (sharp + PDFKit, src/imaging/print/), in one Node process, as the fulfilment
- *     activity does it: pages rendered one at a time to files, then the PDF streamed from them;
+ *     activities do it (their render process draws the pages, render-process.ts): pages rendered
+ *     one at a time to files, then the PDF streamed from them;
  *   - by ImageMagick doing the same composition: one `convert` per page (canvas, each photo
  *     `-resize WxH^ -gravity center -extent WxH` into its slot, composited at its offset, texts),
  *     then one `convert` combining the 25 pages into a 300-DPI PDF;
