@@ -88,14 +88,12 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       for (let number = from; number <= to; number++) {
         const key = `${prefix}/pages/${pageName(number)}.jpg`;
         if (await exists(files, key)) continue;
-        const outFile = files.pathOf(key);
-        await mkdir(path.dirname(outFile), { recursive: true });
         const placements = await renderer.render({
           bookKey: lineId,
           format,
           colorCorrection,
           photoFiles,
-          outFile,
+          outFile: files.pathOf(key),
           ...(number === 0 ? { cover: book.cover } : { page: book.pages[number - 1] }),
         });
         rendered++;

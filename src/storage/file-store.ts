@@ -1,7 +1,8 @@
-import { copyFile, mkdir, readFile, rm, writeFile, rename } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { FileUrlSigner, type SignatureVerdict } from './file-url-signer';
+import { writeFileAtomically } from './write-file-atomically';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -32,12 +33,8 @@ export class FileStore {
     this.ttlMs = urls.ttlMs;
   }
 
-  async put(key: string, data: Buffer): Promise<void> {
-    const file = this.pathOf(key);
-    await mkdir(path.dirname(file), { recursive: true });
-    const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    await writeFile(temp, data);
-    await rename(temp, file);
+  put(key: string, data: Buffer): Promise<void> {
+    return writeFileAtomically(this.pathOf(key), data);
   }
 
   get(key: string): Promise<Buffer> {

@@ -10,6 +10,8 @@ import { A4, sampleAt, solidJpeg } from './print-images';
 describe('the print render process', () => {
   let dir: string;
   const renderer = new PrintRenderProcess();
+  /** The render process now running (a private field: the test looks at the real process). */
+  const childPid = () => (renderer as unknown as { child: { pid: number } }).child.pid;
   const job = (outName: string, photoId = 'red'): RenderJob => ({
     bookKey: 'book-1',
     format: A4,
@@ -37,9 +39,8 @@ describe('the print render process', () => {
     expect([r > 230, g < 25, b < 25]).toEqual([true, true, true]); // the red photo, in its slot
     // No temporary file is left beside it.
     expect((await readdir(dir)).filter((f) => f.endsWith('.tmp'))).toEqual([]);
-    const pid = (renderer as unknown as { child: { pid: number } }).child.pid;
-    expect(pid).not.toBe(process.pid);
-    expect(os.getPriority(pid)).toBe(RENDER_NICE);
+    expect(childPid()).not.toBe(process.pid);
+    expect(os.getPriority(childPid())).toBe(RENDER_NICE);
   });
 
   it('fails a page whose photo has no file with the reason, and goes on with the next', async () => {
@@ -48,11 +49,11 @@ describe('the print render process', () => {
   });
 
   it('fails the pages under way when the process dies, and starts a new one for the next page', async () => {
-    const first = (renderer as unknown as { child: { pid: number } }).child.pid;
+    const first = childPid();
     const underWay = renderer.render(job('page-4.jpg'));
     process.kill(first, 'SIGKILL');
     await expect(underWay).rejects.toThrow(/print render process exited/);
     await expect(renderer.render(job('page-5.jpg'))).resolves.toHaveLength(1);
-    expect((renderer as unknown as { child: { pid: number } }).child.pid).not.toBe(first);
+    expect(childPid()).not.toBe(first);
   });
 });

@@ -85,7 +85,6 @@ export async function measureColourCorrection(input: Buffer): Promise<ColourCorr
   return { a: gains.map((gain) => a * gain), b: gains.map(() => b * range) };
 }
 
-/** Adds the correction to a pipeline that decodes the same input (after `flatten`, before output). */
 /**
  * The corrections of one book's photos, each measured once however many slots it fills (a photo
  * repeated on the cover and on pages, or across a render's pages).
@@ -100,6 +99,7 @@ export class PhotoCorrections {
   }
 }
 
+/** Adds the correction to a pipeline that decodes the same input (after `flatten`, before output). */
 export function applyColourCorrection(pipeline: Sharp, correction: ColourCorrection): Sharp {
   return pipeline.linear(correction.a, correction.b);
 }

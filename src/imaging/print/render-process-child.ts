@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { readFile, rename, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomically } from '../../storage/write-file-atomically';
 import { limitImageProcessing } from '../image-processing-limits';
 import { PhotoCorrections } from './color-correction';
 import type { RenderJob, RenderReply } from './render-job';
@@ -33,9 +33,7 @@ async function render(job: RenderJob) {
   };
   const options = { format: job.format, loadPhoto, colorCorrection: job.colorCorrection, corrections: correctionsOf(job.bookKey) };
   const rendered = job.cover ? await renderPrintCover({ ...options, cover: job.cover }) : await renderPrintPage({ ...options, page: job.page! });
-  const temp = `${job.outFile}.${randomBytes(6).toString('hex')}.tmp`;
-  await writeFile(temp, rendered.jpeg);
-  await rename(temp, job.outFile);
+  await writeFileAtomically(job.outFile, rendered.jpeg);
   return rendered.placements;
 }
 
