@@ -4,9 +4,10 @@
  * environment variables), a client issued by the CLI, projects seeded with SQL, and the load
  * generator in its own process (test/bench/load.ts).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { chmod, mkdtemp } from 'node:fs/promises';
 import net from 'node:net';
 import os from 'node:os';
@@ -108,6 +109,31 @@ export async function startProject({ databaseUrl, dataDir, env = {}, nodeFlags }
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, child, 'npm start');
   return { url, child, stop: () => stopGroup(child) };
+}
+
+/**
+ * The service's own Node process in `npm start`'s process group, whose parents are npm and sh (under
+ * tsx, the loader's parent process too: the largest is the one that serves).
+ */
+export function serviceProcessId(service: Running): number {
+  const group = execFileSync('ps', ['-o', 'pid=', '-g', String(service.child.pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+  const servers = group.filter((pid) => {
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' && args.some((arg) => /(^|\/)main\.[jt]s$/.test(arg));
+    } catch {
+      return false; // exited meanwhile
+    }
+  });
+  if (servers.length === 0) throw new Error(`no service process in npm start's group ${service.child.pid}`);
+  return servers.reduce((largest, pid) => (residentKiB(pid).rss > residentKiB(largest).rss ? pid : largest));
+}
+
+/** Resident set now and at its peak (VmRSS, VmHWM) of a process, in KiB. */
+export function residentKiB(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }
 
 /** A floor script of test/bench/ (bare node:http + pg), in its own process. */

@@ -1,19 +1,15 @@
 /**
  * A 10,000-row campaign end to end: the CSV, the photos and the shop's webhook receiver are served
- * on 127.0.0.1 by this script, the service runs as its own process as `npm start` runs it
+ * on 127.0.0.1 by this script, the service runs as its own process started by `npm start`
  * (embedded engine), and every row goes CSV -> project -> photo fetched and analysed -> book ->
  * signed delivery (verified here). Run: `DATABASE_URL=postgres://... npx tsx test/bench/campaign.ts`
  * (BENCH_ROWS to change the row count). Prints rows per second and the service's peak RSS.
  */
 import 'reflect-metadata';
-import { execFileSync, spawn } from 'node:child_process';
-import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { MikroORM } from '@mikro-orm/postgresql';
-import os from 'node:os';
-import path from 'node:path';
 import pg from 'pg';
 import sharp from 'sharp';
 import { Webhook } from 'standardwebhooks';
@@ -25,6 +21,7 @@ import { setWebhook } from '../../src/services/webhooks/webhook-endpoints';
 import { Campaign } from '../../src/db/entities';
 import { campaignCounts } from '../../src/services/campaigns/campaign-progress';
 import { scopeToTenant } from '../../src/db/tenant-filter';
+import { PEPPER, SERVER_URL, benchDatabase, newDataDir, residentKiB, serviceProcessId, startProject } from './bench-env';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const RSS_LIMIT_MIB = 300;
@@ -91,47 +88,30 @@ const receiver = http.createServer((request, response) => {
 });
 const receiverUrl = await listen(receiver);
 
-const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-bench-'));
-await chmod(dataDir, 0o755);
 if (!process.env.DATABASE_URL) throw new Error('set DATABASE_URL (a PostgreSQL server; the bench makes and drops its own database)');
-const databaseUrl = new URL(process.env.DATABASE_URL);
-{
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS photobook_bench_campaign WITH (FORCE)');
-  await admin.query('CREATE DATABASE photobook_bench_campaign');
-  await admin.end();
-  databaseUrl.pathname = '/photobook_bench_campaign';
-}
+const databaseUrl = await benchDatabase('photobook_bench_campaign');
+const dataDir = await newDataDir();
 
-// The service in a process of its own, started like `npm start` (the bundle prestart builds), so that its
-// memory is measured alone, without this script's servers.
-const port = 40_000 + Math.floor(Math.random() * 20_000);
-const env = { ...process.env, DATABASE_URL: databaseUrl.toString(), DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
-execFileSync(process.execPath, ['scripts/build.mjs']); // npm start's prestart
-const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter(Boolean), '.build/main.js'], { env, stdio: ['ignore', 'inherit', 'inherit'] });
-const serviceUrl = `http://127.0.0.1:${port}`;
+// The service as users start it (`npm start`: the bundle, its glibc and V8 settings), in a process
+// of its own, so that its memory is measured alone, without this script's servers.
+const env = { LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
+const service = await startProject({ databaseUrl, dataDir, env });
+const serviceUrl = service.url;
+const servicePid = serviceProcessId(service);
 // A crash of this script must not leave the service running against the next run's database.
-process.once('exit', () => child.kill('SIGKILL'));
-const exitedEarly = (code: number | null) => {
-  throw new Error(`the service exited with ${code}`);
-};
-child.once('exit', exitedEarly);
-for (let tries = 0; ; tries++) {
+process.once('exit', () => {
   try {
-    if ((await fetch(`${serviceUrl}/healthz`)).ok) break;
+    process.kill(-service.child.pid!, 'SIGKILL');
   } catch {
-    if (tries > 600) throw new Error('the service did not start');
+    // already stopped
   }
-  await new Promise((resolve) => setTimeout(resolve, 200));
-}
+});
 /** Resident set now and at its peak (VmHWM), in MiB, of the service process. */
-async function serviceMemory(): Promise<{ rss: number; peak: number }> {
-  const status = await readFile(`/proc/${child.pid}/status`, 'utf8');
-  const kib = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)![1]);
-  return { rss: kib('VmRSS') / 1024, peak: kib('VmHWM') / 1024 };
+function serviceMemory(): { rss: number; peak: number } {
+  const { rss, peak } = residentKiB(servicePid);
+  return { rss: rss / 1024, peak: peak / 1024 };
 }
-const idle = await serviceMemory();
+const idle = serviceMemory();
 /** The service's V8 heap (used / reserved) and off-heap Buffers, from its Prometheus metrics. */
 async function v8Heap(): Promise<string> {
   const metrics = await (await fetch(`${serviceUrl}/metrics`)).text();
@@ -139,8 +119,8 @@ async function v8Heap(): Promise<string> {
   return `${mib('nodejs_heap_size_used_bytes')}/${mib('nodejs_heap_size_total_bytes')} MiB, buffers ${mib('nodejs_external_memory_bytes')} MiB`;
 }
 
-const orm = await MikroORM.init(ormConfig(databaseUrl.toString(), { poolMax: 2 }));
-const pepper = await loadCredentialPepper(loadConfig(env));
+const orm = await MikroORM.init(ormConfig(databaseUrl, { poolMax: 2 }));
+const pepper = await loadCredentialPepper(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, CREDENTIAL_PEPPER: PEPPER }));
 const issued = await new ClientAdmin(orm.em.fork(), pepper).create('Bench shop');
 const tenant = { clientId: issued.clientId, env: 'dev' } as const;
 const shopEm = () => scopeToTenant(orm.em.fork(), tenant);
@@ -159,7 +139,7 @@ console.log(`${answer.status} ${message}`);
 let imported = 0;
 for (;;) {
   await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const memory = await serviceMemory();
+  const memory = serviceMemory();
   const heap = await v8Heap();
   const em = shopEm();
   const campaign = await em.findOneOrFail(Campaign, { id: campaignId });
@@ -171,7 +151,7 @@ for (;;) {
 }
 const seconds = (Date.now() - started) / 1000;
 const final = await campaignCounts(shopEm(), await shopEm().findOneOrFail(Campaign, { id: campaignId }));
-const { peak: maxRssMiB } = await serviceMemory();
+const { peak: maxRssMiB } = serviceMemory();
 console.log('\n');
 console.log(`rows                 ${ROWS} (imported in ${((imported - started) / 1000).toFixed(1)} s)`);
 console.log(`notified             ${final.notified} (failed ${final.failed}); deliveries received ${delivered}, bad signatures ${badSignatures}`);
@@ -181,14 +161,12 @@ console.log(`service RSS idle     ${idle.rss.toFixed(0)} MiB (started, before th
 console.log(`service peak RSS     ${maxRssMiB.toFixed(0)} MiB (limit ${RSS_LIMIT_MIB} MiB: ${maxRssMiB < RSS_LIMIT_MIB ? 'within' : 'EXCEEDED'})`);
 
 await orm.close();
-child.off('exit', exitedEarly);
-child.kill('SIGTERM');
-await once(child, 'exit');
+await service.stop();
 await new Promise((resolve) => files.close(resolve));
 await new Promise((resolve) => receiver.close(resolve));
 await rm(dataDir, { recursive: true, force: true });
 {
-  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
   await admin.query('DROP DATABASE IF EXISTS photobook_bench_campaign WITH (FORCE)');
   await admin.end();

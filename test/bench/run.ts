@@ -12,8 +12,7 @@
  * may CREATE DATABASE: it works in its own databases photobook_bench and photobook_bench_deep, never in
  * the tests'. Prints figures; asserts nothing (speed is never asserted in a timed test).
  */
-import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { once } from 'node:events';
 import os from 'node:os';
@@ -28,7 +27,9 @@ import {
   median,
   newDataDir,
   projectId,
+  residentKiB,
   seedProjects,
+  serviceProcessId,
   startFloor,
   startProject,
   type IssuedClient,
@@ -300,17 +301,9 @@ async function renderingRow() {
   }
 }
 
-/** The resident memory of the service's Node process (the largest of the `npm start` group), in KiB. */
+/** The resident memory of the service's Node process, in KiB. */
 function serviceRssKiB(service: Running): number {
-  const pids = execFileSync('ps', ['-o', 'pid=', '-g', String(service.child.pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
-  const rss = pids.map((pid) => {
-    try {
-      return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
-    } catch {
-      return 0;
-    }
-  });
-  return Math.max(...rss);
+  return residentKiB(serviceProcessId(service)).rss;
 }
 
 /**
