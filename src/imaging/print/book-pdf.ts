@@ -4,7 +4,6 @@ import { once } from 'node:events';
 import { rename, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { finished } from 'node:stream/promises';
-import PDFDocument from 'pdfkit';
 import { pageBoxes, pagePixels, type PrintFormat } from './print-geometry';
 
 /** One page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
@@ -48,6 +47,8 @@ export async function writeBookPdf(options: { path: string; format: PrintFormat;
   const boxes = pageBoxes(options.format);
   const expected = pagePixels(options.format);
   const partial = `${options.path}.partial`;
+  // Loaded with the first book: pdfkit and its fonts are about 5 MiB of heap a process that never prints need not hold.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Title: options.title ?? 'Photobook', Producer: 'photobook-service' } });
   const out = createWriteStream(partial);
   const hash = createHash('sha256');

@@ -1,4 +1,3 @@
-import { iso1A2Code } from '@rapideditor/country-coder';
 import { countries } from 'countries-list';
 
 export interface Location {
@@ -10,9 +9,11 @@ export interface Location {
 
 /**
  * The country at a coordinate, resolved offline from the borders shipped in country-coder
- * (OpenStreetMap's boundary data); null over the sea or unclaimed land.
+ * (OpenStreetMap's boundary data); null over the sea or unclaimed land. The borders (about 3 MiB of
+ * heap) load with the first lookup, not with every process that never suggests a market.
  */
-export function locateCountry(latitude: number, longitude: number): Location | null {
+export async function locateCountry(latitude: number, longitude: number): Promise<Location | null> {
+  const { iso1A2Code } = await import('@rapideditor/country-coder');
   // `country` granularity folds territories into their sovereign where ISO has no own code.
   const country = iso1A2Code([longitude, latitude], { level: 'territory' }) ?? iso1A2Code([longitude, latitude]);
   if (!country) return null;

@@ -17,7 +17,7 @@ export async function listMarkets(ctx: RequestContext, query: MarketQuery): Prom
   const markets = await ctx.em.find(Market, {}, { populate: ['currency'], orderBy: { marketId: 'asc' }, disableIdentityMap: true });
   const results = markets.map((m) => toView(m, query.language));
   if (!hasLatitude || !hasLongitude) return { results };
-  const chosen = suggestMarket(markets, query.latitude!, query.longitude!);
+  const chosen = await suggestMarket(markets, query.latitude!, query.longitude!);
   return { results, suggested: chosen && results.find((r) => r.marketId === chosen.marketId) };
 }
 
@@ -25,8 +25,8 @@ export async function listMarkets(ctx: RequestContext, query: MarketQuery): Prom
  * The market that ships to the country at the coordinates: one naming the country itself first,
  * else one naming its continent, else the default market 0.
  */
-export function suggestMarket(markets: Market[], latitude: number, longitude: number): Market | undefined {
-  const location = locateCountry(latitude, longitude);
+export async function suggestMarket(markets: Market[], latitude: number, longitude: number): Promise<Market | undefined> {
+  const location = await locateCountry(latitude, longitude);
   const shipsTo = (code: string | undefined) =>
     code ? markets.find((m) => m.shipsWithin.some((area) => area.isoCode2 === code)) : undefined;
   return (
