@@ -16,6 +16,7 @@ import { createLoaders } from './loaders';
 import { operationRules, unsafeVariablesError, type OperationLimits } from './operation-guards';
 import { idempotencyPlugin } from './idempotency-key';
 import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-caps';
+import { subscribeSharingResults } from './shared-subscription-results';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -41,6 +42,7 @@ export async function startGraphqlServer(
     {
       schema,
       validate: (validatedSchema, document) => validate(validatedSchema, document, [...specifiedRules, ...rules]),
+      subscribe: subscribeSharingResults(({ ctx }: GraphqlContext) => `${ctx.tenant.clientId}:${ctx.tenant.env}:${ctx.projectScope ?? ''}`),
       onSubscribe: (socketContext, id, payload) => {
         const unsafe = unsafeVariablesError(payload.variables);
         if (unsafe) return [unsafe];

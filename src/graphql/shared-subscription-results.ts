@@ -1,0 +1,70 @@
+import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+
+type Result = ExecutionResult | AsyncIterableIterator<ExecutionResult>;
+
+/**
+ * graphql-js's `subscribe`, except that an event's result is computed once for every subscriber
+ * with the same document, variables and audience, instead of once per subscriber: one status
+ * change watched by 10,000 dashboards is one execution, not 10,000 identical ones (README,
+ * Performance). Events are shared by identity (the status-event bus hands every listener the same
+ * object); an event read back for one subscriber (a replay) is its own and executes for it alone.
+ *
+ * `audienceOf` names everything in a subscriber's context that can change a result (its client,
+ * environment and editor scope): only subscribers with the same audience share.
+ */
+export function subscribeSharingResults<Context>(audienceOf: (context: Context) => string): (args: ExecutionArgs) => Promise<Result> {
+  const resultsByEvent = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+
+  return async (args) => {
+    const stream = await createSourceEventStream(args);
+    if (!isAsyncIterable(stream)) return stream;
+    const events = stream[Symbol.asyncIterator]();
+    const key = [audienceOf(args.contextValue as Context), args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), print(args.document)].join('\n');
+    const executeFor = (event: unknown): Promise<ExecutionResult> => Promise.resolve(execute({ ...args, rootValue: event }));
+    return mapEvents(events, (event) => {
+      if (typeof event !== 'object' || event === null) return executeFor(event);
+      let results = resultsByEvent.get(event);
+      if (!results) resultsByEvent.set(event, (results = new Map()));
+      let result = results.get(key);
+      if (!result) results.set(key, (result = executeFor(event)));
+      return result;
+    });
+  };
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof (value as AsyncIterable<unknown> | null)?.[Symbol.asyncIterator] === 'function';
+}
+
+/**
+ * The events mapped to results. `return` goes straight to the source (as graphql-js's own mapping
+ * does): an async generator waiting for the next event would only stop once one arrived, keeping
+ * its listener for as long as the subject stays quiet.
+ */
+function mapEvents(source: AsyncIterator<unknown>, map: (event: unknown) => Promise<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
+  const close = async () => {
+    await source.return?.();
+  };
+  const mapped: AsyncIterableIterator<ExecutionResult> = {
+    async next() {
+      const next = await source.next();
+      if (next.done) return { done: true, value: undefined };
+      try {
+        return { done: false, value: await map(next.value) };
+      } catch (error) {
+        await close();
+        throw error;
+      }
+    },
+    async return() {
+      await close();
+      return { done: true, value: undefined };
+    },
+    async throw(error: unknown) {
+      await close();
+      throw error;
+    },
+    [Symbol.asyncIterator]: () => mapped,
+  };
+  return mapped;
+}
