@@ -12,7 +12,7 @@ import { DomainError } from '../domain/errors';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
-import { createLoaders } from './loaders';
+import { createLoaders, type Loaders } from './loaders';
 import { operationRules, unsafeVariablesError, type OperationLimits } from './operation-guards';
 import { idempotencyPlugin } from './idempotency-key';
 import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-caps';
@@ -79,6 +79,8 @@ export async function startGraphqlServer(
             return false;
           }
           Object.assign(extra, { tenant, projectScope: session?.projectId, capKey, running: new Set<string>() });
+          // The upgrade request is read only here: not kept for the socket's life.
+          delete (extra as { request?: unknown }).request;
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
@@ -156,7 +158,17 @@ const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
 
 /** What every resolver receives, for one request or one subscription connection. */
 export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
-  return { ctx, services, bus, loaders: createLoaders(ctx) };
+  // Made on first use: an idle subscription never batches, and 10,000 of them each holding
+  // DataLoaders cost memory (README, Performance). Never spread this object.
+  let loaders: Loaders | undefined;
+  return {
+    ctx,
+    services,
+    bus,
+    get loaders() {
+      return (loaders ??= createLoaders(ctx));
+    },
+  };
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */
