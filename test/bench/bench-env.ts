@@ -103,8 +103,20 @@ export async function startProject({ databaseUrl, dataDir, env = {}, nodeFlags }
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
-    // One bench client sends every request: the per-credential rate limit must not be what is measured.
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', CREDENTIAL_PEPPER: PEPPER, RATE_LIMIT_MAX: '1000000000', ...env },
+    // One bench client sends every request and holds every socket: the per-credential rate limit and
+    // socket caps must not be what is measured.
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      CREDENTIAL_PEPPER: PEPPER,
+      RATE_LIMIT_MAX: '1000000000',
+      WS_MAX_CONNECTIONS_PER_CLIENT: '1000000',
+      WS_MAX_SUBSCRIPTIONS_PER_CLIENT: '1000000',
+      ...env,
+    },
   });
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, child, 'npm start');
