@@ -1,7 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { copyFile, link, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { copyFile, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStore } from '../storage/file-store';
+import { replaceFileAtomically, temporaryNameBeside } from '../storage/write-file-atomically';
 import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
 
 export interface LocalPrinterOptions {
@@ -41,11 +42,13 @@ export class LocalPrinter implements Printer {
 
     await mkdir(dir, { recursive: true });
     const { files } = this.options;
-    await copyAtomically(sourcePath(files, job.pdfKey, 'pdfKey'), path.join(dir, 'book.pdf'));
-    await copyAtomically(sourcePath(files, job.manifestKey, 'manifestKey'), path.join(dir, 'manifest.json'));
+    const pdf = sourcePath(files, job.pdfKey, 'pdfKey');
+    const manifest = sourcePath(files, job.manifestKey, 'manifestKey');
+    await replaceFileAtomically(path.join(dir, 'book.pdf'), (temporary) => copyFile(pdf, temporary));
+    await replaceFileAtomically(path.join(dir, 'manifest.json'), (temporary) => copyFile(manifest, temporary));
 
     const record: LocalJobRecord = { ...job, jobId: derivedJobId('local', job.jobKey), submittedAt: new Date().toISOString() };
-    const temp = tempName(jobFile);
+    const temp = temporaryNameBeside(jobFile);
     await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
     try {
       // link() refuses an existing target, so of two concurrent submits exactly one records the job.
@@ -83,20 +86,6 @@ function sourcePath(files: FileStore, key: string, field: string): string {
   return files.pathOf(key);
 }
 
-async function copyAtomically(from: string, to: string): Promise<void> {
-  const temp = tempName(to);
-  try {
-    await copyFile(from, temp);
-    await rename(temp, to);
-  } catch (error) {
-    await unlink(temp).catch(() => undefined);
-    throw error;
-  }
-}
-
-function tempName(file: string): string {
-  return `${file}.${randomBytes(6).toString('hex')}.tmp`;
-}
 
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 

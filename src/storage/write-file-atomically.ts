@@ -2,15 +2,28 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, rename, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 
-/** Writes `data` to a temporary file beside `file`, then renames it: a reader sees the old file or the whole new one. */
-export async function writeFileAtomically(file: string, data: Buffer): Promise<void> {
+/** A fresh temporary name beside `file` (same folder, so a rename onto `file` is atomic). */
+export function temporaryNameBeside(file: string): string {
+  return `${file}.${randomBytes(6).toString('hex')}.tmp`;
+}
+
+/**
+ * `fill` writes a temporary file beside `file`, which is then renamed onto it: a reader sees the old
+ * file or the whole new one, never a part. A failed fill leaves no temporary file behind.
+ */
+export async function replaceFileAtomically(file: string, fill: (temporary: string) => Promise<void>): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
-  const temp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  const temporary = temporaryNameBeside(file);
   try {
-    await writeFile(temp, data);
-    await rename(temp, file);
+    await fill(temporary);
+    await rename(temporary, file);
   } catch (error) {
-    await unlink(temp).catch(() => undefined);
+    await unlink(temporary).catch(() => undefined);
     throw error;
   }
+}
+
+/** Writes `data` to `file` atomically (see {@link replaceFileAtomically}). */
+export function writeFileAtomically(file: string, data: Buffer): Promise<void> {
+  return replaceFileAtomically(file, (temporary) => writeFile(temporary, data));
 }
