@@ -18,11 +18,14 @@ log.info({ url: service.url }, 'photobook service listening');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, async () => {
+  // `on`, not `once`: Ctrl-C under `npm start` delivers SIGINT twice (the terminal's and npm's
+  // forwarded copy), and a second signal with no handler would kill the process mid-drain.
+  process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
     await service.stop();
+    log.info('photobook service stopped');
     process.exit(0);
   });
 }

@@ -7,31 +7,35 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { post } from './support/http';
 
 /** `npm start` exactly as the README says, with no DATABASE_URL: the embedded PostgreSQL path. */
-function npmStart(dataDir: string): Promise<{ child: ChildProcess; url: string; startedInMs: number }> {
+function npmStart(dataDir: string): Promise<{ child: ChildProcess; url: string; startedInMs: number; messages: string[] }> {
   const started = Date.now();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
   delete env.TEMPORAL_ADDRESS;
   const child = spawn('npm', ['start'], { env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const messages: string[] = [];
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error('npm start did not listen within 60 s')), 60_000);
     child.once('exit', (code) => reject(new Error(`npm start exited with ${code}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       if (!line.startsWith('{')) return;
       const entry = JSON.parse(line);
+      messages.push(entry.msg);
       if (entry.msg === 'photobook service listening') {
         clearTimeout(timer);
-        resolve({ child, url: entry.url, startedInMs: Date.now() - started });
+        resolve({ child, url: entry.url, startedInMs: Date.now() - started, messages });
       }
     });
   });
 }
 
+/** SIGTERM to npm's whole group, as a process manager or a terminal's Ctrl-C sends it: the service gets it twice (npm forwards its copy). */
 function stop(child: ChildProcess): Promise<void> {
   return new Promise((resolve) => {
     if (child.exitCode !== null || child.signalCode !== null) return resolve();
     child.removeAllListeners('exit');
-    child.once('exit', () => resolve());
+    // npm's own exit comes before its child's last log line has been read: wait for the end of stdout.
+    child.stdout!.once('close', () => resolve());
     process.kill(-child.pid!, 'SIGTERM');
   });
 }
@@ -62,6 +66,9 @@ describe('npm start on a fresh machine (embedded PostgreSQL)', () => {
     });
     expect(graphql.body).toEqual({ data: { catalogue: { currency: { code: 'EUR' } } } });
     await stop(first.child);
+    // A clean shutdown to its end, not killed by the second copy of the signal.
+    expect(first.messages).toContain('shutting down');
+    expect(first.messages.at(-1)).toBe('photobook service stopped');
 
     const second = await npmStart(dataDir);
     children.push(second.child);
