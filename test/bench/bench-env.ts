@@ -91,14 +91,14 @@ export interface ProjectOptions {
   databaseUrl: string;
   dataDir: string;
   env?: Record<string, string>;
-  /** Node flags (e.g. --cpu-prof): runs `npx tsx <flags> src/main.ts`, which is what `npm start` runs. */
+  /** Node flags (e.g. --cpu-prof, which NODE_OPTIONS refuses): `npm start`'s command with them added. */
   nodeFlags?: string[];
 }
 
 /** `npm start`, as the README runs it, with DATABASE_URL, DATA_DIR and PORT set; stdout to /dev/null as a log collector would take it. */
 export async function startProject({ databaseUrl, dataDir, env = {}, nodeFlags }: ProjectOptions): Promise<Running> {
   const port = await freePort();
-  const [command, ...args] = nodeFlags ? ['npx', 'tsx', ...nodeFlags, 'src/main.ts'] : ['npm', 'start'];
+  const [command, ...args] = nodeFlags ? startCommandWith(nodeFlags) : ['npm', 'start'];
   const child = spawn(command, args, {
     cwd: ROOT,
     detached: true,
@@ -121,6 +121,14 @@ export async function startProject({ databaseUrl, dataDir, env = {}, nodeFlags }
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/healthz`, child, 'npm start');
   return { url, child, stop: () => stopGroup(child) };
+}
+
+/** `npm start`'s build, then its script with `flags` given to node (the profile needs them on the command line). */
+function startCommandWith(flags: string[]): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const start = scripts.start!.replace(/\bnode \.build\/main\.js\b/, `node ${flags.join(' ')} .build/main.js`);
+  if (start === scripts.start) throw new Error('npm start no longer runs node .build/main.js: update startCommandWith');
+  return ['sh', '-c', `${scripts.prestart} && ${start}`];
 }
 
 /**
