@@ -158,17 +158,26 @@ const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
 
 /** What every resolver receives, for one request or one subscription connection. */
 export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
-  // Made on first use: an idle subscription never batches, and 10,000 of them each holding
-  // DataLoaders cost memory (README, Performance). Never spread this object.
-  let loaders: Loaders | undefined;
-  return {
-    ctx,
-    services,
-    bus,
-    get loaders() {
-      return (loaders ??= createLoaders(ctx));
-    },
-  };
+  return new LazyLoadersContext(ctx, services, bus);
+}
+
+/**
+ * Loaders are made on first use: an idle subscription never batches, and 10,000 of them each holding
+ * DataLoaders cost memory (README, Performance). The getter lives on the prototype because Apollo
+ * copies each request's context with `Object.assign`, which would call an own getter and make them.
+ */
+class LazyLoadersContext implements GraphqlContext {
+  private madeLoaders?: Loaders;
+
+  constructor(
+    readonly ctx: RequestContext,
+    readonly services: AppServices,
+    readonly bus: StatusEventBus,
+  ) {}
+
+  get loaders(): Loaders {
+    return (this.madeLoaders ??= createLoaders(this.ctx));
+  }
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */

@@ -1,4 +1,3 @@
-import { fastifyApolloHandler } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config';
 import type { AppServices } from '../services/app-services';
@@ -7,6 +6,7 @@ import { GRAPHQL_PATH, graphqlContext, startGraphqlServer } from '../graphql/gra
 import { DATABASE_RETRY_AFTER_SECONDS } from '../db/database-unavailable';
 import { toProblem } from './problem';
 import { contextOf } from './request-context';
+import { apolloFastifyHandler } from './apollo-fastify-handler';
 
 /**
  * Mounts GraphQL at /graphql: queries and mutations over HTTP through Apollo, subscriptions over
@@ -40,9 +40,7 @@ export async function registerGraphql(app: FastifyInstance, services: AppService
       url: GRAPHQL_PATH,
       method: ['GET', 'POST'],
       schema: { hide: true },
-      handler: fastifyApolloHandler(apollo, {
-        context: async (request) => graphqlContext(contextOf(request, services.em), services, bus),
-      }),
+      handler: apolloFastifyHandler(apollo, async (request) => graphqlContext(contextOf(request, services.em), services, bus)),
     });
   });
 }
