@@ -4,6 +4,17 @@ import { STATUS_EVENTS_CHANNEL, type StatusEventMessage } from './status-event-l
 
 type Listener = (event: StatusEventMessage) => void;
 
+/**
+ * Whose events a listener hears: one client's environment, or one subject of it. Events are
+ * routed by it, so a listener never sees another tenant's events, and an event costs nothing to
+ * the listeners of other tenants and subjects.
+ */
+export interface EventAudience {
+  clientId: string;
+  env: string;
+  subject?: { subjectType: string; subjectId: string };
+}
+
 /** How the listening connection names itself in pg_stat_activity. */
 export const STATUS_EVENT_LISTENER = 'photobook-status-events';
 
@@ -14,7 +25,8 @@ export const STATUS_EVENT_LISTENER = 'photobook-status-events';
  * it reconnects are not heard here; they stay in the status-event table.
  */
 export class StatusEventBus {
-  private readonly listeners = new Set<Listener>();
+  /** By audience key: 10,000 subscriptions to other subjects are not 10,000 calls per event. */
+  private readonly listeners = new Map<string, Set<Listener>>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly subscriber: Subscriber<{ [STATUS_EVENTS_CHANNEL]: StatusEventMessage }>;
   private stopped?: Promise<void>;
@@ -26,7 +38,8 @@ export class StatusEventBus {
       { retryTimeout: Infinity },
     );
     this.subscriber.notifications.on(STATUS_EVENTS_CHANNEL, (event) => {
-      for (const listener of this.listeners) listener(event);
+      this.deliver(audienceKey(event), event);
+      this.deliver(audienceKey(event, event), event);
     });
     this.subscriber.events.on('error', (error) => log.error({ err: error }, 'status event listener failed'));
     // Emitted once LISTEN is in place again: what committed meanwhile was not heard, and subscribers
@@ -49,10 +62,21 @@ export class StatusEventBus {
     return this.stopped;
   }
 
-  /** Calls `listener` for every event until the returned function is called. */
-  on(listener: Listener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  /** Calls `listener` for every event of `audience` until the returned function is called. */
+  on(audience: EventAudience, listener: Listener): () => void {
+    const key = audienceKey(audience, audience.subject);
+    let listeners = this.listeners.get(key);
+    if (!listeners) this.listeners.set(key, (listeners = new Set()));
+    listeners.add(listener);
+    return () => {
+      listeners.delete(listener);
+      if (listeners.size === 0 && this.listeners.get(key) === listeners) this.listeners.delete(key);
+    };
+  }
+
+  private deliver(key: string, event: StatusEventMessage): void {
+    const listeners = this.listeners.get(key);
+    if (listeners) for (const listener of listeners) listener(event);
   }
 
   /** Calls `listener` each time the listening connection is back after a loss, until the returned function is called. */
@@ -61,12 +85,12 @@ export class StatusEventBus {
     return () => this.reconnectListeners.delete(listener);
   }
 
-  /** Events matching `accept`, as an async iterable that ends when the consumer stops. */
-  subscribe(accept: (event: StatusEventMessage) => boolean): AsyncIterableIterator<StatusEventMessage> {
+  /** Events of `audience` matching `accept`, as an async iterable that ends when the consumer stops. */
+  subscribe(audience: EventAudience, accept: (event: StatusEventMessage) => boolean): AsyncIterableIterator<StatusEventMessage> {
     const queue: StatusEventMessage[] = [];
     let wake: (() => void) | undefined;
     let done = false;
-    const off = this.on((event) => {
+    const off = this.on(audience, (event) => {
       if (!accept(event)) return;
       queue.push(event);
       wake?.();
@@ -97,4 +121,8 @@ export class StatusEventBus {
     };
     return iterator;
   }
+}
+
+function audienceKey(tenant: { clientId: string; env: string }, subject?: { subjectType: string; subjectId: string }): string {
+  return subject ? `${tenant.clientId}\u0000${tenant.env}\u0000${subject.subjectType}\u0000${subject.subjectId}` : `${tenant.clientId}\u0000${tenant.env}`;
 }

@@ -1,7 +1,7 @@
 import { readSubjectEvents, type StatusEventMessage } from '../events/status-event-log';
 import { ValidationError } from '../domain/errors';
 import type { GraphqlContext } from './context';
-import { isOwnEvent } from './tenant-events';
+import { tenantAudience } from './tenant-events';
 
 export interface Subject {
   subjectType: string;
@@ -29,11 +29,7 @@ export function subscribeSubjectEvents(context: GraphqlContext, subject: Subject
     arrivals.push(arrival);
     wake?.();
   };
-  const offEvents = context.bus.on((event) => {
-    if (isOwnEvent(context, event) && event.subjectType === subject.subjectType && event.subjectId === subject.subjectId) {
-      arrive(event);
-    }
-  });
+  const offEvents = context.bus.on({ ...tenantAudience(context), subject: { subjectType: subject.subjectType, subjectId: subject.subjectId } }, arrive);
   const offReconnected = context.bus.onReconnected(() => arrive('reconnected'));
   const finish = () => {
     done = true;

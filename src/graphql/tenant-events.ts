@@ -1,17 +1,23 @@
+import type { EventAudience } from '../events/status-event-bus';
 import type { StatusEventMessage } from '../events/status-event-log';
 import type { GraphqlContext } from './context';
 
-/** Whether an event is of the subscriber's own client and environment. */
-export function isOwnEvent(context: GraphqlContext, event: StatusEventMessage): boolean {
+/** The subscriber's own client and environment: the only events the bus hands its listeners. */
+export function tenantAudience(context: GraphqlContext): EventAudience {
   const { tenant } = context.ctx;
-  return event.clientId === tenant.clientId && event.env === tenant.env;
+  return { clientId: tenant.clientId, env: tenant.env };
 }
 
 /**
  * The committed status events of the subscriber's own client and environment that `accept` takes.
- * Every subscription listens through here or `isOwnEvent`, so none can hear another shop's or
- * partition's events.
+ * Every subscription listens through here or with `tenantAudience`, so none can hear another
+ * shop's or partition's events.
  */
 export function subscribeTenantEvents(context: GraphqlContext, accept: (event: StatusEventMessage) => boolean): AsyncIterableIterator<StatusEventMessage> {
-  return context.bus.subscribe((event) => isOwnEvent(context, event) && accept(event));
+  return context.bus.subscribe(tenantAudience(context), accept);
+}
+
+/** The committed status events of one subject of the subscriber's own client and environment. */
+export function subscribeOwnSubjectEvents(context: GraphqlContext, subjectType: string, subjectId: string): AsyncIterableIterator<StatusEventMessage> {
+  return context.bus.subscribe({ ...tenantAudience(context), subject: { subjectType, subjectId } }, () => true);
 }

@@ -30,7 +30,7 @@ describe('status event bus', () => {
 
   /** The next event this subject's subscription hears. */
   function nextEventOf(subjectId: string): Promise<StatusEventMessage> {
-    const events = bus.subscribe((event) => event.subjectId === subjectId);
+    const events = bus.subscribe({ ...tenant, subject: { subjectType: 'project', subjectId } }, () => true);
     return events.next().then(async (result) => {
       await events.return?.();
       return result.value as StatusEventMessage;
@@ -54,6 +54,31 @@ describe('status event bus', () => {
 
     // NOTIFY is delivered in commit order: had the rolled-back event been sent, it would come first.
     expect(await heard).toMatchObject({ subjectId, status: 'committed', sequence: 1, clientId: tenant.clientId, env: 'prod' });
+  });
+
+  it('hands an event to the listeners of its tenant and of its subject only', async () => {
+    const subjectId = `bus-${++subjectCounter}`;
+    const otherSubject = `bus-${++subjectCounter}`;
+    const heard = { subject: [] as string[], tenant: [] as string[], otherSubject: [] as string[], otherEnv: [] as string[], otherEnvSubject: [] as string[] };
+    const record = (into: string[]) => (event: StatusEventMessage) => into.push(`${event.subjectId}:${event.status}`);
+    const offs = [
+      bus.on({ ...tenant, subject: { subjectType: 'project', subjectId } }, record(heard.subject)),
+      bus.on(tenant, record(heard.tenant)),
+      bus.on({ ...tenant, subject: { subjectType: 'project', subjectId: otherSubject } }, record(heard.otherSubject)),
+      bus.on({ ...tenant, env: 'dev' }, record(heard.otherEnv)),
+      bus.on({ ...tenant, env: 'dev', subject: { subjectType: 'project', subjectId } }, record(heard.otherEnvSubject)),
+    ];
+    await commit(subjectId, 'first');
+    await commit(subjectId, 'second');
+    // Every listener is called in the same dispatch: once these two have heard both, the others had their chance.
+    await waitFor(async () => heard.subject.length === 2 && heard.tenant.length === 2, 5_000, 'both events');
+    for (const off of offs) off();
+
+    expect(heard.subject).toEqual([`${subjectId}:first`, `${subjectId}:second`]);
+    expect(heard.tenant).toEqual(heard.subject);
+    expect(heard.otherSubject).toEqual([]);
+    expect(heard.otherEnv).toEqual([]);
+    expect(heard.otherEnvSubject).toEqual([]);
   });
 
   it('listens again after its connection is terminated, and hears the next event', async () => {

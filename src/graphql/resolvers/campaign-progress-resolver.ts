@@ -4,7 +4,7 @@ import type { GraphqlContext } from '../context';
 import type { StatusEventMessage } from '../../events/status-event-log';
 import type { CampaignCounts } from '../../services/campaigns/campaign-progress';
 import { CAMPAIGN_SUBJECT } from '../../domain/status-subjects';
-import { subscribeTenantEvents } from '../tenant-events';
+import { subscribeOwnSubjectEvents } from '../tenant-events';
 import type { CampaignProgressReport } from '../../services/campaigns/campaign-service';
 import { CampaignProgress } from '../types/campaign';
 
@@ -17,7 +17,7 @@ const FINAL = ['completed', 'failed'];
  */
 async function campaignProgress(context: GraphqlContext, id: string): Promise<AsyncGenerator<CampaignProgressReport>> {
   const { ctx, services } = context;
-  const events = subscribeTenantEvents(context, (event) => event.subjectType === CAMPAIGN_SUBJECT && event.subjectId === id);
+  const events = subscribeOwnSubjectEvents(context, CAMPAIGN_SUBJECT, id);
   try {
     return follow(events, await services.campaigns.progress(ctx, id));
   } catch (error) {
