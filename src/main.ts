@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { startService } from './service';
+import { takeOverShutdownSignals } from './db/embedded-postgres';
 
 let config: Config;
 try {
@@ -17,11 +18,8 @@ const service = await startService(config, log);
 log.info({ url: service.url }, 'photobook service listening');
 
 let stopping = false;
+takeOverShutdownSignals();
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  // The drain below owns these signals. embedded-postgres registers its own handlers when it is
-  // imported (async-exit-hook): they stop the cluster and exit the process at once, racing the
-  // drain, which stops the cluster last.
-  process.removeAllListeners(signal);
   // `on`, not `once`: Ctrl-C under `npm start` delivers SIGINT twice (the terminal's and npm's
   // forwarded copy), and a second signal with no handler would kill the process mid-drain.
   process.on(signal, async () => {

@@ -8,6 +8,7 @@ import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { openDatabase } from './db/database';
+import { takeOverShutdownSignals } from './db/embedded-postgres';
 import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
 import { createSafeFetch } from './outbound/safe-fetch';
@@ -44,6 +45,8 @@ if (!config.databaseUrl) {
 const temporal = config.temporal;
 
 const log = createLogger(config.logLevel);
+// Before the Temporal runtime (made with the first connection) installs its own handlers.
+takeOverShutdownSignals();
 let connection: NativeConnection;
 try {
   connection = await NativeConnection.connect({ address: temporal.address });
