@@ -7,7 +7,7 @@ import type { SafeFetch } from '../outbound/safe-fetch';
 import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
 import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, recordRowNotification } from '../services/campaigns/campaign-rows';
-import { notifyProjectReady } from '../services/notifications/project-ready';
+import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
 import { attemptDelivery, finishDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
 import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
 
@@ -51,6 +51,7 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
 
     /** The end of every project build: tell the campaign's webhook or the project's callback. */
     async notifyProjectReady(projectId: string): Promise<void> {
+      if (!(await isProjectReadyAwaited(orm.em.getConnection(), projectId))) return;
       const em = await emForProject(orm, projectId);
       if (em) await notifyProjectReady(em, { engine, config }, projectId);
     },

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { Photo, Project } from '../db/entities';
+import { finishProjectBuild, readBuildSource, startProjectBuild } from '../services/projects/build-steps';
 import type { PhotoProblem } from '../db/entities/Photo';
 import type { FileStore } from '../storage/file-store';
 import { OutboundError, type SafeFetch } from '../outbound/safe-fetch';
@@ -10,9 +11,9 @@ import { makeThumbnail } from '../imaging/thumbnail';
 import { renderCoverPreview } from '../imaging/cover-preview';
 import { buildBook } from '../services/projects/book-builder';
 import { recordProjectStatus } from '../services/projects/project-events';
-import { moveProject, photosStatusOf, type ProjectStatus } from '../domain/project-status';
+import { photosStatusOf, type ProjectStatus } from '../domain/project-status';
 import { photoOriginalKey, photoThumbnailKey, previewKey, projectPrefix } from '../services/projects/storage-keys';
-import { emForPhoto, emForProject } from './tenant-scope';
+import { emForPhoto } from './tenant-scope';
 
 export interface ProjectActivityDeps {
   orm: MikroORM;
@@ -33,14 +34,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
   return {
     /** created -> building; returns the photos still to fetch and analyse. */
     async startBuilding(projectId: string): Promise<{ photoIds: string[] }> {
-      const em = await emForProject(orm, projectId);
-      if (!em) return { photoIds: [] };
-      await em.transactional(async (tx) => {
-        const project = await lockProject(tx, projectId);
-        if (project && project.status === 'created') await moveAndRecord(tx, project, 'building');
-      });
-      const photos = await em.find(Photo, { project: projectId, status: { $in: ['uploading', 'analyzing'] } }, { orderBy: { position: 'asc' } });
-      return { photoIds: photos.map((p) => p.id) };
+      return startProjectBuild(orm.em.getConnection(), projectId);
     },
 
     /** Downloads through the guarded client and stores the original; uploading -> analyzing. */
@@ -103,24 +97,16 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
 
     /** Lays out the book from the usable photos, renders the cover preview; -> editable. */
     async buildBook(projectId: string): Promise<{ status: ProjectStatus; pages: number }> {
-      const em = await emForProject(orm, projectId);
-      const project = em && (await em.findOne(Project, { id: projectId }, { populate: ['product', 'photos', 'book'] }));
-      if (!em || !project) return { status: 'deleted', pages: 0 };
-      if (project.status !== 'building') return { status: project.status, pages: project.book?.pages.length ?? 0 };
-      const usable = project.photos.getItems().filter((p) => p.status === 'idle');
-      const bookPhotos = usable.filter((p) => !p.assetId);
-      const coverAsset = usable.find((p) => p.assetId === 'coverPhoto');
-      const { specifications } = project.product;
+      const db = orm.em.getConnection();
+      const project = await readBuildSource(db, projectId);
+      if (!project) return { status: 'deleted', pages: 0 };
+      if (project.status !== 'building') return { status: project.status, pages: project.pages };
+      const bookPhotos = project.usablePhotos.filter((p) => !p.assetId);
+      const coverAsset = project.usablePhotos.find((p) => p.assetId === 'coverPhoto');
+      const { specifications } = project;
       const book = buildBook({
         layoutType: project.layoutType,
-        photos: bookPhotos.map((p) => ({
-          id: p.id,
-          width: p.width!,
-          height: p.height!,
-          capturedAt: p.capturedAt ?? null,
-          quality: p.quality ?? 0,
-          position: p.position,
-        })),
+        photos: bookPhotos,
         minPages: specifications.min.pages,
         maxPages: specifications.max.pages,
         texts: project.custom,
@@ -128,7 +114,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
         fallbackTitle: project.sku,
       });
 
-      const coverPhoto = usable.find((p) => p.id === book.cover.photoId);
+      const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);
       const { widthMm, heightMm } = specifications.format;
       const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
       const preview = await renderCoverPreview({
@@ -138,17 +124,12 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
         title: book.cover.title,
         subtitle: book.cover.subtitle,
       });
-      const key = previewKey(projectPrefix(project.client.id, project.env, project.id));
+      const key = previewKey(projectPrefix(project.clientId, project.env, project.id));
       await files.put(key, preview);
 
-      return em.transactional(async (tx) => {
-        const locked = await lockProject(tx, projectId);
-        if (!locked || locked.status !== 'building') return { status: locked?.status ?? 'deleted', pages: book.pages.length };
-        tx.assign(locked, { book, title: book.cover.title, previewKey: key });
-        await moveAndRecord(tx, locked, 'editable');
-        log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
-        return { status: 'editable' as const, pages: book.pages.length };
-      });
+      const status = await finishProjectBuild(db, projectId, { book, previewKey: key });
+      if (status === 'editable') log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
+      return { status, pages: book.pages.length };
     },
   };
 }
@@ -157,12 +138,6 @@ export type ProjectActivities = ReturnType<typeof createProjectActivities>;
 
 async function lockProject(em: EntityManager, projectId: string): Promise<Project | null> {
   return em.findOne(Project, { id: projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner'] });
-}
-
-async function moveAndRecord(em: EntityManager, project: Project, to: ProjectStatus): Promise<void> {
-  if (!moveProject(project, to)) return;
-  await em.flush();
-  await recordProjectStatus(em, project);
 }
 
 /** Saves a photo change and, under the project's row lock, the project's photos status. */

@@ -1,3 +1,4 @@
+import type { Connection, Transaction } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { StatusEvent } from '../db/entities';
 import type { Environment } from '../domain/environment';
@@ -39,29 +40,39 @@ export async function recordStatusChange(em: EntityManager, tenant: StatusEventO
   // Write the caller's pending changes first: every writer then takes row locks before the
   // subject's advisory lock, in the same order, so two writers can never deadlock.
   await em.flush();
-  const connection = em.getConnection();
-  const ctx = em.getTransactionContext();
-  // Serialises writers of one subject so sequences are gap-free and never collide.
-  await connection.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`${change.subjectType}:${change.subjectId}`], 'run', ctx);
-  const [{ next }] = await connection.execute<{ next: number }[]>(
-    'SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM status_events WHERE subject_type = ? AND subject_id = ?',
-    [change.subjectType, change.subjectId],
+  return appendStatusEvent(em.getConnection(), em.getTransactionContext()!, tenant, change);
+}
+
+/**
+ * `recordStatusChange` for a writer without entities: `trx` is its open transaction, in which it
+ * has already taken its row locks. Two statements, no entity: every status change of the service
+ * goes through here.
+ */
+export async function appendStatusEvent(connection: Connection, trx: Transaction, tenant: StatusEventOwner, change: StatusChange): Promise<StatusEventMessage> {
+  // Serialises writers of one subject so sequences are gap-free and never collide. A statement of
+  // its own: a statement's snapshot is taken before it runs, so the next sequence must be read
+  // by a later statement than the one that waits for the lock.
+  await connection.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`${change.subjectType}:${change.subjectId}`], 'run', trx);
+  const occurredAt = new Date();
+  const detail = change.detail ?? {};
+  const known = { clientId: tenant.clientId, env: tenant.env, subjectType: change.subjectType, subjectId: change.subjectId, status: change.status, detail, occurredAt: occurredAt.toISOString() };
+  // The row and its NOTIFY in one round trip; the payload is the message, with the id and sequence
+  // only the insert knows.
+  const [row] = await connection.execute<{ id: string; sequence: number }[]>(
+    `WITH event AS (
+       INSERT INTO status_events (client_id, env, subject_type, subject_id, status, sequence, detail, occurred_at)
+       SELECT ?, ?, ?, ?, ?, COALESCE(MAX(sequence), 0) + 1, ?, ? FROM status_events WHERE subject_type = ? AND subject_id = ?
+       RETURNING id, sequence)
+     SELECT id, sequence, pg_notify(?, (?::jsonb || jsonb_build_object('id', id::text, 'sequence', sequence))::text) FROM event`,
+    [
+      tenant.clientId, tenant.env, change.subjectType, change.subjectId, change.status, JSON.stringify(detail), occurredAt,
+      change.subjectType, change.subjectId,
+      STATUS_EVENTS_CHANNEL, JSON.stringify(known),
+    ],
     'all',
-    ctx,
+    trx,
   );
-  const event = em.create(StatusEvent, {
-    client: tenant.clientId,
-    env: tenant.env,
-    subjectType: change.subjectType,
-    subjectId: change.subjectId,
-    status: change.status,
-    sequence: Number(next),
-    detail: change.detail ?? {},
-  });
-  await em.flush();
-  const message = messageOf(event, tenant.clientId);
-  await connection.execute('SELECT pg_notify(?, ?)', [STATUS_EVENTS_CHANNEL, JSON.stringify(message)], 'run', ctx);
-  return message;
+  return { id: String(row.id), clientId: known.clientId, env: known.env, subjectType: known.subjectType, subjectId: known.subjectId, status: known.status, sequence: Number(row.sequence), detail, occurredAt: known.occurredAt };
 }
 
 /**

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AbstractSqlConnection, EntityManager } from '@mikro-orm/postgresql';
 import { Project, WebhookDelivery } from '../../db/entities';
 import type { Config } from '../../config';
 import type { WebhookEvent } from '../../domain/webhook-delivery-status';
@@ -13,6 +13,23 @@ export interface NotifyDeps extends DeliveryStartDeps {
 }
 
 const EVENT: WebhookEvent = 'project.ready';
+
+/**
+ * Whether anybody waits to hear that the project is ready: a campaign row that claims it, or its
+ * callback URL. One SELECT by the flow's project id, so the build of a project nobody waits for
+ * (most of them) ends without a tenant lookup or entities (README, Performance).
+ */
+export async function isProjectReadyAwaited(db: AbstractSqlConnection, projectId: string): Promise<boolean> {
+  const [row] = await db.execute<{ awaited: boolean }[]>(
+    `SELECT p.callback_url IS NOT NULL
+            OR EXISTS (SELECT 1 FROM campaign_rows r
+                        WHERE r.project_id = p.id AND r.client_id = p.client_id AND r.env = p.env AND r.claimed_reference IS NOT NULL) AS awaited
+       FROM projects p
+      WHERE p.id = ? AND p.status = 'editable'`,
+    [projectId],
+  );
+  return row?.awaited ?? false;
+}
 
 /**
  * A project became editable: if it came from a campaign row, the client's webhook is told (with
