@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Transaction } from '@mikro-orm/core';
+import type { AbstractSqlConnection, EntityManager } from '@mikro-orm/postgresql';
 import { EndUser } from '../../db/entities';
 import type { Tenant } from '../context';
 import { ValidationError } from '../../domain/errors';
@@ -41,15 +42,29 @@ export function userKeyOf(user: string, path: string): string {
 }
 
 export async function findOrCreateEndUser(em: EntityManager, tenant: Tenant, externalId: string, email: string | null): Promise<EndUser> {
-  // Insert-or-ignore keeps two concurrent first projects of one user from colliding. A new row
-  // names its tenant; the filter only narrows what is read.
-  await em
-    .createQueryBuilder(EndUser)
-    .insert({ id: randomUUID(), client: tenant.clientId, env: tenant.env, externalId, email })
-    .onConflict(['client', 'env', 'externalId'])
-    .ignore()
-    .execute();
-  return em.findOneOrFail(EndUser, { externalId });
+  const id = await endUserIdFor(em.getConnection(), em.getTransactionContext(), tenant, externalId, email);
+  return em.findOneOrFail(EndUser, { id });
+}
+
+/** `findOrCreateEndUser` for a plain-SQL writer in transaction `trx`: the user's row id. */
+export async function endUserIdFor(db: AbstractSqlConnection, trx: Transaction | undefined, tenant: Tenant, externalId: string, email: string | null): Promise<string> {
+  // Insert-or-ignore keeps two concurrent first projects of one user from colliding. On a
+  // conflict the insert waited for the other row to commit, so the next statement sees it.
+  const [inserted] = await db.execute<{ id: string }[]>(
+    `INSERT INTO end_users (id, client_id, env, external_id, email) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT (client_id, env, external_id) DO NOTHING RETURNING id`,
+    [randomUUID(), tenant.clientId, tenant.env, externalId, email],
+    'all',
+    trx,
+  );
+  if (inserted) return inserted.id;
+  const [existing] = await db.execute<{ id: string }[]>(
+    'SELECT id FROM end_users WHERE client_id = ? AND env = ? AND external_id = ?',
+    [tenant.clientId, tenant.env, externalId],
+    'all',
+    trx,
+  );
+  return existing.id;
 }
 
 /** `em` is tenant-scoped: the same userId of another client or environment is another user. */
