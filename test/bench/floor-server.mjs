@@ -121,12 +121,13 @@ async function generate(tenant, body) {
   const db = await pool.connect();
   try {
     await db.query('BEGIN');
-    await db.query(
+    // The service's statements: insert-or-ignore returning the new id, a SELECT only on a conflict.
+    const inserted = await db.query(
       `INSERT INTO end_users (id, client_id, env, external_id, email) VALUES (gen_random_uuid(), $1, $2, $3, NULL)
-       ON CONFLICT (client_id, env, external_id) DO NOTHING`,
+       ON CONFLICT (client_id, env, external_id) DO NOTHING RETURNING id`,
       [tenant.clientId, tenant.env, user],
     );
-    const owner = await db.query('SELECT id FROM end_users WHERE client_id = $1 AND env = $2 AND external_id = $3', [tenant.clientId, tenant.env, user]);
+    const owner = inserted.rows[0] ? inserted : await db.query('SELECT id FROM end_users WHERE client_id = $1 AND env = $2 AND external_id = $3', [tenant.clientId, tenant.env, user]);
     const now = new Date();
     await db.query(
       `INSERT INTO projects (id, client_id, env, owner_id, product_id, market_id, sku, psp, language, layout_type, e_commerce_plugin,
@@ -135,12 +136,16 @@ async function generate(tenant, body) {
       [projectId, tenant.clientId, tenant.env, owner.rows[0].id, product.rows[0].id, market.rows[0].id, product.rows[0].sku, input.psp, input.language ?? 'en', now, new Date(now.getTime() + ttlMs)],
     );
     await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`project:${projectId}`]);
-    const next = await db.query(`SELECT COALESCE(MAX(sequence), 0) + 1 AS next FROM status_events WHERE subject_type = 'project' AND subject_id = $1`, [projectId]);
-    const event = await db.query(
-      `INSERT INTO status_events (client_id, env, subject_type, subject_id, status, sequence, detail) VALUES ($1, $2, 'project', $3, 'created', $4, $5) RETURNING id`,
-      [tenant.clientId, tenant.env, projectId, next.rows[0].next, JSON.stringify({ photos: 'none', user })],
+    // The event and its NOTIFY in one statement after the lock, as the service writes them.
+    await db.query(
+      `WITH event AS (
+         INSERT INTO status_events (client_id, env, subject_type, subject_id, status, sequence, detail)
+         SELECT $1::uuid, $2::environment, 'project', $3::varchar, 'created', COALESCE(MAX(sequence), 0) + 1, $4::jsonb
+           FROM status_events WHERE subject_type = 'project' AND subject_id = $5
+         RETURNING id)
+       SELECT id, pg_notify('status_events', id::text) FROM event`,
+      [tenant.clientId, tenant.env, projectId, JSON.stringify({ photos: 'none', user }), projectId],
     );
-    await db.query('SELECT pg_notify($1, $2)', ['status_events', String(event.rows[0].id)]);
     await db.query(`INSERT INTO bench_floor_flows (workflow_id, name, input, status) VALUES ($1, 'projectBuild', $2, 'PENDING')`, [
       `project-build:${projectId}`,
       JSON.stringify({ projectId }),
