@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/harness';
-import { post, serviceHeader } from './support/http';
+import { post, request, serviceHeader } from './support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from './support/photo-server';
 import { startWebhookReceiver, type WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver';
 import { campaignIdIn, finishedCampaign, graphql, type CampaignState } from './support/campaigns';
@@ -299,6 +299,8 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
         const { data } = await graphql(api.url, auth, CampaignDocument, { id });
         return data.campaign?.rows.edges[0]?.node.projectId ?? undefined;
       }, 30_000, 'the row to have its project');
+      // The row names its project id before generate writes the project: wait for the project.
+      await waitFor(async () => (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).status === 200, 30_000, 'the project');
 
       const deleted = await post(api.url, '/v2/project/delete', { user: 'gone@example.com', type: 'sync', ids: [projectId] }, auth);
       expect(deleted.status).toBe(200);
