@@ -10,7 +10,7 @@ import { projectStatusChange } from './project-events';
 
 /*
  * The database side of a project's build flow, in plain SQL: the build runs in the API process
- * next to the requests, and as entities its three steps cost about twice the CPU (README,
+ * next to the requests, and with entities half as many builds a second drained (README,
  * Performance). A step gets the project's id from its flow, never a tenant: it reads the tenant
  * from the project's row and records the status event under it.
  */
