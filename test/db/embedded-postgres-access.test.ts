@@ -1,4 +1,5 @@
-import { chmod, cp, mkdtemp, readFile, readdir, rm } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, cp, lstat, mkdtemp, readFile, readdir, rm, symlink } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -73,12 +74,23 @@ describe('embedded PostgreSQL in a folder only root may enter', () => {
       await query(first.serverUrl, 'CREATE TABLE kept (id int); INSERT INTO kept VALUES (42)');
       await servers.pop()!.stop();
 
+      // The checkout that made the copy is deleted: the cache's links to its packages dangle, and
+      // the next start points them at its own.
+      const links = ['pg', 'async-exit-hook'].map((name) => path.join(cacheRoot, cached!, 'node_modules', name));
+      for (const link of links) {
+        if (!(await lstat(link)).isSymbolicLink()) continue;
+        await rm(link);
+        await symlink(path.join(checkout, 'deleted-checkout', path.basename(link)), link);
+        expect(existsSync(path.join(link, 'package.json'))).toBe(false);
+      }
+
       // A restart finds the same cluster through the recorded location and reuses the cached copy.
       const second = await startEmbeddedPostgres(dataDir, silent, options);
       servers.push(second);
       expect(second.databaseDir).toBe(first.databaseDir);
       expect((await query(second.serverUrl, 'SELECT id FROM kept')).rows).toEqual([{ id: 42 }]);
       expect(await readdir(cacheRoot)).toEqual([cached]);
+      for (const link of links) expect(existsSync(path.join(link, 'package.json'))).toBe(true);
     },
     120_000,
   );
