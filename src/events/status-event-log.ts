@@ -72,7 +72,7 @@ export async function appendStatusEvent(connection: Connection, trx: Transaction
     'all',
     trx,
   );
-  return { id: String(row.id), clientId: known.clientId, env: known.env, subjectType: known.subjectType, subjectId: known.subjectId, status: known.status, sequence: Number(row.sequence), detail, occurredAt: known.occurredAt };
+  return { id: String(row.id), ...known, sequence: Number(row.sequence) };
 }
 
 /**

@@ -42,6 +42,9 @@ export function userKeyOf(user: string, path: string): string {
 }
 
 export async function findOrCreateEndUser(em: EntityManager, tenant: Tenant, externalId: string, email: string | null): Promise<EndUser> {
+  // Most users exist already: one read; a new one costs the insert and then its read.
+  const existing = await em.findOne(EndUser, { externalId });
+  if (existing) return existing;
   const id = await endUserIdFor(em.getConnection(), em.getTransactionContext(), tenant, externalId, email);
   return em.findOneOrFail(EndUser, { id });
 }
