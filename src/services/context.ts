@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AbstractSqlConnection, EntityManager } from '@mikro-orm/postgresql';
 import { scopeToTenant } from '../db/tenant-filter';
 import type { Environment } from '../domain/environment';
 
@@ -18,6 +18,11 @@ export interface RequestContext {
   tenant: Tenant;
   /** A fork of the ORM's EntityManager, private to this request and scoped to its tenant. */
   em: EntityManager;
+  /**
+   * The shared connection, for plain SQL: outside the tenant filter, so every statement names the
+   * tenant itself. Reading through it makes no fork (a hot read's fork cost more than its SELECT).
+   */
+  db: AbstractSqlConnection;
   requestId: string;
   /** Set for an editor session: the one project it may reach (src/graphql/editor-scope.ts). */
   projectScope?: string;
@@ -35,6 +40,7 @@ export function createRequestContext(root: EntityManager, tenant: Tenant, reques
     tenant,
     requestId,
     projectScope,
+    db: root.getConnection(),
     get em() {
       em ??= scopeToTenant(root.fork(), tenant);
       return em;

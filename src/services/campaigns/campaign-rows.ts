@@ -47,6 +47,7 @@ export async function generateCampaignRow(em: EntityManager, deps: ProjectServic
   const ctx: RequestContext = {
     tenant: { clientId: row.client.id, clientName: row.client.name, env: row.env },
     em: em.fork(),
+    db: em.getConnection(),
     requestId: `campaign-row-${row.id}`,
   };
   try {

@@ -69,7 +69,7 @@ export class CampaignService {
   /** The campaign's state now, numbered like its last progress event (subscriptions start here). */
   async progress(ctx: RequestContext, id: string): Promise<CampaignProgressReport> {
     const campaign = await this.find(ctx, id);
-    const [last] = await ctx.em.getConnection().execute<{ sequence: number }[]>(
+    const [last] = await ctx.db.execute<{ sequence: number }[]>(
       'SELECT max(sequence) AS sequence FROM status_events WHERE subject_type = ? AND subject_id = ?',
       [CAMPAIGN_SUBJECT, campaign.id],
     );

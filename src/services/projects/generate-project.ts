@@ -85,7 +85,7 @@ export async function generateProject(
     ...photos.map((photo, position) => [randomUUID(), project.id, photo.clientPhotoId ?? null, photo.url, null, position, now]),
     ...Object.entries(custom.images).map(([assetId, url], i) => [randomUUID(), project.id, null, url, assetId, photos.length + i, now]),
   ];
-  const db = ctx.em.getConnection();
+  const db = ctx.db;
   await db.transactional(async (trx) => {
     const ownerId = await endUserIdFor(db, trx, ctx.tenant, owner.externalId, owner.email);
     await db.execute(

@@ -82,7 +82,7 @@ export async function listProjectSummaries(ctx: RequestContext, user: string, cu
   const after = cursor === undefined ? undefined : decodeListCursor(cursor, 'cursor');
   const externalId = userKeyOf(user, 'user');
   const { clientId, env } = ctx.tenant;
-  const db = ctx.em.getConnection();
+  const db = ctx.db;
   const [owner] = await db.execute<{ id: string }[]>('SELECT id FROM end_users WHERE client_id = ? AND env = ? AND external_id = ?', [clientId, env, externalId]);
   if (!owner) return { projects: [] };
   const rows = await db.execute<ListedRow[]>(
@@ -126,7 +126,7 @@ function listedSourceOf(row: ListedRow): ListedProjectSource {
  */
 export async function findProjectRecord(ctx: RequestContext, id: string): Promise<ProjectRecord> {
   assertProjectId(id, 'id');
-  const [row] = await ctx.em.getConnection().execute<(ListedRow & { external_id: string })[]>(
+  const [row] = await ctx.db.execute<(ListedRow & { external_id: string })[]>(
     `SELECT ${LISTED_COLUMNS}, u.external_id
        FROM projects p JOIN markets m ON m.id = p.market_id AND m.client_id = p.client_id
                        JOIN end_users u ON u.id = p.owner_id AND u.client_id = p.client_id AND u.env = p.env
@@ -164,12 +164,10 @@ export interface ProjectStatusRow {
  */
 export async function projectStatusRow(ctx: RequestContext, id: string): Promise<ProjectStatusRow> {
   assertProjectId(id, 'id');
-  const [row] = await ctx.em
-    .getConnection()
-    .execute<{ id: string; status: ProjectStatus; photos_status: PhotosStatus; expires_at: string; ordered: boolean }[]>(
-      'SELECT id, status, photos_status, expires_at, ordered FROM projects WHERE id = ? AND client_id = ? AND env = ?',
-      [id, ctx.tenant.clientId, ctx.tenant.env],
-    );
+  const [row] = await ctx.db.execute<{ id: string; status: ProjectStatus; photos_status: PhotosStatus; expires_at: string; ordered: boolean }[]>(
+    'SELECT id, status, photos_status, expires_at, ordered FROM projects WHERE id = ? AND client_id = ? AND env = ?',
+    [id, ctx.tenant.clientId, ctx.tenant.env],
+  );
   if (!row) throw new NotFoundError('project', id, 'id');
   return { id: row.id, status: row.status, photosStatus: row.photos_status, expiresAt: new Date(row.expires_at), ordered: row.ordered };
 }
