@@ -5,6 +5,8 @@ import { guardDecode, openImage, readImageMetadata } from '../decode';
 import { applyColourCorrection, measureColourCorrection, type PhotoCorrections } from './color-correction';
 import { dpiWarning, effectiveDpi } from './effective-dpi';
 import { MM_PER_INCH, pagePixels, trimPixels, type PrintFormat } from './print-geometry';
+import { pageCanvas, type RawPhotoLayer } from './page-canvas';
+import { attentionCoverCrop } from './attention-crop';
 
 export interface PhotoPlacement {
   photoId: string;
@@ -48,15 +50,16 @@ const MAX_TEXT_LINES = 12;
  * One interior page at print resolution: a canvas of trim + bleed in the page colour, each photo
  * upright (EXIF), colour-corrected if asked, cropped to fill its slot (slots are 0..1 of the trim
  * box; a slot that reaches past the trim runs into the bleed and is clipped at the page edge) and
- * composited; page texts (a dedication) set in the free margin below or above the photos, or on a
+ * copied onto it; page texts (a dedication) set in the free margin below or above the photos, or on a
  * white band when there is no room. Photos are decoded, resized and reduced to their slot's pixels
- * one at a time, so memory holds the page and one photo, never the book.
+ * one at a time, so memory holds the page, its slots' pixels and one photo, never the book.
  */
 export async function renderPrintPage(options: PrintRenderOptions & { page: BookPage }): Promise<RenderedPage> {
   const { format, page } = options;
   const size = pagePixels(format);
   const trim = trimPixels(format);
-  const layers: OverlayOptions[] = [];
+  const photos: RawPhotoLayer[] = [];
+  const overlays: OverlayOptions[] = [];
   const placements: PhotoPlacement[] = [];
   for (const slot of page.photos) {
     const rect = {
@@ -66,15 +69,15 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
       height: Math.max(1, Math.round(slot.height * trim.height)),
     };
     const placed = await placePhoto(options, slot.photoId, rect, size);
-    if (placed.layer) layers.push(placed.layer);
+    if (placed.layer) photos.push(placed.layer);
     placements.push(placed.placement);
   }
   const texts = page.texts.map((t) => t.text);
   if (texts.some((t) => cleanText(t))) {
     const photoRows = page.photos.map((s) => ({ top: trim.top + s.y * trim.height, bottom: trim.top + (s.y + s.height) * trim.height }));
-    layers.push({ input: await pageTextSvg(size, trim, texts, photoRows, format.dpi), left: 0, top: 0 });
+    overlays.push({ input: await pageTextSvg(size, trim, texts, photoRows, format.dpi), left: 0, top: 0 });
   }
-  return compose(size, layers, format.dpi, placements, options.background ?? '#ffffff');
+  return compose(size, photos, overlays, format.dpi, placements, options.background ?? '#ffffff');
 }
 
 /**
@@ -88,16 +91,16 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
 export async function renderPrintCover(options: PrintRenderOptions & { cover: BookCover }): Promise<RenderedPage> {
   const { format, cover } = options;
   const size = pagePixels(format);
-  const layers: OverlayOptions[] = [];
+  const photos: RawPhotoLayer[] = [];
   const placements: PhotoPlacement[] = [];
   if (cover.photoId) {
     const placed = await placePhoto(options, cover.photoId, { left: 0, top: 0, width: size.width, height: size.height }, size);
-    if (placed.layer) layers.push(placed.layer);
+    if (placed.layer) photos.push(placed.layer);
     placements.push(placed.placement);
   }
   const overlay = await textOverlaySvg(size.width, size.height, cover.title, cover.subtitle);
-  if (overlay) layers.push({ input: Buffer.from(overlay), left: 0, top: 0 });
-  return compose(size, layers, format.dpi, placements, options.background ?? DEFAULT_COVER_BACKGROUND);
+  const overlays: OverlayOptions[] = overlay ? [{ input: Buffer.from(overlay), left: 0, top: 0 }] : [];
+  return compose(size, photos, overlays, format.dpi, placements, options.background ?? DEFAULT_COVER_BACKGROUND);
 }
 
 interface Rect {
@@ -109,15 +112,15 @@ interface Rect {
 
 /**
  * The photo upright, corrected if asked, cropped to fill `rect` (sharp's attention strategy, as
- * the cover preview: the crop keeps the most salient region), as raw RGB pixels of the part of
- * `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
+ * the cover preview: the crop keeps the most salient region; for a large slot chosen on a small
+ * copy, attention-crop.ts), as raw RGB pixels of the part of `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
  */
 async function placePhoto(
   options: PrintRenderOptions,
   photoId: string,
   rect: Rect,
   page: { width: number; height: number },
-): Promise<{ layer?: OverlayOptions; placement: PhotoPlacement }> {
+): Promise<{ layer?: RawPhotoLayer; placement: PhotoPlacement }> {
   const original = await options.loadPhoto(photoId);
   const metadata = await readImageMetadata(original);
   const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
@@ -127,16 +130,26 @@ async function placePhoto(
 
   const visible = intersect(rect, { left: 0, top: 0, width: page.width, height: page.height });
   if (!visible) return { placement };
-  let pipeline = openImage(original).autoOrient().flatten({ background: '#ffffff' });
-  if (options.colorCorrection) {
-    pipeline = applyColourCorrection(pipeline, await (options.corrections?.of(photoId, original) ?? measureColourCorrection(original)));
-  }
-  pipeline = pipeline.resize(rect.width, rect.height, { fit: 'cover', position: sharp.strategy.attention });
-  if (visible.width !== rect.width || visible.height !== rect.height) {
-    pipeline = pipeline.extract({ left: visible.left - rect.left, top: visible.top - rect.top, width: visible.width, height: visible.height });
+  const correction = options.colorCorrection ? await (options.corrections?.of(photoId, original) ?? measureColourCorrection(original)) : undefined;
+  const prepared = () => {
+    const photo = openImage(original).autoOrient().flatten({ background: '#ffffff' });
+    return correction ? applyColourCorrection(photo, correction) : photo;
+  };
+  const crop = await attentionCoverCrop(prepared, metadata.format, upright, rect);
+  let pipeline = crop
+    ? prepared().resize(crop.width, crop.height, { fit: 'fill' })
+    : prepared().resize(rect.width, rect.height, { fit: 'cover', position: sharp.strategy.attention });
+  const slotInPipeline = crop ?? { left: 0, top: 0 };
+  if (crop || visible.width !== rect.width || visible.height !== rect.height) {
+    pipeline = pipeline.extract({
+      left: slotInPipeline.left + visible.left - rect.left,
+      top: slotInPipeline.top + visible.top - rect.top,
+      width: visible.width,
+      height: visible.height,
+    });
   }
   const pixels = await guardDecode(pipeline.toColourspace('srgb').raw().toBuffer());
-  return { layer: { input: pixels, raw: { width: visible.width, height: visible.height, channels: 3 }, left: visible.left, top: visible.top }, placement };
+  return { layer: { pixels, ...visible }, placement };
 }
 
 function intersect(a: Rect, b: Rect): Rect | null {
@@ -147,10 +160,18 @@ function intersect(a: Rect, b: Rect): Rect | null {
   return right > left && bottom > top ? { left, top, width: right - left, height: bottom - top } : null;
 }
 
-async function compose(size: { width: number; height: number }, layers: OverlayOptions[], dpi: number, placements: PhotoPlacement[], background: string): Promise<RenderedPage> {
-  if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(background)) throw new RangeError(`background must be "#rgb" or "#rrggbb", got ${JSON.stringify(background)}`);
-  const jpeg = await sharp({ create: { width: size.width, height: size.height, channels: 3, background } })
-    .composite(layers)
+/** The photos copied onto the page (page-canvas.ts), the texts drawn over them, encoded for print. */
+async function compose(
+  size: { width: number; height: number },
+  photos: RawPhotoLayer[],
+  overlays: OverlayOptions[],
+  dpi: number,
+  placements: PhotoPlacement[],
+  background: string,
+): Promise<RenderedPage> {
+  let page = sharp(pageCanvas(size, background, photos), { raw: { width: size.width, height: size.height, channels: 3 } });
+  if (overlays.length > 0) page = page.composite(overlays);
+  const jpeg = await page
     // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper. No
     // Huffman optimisation: it made a render 6% slower for print files 5% smaller.
     .jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4', optimiseCoding: false })

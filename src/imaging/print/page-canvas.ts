@@ -1,0 +1,38 @@
+/** Raw RGB pixels of one photo's visible part, placed at (left, top) of the page. */
+export interface RawPhotoLayer {
+  pixels: Buffer;
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * The page as raw RGB, filled with `background` ("#rgb" or "#rrggbb"), each photo's rows copied in
+ * place. Photos are opaque and never overlap the page edge (they come clipped to it), so a copy is
+ * exactly what an "over" composite would give, at a fraction of its cost: libvips composites in
+ * floating point with alpha, 190 ms of a 330 ms A4 page at 300 DPI against 9 ms here (README,
+ * Performance).
+ */
+export function pageCanvas(size: { width: number; height: number }, background: string, photos: readonly RawPhotoLayer[]): Buffer {
+  const rowBytes = size.width * 3;
+  const canvas = Buffer.alloc(rowBytes * size.height, rgbOf(background));
+  for (const photo of photos) {
+    if (photo.left < 0 || photo.top < 0 || photo.left + photo.width > size.width || photo.top + photo.height > size.height) {
+      throw new RangeError(`photo layer ${photo.width}x${photo.height} at ${photo.left},${photo.top} lies outside the ${size.width}x${size.height} page`);
+    }
+    if (photo.pixels.length !== photo.width * photo.height * 3) throw new RangeError(`photo layer holds ${photo.pixels.length} bytes, not ${photo.width}x${photo.height} RGB`);
+    const photoRowBytes = photo.width * 3;
+    for (let y = 0; y < photo.height; y++) {
+      photo.pixels.copy(canvas, (photo.top + y) * rowBytes + photo.left * 3, y * photoRowBytes, (y + 1) * photoRowBytes);
+    }
+  }
+  return canvas;
+}
+
+function rgbOf(colour: string): Buffer {
+  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour)?.[1];
+  if (!hex) throw new RangeError(`background must be "#rgb" or "#rrggbb", got ${JSON.stringify(colour)}`);
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  return Buffer.from(full, 'hex');
+}
