@@ -9,7 +9,7 @@ const RADIUS = 300;
 /** A grainy grey 4000 x 3000 photo with one red disc (what attention looks for) centred at (cx, cy). */
 async function photoWithDisc(cx: number, cy: number, format: 'jpeg' | 'png'): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="${H}"><rect width="100%" height="100%" fill="#777777"/><circle cx="${cx}" cy="${cy}" r="${RADIUS}" fill="#e03020"/></svg>`;
-  const grain = await sharp({ create: { width: W, height: H, channels: 3, noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).png().toBuffer();
+  const grain = await sharp({ create: { width: W, height: H, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 30 } } }).png().toBuffer();
   const image = sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'soft-light' }]);
   return format === 'jpeg' ? image.jpeg({ quality: 90 }).toBuffer() : image.png({ compressionLevel: 1 }).toBuffer();
 }
