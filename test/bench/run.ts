@@ -23,13 +23,12 @@ import {
   ROOT,
   benchDatabase,
   createClient,
+  freePort,
   load,
   median,
   newDataDir,
   projectId,
-  residentKiB,
   seedProjects,
-  serviceProcessId,
   startFloor,
   startProject,
   type IssuedClient,
@@ -38,6 +37,7 @@ import {
   type Running,
 } from './bench-env';
 import { generateBodies } from './bench-rows';
+import { heldMemory } from './held-memory';
 import { makePhoto, startPhotoServer } from '../support/photo-server';
 import { printBody } from '../support/print-fixtures';
 
@@ -301,18 +301,13 @@ async function renderingRow() {
   }
 }
 
-/** The resident memory of the service's Node process, in KiB. */
-function serviceRssKiB(service: Running): number {
-  return residentKiB(serviceProcessId(service)).rss;
-}
-
 /**
  * `count` idle graphql-ws subscriptions to one project (test/bench/subscribers.mjs, its own
  * process), then one status change of that project (a sync delete): the service's memory per
- * subscription and when each subscriber heard of it.
+ * subscription (after full collections, through its inspector) and when each subscriber heard of it.
  */
-async function fanOut(service: Running, client: IssuedClient, count: number, project: string) {
-  const before = serviceRssKiB(service);
+async function fanOut(service: Running, inspectorPort: number, client: IssuedClient, count: number, project: string) {
+  const before = await heldMemory(inspectorPort);
   const child = spawn(process.execPath, ['test/bench/subscribers.mjs'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = once(child, 'exit');
   child.stdin!.end(JSON.stringify({ url: service.url, count, accessKey: client.accessKey, accessSecret: client.accessSecret, projectId: project }));
@@ -320,7 +315,7 @@ async function fanOut(service: Running, client: IssuedClient, count: number, pro
   const ready = await lines.next();
   if (ready.value !== 'ready') throw new Error(`subscribers: ${ready.value}`);
   await new Promise((resolve) => setTimeout(resolve, 2000));
-  const held = serviceRssKiB(service);
+  const held = await heldMemory(inspectorPort);
   const sent = performance.timeOrigin + performance.now();
   const response = await fetch(`${service.url}/v2/project/delete`, {
     method: 'POST',
@@ -332,7 +327,7 @@ async function fanOut(service: Running, client: IssuedClient, count: number, pro
   await exited;
   const latencies = report.times.map((t) => t - sent).sort((a, b) => a - b);
   const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? Number.NaN;
-  return { perSubKiB: (held - before) / count, p99, received: report.received };
+  return { perSubKiB: (held.rssKiB - before.rssKiB) / count, heapPerSubKiB: (held.heapUsedKiB - before.heapUsedKiB) / count, p99, received: report.received };
 }
 
 async function subscriptionsRow() {
@@ -343,22 +338,24 @@ async function subscriptionsRow() {
   const client = await createClient(url, dataDir, 'Subscribed shop');
   await service.stop();
   await seedProjects(url, client.clientId, 2 * ROUNDS, 1);
-  service = await startProject({ databaseUrl: url, dataDir });
+  const inspectorPort = await freePort();
+  service = await startProject({ databaseUrl: url, dataDir, nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`] });
   try {
     const small: { p99: number }[] = [];
-    const large: { perSubKiB: number; p99: number; received: number }[] = [];
+    const large: { perSubKiB: number; heapPerSubKiB: number; p99: number; received: number }[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      small.push(await fanOut(service, client, 100, projectId(2 * round + 1)));
-      large.push(await fanOut(service, client, many, projectId(2 * round + 2)));
+      small.push(await fanOut(service, inspectorPort, client, 100, projectId(2 * round + 1)));
+      large.push(await fanOut(service, inspectorPort, client, many, projectId(2 * round + 2)));
     }
     const perSub = median(large.map((r) => r.perSubKiB));
+    const heapPerSub = median(large.map((r) => r.heapPerSubKiB));
     const [p99Large, p99Small] = [median(large.map((r) => r.p99)), median(small.map((r) => r.p99))];
     const ratio = p99Large / p99Small;
     const missed = large.reduce((n, r) => n + (many - r.received), 0);
     if (missed) notes.push(`subscriptions: ${missed} of ${many * ROUNDS} subscribers heard nothing within the wait`);
     table.push({
       what: `${many.toLocaleString('en')} idle graphql-ws subscriptions, one status change fanned out`,
-      project: `${perSub.toFixed(1)} KiB each; fan-out p99 ${p99Large.toFixed(0)} ms`,
+      project: `${perSub.toFixed(1)} KiB each (resident, after full collections; ${heapPerSub.toFixed(1)} KiB of it V8 heap); fan-out p99 ${p99Large.toFixed(0)} ms`,
       comparedWith: `100 subscriptions: fan-out p99 ${p99Small.toFixed(0)} ms`,
       ratio: `p99 ${ratio.toFixed(2)}x`,
       target: '<= 10 KiB each, p99 <= 5x',
@@ -408,7 +405,7 @@ async function printRow() {
   const speed = seconds(im[2]) / seconds(ours[2]);
   const memory = Number.parseFloat(ours[3]) / Number.parseFloat(im[3]);
   table.push({
-    what: `print render, ${quick ? 8 : 24}-page A4 at 300 DPI (test/bench/print-render.ts)`,
+    what: `print render, ${quick ? 8 : 24}-page A4 at 300 DPI, colour correction on (test/bench/print-render.ts)`,
     project: `${ours[2]}, ${ours[3]}`,
     comparedWith: `${im[1]}: ${im[2]}, ${im[3]}`,
     ratio: `${speed.toFixed(2)}x faster, ${memory.toFixed(2)}x the memory`,
