@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type ExecutionResult } from 'graphql';
 import { subscribeSharingResults } from '../src/graphql/shared-subscription-results';
+import { sharedDocumentParser } from '../src/graphql/shared-documents';
 
 interface Tick {
   n: number;
@@ -57,8 +58,11 @@ function listen(listeners: Set<(tick: Tick) => void>): AsyncIterableIterator<Tic
   return iterator;
 }
 
+/** As graphql-ws parses in the service: one document object per operation text. */
+const parseShared = sharedDocumentParser();
+
 async function subscribeAs(subscribe: ReturnType<typeof subscribeSharingResults<{ audience: string }>>, schema: GraphQLSchema, audience: string, query: string) {
-  const result = await subscribe({ schema, document: parse(query), contextValue: { audience } });
+  const result = await subscribe({ schema, document: parseShared(query), contextValue: { audience } });
   if (!(Symbol.asyncIterator in result)) throw new Error(JSON.stringify(result));
   return result as AsyncIterableIterator<ExecutionResult>;
 }
@@ -77,9 +81,15 @@ describe('subscriptions share one execution per event', () => {
     // One execution for the three alike, one for the other shop, one for the other arguments.
     expect(executions()).toBe(3);
 
+    // The same text parsed apart (a document dropped from the parser's cache meanwhile) is executed for itself.
+    const parsedApart = await subscribe({ schema, document: parse('subscription { tick }'), contextValue: { audience: 'shop-a' } });
+    emit({ n: 5 });
+    await Promise.all([...same, otherAudience, otherArguments, parsedApart as AsyncIterableIterator<ExecutionResult>].map((subscription) => subscription.next()));
+    expect(executions()).toBe(7);
+
     emit({ n: 4 }); // equal, but another object (as a replay read from the table is): executed again
     await Promise.all(same.map((subscription) => subscription.next()));
-    expect(executions()).toBe(4);
+    expect(executions()).toBe(8);
   });
 
   it('stops listening at once when a subscriber leaves while waiting for an event', async () => {
@@ -99,5 +109,15 @@ describe('subscriptions share one execution per event', () => {
     const result = await subscribe({ schema, document: parse('subscription { tick(times: "x") }'), contextValue: { audience: 'a' } });
     expect(Symbol.asyncIterator in result).toBe(false);
     expect((result as ExecutionResult).errors?.[0].message).toMatch(/times/);
+  });
+});
+
+describe('sharedDocumentParser', () => {
+  it('gives every parse of the same text one document, another text its own, and throws on a syntax error as parse does', () => {
+    const parseShared = sharedDocumentParser();
+    const first = parseShared('subscription { tick }');
+    expect(parseShared('subscription { tick }')).toBe(first);
+    expect(parseShared('subscription { tick(times: 2) }')).not.toBe(first);
+    expect(() => parseShared('subscription { tick')).toThrow(/Syntax Error/);
   });
 });

@@ -17,6 +17,7 @@ import { operationRules, unsafeVariablesError, type OperationLimits } from './op
 import { idempotencyPlugin } from './idempotency-key';
 import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-caps';
 import { subscribeSharingResults } from './shared-subscription-results';
+import { sharedDocumentParser } from './shared-documents';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -41,6 +42,7 @@ export async function startGraphqlServer(
   const wsServer = useServer<Record<string, unknown>, SocketExtra>(
     {
       schema,
+      parse: sharedDocumentParser(),
       validate: (validatedSchema, document) => validate(validatedSchema, document, [...specifiedRules, ...rules]),
       subscribe: subscribeSharingResults(({ ctx }: GraphqlContext) => `${ctx.tenant.clientId}:${ctx.tenant.env}:${ctx.projectScope ?? ''}`),
       onSubscribe: (socketContext, id, payload) => {

@@ -1,10 +1,10 @@
-import { createSourceEventStream, execute, print, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
 
 type Result = ExecutionResult | AsyncIterableIterator<ExecutionResult>;
 
 /**
  * graphql-js's `subscribe`, except that an event's result is computed once for every subscriber
- * with the same document, variables and audience, instead of once per subscriber: one status
+ * with the same document (object), variables and audience, instead of once per subscriber: one status
  * change watched by 10,000 dashboards is one execution, not 10,000 identical ones (README,
  * Performance). Events are shared by identity (the status-event bus hands every listener the same
  * object); an event read back for one subscriber (a replay) is its own and executes for it alone.
@@ -14,12 +14,21 @@ type Result = ExecutionResult | AsyncIterableIterator<ExecutionResult>;
  */
 export function subscribeSharingResults<Context>(audienceOf: (context: Context) => string): (args: ExecutionArgs) => Promise<Result> {
   const resultsByEvent = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+  // The same document object is the same operation (graphql-ws's parse shares them, shared-documents.ts):
+  // a number names it in the key instead of its printed text, which each subscription would hold.
+  const documentNumbers = new WeakMap<DocumentNode, number>();
+  let lastNumber = 0;
+  const numberOf = (document: DocumentNode) => {
+    let number = documentNumbers.get(document);
+    if (number === undefined) documentNumbers.set(document, (number = ++lastNumber));
+    return number;
+  };
 
   return async (args) => {
     const stream = await createSourceEventStream(args);
     if (!isAsyncIterable(stream)) return stream;
     const events = stream[Symbol.asyncIterator]();
-    const key = [audienceOf(args.contextValue as Context), args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), print(args.document)].join('\n');
+    const key = [audienceOf(args.contextValue as Context), args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), numberOf(args.document)].join('\n');
     const executeFor = (event: unknown): Promise<ExecutionResult> => Promise.resolve(execute({ ...args, rootValue: event }));
     return mapEvents(events, (event) => {
       if (typeof event !== 'object' || event === null) return executeFor(event);
