@@ -10,9 +10,9 @@ export interface RawPhotoLayer {
 /**
  * The page as raw RGB, filled with `background` ("#rgb" or "#rrggbb"), each photo's rows copied in
  * place. Photos are opaque and never overlap the page edge (they come clipped to it), so a copy is
- * exactly what an "over" composite would give, at a fraction of its cost: libvips composites in
- * floating point with alpha, 190 ms of a 330 ms A4 page at 300 DPI against 9 ms here (README,
- * Performance).
+ * exactly what an "over" composite would give, at a fraction of its cost: an A4 page at 300 DPI with
+ * four photos took 330 ms composited onto a created canvas and encoded, 82 ms copied here (9 ms of
+ * it the copy) and encoded (README, Performance).
  */
 export function pageCanvas(size: { width: number; height: number }, background: string, photos: readonly RawPhotoLayer[]): Buffer {
   const rowBytes = size.width * 3;
