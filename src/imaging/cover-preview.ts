@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { guardDecode, openImage, readImageMetadata } from './decode';
+import { hexColourBytes } from './hex-colour';
 
 export { NotAnImageError } from './errors';
 
@@ -45,9 +46,7 @@ export async function renderCoverPreview(options: CoverPreviewOptions): Promise<
     }
   }
   const background = options.backgroundColor ?? DEFAULT_COVER_BACKGROUND;
-  if (!/^#(?:[0-9a-f]{3}|[0-9a-f]{6})$/i.test(background)) {
-    throw new RangeError(`backgroundColor must be "#rgb" or "#rrggbb", got ${JSON.stringify(background)}`);
-  }
+  hexColourBytes(background, 'backgroundColor');
 
   const overlay = await textOverlaySvg(width, height, options.title, options.subtitle);
   const composite = overlay ? [{ input: Buffer.from(overlay), top: 0, left: 0 }] : [];

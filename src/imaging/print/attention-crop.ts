@@ -24,8 +24,9 @@ const SMALL_COPY_SIDE = 256;
  * slot: sharp analyses that whole image, 150–250 ms more for a full A4 slot at 300 DPI, against
  * 25–40 ms for the small copy (README, Performance). On photos with one salient region the crop
  * keeps it and lands within a few pixels of sharp's own (test/imaging-print/attention-crop.test.ts
- * allows 5%: on an even background the choice is a judgement on noise). Undefined when sharp's own crop is the cheaper (a small slot,
- * a format that must be decoded in full) or when there is nothing to crop.
+ * allows 5%: on an even background the choice is a judgement on noise). Undefined when sharp's own
+ * crop is the cheaper (a small slot, a format that must be decoded in full) or when there is
+ * nothing to crop.
  *
  * `prepared` opens the photo as the page will use it (upright, flattened, corrected), so the
  * attention is judged on the same pixels.

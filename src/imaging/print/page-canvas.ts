@@ -1,3 +1,5 @@
+import { hexColourBytes } from '../hex-colour';
+
 /** Raw RGB pixels of one photo's visible part, placed at (left, top) of the page. */
 export interface RawPhotoLayer {
   pixels: Buffer;
@@ -16,7 +18,7 @@ export interface RawPhotoLayer {
  */
 export function pageCanvas(size: { width: number; height: number }, background: string, photos: readonly RawPhotoLayer[]): Buffer {
   const rowBytes = size.width * 3;
-  const canvas = Buffer.alloc(rowBytes * size.height, rgbOf(background));
+  const canvas = Buffer.alloc(rowBytes * size.height, hexColourBytes(background, 'background'));
   for (const photo of photos) {
     if (photo.left < 0 || photo.top < 0 || photo.left + photo.width > size.width || photo.top + photo.height > size.height) {
       throw new RangeError(`photo layer ${photo.width}x${photo.height} at ${photo.left},${photo.top} lies outside the ${size.width}x${size.height} page`);
@@ -28,11 +30,4 @@ export function pageCanvas(size: { width: number; height: number }, background: 
     }
   }
   return canvas;
-}
-
-function rgbOf(colour: string): Buffer {
-  const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(colour)?.[1];
-  if (!hex) throw new RangeError(`background must be "#rgb" or "#rrggbb", got ${JSON.stringify(colour)}`);
-  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
-  return Buffer.from(full, 'hex');
 }
