@@ -157,9 +157,9 @@ export function residentKiB(pid: number): { rss: number; peak: number } {
 }
 
 /** A floor script of test/bench/ (bare node:http + pg), in its own process. */
-export async function startFloor(script: string, databaseUrl: string, env: Record<string, string> = {}): Promise<Running> {
+export async function startFloor(script: string, databaseUrl: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Running> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(ROOT, 'test/bench', script)], {
+  const child = spawn(process.execPath, [...nodeFlags, path.join(ROOT, 'test/bench', script)], {
     cwd: ROOT,
     detached: true,
     stdio: ['ignore', 'inherit', 'inherit'],

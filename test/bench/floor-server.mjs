@@ -9,9 +9,14 @@
 //   POST /v2/generate               product + market lookups, then in ONE transaction: end user
 //                                   (insert or ignore), project, status event + NOTIFY, and a durable
 //                                   flow-start row (the build flow "started" before the answer)
+//   POST /v2/project/delete         the projects' status set to deleted and a NOTIFY, in one transaction
+//   WS   /graphql                   the part of graphql-transport-ws the bench's subscribers speak
+//                                   (connection_init with the credentials, subscribe, ping); each
+//                                   NOTIFY heard is sent to the project's subscribers, serialized once
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import pg from 'pg';
+import { WebSocketServer } from 'ws';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const pepper = process.env.CREDENTIAL_PEPPER;
@@ -172,6 +177,67 @@ async function generate(tenant, body) {
   return { url: link.toString() };
 }
 
+async function remove(tenant, body) {
+  const { ids } = JSON.parse(body);
+  const db = await pool.connect();
+  try {
+    await db.query('BEGIN');
+    const { rows } = await db.query(
+      "UPDATE projects SET status = 'deleted' WHERE id = ANY($1) AND client_id = $2 AND env = $3 RETURNING id, status, photos_status",
+      [ids, tenant.clientId, tenant.env],
+    );
+    for (const row of rows) {
+      await db.query('SELECT pg_notify($1, $2)', [FLOOR_CHANNEL, JSON.stringify({ projectId: row.id, status: { project: row.status, photos: row.photos_status } })]);
+    }
+    await db.query('COMMIT');
+    return { data: rows.map((row) => row.id) };
+  } catch (error) {
+    await db.query('ROLLBACK');
+    throw error;
+  } finally {
+    db.release();
+  }
+}
+
+const FLOOR_CHANNEL = 'bench_floor_status';
+/** Subscribers by project id: the socket and the id of its subscribe message. */
+const subscribers = new Map();
+const listener = new pg.Client({ connectionString: process.env.DATABASE_URL });
+await listener.connect();
+await listener.query(`LISTEN ${FLOOR_CHANNEL}`);
+let sequence = 0;
+listener.on('notification', ({ payload }) => {
+  const event = JSON.parse(payload);
+  const data = JSON.stringify({ data: { projectStatusChanged: { projectId: event.projectId, sequence: ++sequence, status: event.status } } });
+  for (const { socket, id } of subscribers.get(event.projectId) ?? []) socket.send(`{"id":${JSON.stringify(id)},"type":"next","payload":${data}}`);
+});
+
+const sockets = new WebSocketServer({ noServer: true });
+sockets.on('connection', (socket) => {
+  let subscribed;
+  socket.on('message', async (data) => {
+    const message = JSON.parse(data.toString());
+    if (message.type === 'ping') return socket.send('{"type":"pong"}');
+    if (message.type === 'connection_init') {
+      const { accessKey, accessSecret } = message.payload ?? {};
+      try {
+        await authenticate(JSON.stringify({ accessKey, accessSecret }));
+        socket.send('{"type":"connection_ack"}');
+      } catch {
+        socket.close(4403, 'Forbidden');
+      }
+      return;
+    }
+    if (message.type === 'subscribe') {
+      const projectId = message.payload.variables.id;
+      if (!subscribers.has(projectId)) subscribers.set(projectId, new Set());
+      subscribed = { socket, id: message.id, projectId };
+      subscribers.get(projectId).add(subscribed);
+    }
+  });
+  socket.on('close', () => subscribed && subscribers.get(subscribed.projectId)?.delete(subscribed));
+});
+
 const server = http.createServer(async (request, response) => {
   let body = '';
   for await (const chunk of request) body += chunk;
@@ -186,7 +252,9 @@ const server = http.createServer(async (request, response) => {
           ? await list(tenant, url)
           : url.pathname === '/v2/generate' && request.method === 'POST'
             ? await generate(tenant, body)
-            : null;
+            : url.pathname === '/v2/project/delete' && request.method === 'POST'
+              ? await remove(tenant, body)
+              : null;
     if (!result) throw new HttpError(404, 'no such route');
     response.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(result));
   } catch (error) {
@@ -195,5 +263,14 @@ const server = http.createServer(async (request, response) => {
     response.writeHead(code, { 'content-type': 'application/problem+json' }).end(JSON.stringify({ status: code, detail: error.message }));
   }
 });
+server.on('upgrade', (request, socket, head) => {
+  if (new URL(request.url, 'http://floor').pathname !== '/graphql') return void socket.destroy();
+  sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+});
 server.listen(Number(process.env.PORT ?? 4100), '127.0.0.1');
-for (const signal of ['SIGINT', 'SIGTERM']) process.once(signal, () => server.close(() => pool.end().then(() => process.exit(0))));
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.once(signal, () => {
+    for (const client of sockets.clients) client.terminate();
+    server.close(() => Promise.all([pool.end(), listener.end()]).then(() => process.exit(0)));
+  });
+}

@@ -303,21 +303,21 @@ async function renderingRow() {
 
 /**
  * `count` idle graphql-ws subscriptions to one project (test/bench/subscribers.mjs, its own
- * process), then one status change of that project (a sync delete): the service's memory per
+ * process), then one status change of that project (a sync delete): the server's memory per
  * subscription (after full collections, through its inspector) and when each subscriber heard of it.
  */
-async function fanOut(service: Running, inspectorPort: number, client: IssuedClient, count: number, project: string) {
+async function fanOut(server: Running, inspectorPort: number, client: IssuedClient, count: number, project: string) {
   const before = await heldMemory(inspectorPort);
   const child = spawn(process.execPath, ['test/bench/subscribers.mjs'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
   const exited = once(child, 'exit');
-  child.stdin!.end(JSON.stringify({ url: service.url, count, accessKey: client.accessKey, accessSecret: client.accessSecret, projectId: project }));
+  child.stdin!.end(JSON.stringify({ url: server.url, count, accessKey: client.accessKey, accessSecret: client.accessSecret, projectId: project }));
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const ready = await lines.next();
   if (ready.value !== 'ready') throw new Error(`subscribers: ${ready.value}`);
   await new Promise((resolve) => setTimeout(resolve, 2000));
   const held = await heldMemory(inspectorPort);
   const sent = performance.timeOrigin + performance.now();
-  const response = await fetch(`${service.url}/v2/project/delete`, {
+  const response = await fetch(`${server.url}/v2/project/delete`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-service': client.header },
     body: JSON.stringify({ user: 'bench-user-1', type: 'sync', ids: [project] }),
@@ -330,6 +330,13 @@ async function fanOut(service: Running, inspectorPort: number, client: IssuedCli
   return { perSubKiB: (held.rssKiB - before.rssKiB) / count, heapPerSubKiB: (held.heapUsedKiB - before.heapUsedKiB) / count, p99, received: report.received };
 }
 
+type FanOut = Awaited<ReturnType<typeof fanOut>>;
+
+/**
+ * The service and the floor (floor-server.mjs: bare ws, the NOTIFY heard sent to each socket,
+ * serialized once) each hold `many` subscribers and then 100, interleaved. The floor shows what one
+ * socket write per subscriber costs on this machine, whatever the server does around it.
+ */
 async function subscriptionsRow() {
   const many = quick ? 2000 : 10_000;
   const url = await benchDatabase('photobook_bench_subs');
@@ -337,31 +344,49 @@ async function subscriptionsRow() {
   let service = await startProject({ databaseUrl: url, dataDir });
   const client = await createClient(url, dataDir, 'Subscribed shop');
   await service.stop();
-  await seedProjects(url, client.clientId, 2 * ROUNDS, 1);
-  const inspectorPort = await freePort();
-  service = await startProject({ databaseUrl: url, dataDir, nodeFlags: [`--inspect=127.0.0.1:${inspectorPort}`] });
+  await seedProjects(url, client.clientId, 4 * ROUNDS, 1);
+  const [serviceInspector, floorInspector] = [await freePort(), await freePort()];
+  service = await startProject({ databaseUrl: url, dataDir, nodeFlags: [`--inspect=127.0.0.1:${serviceInspector}`] });
+  const floor = await startFloor('floor-server.mjs', url, {}, [`--inspect=127.0.0.1:${floorInspector}`]);
   try {
-    const small: { p99: number }[] = [];
-    const large: { perSubKiB: number; heapPerSubKiB: number; p99: number; received: number }[] = [];
+    const sides = { service: { small: [] as FanOut[], large: [] as FanOut[] }, floor: { small: [] as FanOut[], large: [] as FanOut[] } };
+    let project = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      small.push(await fanOut(service, inspectorPort, client, 100, projectId(2 * round + 1)));
-      large.push(await fanOut(service, inspectorPort, client, many, projectId(2 * round + 2)));
+      sides.service.small.push(await fanOut(service, serviceInspector, client, 100, projectId(++project)));
+      sides.floor.small.push(await fanOut(floor, floorInspector, client, 100, projectId(++project)));
+      sides.service.large.push(await fanOut(service, serviceInspector, client, many, projectId(++project)));
+      sides.floor.large.push(await fanOut(floor, floorInspector, client, many, projectId(++project)));
     }
-    const perSub = median(large.map((r) => r.perSubKiB));
-    const heapPerSub = median(large.map((r) => r.heapPerSubKiB));
-    const [p99Large, p99Small] = [median(large.map((r) => r.p99)), median(small.map((r) => r.p99))];
-    const ratio = p99Large / p99Small;
-    const missed = large.reduce((n, r) => n + (many - r.received), 0);
-    if (missed) notes.push(`subscriptions: ${missed} of ${many * ROUNDS} subscribers heard nothing within the wait`);
+    const summary = ({ small, large }: { small: FanOut[]; large: FanOut[] }) => ({
+      perSub: median(large.map((r) => r.perSubKiB)),
+      heapPerSub: median(large.map((r) => r.heapPerSubKiB)),
+      p99Large: median(large.map((r) => r.p99)),
+      p99Small: median(small.map((r) => r.p99)),
+      missed: large.reduce((n, r) => n + (many - r.received), 0),
+    });
+    const [ours, bare] = [summary(sides.service), summary(sides.floor)];
+    for (const [side, { missed }] of [['service', ours], ['floor', bare]] as const) {
+      if (missed) notes.push(`subscriptions (${side}): ${missed} of ${many * ROUNDS} subscribers heard nothing within the wait`);
+    }
+    const ratio = ours.p99Large / ours.p99Small;
     table.push({
       what: `${many.toLocaleString('en')} idle graphql-ws subscriptions, one status change fanned out`,
-      project: `${perSub.toFixed(1)} KiB each (resident, after full collections; ${heapPerSub.toFixed(1)} KiB of it V8 heap); fan-out p99 ${p99Large.toFixed(0)} ms`,
-      comparedWith: `100 subscriptions: fan-out p99 ${p99Small.toFixed(0)} ms`,
+      project: `${ours.perSub.toFixed(1)} KiB each (resident, after full collections; ${ours.heapPerSub.toFixed(1)} KiB of it V8 heap); fan-out p99 ${ours.p99Large.toFixed(0)} ms`,
+      comparedWith: `100 subscriptions: fan-out p99 ${ours.p99Small.toFixed(0)} ms`,
       ratio: `p99 ${ratio.toFixed(2)}x`,
       target: '<= 10 KiB each, p99 <= 5x',
-      met: perSub <= 10 && ratio <= 5 ? 'yes' : 'NO',
+      met: ours.perSub <= 10 && ratio <= 5 ? 'yes' : 'NO',
+    });
+    table.push({
+      what: `the same fan-out on bare ws (floor-server.mjs: no GraphQL, serialized once)`,
+      project: `${many.toLocaleString('en')}: p99 ${ours.p99Large.toFixed(0)} ms, ${ours.perSub.toFixed(1)} KiB each`,
+      comparedWith: `${many.toLocaleString('en')}: p99 ${bare.p99Large.toFixed(0)} ms, ${bare.perSub.toFixed(1)} KiB each; 100: p99 ${bare.p99Small.toFixed(0)} ms (${(bare.p99Large / bare.p99Small).toFixed(1)}x)`,
+      ratio: `p99 ${(ours.p99Large / bare.p99Large).toFixed(2)}x`,
+      target: '(context)',
+      met: '-',
     });
   } finally {
+    await floor.stop();
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });
   }
