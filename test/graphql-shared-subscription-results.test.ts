@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type ExecutionResult } from 'graphql';
+import { GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
+import { EventFeed } from '../src/events/event-feed';
 import { subscribeSharingResults } from '../src/graphql/shared-subscription-results';
 import { sharedDocumentParser } from '../src/graphql/shared-documents';
 
@@ -109,6 +110,104 @@ describe('subscriptions share one execution per event', () => {
     const result = await subscribe({ schema, document: parse('subscription { tick(times: "x") }'), contextValue: { audience: 'a' } });
     expect(Symbol.asyncIterator in result).toBe(false);
     expect((result as ExecutionResult).errors?.[0].message).toMatch(/times/);
+  });
+});
+
+/** A schema whose events come from an event feed (as the status-event bus's do); `slow` ticks resolve later. */
+function feedSchema() {
+  const feeds = new Set<EventFeed<Tick & { slow?: boolean }>>();
+  let executions = 0;
+  const schema = new GraphQLSchema({
+    query: new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLString } } }),
+    subscription: new GraphQLObjectType({
+      name: 'Subscription',
+      fields: {
+        tick: {
+          type: GraphQLInt,
+          subscribe: () => {
+            const feed: EventFeed<Tick & { slow?: boolean }> = new EventFeed(() => feeds.delete(feed));
+            feeds.add(feed);
+            return feed;
+          },
+          resolve: (tick: Tick & { slow?: boolean }) => {
+            executions++;
+            if (tick.n < 0) throw new Error('negative tick');
+            return tick.slow ? new Promise((resolve) => setTimeout(() => resolve(tick.n), 20)) : tick.n;
+          },
+        },
+      },
+    }),
+  });
+  return { schema, emit: (tick: Tick & { slow?: boolean }) => feeds.forEach((feed) => feed.push(tick)), executions: () => executions, feeds };
+}
+
+describe('subscription results pushed to sockets', () => {
+  const parseShared = sharedDocumentParser();
+  type Context = { audience: string; id: string };
+
+  function pushing() {
+    const sent = new Map<string, unknown[]>();
+    let formats = 0;
+    const subscribe = subscribeSharingResults<Context>((context) => context.audience, {
+      targetOf: (context) => ({ id: context.id, send: (text) => sent.set(context.id, [...(sent.get(context.id) ?? []), JSON.parse(text)]) }),
+      format: (result) => {
+        formats++;
+        return result.errors ? { ...result, errors: result.errors.map((error) => ({ message: `formatted: ${error.message}` })) } : (result as FormattedExecutionResult);
+      },
+    });
+    const open = async (schema: GraphQLSchema, id: string) => {
+      const subscription = (await subscribe({ schema, document: parseShared('subscription { tick }'), contextValue: { audience: 'shop', id } })) as AsyncIterableIterator<ExecutionResult>;
+      return { subscription, ended: subscription.next() };
+    };
+    return { sent, open, formats: () => formats };
+  }
+
+  it("writes each event's result to every socket as graphql-ws's next message, executed and serialized once, in event order", async () => {
+    const { schema, emit, executions } = feedSchema();
+    const { sent, open, formats } = pushing();
+    await open(schema, 'a');
+    await open(schema, 'b');
+    emit({ n: 1 });
+    // Written synchronously, within the emit.
+    expect(sent.get('a')).toEqual([{ id: 'a', type: 'next', payload: { data: { tick: 1 } } }]);
+    emit({ n: 2, slow: true });
+    emit({ n: 3 });
+    // 3 is ready at once but waits for 2.
+    expect(sent.get('b')).toHaveLength(1);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    for (const id of ['a', 'b']) expect(sent.get(id)!.map((message) => (message as { payload: { data: { tick: number } } }).payload.data.tick)).toEqual([1, 2, 3]);
+    expect(executions()).toBe(3);
+    expect(formats()).toBe(3);
+  });
+
+  it("writes a result's errors as the format makes them", async () => {
+    const { schema, emit } = feedSchema();
+    const { sent, open } = pushing();
+    await open(schema, 'a');
+    emit({ n: -1 });
+    expect(sent.get('a')).toEqual([{ id: 'a', type: 'next', payload: { data: { tick: null }, errors: [{ message: 'formatted: negative tick' }] } }]);
+  });
+
+  it('ends when the subscriber leaves: nothing more is written, the feed is stopped', async () => {
+    const { schema, emit, feeds } = feedSchema();
+    const { sent, open } = pushing();
+    const { subscription, ended } = await open(schema, 'a');
+    await subscription.return!();
+    await expect(ended).resolves.toEqual({ done: true, value: undefined });
+    expect(feeds.size).toBe(0);
+    emit({ n: 1 });
+    expect(sent.get('a')).toBeUndefined();
+  });
+
+  it("ends after the results already under way are written, and fails with the feed's failure", async () => {
+    const { schema, emit, feeds } = feedSchema();
+    const { sent, open } = pushing();
+    const { ended } = await open(schema, 'a');
+    emit({ n: 1, slow: true });
+    const [feed] = feeds;
+    feed!.fail(new Error('the table could not be read'));
+    await expect(ended).rejects.toThrow('the table could not be read');
+    expect(sent.get('a')).toHaveLength(1);
   });
 });
 

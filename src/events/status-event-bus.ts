@@ -1,6 +1,7 @@
 import createSubscriber, { type Subscriber } from 'pg-listen';
 import type { Logger } from 'pino';
 import { STATUS_EVENTS_CHANNEL, type StatusEventMessage } from './status-event-log';
+import { EventFeed } from './event-feed';
 
 type Listener = (event: StatusEventMessage) => void;
 
@@ -26,12 +27,15 @@ export const STATUS_EVENT_LISTENER = 'photobook-status-events';
  */
 export class StatusEventBus {
   /** By audience key: 10,000 subscriptions to other subjects are not 10,000 calls per event. */
-  private readonly listeners = new Map<string, Set<Listener>>();
+  private readonly listeners = new Map<string, Listeners>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly subscriber: Subscriber<{ [STATUS_EVENTS_CHANNEL]: StatusEventMessage }>;
   private stopped?: Promise<void>;
 
-  constructor(databaseUrl: string, log: Logger) {
+  constructor(
+    databaseUrl: string,
+    private readonly log: Logger,
+  ) {
     this.subscriber = createSubscriber(
       { connectionString: databaseUrl, application_name: STATUS_EVENT_LISTENER },
       // Retry for as long as the database is away; pg-listen's default gives up after 3 s.
@@ -66,17 +70,29 @@ export class StatusEventBus {
   on(audience: EventAudience, listener: Listener): () => void {
     const key = audienceKey(audience, audience.subject);
     let listeners = this.listeners.get(key);
-    if (!listeners) this.listeners.set(key, (listeners = new Set()));
+    if (!listeners) this.listeners.set(key, (listeners = new Listeners(key)));
     listeners.add(listener);
+    // Closes over the set, which holds the key: not over this call's own copy of the key, which
+    // every one of 10,000 subscriptions would keep.
+    const audienceListeners = listeners;
     return () => {
-      listeners.delete(listener);
-      if (listeners.size === 0 && this.listeners.get(key) === listeners) this.listeners.delete(key);
+      audienceListeners.delete(listener);
+      if (audienceListeners.size === 0 && this.listeners.get(audienceListeners.key) === audienceListeners) this.listeners.delete(audienceListeners.key);
     };
   }
 
   private deliver(key: string, event: StatusEventMessage): void {
     const listeners = this.listeners.get(key);
-    if (listeners) for (const listener of listeners) listener(event);
+    if (!listeners) return;
+    // Listeners are called synchronously, one after the other: one that throws must not keep the
+    // event from the rest.
+    for (const listener of listeners) {
+      try {
+        listener(event);
+      } catch (error) {
+        this.log.error({ err: error }, 'status event listener threw');
+      }
+    }
   }
 
   /** Calls `listener` each time the listening connection is back after a loss, until the returned function is called. */
@@ -85,41 +101,20 @@ export class StatusEventBus {
     return () => this.reconnectListeners.delete(listener);
   }
 
-  /** Events of `audience` matching `accept`, as an async iterable that ends when the consumer stops. */
-  subscribe(audience: EventAudience, accept: (event: StatusEventMessage) => boolean): AsyncIterableIterator<StatusEventMessage> {
-    const queue: StatusEventMessage[] = [];
-    let wake: (() => void) | undefined;
-    let done = false;
+  /** Events of `audience` matching `accept`, as a feed that ends when the consumer stops it. */
+  subscribe(audience: EventAudience, accept: (event: StatusEventMessage) => boolean): EventFeed<StatusEventMessage> {
+    const feed: EventFeed<StatusEventMessage> = new EventFeed(() => off());
     const off = this.on(audience, (event) => {
-      if (!accept(event)) return;
-      queue.push(event);
-      wake?.();
+      if (accept(event)) feed.push(event);
     });
-    const finish = () => {
-      done = true;
-      off();
-      wake?.();
-    };
-    const iterator: AsyncIterableIterator<StatusEventMessage> = {
-      async next() {
-        while (queue.length === 0 && !done) await new Promise<void>((resolve) => (wake = resolve));
-        wake = undefined;
-        if (queue.length > 0) return { value: queue.shift()!, done: false };
-        return { value: undefined, done: true };
-      },
-      async return() {
-        finish();
-        return { value: undefined, done: true };
-      },
-      async throw(error) {
-        finish();
-        throw error;
-      },
-      [Symbol.asyncIterator]() {
-        return iterator;
-      },
-    };
-    return iterator;
+    return feed;
+  }
+}
+
+/** The listeners of one audience, and its key in the bus's map. */
+class Listeners extends Set<Listener> {
+  constructor(readonly key: string) {
+    super();
   }
 }
 

@@ -2,9 +2,9 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, specifiedRules, validate, type GraphQLFormattedError } from 'graphql';
+import { GraphQLError, specifiedRules, validate, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
 import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
@@ -18,6 +18,7 @@ import { idempotencyPlugin } from './idempotency-key';
 import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-caps';
 import { subscribeSharingResults } from './shared-subscription-results';
 import { sharedDocumentParser } from './shared-documents';
+import type { PushTarget } from './pushed-results';
 
 export const GRAPHQL_PATH = '/graphql';
 
@@ -35,8 +36,16 @@ export async function startGraphqlServer(
   const schema = await graphqlSchema();
   const rules = operationRules(limits);
   const caps = new SocketCaps(limits);
-  /** Per socket: the client it counts against and the ids of its running operations. */
-  type SocketExtra = { tenant?: GraphqlContext['ctx']['tenant']; projectScope?: string; capKey?: string; running?: Set<string> };
+  /** Per socket: the client it counts against, the ids of its running operations, and how results are written to it. */
+  type SocketExtra = {
+    tenant?: GraphqlContext['ctx']['tenant'];
+    projectScope?: string;
+    capKey?: string;
+    running?: Set<string>;
+    send?: (text: string) => void;
+  };
+  /** Each subscription's context names the socket and operation its results are pushed to. */
+  const pushTargets = new WeakMap<GraphqlContext, PushTarget>();
 
   const sockets = new WebSocketServer({ noServer: true });
   const wsServer = useServer<Record<string, unknown>, SocketExtra>(
@@ -44,7 +53,10 @@ export async function startGraphqlServer(
       schema,
       parse: sharedDocumentParser(),
       validate: (validatedSchema, document) => validate(validatedSchema, document, [...specifiedRules, ...rules]),
-      subscribe: subscribeSharingResults(({ ctx }: GraphqlContext) => `${ctx.tenant.clientId}:${ctx.tenant.env}:${ctx.projectScope ?? ''}`),
+      subscribe: subscribeSharingResults(({ ctx }: GraphqlContext) => `${ctx.tenant.clientId}:${ctx.tenant.env}:${ctx.projectScope ?? ''}`, {
+        targetOf: (context) => pushTargets.get(context),
+        format: formatResult,
+      }),
       onSubscribe: (socketContext, id, payload) => {
         const unsafe = unsafeVariablesError(payload.variables);
         if (unsafe) return [unsafe];
@@ -81,8 +93,9 @@ export async function startGraphqlServer(
             return false;
           }
           Object.assign(extra, { tenant, projectScope: session?.projectId, capKey, running: new Set<string>() });
-          // The upgrade request is read only here: not kept for the socket's life.
-          delete (extra as { request?: unknown }).request;
+          // The upgrade request is read only here: not kept for the socket's life. Set rather than
+          // deleted: a deleted property turns the object into a dictionary, larger for every socket.
+          (extra as { request?: unknown }).request = undefined;
           return true;
         } catch (error) {
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
@@ -96,11 +109,16 @@ export async function startGraphqlServer(
       },
       // Subscriptions answer errors in the same vocabulary as queries (codes, no internals).
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphqlError(error.toJSON(), error)),
-      onNext: (_ctx, _id, _payload, _args, result) =>
-        result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) } : undefined,
-      context: (socketContext): GraphqlContext => {
-        const { tenant, projectScope } = socketContext.extra as SocketExtra;
-        return graphqlContext(createRequestContext(services.em, tenant!, `ws-${crypto.randomUUID()}`, projectScope), services, bus);
+      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? formatResult(result) : undefined),
+      context: (socketContext, id): GraphqlContext => {
+        const extra = socketContext.extra as SocketExtra & { socket: WebSocket };
+        const context = graphqlContext(createRequestContext(services.em, extra.tenant!, `ws-${crypto.randomUUID()}`, extra.projectScope), services, bus);
+        const { socket } = extra;
+        extra.send ??= (text) => {
+          if (socket.readyState === WebSocket.OPEN) socket.send(text);
+        };
+        pushTargets.set(context, { id, send: extra.send });
+        return context;
       },
     },
     sockets,
@@ -180,6 +198,11 @@ class LazyLoadersContext implements GraphqlContext {
   get loaders(): Loaders {
     return (this.madeLoaders ??= createLoaders(this.ctx));
   }
+}
+
+/** A result with its errors in the vocabulary of queries, as subscribers receive it. */
+function formatResult(result: ExecutionResult): FormattedExecutionResult {
+  return result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) } : (result as FormattedExecutionResult);
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */

@@ -1,6 +1,16 @@
-import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult } from 'graphql';
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
+import { EventFeed } from '../events/event-feed';
+import { pushResults, type PushTarget } from './pushed-results';
+import { SharedResult } from './shared-result';
 
 type Result = ExecutionResult | AsyncIterableIterator<ExecutionResult>;
+
+/** Where subscriptions' results can be written straight to their socket (graphql-ws), and how they read there. */
+export interface PushOptions<Context> {
+  targetOf(context: Context): PushTarget | undefined;
+  /** A result as the client receives it (its errors formatted). */
+  format(result: ExecutionResult): FormattedExecutionResult;
+}
 
 /**
  * graphql-js's `subscribe`, except that an event's result is computed once for every subscriber
@@ -10,10 +20,12 @@ type Result = ExecutionResult | AsyncIterableIterator<ExecutionResult>;
  * object); an event read back for one subscriber (a replay) is its own and executes for it alone.
  *
  * `audienceOf` names everything in a subscriber's context that can change a result (its client,
- * environment and editor scope): only subscribers with the same audience share.
+ * environment and editor scope): only subscribers with the same audience share. With `push`, a
+ * subscription whose events come from an event feed and whose context has a push target has its
+ * results written to the socket as the events arrive (pushed-results.ts), serialized once.
  */
-export function subscribeSharingResults<Context>(audienceOf: (context: Context) => string): (args: ExecutionArgs) => Promise<Result> {
-  const resultsByEvent = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+export function subscribeSharingResults<Context>(audienceOf: (context: Context) => string, push?: PushOptions<Context>): (args: ExecutionArgs) => Promise<Result> {
+  const resultsByEvent = new WeakMap<object, Map<string, SharedResult>>();
   // The same document object is the same operation (graphql-ws's parse shares them, shared-documents.ts):
   // a number names it in the key instead of its printed text, which each subscription would hold.
   const documentNumbers = new WeakMap<DocumentNode, number>();
@@ -27,17 +39,19 @@ export function subscribeSharingResults<Context>(audienceOf: (context: Context) 
   return async (args) => {
     const stream = await createSourceEventStream(args);
     if (!isAsyncIterable(stream)) return stream;
-    const events = stream[Symbol.asyncIterator]();
     const key = [audienceOf(args.contextValue as Context), args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), numberOf(args.document)].join('\n');
-    const executeFor = (event: unknown): Promise<ExecutionResult> => Promise.resolve(execute({ ...args, rootValue: event }));
-    return mapEvents(events, (event) => {
+    const executeFor = (event: unknown) => new SharedResult(() => execute({ ...args, rootValue: event }));
+    const resultOf = (event: unknown): SharedResult => {
       if (typeof event !== 'object' || event === null) return executeFor(event);
       let results = resultsByEvent.get(event);
       if (!results) resultsByEvent.set(event, (results = new Map()));
       let result = results.get(key);
       if (!result) results.set(key, (result = executeFor(event)));
       return result;
-    });
+    };
+    const target = push?.targetOf(args.contextValue as Context);
+    if (target && stream instanceof EventFeed) return pushResults(stream, target, resultOf, push!.format);
+    return mapEvents(stream[Symbol.asyncIterator](), (event) => resultOf(event).settled);
   };
 }
 
