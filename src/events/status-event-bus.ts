@@ -3,7 +3,15 @@ import type { Logger } from 'pino';
 import { STATUS_EVENTS_CHANNEL, type StatusEventMessage } from './status-event-log';
 import { EventFeed } from './event-feed';
 
-type Listener = (event: StatusEventMessage) => void;
+/**
+ * Hears one audience's events; with `reconnected`, also that the listening connection is back after
+ * a loss (what committed meanwhile was not heard: a listener that must miss nothing reads it). An
+ * object rather than callbacks: each of 10,000 subscriptions is one listener, not a few closures.
+ */
+export interface StatusEventListener {
+  statusEvent(event: StatusEventMessage): void;
+  reconnected?(): void;
+}
 
 /**
  * Whose events a listener hears: one client's environment, or one subject of it. Events are
@@ -27,8 +35,8 @@ export const STATUS_EVENT_LISTENER = 'photobook-status-events';
  */
 export class StatusEventBus {
   /** By audience key: 10,000 subscriptions to other subjects are not 10,000 calls per event. */
-  private readonly listeners = new Map<string, Listeners>();
-  private readonly reconnectListeners = new Set<() => void>();
+  private readonly listeners = new Map<string, Set<StatusEventListener>>();
+  private readonly reconnectListeners = new Set<StatusEventListener>();
   private readonly subscriber: Subscriber<{ [STATUS_EVENTS_CHANNEL]: StatusEventMessage }>;
   private stopped?: Promise<void>;
 
@@ -49,7 +57,7 @@ export class StatusEventBus {
     // Emitted once LISTEN is in place again: what committed meanwhile was not heard, and subscribers
     // that must miss nothing read it from the table.
     this.subscriber.events.on('connected', () => {
-      for (const listener of this.reconnectListeners) listener();
+      for (const listener of this.reconnectListeners) listener.reconnected!();
     });
     this.subscriber.events.on('reconnect', (attempt) => {
       if (attempt === 1) log.warn('status event listener lost its connection; reconnecting');
@@ -66,19 +74,21 @@ export class StatusEventBus {
     return this.stopped;
   }
 
-  /** Calls `listener` for every event of `audience` until the returned function is called. */
-  on(audience: EventAudience, listener: Listener): () => void {
+  /** Hands `listener` every event of `audience` (and word of reconnections, if it asks) until `off`. */
+  on(audience: EventAudience, listener: StatusEventListener): void {
     const key = audienceKey(audience, audience.subject);
     let listeners = this.listeners.get(key);
-    if (!listeners) this.listeners.set(key, (listeners = new Listeners(key)));
+    if (!listeners) this.listeners.set(key, (listeners = new Set()));
     listeners.add(listener);
-    // Closes over the set, which holds the key: not over this call's own copy of the key, which
-    // every one of 10,000 subscriptions would keep.
-    const audienceListeners = listeners;
-    return () => {
-      audienceListeners.delete(listener);
-      if (audienceListeners.size === 0 && this.listeners.get(audienceListeners.key) === audienceListeners) this.listeners.delete(audienceListeners.key);
-    };
+    if (listener.reconnected) this.reconnectListeners.add(listener);
+  }
+
+  off(audience: EventAudience, listener: StatusEventListener): void {
+    const key = audienceKey(audience, audience.subject);
+    const listeners = this.listeners.get(key);
+    listeners?.delete(listener);
+    if (listeners?.size === 0) this.listeners.delete(key);
+    this.reconnectListeners.delete(listener);
   }
 
   private deliver(key: string, event: StatusEventMessage): void {
@@ -88,33 +98,23 @@ export class StatusEventBus {
     // event from the rest.
     for (const listener of listeners) {
       try {
-        listener(event);
+        listener.statusEvent(event);
       } catch (error) {
         this.log.error({ err: error }, 'status event listener threw');
       }
     }
   }
 
-  /** Calls `listener` each time the listening connection is back after a loss, until the returned function is called. */
-  onReconnected(listener: () => void): () => void {
-    this.reconnectListeners.add(listener);
-    return () => this.reconnectListeners.delete(listener);
-  }
-
   /** Events of `audience` matching `accept`, as a feed that ends when the consumer stops it. */
   subscribe(audience: EventAudience, accept: (event: StatusEventMessage) => boolean): EventFeed<StatusEventMessage> {
-    const feed: EventFeed<StatusEventMessage> = new EventFeed(() => off());
-    const off = this.on(audience, (event) => {
-      if (accept(event)) feed.push(event);
-    });
+    const listener: StatusEventListener = {
+      statusEvent: (event) => {
+        if (accept(event)) feed.push(event);
+      },
+    };
+    const feed = new EventFeed<StatusEventMessage>(() => this.off(audience, listener));
+    this.on(audience, listener);
     return feed;
-  }
-}
-
-/** The listeners of one audience, and its key in the bus's map. */
-class Listeners extends Set<Listener> {
-  constructor(readonly key: string) {
-    super();
   }
 }
 

@@ -34,7 +34,8 @@ class PushedResults implements AsyncIterableIterator<ExecutionResult>, FeedSink<
   private readonly unsent: SharedResult[] = [];
   private listening = false;
   private ending?: { error: unknown };
-  private finish?: { resolve(done: Done): void; reject(error: unknown): void };
+  private resolveEnd?: (done: Done) => void;
+  private rejectEnd?: (error: unknown) => void;
   private readonly ended: Promise<Done>;
 
   constructor(
@@ -43,7 +44,10 @@ class PushedResults implements AsyncIterableIterator<ExecutionResult>, FeedSink<
     private readonly resultOf: (event: unknown) => SharedResult,
     private readonly format: (result: ExecutionResult) => FormattedExecutionResult,
   ) {
-    this.ended = new Promise<Done>((resolve, reject) => (this.finish = { resolve, reject }));
+    this.ended = new Promise<Done>((resolve, reject) => {
+      this.resolveEnd = resolve;
+      this.rejectEnd = reject;
+    });
   }
 
   event(event: unknown): void {
@@ -70,11 +74,9 @@ class PushedResults implements AsyncIterableIterator<ExecutionResult>, FeedSink<
       this.ending ??= { error };
       this.feed.fail(error);
     }
-    if (!this.ending || this.unsent.length > 0 || !this.finish) return;
-    const { resolve, reject } = this.finish;
-    this.finish = undefined;
-    if (this.ending.error === undefined) resolve(DONE);
-    else reject(this.ending.error);
+    if (!this.ending || this.unsent.length > 0) return;
+    if (this.ending.error === undefined) this.resolveEnd?.(DONE);
+    else this.rejectEnd?.(this.ending.error);
   }
 
   /** graphql-ws starts consuming once the subscription is registered: pushing starts then. */

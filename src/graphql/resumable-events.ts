@@ -3,6 +3,7 @@ import { ValidationError } from '../domain/errors';
 import type { GraphqlContext } from './context';
 import { tenantAudience } from './tenant-events';
 import { EventFeed } from '../events/event-feed';
+import type { EventAudience, StatusEventListener } from '../events/status-event-bus';
 
 export interface Subject {
   subjectType: string;
@@ -28,11 +29,9 @@ export function subscribeSubjectEvents(context: GraphqlContext, subject: Subject
 }
 
 /** A class, not closures: 10,000 subscriptions each holding a handful of closures cost memory (README, Performance). */
-class SubjectEventFeed extends EventFeed<StatusEventMessage> {
+class SubjectEventFeed extends EventFeed<StatusEventMessage> implements StatusEventListener {
   /** Arrivals waiting behind a read of the table; undefined when none is under way. */
   private waiting?: Arrival[];
-  private readonly offEvents: () => void;
-  private readonly offReconnected: () => void;
 
   constructor(
     private readonly context: GraphqlContext,
@@ -40,14 +39,24 @@ class SubjectEventFeed extends EventFeed<StatusEventMessage> {
     private last: number | undefined,
   ) {
     super();
-    this.offEvents = context.bus.on({ ...tenantAudience(context), subject }, (event) => this.arrive(event));
-    this.offReconnected = context.bus.onReconnected(() => this.arrive('reconnected'));
+    context.bus.on(this.audience(), this);
     if (last !== undefined) void this.catchUp('reconnected');
   }
 
+  statusEvent(event: StatusEventMessage): void {
+    this.arrive(event);
+  }
+
+  reconnected(): void {
+    this.arrive('reconnected');
+  }
+
   protected override stopSource(): void {
-    this.offEvents();
-    this.offReconnected();
+    this.context.bus.off(this.audience(), this);
+  }
+
+  private audience(): EventAudience {
+    return { ...tenantAudience(this.context), subject: this.subject };
   }
 
   private arrive(arrival: Arrival): void {

@@ -60,19 +60,20 @@ describe('status event bus', () => {
     const subjectId = `bus-${++subjectCounter}`;
     const otherSubject = `bus-${++subjectCounter}`;
     const heard = { subject: [] as string[], tenant: [] as string[], otherSubject: [] as string[], otherEnv: [] as string[], otherEnvSubject: [] as string[] };
-    const record = (into: string[]) => (event: StatusEventMessage) => into.push(`${event.subjectId}:${event.status}`);
-    const offs = [
-      bus.on({ ...tenant, subject: { subjectType: 'project', subjectId } }, record(heard.subject)),
-      bus.on(tenant, record(heard.tenant)),
-      bus.on({ ...tenant, subject: { subjectType: 'project', subjectId: otherSubject } }, record(heard.otherSubject)),
-      bus.on({ ...tenant, env: 'dev' }, record(heard.otherEnv)),
-      bus.on({ ...tenant, env: 'dev', subject: { subjectType: 'project', subjectId } }, record(heard.otherEnvSubject)),
-    ];
+    const record = (into: string[]) => ({ statusEvent: (event: StatusEventMessage) => into.push(`${event.subjectId}:${event.status}`) });
+    const listening = [
+      [{ ...tenant, subject: { subjectType: 'project', subjectId } }, record(heard.subject)],
+      [tenant, record(heard.tenant)],
+      [{ ...tenant, subject: { subjectType: 'project', subjectId: otherSubject } }, record(heard.otherSubject)],
+      [{ ...tenant, env: 'dev' }, record(heard.otherEnv)],
+      [{ ...tenant, env: 'dev', subject: { subjectType: 'project', subjectId } }, record(heard.otherEnvSubject)],
+    ] as const;
+    for (const [audience, listener] of listening) bus.on(audience, listener);
     await commit(subjectId, 'first');
     await commit(subjectId, 'second');
     // Every listener is called in the same dispatch: once these two have heard both, the others had their chance.
     await waitFor(async () => heard.subject.length === 2 && heard.tenant.length === 2, 5_000, 'both events');
-    for (const off of offs) off();
+    for (const [audience, listener] of listening) bus.off(audience, listener);
 
     expect(heard.subject).toEqual([`${subjectId}:first`, `${subjectId}:second`]);
     expect(heard.tenant).toEqual(heard.subject);
