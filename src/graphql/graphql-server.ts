@@ -20,8 +20,11 @@ import { SocketCaps, TOO_MANY_CONNECTIONS, type SocketLimits } from './socket-ca
 import { subscribeSharingResults } from './shared-subscription-results';
 import { sharedDocumentParser } from './shared-documents';
 import type { PushTarget } from './pushed-results';
+import { startHeartbeat } from './socket-heartbeat';
 
 export const GRAPHQL_PATH = '/graphql';
+/** How often subscription sockets are pinged: graphql-ws's own default. */
+const KEEP_ALIVE_MS = 12_000;
 
 /**
  * The GraphQL servers of /graphql: Apollo (started, for queries and mutations; the HTTP route that
@@ -128,7 +131,9 @@ export async function startGraphqlServer(
       },
     },
     sockets,
+    0, // graphql-ws's keep-alive is a timer per socket: one heartbeat for all of them instead
   );
+  const heartbeat = startHeartbeat(sockets, KEEP_ALIVE_MS);
   app.server.on('upgrade', (request, socket, head) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
     if (path !== GRAPHQL_PATH) {
@@ -142,6 +147,7 @@ export async function startGraphqlServer(
     async serverWillStart() {
       return {
         async drainServer() {
+          heartbeat.stop();
           await wsServer.dispose();
         },
       };
