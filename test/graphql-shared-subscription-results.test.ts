@@ -6,11 +6,14 @@ import { sharedDocumentParser } from '../src/graphql/shared-documents';
 
 interface Tick {
   n: number;
+  slow?: boolean;
 }
 
-/** A tiny schema whose `tick` resolver counts its executions; its events come from `emit`. */
-function tickSchema() {
-  const listeners = new Set<(tick: Tick) => void>();
+/**
+ * A tiny schema whose `tick` resolver counts its executions; its events come from `subscribe`. A
+ * negative tick fails its execution, a `slow` one resolves later.
+ */
+function schemaOf(subscribe: () => AsyncIterable<Tick>) {
   let executions = 0;
   const schema = new GraphQLSchema({
     query: new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLString } } }),
@@ -20,16 +23,24 @@ function tickSchema() {
         tick: {
           type: GraphQLInt,
           args: { times: { type: GraphQLInt } },
-          subscribe: () => listen(listeners),
+          subscribe,
           resolve: (tick: Tick, { times }: { times?: number }) => {
             executions++;
-            return tick.n * (times ?? 1);
+            if (tick.n < 0) throw new Error('negative tick');
+            const value = tick.n * (times ?? 1);
+            return tick.slow ? new Promise((resolve) => setTimeout(() => resolve(value), 20)) : value;
           },
         },
       },
     }),
   });
-  return { schema, emit: (tick: Tick) => listeners.forEach((listener) => listener(tick)), executions: () => executions, listeners };
+  return { schema, executions: () => executions };
+}
+
+/** Events from `emit` to listeners, each pulled through its own async iterator. */
+function tickSchema() {
+  const listeners = new Set<(tick: Tick) => void>();
+  return { ...schemaOf(() => listen(listeners)), emit: (tick: Tick) => listeners.forEach((listener) => listener(tick)), listeners };
 }
 
 /** An event source like the status-event bus: every listener is handed the same object. */
@@ -113,32 +124,15 @@ describe('subscriptions share one execution per event', () => {
   });
 });
 
-/** A schema whose events come from an event feed (as the status-event bus's do); `slow` ticks resolve later. */
+/** Events from `emit` to event feeds (as the status-event bus's are), which can be pushed. */
 function feedSchema() {
-  const feeds = new Set<EventFeed<Tick & { slow?: boolean }>>();
-  let executions = 0;
-  const schema = new GraphQLSchema({
-    query: new GraphQLObjectType({ name: 'Query', fields: { ok: { type: GraphQLString } } }),
-    subscription: new GraphQLObjectType({
-      name: 'Subscription',
-      fields: {
-        tick: {
-          type: GraphQLInt,
-          subscribe: () => {
-            const feed: EventFeed<Tick & { slow?: boolean }> = new EventFeed(() => feeds.delete(feed));
-            feeds.add(feed);
-            return feed;
-          },
-          resolve: (tick: Tick & { slow?: boolean }) => {
-            executions++;
-            if (tick.n < 0) throw new Error('negative tick');
-            return tick.slow ? new Promise((resolve) => setTimeout(() => resolve(tick.n), 20)) : tick.n;
-          },
-        },
-      },
-    }),
-  });
-  return { schema, emit: (tick: Tick & { slow?: boolean }) => feeds.forEach((feed) => feed.push(tick)), executions: () => executions, feeds };
+  const feeds = new Set<EventFeed<Tick>>();
+  const subscribe = () => {
+    const feed: EventFeed<Tick> = new EventFeed(() => feeds.delete(feed));
+    feeds.add(feed);
+    return feed;
+  };
+  return { ...schemaOf(subscribe), emit: (tick: Tick) => feeds.forEach((feed) => feed.push(tick)), feeds };
 }
 
 describe('subscription results pushed to sockets', () => {

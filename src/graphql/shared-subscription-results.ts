@@ -50,7 +50,7 @@ export function subscribeSharingResults<Context>(audienceOf: (context: Context) 
       return result;
     };
     const target = push?.targetOf(args.contextValue as Context);
-    if (target && stream instanceof EventFeed) return pushResults(stream, target, resultOf, push!.format);
+    if (push && target && stream instanceof EventFeed) return pushResults(stream, target, resultOf, push.format);
     return mapEvents(stream[Symbol.asyncIterator](), (event) => resultOf(event).settled);
   };
 }
