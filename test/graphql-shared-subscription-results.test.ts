@@ -124,14 +124,22 @@ describe('subscriptions share one execution per event', () => {
   });
 });
 
+/** A feed in `feeds` until it stops, as a bus subscription is registered until it stops. */
+class RegisteredFeed extends EventFeed<Tick> {
+  constructor(private readonly feeds: Set<EventFeed<Tick>>) {
+    super();
+    feeds.add(this);
+  }
+
+  protected override stopSource(): void {
+    this.feeds.delete(this);
+  }
+}
+
 /** Events from `emit` to event feeds (as the status-event bus's are), which can be pushed. */
 function feedSchema() {
   const feeds = new Set<EventFeed<Tick>>();
-  const subscribe = () => {
-    const feed: EventFeed<Tick> = new EventFeed(() => feeds.delete(feed));
-    feeds.add(feed);
-    return feed;
-  };
+  const subscribe = () => new RegisteredFeed(feeds);
   return { ...schemaOf(subscribe), emit: (tick: Tick) => feeds.forEach((feed) => feed.push(tick)), feeds };
 }
 

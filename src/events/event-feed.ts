@@ -9,8 +9,8 @@ export interface FeedSink<T> {
  * A subscriber's events, pulled (`next()`, as graphql-js and any async iterator consumer do) or
  * pushed (`listen`: each event handed on synchronously as it arrives). Pushed, one status change
  * reaches 10,000 sockets in one synchronous pass, with no promise or generator step per subscriber
- * (README, Performance). `stop()` (or `return()`) ends it and, once, stops whatever feeds it:
- * `onStop`, or a subclass's `stopSource`.
+ * (README, Performance). `stop()` (or `return()`) ends it and, once, calls `stopSource`, where a
+ * subclass stops whatever feeds it.
  */
 export class EventFeed<T> implements AsyncIterableIterator<T> {
   private readonly queue: T[] = [];
@@ -19,11 +19,7 @@ export class EventFeed<T> implements AsyncIterableIterator<T> {
   private stopped = false;
   private failure?: { error: unknown };
 
-  constructor(private readonly onStop?: () => void) {}
-
-  protected stopSource(): void {
-    this.onStop?.();
-  }
+  protected stopSource(): void {}
 
   get isStopped(): boolean {
     return this.stopped;

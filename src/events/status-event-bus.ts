@@ -107,14 +107,27 @@ export class StatusEventBus {
 
   /** Events of `audience` matching `accept`, as a feed that ends when the consumer stops it. */
   subscribe(audience: EventAudience, accept: (event: StatusEventMessage) => boolean): EventFeed<StatusEventMessage> {
-    const listener: StatusEventListener = {
-      statusEvent: (event) => {
-        if (accept(event)) feed.push(event);
-      },
-    };
-    const feed = new EventFeed<StatusEventMessage>(() => this.off(audience, listener));
-    this.on(audience, listener);
-    return feed;
+    return new AcceptedEvents(this, audience, accept);
+  }
+}
+
+/** A feed that is its own listener: one object for each subscription, not a listener and its closures. */
+class AcceptedEvents extends EventFeed<StatusEventMessage> implements StatusEventListener {
+  constructor(
+    private readonly bus: StatusEventBus,
+    private readonly audience: EventAudience,
+    private readonly accept: (event: StatusEventMessage) => boolean,
+  ) {
+    super();
+    bus.on(audience, this);
+  }
+
+  statusEvent(event: StatusEventMessage): void {
+    if (this.accept(event)) this.push(event);
+  }
+
+  protected override stopSource(): void {
+    this.bus.off(this.audience, this);
   }
 }
 

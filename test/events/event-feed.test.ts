@@ -1,10 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { EventFeed } from '../../src/events/event-feed';
 
+/** Counts how often the feed stops its source. */
+class CountingFeed extends EventFeed<number> {
+  stops = 0;
+
+  protected override stopSource(): void {
+    this.stops++;
+  }
+}
+
 describe('EventFeed', () => {
   it('hands events to a puller in order, and stops its source once', async () => {
-    let stops = 0;
-    const feed = new EventFeed<number>(() => stops++);
+    const feed = new CountingFeed();
     feed.push(1);
     const waiting = feed.next();
     feed.push(2);
@@ -14,7 +22,7 @@ describe('EventFeed', () => {
     await feed.return();
     await feed.return();
     expect(await idle).toEqual({ done: true, value: undefined });
-    expect(stops).toBe(1);
+    expect(feed.stops).toBe(1);
     feed.push(3);
     expect(await feed.next()).toEqual({ done: true, value: undefined });
   });
