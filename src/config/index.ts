@@ -17,6 +17,9 @@ import { webhookSecretProblem } from '../domain/webhook-secret';
 const DURATION = '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$';
 const duration = (fallback: string) =>
   Type.String({ pattern: DURATION, default: fallback, description: 'a duration such as 500ms, 30s, 15m, 2h or 2d' });
+/** A duration that is not zero: a time limit of nothing would fail every call it bounds. */
+const limit = (fallback: string) =>
+  Type.String({ pattern: `^(?!0+(\\.0+)?(ms|s|m|h|d)?$)${DURATION.slice(1)}`, default: fallback, description: 'a duration above zero such as 500ms, 30s, 15m, 2h or 2d' });
 const count = (fallback: number, what: string) =>
   Type.Integer({ minimum: 1, default: fallback, description: `a positive integer (${what})` });
 const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: Values[number]) =>
@@ -65,9 +68,9 @@ export const EnvironmentSchema = Type.Object(
     ORDER_STATUS_TIMEOUT: duration('1d'),
     SANDBOX_PRINTER_STEP: duration('30s'),
     /** How long one attempt at downloading a photo may take (each photo has at most 2 attempts). */
-    PHOTO_DOWNLOAD_TIMEOUT: duration('10s'),
+    PHOTO_DOWNLOAD_TIMEOUT: limit('10s'),
     /** How long after a build starts its photos may still be downloading; the rest fail. */
-    BUILD_DOWNLOAD_DEADLINE: duration('60s'),
+    BUILD_DOWNLOAD_DEADLINE: limit('60s'),
     /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
     WORKFLOW_RETENTION: duration('14d'),
     /** How long an Idempotency-Key and its stored answer are kept. */
