@@ -34,8 +34,9 @@ export interface ProjectBuildInput {
 
 /**
  * From `generate` to an editable book: fetch every photo through the guarded client, analyse it,
- * lay out the book and render the cover preview. A photo that cannot be fetched or decoded is
- * marked failed with its reason and the book is built from the others. Once editable, the shop is
+ * lay out the book and render the cover preview. A photo that cannot be fetched or decoded, or is
+ * not fetched by the build's download deadline, is marked failed with its reason and the book is
+ * built from the others. Once editable, the shop is
  * told (a campaign row's webhook, or the project's callback URL).
  */
 export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
