@@ -22,7 +22,8 @@ describe('fair build queues: a shop whose photo hosts hang does not hold another
   let photos: PhotoServer;
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true' });
+    // Attempts of 30 s: the noisy builds cannot end before their 60 s deadline, however slow the machine.
+    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', PHOTO_DOWNLOAD_TIMEOUT: '30s' });
     silent = await startSilentServer();
     photos = await startPhotoServer({ '/good.jpg': { body: await makePhoto({ width: 900, height: 600 }) } });
   });
