@@ -99,6 +99,8 @@ const UNFINISHED = ['PENDING', 'ENQUEUED', 'DELAYED'];
  * about a second lost per queued activity, several per fulfilment).
  */
 const QUEUE_POLL_MS = 200;
+/** Queues kept only to drain what earlier releases left on them are looked at less often. */
+const DRAINED_QUEUE_POLL_MS = 5_000;
 
 /**
  * Signal `name` with `payload` is the DBOS message `{ payload }` on topic `name` (wrapped, so a
@@ -160,7 +162,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
         });
       }
       for (const queue of options.drainedQueues ?? []) {
-        await DBOS.registerQueue(queue.name, { workerConcurrency: queue.workerConcurrency, minPollingIntervalMs: QUEUE_POLL_MS, onConflict: 'always_update' });
+        await DBOS.registerQueue(queue.name, { workerConcurrency: queue.workerConcurrency, minPollingIntervalMs: DRAINED_QUEUE_POLL_MS, onConflict: 'always_update' });
       }
       await retention.schedule(options.retentionMs, options.retentionSchedule ?? '0 * * * *');
     } catch (error) {
