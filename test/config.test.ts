@@ -25,11 +25,23 @@ describe('configuration', () => {
     ['TZ', 'Mars/Olympus'],
     ['LOG_LEVEL', 'loud'],
     ['PROJECT_TTL', '3 weeks'],
+    ['PHOTO_DOWNLOAD_TIMEOUT', '0'],
+    ['BUILD_DOWNLOAD_DEADLINE', '0s'],
+    ['BUILD_DOWNLOAD_DEADLINE', 'a minute'],
+    ['CAMPAIGN_MAX_ROWS', '0'],
     ['PSP_WEBHOOK_SECRETS', 'printhub=not-base64!'],
     ['PSP_WEBHOOK_SECRETS', 'no-equals-sign'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
+  });
+
+  it('bounds photo downloads (10 s an attempt, 60 s a build) and campaign files (20,000 rows) unless told otherwise', () => {
+    expect(loadConfig({}).durations).toMatchObject({ photoDownloadTimeoutMs: 10_000, buildDownloadDeadlineMs: 60_000 });
+    expect(loadConfig({}).limits.campaignMaxRows).toBe(20_000);
+    const tuned = loadConfig({ PHOTO_DOWNLOAD_TIMEOUT: '2.5s', BUILD_DOWNLOAD_DEADLINE: '0.5m', CAMPAIGN_MAX_ROWS: '500' });
+    expect(tuned.durations).toMatchObject({ photoDownloadTimeoutMs: 2_500, buildDownloadDeadlineMs: 30_000 });
+    expect(tuned.limits.campaignMaxRows).toBe(500);
   });
 
   it('signs file URLs for 15 minutes, printer file URLs for 7 days, unless told otherwise', () => {

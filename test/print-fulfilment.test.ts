@@ -50,7 +50,8 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
 
   const lineOf = async (projectId: string) => (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
 
-  it('goes from /v2/print to complete with a print-ready PDF, every status streamed in order', async () => {
+  // The test's own waits allow 90 s for the order to complete; on a loaded machine it needs them.
+  it('goes from /v2/print to complete with a print-ready PDF, every status streamed in order', { timeout: 120_000 }, async () => {
     const projectId = await editableProject(api, auth, {
       email: 'ada@example.com',
       photos: ['/blue-cast.jpg', '/beach.jpg', '/tiny.jpg'].map((p) => photos.url(p)),
@@ -115,7 +116,8 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     expect(changed.body.code).toBe('IDEMPOTENCY_CONFLICT');
   });
 
-  it('colour-corrects a tinted photo when asked: the channel means move together', async () => {
+  // One shop's two orders render one after the other (a tenant's share of the render queue is one).
+  it('colour-corrects a tinted photo when asked: the channel means move together', { timeout: 120_000 }, async () => {
     const tinted = await editableProject(api, auth, { userId: 'colour', photos: [photos.url('/blue-cast.jpg')] });
     const plain = await editableProject(api, auth, { userId: 'colour', photos: [photos.url('/blue-cast.jpg')] });
     expect((await post(api.url, '/v2/print', printBody('order-3003', tinted, { colorCorrection: true }), auth)).status).toBe(200);

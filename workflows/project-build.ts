@@ -10,9 +10,15 @@ const database: ActivityOptions = {
   startToCloseTimeoutMs: 30_000,
   retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
 };
+/**
+ * Two attempts per photo, each bounded by PHOTO_DOWNLOAD_TIMEOUT and by the build's download
+ * deadline (the activity enforces both): a photo host that accepts connections and never answers
+ * costs a build at most two timeouts and a second, never more than its deadline. The step's own
+ * timeout is only a backstop.
+ */
 const download: ActivityOptions = {
-  startToCloseTimeoutMs: 60_000,
-  retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000 },
+  startToCloseTimeoutMs: 5 * 60_000,
+  retry: { maximumAttempts: 2, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 2_000 },
 };
 const imaging: ActivityOptions = {
   startToCloseTimeoutMs: 120_000,
@@ -28,8 +34,9 @@ export interface ProjectBuildInput {
 
 /**
  * From `generate` to an editable book: fetch every photo through the guarded client, analyse it,
- * lay out the book and render the cover preview. A photo that cannot be fetched or decoded is
- * marked failed with its reason and the book is built from the others. Once editable, the shop is
+ * lay out the book and render the cover preview. A photo that cannot be fetched or decoded, or is
+ * not fetched by the build's download deadline, is marked failed with its reason and the book is
+ * built from the others. Once editable, the shop is
  * told (a campaign row's webhook, or the project's callback URL).
  */
 export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
@@ -59,13 +66,14 @@ export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: strin
 };
 
 async function build(activities: Activities, projectId: string): Promise<{ status: string; pages: number }> {
-  const { photoIds } = await activities.startBuilding(projectId);
+  // Runs recorded before builds had a deadline have none (undefined): their downloads pass none.
+  const { photoIds, downloadDeadline } = await activities.startBuilding(projectId);
   for (let i = 0; i < photoIds.length; i += BATCH) {
     const batch = photoIds.slice(i, i + BATCH);
     // Downloads of a batch, then its failures in photo order, then its analyses: calls are always
     // made in an order that does not depend on which download finished first, which replay
     // under either engine relies on (DBOS hands recorded outcomes back by call order).
-    const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId)));
+    const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId, downloadDeadline)));
     for (const [index, download] of downloads.entries()) {
       if (download.status === 'rejected') {
         await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });

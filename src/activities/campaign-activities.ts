@@ -31,7 +31,7 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
   return {
     async importCampaignCsv(campaignId: string): Promise<{ status: CampaignStatus }> {
       const em = await emForCampaign(orm, campaignId);
-      return em ? importCampaignCsv(em, fetch, campaignId) : { status: 'failed' };
+      return em ? importCampaignCsv(em, fetch, campaignId, { maxRows: config.limits.campaignMaxRows }) : { status: 'failed' };
     },
 
     async failCampaign(campaignId: string, reason: string): Promise<void> {

@@ -14,13 +14,18 @@ import { recordProjectStatus } from '../services/projects/project-events';
 import { photosStatusOf, type ProjectStatus } from '../domain/project-status';
 import { photoOriginalKey, photoThumbnailKey, previewKey, projectPrefix } from '../services/projects/storage-keys';
 import { emForPhoto } from './tenant-scope';
+import type { Config } from '../config';
 
 export interface ProjectActivityDeps {
   orm: MikroORM;
   files: FileStore;
   fetch: SafeFetch;
   log: Logger;
+  config: { durations: Pick<Config['durations'], 'photoDownloadTimeoutMs' | 'buildDownloadDeadlineMs'> };
 }
+
+/** A photo's problem when the build's download deadline passed before it was fetched. */
+export const DOWNLOAD_TIME_LIMIT = 'DOWNLOAD_TIME_LIMIT';
 
 /** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
 const PREVIEW_LONG_SIDE = 800;
@@ -30,26 +35,47 @@ const PREVIEW_LONG_SIDE = 800;
  * skips work already done, and files are written under deterministic keys, so at-least-once
  * execution (retries, a resumed flow) is safe.
  */
-export function createProjectActivities({ orm, files, fetch, log }: ProjectActivityDeps) {
+export function createProjectActivities({ orm, files, fetch, log, config }: ProjectActivityDeps) {
+  const { photoDownloadTimeoutMs, buildDownloadDeadlineMs } = config.durations;
+  const timeLimitProblem = { code: DOWNLOAD_TIME_LIMIT, message: `not downloaded within the build's download time limit (${buildDownloadDeadlineMs / 1000} s)` };
   return {
-    /** created -> building; returns the photos still to fetch and analyse. */
-    async startBuilding(projectId: string): Promise<{ photoIds: string[] }> {
-      return startProjectBuild(orm.em.getConnection(), projectId);
+    /**
+     * created -> building; returns the photos still to fetch and analyse, and when their
+     * downloads must have ended (the build's deadline, recorded with this step's result).
+     */
+    async startBuilding(projectId: string): Promise<{ photoIds: string[]; downloadDeadline: number }> {
+      const { photoIds } = await startProjectBuild(orm.em.getConnection(), projectId);
+      return { photoIds, downloadDeadline: Date.now() + buildDownloadDeadlineMs };
     },
 
-    /** Downloads through the guarded client and stores the original; uploading -> analyzing. */
-    async downloadPhoto(photoId: string): Promise<void> {
+    /**
+     * Streams the photo through the guarded client into the file store (never whole in memory) and
+     * stores the original; uploading -> analyzing. An attempt takes at most PHOTO_DOWNLOAD_TIMEOUT
+     * and never runs past the build's `downloadDeadline`; once that has passed the photo fails
+     * with DOWNLOAD_TIME_LIMIT. (Runs recorded without a deadline pass none.)
+     */
+    async downloadPhoto(photoId: string, downloadDeadline?: number): Promise<void> {
       const em = await emForPhoto(orm, photoId);
       if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
       if (!photo || photo.status !== 'uploading') return;
+      const left = downloadDeadline === undefined ? Infinity : downloadDeadline - Date.now();
+      if (left <= 0) {
+        await updatePhoto(em, photo, { status: 'failed', problem: timeLimitProblem });
+        return;
+      }
+      const timeoutMs = Math.min(photoDownloadTimeoutMs, left);
       const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
       try {
-        const response = await fetch(photo.url);
-        await files.put(key, response.body);
-        await updatePhoto(em, photo, { status: 'analyzing', originalKey: key, bytes: response.body.length });
+        const bytes = await files.putStreamed(key, (write) => fetch(photo.url, { timeoutMs, onChunk: write }));
+        await updatePhoto(em, photo, { status: 'analyzing', originalKey: key, bytes });
       } catch (error) {
         if (!(error instanceof OutboundError)) throw error; // unexpected: let the activity retry
+        if (error.code === 'TIMEOUT' && timeoutMs < photoDownloadTimeoutMs) {
+          // Cut short by the build's deadline: no time is left for another attempt.
+          await updatePhoto(em, photo, { status: 'failed', problem: timeLimitProblem });
+          return;
+        }
         if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE' || (error.code === 'HTTP_STATUS' && (error.status ?? 0) >= 500)) {
           // Possibly passing: retry, and report the photo as failed only when retries are spent.
           throw Object.assign(new Error(`${error.code}: ${error.message}`), { name: 'PhotoDownloadFailed' });
@@ -73,7 +99,8 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
       if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
       if (!photo || photo.status !== 'analyzing' || !photo.originalKey) return;
-      const original = await files.get(photo.originalKey);
+      // Decoded from its file: the original never sits whole in memory.
+      const original = { file: files.pathOf(photo.originalKey) };
       try {
         const analysis = await analyzePhoto(original);
         const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
@@ -120,7 +147,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
       const preview = await renderCoverPreview({
         widthPx: Math.round(widthMm * scale),
         heightPx: Math.round(heightMm * scale),
-        photo: coverPhoto?.originalKey ? await files.get(coverPhoto.originalKey) : undefined,
+        photo: coverPhoto?.originalKey ? { file: files.pathOf(coverPhoto.originalKey) } : undefined,
         title: book.cover.title,
         subtitle: book.cover.subtitle,
       });

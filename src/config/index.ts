@@ -17,6 +17,9 @@ import { webhookSecretProblem } from '../domain/webhook-secret';
 const DURATION = '^\\d+(\\.\\d+)?(ms|s|m|h|d)?$';
 const duration = (fallback: string) =>
   Type.String({ pattern: DURATION, default: fallback, description: 'a duration such as 500ms, 30s, 15m, 2h or 2d' });
+/** A duration that is not zero: a time limit of nothing would fail every call it bounds. */
+const limit = (fallback: string) =>
+  Type.String({ pattern: `^(?!0+(\\.0+)?(ms|s|m|h|d)?$)${DURATION.slice(1)}`, default: fallback, description: 'a duration above zero such as 500ms, 30s, 15m, 2h or 2d' });
 const count = (fallback: number, what: string) =>
   Type.Integer({ minimum: 1, default: fallback, description: `a positive integer (${what})` });
 const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: Values[number]) =>
@@ -64,6 +67,10 @@ export const EnvironmentSchema = Type.Object(
     WEBHOOK_RETRY_SPACING: duration('1m'),
     ORDER_STATUS_TIMEOUT: duration('1d'),
     SANDBOX_PRINTER_STEP: duration('30s'),
+    /** How long one attempt at downloading a photo may take (each photo has at most 2 attempts). */
+    PHOTO_DOWNLOAD_TIMEOUT: limit('10s'),
+    /** How long after a build starts its photos may still be downloading; the rest fail. */
+    BUILD_DOWNLOAD_DEADLINE: limit('60s'),
     /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
     WORKFLOW_RETENTION: duration('14d'),
     /** How long an Idempotency-Key and its stored answer are kept. */
@@ -72,6 +79,7 @@ export const EnvironmentSchema = Type.Object(
     RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
     RATE_LIMIT_WINDOW: duration('1m'),
     BODY_LIMIT: count(1024 * 1024, 'bytes of a request body'),
+    CAMPAIGN_MAX_ROWS: count(20000, 'data rows of a campaign CSV'),
     GRAPHQL_MAX_DEPTH: count(12, 'levels of field nesting of a GraphQL operation'),
     GRAPHQL_MAX_COST: count(50000, 'cost points of a GraphQL operation'),
     GRAPHQL_MAX_ALIASES: count(15, 'aliases in a GraphQL operation'),
@@ -160,11 +168,14 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       fileUrlTtlMs: milliseconds(env.FILE_URL_TTL),
       printerFileUrlTtlMs: milliseconds(env.PRINTER_FILE_URL_TTL),
       idempotencyRetentionMs: milliseconds(env.IDEMPOTENCY_RETENTION),
+      photoDownloadTimeoutMs: milliseconds(env.PHOTO_DOWNLOAD_TIMEOUT),
+      buildDownloadDeadlineMs: milliseconds(env.BUILD_DOWNLOAD_DEADLINE),
     },
     limits: {
       rateLimitMax: env.RATE_LIMIT_MAX,
       rateLimitWindowMs: milliseconds(env.RATE_LIMIT_WINDOW),
       bodyLimitBytes: env.BODY_LIMIT,
+      campaignMaxRows: env.CAMPAIGN_MAX_ROWS,
       graphqlMaxDepth: env.GRAPHQL_MAX_DEPTH,
       graphqlMaxCost: env.GRAPHQL_MAX_COST,
       graphqlMaxAliases: env.GRAPHQL_MAX_ALIASES,

@@ -5,6 +5,8 @@
  * is one run.
  */
 
+import type { Environment } from './environment';
+
 export const PROJECT_BUILD_FLOW = 'projectBuild';
 export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
 export const PRINT_FULFILMENT_FLOW = 'printFulfilment';
@@ -40,15 +42,34 @@ export interface StatusUpdate {
 }
 
 /**
+ * Whose work a run is. The engines queue work fairly per tenant (a client's sandbox and its live
+ * environment are two tenants): builds, renders, campaigns and webhook attempts of one tenant share
+ * a bounded part of each queue, so another tenant's work starts while they wait (README, Workflow
+ * engine).
+ */
+export interface FlowTenant {
+  clientId: string;
+  env: Environment;
+}
+
+export interface FlowStartOptions {
+  tenant: FlowTenant;
+}
+
+/** The key a tenant's work is queued under: a DBOS queue partition, a Temporal fairness key. */
+export const tenantQueueKey = ({ clientId, env }: FlowTenant): string => `${clientId}:${env}`;
+
+/**
  * What the services see of the workflow engine: Temporal at scale (TEMPORAL_ADDRESS set), DBOS
  * Transact inside the API process otherwise. Both run the same flows from workflows/.
  */
 export interface WorkflowEngine {
   /**
    * Starts flow `flowName` as `workflowId`. Idempotent: when a run with that id exists, running or
-   * finished (completed or failed), nothing happens.
+   * finished (completed or failed), nothing happens. The run and its queued activities are queued
+   * under `options.tenant`.
    */
-  start<I>(flowName: string, workflowId: string, input: I): Promise<void>;
+  start<I>(flowName: string, workflowId: string, input: I, options: FlowStartOptions): Promise<void>;
   /**
    * Sends signal `name` to a running flow; the flow's next `waitForSignal(name)` returns `payload`.
    * Signals sent before the flow waits are kept in order. Throws `WorkflowNotFoundError` when no

@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, FlowDefinition } from '../../workflows/flow-context';
 import { DbosEngine, type ActivityQueue, type FlowQueue } from './dbos-engine';
-import { PROJECT_BUILD_FLOW } from '../domain/flows';
+import { CAMPAIGN_FLOW, PROJECT_BUILD_FLOW } from '../domain/flows';
 import type { ManagedWorkflowEngine } from './workflow-engine';
 
 export interface WorkflowEngineDeps {
@@ -15,18 +15,39 @@ export interface WorkflowEngineDeps {
   log: Logger;
 }
 
+const RENDERS = ['renderPages', 'assemblePrintFiles'];
+
 /**
- * Print renders are the heavy activities (sharp at print resolution, a few hundred MB each): a
- * queue lets two run at once per process, however many fulfilments are under way.
+ * Heavy or slow activities run on queues partitioned by tenant (client and environment; see
+ * TenantQueue), so one tenant's backlog holds at most its share of a process's slots:
+ * - print renders (sharp at print resolution, a few hundred MB each): two live renders at once per
+ *   process, one per tenant, so a second shop's order always finds a slot; sandbox orders render
+ *   like live ones but on a queue of their own, so a sandbox never delays a live order;
+ * - webhook attempts (one signed POST each, up to the outbound timeout when a receiver hangs).
  */
-const QUEUES: ActivityQueue[] = [{ name: 'renders', workerConcurrency: 2, activities: ['renderPages', 'assemblePrintFiles'] }];
+export const ACTIVITY_QUEUES: ActivityQueue[] = [
+  { name: 'live-renders', workerConcurrency: 2, tenantConcurrency: 1, environments: ['prod'], activities: RENDERS },
+  { name: 'sandbox-renders', workerConcurrency: 1, tenantConcurrency: 1, environments: ['dev'], activities: RENDERS },
+  { name: 'webhook-attempts', workerConcurrency: 16, tenantConcurrency: 4, activities: ['attemptWebhook'] },
+];
 
 /**
  * Project builds start on a queue: a burst of `generate` (or a campaign) is answered as soon as each
- * build is durably enqueued, and at most this many builds share the API process's CPU with the
- * requests, as a Temporal worker's slots would (README, Performance).
+ * build is durably enqueued, and at most 10 builds share the API process's CPU with the requests,
+ * as a Temporal worker's slots would (README, Performance). One tenant runs at most 4 of them, so
+ * a shop whose photo hosts hang leaves the other slots to everyone else. Campaigns (each paging
+ * through its rows, whose projects are builds like any other) run 2 per tenant at once.
  */
-const FLOW_QUEUES: FlowQueue[] = [{ name: 'project-builds', workerConcurrency: 10, flows: [PROJECT_BUILD_FLOW] }];
+export const FLOW_QUEUES: FlowQueue[] = [
+  { name: 'tenant-builds', workerConcurrency: 10, tenantConcurrency: 4, flows: [PROJECT_BUILD_FLOW] },
+  { name: 'tenant-campaigns', workerConcurrency: 8, tenantConcurrency: 2, flows: [CAMPAIGN_FLOW] },
+];
+
+/** The unpartitioned queues of earlier releases, kept until the runs enqueued on them have drained. */
+const DRAINED_QUEUES = [
+  { name: 'project-builds', workerConcurrency: 10 },
+  { name: 'renders', workerConcurrency: 2 },
+];
 
 /**
  * Temporal when TEMPORAL_ADDRESS is set (flows then execute in `npm run worker`), otherwise DBOS
@@ -39,6 +60,15 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
     const { TemporalEngine } = await import('./temporal-engine');
     return TemporalEngine.connect({ ...config.temporal, flowNames: flows.map((flow) => flow.name), log });
   }
-  const queues = QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
-  return DbosEngine.launch({ databaseUrl, flows, activities, log, retentionMs: config.durations.workflowRetentionMs, queues, flowQueues: FLOW_QUEUES });
+  const queues = ACTIVITY_QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
+  return DbosEngine.launch({
+    databaseUrl,
+    flows,
+    activities,
+    log,
+    retentionMs: config.durations.workflowRetentionMs,
+    queues,
+    flowQueues: FLOW_QUEUES,
+    drainedQueues: DRAINED_QUEUES,
+  });
 }

@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
 import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
 import { registerRetention } from './workflow-retention';
+import { tenantQueueKey, type FlowStartOptions, type FlowTenant } from '../domain/flows';
+import type { Environment } from '../domain/environment';
 import {
   UnknownFlowError,
   WorkflowNotFoundError,
@@ -32,17 +34,27 @@ const STARTED_FROM_ACTIVITIES = 'started-from-activities';
 /** The schema of DBOS's tables, in the application's own database. */
 export const DBOS_SCHEMA = 'dbos';
 
-/** Activities that run as queued child workflows, so at most `workerConcurrency` run at once per process. */
-export interface ActivityQueue {
+/**
+ * A DBOS queue partitioned by tenant (client and environment): at most `workerConcurrency` of its
+ * runs at once per process, of which at most `tenantConcurrency` are one tenant's. Each poll visits
+ * the tenants with waiting work in a random order, so a tenant with a backlog never holds the
+ * slots it does not have, and a tenant whose first run arrives takes the next free slot.
+ */
+export interface TenantQueue {
   name: string;
   workerConcurrency: number;
-  activities: string[];
+  tenantConcurrency: number;
 }
 
-/** Flows that start on a queue, so at most `workerConcurrency` of them run at once per process. */
-export interface FlowQueue {
-  name: string;
-  workerConcurrency: number;
+/** Activities that run as queued child workflows of their flow, on the flow run's tenant partition. */
+export interface ActivityQueue extends TenantQueue {
+  activities: string[];
+  /** Only the runs of tenants in these environments use this queue; unset: every environment. */
+  environments?: Environment[];
+}
+
+/** Flows that start on a queue, on their tenant's partition. */
+export interface FlowQueue extends TenantQueue {
   flows: string[];
 }
 
@@ -60,13 +72,25 @@ export interface DbosEngineOptions {
   retentionSchedule?: string;
   queues?: ActivityQueue[];
   flowQueues?: FlowQueue[];
+  /**
+   * Queues that earlier releases used without partitions: a partitioned queue never dequeues a run
+   * enqueued without a partition key, so these stay registered (unpartitioned) until drained.
+   */
+  drainedQueues?: { name: string; workerConcurrency: number }[];
 }
 
-/** What a flow's workflow receives: the caller's input and when the run was started (its clock). */
+/**
+ * What a flow's workflow receives: the caller's input, when the run was started (its clock) and
+ * whose work it is (absent in runs recorded before runs had tenants).
+ */
 interface FlowRun {
   input: unknown;
   startedAt: number;
+  tenant?: FlowTenant;
 }
+
+/** The partition of a run recorded without a tenant. */
+const UNATTRIBUTED_PARTITION = 'unattributed';
 
 const UNFINISHED = ['PENDING', 'ENQUEUED', 'DELAYED'];
 
@@ -75,6 +99,8 @@ const UNFINISHED = ['PENDING', 'ENQUEUED', 'DELAYED'];
  * about a second lost per queued activity, several per fulfilment).
  */
 const QUEUE_POLL_MS = 200;
+/** Queues kept only to drain what earlier releases left on them are looked at less often. */
+const DRAINED_QUEUE_POLL_MS = 5_000;
 
 /**
  * Signal `name` with `payload` is the DBOS message `{ payload }` on topic `name` (wrapped, so a
@@ -130,9 +156,13 @@ export class DbosEngine implements ManagedWorkflowEngine {
       for (const queue of [...(options.queues ?? []), ...(options.flowQueues ?? [])]) {
         await DBOS.registerQueue(queue.name, {
           workerConcurrency: queue.workerConcurrency,
+          partitionWorkerConcurrency: queue.tenantConcurrency,
           minPollingIntervalMs: QUEUE_POLL_MS,
           onConflict: 'always_update',
         });
+      }
+      for (const queue of options.drainedQueues ?? []) {
+        await DBOS.registerQueue(queue.name, { workerConcurrency: queue.workerConcurrency, minPollingIntervalMs: DRAINED_QUEUE_POLL_MS, onConflict: 'always_update' });
       }
       await retention.schedule(options.retentionMs, options.retentionSchedule ?? '0 * * * *');
     } catch (error) {
@@ -147,11 +177,12 @@ export class DbosEngine implements ManagedWorkflowEngine {
   private register({ flows, activities, queues = [], flowQueues = [] }: DbosEngineOptions): ReturnType<typeof registerRetention> {
     for (const queue of flowQueues) for (const flow of queue.flows) this.flowQueueOf.set(flow, queue.name);
     // An activity on a queue runs as a child workflow of its own, started on that queue.
-    const queueOf = new Map<string, string>();
+    const queuesOf = new Map<string, ActivityQueue[]>();
     const queuedWorkflows = new Map<string, (args: unknown[], options: ActivityOptions) => Promise<ActivityOutcome>>();
     for (const queue of queues) {
       for (const activity of queue.activities) {
-        queueOf.set(activity, queue.name);
+        queuesOf.set(activity, [...(queuesOf.get(activity) ?? []), queue]);
+        if (queuedWorkflows.has(activity)) continue;
         queuedWorkflows.set(
           activity,
           DBOS.registerWorkflow((args: unknown[], options: ActivityOptions) => runActivityStep(activity, activities, args, options), {
@@ -167,36 +198,40 @@ export class DbosEngine implements ManagedWorkflowEngine {
           throw new Error(`Flow ${flow.name} uses activity "${activity}", which is not among the activities given to the engine`);
         }
       }
-      const queued = (activity: string, args: unknown[]) => {
+      // A queued activity runs on its flow run's tenant partition, on the queue of the tenant's environment.
+      const queuedFor = (tenant: FlowTenant | undefined) => (activity: string, args: unknown[]) => {
         const workflow = queuedWorkflows.get(activity);
-        if (!workflow) return undefined;
-        return DBOS.startWorkflow(workflow, { queueName: queueOf.get(activity) })(args, flow.activityOptions[activity])
+        const queue = queueForEnvironment(queuesOf.get(activity), tenant?.env ?? 'prod');
+        if (!workflow || !queue) return undefined;
+        const enqueueOptions = { queuePartitionKey: tenant ? tenantQueueKey(tenant) : UNATTRIBUTED_PARTITION };
+        return DBOS.startWorkflow(workflow, { queueName: queue.name, enqueueOptions })(args, flow.activityOptions[activity])
           .then((handle) => handle.getResult({ pollingIntervalMs: QUEUE_POLL_MS }))
           .catch((error: unknown) => {
             throw asActivityError(error);
           });
       };
       // A flow's result is JSON, as under Temporal.
-      const run = async ({ input, startedAt }: FlowRun) =>
-        jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued }), input));
+      const run = async ({ input, startedAt, tenant }: FlowRun) =>
+        jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued: queuedFor(tenant) }), input));
       this.workflows.set(flow.name, DBOS.registerWorkflow(run, { name: flow.name }));
     }
     return registerRetention();
   }
 
-  async start<I>(flowName: string, workflowId: string, input: I): Promise<void> {
+  async start<I>(flowName: string, workflowId: string, input: I, { tenant }: FlowStartOptions): Promise<void> {
     const workflow = this.workflows.get(flowName);
     if (!workflow) throw new UnknownFlowError(flowName);
     this.assertRunning();
-    const run: FlowRun = { input, startedAt: Date.now() };
+    const run: FlowRun = { input, startedAt: Date.now(), tenant: { clientId: tenant.clientId, env: tenant.env } };
     const queueName = this.flowQueueOf.get(flowName);
+    const partition = queueName ? { queuePartitionKey: tenantQueueKey(tenant) } : {};
     // An existing id (running or finished) gives a handle to that run; nothing new starts.
     if (!DBOS.isInStep()) {
-      await DBOS.startWorkflow(workflow, { workflowID: workflowId, queueName })(run);
+      await DBOS.startWorkflow(workflow, { workflowID: workflowId, queueName, ...(queueName ? { enqueueOptions: partition } : {}) })(run);
       return;
     }
     await this.client!.enqueue(
-      { queueName: queueName ?? STARTED_FROM_ACTIVITIES, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
+      { queueName: queueName ?? STARTED_FROM_ACTIVITIES, ...partition, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
       run,
     );
   }
@@ -243,6 +278,11 @@ export class DbosEngine implements ManagedWorkflowEngine {
   private assertRunning(): void {
     if (this.stopped) throw new Error('The embedded workflow engine is stopped');
   }
+}
+
+/** The queue of `environment` among an activity's queues (one with no environments takes any). */
+function queueForEnvironment(queues: ActivityQueue[] | undefined, environment: Environment): ActivityQueue | undefined {
+  return queues?.find((queue) => !queue.environments || queue.environments.includes(environment));
 }
 
 function describeError(error: unknown): string {

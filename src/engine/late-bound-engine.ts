@@ -1,3 +1,4 @@
+import type { FlowStartOptions } from '../domain/flows';
 import type { WorkflowEngine } from './workflow-engine';
 
 /**
@@ -12,8 +13,8 @@ export class LateBoundEngine implements WorkflowEngine {
     this.engine = engine;
   }
 
-  start<I>(flowName: string, workflowId: string, input: I): Promise<void> {
-    return this.bound().start(flowName, workflowId, input);
+  start<I>(flowName: string, workflowId: string, input: I, options: FlowStartOptions): Promise<void> {
+    return this.bound().start(flowName, workflowId, input, options);
   }
 
   signal(workflowId: string, name: string, payload?: unknown): Promise<void> {

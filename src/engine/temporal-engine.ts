@@ -14,6 +14,14 @@ import {
   type WorkflowOutcome,
 } from './workflow-engine';
 import { setTimeout as delay } from 'node:timers/promises';
+import { tenantQueueKey, type FlowStartOptions } from '../domain/flows';
+
+/**
+ * Temporal's priority keys run from 1 (first) to 5; 3 is the default. Sandbox work waits behind
+ * live work in a backlog, so a sandbox never delays a live order.
+ */
+const LIVE_PRIORITY = 3;
+const SANDBOX_PRIORITY = 4;
 
 export interface TemporalEngineOptions {
   address: string;
@@ -42,13 +50,16 @@ export class TemporalEngine implements ManagedWorkflowEngine {
     return new TemporalEngine(connection, client, options);
   }
 
-  async start<I>(flowName: string, workflowId: string, input: I): Promise<void> {
+  async start<I>(flowName: string, workflowId: string, input: I, { tenant }: FlowStartOptions): Promise<void> {
     if (!this.options.flowNames.includes(flowName)) throw new UnknownFlowError(flowName);
     try {
       await this.client.workflow.start(flowName, {
         workflowId,
         taskQueue: this.options.taskQueue,
         args: [input],
+        // Task-queue fairness: a backlog is dispatched in turn per tenant, whoever enqueued most.
+        // The workflow's activities inherit its priority.
+        priority: { fairnessKey: tenantQueueKey(tenant), priorityKey: tenant.env === 'dev' ? SANDBOX_PRIORITY : LIVE_PRIORITY },
         // A running workflow with this id: keep it. A closed one (completed or failed): refuse,
         // which the catch below turns into a no-op.
         workflowIdConflictPolicy: 'USE_EXISTING',

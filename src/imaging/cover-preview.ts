@@ -1,5 +1,5 @@
 import sharp from 'sharp';
-import { guardDecode, openImage, readImageMetadata } from './decode';
+import { guardDecode, openImage, readImageMetadata, type ImageSource } from './decode';
 import { hexColourBytes } from './hex-colour';
 
 export { NotAnImageError } from './errors';
@@ -10,7 +10,7 @@ export interface CoverPreviewOptions {
   /** Output height in pixels, integer 1..MAX_COVER_SIDE. */
   heightPx: number;
   /** Cover photo (any supported format); auto-rotated and cropped to fill. Omitted: plain background. */
-  photo?: Buffer;
+  photo?: ImageSource;
   /** Set in a band at the bottom; truncated with an ellipsis when too wide. Empty: no band. */
   title: string;
   /** Smaller line under the title. */

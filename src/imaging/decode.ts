@@ -1,3 +1,4 @@
+import { stat } from 'node:fs/promises';
 import sharp, { type Metadata, type Sharp, type SharpOptions } from 'sharp';
 import { NotAnImageError } from './errors';
 
@@ -22,12 +23,18 @@ export const PHOTO_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp'
  */
 export const DECODE_OPTIONS: SharpOptions = Object.freeze({ failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
 
+/**
+ * Image data in memory, or a file that libvips reads itself (a stored photo original: decoding it
+ * from its file keeps the compressed bytes out of the JavaScript heap).
+ */
+export type ImageSource = Buffer | { file: string };
+
 /** A sharp pipeline on `input` with the safe decoder options; constructor errors are mapped too. */
-export function openImage(input: Buffer): Sharp {
-  assertBuffer(input);
-  if (input.length === 0) throw emptyError();
+export function openImage(input: ImageSource): Sharp {
+  const source = sharpInput(input);
+  if (typeof source !== 'string' && source.length === 0) throw emptyError();
   try {
-    return sharp(input, DECODE_OPTIONS);
+    return sharp(source, DECODE_OPTIONS);
   } catch (error) {
     throw toNotAnImageError(error);
   }
@@ -37,11 +44,11 @@ export function openImage(input: Buffer): Sharp {
  * Reads the header (no pixel decoding) and checks that the input is a supported photo format within
  * the pixel limit. Throws NotAnImageError otherwise.
  */
-export async function readImageMetadata(input: Buffer): Promise<Metadata> {
-  assertBuffer(input);
-  if (input.length === 0) throw emptyError();
+export async function readImageMetadata(input: ImageSource): Promise<Metadata> {
+  const source = sharpInput(input);
+  if (typeof source === 'string' ? (await stat(source)).size === 0 : source.length === 0) throw emptyError();
   // Header only, so the pixel limit is checked here by us, with the real size in the message.
-  const metadata = await guardDecode(Promise.resolve().then(() => sharp(input, { ...DECODE_OPTIONS, limitInputPixels: false }).metadata()));
+  const metadata = await guardDecode(Promise.resolve().then(() => sharp(source, { ...DECODE_OPTIONS, limitInputPixels: false }).metadata()));
   if (!PHOTO_FORMATS.has(metadata.format)) {
     throw new NotAnImageError('unsupported-format', `Unsupported image format "${metadata.format}": expected a photo (JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF)`);
   }
@@ -90,8 +97,12 @@ function emptyError(cause?: unknown): NotAnImageError {
   return new NotAnImageError('empty', 'The file is empty (0 bytes), not an image', cause === undefined ? undefined : { cause });
 }
 
-function assertBuffer(input: unknown): asserts input is Buffer {
-  if (!(input instanceof Uint8Array)) throw new TypeError(`Expected image data as a Buffer, got ${input === null ? 'null' : typeof input}`);
+/** What sharp is given: the Buffer, or the file's path. */
+function sharpInput(input: unknown): Buffer | string {
+  if (input instanceof Uint8Array) return input as Buffer;
+  const file = (input as { file?: unknown } | null)?.file;
+  if (typeof file === 'string' && file !== '') return file;
+  throw new TypeError(`Expected image data as a Buffer or { file }, got ${input === null ? 'null' : typeof input}`);
 }
 
 function formatPixels(pixels: number): string {

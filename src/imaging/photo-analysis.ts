@@ -1,5 +1,5 @@
 import exifReader from 'exif-reader';
-import { guardDecode, openImage, readImageMetadata } from './decode';
+import { guardDecode, openImage, readImageMetadata, type ImageSource } from './decode';
 import { NotAnImageError } from './errors';
 
 export { NotAnImageError } from './errors';
@@ -37,7 +37,7 @@ export const ANALYSIS_LONG_SIDE = 512;
  * not an image or an unsupported format (e.g. SVG), truncated or corrupt data, or more than
  * MAX_INPUT_PIXELS pixels.
  */
-export async function analyzePhoto(input: Buffer): Promise<PhotoAnalysis> {
+export async function analyzePhoto(input: ImageSource): Promise<PhotoAnalysis> {
   const metadata = await readImageMetadata(input);
 
   const exifOrientation = isExifOrientation(metadata.orientation) ? metadata.orientation : 1;

@@ -1,4 +1,4 @@
-import { guardDecode, openImage, readImageMetadata } from './decode';
+import { guardDecode, openImage, readImageMetadata, type ImageSource } from './decode';
 
 export { NotAnImageError } from './errors';
 
@@ -11,7 +11,7 @@ export const MAX_THUMBNAIL_SIDE = 4096;
  * metadata (EXIF, ICC, XMP are stripped; pixels are converted to sRGB).
  * Throws NotAnImageError for undecodable input, RangeError for a bad maxSide.
  */
-export async function makeThumbnail(input: Buffer, maxSide = 512): Promise<Buffer> {
+export async function makeThumbnail(input: ImageSource, maxSide = 512): Promise<Buffer> {
   if (!Number.isInteger(maxSide) || maxSide < 1 || maxSide > MAX_THUMBNAIL_SIDE) {
     throw new RangeError(`maxSide must be an integer from 1 to ${MAX_THUMBNAIL_SIDE}, got ${maxSide}`);
   }

@@ -1,8 +1,8 @@
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { FileUrlSigner, type SignatureVerdict } from './file-url-signer';
-import { writeFileAtomically } from './write-file-atomically';
+import { replaceFileAtomically, writeFileAtomically } from './write-file-atomically';
 
 const KEY = /^[A-Za-z0-9][A-Za-z0-9._-]*(\/[A-Za-z0-9][A-Za-z0-9._-]*)*$/;
 
@@ -35,6 +35,27 @@ export class FileStore {
 
   put(key: string, data: Buffer): Promise<void> {
     return writeFileAtomically(this.pathOf(key), data);
+  }
+
+  /**
+   * Writes what `fill` hands its `write` to `key` chunk by chunk, so a large download never sits
+   * whole in memory; each write is awaited, so a slow disk slows the producer. Atomic like put: if
+   * `fill` fails, nothing is left under the key. Answers the bytes written.
+   */
+  async putStreamed(key: string, fill: (write: (chunk: Buffer) => Promise<void>) => Promise<unknown>): Promise<number> {
+    let bytes = 0;
+    await replaceFileAtomically(this.pathOf(key), async (temporary) => {
+      const file = await open(temporary, 'wx');
+      try {
+        await fill(async (chunk) => {
+          for (let offset = 0; offset < chunk.length; ) offset += (await file.write(chunk, offset)).bytesWritten;
+          bytes += chunk.length;
+        });
+      } finally {
+        await file.close();
+      }
+    });
+    return bytes;
   }
 
   get(key: string): Promise<Buffer> {

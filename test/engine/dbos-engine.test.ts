@@ -18,6 +18,9 @@ import {
   versionedFlowV2,
 } from './fixtures/test-flows';
 
+/** Whose work the test runs are: every start names a tenant. */
+const TENANT = { tenant: { clientId: 'engine-test-client', env: 'prod' as const } };
+
 /**
  * The embedded engine (DBOS Transact) running the test flows on a real PostgreSQL: the flow
  * context's behaviour, crash and resume (a stop, then a new launch on the same database, as a
@@ -92,7 +95,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('order');
 
-    await running.start('testOrder', id, { orderId: id, sleepMs: 300 });
+    await running.start('testOrder', id, { orderId: id, sleepMs: 300 }, TENANT);
     await waitFor(() => test.calls(`charge:${id}`) === 1, 'charge');
     await running.signal(id, 'approve', { by: 'ops' });
     const outcome = await running.waitForCompletion(id, 10_000);
@@ -110,7 +113,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('retry');
 
-    await running.start('testRetry', id, { key: id, failures: 2 });
+    await running.start('testRetry', id, { key: id, failures: 2 }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({ status: 'completed', result: 'ok after 3 attempts' });
@@ -126,7 +129,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('exhausted');
 
-    await running.start('testRetry', id, { key: id, failures: 100 });
+    await running.start('testRetry', id, { key: id, failures: 100 }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({ status: 'failed', error: 'TransientError: attempt 4 failed' });
@@ -148,7 +151,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(activities);
     const id = uniqueId('timeout');
 
-    await running.start('testTimeout', id, { key: id });
+    await running.start('testTimeout', id, { key: id }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({ status: 'completed', result: 'attempt 2' });
@@ -163,7 +166,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('compensate');
 
-    await running.start('testCompensate', id, { orderId: id });
+    await running.start('testCompensate', id, { orderId: id }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({
@@ -182,7 +185,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(createTestActivities().activities);
     const id = uniqueId('early-signal');
 
-    await running.start('testSignal', id, { sleepMs: 400, timeoutMs: 5_000 });
+    await running.start('testSignal', id, { sleepMs: 400, timeoutMs: 5_000 }, TENANT);
     await running.signal(id, 'go', { n: 1 });
     const outcome = await running.waitForCompletion(id, 10_000);
 
@@ -203,7 +206,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(createTestActivities().activities, { flows: [twoSignals] });
     const id = uniqueId('two-signals');
 
-    await running.start('testTwoSignals', id, {});
+    await running.start('testTwoSignals', id, {}, TENANT);
     await running.signal(id, 'go', 'first');
     await running.signal(id, 'go', 'second');
 
@@ -214,7 +217,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(createTestActivities().activities);
     const id = uniqueId('signal-timeout');
 
-    await running.start('testSignal', id, { sleepMs: 0, timeoutMs: 300 });
+    await running.start('testSignal', id, { sleepMs: 0, timeoutMs: 300 }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome.status).toBe('completed');
@@ -229,7 +232,7 @@ describe('embedded engine on DBOS', () => {
       ...test.activities,
       // Like an activity that starts a follow-up flow (a campaign row its project's build).
       async startFollowUp(orderId: string): Promise<void> {
-        await self!.start('testOrder', `${orderId}-follow-up`, { orderId: `${orderId}-follow-up`, sleepMs: 0 });
+        await self!.start('testOrder', `${orderId}-follow-up`, { orderId: `${orderId}-follow-up`, sleepMs: 0 }, TENANT);
       },
       async approveFollowUp(orderId: string): Promise<void> {
         await self!.signal(`${orderId}-follow-up`, 'approve', { by: 'activity' });
@@ -250,7 +253,7 @@ describe('embedded engine on DBOS', () => {
     const running = (self = await launch(activities as TestActivities, { flows: [starter, orderFlow] }));
     const id = uniqueId('starter');
 
-    await running.start('testStarter', id, { orderId: id });
+    await running.start('testStarter', id, { orderId: id }, TENANT);
     expect(await running.waitForCompletion(id, 10_000)).toEqual({ status: 'completed', result: 'started' });
     expect(await running.waitForCompletion(`${id}-follow-up`, 10_000)).toMatchObject({ status: 'completed', result: { approvedBy: 'activity' } });
   });
@@ -261,10 +264,10 @@ describe('embedded engine on DBOS', () => {
     const id = uniqueId('finished');
 
     await expect(running.signal(uniqueId('never-started'), 'go')).rejects.toBeInstanceOf(WorkflowNotFoundError);
-    await running.start('testCompensate', id, { orderId: id });
+    await running.start('testCompensate', id, { orderId: id }, TENANT);
     expect((await running.waitForCompletion(id, 10_000)).status).toBe('completed');
     await expect(running.signal(id, 'go')).rejects.toBeInstanceOf(WorkflowNotFoundError);
-    await expect(running.start('noSuchFlow', uniqueId('x'), {})).rejects.toBeInstanceOf(UnknownFlowError);
+    await expect(running.start('noSuchFlow', uniqueId('x'), {}, TENANT)).rejects.toBeInstanceOf(UnknownFlowError);
   });
 
   it('starts a workflowId once: starting it again, running or finished, is a no-op', async () => {
@@ -272,16 +275,16 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('idempotent');
 
-    await running.start('testCompensate', id, { orderId: 'first' });
+    await running.start('testCompensate', id, { orderId: 'first' }, TENANT);
     await Promise.all([
-      running.start('testCompensate', id, { orderId: 'second' }),
-      running.start('testCompensate', id, { orderId: 'third' }),
+      running.start('testCompensate', id, { orderId: 'second' }, TENANT),
+      running.start('testCompensate', id, { orderId: 'third' }, TENANT),
     ]);
     expect((await running.waitForCompletion(id, 10_000)).status).toBe('completed');
-    await running.start('testCompensate', id, { orderId: 'fourth' });
+    await running.start('testCompensate', id, { orderId: 'fourth' }, TENANT);
     // And again after a restart, which recovers nothing: the run has finished.
     const restarted = await launch(test.activities);
-    await restarted.start('testCompensate', id, { orderId: 'fifth' });
+    await restarted.start('testCompensate', id, { orderId: 'fifth' }, TENANT);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(test.calls('reserve:first')).toBe(1);
@@ -295,7 +298,7 @@ describe('embedded engine on DBOS', () => {
     const id = uniqueId('crash-sleep');
     const sleepMs = 3_000;
 
-    await first.start('testOrder', id, { orderId: id, sleepMs });
+    await first.start('testOrder', id, { orderId: id, sleepMs }, TENANT);
     await waitFor(() => test.calls(`reserve:${id}`) === 1, 'reserve');
     // The sleep starts right after reserve has been recorded.
     const wakeAt = test.times(`reserve:${id}`)[0] + sleepMs;
@@ -323,7 +326,7 @@ describe('embedded engine on DBOS', () => {
     const first = await launch(test.activities);
     const id = uniqueId('signal-while-down');
 
-    await first.start('testOrder', id, { orderId: id, sleepMs: 0 });
+    await first.start('testOrder', id, { orderId: id, sleepMs: 0 }, TENANT);
     await waitFor(() => test.calls(`charge:${id}`) === 1, 'charge');
     await crash();
     // Another process (an API instance, the CLI) signals while this one is down.
@@ -346,7 +349,7 @@ describe('embedded engine on DBOS', () => {
     const id = uniqueId('crash-activity');
     const gate = test.gate(`charge:${id}`);
 
-    await first.start('testOrder', id, { orderId: id, sleepMs: 10 });
+    await first.start('testOrder', id, { orderId: id, sleepMs: 10 }, TENANT);
     await gate.entered;
     await crash();
     gate.open();
@@ -376,7 +379,7 @@ describe('embedded engine on DBOS', () => {
     const failing = Array.from({ length: 12 }, (_, i) => `fail-after-${(12 - i) * 20}`);
     const gate = test.gate('fetchItem:slow');
 
-    await first.start('testBatch', id, { items: [...failing, 'slow'] });
+    await first.start('testBatch', id, { items: [...failing, 'slow'] }, TENANT);
     await waitFor(() => failing.every((item) => test.calls(`markFailed:${item}`) === 1), 'every markFailed');
     await gate.entered;
     // Let the last markFailed outcome be recorded.
@@ -395,7 +398,7 @@ describe('embedded engine on DBOS', () => {
     const old = await launch(test.activities, { flows: [versionedFlowV1] });
     const id = uniqueId('versioned');
 
-    await old.start('testVersioned', id, {});
+    await old.start('testVersioned', id, {}, TENANT);
     await waitFor(() => test.calls('reserve:v') === 1, 'reserve');
     await new Promise((resolve) => setTimeout(resolve, 200));
     await crash();
@@ -417,11 +420,11 @@ describe('embedded engine on DBOS', () => {
 
   it('runs at most workerConcurrency queued activities at once', async () => {
     const test = createTestActivities();
-    const running = await launch(test.activities, { queues: [{ name: 'test-fetches', workerConcurrency: 1, activities: ['fetchItem'] }] });
+    const running = await launch(test.activities, { queues: [{ name: 'test-fetches', workerConcurrency: 1, tenantConcurrency: 1, activities: ['fetchItem'] }] });
     const id = uniqueId('queued');
     const gates = ['a', 'b'].map((item) => test.gate(`fetchItem:${id}-${item}`));
 
-    await running.start('testBatch', id, { items: [`${id}-a`, `${id}-b`] });
+    await running.start('testBatch', id, { items: [`${id}-a`, `${id}-b`] }, TENANT);
     await Promise.race(gates.map((gate) => gate.entered));
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     // Both were started by the flow; the queue let one in.
@@ -432,15 +435,61 @@ describe('embedded engine on DBOS', () => {
     expect(outcome).toEqual({ status: 'completed', result: [`fetched:${id}-a`, `fetched:${id}-b`] });
   });
 
+  it('gives each tenant a bounded share of a queue: a later tenant starts while an earlier one has a backlog', async () => {
+    const test = createTestActivities();
+    const running = await launch(test.activities, { queues: [{ name: 'test-shared', workerConcurrency: 2, tenantConcurrency: 1, activities: ['fetchItem'] }] });
+    const noisy = uniqueId('noisy');
+    const quiet = uniqueId('quiet');
+    const noisyItems = ['a', 'b', 'c'].map((item) => `${noisy}-${item}`);
+    const noisyGates = noisyItems.map((item) => test.gate(`fetchItem:${item}`));
+    const quietGate = test.gate(`fetchItem:${quiet}-a`);
+
+    await running.start('testBatch', noisy, { items: noisyItems }, { tenant: { clientId: 'noisy-shop', env: 'prod' } });
+    await Promise.race(noisyGates.map((gate) => gate.entered));
+    await running.start('testBatch', quiet, { items: [`${quiet}-a`] }, { tenant: { clientId: 'quiet-shop', env: 'prod' } });
+    await quietGate.entered;
+    // The quiet shop took the second slot: the noisy one still runs one item, its others wait.
+    expect(noisyItems.reduce((sum, item) => sum + test.calls(`fetchItem:${item}`), 0)).toBe(1);
+    quietGate.open();
+    expect(await running.waitForCompletion(quiet, 10_000)).toEqual({ status: 'completed', result: [`fetched:${quiet}-a`] });
+    for (const gate of noisyGates) gate.open();
+    expect((await running.waitForCompletion(noisy, 10_000)).status).toBe('completed');
+  });
+
+  it('queues a sandbox tenant apart from live ones: a sandbox backlog never holds a live slot', async () => {
+    const test = createTestActivities();
+    const running = await launch(test.activities, {
+      queues: [
+        { name: 'test-live', workerConcurrency: 1, tenantConcurrency: 1, environments: ['prod'], activities: ['fetchItem'] },
+        { name: 'test-sandbox', workerConcurrency: 1, tenantConcurrency: 1, environments: ['dev'], activities: ['fetchItem'] },
+      ],
+    });
+    const sandbox = uniqueId('sandbox');
+    const live = uniqueId('live');
+    const sandboxGate = test.gate(`fetchItem:${sandbox}-a`);
+    const liveGate = test.gate(`fetchItem:${live}-a`);
+
+    await running.start('testBatch', sandbox, { items: [`${sandbox}-a`] }, { tenant: { clientId: 'sandbox-shop', env: 'dev' } });
+    await sandboxGate.entered;
+    await running.start('testBatch', live, { items: [`${live}-a`] }, { tenant: { clientId: 'live-shop', env: 'prod' } });
+    await liveGate.entered;
+    liveGate.open();
+    expect(await running.waitForCompletion(live, 10_000)).toEqual({ status: 'completed', result: [`fetched:${live}-a`] });
+    // The sandbox item is still held at its gate all along.
+    expect((await running.waitForCompletion(sandbox, 0)).status).toBe('running');
+    sandboxGate.open();
+    expect((await running.waitForCompletion(sandbox, 10_000)).status).toBe('completed');
+  });
+
   it('prunes finished runs older than the retention on its schedule, and keeps pending ones', async () => {
     const test = createTestActivities();
     const running = await launch(test.activities, { retentionMs: 1 });
     const finished = uniqueId('finished');
     const pending = uniqueId('pending');
 
-    await running.start('testCompensate', finished, { orderId: finished });
+    await running.start('testCompensate', finished, { orderId: finished }, TENANT);
     expect((await running.waitForCompletion(finished, 10_000)).status).toBe('completed');
-    await running.start('testSignal', pending, { sleepMs: 0, timeoutMs: 60_000 });
+    await running.start('testSignal', pending, { sleepMs: 0, timeoutMs: 60_000 }, TENANT);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const pruning = await DBOS.triggerSchedule(RETENTION_SCHEDULE);
     await pruning.getResult();
@@ -449,7 +498,7 @@ describe('embedded engine on DBOS', () => {
     await expect(running.waitForCompletion(finished, 0)).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect((await DBOS.getWorkflowStatus(pending))?.status).toBe('PENDING');
     // A pruned id is free again: starting it runs the flow anew.
-    await running.start('testCompensate', finished, { orderId: `${finished}-again` });
+    await running.start('testCompensate', finished, { orderId: `${finished}-again` }, TENANT);
     expect((await running.waitForCompletion(finished, 10_000)).status).toBe('completed');
     expect(test.calls(`reserve:${finished}-again`)).toBe(1);
   });
@@ -468,7 +517,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities, { flows: [capped] });
     const id = uniqueId('capped');
 
-    await running.start('testCappedRetry', id, { key: id });
+    await running.start('testCappedRetry', id, { key: id }, TENANT);
     await running.waitForCompletion(id, 10_000);
     const [, second, third] = test.times(`flaky:${id}`);
     // Without the cap the second wait is 1 s.

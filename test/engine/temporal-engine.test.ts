@@ -8,6 +8,9 @@ import { WorkflowNotFoundError } from '../../src/engine/workflow-engine';
 import { createTestActivities } from './fixtures/test-activities';
 import type { OrderResult } from './fixtures/test-flows';
 
+/** Whose work the test runs are: every start names a tenant. */
+const TENANT = { tenant: { clientId: 'engine-test-client', env: 'prod' as const } };
+
 /**
  * The same test flows as the embedded engine's tests, on a real Temporal server: only when
  * TEMPORAL_ADDRESS is set (e.g. `docker compose up temporal`, then TEMPORAL_ADDRESS=localhost:7233).
@@ -58,7 +61,7 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('runs a flow with activities, a sleep and a signal to completion', async () => {
     const id = uniqueId('order');
-    await engine.start('testOrder', id, { orderId: id, sleepMs: 500 });
+    await engine.start('testOrder', id, { orderId: id, sleepMs: 500 }, TENANT);
     await waitFor(() => test.calls(`charge:${id}`) === 1, 'charge');
     await engine.signal(id, 'approve', { by: 'ops' });
     const outcome = await engine.waitForCompletion(id, 30_000);
@@ -73,7 +76,7 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('hands the flow an activity error by name, without retrying a non-retryable one', async () => {
     const id = uniqueId('compensate');
-    await engine.start('testCompensate', id, { orderId: id });
+    await engine.start('testCompensate', id, { orderId: id }, TENANT);
     const outcome = await engine.waitForCompletion(id, 30_000);
 
     expect(outcome).toEqual({
@@ -89,7 +92,7 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('delivers a signal sent before the wait, and times a wait out', async () => {
     const early = uniqueId('early-signal');
-    await engine.start('testSignal', early, { sleepMs: 1_000, timeoutMs: 10_000 });
+    await engine.start('testSignal', early, { sleepMs: 1_000, timeoutMs: 10_000 }, TENANT);
     await engine.signal(early, 'go', { n: 1 });
     expect(await engine.waitForCompletion(early, 30_000)).toMatchObject({
       status: 'completed',
@@ -97,7 +100,7 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
     });
 
     const late = uniqueId('signal-timeout');
-    await engine.start('testSignal', late, { sleepMs: 1, timeoutMs: 500 });
+    await engine.start('testSignal', late, { sleepMs: 1, timeoutMs: 500 }, TENANT);
     expect(await engine.waitForCompletion(late, 30_000)).toMatchObject({
       status: 'completed',
       result: { payload: null, timedOut: true },
@@ -106,10 +109,10 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('starts a workflowId once, and refuses signals to runs that are not running', async () => {
     const id = uniqueId('idempotent');
-    await engine.start('testCompensate', id, { orderId: `${id}-first` });
-    await engine.start('testCompensate', id, { orderId: `${id}-second` });
+    await engine.start('testCompensate', id, { orderId: `${id}-first` }, TENANT);
+    await engine.start('testCompensate', id, { orderId: `${id}-second` }, TENANT);
     expect((await engine.waitForCompletion(id, 30_000)).status).toBe('completed');
-    await engine.start('testCompensate', id, { orderId: `${id}-third` });
+    await engine.start('testCompensate', id, { orderId: `${id}-third` }, TENANT);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     expect(test.calls(`reserve:${id}-first`)).toBe(1);

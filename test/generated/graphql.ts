@@ -595,7 +595,7 @@ export type PhotoInput = {
 /** Why a photo could not be used */
 export type PhotoProblem = {
   __typename?: 'PhotoProblem';
-  /** DOWNLOAD_FAILED, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ... */
+  /** DOWNLOAD_FAILED, DOWNLOAD_TIME_LIMIT, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ... */
   code: Scalars['String']['output'];
   message: Scalars['String']['output'];
 };

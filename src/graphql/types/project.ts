@@ -27,7 +27,7 @@ export class ProjectProduct {
 
 @ObjectType({ description: 'Why a photo could not be used' })
 export class PhotoProblem {
-  @Field(() => String, { description: 'DOWNLOAD_FAILED, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ...' }) code!: string;
+  @Field(() => String, { description: 'DOWNLOAD_FAILED, DOWNLOAD_TIME_LIMIT, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ...' }) code!: string;
   @Field(() => String) message!: string;
 }
 

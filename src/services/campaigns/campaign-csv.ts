@@ -63,10 +63,15 @@ export function createCampaignCsvReader(onRecord: (record: CampaignCsvRecord) =>
     if (error instanceof CsvError) throw new CampaignFileError(`not a readable CSV file: ${error.message}`);
     throw error;
   });
-  consumed.catch(() => undefined); // surfaced by write() or end()
+  // Surfaced by the next write(), which stops the download there, or by end().
+  let refused: { error: unknown } | undefined;
+  consumed.catch((error: unknown) => {
+    refused = { error };
+  });
 
   return {
     async write(chunk) {
+      if (refused) throw refused.error;
       if (chunk.includes(0)) throw new CampaignFileError('not a CSV file: it holds binary data (NUL bytes), not text');
       try {
         utf8.decode(chunk, { stream: true });

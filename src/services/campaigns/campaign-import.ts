@@ -23,10 +23,17 @@ export class CampaignDownloadInterrupted extends Error {
 
 /**
  * importing -> generating | failed. Downloads the CSV through the guarded client and streams it
- * into campaign_rows in batches, each row with its line and, when refused, its reason. Safe to
- * repeat: rows are keyed by (campaign, line), and a repeat rebuilds the same rows.
+ * into campaign_rows in batches, each row with its line and, when refused, its reason. A file with
+ * more than `maxRows` data rows (CAMPAIGN_MAX_ROWS) fails the campaign as soon as the row past the
+ * limit arrives: the download stops there, and the references it keeps to find repeats stay
+ * bounded. Safe to repeat: rows are keyed by (campaign, line), and a repeat rebuilds the same rows.
  */
-export async function importCampaignCsv(em: EntityManager, fetch: SafeFetch, campaignId: string): Promise<{ status: CampaignStatus }> {
+export async function importCampaignCsv(
+  em: EntityManager,
+  fetch: SafeFetch,
+  campaignId: string,
+  { maxRows }: { maxRows: number },
+): Promise<{ status: CampaignStatus }> {
   const campaign = await em.findOne(Campaign, { id: campaignId }, { populate: ['client'] });
   if (!campaign) return { status: 'failed' };
   if (campaign.status !== 'importing') return { status: campaign.status };
@@ -41,6 +48,9 @@ export async function importCampaignCsv(em: EntityManager, fetch: SafeFetch, cam
   };
   const reader = createCampaignCsvReader(async ({ line, values }) => {
     rows++;
+    if (rows > maxRows) {
+      throw new CampaignFileError(`the file has more than ${maxRows} rows (line ${line} is row ${rows}); split it into campaigns of at most ${maxRows} rows`);
+    }
     const { reference, input, problem } = readCampaignRow(values);
     let reason = problem;
     if (reference && reference.length > MAX_REFERENCE_LENGTH) reason = `reference: must be at most ${MAX_REFERENCE_LENGTH} characters`;

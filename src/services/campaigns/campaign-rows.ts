@@ -52,7 +52,7 @@ export async function generateCampaignRow(em: EntityManager, deps: ProjectServic
   };
   try {
     if (await em.count(Project, { id: row.projectId! })) {
-      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(row.projectId!), { projectId: row.projectId });
+      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(row.projectId!), { projectId: row.projectId }, { tenant: ctx.tenant });
     } else {
       await generateProject(ctx, deps, row.input as unknown as GenerateInput, { projectId: row.projectId! });
     }

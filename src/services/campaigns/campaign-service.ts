@@ -53,7 +53,7 @@ export class CampaignService {
       await recordCampaignProgress(tx, created, { force: true });
       return created;
     });
-    await this.deps.engine.start(CAMPAIGN_FLOW, campaignWorkflowId(ctx.tenant.clientId, campaign.id), { campaignId: campaign.id });
+    await this.deps.engine.start(CAMPAIGN_FLOW, campaignWorkflowId(ctx.tenant.clientId, campaign.id), { campaignId: campaign.id }, { tenant: ctx.tenant });
     return { message: `Automated generation is processing for ${csvUrl}: campaign ${campaign.id}`, campaign };
   }
 

@@ -126,13 +126,13 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
 
   for (const line of order.lines) {
     if (lines.find((l) => l.project.id === line.project.id)?.photos) {
-      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(line.project.id, line.id), { projectId: line.project.id });
+      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(line.project.id, line.id), { projectId: line.project.id }, { tenant: ctx.tenant });
     }
     await deps.engine.start(PRINT_FULFILMENT_FLOW, fulfilmentWorkflowId(line.id), {
       lineId: line.id,
       assetsTimeoutMs: deps.config.durations.orderStatusTimeoutMs,
       sandboxStepMs: deps.config.durations.sandboxPrinterStepMs,
-    });
+    }, { tenant: ctx.tenant });
   }
   return { message: order.confirmation, order };
 }

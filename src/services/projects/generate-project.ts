@@ -113,7 +113,7 @@ export async function generateProject(
     await appendStatusEvent(db, trx, tenant, projectStatusChange({ ...project, ownerExternalId: owner.externalId }));
   });
 
-  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(project.id), { projectId: project.id });
+  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(project.id), { projectId: project.id }, { tenant: ctx.tenant });
   return { url: editorUrl(deps.config.frontendUrl, ctx, { ...project, language }, owner.externalId), project };
 }
 

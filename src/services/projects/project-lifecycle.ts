@@ -60,7 +60,7 @@ export async function deleteProjects(
       await deps.engine.start(PROJECT_EXPUNGE_FLOW, projectExpungeWorkflowId(project.id), {
         projectId: project.id,
         retentionMs: deps.config.durations.deletionRetentionMs,
-      });
+      }, { tenant: ctx.tenant });
     }
   };
   if (input.type === 'sync') {
@@ -120,7 +120,7 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
   }
   // The copy goes through the build flow like every project: nothing is left to fetch or lay
   // out, and its end tells the copy's callback URL that it is ready.
-  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(copy.id), { projectId: copy.id });
+  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(copy.id), { projectId: copy.id }, { tenant: ctx.tenant });
   return copy;
 }
 

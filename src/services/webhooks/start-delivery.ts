@@ -18,5 +18,6 @@ export interface WebhookDeliveryInput {
 /** Starts the flow of the delivery's current round; starting a round twice is one run. */
 export async function startDelivery(deps: DeliveryStartDeps, delivery: WebhookDelivery): Promise<void> {
   const input: WebhookDeliveryInput = { deliveryId: delivery.id, retrySpacingMs: deps.config.durations.webhookRetryMs };
-  await deps.engine.start(WEBHOOK_DELIVERY_FLOW, webhookWorkflowId(delivery.id, delivery.round), input);
+  const tenant = { clientId: delivery.client.id, env: delivery.env };
+  await deps.engine.start(WEBHOOK_DELIVERY_FLOW, webhookWorkflowId(delivery.id, delivery.round), input, { tenant });
 }
