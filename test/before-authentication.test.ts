@@ -150,7 +150,7 @@ describe('connection attempts and failed authentications per address', () => {
     // A valid credential this process has not looked up yet would need the database: refused before it, like a guess.
     expect((await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...serviceHeader(shop.credentials.dev), ...guesser } })).status).toBe(429);
     expect((await post(api.url, '/api/v2/misc/get-market.php', { env: 'dev', key: 'guessed-key' }, guesser)).status).toBe(429);
-    expect((await post(api.url, '/graphql', { query: '{ markets { results { id } } }' }, { ...wrong, ...guesser })).status).toBe(429);
+    expect((await post(api.url, '/graphql', { query: '{ markets { results { marketId } } }' }, { ...wrong, ...guesser })).status).toBe(429);
     const socket = new WebSocket(wsUrl(api), 'graphql-transport-ws', { headers: from('203.0.113.7') });
     await opened(socket);
     const ended = outcomeOf(socket);
@@ -168,7 +168,7 @@ describe('connection attempts and failed authentications per address', () => {
     const attempts = [];
     for (let i = 0; i < 2; i++) {
       attempts.push((await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...stolenKey, ...attacker } })).status);
-      attempts.push((await post(api.url, '/graphql', { query: '{ markets { results { id } } }' }, { ...stolenKey, ...attacker })).status);
+      attempts.push((await post(api.url, '/graphql', { query: '{ markets { results { marketId } } }' }, { ...stolenKey, ...attacker })).status);
     }
     expect(attempts).toEqual([401, 401, 401, 401]);
     const socket = new WebSocket(wsUrl(api), 'graphql-transport-ws', { headers: from('203.0.113.50') });

@@ -48,7 +48,7 @@ describe('published limits', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // GraphQL spends the same credential's budget.
-    const graphql = await post(api.url, '/graphql', { query: '{ markets { results { id } } }' }, auth);
+    const graphql = await post(api.url, '/graphql', { query: '{ markets { results { marketId } } }' }, auth);
     expect(graphql.status).toBe(429);
     expect(graphql.body.errors[0].extensions.code).toBe('RATE_LIMITED');
 
@@ -92,6 +92,24 @@ describe('published limits', () => {
       const { body } = await post(api.url, '/graphql', { query }, auth);
       expect(body.errors?.[0]?.message, query).toMatch(/^first: must be from 1 to 100/);
     }
+  });
+
+  it('spends the same budget on graphql-ws operations as on REST and GraphQL over HTTP', async () => {
+    const shop = await freshShop();
+    const { accessKey, accessSecret } = shop.credentials.dev;
+    expect((await list(serviceHeader(shop.credentials.dev))).status).toBe(200);
+    const socket = createClient({ url: `${api.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { accessKey, accessSecret }, retryAttempts: 0 });
+    sockets.push(socket);
+    const run = () =>
+      new Promise<string>((resolve) => {
+        socket.subscribe({ query: '{ markets { results { marketId } } }' }, { next: () => resolve('answered'), error: (error) => resolve(JSON.stringify(error)), complete: () => undefined });
+      });
+    expect(await run()).toBe('answered');
+    expect(await run()).toBe('answered');
+    // The fourth of RATE_LIMIT_MAX=3, over the socket: refused as the operation's error.
+    expect(await run()).toContain('RATE_LIMITED');
+    // And the socket's operations spent the client's budget for HTTP too.
+    expect((await list(serviceHeader(shop.credentials.dev))).status).toBe(429);
   });
 
   it('caps graphql-ws connections and subscriptions per client', async () => {
