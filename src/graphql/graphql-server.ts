@@ -48,10 +48,8 @@ export async function startGraphqlServer(
   /** Per socket: the client it counts against, the ids of its running operations, and how results are written to it. */
   type SocketExtra = {
     tenant?: GraphqlContext['ctx']['tenant'];
-    /** The RequestBudget its operations spend (budgetKeyOf). */
-    budgetKey?: string;
     projectScope?: string;
-    capKey?: string;
+    callerKey?: string;
     running?: Set<string>;
     send?: (text: string) => void;
   };
@@ -71,37 +69,37 @@ export async function startGraphqlServer(
       }),
       onSubscribe: async (socketContext, id, payload) => {
         const extra = socketContext.extra as SocketExtra;
-        const { spent, resetMs } = await services.requestBudget.spend(extra.budgetKey!);
+        const { spent, resetMs } = await services.requestBudget.spend(extra.callerKey!);
         if (spent > services.requestBudget.max) return [rateLimitedError(services.requestBudget.max, limits.rateLimitWindowMs, resetMs)];
         const unsafe = unsafeVariablesError(payload.variables);
         if (unsafe) return [unsafe];
-        const refused = caps.startOperation(extra.capKey!);
+        const refused = caps.startOperation(extra.callerKey!);
         if (refused) return [refused];
         extra.running!.add(id);
         return undefined;
       },
       onComplete: (socketContext, id) => {
         const extra = socketContext.extra as SocketExtra;
-        if (extra.running?.delete(id)) caps.endOperation(extra.capKey!);
+        if (extra.running?.delete(id)) caps.endOperation(extra.callerKey!);
       },
       onClose: (socketContext) => {
         const extra = socketContext.extra as SocketExtra;
-        if (extra.capKey) caps.closeConnection(extra.capKey, extra.running?.size ?? 0);
+        if (extra.callerKey) caps.closeConnection(extra.callerKey, extra.running?.size ?? 0);
       },
       onConnect: async (socketContext) => {
         try {
           const { request } = socketContext.extra;
-          // An editor session works as the project's client: its sockets count towards that client's caps.
+          // An editor session works as the project's client, with caps and budget of its own: an editor link cannot use up the shop's.
           const identity = await services.authenticator.identify(presentedBy(request, socketContext.connectionParams), limits.addressOf(request), { editor: true });
           const { tenant } = identity;
           const extra = socketContext.extra as SocketExtra & { socket: { close(code: number, reason: string): void } };
-          const capKey = `${tenant.clientId}:${tenant.env}`;
-          if (!caps.openConnection(capKey)) {
+          const callerKey = budgetKeyOf(identity);
+          if (!caps.openConnection(callerKey)) {
             // Closed first with our own code, so the client learns why; graphql-ws's 4403 then finds it closing.
             extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this client');
             return false;
           }
-          Object.assign(extra, { tenant, projectScope: identity.projectScope, budgetKey: budgetKeyOf(identity), capKey, running: new Set<string>() });
+          Object.assign(extra, { tenant, projectScope: identity.projectScope, callerKey, running: new Set<string>() });
           // The upgrade request and the connection's credentials are read only here: not kept for the
           // socket's life (nor the secret in memory). Set rather than deleted: a deleted property
           // turns the object into a dictionary, larger for every socket.
