@@ -7,11 +7,15 @@ import type { FastifyInstance } from 'fastify';
  */
 export const MAX_DISCARDED_BODY_BYTES = 8 * 1024 * 1024;
 
+/** How long the rest of such a body may take to arrive before the connection is closed anyway. */
+export const DISCARD_BODY_WITHIN_MS = 10_000;
+
 /**
- * An answer sent before its request's body was read whole keeps the connection open and lets the
- * rest of the body arrive, read and thrown away (never buffered, never parsed), so that the client
- * gets its answer; past MAX_DISCARDED_BODY_BYTES, or when the body says it is larger, the connection
- * is closed as Fastify would.
+ * An answer sent before its request's body was read whole keeps the connection open (even when the
+ * client asked to close it: it closes once it has read the answer) and lets the rest of the body
+ * arrive, read and thrown away (never buffered, never parsed), so that the client gets its answer;
+ * past MAX_DISCARDED_BODY_BYTES or DISCARD_BODY_WITHIN_MS, or when the body says it is larger, the
+ * connection is closed as Fastify would.
  */
 export function discardUnreadBodies(app: FastifyInstance): void {
   app.addHook('onSend', async (request, reply, payload) => {
@@ -22,11 +26,17 @@ export function discardUnreadBodies(app: FastifyInstance): void {
       return payload;
     }
     reply.removeHeader('connection');
+    // Node ends a connection whose request said `Connection: close` as soon as the answer is written: a reset while the client still sends.
+    reply.raw.shouldKeepAlive = true;
     let discarded = 0;
+    const giveUp = setTimeout(() => raw.socket?.destroy(), DISCARD_BODY_WITHIN_MS);
+    giveUp.unref();
     raw.on('data', (chunk: Buffer) => {
       discarded += chunk.length;
-      if (discarded > MAX_DISCARDED_BODY_BYTES) raw.socket.destroy();
+      if (discarded > MAX_DISCARDED_BODY_BYTES) raw.socket?.destroy();
     });
+    raw.once('end', () => clearTimeout(giveUp));
+    raw.once('close', () => clearTimeout(giveUp));
     raw.resume();
     return payload;
   });
