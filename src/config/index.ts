@@ -253,10 +253,13 @@ function trustProxyOf(value: string): boolean | string[] | undefined {
   return entries.length > 0 && valid ? entries : undefined;
 }
 
+/** `10.0.0.1`, `10.0.0.0/8`, `2001:db8::/32`; not ipaddr.js's legacy forms (`2` is 0.0.0.2 to it). */
 function isAddressOrRange(entry: string): boolean {
+  const [address, bits] = entry.split('/');
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return false;
+  if (bits === undefined) return true;
   try {
-    if (entry.includes('/')) ipaddr.parseCIDR(entry);
-    else ipaddr.parse(entry);
+    ipaddr.parseCIDR(entry);
     return true;
   } catch {
     return false;
