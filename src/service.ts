@@ -31,13 +31,14 @@ export interface RunningService {
 }
 
 /**
- * Starts everything `npm start` runs: database (embedded if needed), migrations, seed, the
+ * Starts everything `npm start` runs: database (embedded if needed), migrations, seed (outside production), the
  * workflow engine (resuming unfinished flows when embedded), and HTTP.
  */
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const database = await openDatabase(config, log);
   const pepper = await loadCredentialPepper(config);
-  await seedDemoClient(database.orm.em.fork(), pepper, config.dataDir, log);
+  // A production database gets its clients from an operator (`npm run cli -- client create`), never a demo one with known files of secrets.
+  if (!config.production) await seedDemoClient(database.orm.em.fork(), pepper, config.dataDir, log);
   const bus = new StatusEventBus(database.url, log);
   await bus.start();
   const files = createFileStore(config, pepper);

@@ -31,6 +31,15 @@ describe('configuration', () => {
     ['CAMPAIGN_MAX_ROWS', '0'],
     ['PSP_WEBHOOK_SECRETS', 'printhub=not-base64!'],
     ['PSP_WEBHOOK_SECRETS', 'no-equals-sign'],
+    ['TRUST_PROXY', '2'],
+    ['TRUST_PROXY', '10.0.0.0/33'],
+    ['TRUST_PROXY', 'my-proxy.internal'],
+    ['UNAUTHENTICATED_BODY_LIMIT', '0'],
+    ['WS_MAX_PAYLOAD', 'big'],
+    ['WS_CONNECTION_INIT_TIMEOUT', 'soon'],
+    ['WS_CONNECTS_PER_ADDRESS', '-1'],
+    ['AUTH_FAILURES_MAX', '0'],
+    ['AUTH_FAILURES_WINDOW', 'a while'],
   ])('refuses %s=%s with a message naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(name);
@@ -42,6 +51,12 @@ describe('configuration', () => {
     const tuned = loadConfig({ PHOTO_DOWNLOAD_TIMEOUT: '2.5s', BUILD_DOWNLOAD_DEADLINE: '0.5m', CAMPAIGN_MAX_ROWS: '500' });
     expect(tuned.durations).toMatchObject({ photoDownloadTimeoutMs: 2_500, buildDownloadDeadlineMs: 30_000 });
     expect(tuned.limits.campaignMaxRows).toBe(500);
+  });
+
+  it('reads TRUST_PROXY as Fastify\'s trustProxy: off by default, everyone, or a list of proxies', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,2001:db8::1' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback', '2001:db8::1']);
   });
 
   it('signs file URLs for 15 minutes, printer file URLs for 7 days, unless told otherwise', () => {

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { parse } from 'yaml';
@@ -44,29 +45,39 @@ function environmentOf(service: ComposeService): Record<string, string | undefin
   );
 }
 
+/** Compose refuses to start: a `${VAR:?message}` whose VAR the host does not set. */
+class RequiredVariableError extends Error {}
+
 /**
- * Compose interpolation, resolved without looking at the host environment: `${VAR:-default}` and
- * `${VAR-default}` become their default, `${VAR}`, `${VAR:?msg}` and `$VAR` become empty, `$$` is a `$`.
+ * Compose interpolation, resolved against `host` (the operator's shell) only: a set variable is
+ * its value; otherwise `${VAR:-default}` and `${VAR-default}` become their default, `${VAR:?msg}`
+ * and `${VAR?msg}` refuse to start (RequiredVariableError), `${VAR}` and `$VAR` become empty; `$$` is a `$`.
  */
-function interpolate(value: string): string {
+function interpolate(value: string, host: Record<string, string> = {}): string {
   return value.replace(
     /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])((?:[^}])*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
-    (match, _name, operator: string | undefined, argument: string | undefined) => {
+    (match, braced: string | undefined, operator: string | undefined, argument: string | undefined, bare: string | undefined) => {
       if (match === '$$') return '$';
+      const name = braced ?? bare!;
+      if (host[name]) return host[name];
       if (operator === ':-' || operator === '-') return argument ?? '';
+      if (operator === ':?' || operator === '?') throw new RequiredVariableError(`${name}: ${argument}`);
       return '';
     },
   );
 }
 
-function resolvedEnvironmentOf(service: ComposeService): Record<string, string | undefined> {
+function resolvedEnvironmentOf(service: ComposeService, host: Record<string, string> = {}): Record<string, string | undefined> {
   return Object.fromEntries(
     Object.entries(environmentOf(service)).map(([key, value]) => [
       key,
-      value === undefined ? undefined : interpolate(value),
+      value === undefined ? undefined : interpolate(value, host),
     ]),
   );
 }
+
+/** What the README tells an operator to run: `CREDENTIAL_PEPPER=$(openssl rand -base64 32) docker compose up`. */
+const OPERATOR_SHELL = { CREDENTIAL_PEPPER: randomBytes(32).toString('base64') };
 
 describe('docker-compose.yml', () => {
   it('defines postgres, temporal, temporal-ui, api and worker', () => {
@@ -103,16 +114,34 @@ describe('docker-compose.yml', () => {
     expect(variables.filter((variable) => !known.has(variable))).toEqual([]);
   });
 
-  it.each(APP_SERVICES)('gives %s an environment that loadConfig accepts', (name) => {
-    const env = resolvedEnvironmentOf(services[name] ?? {});
+  it.each(APP_SERVICES)('gives %s an environment that loadConfig accepts, in production', (name) => {
+    const env = resolvedEnvironmentOf(services[name] ?? {}, OPERATOR_SHELL);
     const config = loadConfig(env);
     expect(config.databaseUrl).toBeTruthy();
     expect(config.temporal?.address).toBe('temporal:7233');
+    expect(config.production).toBe(true);
+  });
+
+  it.each(APP_SERVICES)('refuses to start %s without a CREDENTIAL_PEPPER from the operator (no public fallback)', (name) => {
+    expect(() => resolvedEnvironmentOf(services[name] ?? {})).toThrow(RequiredVariableError);
+    expect(() => resolvedEnvironmentOf(services[name] ?? {})).toThrow(/CREDENTIAL_PEPPER/);
+    // Were the variable blank, the service itself refuses, naming it.
+    expect(() => loadConfig({ ...resolvedEnvironmentOf(services[name] ?? {}, { ...OPERATOR_SHELL }), CREDENTIAL_PEPPER: '' })).toThrow(/CREDENTIAL_PEPPER/);
+  });
+
+  it('publishes only the API: Temporal\'s gRPC port and UI, and PostgreSQL, stay on the compose network', () => {
+    const published = Object.entries(services)
+      .filter(([, service]) => (service as { ports?: unknown[] }).ports?.length)
+      .map(([name]) => name);
+    expect(published).toEqual(['api']);
+    expect((services.api as { ports?: unknown[] }).ports).toEqual(['4000:4000']);
   });
 });
 
 describe('compose interpolation helper', () => {
   it('resolves defaults and escapes without reading the host environment', () => {
-    expect(interpolate('${A:-x}/${B-y}/${C}/$D/$$E/${F:?required}')).toBe('x/y///$E/');
+    expect(interpolate('${A:-x}/${B-y}/${C}/$D/$$E')).toBe('x/y///$E');
+    expect(() => interpolate('${F:?required}')).toThrow(RequiredVariableError);
+    expect(interpolate('${F:?required}/${A:-x}/$D', { F: 'f', A: 'a', D: 'd' })).toBe('f/a/d');
   });
 });

@@ -64,4 +64,37 @@ describe('GraphQL depth, cost and alias limits', () => {
     expect(validate(schema, aliased, [...specifiedRules, ...tight]).map((e) => e.message).join()).toMatch(/alias/i);
     expect(validate(schema, aliased, [...specifiedRules, ...tight]).map((e) => e.message).join()).toMatch(/cost/i);
   });
+
+  describe('cost of connections', () => {
+    /** The cost graphql-armor finds, read from its refusal at a limit of 1. */
+    const costOf = async (query: string): Promise<number> => {
+      const errors = validate(await graphqlSchema(), parse(query), [...specifiedRules, ...operationRules({ graphqlMaxDepth: 20, graphqlMaxCost: 1, graphqlMaxAliases: 20 })]);
+      expect(errors.map((e) => e.message).filter((m) => !/Cost limit/.test(m))).toEqual([]);
+      const found = /found (\d+(\.\d+)?)/.exec(errors.map((e) => e.message).join())?.[1];
+      if (!found) throw new Error(`no cost in ${errors.map((e) => e.message).join()}`);
+      return Number(found);
+    };
+    const projects = (first: string) => `query${first.includes('$n') ? ' ($n: Int!)' : ''} { projects(user: "u"${first}) { edges { cursor node { id } } } }`;
+
+    it('multiplies by first: first: 100 costs 100 times first: 1', async () => {
+      expect(await costOf(projects(', first: 100'))).toBe(100 * (await costOf(projects(', first: 1'))));
+    });
+
+    it('counts a first given as a variable at the most the field accepts, whatever its value will be', async () => {
+      expect(await costOf(projects(', first: $n'))).toBe(await costOf(projects(', first: 100')));
+    });
+
+    it('counts an omitted first at its default', async () => {
+      expect(await costOf(projects(''))).toBe(await costOf(projects(', first: 100')));
+      const orders = (first: string) => `{ orders${first} { edges { node { orderId } } } }`;
+      expect(await costOf(orders(''))).toBe(await costOf(orders('(first: 10)')));
+    });
+
+    it('multiplies nested pages, also inside fragments, and refuses what the default limit cannot afford', async () => {
+      const nested = 'query ($n: Int!) { campaigns(first: $n) { edges { node { ...Rows } } } } fragment Rows on Campaign { rows { edges { node { line } } } }';
+      expect(await costOf(nested)).toBeGreaterThan(100 * 100);
+      const errors = validate(await graphqlSchema(), parse(nested), [...specifiedRules, ...operationRules(defaults)]);
+      expect(errors.map((e) => e.message).join()).toMatch(/Cost limit of 50000 exceeded/);
+    });
+  });
 });

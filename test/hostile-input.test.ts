@@ -120,6 +120,15 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
       expect(response.body.errors[0].extensions.errors).toEqual([{ path: 'metadata', message: expect.stringContaining('bytes') }]);
     });
 
+    it('refuses a document of 150,000 repeated fields by its cost, before running it', async () => {
+      const response = await graphql(`{ markets { results { ${'id '.repeat(150_000)}} } }`);
+      expect(response.status).toBe(400);
+      expect(response.body.errors[0].message).toMatch(/Cost limit of \d+ exceeded/);
+      // Without credentials the same document is never read as JSON, let alone parsed as GraphQL.
+      const anonymous = await post(api.url, '/graphql', { query: `{ markets { results { ${'id '.repeat(150_000)}} } }` });
+      expect(anonymous.status).toBe(401);
+    });
+
     it('refuses a NUL in the variables of a graphql-ws operation', async () => {
       const credentials = shop.credentials.dev;
       const client: Client = createClient({

@@ -48,7 +48,7 @@ describe('published limits', () => {
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
 
     // GraphQL spends the same credential's budget.
-    const graphql = await post(api.url, '/graphql', { query: '{ markets { results { id } } }' }, auth);
+    const graphql = await post(api.url, '/graphql', { query: '{ markets { results { marketId } } }' }, auth);
     expect(graphql.status).toBe(429);
     expect(graphql.body.errors[0].extensions.code).toBe('RATE_LIMITED');
 
@@ -92,6 +92,52 @@ describe('published limits', () => {
       const { body } = await post(api.url, '/graphql', { query }, auth);
       expect(body.errors?.[0]?.message, query).toMatch(/^first: must be from 1 to 100/);
     }
+  });
+
+  it('spends the same budget on graphql-ws operations as on REST and GraphQL over HTTP', async () => {
+    const shop = await freshShop();
+    const { accessKey, accessSecret } = shop.credentials.dev;
+    expect((await list(serviceHeader(shop.credentials.dev))).status).toBe(200);
+    const socket = createClient({ url: `${api.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { accessKey, accessSecret }, retryAttempts: 0 });
+    sockets.push(socket);
+    const run = () =>
+      new Promise<string>((resolve) => {
+        socket.subscribe({ query: '{ markets { results { marketId } } }' }, { next: () => resolve('answered'), error: (error) => resolve(JSON.stringify(error)), complete: () => undefined });
+      });
+    expect(await run()).toBe('answered');
+    expect(await run()).toBe('answered');
+    // The fourth of RATE_LIMIT_MAX=3, over the socket: refused as the operation's error.
+    expect(await run()).toContain('RATE_LIMITED');
+    // And the socket's operations spent the client's budget for HTTP too.
+    expect((await list(serviceHeader(shop.credentials.dev))).status).toBe(429);
+  });
+
+  it("gives an editor link a budget and socket caps of its own: an end user cannot use up the shop's", async () => {
+    const shop = await freshShop();
+    const generated = await post(api.url, '/v2/generate', { userId: 'end-user', sku: 'PB-HC-15-S', psp: 'local', marketId: 0 }, serviceHeader(shop.credentials.dev));
+    expect(generated.status).toBe(200);
+    const projectId = new URL(generated.body.url).searchParams.get('id')!;
+    const asEditor = () => post(api.url, '/graphql', { query: 'query ($id: String!) { project(id: $id) { id } }', variables: { id: projectId } }, { 'x-editor-project': projectId });
+    expect([(await asEditor()).status, (await asEditor()).status, (await asEditor()).status, (await asEditor()).status]).toEqual([200, 200, 200, 429]);
+    // The shop spent one request (generate) of its 3.
+    expect((await list(serviceHeader(shop.credentials.dev))).headers.get('ratelimit-remaining')).toBe('1');
+
+    // WS_MAX_CONNECTIONS_PER_CLIENT=1: the editor's socket does not take the shop's one.
+    const opened = (connectionParams: Record<string, unknown>) =>
+      new Promise<string>((resolve) => {
+        const socket = createClient({
+          url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+          webSocketImpl: WebSocket,
+          connectionParams,
+          retryAttempts: 0,
+          lazy: false,
+          on: { connected: () => resolve('connected'), closed: (event) => resolve(`closed ${(event as { code: number }).code}`) },
+        });
+        sockets.push(socket);
+      });
+    expect(await opened({ editorProject: projectId })).toBe('connected');
+    const { accessKey, accessSecret } = shop.credentials.dev;
+    expect(await opened({ accessKey, accessSecret })).toBe('connected');
   });
 
   it('caps graphql-ws connections and subscriptions per client', async () => {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import envSchema from 'env-schema';
+import ipaddr from 'ipaddr.js';
 import ms, { type StringValue } from 'ms';
 import { Type, type Static, type TSchemaOptions } from 'typebox';
 import { webhookSecretProblem } from '../domain/webhook-secret';
@@ -52,6 +53,8 @@ export const EnvironmentSchema = Type.Object(
       writeOnly: true,
       description: 'a comma-separated list of psp=secret, each secret whsec_ followed by the base64 of 16 or more bytes',
     }),
+    /** `production` turns on the safe defaults: a strong CREDENTIAL_PEPPER is required and no demo client is seeded. */
+    NODE_ENV: Type.String({ default: 'development', description: 'an environment name such as production or development' }),
     /** Key of the HMAC that turns credential secrets into stored digests. */
     CREDENTIAL_PEPPER: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
     /** Key of the HMAC that signs /files URLs; unset means one derived from the credential pepper. */
@@ -85,6 +88,19 @@ export const EnvironmentSchema = Type.Object(
     GRAPHQL_MAX_ALIASES: count(15, 'aliases in a GraphQL operation'),
     WS_MAX_CONNECTIONS_PER_CLIENT: count(2000, 'open graphql-ws connections per credential'),
     WS_MAX_SUBSCRIPTIONS_PER_CLIENT: count(10000, 'active subscriptions per credential'),
+    /** Read before anyone is authenticated (eCommerce bodies carry their credentials; printer events; unknown routes), so small. */
+    UNAUTHENTICATED_BODY_LIMIT: count(64 * 1024, 'bytes of a request body read before its sender is authenticated'),
+    WS_MAX_PAYLOAD: count(64 * 1024, 'bytes of one graphql-ws message'),
+    WS_CONNECTION_INIT_TIMEOUT: duration('3s'),
+    WS_CONNECTS_PER_ADDRESS: count(300, 'graphql-ws connection attempts per RATE_LIMIT_WINDOW and address'),
+    AUTH_FAILURES_MAX: count(30, 'failed authentications per AUTH_FAILURES_WINDOW and address'),
+    AUTH_FAILURES_WINDOW: duration('10m'),
+    /** Fastify's trustProxy: which peers may say, in X-Forwarded-For, whom they forward. */
+    TRUST_PROXY: Type.String({
+      format: 'trust-proxy',
+      default: 'false',
+      description: 'false, true (every peer is a proxy), or a comma-separated list of proxy addresses and CIDR ranges (or loopback, linklocal, uniquelocal)',
+    }),
   },
   {
     additionalProperties: false,
@@ -128,12 +144,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     if (!errors) throw error;
     throw new ConfigError(problemsOf(errors, data));
   }
+  const production = valid.NODE_ENV === 'production';
+  const weakPepper = production ? productionPepperProblem(valid.CREDENTIAL_PEPPER) : null;
+  if (weakPepper) throw new ConfigError([weakPepper]);
   return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined });
 }
 
 function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
   const publicUrl = withoutTrailingSlash(env.PUBLIC_URL ?? `http://${hostForUrl(env.HOST)}:${env.PORT}`);
   return {
+    /** NODE_ENV=production: no generated pepper, no demo client. */
+    production: env.NODE_ENV === 'production',
     host: env.HOST,
     port: env.PORT,
     /** Unset means: start the embedded PostgreSQL in `dataDir`. */
@@ -181,7 +202,15 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       graphqlMaxAliases: env.GRAPHQL_MAX_ALIASES,
       wsMaxConnectionsPerClient: env.WS_MAX_CONNECTIONS_PER_CLIENT,
       wsMaxSubscriptionsPerClient: env.WS_MAX_SUBSCRIPTIONS_PER_CLIENT,
+      unauthenticatedBodyLimitBytes: env.UNAUTHENTICATED_BODY_LIMIT,
+      wsMaxPayloadBytes: env.WS_MAX_PAYLOAD,
+      wsConnectionInitTimeoutMs: milliseconds(env.WS_CONNECTION_INIT_TIMEOUT),
+      wsConnectsPerAddress: env.WS_CONNECTS_PER_ADDRESS,
+      authFailuresMax: env.AUTH_FAILURES_MAX,
+      authFailuresWindowMs: milliseconds(env.AUTH_FAILURES_WINDOW),
     },
+    /** Fastify's `trustProxy`, from TRUST_PROXY. */
+    trustProxy: trustProxyOf(env.TRUST_PROXY)!,
   };
 }
 
@@ -200,7 +229,53 @@ const FORMATS: Record<string, (value: string) => boolean> = {
   },
   'webhook-secret': (value) => webhookSecretProblem(value) === null,
   'webhook-secrets': (value) => secretsByPsp(value) !== undefined,
+  'trust-proxy': (value) => trustProxyOf(value) !== undefined,
 };
+
+/**
+ * A production pepper keys every credential digest, file-URL signature and webhook-secret seal, so
+ * it must be unguessable: the hex or base64 of at least 32 random bytes (`openssl rand -base64 32`),
+ * not a value published anywhere (a placeholder), not a short alphabet repeated.
+ */
+export const MIN_PEPPER_BYTES = 32;
+/** Values that have stood in documentation or compose files: public, so never a production key. */
+const PUBLIC_PEPPERS = new Set(['change-me-to-a-random-string-of-32-chars-or-more']);
+
+function productionPepperProblem(pepper: string | undefined): string | null {
+  const wanted = `with NODE_ENV=production it must be the hex or base64 of at least ${MIN_PEPPER_BYTES} random bytes (openssl rand -base64 ${MIN_PEPPER_BYTES})`;
+  if (!pepper) return `CREDENTIAL_PEPPER is not set; ${wanted}`;
+  const bytes = /^[0-9a-f]+$/i.test(pepper) ? pepper.length / 2 : /^[A-Za-z0-9+/_-]+={0,2}$/.test(pepper) ? Math.floor((pepper.replace(/=+$/, '').length * 3) / 4) : 0;
+  if (bytes < MIN_PEPPER_BYTES) return `CREDENTIAL_PEPPER is too weak; ${wanted}`;
+  if (PUBLIC_PEPPERS.has(pepper) || /change-?me|example|secret|password/i.test(pepper) || new Set(pepper).size < 10) {
+    return `CREDENTIAL_PEPPER is a placeholder or a repeated pattern, not a random key; ${wanted}`;
+  }
+  return null;
+}
+
+/**
+ * TRUST_PROXY as Fastify's `trustProxy` option takes it, or undefined when malformed. No hop
+ * count: Fastify 5 trusts no peer for a number (it cannot check the nearest one).
+ */
+function trustProxyOf(value: string): boolean | string[] | undefined {
+  if (/^(false|no)$/i.test(value)) return false;
+  if (/^(true|yes)$/i.test(value)) return true;
+  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const valid = entries.every((entry) => ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || isAddressOrRange(entry));
+  return entries.length > 0 && valid ? entries : undefined;
+}
+
+/** `10.0.0.1`, `10.0.0.0/8`, `2001:db8::/32`; not ipaddr.js's legacy forms (`2` is 0.0.0.2 to it). */
+function isAddressOrRange(entry: string): boolean {
+  const [address, bits] = entry.split('/');
+  if (!ipaddr.IPv4.isValidFourPartDecimal(address) && !ipaddr.IPv6.isValid(address)) return false;
+  if (bits === undefined) return true;
+  try {
+    ipaddr.parseCIDR(entry);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /** env-schema's own ajv options, with our formats; one instance, so the schema compiles once. */
 const validator = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, formats: FORMATS });

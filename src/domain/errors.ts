@@ -73,3 +73,13 @@ export class RejectedError extends DomainError {
     super('rejected', code, `${path}: ${message}`, [{ path, message }]);
   }
 }
+
+/** Over a published limit: retry after `retryAfterSeconds` (REST sends it as `Retry-After`). */
+export class RateLimitedError extends DomainError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super('rate_limited', 'RATE_LIMITED', message);
+  }
+}

@@ -5,11 +5,15 @@ import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, specifiedRules, validate, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
+import type { IncomingMessage } from 'node:http';
+import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
+import type { Presented } from '../services/tenancy/authenticate';
+import { budgetKeyOf } from '../services/tenancy/request-budget';
 import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
-import { DomainError } from '../domain/errors';
+import { DomainError, RateLimitedError } from '../domain/errors';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
@@ -35,23 +39,25 @@ export async function startGraphqlServer(
   app: FastifyInstance,
   services: AppServices,
   bus: StatusEventBus,
-  limits: OperationLimits & SocketLimits,
+  limits: OperationLimits & SocketLimits & SocketDoorLimits,
 ): Promise<ApolloServer<GraphqlContext>> {
   const schema = await graphqlSchema();
   const rules = operationRules(limits);
   const caps = new SocketCaps(limits);
+  const connectAttempts = new RateLimiterMemory({ points: limits.wsConnectsPerAddress, duration: limits.rateLimitWindowMs / 1000 });
   /** Per socket: the client it counts against, the ids of its running operations, and how results are written to it. */
   type SocketExtra = {
     tenant?: GraphqlContext['ctx']['tenant'];
     projectScope?: string;
-    capKey?: string;
+    callerKey?: string;
     running?: Set<string>;
     send?: (text: string) => void;
   };
   /** Each subscription's context names the socket and operation its results are pushed to. */
   const pushTargets = new WeakMap<GraphqlContext, PushTarget>();
 
-  const sockets = new WebSocketServer({ noServer: true });
+  // A larger frame closes the socket with 1009 as its length arrives: never buffered, never parsed.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: limits.wsMaxPayloadBytes });
   const wsServer = useServer<Record<string, unknown>, SocketExtra>(
     {
       schema,
@@ -61,42 +67,39 @@ export async function startGraphqlServer(
         targetOf: (context) => pushTargets.get(context),
         format: formatResult,
       }),
-      onSubscribe: (socketContext, id, payload) => {
+      onSubscribe: async (socketContext, id, payload) => {
+        const extra = socketContext.extra as SocketExtra;
+        const { spent, resetMs } = await services.requestBudget.spend(extra.callerKey!);
+        if (spent > services.requestBudget.max) return [rateLimitedError(services.requestBudget.max, limits.rateLimitWindowMs, resetMs)];
         const unsafe = unsafeVariablesError(payload.variables);
         if (unsafe) return [unsafe];
-        const extra = socketContext.extra as SocketExtra;
-        const refused = caps.startOperation(extra.capKey!);
+        const refused = caps.startOperation(extra.callerKey!);
         if (refused) return [refused];
         extra.running!.add(id);
         return undefined;
       },
       onComplete: (socketContext, id) => {
         const extra = socketContext.extra as SocketExtra;
-        if (extra.running?.delete(id)) caps.endOperation(extra.capKey!);
+        if (extra.running?.delete(id)) caps.endOperation(extra.callerKey!);
       },
       onClose: (socketContext) => {
         const extra = socketContext.extra as SocketExtra;
-        if (extra.capKey) caps.closeConnection(extra.capKey, extra.running?.size ?? 0);
+        if (extra.callerKey) caps.closeConnection(extra.callerKey, extra.running?.size ?? 0);
       },
       onConnect: async (socketContext) => {
         try {
-          const header = socketContext.extra.request.headers['x-service'];
-          const params = socketContext.connectionParams;
-          // An editor session works as the project's client: its sockets count towards that client's caps.
-          const session = params && 'editorProject' in params ? await services.editor.openSession(params.editorProject) : undefined;
-          const tenant = session
-            ? session.tenant
-            : params && 'accessKey' in params
-              ? await services.authenticator.fromAccessKey(params, 'connection_init payload')
-              : await services.authenticator.fromServiceHeader(header);
+          const { request } = socketContext.extra;
+          // An editor session works as the project's client, with caps and budget of its own: an editor link cannot use up the shop's.
+          const identity = await services.authenticator.identify(presentedBy(request, socketContext.connectionParams), limits.addressOf(request), { editor: true });
+          const { tenant } = identity;
           const extra = socketContext.extra as SocketExtra & { socket: { close(code: number, reason: string): void } };
-          const capKey = `${tenant.clientId}:${tenant.env}`;
-          if (!caps.openConnection(capKey)) {
+          const callerKey = budgetKeyOf(identity);
+          if (!caps.openConnection(callerKey)) {
             // Closed first with our own code, so the client learns why; graphql-ws's 4403 then finds it closing.
             extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this client');
             return false;
           }
-          Object.assign(extra, { tenant, projectScope: session?.projectId, capKey, running: new Set<string>() });
+          Object.assign(extra, { tenant, projectScope: identity.projectScope, callerKey, running: new Set<string>() });
           // The upgrade request and the connection's credentials are read only here: not kept for the
           // socket's life (nor the secret in memory). Set rather than deleted: a deleted property
           // turns the object into a dictionary, larger for every socket.
@@ -104,6 +107,10 @@ export async function startGraphqlServer(
           (socketContext as { connectionParams?: unknown }).connectionParams = undefined;
           return true;
         } catch (error) {
+          if (error instanceof RateLimitedError) {
+            socketContext.extra.socket.close(TOO_MANY_CONNECTIONS, `${error.code}: retry in ${error.retryAfterSeconds} s`);
+            return false;
+          }
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
           if (isDatabaseUnavailable(error)) {
             // 1013 Try Again Later, rather than graphql-ws's 4500 with the driver's message as reason.
@@ -113,6 +120,7 @@ export async function startGraphqlServer(
           throw error;
         }
       },
+      connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
       // Subscriptions answer errors in the same vocabulary as queries (codes, no internals).
       onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphqlError(error.toJSON(), error)),
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? formatResult(result) : undefined),
@@ -140,7 +148,14 @@ export async function startGraphqlServer(
       socket.destroy();
       return;
     }
-    sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request));
+    // Connection attempts per address, before any of the upgrade is read: a flood of sockets is refused at the door.
+    connectAttempts.consume(limits.addressOf(request)).then(
+      () => sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request)),
+      (refused: RateLimiterRes) => {
+        const retryAfter = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
+        socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfter}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      },
+    );
   });
 
   const drainSockets: ApolloServerPlugin<GraphqlContext> = {
@@ -169,6 +184,37 @@ export async function startGraphqlServer(
   await apollo.start();
 
   return apollo;
+}
+
+/** The WebSocket door's limits (README, Limits), as configured. */
+export interface SocketDoorLimits {
+  wsMaxPayloadBytes: number;
+  wsConnectionInitTimeoutMs: number;
+  /** Connection attempts per address and RATE_LIMIT_WINDOW. */
+  wsConnectsPerAddress: number;
+  rateLimitWindowMs: number;
+  /** A client's address as TRUST_PROXY says it (src/http/client-address.ts). */
+  addressOf(request: IncomingMessage): string;
+}
+
+/**
+ * What a socket presents: `connection_init`'s `accessKey` + `accessSecret` in place of the upgrade
+ * request's X-Service header, its `editorProject` in place of X-Editor-Project (the Authenticator
+ * decides which wins).
+ */
+function presentedBy(request: IncomingMessage, params: Record<string, unknown> | undefined): Presented {
+  const header = request.headers['x-service'];
+  const clientCredential = params && 'accessKey' in params ? { payload: params } : header !== undefined ? { header } : undefined;
+  const editorProject = params && 'editorProject' in params ? params.editorProject : request.headers['x-editor-project'];
+  return { ...(clientCredential ? { clientCredential } : {}), editorProject };
+}
+
+/** A graphql-ws operation over its client's RequestBudget: the operation's error, as REST's 429. */
+function rateLimitedError(max: number, windowMs: number, resetMs: number): GraphQLError {
+  const retryAfterSeconds = Math.max(1, Math.ceil(resetMs / 1000));
+  return new GraphQLError(`more than ${max} requests in ${Math.round(windowMs / 1000)}s from this client; retry in ${retryAfterSeconds}s`, {
+    extensions: { code: 'RATE_LIMITED', retryAfterSeconds },
+  });
 }
 
 /**

@@ -6,7 +6,7 @@ export interface SocketLimits {
   wsMaxSubscriptionsPerClient: number;
 }
 
-/** graphql-ws closes a socket over its client's connection cap with this code (like HTTP 429). */
+/** graphql-ws closes with this code (like HTTP 429) a socket over its client's connection cap, or from an address that spent its failed authentications. */
 export const TOO_MANY_CONNECTIONS = 4429;
 
 /**

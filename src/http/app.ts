@@ -17,6 +17,8 @@ import { OneLinePerRequest, registerObservability, requestIdOf } from './observa
 import { problem, sendProblem } from './problem';
 import { Problem } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
+import { clientAddresses } from './client-address';
+import { discardUnreadBodies } from './unread-bodies';
 import { honourIdempotencyKeys } from './idempotency';
 import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
 
@@ -29,12 +31,16 @@ export interface AppDependencies {
 
 /** The HTTP face of the service: REST facade, GraphQL, docs, health and metrics. */
 export async function buildApp({ config, services, bus, log }: AppDependencies): Promise<FastifyInstance> {
+  const addresses = clientAddresses(config.trustProxy);
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     genReqId: requestIdOf,
+    trustProxy: addresses.trustProxy,
     logController: new OneLinePerRequest(),
-    bodyLimit: config.limits.bodyLimitBytes,
+    // Routes that authenticate by header before reading the body raise it to BODY_LIMIT (authenticate-request.ts).
+    bodyLimit: Math.min(config.limits.unauthenticatedBodyLimitBytes, config.limits.bodyLimitBytes),
   }).withTypeProvider<TypeBoxTypeProvider>();
+  discardUnreadBodies(app);
   app.setValidatorCompiler(requestValidatorCompiler());
   refuseUnsafeText(app);
   // Every endpoint speaks JSON: a text/plain body is a 415, not a string that fails validation.
@@ -48,7 +54,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
   );
   app.addSchema(Problem);
-  await registerRateLimits(app, config.limits);
+  await registerRateLimits(app, services.requestBudget);
   honourIdempotencyKeys(app, services);
 
   await app.register(swagger, {
@@ -84,10 +90,10 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   registerObservability(app);
   await app.register(healthRoutes, { em: services.em });
   await app.register(ecommerceRoutes, { services });
-  await app.register(pwaRoutes, { services });
+  await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
-  await registerGraphql(app, services, bus, config.limits);
+  await registerGraphql(app, services, bus, config.limits, addresses.addressOf);
   await app.register(webRoutes);
   return app;
 }

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { DomainError, type ErrorKind, type FieldError } from '../domain/errors';
+import { DomainError, RateLimitedError, type ErrorKind, type FieldError } from '../domain/errors';
 import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable';
 import type { Problem } from './shared-schemas';
 
@@ -121,6 +121,12 @@ export function sendProblem(request: FastifyRequest, reply: FastifyReply, error:
   else if (body.status >= 500) request.log.error({ err: error }, 'request failed');
   else request.log.info({ code: body.code, status: body.status }, 'request rejected');
   body.requestId = request.id;
-  if (body.status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
+  setRetryAfter(reply, error, body.status);
   return reply.status(body.status).type('application/problem+json').send(body);
+}
+
+/** `Retry-After` for the answers that have one: a rate limit's wait, an unreachable database's. */
+export function setRetryAfter(reply: FastifyReply, error: unknown, status: number): void {
+  if (error instanceof RateLimitedError) reply.header('retry-after', String(error.retryAfterSeconds));
+  else if (status === 503) reply.header('retry-after', String(DATABASE_RETRY_AFTER_SECONDS));
 }

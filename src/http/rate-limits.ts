@@ -1,29 +1,33 @@
 import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Config } from '../config';
 import { DomainError } from '../domain/errors';
+import { budgetKeyOf, type RequestBudget } from '../services/tenancy/request-budget';
 
 /** Probes of a supervisor are never throttled: a busy client must not get the service restarted. */
 const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Per-client rate limits (README, Limits): one budget per credential as presented (the X-Service
- * accessKey, or the digest of an eCommerce `key`), one per address for requests without any.
- * Counted before validation, so that malformed floods count too. Headers of the IETF draft
- * (`RateLimit-Limit`, `-Remaining`, `-Reset`, `RateLimit-Policy`) on every answer; a 429 problem
- * with `Retry-After` once the budget is spent.
+ * Per-client rate limits (README, Limits), spent from the RequestBudget that graphql-ws operations
+ * spend too: one budget per authenticated client and environment (an editor session: per project),
+ * per eCommerce `key` as presented (its body authenticates after this count), per address for
+ * requests without any. Requests that fail authentication never get here: they count as failures
+ * of their address instead (AUTH_FAILURES_MAX), so another shop's accessKey with a wrong secret
+ * spends nothing of that shop's budget. Counted before validation, so that malformed floods count
+ * too. Headers of the IETF draft (`RateLimit-Limit`, `-Remaining`, `-Reset`, `RateLimit-Policy`)
+ * on every answer; a 429 problem with `Retry-After` once the budget is spent.
  */
-export async function registerRateLimits(app: FastifyInstance, limits: Config['limits']): Promise<void> {
-  const windowSeconds = Math.max(1, Math.round(limits.rateLimitWindowMs / 1000));
-  const policy = `${limits.rateLimitMax};w=${windowSeconds}`;
+export async function registerRateLimits(app: FastifyInstance, budget: RequestBudget): Promise<void> {
+  const windowSeconds = Math.max(1, Math.round(budget.windowMs / 1000));
+  const policy = `${budget.max};w=${windowSeconds}`;
   await app.register(rateLimit, {
     global: true,
     hook: 'preValidation',
-    max: limits.rateLimitMax,
-    timeWindow: limits.rateLimitWindowMs,
+    max: budget.max,
+    timeWindow: budget.windowMs,
     enableDraftSpec: true,
     keyGenerator: rateLimitKeyOf,
+    store: budgetStore(budget),
     allowList: (request) => UNLIMITED_ROUTES.has(request.routeOptions.url ?? ''),
     errorResponseBuilder: (_request, context) =>
       new DomainError('rate_limited', 'RATE_LIMITED', `more than ${context.max} requests in ${windowSeconds}s from this client; retry in ${context.after}`),
@@ -33,17 +37,25 @@ export async function registerRateLimits(app: FastifyInstance, limits: Config['l
   });
 }
 
-/** The budget a request spends: its credential as presented, else its address. */
-export function rateLimitKeyOf(request: FastifyRequest): string {
-  const header = request.headers['x-service'];
-  if (typeof header === 'string') {
-    try {
-      const { accessKey } = JSON.parse(header) as { accessKey?: unknown };
-      if (typeof accessKey === 'string' && accessKey) return `access:${accessKey}`;
-    } catch {
-      // Not a credential: counted by address below.
+/** @fastify/rate-limit's store interface over the shared budget. */
+function budgetStore(budget: RequestBudget) {
+  return class BudgetStore {
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void): void {
+      budget.spend(key).then(
+        ({ spent, resetMs }) => callback(null, { current: spent, ttl: resetMs }),
+        (error: Error) => callback(error),
+      );
     }
-  }
+
+    child(): BudgetStore {
+      return this;
+    }
+  };
+}
+
+/** The budget a request spends: its authenticated caller, else its eCommerce key as presented, else its address. */
+function rateLimitKeyOf(request: FastifyRequest): string {
+  if (request.tenant) return budgetKeyOf({ tenant: request.tenant, projectScope: request.projectScope });
   const key = (request.body as { key?: unknown } | undefined)?.key;
   if (typeof key === 'string' && key) return `api:${createHash('sha256').update(key).digest('hex')}`;
   return `ip:${request.ip}`;

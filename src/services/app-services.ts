@@ -4,6 +4,8 @@ import type { Config } from '../config';
 import type { WorkflowEngine } from '../domain/flows';
 import type { FileStore } from '../storage/file-store';
 import { Authenticator } from './tenancy/authenticate';
+import { AuthFailureLimiter } from './tenancy/auth-failures';
+import { RequestBudget } from './tenancy/request-budget';
 import type { CredentialCache } from './tenancy/credential-cache';
 import { CatalogueService } from './catalogue/catalogue-service';
 import { ProjectService } from './projects/project-service';
@@ -19,6 +21,8 @@ export interface AppServices {
   em: EntityManager;
   files: FileStore;
   authenticator: Authenticator;
+  /** The rate limit every transport spends from (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW). */
+  requestBudget: RequestBudget;
   catalogue: CatalogueService;
   projects: ProjectService;
   orders: OrderService;
@@ -40,16 +44,19 @@ export interface AppServiceDeps {
 }
 
 export function createAppServices({ config, em, pepper, files, engine, log, credentialCache }: AppServiceDeps): AppServices {
+  const { limits } = config;
+  const editor = new EditorService(em);
   return {
     em,
     files,
-    authenticator: new Authenticator(em, pepper, credentialCache),
+    authenticator: new Authenticator(em, pepper, new AuthFailureLimiter(limits.authFailuresMax, limits.authFailuresWindowMs), editor, credentialCache),
+    requestBudget: new RequestBudget(limits.rateLimitMax, limits.rateLimitWindowMs),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log }),
     orders: new OrderService({ config, engine, files, log, em }),
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
-    editor: new EditorService(em),
+    editor,
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
   };
 }

@@ -21,7 +21,7 @@ export interface ServiceProcess {
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 export function startServiceProcess(env: Record<string, string | undefined>, timeoutMs = 90_000): Promise<ServiceProcess> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'production', HOST: '127.0.0.1', ...env };
+  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'development', HOST: '127.0.0.1', ...env };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete childEnv[key];
   const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   const logs: Record<string, any>[] = [];

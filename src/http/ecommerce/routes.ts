@@ -10,7 +10,7 @@ export const ecommerceRoutes: FastifyPluginAsyncTypebox<{ services: AppServices 
   // preHandler runs after validation: every route's body schema includes the credentials.
   app.addHook('preHandler', async (request) => {
     const body = request.body as Credentials;
-    request.tenant = await services.authenticator.fromApiKey(body.env, body.key);
+    request.tenant = await services.authenticator.fromApiKey(body.env, body.key, request.ip);
   });
 
   app.post('/api/v2/product/list-product.php', { schema: listProductSchema }, async (request) => {

@@ -1,17 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
+import { authenticateBeforeTheBody } from '../authenticate-request';
 import { campaignSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printFilesSchema, printSchema, statusSchema, transferSchema } from './schemas';
 
 /**
  * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
  * checked once here, before anything else is read.
  */
-export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
+export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyLimit: number }> = async (app, { services, bodyLimit }) => {
   const { projects } = services;
-  app.addHook('onRequest', async (request) => {
-    request.tenant = await services.authenticator.fromServiceHeader(request.headers['x-service']);
-  });
+  authenticateBeforeTheBody(app, services.authenticator, { editor: false, bodyLimit });
 
   app.post('/v2/generate', { schema: generateSchema }, async (request) => {
     const { url } = await projects.generate(contextOf(request, services.em), request.body);

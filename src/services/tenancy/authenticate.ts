@@ -1,29 +1,100 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tenant } from '../context';
 import { digestSecret, sameDigest } from './credential-digest';
-import { isEnvironment, type Environment } from '../../domain/environment';
+import { isEnvironment } from '../../domain/environment';
 import { UnauthenticatedError, ValidationError } from '../../domain/errors';
 import { isSafeText } from '../../domain/safe-text';
 import type { CachedCredential, CredentialCache } from './credential-cache';
+import type { AuthFailureLimiter } from './auth-failures';
 
 type CredentialRow = CachedCredential;
 
-/** Checks credentials and says which client and environment they belong to. */
+/** Who a request is: a client credential's tenant, or an editor session's (its project's client, reaching that project only). */
+export interface Identity {
+  tenant: Tenant;
+  /** Set for an editor session: the one project it may reach. */
+  projectScope?: string;
+}
+
+/**
+ * The credentials a request presents, wherever its transport carries them. HTTP: the `X-Service`
+ * and `X-Editor-Project` headers. graphql-ws: the `connection_init` payload's `accessKey` +
+ * `accessSecret` and `editorProject`, each in place of the upgrade request's header of its kind.
+ */
+export interface Presented {
+  /** The `X-Service` header's JSON text, or the `connection_init` payload that carries `accessKey`. */
+  clientCredential?: { header: string | string[] } | { payload: Record<string, unknown> };
+  editorProject?: unknown;
+}
+
+/** Opens an editor session from its link's project id (EditorService). */
+export interface EditorSessions {
+  openSession(projectId: unknown): Promise<{ tenant: Tenant; projectId: string }>;
+}
+
+/**
+ * The one place a request's identity is decided, for HTTP and graphql-ws alike (docs/api.md,
+ * Authentication). Precedence: a client credential when one is presented, else an editor link
+ * where the surface accepts one (GraphQL), else 401. Every failure counts against the caller's
+ * address (AuthFailureLimiter); once they are spent, a credential that would need the database is
+ * refused with 429 before it gets there.
+ */
 export class Authenticator {
   /** `em` is the root EntityManager; each check runs in its own fork. */
   constructor(
     private readonly em: EntityManager,
     private readonly pepper: string,
+    private readonly failures: AuthFailureLimiter,
+    private readonly editorSessions: EditorSessions,
     /** Saves the row lookup of `X-Service` checks while it hears every credential change (see CredentialCache). */
     private readonly cache?: CredentialCache,
   ) {}
 
-  /**
-   * The PWA family's `X-Service` header: JSON `{accessKey, accessSecret}`. Also used for the
-   * GraphQL endpoint and the graphql-ws `connection_init` payload.
-   */
-  async fromServiceHeader(header: string | string[] | undefined): Promise<Tenant> {
-    if (header === undefined) throw new UnauthenticatedError('the X-Service header is required', 'X-Service');
+  /** `address` is the caller's (behind TRUST_PROXY, the forwarded one). */
+  async identify(presented: Presented, address: string, accepts: { editor: boolean }): Promise<Identity> {
+    return this.countingFailures(address, async () => {
+      const credential = presented.clientCredential;
+      if (credential) {
+        const tenant =
+          'header' in credential
+            ? await this.fromServiceHeader(credential.header, address)
+            : await this.fromAccessKey(credential.payload, 'connection_init payload', address);
+        return { tenant };
+      }
+      if (accepts.editor && presented.editorProject !== undefined) {
+        await this.failures.refuseWhenSpent(address);
+        const session = await this.editorSessions.openSession(presented.editorProject);
+        return { tenant: session.tenant, projectScope: session.projectId };
+      }
+      throw new UnauthenticatedError('the X-Service header is required', 'X-Service');
+    });
+  }
+
+  /** The eCommerce family's `env` + `key` body fields. */
+  async fromApiKey(env: unknown, key: unknown, address: string): Promise<Tenant> {
+    if (!isEnvironment(env)) throw ValidationError.field('env', 'must be "dev" or "prod"', 'UNKNOWN_ENV');
+    return this.countingFailures(address, async () => {
+      if (typeof key !== 'string' || !key) throw new UnauthenticatedError('key is required', 'key');
+      await this.failures.refuseWhenSpent(address);
+      // The digest is the lookup key: an index probe, no secret compared byte by byte in JS.
+      const [credential] = await this.credentialsWhere('api_key_digest', digestSecret(this.pepper, key));
+      if (!credential) throw new UnauthenticatedError('key is not a valid API key', 'key');
+      if (credential.env !== env) throw new UnauthenticatedError(`key is not a valid API key for env "${env}"`, 'key');
+      return { clientId: credential.client_id, clientName: credential.client_name, env: credential.env };
+    });
+  }
+
+  private async countingFailures<T>(address: string, check: () => Promise<T>): Promise<T> {
+    try {
+      return await check();
+    } catch (error) {
+      if (error instanceof UnauthenticatedError) await this.failures.count(address);
+      throw error;
+    }
+  }
+
+  /** The PWA family's `X-Service` header: JSON `{accessKey, accessSecret}`. */
+  private async fromServiceHeader(header: string | string[], address: string): Promise<Tenant> {
     const raw = Array.isArray(header) ? header[0] : header;
     let parsed: unknown;
     try {
@@ -31,33 +102,23 @@ export class Authenticator {
     } catch {
       throw new UnauthenticatedError('the X-Service header must be a JSON object {accessKey, accessSecret}', 'X-Service');
     }
-    return this.fromAccessKey(parsed, 'X-Service');
+    return this.fromAccessKey(parsed, 'X-Service', address);
   }
 
-  async fromAccessKey(payload: unknown, path: string): Promise<Tenant> {
+  private async fromAccessKey(payload: unknown, path: string, address: string): Promise<Tenant> {
     const { accessKey, accessSecret } = (payload ?? {}) as Record<string, unknown>;
     if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret || !isSafeText(accessKey)) {
       throw new UnauthenticatedError(`${path} must carry the strings accessKey and accessSecret`, path);
     }
     let credential = this.cache?.get(accessKey);
     if (!credential) {
+      await this.failures.refuseWhenSpent(address);
       [credential] = await this.credentialsWhere('access_key', accessKey);
       if (credential) this.cache?.set(accessKey, credential);
     }
     if (!credential || !sameDigest(credential.access_secret_digest, digestSecret(this.pepper, accessSecret))) {
       throw new UnauthenticatedError(`${path} carries an unknown accessKey or a wrong accessSecret`, path);
     }
-    return { clientId: credential.client_id, clientName: credential.client_name, env: credential.env };
-  }
-
-  /** The eCommerce family's `env` + `key` body fields. */
-  async fromApiKey(env: unknown, key: unknown): Promise<Tenant> {
-    if (!isEnvironment(env)) throw ValidationError.field('env', 'must be "dev" or "prod"', 'UNKNOWN_ENV');
-    if (typeof key !== 'string' || !key) throw new UnauthenticatedError('key is required', 'key');
-    // The digest is the lookup key: an index probe, no secret compared byte by byte in JS.
-    const [credential] = await this.credentialsWhere('api_key_digest', digestSecret(this.pepper, key));
-    if (!credential) throw new UnauthenticatedError('key is not a valid API key', 'key');
-    if (credential.env !== env) throw new UnauthenticatedError(`key is not a valid API key for env "${env}"`, 'key');
     return { clientId: credential.client_id, clientName: credential.client_name, env: credential.env };
   }
 

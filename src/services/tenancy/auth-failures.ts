@@ -1,0 +1,34 @@
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { RateLimitedError } from '../../domain/errors';
+
+/**
+ * Failed authentications per address (AUTH_FAILURES_MAX per AUTH_FAILURES_WINDOW, README, Limits).
+ * An address that spent its failures is refused with 429 before its next credential reaches the
+ * database; a credential checked from memory (CredentialCache) still passes, so callers that share
+ * an address with a guesser keep working once their key is known.
+ */
+export class AuthFailureLimiter {
+  private readonly failures: RateLimiterMemory;
+
+  constructor(
+    private readonly max: number,
+    private readonly windowMs: number,
+  ) {
+    this.failures = new RateLimiterMemory({ points: max, duration: windowMs / 1000 });
+  }
+
+  /** Throws a RATE_LIMITED error while `address` has no failures left. */
+  async refuseWhenSpent(address: string): Promise<void> {
+    const spent = await this.failures.get(address);
+    if (!spent || spent.consumedPoints < this.max) return;
+    const retryAfterSeconds = Math.max(1, Math.ceil(spent.msBeforeNext / 1000));
+    throw new RateLimitedError(
+      `more than ${this.max} failed authentications from this address in ${Math.round(this.windowMs / 1000)}s; retry in ${retryAfterSeconds}s`,
+      retryAfterSeconds,
+    );
+  }
+
+  async count(address: string): Promise<void> {
+    await this.failures.penalty(address);
+  }
+}
