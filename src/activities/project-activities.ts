@@ -43,7 +43,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
       if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
       if (!photo || photo.status !== 'uploading') return;
-      const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
+      const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey), photo.id);
       try {
         const response = await fetch(photo.url);
         await files.put(key, response.body);
@@ -76,7 +76,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
       const original = await files.get(photo.originalKey);
       try {
         const analysis = await analyzePhoto(original);
-        const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
+        const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey), photo.id);
         await files.put(thumbnailKey, await makeThumbnail(original));
         await updatePhoto(em, photo, {
           status: 'idle',
@@ -124,7 +124,7 @@ export function createProjectActivities({ orm, files, fetch, log }: ProjectActiv
         title: book.cover.title,
         subtitle: book.cover.subtitle,
       });
-      const key = previewKey(projectPrefix(project.clientId, project.env, project.id));
+      const key = previewKey(projectPrefix(project.clientId, project.env, project.storageKey));
       await files.put(key, preview);
 
       const status = await finishProjectBuild(db, projectId, { book, previewKey: key });
