@@ -47,6 +47,16 @@ export class EditorService {
     return { tenant: { clientId: project.client.id, clientName: project.client.name, env: project.env }, projectId };
   }
 
+  /**
+   * The origins of the shops that may frame this project's editor: its client's `shopOrigins`. An
+   * unknown or malformed id has none; the page then loads, and its session is refused as usual.
+   */
+  async shopOriginsOf(projectId: unknown): Promise<string[]> {
+    if (!isProjectId(projectId)) return [];
+    const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'], fields: ['client.shopOrigins'] });
+    return project?.client.shopOrigins ?? [];
+  }
+
   /** Takes the project by id: GraphQL hands over an entity or the lean row of `project(id)`. */
   async format(ctx: RequestContext, project: { id: string }): Promise<PageFormat> {
     const { product } = await ctx.em.findOneOrFail(Project, { id: project.id }, { populate: ['product'], fields: ['product'] });
