@@ -4,7 +4,6 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
-import { EMBEDDABLE_ACROSS_ORIGINS } from '../http/security-headers';
 import { pageContentSecurityPolicy } from './page-csp';
 import { cataloguePlaceholder } from '../imaging/catalogue-placeholder';
 import { loadDemoCatalogue } from '../services/catalogue/catalogue-import';
@@ -99,7 +98,8 @@ export const webRoutes: FastifyPluginAsync<WebRouteOptions> = async (app, { publ
     const asset = request.params['*'];
     if (!demoAssets.has(asset)) return reply.callNotFound();
     if (!made.has(asset)) made.set(asset, cataloguePlaceholder(asset));
-    return reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').header(...EMBEDDABLE_ACROSS_ORIGINS).send(await made.get(asset)!);
+    // Shops show catalogue pictures on their own pages: another origin may load them.
+    return reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').header('cross-origin-resource-policy', 'cross-origin').send(await made.get(asset)!);
   });
 };
 
