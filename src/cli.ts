@@ -3,6 +3,7 @@
  *   client create --name <name> [--json]
  *   client list [--json]
  *   client rotate --client <id> [--env dev|prod] [--json]
+ *   client shop-origins --client <id> [--origin <origin>]... [--json]
  *   catalogue import --client <id> <file.json>
  *   webhook set|show|rotate-secret, campaign list|watch (src/cli/campaign-commands.ts)
  */
@@ -23,6 +24,7 @@ const USAGE = `usage:
   npm run cli -- client create --name <name> [--json]
   npm run cli -- client list [--json]
   npm run cli -- client rotate --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- client shop-origins --client <clientId> [--origin https://shop.example]... [--json]
   npm run cli -- catalogue import --client <clientId> <file.json>
 ${CAMPAIGN_USAGE}`;
 
@@ -37,6 +39,7 @@ async function main(argv: string[]): Promise<void> {
       client: { type: 'string' },
       env: { type: 'string' },
       url: { type: 'string' },
+      origin: { type: 'string', multiple: true },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -72,6 +75,13 @@ async function main(argv: string[]): Promise<void> {
         if (values.env !== undefined && !isEnvironment(values.env)) throw new UsageError('--env must be dev or prod');
         const envs = values.env ? [values.env as (typeof ENVIRONMENTS)[number]] : ENVIRONMENTS;
         printIssued(await admin.rotate(values.client, envs), values.json);
+        break;
+      }
+      case 'client shop-origins': {
+        // The editor's frame-ancestors: every --origin replaces the list; none empties it (no page may frame the editor).
+        if (!values.client) throw new UsageError('client shop-origins needs --client <clientId>');
+        const result = await admin.setShopOrigins(values.client, values.origin ?? []);
+        console.log(values.json ? JSON.stringify(result) : `shop origins of ${result.clientId}: ${result.shopOrigins.join(' ') || "none (no page may frame the editor)"}`);
         break;
       }
       case 'catalogue import': {

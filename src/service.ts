@@ -10,6 +10,7 @@ import { createAppServices } from './services/app-services';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { createFileStore } from './storage/create-file-store';
 import type { FileStore } from './storage/file-store';
+import { completePendingFileMoves } from './services/projects/file-moves';
 import { CredentialCache, watchCredentialChanges } from './services/tenancy/credential-cache';
 import { createSafeFetch } from './outbound/safe-fetch';
 import { createActivities } from './activities';
@@ -42,6 +43,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const bus = new StatusEventBus(database.url, log);
   await bus.start();
   const files = createFileStore(config, pepper);
+  await completePendingFileMoves(database.orm.em, files, log);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const lateEngine = new LateBoundEngine();
   const printers = createPrinters(config, files, fetch);

@@ -13,6 +13,7 @@ import { createActivities } from './activities';
 import { createPrinters } from './printers/create-printers';
 import { createSafeFetch } from './outbound/safe-fetch';
 import { createFileStore } from './storage/create-file-store';
+import { completePendingFileMoves } from './services/projects/file-moves';
 import { createFlowWorker } from './engine/temporal-worker';
 import { TemporalEngine } from './engine/temporal-engine';
 import { loadCredentialPepper } from './services/tenancy/pepper';
@@ -59,6 +60,7 @@ const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAge
 const engine = await TemporalEngine.connect({ ...temporal, flowNames: FLOWS.map((flow) => flow.name), log });
 const pepper = await loadCredentialPepper(config);
 const files = createFileStore(config, pepper);
+await completePendingFileMoves(database.orm.em, files, log);
 const printers = createPrinters(config, files, fetch);
 const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
 

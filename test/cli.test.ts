@@ -52,6 +52,22 @@ describe('operator CLI (npm run cli)', () => {
     }
   });
 
+  it("sets a client's shop origins, which the editor's CSP then lets frame it; a bad origin is refused by name and changes nothing", async () => {
+    const issued = JSON.parse((await cli('client', 'create', '--name', 'Framing shop', '--json')).stdout);
+    const set = await cli('client', 'shop-origins', '--client', issued.clientId, '--origin', 'https://Shop.Example', '--origin', 'https://*.shop.example', '--json');
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({ clientId: issued.clientId, shopOrigins: ['https://shop.example', 'https://*.shop.example'] });
+    const refused = await cli('client', 'shop-origins', '--client', issued.clientId, '--origin', 'https://ok.example', '--origin', 'http://shop.example/path');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('INVALID_SHOP_ORIGIN');
+    expect(refused.stderr).toContain('origin[1]');
+    const generated = await post(api.url, '/v2/generate', { userId: 'framed', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0 }, serviceHeader(issued.credentials.dev));
+    const editor = await fetch(generated.body.url);
+    expect(editor.headers.get('content-security-policy')).toContain('frame-ancestors https://shop.example https://*.shop.example');
+    expect((await cli('client', 'shop-origins', '--client', issued.clientId)).code).toBe(0);
+    expect((await fetch(generated.body.url)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
   it('lists clients and rotates one environment, invalidating only its old keys', async () => {
     const issued = JSON.parse((await cli('client', 'create', '--name', 'Rotating shop', '--json')).stdout);
     const list = JSON.parse((await cli('client', 'list', '--json')).stdout);

@@ -24,10 +24,10 @@ describe('an interrupted fulfilment resumes at the next start', () => {
     const projectId = await editableProject(first, auth, { userId: 'resume' });
     expect((await post(first.url, '/v2/print', printBody('resume-1', projectId), auth)).status).toBe(200);
 
-    // Kill it once some pages are on disk but the book is not finished.
+    // Kill it once some pages are on disk (below the order line's folder) but the book is not finished.
     const lineOf = async (api: TestService) => (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
     const line = await lineOf(first);
-    const pagesDir = path.join(first.config.dataDir, 'files', client.clientId, 'dev', 'orders', line.order.id, projectId, 'pages');
+    const pagesDir = path.join(first.config.dataDir, 'files', client.clientId, 'dev', 'orders', line.order.id, line.id, 'pages');
     await waitFor(async () => (await readdir(pagesDir).catch(() => [])).length >= 2, 60_000, 'first pages rendered');
     await first.stop({ keepData: true });
     const renderedBeforeCrash = (await readdir(pagesDir)).length;

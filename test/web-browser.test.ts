@@ -9,7 +9,8 @@ import { post, request, serviceHeader } from './support/http';
 import { makePhoto } from './support/photo-server';
 import { printBody } from './support/print-fixtures';
 import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from './support/browser';
-import type { IssuedClient } from '../src/services/clients/client-admin';
+import { ClientAdmin, type IssuedClient } from '../src/services/clients/client-admin';
+import { loadCredentialPepper } from '../src/services/tenancy/pepper';
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../docs/screenshots');
 
@@ -24,6 +25,17 @@ async function serve(handler: (url: string) => Promise<{ status?: number; type: 
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
+/** A shop's page framing the editor URL it is given (`?editor=`), keeping every channel message it hears. */
+async function shopPage(url: string) {
+  const target = new URL(url, 'http://host').searchParams.get('editor');
+  if (!target) return undefined;
+  return {
+    type: 'text/html',
+    body: `<!doctype html><title>Shop</title><body style="margin:0"><script>window.messages = []; addEventListener('message', (e) => window.messages.push({ origin: e.origin, data: e.data }));</script>
+<iframe title="Photobook editor" src="${target.replace(/"/g, '&quot;')}" style="width:100vw;height:100vh;border:0"></iframe></body>`,
+  };
+}
+
 if (!browserAvailable) console.warn(NO_BROWSER_REASON);
 
 describe.skipIf(!browserAvailable)('the editor and the dashboard in a real browser', () => {
@@ -35,6 +47,9 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
   let context: BrowserContext;
   let editorUrl: string;
   let projectId: string;
+  const servedUntilTheEnd: { close(): Promise<void> }[] = [];
+  /** What the browser refused under a page's Content-Security-Policy, on every page of the run. */
+  const cspViolations: string[] = [];
 
   beforeAll(async () => {
     api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '400ms', WEBHOOK_RETRY_SPACING: '100ms' });
@@ -50,22 +65,20 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       const body = images.get(url);
       return body && { type: 'image/jpeg', body };
     });
-    // The shop's page: it frames the editor and keeps every channel message it hears.
-    host = await serve(async (url) => {
-      const target = new URL(url, 'http://host').searchParams.get('editor');
-      if (!target) return undefined;
-      return {
-        type: 'text/html',
-        body: `<!doctype html><title>Shop</title><body style="margin:0"><script>window.messages = []; addEventListener('message', (e) => window.messages.push({ origin: e.origin, data: e.data }));</script>
-<iframe title="Photobook editor" src="${target.replace(/"/g, '&quot;')}" style="width:100vw;height:100vh;border:0"></iframe></body>`,
-      };
-    });
+    // The shop's page: it frames the editor and keeps every channel message it hears. The client
+    // lists its origin, so the editor's CSP lets it frame the editor.
+    host = await serve(shopPage);
+    await new ClientAdmin(api.service.orm.em.fork(), await loadCredentialPepper(api.config)).setShopOrigins(shop.clientId, [host.url]);
     browser = await launchBrowser();
     context = browser.context;
+    context.on('console', (message) => {
+      if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
+    for (const server of servedUntilTheEnd) await server.close();
     await host?.close();
     await photos?.close();
     await api?.stop();
@@ -255,5 +268,24 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     const sharp = (await import('sharp')).default;
     expect((await sharp(Buffer.from(await response.arrayBuffer())).metadata()).width).toBeGreaterThan(100);
     expect((await fetch(`${baseUrl}products/not-in-the-catalogue.jpg`)).status).toBe(404);
+  });
+
+  it('a page of an origin the client did not list cannot frame the editor', async () => {
+    const generated = await post(api.url, '/v2/generate', { userId: 'framed-user', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0 }, serviceHeader(shop.credentials.dev));
+    const stranger = await serve(shopPage);
+    const page = await context.newPage();
+    try {
+      await page.goto(`${stranger.url}/?editor=${encodeURIComponent(generated.body.url)}`);
+      // Chromium blocks the frame and says why: the directive, with the one origin it allows (the client's shop).
+      await expect.poll(() => cspViolations.filter((text) => text.includes('frame-ancestors') && text.includes(host.url)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+    } finally {
+      await page.close();
+      // Closed after the browser: its kept-alive connection would hold server.close() until then.
+      servedUntilTheEnd.push(stranger);
+    }
+  }, 60_000);
+
+  it('no page broke its Content-Security-Policy: every script, style, picture and socket of the editor and the dashboard was allowed', () => {
+    expect(cspViolations.filter((text) => !text.includes('frame-ancestors'))).toEqual([]);
   });
 });

@@ -65,7 +65,7 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
         return;
       }
       const timeoutMs = Math.min(photoDownloadTimeoutMs, left);
-      const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
+      const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey), photo.id);
       try {
         const bytes = await files.putStreamed(key, (write) => fetch(photo.url, { timeoutMs, onChunk: write }));
         await updatePhoto(em, photo, { status: 'analyzing', originalKey: key, bytes });
@@ -103,7 +103,7 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       const original = { file: files.pathOf(photo.originalKey) };
       try {
         const analysis = await analyzePhoto(original);
-        const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.id), photo.id);
+        const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey), photo.id);
         await files.put(thumbnailKey, await makeThumbnail(original));
         await updatePhoto(em, photo, {
           status: 'idle',
@@ -151,7 +151,7 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
         title: book.cover.title,
         subtitle: book.cover.subtitle,
       });
-      const key = previewKey(projectPrefix(project.clientId, project.env, project.id));
+      const key = previewKey(projectPrefix(project.clientId, project.env, project.storageKey));
       await files.put(key, preview);
 
       const status = await finishProjectBuild(db, projectId, { book, previewKey: key });

@@ -13,7 +13,7 @@ export function createRetentionActivities({ orm, files, log }: { orm: MikroORM; 
       const project = em && (await em.findOne(Project, { id: projectId }));
       if (!em || !project) return { expunged: true };
       if (project.status !== 'deleted') return { expunged: false }; // restored or never deleted
-      await files.removeTree(projectPrefix(project.client.id, project.env, project.id));
+      await files.removeTree(projectPrefix(project.client.id, project.env, project.storageKey));
       await em.nativeDelete(Project, { id: projectId, status: 'deleted' });
       log.info({ projectId }, 'deleted project expunged');
       return { expunged: true };

@@ -63,6 +63,8 @@ export const EnvironmentSchema = Type.Object(
     FILE_URL_TTL: duration('15m'),
     /** How long a signed /files URL handed to an HTTP printer with a job stays valid. */
     PRINTER_FILE_URL_TTL: duration('7d'),
+    /** How long the cover preview URLs of lists, status and order history stay valid (shops put them in e-mails). */
+    PREVIEW_URL_TTL: duration('30d'),
     TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     PROJECT_TTL: duration('30d'),
@@ -188,6 +190,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
       fileUrlTtlMs: milliseconds(env.FILE_URL_TTL),
       printerFileUrlTtlMs: milliseconds(env.PRINTER_FILE_URL_TTL),
+      previewUrlTtlMs: milliseconds(env.PREVIEW_URL_TTL),
       idempotencyRetentionMs: milliseconds(env.IDEMPOTENCY_RETENTION),
       photoDownloadTimeoutMs: milliseconds(env.PHOTO_DOWNLOAD_TIMEOUT),
       buildDownloadDeadlineMs: milliseconds(env.BUILD_DOWNLOAD_DEADLINE),

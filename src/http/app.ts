@@ -21,6 +21,7 @@ import { clientAddresses } from './client-address';
 import { discardUnreadBodies } from './unread-bodies';
 import { honourIdempotencyKeys } from './idempotency';
 import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
+import { registerSecurityHeaders } from './security-headers';
 
 export interface AppDependencies {
   config: Config;
@@ -54,6 +55,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
   );
   app.addSchema(Problem);
+  await registerSecurityHeaders(app);
   await registerRateLimits(app, services.requestBudget);
   honourIdempotencyKeys(app, services);
 
@@ -84,7 +86,12 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    // Its own page CSP (hashes of its inline parts), not framable, and no upgrade of plain-HTTP deployments.
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerObservability(app);
@@ -94,6 +101,6 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
   await registerGraphql(app, services, bus, config.limits, addresses.addressOf);
-  await app.register(webRoutes);
+  await app.register(webRoutes, { publicUrl: config.publicUrl, shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId) });
   return app;
 }

@@ -3,6 +3,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
 import type { FileStore } from '../storage/file-store';
 import { ForbiddenError, NotFoundError } from '../domain/errors';
+import { EMBEDDABLE_ACROSS_ORIGINS } from './security-headers';
 
 /** What the store writes for clients to fetch; anything else (a `.tmp` being written) stays hidden. */
 const SERVED = /\.(jpe?g|png|webp|pdf|json)$/;
@@ -53,7 +54,8 @@ export const fileRoutes: FastifyPluginAsync<{ files: FileStore }> = async (app, 
         serveDotFiles: false,
         allowedPath: (pathName) => files.isValidKey(pathName.slice(1)) && SERVED.test(pathName),
         cacheControl: false,
-        setHeaders: (reply) => reply.header('cache-control', 'private, max-age=300'),
+        // Shops embed previews in their pages and e-mails: another origin may load these.
+        setHeaders: (reply) => reply.header('cache-control', 'private, max-age=300').header(...EMBEDDABLE_ACROSS_ORIGINS),
       });
     },
     { prefix: '/files' },

@@ -1,14 +1,24 @@
-import { pino, type Logger } from 'pino';
+import { pino, type DestinationStream, type Logger } from 'pino';
+import { CENSORED, REDACT_PATHS, requestForLog, scrubLogLine } from './redaction';
 
 /**
  * The process's logger: JSON lines in production and wherever the output is not a terminal (log
  * collectors parse them), pino-pretty's coloured lines on a developer's terminal. `fd` 2 sends the
- * logs to stderr, for commands whose stdout is their result (the CLI's `--json`).
+ * logs to stderr, for commands whose stdout is their result (the CLI's `--json`); a stream takes
+ * them elsewhere (tests read what a run logged). Either way no line carries an editor credential,
+ * an e-mail address or a secret (./redaction.ts).
  */
-export function createLogger(level: string, fd: 1 | 2 = 1): Logger {
-  const terminal = (fd === 1 ? process.stdout : process.stderr).isTTY === true;
+export function createLogger(level: string, destination: 1 | 2 | DestinationStream = 1): Logger {
+  const options = {
+    level,
+    redact: { paths: REDACT_PATHS, censor: CENSORED },
+    serializers: { req: requestForLog },
+    hooks: { streamWrite: scrubLogLine },
+  };
+  if (typeof destination !== 'number') return pino(options, destination);
+  const terminal = (destination === 1 ? process.stdout : process.stderr).isTTY === true;
   if (terminal && process.env.NODE_ENV !== 'production') {
-    return pino({ level, transport: { target: 'pino-pretty', options: { destination: fd } } });
+    return pino({ ...options, transport: { target: 'pino-pretty', options: { destination } } });
   }
-  return pino({ level }, pino.destination(fd));
+  return pino(options, pino.destination(destination));
 }

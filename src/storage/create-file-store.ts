@@ -8,5 +8,6 @@ export function createFileStore(config: Pick<Config, 'dataDir' | 'publicUrl' | '
   return new FileStore(path.join(config.dataDir, 'files'), config.publicUrl, {
     secret: fileUrlSecret(config.fileUrlSecret, pepper),
     ttlMs: config.durations.fileUrlTtlMs,
+    previewTtlMs: config.durations.previewUrlTtlMs,
   });
 }

@@ -1,4 +1,4 @@
-import { copyFile, mkdir, open, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { FileUrlSigner, type SignatureVerdict } from './file-url-signer';
@@ -11,26 +11,30 @@ export interface FileUrlOptions {
   secret: string;
   /** Lifetime of a URL when the caller names none (FILE_URL_TTL). */
   ttlMs: number;
+  /** Lifetime of a cover preview's URL (PREVIEW_URL_TTL): shops pass these on in e-mails. */
+  previewTtlMs: number;
 }
 
 /**
  * Files (photo originals, thumbnails, previews, print files) under DATA_DIR/files, addressed by
- * keys like `<client>/<env>/projects/<id>/preview.jpg`. Writes are atomic (temp file + rename), so
+ * keys like `<client>/<env>/projects/<storage key>/preview.jpg`. Writes are atomic (temp file + rename), so
  * a retried activity never leaves half a file behind. URLs are `PUBLIC_URL/files/<key>?expires=…&signature=…`:
  * signed and expiring, so knowing a key is not enough to read a file.
  */
 export class FileStore {
   private readonly signer: FileUrlSigner;
   private readonly ttlMs: number;
+  private readonly previewTtlMs: number;
 
   constructor(
     readonly root: string,
     private readonly publicUrl: string,
     // Without options (tests of one process) the URLs are valid only for this instance.
-    urls: FileUrlOptions = { secret: randomBytes(32).toString('base64url'), ttlMs: 15 * 60_000 },
+    urls: FileUrlOptions = { secret: randomBytes(32).toString('base64url'), ttlMs: 15 * 60_000, previewTtlMs: 30 * 86_400_000 },
   ) {
     this.signer = new FileUrlSigner(urls.secret);
     this.ttlMs = urls.ttlMs;
+    this.previewTtlMs = urls.previewTtlMs;
   }
 
   put(key: string, data: Buffer): Promise<void> {
@@ -68,6 +72,22 @@ export class FileStore {
     await copyFile(this.pathOf(from), target);
   }
 
+  /**
+   * Moves a key and everything below it to another key (a rename: atomic on one filesystem).
+   * Answers false when there is nothing at `from` (already moved, or never written).
+   */
+  async move(from: string, to: string): Promise<boolean> {
+    const [source, target] = [this.pathOf(from), this.pathOf(to)];
+    try {
+      await stat(source);
+    } catch {
+      return false;
+    }
+    await mkdir(path.dirname(target), { recursive: true });
+    await rename(source, target);
+    return true;
+  }
+
   /** Removes a key and everything below it. */
   async removeTree(prefix: string): Promise<void> {
     await rm(this.pathOf(prefix), { recursive: true, force: true });
@@ -76,6 +96,15 @@ export class FileStore {
   /** A signed URL of `key`, valid for `ttlMs` (default FILE_URL_TTL). */
   url(key: string, ttlMs = this.ttlMs): string {
     return this.signedUrl(key, ttlMs).url;
+  }
+
+  /**
+   * A signed URL of a cover preview, valid for PREVIEW_URL_TTL: lists, status and order history
+   * hand these out, and shops put them in e-mails that are read days later. Safe to pass on: the
+   * key names the project's random storage folder, never its id (the editor link's credential).
+   */
+  previewUrl(key: string): string {
+    return this.url(key, this.previewTtlMs);
   }
 
   /** A signed URL of `key` and when it expires (Unix seconds). */

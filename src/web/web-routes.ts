@@ -3,7 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { pageContentSecurityPolicy } from './page-csp';
 import { cataloguePlaceholder } from '../imaging/catalogue-placeholder';
 import { loadDemoCatalogue } from '../services/catalogue/catalogue-import';
 import { projectPath } from '../config/project-root';
@@ -30,19 +31,43 @@ const VENDOR = new Map<string, () => string>([
   ['graphql-ws.js', () => path.join(packageDir('graphql-ws'), 'dist/client.js')],
 ]);
 
+export interface WebRouteOptions {
+  publicUrl: string;
+  /** The shop origins that may frame the editor of this project: its client's (empty for an unknown id). */
+  shopOriginsOf(projectId: unknown): Promise<string[]>;
+}
+
 /**
  * The web face: the editor at /editor (FRONTEND_URL's default), the operations dashboard at
  * /dashboard, their modules under /web/, and the demo catalogue's pictures under /assets/catalogue/.
+ * Each page answers with its own Content-Security-Policy (./page-csp.ts) in place of the API's.
  */
-export const webRoutes: FastifyPluginAsync = async (app) => {
+export const webRoutes: FastifyPluginAsync<WebRouteOptions> = async (app, { publicUrl, shopOriginsOf }) => {
   // Both pages are one shell (the import map, the stylesheet) around their own module, made once.
   const shell = await readFile(path.join(WEB_ROOT, 'page.html'), 'utf8');
-  const page = (fields: Record<'title' | 'module' | 'loading' | 'name', string>) => {
+  const page = (fields: Record<'title' | 'module' | 'loading' | 'name', string>, frameAncestors: (request: FastifyRequest) => Promise<readonly string[]>) => {
     const html = shell.replace(/\{\{(\w+)\}\}/g, (_match, key: keyof typeof fields) => fields[key]);
-    return async (_request: unknown, reply: import('fastify').FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html);
+    return async (request: FastifyRequest, reply: FastifyReply) =>
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-cache')
+        .header('content-security-policy', pageContentSecurityPolicy({ html, publicUrl, frameAncestors: await frameAncestors(request) }))
+        .send(html);
   };
-  app.get('/editor', { schema: { hide: true } }, page({ title: 'Photobook editor', module: 'editor.js', loading: 'Opening your photobook…', name: 'photobook editor' }));
-  app.get('/dashboard', { schema: { hide: true } }, page({ title: 'Operations dashboard', module: 'dashboard.js', loading: 'Loading the dashboard…', name: 'dashboard' }));
+  // The shops that open the editor in an iframe are its client's; X-Frame-Options cannot list them, CSP can.
+  app.get(
+    '/editor',
+    { schema: { hide: true }, helmet: { contentSecurityPolicy: false, frameguard: false } },
+    page({ title: 'Photobook editor', module: 'editor.js', loading: 'Opening your photobook…', name: 'photobook editor' }, (request) =>
+      shopOriginsOf((request.query as Record<string, unknown>).id),
+    ),
+  );
+  // The dashboard holds a shop's key and secret: nobody may frame it.
+  app.get(
+    '/dashboard',
+    { schema: { hide: true }, helmet: { contentSecurityPolicy: false } },
+    page({ title: 'Operations dashboard', module: 'dashboard.js', loading: 'Loading the dashboard…', name: 'dashboard' }, async () => []),
+  );
 
   const vendorSources = new Map<string, Promise<Buffer | undefined>>();
   app.get<{ Params: { file: string } }>('/web/vendor/:file', { schema: { hide: true } }, async (request, reply) => {
@@ -73,7 +98,8 @@ export const webRoutes: FastifyPluginAsync = async (app) => {
     const asset = request.params['*'];
     if (!demoAssets.has(asset)) return reply.callNotFound();
     if (!made.has(asset)) made.set(asset, cataloguePlaceholder(asset));
-    return reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').send(await made.get(asset)!);
+    // Shops show catalogue pictures on their own pages: another origin may load them.
+    return reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').header('cross-origin-resource-policy', 'cross-origin').send(await made.get(asset)!);
   });
 };
 

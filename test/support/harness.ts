@@ -5,7 +5,7 @@ import net from 'node:net';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { pino } from 'pino';
+import { pino, type Logger } from 'pino';
 import { inject } from 'vitest';
 import { loadConfig, type Config } from '../../src/config';
 import { ormConfig } from '../../src/db/orm-config';
@@ -55,13 +55,16 @@ export interface TestService {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-/** Starts the whole service on a random loopback port with its own database and DATA_DIR. */
-export async function startTestService(env: Record<string, string> = {}, restartOf?: TestService): Promise<TestService> {
+/**
+ * Starts the whole service on a random loopback port with its own database and DATA_DIR; `logger`
+ * replaces the silent one (a test that reads what the service logs).
+ */
+export async function startTestService(env: Record<string, string> = {}, restartOf?: TestService, logger?: Logger): Promise<TestService> {
   const database = restartOf ? { url: restartOf.databaseUrl, drop: restartOf.dropDatabase } : await createTestDatabase();
   const dataDir = restartOf?.config.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'photobook-test-')));
   // A concrete port, so PUBLIC_URL (asset links) names the port the service really listens on.
   const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'silent', ...env });
-  const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const log = logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startService(config, log);
   const pepper = await loadCredentialPepper(config);
   let extraOrm: MikroORM | undefined;

@@ -17,6 +17,13 @@ export class Client {
   @Property({ type: 'boolean' })
   pricesIncludeTax: boolean & Opt = true;
 
+  /**
+   * Origins of the client's shops (`https://shop.example`) that may frame the editor (its CSP
+   * `frame-ancestors`); empty: none may (src/services/clients/shop-origins.ts).
+   */
+  @Property({ type: 'json', defaultRaw: `'[]'` })
+  shopOrigins: string[] & Opt = [];
+
   @Property({ type: 'datetime', defaultRaw: 'now()' })
   createdAt: Date & Opt = new Date();
 }

@@ -68,6 +68,13 @@ export class Project {
   @Property({ type: 'string', length: 300, nullable: true })
   title?: string | null;
 
+  /**
+   * The folder of the project's files in the FileStore: random, and unrelated to the id, because
+   * the id is the editor link's credential and file URLs travel further (e-mails, order history).
+   */
+  @Property({ type: 'string', length: 40, defaultRaw: `replace(gen_random_uuid()::text, '-', '')` })
+  storageKey!: string & Opt;
+
   /** Storage key of the rendered cover preview. */
   @Property({ type: 'string', length: 300, nullable: true })
   previewKey?: string | null;

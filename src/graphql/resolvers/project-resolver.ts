@@ -101,7 +101,7 @@ export class ProjectResolver {
 
   @FieldResolver(() => String, { nullable: true, description: 'Cover preview URL once rendered' })
   preview(@Root() project: ProjectRecord, @Ctx() { services }: GraphqlContext): string | null {
-    return project.previewKey ? services.files.url(project.previewKey) : null;
+    return project.previewKey ? services.files.previewUrl(project.previewKey) : null;
   }
 
   @FieldResolver(() => ProjectStatusPair)

@@ -6,6 +6,7 @@ import { digestSecret, randomToken } from '../tenancy/credential-digest';
 import { CREDENTIALS_CHANGED_CHANNEL } from '../tenancy/credential-cache';
 import { loadDemoCatalogue, replaceCatalogue } from '../catalogue/catalogue-import';
 import { NotFoundError, ValidationError } from '../../domain/errors';
+import { parseShopOrigins } from './shop-origins';
 
 /** Secrets are shown once, when issued; only their digests are stored. */
 export interface IssuedCredentials {
@@ -82,6 +83,17 @@ export class ClientAdmin {
       // Every API process empties its credential cache when this commits (CredentialCache).
       await tx.getConnection().execute('SELECT pg_notify(?, ?)', [CREDENTIALS_CHANGED_CHANNEL, client.id], 'run', tx.getTransactionContext());
       return { clientId: client.id, name: client.name, credentials };
+    });
+  }
+
+  /** Replaces the shop origins that may frame the client's editor (shop-origins.ts); none: no page may. */
+  async setShopOrigins(clientId: string, origins: readonly string[]): Promise<{ clientId: string; shopOrigins: string[] }> {
+    const shopOrigins = parseShopOrigins(origins, 'origin');
+    return this.em.transactional(async (tx) => {
+      const client = await tx.findOne(Client, { id: clientId });
+      if (!client) throw new NotFoundError('client', clientId, 'clientId');
+      client.shopOrigins = shopOrigins;
+      return { clientId: client.id, shopOrigins };
     });
   }
 

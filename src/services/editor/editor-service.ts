@@ -8,6 +8,7 @@ import type { PrintWarning } from '../../domain/print-warning';
 import { dpiWarning, effectiveDpi } from '../../imaging/print/effective-dpi';
 import { MM_PER_INCH } from '../../imaging/print/print-geometry';
 import { isProjectId } from '../../domain/ids';
+import { effectiveStatus } from '../projects/project-view';
 import type { RequestContext, Tenant } from '../context';
 import type { PageBounds } from './book-edits';
 import { evenPageBounds } from '../projects/book-builder';
@@ -38,10 +39,22 @@ export class EditorService {
       throw new UnauthenticatedError('X-Editor-Project must carry the project id of the editor link', 'X-Editor-Project');
     }
     const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'] });
-    if (!project || project.status === 'deleted' || project.status === 'expired') {
-      throw new UnauthenticatedError('the editor link names no open project', 'X-Editor-Project');
+    // The link lives as long as its project: past PROJECT_TTL it opens nothing, like a deleted one.
+    const status = project && effectiveStatus(project);
+    if (!project || status === 'deleted' || status === 'expired') {
+      throw new UnauthenticatedError('the editor link names no open project (expired or deleted)', 'X-Editor-Project');
     }
     return { tenant: { clientId: project.client.id, clientName: project.client.name, env: project.env }, projectId };
+  }
+
+  /**
+   * The origins of the shops that may frame this project's editor: its client's `shopOrigins`. An
+   * unknown or malformed id has none; the page then loads, and its session is refused as usual.
+   */
+  async shopOriginsOf(projectId: unknown): Promise<string[]> {
+    if (!isProjectId(projectId)) return [];
+    const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'], fields: ['client.shopOrigins'] });
+    return project?.client.shopOrigins ?? [];
   }
 
   /** Takes the project by id: GraphQL hands over an entity or the lean row of `project(id)`. */
@@ -79,16 +92,16 @@ export class EditorService {
   /**
    * Applies one edit to the project's book, under a row lock so two tabs cannot lose each other's
    * edits. Only an editable project's book changes: while it builds or after it was ordered the book
-   * belongs to the flows.
+   * belongs to the flows. Whether it may change is decided on the locked row, at write time: a
+   * session opened before the project expired, was ordered or deleted (a long-lived socket, or an
+   * edit racing an order) cannot write after it.
    */
   async edit(ctx: RequestContext, projectId: string, change: (book: Book, bounds: PageFormat) => Book): Promise<Project> {
     return ctx.em.transactional(async (tx) => {
       // Read the book under the lock: an edit is always applied to the latest saved book.
       const project = await tx.findOne(Project, { id: projectId }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!project) throw new NotFoundError('project', projectId, 'projectId');
-      if (project.status !== 'editable' || !project.book) {
-        throw new ConflictError('PROJECT_NOT_EDITABLE', `project ${projectId} is ${project.status}; its book can be edited once it is editable and until it is ordered`);
-      }
+      refuseClosedForEdits(project);
       const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
       tx.assign(project, { book, title: book.cover.title, updatedAt: new Date() });
       await tx.flush();
@@ -97,5 +110,19 @@ export class EditorService {
       await tx.populate(project, ['owner', 'market']);
       return project;
     });
+  }
+}
+
+/**
+ * Why a project's book may not change now, as a 409 the editor can explain: deleted, ordered and
+ * expired are final for the editor link (docs/api.md, Editor); created and building are not yet.
+ */
+function refuseClosedForEdits(project: Project, now = Date.now()): asserts project is Project & { book: Book } {
+  const status = effectiveStatus(project, now);
+  if (status === 'deleted') throw new ConflictError('PROJECT_DELETED', `project ${project.id} was deleted; its book can no longer be edited`);
+  if (project.ordered || status === 'ordering') throw new ConflictError('PROJECT_ORDERED', `project ${project.id} was ordered; its book can no longer be edited`);
+  if (status === 'expired') throw new ConflictError('PROJECT_EXPIRED', `project ${project.id} has expired; its book can no longer be edited`);
+  if (status !== 'editable' || !project.book) {
+    throw new ConflictError('PROJECT_NOT_EDITABLE', `project ${project.id} is ${status}; its book can be edited once it is editable`);
   }
 }

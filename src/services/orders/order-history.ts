@@ -43,7 +43,7 @@ export async function orderHistory(
         const price = priceOf(line.sku, order.market.id);
         return {
           title: line.title,
-          coverPreview: line.coverPreviewKey ? files.url(line.coverPreviewKey) : '',
+          coverPreview: line.coverPreviewKey ? files.previewUrl(line.coverPreviewKey) : '',
           quantity: line.quantity,
           total: line.lineItemTotal,
           product: {

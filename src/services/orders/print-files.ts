@@ -2,9 +2,12 @@ import { Type, type Static } from 'typebox';
 import type { OrderLine } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
 
-/** Print files of an order line: `<client>/<env>/orders/<order uuid>/<project>/…` in the FileStore. */
+/**
+ * Print files of an order line: `<client>/<env>/orders/<order uuid>/<line uuid>/…` in the FileStore;
+ * named by the line, never by the project id (the editor link's credential).
+ */
 export function printFilesPrefix(line: OrderLine): string {
-  return `${line.order.client.id}/${line.order.env}/orders/${line.order.id}/${line.project.id}`;
+  return `${line.order.client.id}/${line.order.env}/orders/${line.order.id}/${line.id}`;
 }
 
 export const PrintFilesView = Type.Object(

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import { Order, OrderLine, Photo, Project, type Market, type Product } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, RejectedError, ValidationError, type FieldError } from '../../domain/errors';
@@ -91,6 +92,11 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
     });
     for (const [position, line] of lines.entries()) {
       const { project, item } = line;
+      // The row lock an editor edit takes too: an edit racing this order either committed first (the
+      // line snapshots its title) or waits and then finds the project ordered (EditorService.edit).
+      await tx.findOneOrFail(Project, { id: project.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (project.status === 'deleted') throw new NotFoundError('project', project.id, `projects[${position}].id`);
+      if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `projects[${position}].id: project ${project.id} has expired and cannot be printed`);
       if (line.product !== project.product || line.market !== project.market) {
         tx.assign(project, { product: line.product, market: line.market, sku: line.product.sku, psp: line.product.specifications.psp.name });
       }

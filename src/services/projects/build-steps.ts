@@ -20,6 +20,8 @@ export interface BuildSource {
   id: string;
   clientId: string;
   env: Environment;
+  /** The folder of the project's files (storage-keys.ts). */
+  storageKey: string;
   status: ProjectStatus;
   layoutType: LayoutType;
   sku: string;
@@ -44,9 +46,9 @@ export async function startProjectBuild(db: AbstractSqlConnection, projectId: st
 /** The project as its book is laid out, or null when it is gone. */
 export async function readBuildSource(db: AbstractSqlConnection, projectId: string): Promise<BuildSource | null> {
   const [project] = await db.execute<
-    { id: string; client_id: string; env: Environment; status: ProjectStatus; layout_type: LayoutType; sku: string; custom: Record<string, string>; specifications: ProductSpecifications; pages: number }[]
+    { id: string; client_id: string; env: Environment; storage_key: string; status: ProjectStatus; layout_type: LayoutType; sku: string; custom: Record<string, string>; specifications: ProductSpecifications; pages: number }[]
   >(
-    `SELECT p.id, p.client_id, p.env, p.status, p.layout_type, p.sku, p.custom, pr.specifications,
+    `SELECT p.id, p.client_id, p.env, p.storage_key, p.status, p.layout_type, p.sku, p.custom, pr.specifications,
             COALESCE(jsonb_array_length(p.book -> 'pages'), 0) AS pages
        FROM projects p JOIN products pr ON pr.id = p.product_id AND pr.client_id = p.client_id
       WHERE p.id = ?`,
@@ -64,6 +66,7 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
     id: project.id,
     clientId: project.client_id,
     env: project.env,
+    storageKey: project.storage_key,
     status: project.status,
     layoutType: project.layout_type,
     sku: project.sku,

@@ -23,3 +23,11 @@ export function newProjectId(): string {
 export function newGeneratedUserId(): string {
   return `u-${randomBase62(20)}`;
 }
+
+/**
+ * A project's file folder (storage-keys.ts): as random as a project id and drawn apart from it,
+ * so a file URL reveals nothing of the editor link. New rows get one from the database's default.
+ */
+export function newStorageKey(): string {
+  return randomBase62(24);
+}

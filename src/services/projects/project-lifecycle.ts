@@ -4,7 +4,7 @@ import { NotFoundError, ValidationError, ConflictError, type FieldError } from '
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { assertProjectId } from './project-queries';
 import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
-import { newProjectId } from './project-ids';
+import { newProjectId, newStorageKey } from './project-ids';
 import { recordProjectStatus } from './project-events';
 import { canMoveProject, moveProject } from '../../domain/project-status';
 import { projectPrefix } from './storage-keys';
@@ -80,8 +80,9 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
     throw new ConflictError('PROJECT_BUILDING', `project ${source.id} is still being built; duplicate it once it is editable`);
   }
   const copyId = newProjectId();
-  const fromPrefix = projectPrefix(source.client.id, source.env, source.id);
-  const toPrefix = projectPrefix(source.client.id, source.env, copyId);
+  const copyStorageKey = newStorageKey();
+  const fromPrefix = projectPrefix(source.client.id, source.env, source.storageKey);
+  const toPrefix = projectPrefix(source.client.id, source.env, copyStorageKey);
   const rekey = (key: string | null | undefined) => (key ? key.replace(fromPrefix, toPrefix) : null);
   // Files first: once the row commits, the copy must be complete. A failed commit removes them.
   const keys = [source.previewKey, ...source.photos.getItems().flatMap((p) => [p.originalKey, p.thumbnailKey])].filter((k): k is string => !!k);
@@ -93,6 +94,7 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
       const copied = tx.create(Project, {
         ...pickCopiedFields(source),
         id: copyId,
+        storageKey: copyStorageKey,
         callbackUrl: callback ?? source.callbackUrl ?? null,
         previewKey: rekey(source.previewKey),
         createdAt: now,

@@ -97,7 +97,7 @@ function commonView(project: ListedProjectSource, files: FileStore, frontendUrl:
   link.search = new URLSearchParams({ id: project.id }).toString();
   return {
     title: project.title ?? project.sku,
-    preview: project.previewKey ? files.url(project.previewKey) : '',
+    preview: project.previewKey ? files.previewUrl(project.previewKey) : '',
     id: project.id,
     createdAt: project.createdAt.getTime(),
     updatedAt: project.updatedAt.getTime(),

@@ -1,0 +1,56 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * What never reaches a log line: editor credentials (project ids), e-mail addresses and secrets.
+ * Three layers, because a value can arrive anywhere: known fields are censored by pino's `redact`
+ * (headers, bodies, arguments we log), request URLs lose their query values (`/editor?id=…&user=…`),
+ * and every finished line is scrubbed of what still looks like one (a project id in a workflow id or
+ * an error message, an e-mail in a URL path).
+ */
+
+export const CENSORED = '[redacted]';
+
+/** Fields censored wherever a log call or a serializer puts them (at the top, and one level deep). */
+const SENSITIVE_FIELDS = ['accessSecret', 'apiKey', 'secret', 'signature', 'password', 'pepper', 'email', 'editorProject', 'authorization', 'cookie'];
+
+export const REDACT_PATHS = [
+  ...SENSITIVE_FIELDS.flatMap((field) => [field, `*.${field}`]),
+  'req.headers["x-service"]',
+  'req.headers["x-editor-project"]',
+  'req.body',
+  'res.headers["set-cookie"]',
+];
+
+/** `path?a=1&b=2` -> `path?a=[redacted]&b=[redacted]`: the names say what was asked, the values may be credentials. */
+export function withoutQueryValues(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const names = url
+    .slice(at + 1)
+    .split('&')
+    .filter(Boolean)
+    .map((pair) => `${pair.split('=', 1)[0]}=${CENSORED}`);
+  return `${url.slice(0, at)}?${names.join('&')}`;
+}
+
+/** The request as a log line shows it: Fastify's fields, with the query's values censored. */
+export function requestForLog(req: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
+  return { method: req.method, url: req.url === undefined ? undefined : withoutQueryValues(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+}
+
+/** Issued project ids (`p-` + 24 base62), e-mail addresses, our credential and signing secrets. */
+const PROJECT_ID = /\bp-[A-Za-z0-9]{24}\b/g;
+const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
+const SECRET = /\b(?:as|key)_(?:dev|prod)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9+/=]+|([?&]signature=)[^&"\s\\]+/g;
+
+/**
+ * A finished log line, scrubbed. A project id becomes `p#` and the start of its SHA-256: the same
+ * project has the same mark in every line (operators can follow it, and compute it from an id
+ * they hold), but the mark opens nothing.
+ */
+export function scrubLogLine(line: string): string {
+  return line
+    .replace(PROJECT_ID, (id) => `p#${createHash('sha256').update(id).digest('hex').slice(0, 12)}`)
+    .replace(EMAIL, '[email]')
+    .replace(SECRET, (_match, query: string | undefined) => (query ? `${query}${CENSORED}` : CENSORED));
+}
