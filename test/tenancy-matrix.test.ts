@@ -629,10 +629,15 @@ describe('tenancy matrix: one partition against another partition ids, end users
           "SELECT count(*)::int AS unbuilt FROM projects WHERE client_id = ? AND env = ? AND status IN ('created', 'building')",
           [clientId, env],
         );
-        return unbuilt === 0;
+        // Campaigns start on a queue: the seeded one may still be importing its (unreachable) file.
+        const [{ running }] = await db.execute(
+          "SELECT count(*)::int AS running FROM campaigns WHERE client_id = ? AND env = ? AND status = 'importing'",
+          [clientId, env],
+        );
+        return unbuilt === 0 && running === 0;
       },
       120_000,
-      `the builds of ${owner.partition.name}'s projects to finish`,
+      `the builds and campaigns of ${owner.partition.name} to finish`,
     );
   }
 
