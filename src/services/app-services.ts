@@ -12,6 +12,7 @@ import { CampaignService } from './campaigns/campaign-service';
 import { WebhookService } from './webhooks/webhook-service';
 import { EditorService } from './editor/editor-service';
 import { IdempotencyStore } from './idempotency/idempotency-store';
+import { ProductionService } from './production/production-service';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -26,6 +27,7 @@ export interface AppServices {
   webhooks: WebhookService;
   editor: EditorService;
   idempotency: IdempotencyStore;
+  production: ProductionService;
 }
 
 export interface AppServiceDeps {
@@ -51,5 +53,6 @@ export function createAppServices({ config, em, pepper, files, engine, log, cred
     webhooks: new WebhookService({ config, engine, pepper }),
     editor: new EditorService(em),
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
+    production: new ProductionService(),
   };
 }

@@ -1,6 +1,6 @@
 import type { OverlayOptions } from 'sharp';
 import type { BookCover } from '../../domain/book';
-import { cleanText, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
+import { cleanText, coverTextLines, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
 import { boxPixels, coverSheetFormat, type CoverGeometry, type PixelBox } from './cover-geometry';
 import { MM_PER_INCH, pagePixels } from './print-geometry';
 import { compose, FONT_FAMILY, LINE_HEIGHT, placePhoto, SAFE_MARGIN_MM, wrapText, type PrintRenderOptions, type RenderedPage } from './render-page';
@@ -59,30 +59,71 @@ export async function renderPrintCoverSheet(options: PrintRenderOptions & { cove
   return compose(size, photos, overlays, dpi, placements, options.background ?? DEFAULT_COVER_BACKGROUND);
 }
 
-/** The spine's title turned a quarter clockwise, centred, cut with an ellipsis to the spine's safe length. */
-async function spineTextSvg(spine: PixelBox, text: string, safe: number, dpi: number): Promise<Buffer | null> {
+/** A text of the cover sheet that does not fit where it is set, so prints cut: which one and how. */
+export interface CoverTextCut {
+  assetId: 'title' | 'subtitle' | 'spine' | 'backCover';
+  message: string;
+}
+
+/**
+ * The cover texts the sheet cannot hold whole, laid out exactly as renderPrintCoverSheet sets them:
+ * a title or subtitle wider than the front's safe width, a spine title longer than the spine, a
+ * back-cover text with more lines than the back panel holds. The preflight reports them.
+ */
+export async function coverTextCuts(cover: BookCover, geometry: CoverGeometry, dpi: number): Promise<CoverTextCut[]> {
+  const cuts: CoverTextCut[] = [];
+  const front = boxPixels(geometry.front, dpi);
+  const safe = Math.round((SAFE_MARGIN_MM / MM_PER_INCH) * dpi);
+  for (const line of (await coverTextLines(front.width, front.height, cover.title, cover.subtitle)).lines) {
+    if (line.cut) cuts.push({ assetId: line.assetId, message: `the ${line.assetId} is wider than the front cover and prints cut to "${line.text}"` });
+  }
+  if (geometry.spineText) {
+    const spine = await spineLayout(boxPixels(geometry.spine, dpi), spineTextOf(cover), safe, dpi);
+    if (spine?.cut) cuts.push({ assetId: 'spine', message: `the spine text is longer than the spine and prints cut to "${spine.text}"` });
+  }
+  const back = await backLayout(boxPixels(geometry.back, dpi), backCoverTextOf(cover), safe, dpi);
+  if (back && back.shown.length < back.lines.length) {
+    cuts.push({ assetId: 'backCover', message: `the back-cover text needs ${back.lines.length} lines; the back cover holds ${back.shown.length}` });
+  }
+  return cuts;
+}
+
+async function spineLayout(spine: PixelBox, text: string, safe: number, dpi: number): Promise<{ text: string; fontPx: number; cut: boolean } | null> {
   if (!text) return null;
   const fontPx = Math.max(1, Math.round(Math.min(spine.width * SPINE_TEXT_SHARE, (SPINE_TEXT_MAX_PT / 72) * dpi)));
   const fitted = await fitText(text, fontPx, true, Math.max(1, spine.height - 2 * safe));
-  if (!fitted) return null;
+  return { text: fitted, fontPx, cut: fitted !== text };
+}
+
+/** The spine's title turned a quarter clockwise, centred, cut with an ellipsis to the spine's safe length. */
+async function spineTextSvg(spine: PixelBox, text: string, safe: number, dpi: number): Promise<Buffer | null> {
+  const layout = await spineLayout(spine, text, safe, dpi);
+  if (!layout?.text) return null;
+  const { fontPx } = layout;
   const cx = spine.width / 2;
   const cy = spine.height / 2;
   // Rotated about the centre: the baseline sits 0.35 em right of the spine's middle line, so the glyphs' box is centred.
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${spine.width}" height="${spine.height}" viewBox="0 0 ${spine.width} ${spine.height}">` +
-      `<text x="${cx}" y="${Math.round(cy + fontPx * 0.35)}" transform="rotate(90 ${cx} ${cy})" text-anchor="middle" font-family="${FONT_FAMILY}" font-weight="bold" font-size="${fontPx}" fill="#ffffff">${escapeXml(fitted)}</text>` +
+      `<text x="${cx}" y="${Math.round(cy + fontPx * 0.35)}" transform="rotate(90 ${cx} ${cy})" text-anchor="middle" font-family="${FONT_FAMILY}" font-weight="bold" font-size="${fontPx}" fill="#ffffff">${escapeXml(layout.text)}</text>` +
       `</svg>`,
   );
 }
 
-/** The back-cover text word-wrapped to the back panel's safe width, centred in it. */
-async function backTextSvg(back: PixelBox, text: string, safe: number, dpi: number): Promise<Buffer | null> {
+async function backLayout(back: PixelBox, text: string, safe: number, dpi: number): Promise<{ lines: string[]; shown: string[]; fontPx: number } | null> {
   if (!cleanText(text)) return null;
   const fontPx = Math.round((BACK_TEXT_PT / 72) * dpi);
   const lines = await wrapText([text], fontPx, back.width - 2 * safe);
+  const maxLines = Math.max(1, Math.floor((back.height - 2 * safe) / (fontPx * LINE_HEIGHT)));
+  return { lines, shown: lines.slice(0, maxLines), fontPx };
+}
+
+/** The back-cover text word-wrapped to the back panel's safe width, centred in it. */
+async function backTextSvg(back: PixelBox, text: string, safe: number, dpi: number): Promise<Buffer | null> {
+  const layout = await backLayout(back, text, safe, dpi);
+  if (!layout) return null;
+  const { shown, fontPx } = layout;
   const lineHeight = fontPx * LINE_HEIGHT;
-  const maxLines = Math.max(1, Math.floor((back.height - 2 * safe) / lineHeight));
-  const shown = lines.slice(0, maxLines);
   const top = Math.max(safe, (back.height - shown.length * lineHeight) / 2);
   const texts = shown
     .map((line, i) => `<text x="${back.width / 2}" y="${Math.round(top + lineHeight * i + fontPx * 1.05)}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#ffffff">${escapeXml(line)}</text>`)
