@@ -9,7 +9,7 @@ import { OwnedProject, ProjectList, ProjectStatusRecord } from '../../services/p
 import { MarketIdInput, PrintInput, SkuInput } from '../../services/orders/print-input';
 import { OrderPrintFiles } from '../../services/orders/print-files';
 import { CoverDimensionsView } from '../../services/production/cover-dimensions';
-import { PreflightView } from '../../services/production/preflight-view';
+import { PreflightView } from '../../services/preflight/preflight-view';
 import { Message, problemResponses } from '../shared-schemas';
 
 /** The PWA backend family: request and response schemas of each route. */
@@ -156,7 +156,7 @@ export const campaignSchema = {
 
 export const coverDimensionsSchema = {
   operationId: 'getCoverDimensions',
-  tags: ['catalogue'],
+  tags: ['production'],
   summary: 'The cover sheet of a product for a page count',
   description:
     "The full cover sheet a book of this product and page count prints on (cover.pdf): total width and height, spine width, bleed, wrap and hinge, and the back, spine and front panels' boxes, in mm and PDF points. The spine grows with the page count by the product's leaf thickness.",
@@ -170,7 +170,7 @@ export const coverDimensionsSchema = {
 
 export const preflightSchema = {
   operationId: 'getProjectPreflight',
-  tags: ['projects'],
+  tags: ['production'],
   summary: "Is a project's book ready to print?",
   description:
     "The project's book as it is now, checked for print before it is ordered: failed or missing photos, empty slots, page count, cover texts cut, effective resolution. printable is false when a blocking problem would make POST /v2/print refuse the project (422 NOT_PRINTABLE).",

@@ -16,7 +16,7 @@ import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
 import { moveProject } from '../../domain/project-status';
 import { canonicalJson } from '../../domain/canonical-json';
 import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
-import { assertPrintable } from '../production/preflight';
+import { assertPrintable } from '../preflight/preflight';
 
 /**
  * docs/api.md, Print. Validates the whole order, then stores order, lines, payment, shipping and user in one

@@ -1,7 +1,7 @@
 import type { Preflight } from '../../domain/preflight';
 import type { RequestContext } from '../context';
 import { coverDimensions, type CoverDimensionsView } from './cover-dimensions';
-import { preflightProject } from './preflight';
+import { preflightProject } from '../preflight/preflight';
 
 /** Print production as clients ask about it before an order: a product's cover sheet, a project's preflight. */
 export class ProductionService {
