@@ -15,6 +15,11 @@ export class ProductionResolver {
     return services.production.coverDimensions(ctx, sku, pages);
   }
 
+  @FieldResolver(() => CoverDimensions, { nullable: true, description: "The cover sheet of the book as it is now (its product and page count), as cover.pdf will measure it; null while the book is not built" })
+  coverSheet(@Root() project: { id: string }, @Ctx() { ctx, services }: GraphqlContext): Promise<CoverDimensions | null> {
+    return services.production.coverSheet(ctx, project.id);
+  }
+
   @FieldResolver(() => Preflight, { description: 'The book as it is now, checked for print: whether it is printable and each problem where it sits' })
   preflight(@Root() project: { id: string }, @Ctx() { ctx, services }: GraphqlContext): Promise<Preflight> {
     return services.production.preflight(ctx, project.id);

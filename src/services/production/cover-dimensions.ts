@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import { Product } from '../../db/entities';
+import { Product, Project } from '../../db/entities';
 import { RejectedError, ValidationError } from '../../domain/errors';
 import { BINDINGS } from '../../domain/print-production';
 import { coverGeometry, type CoverGeometry } from '../../imaging/print/cover-geometry';
@@ -55,4 +55,17 @@ export async function coverDimensions(ctx: RequestContext, sku: string, pages: n
     throw ValidationError.field('pages', `must be an even number of pages from ${minPages} to ${maxPages} for ${product.sku}`, 'INVALID_PAGE_COUNT');
   }
   return { sku: product.sku, ...coverGeometry(specifications.format, specifications.production, pages) } satisfies CoverDimensionsView & CoverGeometry;
+}
+
+/**
+ * The cover sheet of a project's book as it is now (its product, its page count): what the editor
+ * draws its spread from and what `cover.pdf` will measure. null while the book is not built, or
+ * when its page count is not one a cover can have (the preflight says why).
+ */
+export async function projectCoverSheet(ctx: RequestContext, projectId: string): Promise<CoverDimensionsView | null> {
+  const project = await ctx.em.findOne(Project, { id: projectId }, { populate: ['product', 'book'] });
+  const pages = project?.book?.pages.length ?? 0;
+  if (!project || pages < 2 || pages % 2 !== 0) return null;
+  const { specifications } = project.product;
+  return { sku: project.product.sku, ...coverGeometry(specifications.format, specifications.production, pages) };
 }
