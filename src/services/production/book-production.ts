@@ -195,9 +195,13 @@ function printerShipping(order: Order): PrintJob['shipping'] {
   };
 }
 
-/** Page 0 is the cover sheet; interior pages keep their number. */
+/**
+ * Page 0 is the cover sheet, `cover-sheet.jpg`: a name of its own, so a line rendered before cover
+ * sheets existed (its front cover was `0000.jpg`, at the page size) renders its sheet afresh.
+ * Interior pages keep their number.
+ */
 function pageKey(prefix: string, number: number): string {
-  return `${prefix}/pages/${String(number).padStart(4, '0')}.jpg`;
+  return number === 0 ? `${prefix}/pages/cover-sheet.jpg` : `${prefix}/pages/${String(number).padStart(4, '0')}.jpg`;
 }
 
 async function exists(files: FileStore, key: string): Promise<boolean> {
