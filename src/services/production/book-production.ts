@@ -120,7 +120,9 @@ export class BookProduction {
     const pdfKey = `${prefix}/${INTERIOR_PDF_FILE}`;
     const manifestKey = `${prefix}/manifest.json`;
     const pageCount = line.project.book!.pages.length;
-    if (!(await exists(files, manifestKey))) {
+    // The manifest is written last; a line assembled before cover sheets existed has one but no cover.pdf.
+    const assembled = (await exists(files, manifestKey)) && (await exists(files, coverPdfKey)) && (await exists(files, pdfKey));
+    if (!assembled) {
       const format = line.project.product.specifications.format;
       const geometry = geometryOf(line);
       await mkdir(path.dirname(files.pathOf(pdfKey)), { recursive: true });
