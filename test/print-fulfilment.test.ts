@@ -34,8 +34,8 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     photos = await startPhotoServer({
       '/blue-cast.jpg': { body: await makePhoto({ width: 2480, height: 3508, blueCast: true, takenAt: '2024:08:01 10:00:00' }) },
       '/beach.jpg': { body: await makePhoto({ width: 3508, height: 2480, takenAt: '2024:08:02 10:00:00' }) },
-      // About 39 DPI on a full A4 page: far below print resolution, yet above the preflight's blocking floor (30).
-      '/tiny.jpg': { body: await makePhoto({ width: 600, height: 400, takenAt: '2024:08:03 10:00:00' }) },
+      // About 50 DPI on a full A4 page (40 as the cover): far below print resolution, yet above the preflight's blocking floor (30).
+      '/tiny.jpg': { body: await makePhoto({ width: 800, height: 534, takenAt: '2024:08:03 10:00:00' }) },
     });
     ws = createClient({
       url: `${api.url.replace('http', 'ws')}/graphql`,
@@ -99,7 +99,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
       cover: { file: 'cover.pdf', pageCount: 1, geometry: { spineWidthMm: 6.8, widthMm: 478.8 } },
     });
 
-    // The 600x400 photo is far below print resolution: warned, not refused.
+    // The 800x534 photo is far below print resolution: warned, not refused.
     expect(line.warnings.some((w) => w.effectiveDpi < 150)).toBe(true);
 
     // The project shows it was ordered, to whom it ships and how far it got.

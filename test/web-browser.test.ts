@@ -44,7 +44,8 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     for (const [i, colour] of colours.entries()) {
       images.set(`/p${i}.jpg`, await makePhoto({ width: 3600, height: 2600, colour, takenAt: `2024:06:0${i + 1} 10:00:00` }));
     }
-    images.set('/tiny.jpg', await makePhoto({ width: 360, height: 270, colour: '#7f8c8d', takenAt: '2024:06:09 10:00:00' }));
+    // Far below print resolution (about 40 DPI on its page, or on the cover if chosen for it), yet above the preflight's blocking 30 DPI.
+    images.set('/tiny.jpg', await makePhoto({ width: 480, height: 360, colour: '#7f8c8d', takenAt: '2024:06:09 10:00:00' }));
     photos = await serve(async (url) => {
       await new Promise((r) => setTimeout(r, 1200));
       const body = images.get(url);
