@@ -199,6 +199,13 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
     // The back-cover text in the back panel.
     expect(await light(image, region(sheet.back.xMm, sheet.back.yMm, sheet.back.widthMm, sheet.back.heightMm))).toBeGreaterThan(100);
 
+    // The preview the dashboard shows is the printed sheet, shrunk.
+    const preview = await fetch(files.coverPreviewUrl);
+    expect(preview.headers.get('content-type')).toBe('image/jpeg');
+    const previewSize = await sharp(Buffer.from(await preview.arrayBuffer())).metadata();
+    expect(previewSize.width).toBe(1200);
+    expect(previewSize.height! / previewSize.width!).toBeCloseTo(sheet.heightMm / sheet.widthMm, 2);
+
     // The manifest names both files with the sizes and checksums of what was downloaded.
     const manifest = (await (await fetch(files.manifestUrl)).json()) as { cover: unknown; interior: unknown };
     expect(manifest.cover).toMatchObject({ file: 'cover.pdf', bytes: coverBytes.length, sha256: sha256(coverBytes), pageCount: 1, geometry: { widthMm: sheet.widthMm, spineWidthMm: sheet.spineWidthMm } });

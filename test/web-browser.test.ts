@@ -195,6 +195,9 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     expect(timeline).toEqual(expect.arrayContaining(['printing', 'delivering', 'complete']));
     expect(await page.getByRole('link', { name: 'Track the parcel' }).count()).toBe(1);
     // The rendered PDF, through the signed link the owner is given.
+    // The cover sheet as printed: its preview image, loaded.
+    const sheet = page.getByRole('img', { name: /^Cover sheet of .+, as printed$/ });
+    await expect.poll(() => sheet.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(1200);
     const coverUrl = await page.getByRole('link', { name: 'Cover PDF' }).getAttribute('href');
     expect((await fetch(new URL(coverUrl!, api.url))).status).toBe(200);
     const pdfUrl = await page.getByRole('link', { name: 'Interior PDF' }).getAttribute('href');

@@ -32,6 +32,8 @@ export class PrintWarning {
 export class PrintFiles {
   @Field(() => String, { nullable: true, description: 'cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page; null for a line rendered before cover sheets' })
   coverPdfUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints; null with coverPdfUrl' })
+  coverPreviewUrl?: string | null;
   @Field(() => String, { description: "interior.pdf: the book's interior pages" }) interiorPdfUrl!: string;
   @Field(() => String, { deprecationReason: 'Use interiorPdfUrl and coverPdfUrl', description: 'The same as interiorPdfUrl' }) pdfUrl!: string;
   @Field(() => String, { description: 'The job manifest (JSON) naming both PDFs with their sizes and SHA-256' }) manifestUrl!: string;

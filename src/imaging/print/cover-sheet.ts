@@ -1,4 +1,4 @@
-import type { OverlayOptions } from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import type { BookCover } from '../../domain/book';
 import { cleanText, coverTextLines, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
 import { boxPixels, coverSheetFormat, type CoverGeometry, type PixelBox } from './cover-geometry';
@@ -129,4 +129,12 @@ async function backTextSvg(back: PixelBox, text: string, safe: number, dpi: numb
     .map((line, i) => `<text x="${back.width / 2}" y="${Math.round(top + lineHeight * i + fontPx * 1.05)}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#ffffff">${escapeXml(line)}</text>`)
     .join('');
   return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${back.width}" height="${back.height}" viewBox="0 0 ${back.width} ${back.height}">${texts}</svg>`);
+}
+
+/** Width of the cover sheet's preview: enough for a dashboard to show the spread legibly. */
+export const COVER_PREVIEW_WIDTH = 1200;
+
+/** A small JPEG of the rendered sheet itself (decoded shrunk on load), so a preview is exactly what prints. */
+export function coverSheetPreview(sheetJpeg: Buffer): Promise<Buffer> {
+  return sharp(sheetJpeg).resize({ width: COVER_PREVIEW_WIDTH }).jpeg({ quality: 80 }).toBuffer();
 }

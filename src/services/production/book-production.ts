@@ -13,9 +13,10 @@ import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../../printers/sandbo
 import { PrintRenderProcess } from '../../imaging/print/render-process';
 import { writeBookPdf } from '../../imaging/print/book-pdf';
 import { coverGeometry, coverSheetFormat, type CoverGeometry } from '../../imaging/print/cover-geometry';
+import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
 import { moveOrderLine } from '../orders/order-line-status';
-import { printFilesPrefix } from '../orders/print-files';
+import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
 import { recordProjectStatus } from '../projects/project-events';
 
 export interface BookProductionDeps {
@@ -111,7 +112,7 @@ export class BookProduction {
     return { rendered };
   }
 
-  /** `cover.pdf` (the sheet) and `interior.pdf` (the pages), streamed from the page files, and the manifest naming both. */
+  /** `cover.pdf` (the sheet, and a small preview of it) and `interior.pdf` (the pages), streamed from the page files, and the manifest naming both. */
   async assemblePrintFiles(em: EntityManager, lineId: string): Promise<{ coverPdfKey: string; pdfKey: string; manifestKey: string; pageCount: number }> {
     const { files } = this.deps;
     const line = await loadLine(em, lineId);
@@ -127,6 +128,7 @@ export class BookProduction {
       const geometry = geometryOf(line);
       await mkdir(path.dirname(files.pathOf(pdfKey)), { recursive: true });
       const title = line.project.book!.cover.title;
+      await files.put(coverPreviewKeyOf(coverPdfKey), await coverSheetPreview(await files.get(pageKey(prefix, 0))));
       const coverPdf = await writeBookPdf({ path: files.pathOf(coverPdfKey), format: coverSheetFormat(geometry, format.dpi), pages: readPages(files, [pageKey(prefix, 0)]), title });
       const interiorKeys = Array.from({ length: pageCount }, (_, n) => pageKey(prefix, n + 1));
       const interiorPdf = await writeBookPdf({ path: files.pathOf(pdfKey), format, pages: readPages(files, interiorKeys), title });
