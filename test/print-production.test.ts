@@ -5,7 +5,7 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, type 
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order, OrderLine, Photo, Project, StatusEvent } from '../src/db/entities';
-import { CoverDimensionsDocument, ProjectPreflightDocument } from './generated/graphql';
+import { CoverDimensionsDocument, PrintOrderDocument, ProjectPreflightDocument } from './generated/graphql';
 import { startTestService, type TestService } from './support/harness';
 import { post, request, serviceHeader } from './support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from './support/photo-server';
@@ -126,8 +126,11 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
       expect(refused.status).toBe(422);
       expect(refused.body).toMatchObject({ code: 'NOT_PRINTABLE', errors: [{ path: 'projects[0].id', message: expect.stringContaining('PHOTO_FAILED') }] });
       expect(refused.body.errors[0].message).toContain(`page ${placed.number}`);
+      // GraphQL printOrder is refused alike.
+      const viaGraphql = await graphql(PrintOrderDocument, { input: printBody('np-2', projectId) }, owner);
+      expect(viaGraphql.errors?.map((e) => e.extensions?.code)).toEqual(['NOT_PRINTABLE']);
       const fresh = orm.em.fork();
-      expect(await fresh.count(Order, { orderId: 'np-1' })).toBe(0);
+      expect(await fresh.count(Order, { orderId: { $in: ['np-1', 'np-2'] } })).toBe(0);
       expect(await fresh.count(OrderLine, { project: projectId })).toBe(0);
       expect(await fresh.findOneOrFail(Project, { id: projectId })).toMatchObject({ status: 'editable', ordered: false });
       expect(await events()).toBe(eventsBefore);
