@@ -142,7 +142,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     const uncorrected = await spread(plain);
     expect(uncorrected).toBeGreaterThan(40);
     expect(corrected).toBeLessThan(uncorrected * 0.5);
-  });
+  }, 120_000); // two whole books rendered, each with its cover sheet: beyond the default minute on a loaded machine
 
   it('replaces the project\'s photos with the order\'s and rebuilds the book before printing', async () => {
     const projectId = await editableProject(api, auth, { userId: 'replacer', photos: [photos.url('/beach.jpg')] });

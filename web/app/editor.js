@@ -14,7 +14,6 @@ const query = new URLSearchParams(location.search);
 const projectId = query.get('id');
 const client = graphqlClient({ headers: { 'x-editor-project': projectId ?? '' }, connectionParams: { editorProject: projectId } });
 
-const BOX = 'xMm yMm widthMm heightMm';
 const PROJECT_FIELDS = `
   id title ordered
   status { project photos }
@@ -25,7 +24,10 @@ const PROJECT_FIELDS = `
   pages { number layout photos { photoId x y width height } texts { assetId text } }
   printWarnings { page photoId effectiveDpi message }
   preflight { printable problems { code severity page slot message } }
-  coverSheet { widthMm heightMm spineWidthMm spineText trim { ${BOX} } back { ${BOX} } spine { ${BOX} } front { ${BOX} } }
+  coverSheet {
+    widthMm heightMm spineWidthMm spineText
+    trim { xMm yMm widthMm heightMm } back { xMm yMm widthMm heightMm } spine { xMm yMm widthMm heightMm } front { xMm yMm widthMm heightMm }
+  }
 `;
 const LAYOUTS = [
   ['full', 'One photo'],
