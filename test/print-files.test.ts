@@ -50,18 +50,22 @@ describe('print files of an order line', () => {
     expect(rest.status).toBe(200);
     const [line] = rest.body.lines;
     expect(line.projectId).toBe(projectId);
-    const { pdfUrl, manifestUrl, pages, expiresAt } = line.printFiles;
-    expect(pdfUrl).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/book\\.pdf\\?expires=\\d+&signature=[\\w-]+$`));
+    const { coverPdfUrl, interiorPdfUrl, pdfUrl, manifestUrl, pages, expiresAt } = line.printFiles;
+    expect(coverPdfUrl).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/cover\\.pdf\\?expires=\\d+&signature=[\\w-]+$`));
+    expect(interiorPdfUrl).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/interior\\.pdf\\?expires=\\d+&signature=[\\w-]+$`));
+    expect(pdfUrl).toBe(interiorPdfUrl); // the deprecated name of the interior
     // FILE_URL_TTL is 10 minutes here.
     expect(expiresAt * 1000 - Date.now()).toBeGreaterThan(9 * 60_000);
     expect(expiresAt * 1000 - Date.now()).toBeLessThanOrEqual(10 * 60_000 + 1000);
 
-    const pdfResponse = await fetch(pdfUrl);
+    const pdfResponse = await fetch(interiorPdfUrl);
     expect(pdfResponse.status).toBe(200);
     expect(pdfResponse.headers.get('content-type')).toBe('application/pdf');
     const pdf = await PDFDocument.load(await pdfResponse.arrayBuffer());
-    expect(pdf.getPageCount()).toBe(pages);
-    expect(pages).toBe(25); // cover + the 24 pages of the A4 book
+    const coverPdf = await PDFDocument.load(await (await fetch(coverPdfUrl)).arrayBuffer());
+    expect(pdf.getPageCount()).toBe(24); // the 24 pages of the A4 book
+    expect(coverPdf.getPageCount()).toBe(1); // its cover sheet
+    expect(pages).toBe(25);
     const manifest = await (await fetch(manifestUrl)).json();
     expect(manifest).toMatchObject({ orderId: 'pf-1', projectId });
 
@@ -69,8 +73,9 @@ describe('print files of an order line', () => {
     expect(gql.errors).toBeUndefined();
     const files = gql.data!.order.lines[0]!.printFiles!;
     expect(files.pages).toBe(pages);
-    const viaGraphql = await PDFDocument.load(await (await fetch(files.pdfUrl)).arrayBuffer());
-    expect(viaGraphql.getPageCount()).toBe(pages);
+    const viaGraphql = await PDFDocument.load(await (await fetch(files.interiorPdfUrl)).arrayBuffer());
+    expect(viaGraphql.getPageCount()).toBe(24);
+    expect((await PDFDocument.load(await (await fetch(files.coverPdfUrl!)).arrayBuffer())).getPageCount()).toBe(1);
 
     // Another client finds no such order, in either transport.
     const refused = await printFiles('pf-1', other);
@@ -96,9 +101,10 @@ describe('print files of an order line', () => {
     const projectId = await editableProject(api, ownerLive, { email: 'live@example.com' });
     expect((await post(api.url, '/v2/print', printBody('pf-live', projectId), ownerLive)).status).toBe(200);
     await waitFor(async () => (await printFiles('pf-live', ownerLive)).body.lines?.[0]?.printFiles !== undefined, 120_000, 'print files');
-    const { pdfUrl, pages } = (await printFiles('pf-live', ownerLive)).body.lines[0].printFiles;
-    const pdf = await PDFDocument.load(await (await fetch(pdfUrl)).arrayBuffer());
-    expect(pdf.getPageCount()).toBe(pages);
+    const { interiorPdfUrl, coverPdfUrl, pages } = (await printFiles('pf-live', ownerLive)).body.lines[0].printFiles;
+    const interior = await PDFDocument.load(await (await fetch(interiorPdfUrl)).arrayBuffer());
+    const cover = await PDFDocument.load(await (await fetch(coverPdfUrl)).arrayBuffer());
+    expect(interior.getPageCount() + cover.getPageCount()).toBe(pages);
     expect((await printFiles('pf-live', owner)).status).toBe(404);
   }, 180_000);
 

@@ -34,7 +34,8 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     photos = await startPhotoServer({
       '/blue-cast.jpg': { body: await makePhoto({ width: 2480, height: 3508, blueCast: true, takenAt: '2024:08:01 10:00:00' }) },
       '/beach.jpg': { body: await makePhoto({ width: 3508, height: 2480, takenAt: '2024:08:02 10:00:00' }) },
-      '/tiny.jpg': { body: await makePhoto({ width: 300, height: 200, takenAt: '2024:08:03 10:00:00' }) },
+      // About 50 DPI on a full A4 page (40 as the cover): far below print resolution, yet above the preflight's blocking floor (30).
+      '/tiny.jpg': { body: await makePhoto({ width: 800, height: 534, takenAt: '2024:08:03 10:00:00' }) },
     });
     ws = createClient({
       url: `${api.url.replace('http', 'ws')}/graphql`,
@@ -73,11 +74,12 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     expect(mine.map((e) => e.sequence)).toEqual(SANDBOX_WALK.map((_, i) => i + 1));
     expect(mine.find((e) => e.status === 'delivering').tracking).toMatch(/^https:\/\/.+/);
 
-    // The print-ready PDF: cover + 24 pages, A4 + bleed in points, 300 DPI images.
+    // Two print files: interior.pdf (24 A4 pages + bleed, 300 DPI images) and cover.pdf (one sheet: back, spine, front, wrap, bleed).
     const line = await lineOf(projectId);
     expect(line.pageCount).toBe(24);
+    expect(line.pdfKey).toMatch(/\/interior\.pdf$/);
     const pdf = await PDFDocument.load(await readFile(api.service.files.pathOf(line.pdfKey!)));
-    expect(pdf.getPageCount()).toBe(25);
+    expect(pdf.getPageCount()).toBe(24);
     for (const page of pdf.getPages()) {
       const box = page.getMediaBox();
       expect(box.width).toBeCloseTo(PAGE_PT.width, 1);
@@ -88,9 +90,17 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     expect(image.dict.get(PDFName.of('Width'))!.toString()).toBe(String(PAGE_PX.width));
     expect(image.dict.get(PDFName.of('Height'))!.toString()).toBe(String(PAGE_PX.height));
     const manifest = JSON.parse(await readFile(api.service.files.pathOf(line.manifestKey!), 'utf8'));
-    expect(manifest).toMatchObject({ pageCount: 25 });
+    const cover = await PDFDocument.load(await readFile(api.service.files.pathOf(line.coverPdfKey!)));
+    expect(cover.getPageCount()).toBe(1);
+    // PB-HC-A4-P, 24 pages: spine 12 x 0.15 + 2 x 2.5 = 6.8 mm; sheet 2 x (3 + 15 + 210 + 8) + 6.8 = 478.8 mm wide.
+    expect(cover.getPage(0).getMediaBox().width).toBeCloseTo((478.8 / 25.4) * 72, 1);
+    expect(manifest).toMatchObject({
+      binding: 'hardcover',
+      interior: { file: 'interior.pdf', pageCount: 24 },
+      cover: { file: 'cover.pdf', pageCount: 1, geometry: { spineWidthMm: 6.8, widthMm: 478.8 } },
+    });
 
-    // The 300x200 photo is far below print resolution: warned, not refused.
+    // The 800x534 photo is far below print resolution: warned, not refused.
     expect(line.warnings.some((w) => w.effectiveDpi < 150)).toBe(true);
 
     // The project shows it was ordered, to whom it ships and how far it got.
@@ -125,7 +135,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     await waitFor(async () => (await lineOf(tinted)).pdfKey && (await lineOf(plain)).pdfKey, 90_000, 'both rendered');
     const spread = async (projectId: string) => {
       const line = await lineOf(projectId);
-      const key = line.pdfKey!.replace(/book\.pdf$/, 'pages/0001.jpg');
+      const key = line.pdfKey!.replace(/interior\.pdf$/, 'pages/0001.jpg');
       const { channels } = await sharp(api.service.files.pathOf(key)).extract({ left: 400, top: 400, width: 1600, height: 2400 }).stats();
       const means = channels.slice(0, 3).map((c) => c.mean);
       return Math.max(...means) - Math.min(...means);

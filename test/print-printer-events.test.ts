@@ -36,7 +36,7 @@ describe('live orders: local printer and signed printer events', () => {
     await waitFor(async () => (await lineOf(projectId)).status === 'sent printjob', 90_000, 'sent printjob');
     const line = await lineOf(projectId);
     const jobDir = path.join(api.config.dataDir, 'printjobs', 'live-1', projectId);
-    expect((await readdir(jobDir)).sort()).toEqual(['book.pdf', 'job.json', 'manifest.json']);
+    expect((await readdir(jobDir)).sort()).toEqual(['cover.pdf', 'interior.pdf', 'job.json', 'manifest.json']);
     const job = JSON.parse(await readFile(path.join(jobDir, 'job.json'), 'utf8'));
     expect(job).toMatchObject({ jobId: line.printerJobId, orderId: 'live-1', projectId, quantity: 1, shipping: { countryIso2: 'DE', postcode: '10117' } });
 
@@ -102,7 +102,7 @@ describe('live orders: local printer and signed printer events', () => {
     const { LocalPrinter } = await import('../src/printers/local-printer');
     const line = await lineOf(projectId);
     const again = await new LocalPrinter({ dataDir: api.config.dataDir, files: api.service.files }).submit({
-      jobKey: `${line.order.id}:${projectId}`, orderId: 'live-3', projectId, psp: 'local', quantity: 1, pdfKey: line.pdfKey!, manifestKey: line.manifestKey!,
+      jobKey: `${line.order.id}:${projectId}`, orderId: 'live-3', projectId, psp: 'local', quantity: 1, coverPdfKey: line.coverPdfKey!, pdfKey: line.pdfKey!, manifestKey: line.manifestKey!,
       shipping: { name: 'x', line1: 'x', postcode: 'x', countryIso2: 'DE' },
     });
     expect(again.jobId).toBe(line.printerJobId);

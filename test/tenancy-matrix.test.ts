@@ -126,8 +126,8 @@ function expectNoCatalogueOfB(answer: unknown): void {
 const generateBody = (user: Record<string, string>) => ({ sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, ...user });
 const userOf = (owner: Owner): Record<string, string>[] => [{ userId: owner.userId }, { email: owner.email }];
 
-const PROJECT_FIELDS = 'id title endUserId status { project photos } product { sku marketId } photos { id }';
-const ORDER_FIELDS = 'orderId email lines { projectId status printFiles { pdfUrl manifestUrl pages } }';
+const PROJECT_FIELDS = 'id title endUserId status { project photos } product { sku marketId } photos { id } preflight { printable }';
+const ORDER_FIELDS = 'orderId email lines { projectId status printFiles { coverPdfUrl interiorPdfUrl pdfUrl manifestUrl pages } }';
 
 /** A CSV nobody serves: a campaign started with it fails at once, which is all the matrix needs of it. */
 const UNREACHABLE_CSV = 'http://127.0.0.1:9/campaign.csv';
@@ -191,6 +191,20 @@ const PROBES: Probe[] = [
     operation: 'GET /v2/project/status',
     async attempt(caller, owner) {
       for (const id of owner.projects) expectNotFound(await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: pwa(caller) }), 'id');
+    },
+  },
+  {
+    operation: 'GET /v2/project/preflight',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) expectNotFound(await request(api.url, 'GET', `/v2/project/preflight?id=${id}`, { headers: pwa(caller) }), 'id');
+    },
+  },
+  {
+    operation: 'GET /v2/product/cover-dimensions',
+    async attempt(caller, owner) {
+      if (sameClient(caller, owner)) return; // the catalogue is the client's, shared by dev and prod
+      const response = await request(api.url, 'GET', `/v2/product/cover-dimensions?sku=${B_ONLY_SKU}&pages=24`, { headers: pwa(caller) });
+      expect([response.status, response.body.code]).toEqual([422, 'UNKNOWN_SKU']);
     },
   },
   {
@@ -311,6 +325,14 @@ const PROBES: Probe[] = [
         expect(result.errors).toBeUndefined();
         expectOnlyOwn(result.data.orders.edges.map((e: any) => e.node.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
       }
+    },
+  },
+  {
+    operation: 'Query.coverDimensions',
+    async attempt(caller, owner) {
+      if (sameClient(caller, owner)) return;
+      const result = await graphql(caller, `query ($sku: String!) { coverDimensions(sku: $sku, pages: 24) { widthMm } }`, { sku: B_ONLY_SKU });
+      expect(result.errors?.map((e: any) => e.extensions?.code)).toEqual(['UNKNOWN_SKU']);
     },
   },
   {

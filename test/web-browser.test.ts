@@ -59,7 +59,8 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     for (const [i, colour] of colours.entries()) {
       images.set(`/p${i}.jpg`, await makePhoto({ width: 3600, height: 2600, colour, takenAt: `2024:06:0${i + 1} 10:00:00` }));
     }
-    images.set('/tiny.jpg', await makePhoto({ width: 360, height: 270, colour: '#7f8c8d', takenAt: '2024:06:09 10:00:00' }));
+    // Far below print resolution (about 40 DPI on its page, or on the cover if chosen for it), yet above the preflight's blocking 30 DPI.
+    images.set('/tiny.jpg', await makePhoto({ width: 480, height: 360, colour: '#7f8c8d', takenAt: '2024:06:09 10:00:00' }));
     photos = await serve(async (url) => {
       await new Promise((r) => setTimeout(r, 1200));
       const body = images.get(url);
@@ -207,7 +208,12 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     expect(timeline).toEqual(expect.arrayContaining(['printing', 'delivering', 'complete']));
     expect(await page.getByRole('link', { name: 'Track the parcel' }).count()).toBe(1);
     // The rendered PDF, through the signed link the owner is given.
-    const pdfUrl = await page.getByRole('link', { name: 'PDF' }).getAttribute('href');
+    // The cover sheet as printed: its preview image, loaded.
+    const sheet = page.getByRole('img', { name: /^Cover sheet of .+, as printed$/ });
+    await expect.poll(() => sheet.evaluate((img: any) => img.complete && img.naturalWidth)).toBe(1200);
+    const coverUrl = await page.getByRole('link', { name: 'Cover PDF' }).getAttribute('href');
+    expect((await fetch(new URL(coverUrl!, api.url))).status).toBe(200);
+    const pdfUrl = await page.getByRole('link', { name: 'Interior PDF' }).getAttribute('href');
     const pdf = await fetch(new URL(pdfUrl!, api.url));
     expect(pdf.status).toBe(200);
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
@@ -256,6 +262,35 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       await csv.close();
     }
   }, 180_000);
+
+  it('draws the cover sheet as it prints, shows the preflight\'s problems where they sit, and its Order button says what blocks', async () => {
+    const generated = await post(api.url, '/v2/generate', {
+      userId: 'preflight-user', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0,
+      custom: { title: 'Blocked', backCover: 'Written on the back' }, photos: [`${photos.url}/p0.jpg`, `${photos.url}/p1.jpg`],
+    }, serviceHeader(shop.credentials.dev));
+    const id = new URL(generated.body.url).searchParams.get('id')!;
+    await expect.poll(async () => (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: serviceHeader(shop.credentials.dev) })).body.status?.project, { timeout: 60_000 }).toBe('editable');
+    const db = (await api.orm()).em.getConnection();
+    const [row] = await db.execute(`SELECT book FROM projects WHERE id = ?`, [id]);
+    const book = typeof row.book === 'string' ? JSON.parse(row.book) : row.book;
+    const placed = book.pages.find((p: { photos: unknown[] }) => p.photos.length > 0);
+    await db.execute(`UPDATE photos SET status = 'failed', original_key = NULL, problem = ? WHERE id = ?`, [JSON.stringify({ code: 'HTTP_STATUS', message: 'the photo URL answered 404' }), placed.photos[0].photoId]);
+
+    const page = await context.newPage();
+    await page.goto(generated.body.url);
+    await expect.poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+    const order = page.getByTestId('order');
+    expect(await order.textContent()).toBe(`Cannot order: a photo failed on page ${placed.number}`);
+    expect(await order.isDisabled()).toBe(true);
+    const list = page.getByRole('region', { name: 'Before you order' });
+    expect(await list.getByRole('heading').textContent()).toBe('Before you order: fix these first');
+    expect(await list.locator('[data-code="PHOTO_FAILED"]').textContent()).toContain(`Page ${placed.number}, photo 1`);
+    expect(await page.getByTestId(`page-${placed.number}`).getByText('Cannot print').count()).toBe(1);
+    // The spread: back text on the back panel; a 24-page spine is too thin for its title.
+    expect(await page.getByTestId('cover-back').textContent()).toBe('Written on the back');
+    expect(await page.getByTestId('cover-spine').textContent()).toBe('');
+    await page.close();
+  }, 120_000);
 
   it('serves the demo catalogue\'s pictures under the baseUrl the catalogue reports', async () => {
     const catalogue = await post(api.url, '/api/v2/product/list-product.php', { env: 'dev', key: shop.credentials.dev.apiKey, os: 'web', marketId: 0, language: 'en' });

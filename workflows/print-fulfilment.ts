@@ -30,8 +30,8 @@ export interface PrintFulfilmentInput {
 }
 
 /**
- * One order line from payment to the customer's door: wait for the book's assets, render cover and
- * pages at print resolution, assemble PDF and manifest, submit to the printer, then follow the
+ * One order line from payment to the customer's door: wait for the book's assets, render the cover
+ * sheet and the pages at print resolution, assemble cover.pdf, interior.pdf and the manifest, submit to the printer, then follow the
  * printer's status events (the sandbox printer walks its steps on timers) until a final status.
  * A cancel or refund set meanwhile ends the flow at its next step.
  */

@@ -12,6 +12,7 @@ import { CampaignResolver } from './resolvers/campaign-resolver';
 import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver';
 import { WebhookResolver } from './resolvers/webhook-resolver';
 import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
+import { ProductionResolver } from './resolvers/production-resolver';
 import { scopeRootFieldsToEditorSessions } from './editor-scope';
 
 /**
@@ -32,7 +33,7 @@ let schema: Promise<GraphQLSchema> | undefined;
 /** The schema is built once per process from the resolver classes. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver, EditorResolver, PhotoResolver],
+    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver, EditorResolver, PhotoResolver, ProductionResolver],
     validate: false,
     pubSub: topicsUnsupported,
   }).then(scopeRootFieldsToEditorSessions);

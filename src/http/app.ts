@@ -80,6 +80,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
         { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
         { name: 'operations', description: 'Health checks' },
         { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
+        { name: 'production', description: 'PWA backend: cover sheets and the preflight of a book before it is ordered; authenticated by the X-Service header' },
         { name: 'printers', description: 'Status events from print service providers; authenticated by their webhook signature' },
         { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
       ],

@@ -74,18 +74,19 @@ export async function renderCoverPreview(options: CoverPreviewOptions): Promise<
 // Text overlay
 
 interface TextLine {
+  assetId: 'title' | 'subtitle';
   text: string;
   fontSize: number;
   bold: boolean;
   opacity: number;
+  /** The text did not fit the cover's width and was cut with an ellipsis. */
+  cut: boolean;
 }
 
-/** The SVG drawn over the cover, or null when there is no text. Exported for tests. */
-export async function textOverlaySvg(width: number, height: number, title: string, subtitle?: string): Promise<string | null> {
+/** The title and subtitle as a cover of this size sets them: their sizes, and each cut to the width. */
+export async function coverTextLines(width: number, height: number, title: string, subtitle?: string): Promise<{ lines: TextLine[]; titleSize: number }> {
   const titleText = cleanText(title);
   const subtitleText = cleanText(subtitle);
-  if (!titleText && !subtitleText) return null;
-
   // Sizes relative to the cover: a 800x600 cover gets a 42 px title and a 23 px subtitle.
   const titleSize = Math.max(6, Math.round(Math.min(height * 0.07, width * 0.08)));
   const subtitleSize = Math.max(5, Math.round(titleSize * 0.55));
@@ -94,8 +95,19 @@ export async function textOverlaySvg(width: number, height: number, title: strin
   const maxTextWidth = Math.max(1, width - 2 * sidePadding);
 
   const lines: TextLine[] = [];
-  if (titleText) lines.push({ text: await fitText(titleText, titleSize, true, maxTextWidth), fontSize: titleSize, bold: true, opacity: 1 });
-  if (subtitleText) lines.push({ text: await fitText(subtitleText, subtitleSize, false, maxTextWidth), fontSize: subtitleSize, bold: false, opacity: 0.9 });
+  for (const [assetId, text, fontSize, bold, opacity] of [['title', titleText, titleSize, true, 1], ['subtitle', subtitleText, subtitleSize, false, 0.9]] as const) {
+    if (!text) continue;
+    const fitted = await fitText(text, fontSize, bold, maxTextWidth);
+    lines.push({ assetId, text: fitted, fontSize, bold, opacity, cut: fitted !== text });
+  }
+  return { lines, titleSize };
+}
+
+/** The SVG drawn over the cover, or null when there is no text. Exported for tests. */
+export async function textOverlaySvg(width: number, height: number, title: string, subtitle?: string): Promise<string | null> {
+  const { lines, titleSize } = await coverTextLines(width, height, title, subtitle);
+  if (lines.length === 0) return null;
+  const padding = Math.round(titleSize * 0.5);
 
   // Line box 1.3 em, baseline at 0.95 em (DejaVu/Liberation ascent ~0.93 em, descent ~0.24 em).
   const bandHeight = Math.min(height, Math.round(2 * padding + lines.reduce((sum, line) => sum + line.fontSize * 1.3, 0)));

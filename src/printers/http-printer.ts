@@ -10,7 +10,7 @@ export interface HttpPrinterOptions {
   signingSecret: string;
   /** The guarded outbound client. */
   fetch: SafeFetch;
-  /** Public URL of a FileStore key; the PSP downloads the PDF and manifest from there. */
+  /** Public URL of a FileStore key; the PSP downloads the PDFs and the manifest from there. */
   fileUrl: (key: string) => string;
   /** Per request. Default 30 s. */
   timeoutMs?: number;
@@ -23,7 +23,11 @@ export interface HttpPrintJobBody {
   orderId: string;
   projectId: string;
   quantity: number;
-  files: { pdf: string; manifest: string };
+  /**
+   * `cover`: the cover sheet (one page: back, spine, front); `interior`: the book's pages, as
+   * printers validate them apart. `pdf` is the interior too, for PSPs that read that name.
+   */
+  files: { cover: string; interior: string; pdf: string; manifest: string };
   shipping: PrintJob['shipping'];
 }
 
@@ -52,7 +56,12 @@ export class HttpPrinter implements Printer {
       orderId: job.orderId,
       projectId: job.projectId,
       quantity: job.quantity,
-      files: { pdf: this.options.fileUrl(job.pdfKey), manifest: this.options.fileUrl(job.manifestKey) },
+      files: {
+        cover: this.options.fileUrl(job.coverPdfKey),
+        interior: this.options.fileUrl(job.pdfKey),
+        pdf: this.options.fileUrl(job.pdfKey),
+        manifest: this.options.fileUrl(job.manifestKey),
+      },
       shipping: job.shipping,
     };
     const body = JSON.stringify(payload);

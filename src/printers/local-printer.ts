@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { copyFile, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { access, copyFile, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FileStore } from '../storage/file-store';
 import { replaceFileAtomically, temporaryNameBeside } from '../storage/write-file-atomically';
@@ -19,7 +19,7 @@ export interface LocalJobRecord extends PrintJob {
 
 /**
  * The default printer (PRINTER=local): a folder a print shop's software picks jobs up from.
- * Each job is `DATA_DIR/printjobs/<orderId>/<projectId>/` with `book.pdf`, `manifest.json` and
+ * Each job is `DATA_DIR/printjobs/<orderId>/<projectId>/` with `cover.pdf`, `interior.pdf`, `manifest.json` and
  * `job.json`. Every file is written to a temp name and renamed, and job.json comes last and is
  * created only if absent: once it exists the job is submitted, and any later submit of the same
  * job returns the recorded jobId without touching the folder.
@@ -42,9 +42,13 @@ export class LocalPrinter implements Printer {
 
     await mkdir(dir, { recursive: true });
     const { files } = this.options;
-    const pdf = sourcePath(files, job.pdfKey, 'pdfKey');
+    const cover = sourcePath(files, job.coverPdfKey, 'coverPdfKey');
+    const interior = sourcePath(files, job.pdfKey, 'pdfKey');
     const manifest = sourcePath(files, job.manifestKey, 'manifestKey');
-    await replaceFileAtomically(path.join(dir, 'book.pdf'), (temporary) => copyFile(pdf, temporary));
+    // Every file is there before any is copied: a job with a file missing leaves its folder empty for the retry.
+    await Promise.all([cover, interior, manifest].map((file) => access(file)));
+    await replaceFileAtomically(path.join(dir, 'cover.pdf'), (temporary) => copyFile(cover, temporary));
+    await replaceFileAtomically(path.join(dir, 'interior.pdf'), (temporary) => copyFile(interior, temporary));
     await replaceFileAtomically(path.join(dir, 'manifest.json'), (temporary) => copyFile(manifest, temporary));
 
     const record: LocalJobRecord = { ...job, jobId: derivedJobId('local', job.jobKey), submittedAt: new Date().toISOString() };

@@ -9,7 +9,8 @@ export interface PrintJob {
   projectId: string;
   psp: string;
   quantity: number;
-  /** FileStore keys of the print PDF and its manifest. */
+  /** FileStore keys of the cover sheet PDF, the interior PDF and the manifest naming both. */
+  coverPdfKey: string;
   pdfKey: string;
   manifestKey: string;
   shipping: {

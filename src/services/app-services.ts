@@ -14,6 +14,7 @@ import { CampaignService } from './campaigns/campaign-service';
 import { WebhookService } from './webhooks/webhook-service';
 import { EditorService } from './editor/editor-service';
 import { IdempotencyStore } from './idempotency/idempotency-store';
+import { ProductionService } from './production/production-service';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -30,6 +31,7 @@ export interface AppServices {
   webhooks: WebhookService;
   editor: EditorService;
   idempotency: IdempotencyStore;
+  production: ProductionService;
 }
 
 export interface AppServiceDeps {
@@ -58,5 +60,6 @@ export function createAppServices({ config, em, pepper, files, engine, log, cred
     webhooks: new WebhookService({ config, engine, pepper }),
     editor,
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
+    production: new ProductionService(),
   };
 }

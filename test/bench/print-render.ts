@@ -30,12 +30,17 @@ import { PDFDocument } from 'pdf-lib';
 import sharp from 'sharp';
 import { writeBookPdf } from '../../src/imaging/print/book-pdf';
 import { pagePixels, trimPixels, type PrintFormat } from '../../src/imaging/print/print-geometry';
-import { renderPrintCover, renderPrintPage } from '../../src/imaging/print/render-page';
+import { renderPrintPage } from '../../src/imaging/print/render-page';
+import { renderPrintCoverSheet } from '../../src/imaging/print/cover-sheet';
+import { coverGeometry, coverSheetFormat } from '../../src/imaging/print/cover-geometry';
+import type { ProductProduction } from '../../src/domain/print-production';
 import { limitImageProcessing } from '../../src/imaging/image-processing-limits';
 import { PhotoCorrections } from '../../src/imaging/print/color-correction';
 import type { Book, BookPage, PhotoSlot } from '../../src/domain/book';
 
 const A4: PrintFormat = { widthMm: 210, heightMm: 297, bleedMm: 3, dpi: 300 };
+/** The demo catalogue's A4 hardcover (catalogue/demo.json, docs/print-production.md). */
+const HARDCOVER: ProductProduction = { binding: 'hardcover', leafThicknessMm: 0.15, boardThicknessMm: 2.5, wrapMm: 15, hingeMm: 8, spineTextMinPages: 32 };
 const PAGES = Number(process.env.BENCH_PAGES ?? 24);
 const PHOTOS = 12;
 const DEDICATION = 'For Ada and Charles, with love: the summer we spent by the sea.';
@@ -111,7 +116,7 @@ async function main() {
     console.log('|---|---|---|---|');
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 
-    console.log('\nPDF writers alone, streaming the page JPEGs above from disk (cover + interior pages repeated to the count):');
+    console.log('\nPDF writers alone, streaming the page JPEGs above from disk (the interior pages repeated to the count):');
     console.log('\n| PDF writer | 24 pages: time, max RSS | 48 pages: time, max RSS |');
     console.log('|---|---|---|');
     for (const [label, flag] of [['PDFKit 0.17 (streams to the file)', '--pdfkit'], ['pdf-lib 1.17 (document in memory until save)', '--pdf-lib']]) {
@@ -210,23 +215,27 @@ async function renderBook(dir: string, tag: string, colorCorrection: boolean): P
   const pageFile = (n: number) => path.join(pagesDir, `${String(n).padStart(4, '0')}.jpg`);
   const started = performance.now();
   const corrections = new PhotoCorrections(); // as renderPages measures each photo once
-  const cover = await renderPrintCover({ cover: book.cover, format: A4, loadPhoto, colorCorrection, corrections });
+  const geometry = coverGeometry(A4, HARDCOVER, book.pages.length);
+  const cover = await renderPrintCoverSheet({ cover: book.cover, geometry, format: A4, loadPhoto, colorCorrection, corrections });
   await writeFile(pageFile(0), cover.jpeg);
   for (const page of book.pages) {
     const rendered = await renderPrintPage({ page, format: A4, loadPhoto, colorCorrection, corrections });
     await writeFile(pageFile(page.number), rendered.jpeg);
   }
   const rendered = performance.now();
-  async function* pages() {
-    for (let n = 0; n <= book.pages.length; n++) yield readFile(pageFile(n));
+  async function* pages(from: number, to: number) {
+    for (let n = from; n <= to; n++) yield readFile(pageFile(n));
   }
-  const pdf = await writeBookPdf({ path: path.join(dir, `${tag}.pdf`), format: A4, pages: pages() });
-  return { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: pdf.bytes, pageCount: pdf.pageCount };
+  // As the service ships them: cover.pdf (the sheet) and interior.pdf (the pages).
+  const coverPdf = await writeBookPdf({ path: path.join(dir, `${tag}-cover.pdf`), format: coverSheetFormat(geometry, A4.dpi), pages: pages(0, 0) });
+  const pdf = await writeBookPdf({ path: path.join(dir, `${tag}.pdf`), format: A4, pages: pages(1, book.pages.length) });
+  return { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: coverPdf.bytes + pdf.bytes, pageCount: coverPdf.pageCount + pdf.pageCount };
 }
 
-/** The page files ours rendered, cover first, repeated to `count` pages. */
+/** The interior page files ours rendered, repeated to `count` pages. */
 async function pageFiles(dir: string, count: number): Promise<string[]> {
-  const files = (await readdir(path.join(dir, 'ours-pages'))).sort().map((f) => path.join(dir, 'ours-pages', f));
+  // The interior pages only: the cover sheet (0000.jpg) is wider than an A4 page.
+  const files = (await readdir(path.join(dir, 'ours-pages'))).filter((f) => f !== '0000.jpg').sort().map((f) => path.join(dir, 'ours-pages', f));
   return Array.from({ length: count }, (_, i) => files[i % files.length]);
 }
 

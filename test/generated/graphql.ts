@@ -221,6 +221,35 @@ export type CouponInput = {
   value: Scalars['Float']['input'];
 };
 
+/** The cover sheet a book of a product and page count prints on (cover.pdf), REST: GET /v2/product/cover-dimensions */
+export type CoverDimensions = {
+  __typename?: 'CoverDimensions';
+  back: SheetBox;
+  /** hardcover, softcover or layflat */
+  binding: Scalars['String']['output'];
+  bleedMm: Scalars['Float']['output'];
+  front: SheetBox;
+  heightMm: Scalars['Float']['output'];
+  heightPt: Scalars['Float']['output'];
+  /** Between each board and the spine; 0 for a softcover */
+  hingeMm: Scalars['Float']['output'];
+  /** Interior pages the sheet is computed for */
+  pages: Scalars['Int']['output'];
+  sku: Scalars['String']['output'];
+  spine: SheetBox;
+  /** Whether the spine carries text; a thinner spine is left blank */
+  spineText: Scalars['Boolean']['output'];
+  /** Leaves x leafThicknessMm + 2 x boardThicknessMm */
+  spineWidthMm: Scalars['Float']['output'];
+  /** The sheet as cut (the PDF TrimBox) */
+  trim: SheetBox;
+  /** The whole sheet, bleed included (the PDF MediaBox) */
+  widthMm: Scalars['Float']['output'];
+  widthPt: Scalars['Float']['output'];
+  /** Turned in over the boards on every side; 0 for a softcover */
+  wrapMm: Scalars['Float']['output'];
+};
+
 /** How prices are displayed: left + value with `decimals` places + right */
 export type Currency = {
   __typename?: 'Currency';
@@ -609,6 +638,28 @@ export type PhotoSlot = {
   y: Scalars['Float']['output'];
 };
 
+/** Whether the project's book can be printed as it is now (REST: GET /v2/project/preflight) */
+export type Preflight = {
+  __typename?: 'Preflight';
+  /** No blocking problem: printing accepts the project as it is now */
+  printable: Scalars['Boolean']['output'];
+  problems: Array<PreflightProblem>;
+};
+
+/** One problem the preflight found in a book */
+export type PreflightProblem = {
+  __typename?: 'PreflightProblem';
+  /** PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  /** Interior page, from 1; 0 is the cover; null: the whole book */
+  page?: Maybe<Scalars['Int']['output']>;
+  /** blocking: printing refuses the project (NOT_PRINTABLE); warning: it prints, but may disappoint */
+  severity: Scalars['String']['output'];
+  /** Photo slot on the page, from 0 in reading order */
+  slot?: Maybe<Scalars['Int']['output']>;
+};
+
 export type Price = {
   __typename?: 'Price';
   /** Cost per page beyond the base pages */
@@ -620,13 +671,22 @@ export type Price = {
 /** Signed URLs of a line's print files, valid until expiresAt; ask again for fresh ones */
 export type PrintFiles = {
   __typename?: 'PrintFiles';
-  /** Unix seconds after which both URLs are refused */
+  /** cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page; null for a line rendered before cover sheets */
+  coverPdfUrl?: Maybe<Scalars['String']['output']>;
+  /** A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints; null with coverPdfUrl */
+  coverPreviewUrl?: Maybe<Scalars['String']['output']>;
+  /** Unix seconds after which the URLs are refused */
   expiresAt: Scalars['Int']['output'];
-  /** The job manifest (JSON) handed to the printer with the PDF */
+  /** interior.pdf: the book's interior pages */
+  interiorPdfUrl: Scalars['String']['output'];
+  /** The job manifest (JSON) naming both PDFs with their sizes and SHA-256 */
   manifestUrl: Scalars['String']['output'];
-  /** Pages in the PDF, cover included */
+  /** Pages printed: the cover plus the interior pages */
   pages: Scalars['Int']['output'];
-  /** The print-ready PDF: cover first, then the interior pages */
+  /**
+   * The same as interiorPdfUrl
+   * @deprecated Use interiorPdfUrl and coverPdfUrl
+   */
   pdfUrl: Scalars['String']['output'];
 };
 
@@ -701,9 +761,28 @@ export type ProductPayment = {
   prices: Array<Price>;
 };
 
+/** Binding and the cover geometry it needs (docs/print-production.md) */
+export type Production = {
+  __typename?: 'Production';
+  /** hardcover (case-wrap), softcover (perfect-bound) or layflat (case-wrap, mounted leaves) */
+  binding: Scalars['String']['output'];
+  /** Greyboard (case-wrap) or cover card (softcover) on each side of the block, mm */
+  boardThicknessMm: Scalars['Float']['output'];
+  /** Hinge between each board and the spine, mm (0: softcover) */
+  hingeMm: Scalars['Float']['output'];
+  /** Thickness of one leaf (two pages), mm */
+  leafThicknessMm: Scalars['Float']['output'];
+  /** Fewer pages than this: the spine is left blank */
+  spineTextMinPages: Scalars['Int']['output'];
+  /** Sheet turned in over the boards on every side, mm (0: softcover) */
+  wrapMm: Scalars['Float']['output'];
+};
+
 export type Project = {
   __typename?: 'Project';
   cover?: Maybe<BookCover>;
+  /** The cover sheet of the book as it is now (its product and page count), as cover.pdf will measure it; null while the book is not built */
+  coverSheet?: Maybe<CoverDimensions>;
   createdAt: Scalars['DateTimeISO']['output'];
   /** The owner: userId, e-mail or generated id */
   endUserId: Scalars['String']['output'];
@@ -719,6 +798,8 @@ export type Project = {
   pages: Array<BookPage>;
   /** Photos in the order given, each with its status and any problem */
   photos: Array<Photo>;
+  /** The book as it is now, checked for print: whether it is printable and each problem where it sits */
+  preflight: Preflight;
   /** Cover preview URL once rendered */
   preview?: Maybe<Scalars['String']['output']>;
   /** Photos placed where they would print soft or pixelated, as the book is now */
@@ -787,6 +868,8 @@ export type Query = {
   campaigns: CampaignConnection;
   /** Products, categories, prices and currency of one market (REST: list-product.php) */
   catalogue: Catalogue;
+  /** The cover sheet of a product for a page count (even, within the product's bounds) */
+  coverDimensions: CoverDimensions;
   /** All markets, and the one suggested for a location (REST: get-market.php) */
   markets: MarketListing;
   /** One order of this client */
@@ -819,6 +902,12 @@ export type QueryCatalogueArgs = {
   language?: Scalars['String']['input'];
   marketId?: Scalars['Int']['input'];
   v?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryCoverDimensionsArgs = {
+  pages: Scalars['Int']['input'];
+  sku: Scalars['String']['input'];
 };
 
 
@@ -873,6 +962,19 @@ export type RichTextBlock = {
   type: Scalars['String']['output'];
 };
 
+/** A box on the cover sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in) */
+export type SheetBox = {
+  __typename?: 'SheetBox';
+  heightMm: Scalars['Float']['output'];
+  heightPt: Scalars['Float']['output'];
+  widthMm: Scalars['Float']['output'];
+  widthPt: Scalars['Float']['output'];
+  xMm: Scalars['Float']['output'];
+  xPt: Scalars['Float']['output'];
+  yMm: Scalars['Float']['output'];
+  yPt: Scalars['Float']['output'];
+};
+
 export type ShippingInput = {
   cost: Scalars['Float']['input'];
   method?: InputMaybe<Scalars['String']['input']>;
@@ -897,6 +999,7 @@ export type Specifications = {
   format: PageFormat;
   max: Bound;
   min: Bound;
+  production: Production;
   psp: Printer;
 };
 
@@ -1114,7 +1217,7 @@ export type OrderPrintFilesQueryVariables = Exact<{
 }>;
 
 
-export type OrderPrintFilesQuery = { __typename?: 'Query', order: { __typename?: 'Order', orderId: string, lines: Array<{ __typename?: 'OrderLine', projectId: string, status: string, pageCount?: number | null, printFiles?: { __typename?: 'PrintFiles', pdfUrl: string, manifestUrl: string, pages: number, expiresAt: number } | null }> } };
+export type OrderPrintFilesQuery = { __typename?: 'Query', order: { __typename?: 'Order', orderId: string, lines: Array<{ __typename?: 'OrderLine', projectId: string, status: string, pageCount?: number | null, printFiles?: { __typename?: 'PrintFiles', coverPdfUrl?: string | null, coverPreviewUrl?: string | null, interiorPdfUrl: string, pdfUrl: string, manifestUrl: string, pages: number, expiresAt: number } | null }> } };
 
 export type OrdersQueryVariables = Exact<{
   email?: InputMaybe<Scalars['String']['input']>;
@@ -1147,6 +1250,21 @@ export type ConfirmPaymentMutationVariables = Exact<{
 
 
 export type ConfirmPaymentMutation = { __typename?: 'Mutation', confirmPayment: { __typename?: 'Order', orderId: string, paymentStatus: string, lines: Array<{ __typename?: 'OrderLine', projectId: string, status: string }> } };
+
+export type CoverDimensionsQueryVariables = Exact<{
+  sku: Scalars['String']['input'];
+  pages: Scalars['Int']['input'];
+}>;
+
+
+export type CoverDimensionsQuery = { __typename?: 'Query', coverDimensions: { __typename?: 'CoverDimensions', sku: string, binding: string, pages: number, widthMm: number, heightMm: number, widthPt: number, heightPt: number, spineWidthMm: number, bleedMm: number, wrapMm: number, hingeMm: number, spineText: boolean, trim: { __typename?: 'SheetBox', xMm: number, yMm: number, widthMm: number, heightMm: number, xPt: number, yPt: number, widthPt: number, heightPt: number }, back: { __typename?: 'SheetBox', xMm: number, yMm: number, widthMm: number, heightMm: number, xPt: number, yPt: number, widthPt: number, heightPt: number }, spine: { __typename?: 'SheetBox', xMm: number, yMm: number, widthMm: number, heightMm: number, xPt: number, yPt: number, widthPt: number, heightPt: number }, front: { __typename?: 'SheetBox', xMm: number, yMm: number, widthMm: number, heightMm: number, xPt: number, yPt: number, widthPt: number, heightPt: number } } };
+
+export type ProjectPreflightQueryVariables = Exact<{
+  id: Scalars['String']['input'];
+}>;
+
+
+export type ProjectPreflightQuery = { __typename?: 'Query', project: { __typename?: 'Project', id: string, preflight: { __typename?: 'Preflight', printable: boolean, problems: Array<{ __typename?: 'PreflightProblem', code: string, severity: string, page?: number | null, slot?: number | null, message: string }> } } };
 
 export type ProjectQueryVariables = Exact<{
   id: Scalars['String']['input'];
@@ -1227,11 +1345,13 @@ export const CatalogueDocument = {"kind":"Document","definitions":[{"kind":"Oper
 export const MarketsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Markets"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"language"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"latitude"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"longitude"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Float"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"markets"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"language"},"value":{"kind":"Variable","name":{"kind":"Name","value":"language"}}},{"kind":"Argument","name":{"kind":"Name","value":"latitude"},"value":{"kind":"Variable","name":{"kind":"Name","value":"latitude"}}},{"kind":"Argument","name":{"kind":"Name","value":"longitude"},"value":{"kind":"Variable","name":{"kind":"Name","value":"longitude"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"results"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"storeName"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode2"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}},{"kind":"Field","name":{"kind":"Name","value":"suggested"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"storeName"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode2"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}}]}}]}}]}}]} as unknown as DocumentNode<MarketsQuery, MarketsQueryVariables>;
 export const PrintOrderDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"PrintOrder"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"PrintOrderInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"printOrder"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"message"}},{"kind":"Field","name":{"kind":"Name","value":"order"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"grandTotal"}},{"kind":"Field","name":{"kind":"Name","value":"currency"}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]}}]} as unknown as DocumentNode<PrintOrderMutation, PrintOrderMutationVariables>;
 export const OrderDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Order"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"order"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"orderId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"email"}},{"kind":"Field","name":{"kind":"Name","value":"grandTotal"}},{"kind":"Field","name":{"kind":"Name","value":"shippingAddress"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"line1"}},{"kind":"Field","name":{"kind":"Name","value":"postcode"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode2"}},{"kind":"Field","name":{"kind":"Name","value":"isoCode3"}},{"kind":"Field","name":{"kind":"Name","value":"country"}}]}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"displayStatus"}},{"kind":"Field","name":{"kind":"Name","value":"tracking"}},{"kind":"Field","name":{"kind":"Name","value":"pageCount"}},{"kind":"Field","name":{"kind":"Name","value":"quantity"}},{"kind":"Field","name":{"kind":"Name","value":"warnings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"page"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveDpi"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrderQuery, OrderQueryVariables>;
-export const OrderPrintFilesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrderPrintFiles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"order"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"orderId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pageCount"}},{"kind":"Field","name":{"kind":"Name","value":"printFiles"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pdfUrl"}},{"kind":"Field","name":{"kind":"Name","value":"manifestUrl"}},{"kind":"Field","name":{"kind":"Name","value":"pages"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrderPrintFilesQuery, OrderPrintFilesQueryVariables>;
+export const OrderPrintFilesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrderPrintFiles"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"order"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"orderId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"pageCount"}},{"kind":"Field","name":{"kind":"Name","value":"printFiles"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"coverPdfUrl"}},{"kind":"Field","name":{"kind":"Name","value":"coverPreviewUrl"}},{"kind":"Field","name":{"kind":"Name","value":"interiorPdfUrl"}},{"kind":"Field","name":{"kind":"Name","value":"pdfUrl"}},{"kind":"Field","name":{"kind":"Name","value":"manifestUrl"}},{"kind":"Field","name":{"kind":"Name","value":"pages"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrderPrintFilesQuery, OrderPrintFilesQueryVariables>;
 export const OrdersDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Orders"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"email"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orders"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"email"},"value":{"kind":"Variable","name":{"kind":"Name","value":"email"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<OrdersQuery, OrdersQueryVariables>;
 export const SetOrderStatusDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SetOrderStatus"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"status"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"EcommerceOrderStatus"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"setOrderStatus"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"orderId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}}},{"kind":"Argument","name":{"kind":"Name","value":"status"},"value":{"kind":"Variable","name":{"kind":"Name","value":"status"}}},{"kind":"Argument","name":{"kind":"Name","value":"projectId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"projectId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<SetOrderStatusMutation, SetOrderStatusMutationVariables>;
 export const OrderStatusChangedDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"subscription","name":{"kind":"Name","value":"OrderStatusChanged"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderStatusChanged"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"orderId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"tracking"}},{"kind":"Field","name":{"kind":"Name","value":"sequence"}}]}}]}}]} as unknown as DocumentNode<OrderStatusChangedSubscription, OrderStatusChangedSubscriptionVariables>;
 export const ConfirmPaymentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"ConfirmPayment"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"confirmPayment"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"orderId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orderId"}},{"kind":"Field","name":{"kind":"Name","value":"paymentStatus"}},{"kind":"Field","name":{"kind":"Name","value":"lines"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projectId"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]} as unknown as DocumentNode<ConfirmPaymentMutation, ConfirmPaymentMutationVariables>;
+export const CoverDimensionsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CoverDimensions"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"sku"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"pages"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"coverDimensions"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"sku"},"value":{"kind":"Variable","name":{"kind":"Name","value":"sku"}}},{"kind":"Argument","name":{"kind":"Name","value":"pages"},"value":{"kind":"Variable","name":{"kind":"Name","value":"pages"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"sku"}},{"kind":"Field","name":{"kind":"Name","value":"binding"}},{"kind":"Field","name":{"kind":"Name","value":"pages"}},{"kind":"Field","name":{"kind":"Name","value":"widthMm"}},{"kind":"Field","name":{"kind":"Name","value":"heightMm"}},{"kind":"Field","name":{"kind":"Name","value":"widthPt"}},{"kind":"Field","name":{"kind":"Name","value":"heightPt"}},{"kind":"Field","name":{"kind":"Name","value":"spineWidthMm"}},{"kind":"Field","name":{"kind":"Name","value":"bleedMm"}},{"kind":"Field","name":{"kind":"Name","value":"wrapMm"}},{"kind":"Field","name":{"kind":"Name","value":"hingeMm"}},{"kind":"Field","name":{"kind":"Name","value":"spineText"}},{"kind":"Field","name":{"kind":"Name","value":"trim"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"xMm"}},{"kind":"Field","name":{"kind":"Name","value":"yMm"}},{"kind":"Field","name":{"kind":"Name","value":"widthMm"}},{"kind":"Field","name":{"kind":"Name","value":"heightMm"}},{"kind":"Field","name":{"kind":"Name","value":"xPt"}},{"kind":"Field","name":{"kind":"Name","value":"yPt"}},{"kind":"Field","name":{"kind":"Name","value":"widthPt"}},{"kind":"Field","name":{"kind":"Name","value":"heightPt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"back"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"xMm"}},{"kind":"Field","name":{"kind":"Name","value":"yMm"}},{"kind":"Field","name":{"kind":"Name","value":"widthMm"}},{"kind":"Field","name":{"kind":"Name","value":"heightMm"}},{"kind":"Field","name":{"kind":"Name","value":"xPt"}},{"kind":"Field","name":{"kind":"Name","value":"yPt"}},{"kind":"Field","name":{"kind":"Name","value":"widthPt"}},{"kind":"Field","name":{"kind":"Name","value":"heightPt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"spine"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"xMm"}},{"kind":"Field","name":{"kind":"Name","value":"yMm"}},{"kind":"Field","name":{"kind":"Name","value":"widthMm"}},{"kind":"Field","name":{"kind":"Name","value":"heightMm"}},{"kind":"Field","name":{"kind":"Name","value":"xPt"}},{"kind":"Field","name":{"kind":"Name","value":"yPt"}},{"kind":"Field","name":{"kind":"Name","value":"widthPt"}},{"kind":"Field","name":{"kind":"Name","value":"heightPt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"front"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"xMm"}},{"kind":"Field","name":{"kind":"Name","value":"yMm"}},{"kind":"Field","name":{"kind":"Name","value":"widthMm"}},{"kind":"Field","name":{"kind":"Name","value":"heightMm"}},{"kind":"Field","name":{"kind":"Name","value":"xPt"}},{"kind":"Field","name":{"kind":"Name","value":"yPt"}},{"kind":"Field","name":{"kind":"Name","value":"widthPt"}},{"kind":"Field","name":{"kind":"Name","value":"heightPt"}}]}}]}}]}}]} as unknown as DocumentNode<CoverDimensionsQuery, CoverDimensionsQueryVariables>;
+export const ProjectPreflightDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ProjectPreflight"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"preflight"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"printable"}},{"kind":"Field","name":{"kind":"Name","value":"problems"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"severity"}},{"kind":"Field","name":{"kind":"Name","value":"page"}},{"kind":"Field","name":{"kind":"Name","value":"slot"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ProjectPreflightQuery, ProjectPreflightQueryVariables>;
 export const ProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Project"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"preview"}},{"kind":"Field","name":{"kind":"Name","value":"link"}},{"kind":"Field","name":{"kind":"Name","value":"endUserId"}},{"kind":"Field","name":{"kind":"Name","value":"ordered"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"expiresAt"}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"}},{"kind":"Field","name":{"kind":"Name","value":"photos"}}]}},{"kind":"Field","name":{"kind":"Name","value":"product"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"psp"}},{"kind":"Field","name":{"kind":"Name","value":"sku"}},{"kind":"Field","name":{"kind":"Name","value":"marketId"}},{"kind":"Field","name":{"kind":"Name","value":"marketIdAlt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"photos"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"clientPhotoId"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"problem"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"code"}},{"kind":"Field","name":{"kind":"Name","value":"message"}}]}},{"kind":"Field","name":{"kind":"Name","value":"width"}},{"kind":"Field","name":{"kind":"Name","value":"height"}}]}},{"kind":"Field","name":{"kind":"Name","value":"pages"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"layout"}},{"kind":"Field","name":{"kind":"Name","value":"photos"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"photoId"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"cover"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"photoId"}}]}}]}}]}}]} as unknown as DocumentNode<ProjectQuery, ProjectQueryVariables>;
 export const ProjectsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Projects"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"user"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"projects"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"user"},"value":{"kind":"Variable","name":{"kind":"Name","value":"user"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"}},{"kind":"Field","name":{"kind":"Name","value":"photos"}}]}},{"kind":"Field","name":{"kind":"Name","value":"photos"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<ProjectsQuery, ProjectsQueryVariables>;
 export const GenerateProjectDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GenerateProject"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"GenerateProjectInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"generateProject"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"project"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"status"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"project"}},{"kind":"Field","name":{"kind":"Name","value":"photos"}}]}},{"kind":"Field","name":{"kind":"Name","value":"endUserId"}}]}}]}}]}}]} as unknown as DocumentNode<GenerateProjectMutation, GenerateProjectMutationVariables>;

@@ -8,12 +8,16 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegSize, writeBookPdf } from '../../src/imaging/print/book-pdf';
 import { buildManifest } from '../../src/imaging/print/manifest';
+import { coverGeometry, coverSheetFormat } from '../../src/imaging/print/cover-geometry';
+import { pagePixels } from '../../src/imaging/print/print-geometry';
+import type { ProductProduction } from '../../src/domain/print-production';
 import { A4 } from './print-images';
 
 /** A4 + 3 mm bleed: 216 x 303 mm = 612.28 x 858.90 pt, 2551 x 3579 px at 300 DPI. */
 const MEDIA_PT = { width: (216 / 25.4) * 72, height: (303 / 25.4) * 72 };
 const TRIM_PT = { x: (3 / 25.4) * 72, width: (210 / 25.4) * 72, height: (297 / 25.4) * 72 };
 const PAGE_PX = { width: 2551, height: 3579 };
+const HARDCOVER: ProductProduction = { binding: 'hardcover', leafThicknessMm: 0.15, boardThicknessMm: 2.5, wrapMm: 15, hingeMm: 8, spineTextMinPages: 32 };
 
 let dir: string;
 let pages: Buffer[];
@@ -123,24 +127,45 @@ describe('writeBookPdf', () => {
 });
 
 describe('buildManifest', () => {
-  it('records page count, sizes in mm, pt and px, the PDF checksum and each page\'s', async () => {
-    const file = path.join(dir, 'manifest.pdf');
-    const pdf = await writeBookPdf({ path: file, format: A4, pages: iterate(pages) });
+  it('names cover.pdf and interior.pdf with their sizes in mm, pt and px, their checksums and each page\'s', async () => {
+    const geometry = coverGeometry(A4, HARDCOVER, 2);
+    const sheet = coverSheetFormat(geometry, A4.dpi);
+    const sheetPx = pagePixels(sheet);
+    const sheetJpeg = await sharp({ create: { width: sheetPx.width, height: sheetPx.height, channels: 3, background: '#2f3b48' } }).jpeg().toBuffer();
+    const coverFile = path.join(dir, 'manifest-cover.pdf');
+    const interiorFile = path.join(dir, 'manifest-interior.pdf');
+    const coverPdf = await writeBookPdf({ path: coverFile, format: sheet, pages: iterate([sheetJpeg]) });
+    const interiorPdf = await writeBookPdf({ path: interiorFile, format: A4, pages: iterate(pages.slice(0, 2)) });
     const warnings = [{ page: 2, photoId: 'p1', effectiveDpi: 120, message: 'low resolution: 120 DPI on paper, prints pixelated (aim for 300)' }];
-    const manifest = buildManifest({ orderId: 'o-1', projectId: 'p-1', sku: 'A4-HC', quantity: 2, format: A4, pdf, warnings, createdAt: new Date('2024-07-01T10:00:00Z') });
+    const manifest = buildManifest({ orderId: 'o-1', projectId: 'p-1', sku: 'A4-HC', quantity: 2, format: A4, geometry, coverPdf, interiorPdf, warnings, createdAt: new Date('2024-07-01T10:00:00Z') });
+    // 2 pages: spine 0.15 + 2 x 2.5 = 5.15 mm; sheet 2 x (3 + 15 + 210 + 8) + 5.15 = 477.15 x 333 mm.
     expect(manifest).toEqual({
       orderId: 'o-1',
       projectId: 'p-1',
       sku: 'A4-HC',
       quantity: 2,
-      pageCount: 4,
-      interiorPageCount: 3,
+      binding: 'hardcover',
       dpi: 300,
       bleedMm: 3,
-      trim: { widthMm: 210, heightMm: 297, widthPt: 595.28, heightPt: 841.89, widthPx: 2481, heightPx: 3509 },
-      media: { widthMm: 216, heightMm: 303, widthPt: 612.28, heightPt: 858.9, widthPx: 2551, heightPx: 3579 },
-      pdf: { file: 'book.pdf', bytes: (await stat(file)).size, sha256: sha256(await readFile(file)) },
-      pages: pages.map((jpeg, i) => ({ pdfPage: i + 1, bookPage: i === 0 ? 'cover' : i, jpegSha256: sha256(jpeg), jpegBytes: jpeg.length })),
+      cover: {
+        file: 'cover.pdf',
+        bytes: (await stat(coverFile)).size,
+        sha256: sha256(await readFile(coverFile)),
+        pageCount: 1,
+        trim: { widthMm: 471.15, heightMm: 327, widthPt: 1335.54, heightPt: 926.93, widthPx: sheetPx.width - 2 * sheetPx.bleed, heightPx: sheetPx.height - 2 * sheetPx.bleed },
+        media: { widthMm: 477.15, heightMm: 333, widthPt: 1352.55, heightPt: 943.94, widthPx: 5636, heightPx: 3933 },
+        geometry,
+        jpegSha256: sha256(sheetJpeg),
+      },
+      interior: {
+        file: 'interior.pdf',
+        bytes: (await stat(interiorFile)).size,
+        sha256: sha256(await readFile(interiorFile)),
+        pageCount: 2,
+        trim: { widthMm: 210, heightMm: 297, widthPt: 595.28, heightPt: 841.89, widthPx: 2481, heightPx: 3509 },
+        media: { widthMm: 216, heightMm: 303, widthPt: 612.28, heightPt: 858.9, widthPx: 2551, heightPx: 3579 },
+        pages: pages.slice(0, 2).map((jpeg, i) => ({ pdfPage: i + 1, bookPage: i + 1, jpegSha256: sha256(jpeg), jpegBytes: jpeg.length })),
+      },
       warnings,
       createdAt: '2024-07-01T10:00:00.000Z',
     });

@@ -64,3 +64,11 @@ export async function darkPixels(image: Buffer, region: { left: number; top: num
 export function near(actual: number[], expected: number[], tolerance = 12): boolean {
   return actual.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
 }
+
+/** Pixels of the region with every channel above `threshold`: white text on a dark cover. */
+export async function lightPixels(image: Buffer, region: { left: number; top: number; width: number; height: number }, threshold = 200): Promise<number> {
+  const { data, info } = await sharp(image).extract(region).removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
+  let count = 0;
+  for (let i = 0; i < data.length; i += info.channels) if (data[i] > threshold && data[i + 1] > threshold && data[i + 2] > threshold) count++;
+  return count;
+}

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { NotAnImageError } from '../../src/imaging/errors';
-import { renderPrintCover, renderPrintPage } from '../../src/imaging/print/render-page';
+import { renderPrintPage } from '../../src/imaging/print/render-page';
 import type { BookPage, PhotoSlot } from '../../src/domain/book';
 import { A4, darkPixels, neutralPhoto, regionMeans, sampleAt, solidJpeg, spread } from './print-images';
 
@@ -156,34 +156,6 @@ describe('renderPrintPage', () => {
 
   it('fails on a photo that is not an image', async () => {
     await expect(renderPrintPage({ page: page('full', [{ photoId: 'broken', ...FULL }]), format: A4, loadPhoto, colorCorrection: false })).rejects.toBeInstanceOf(NotAnImageError);
-  });
-});
-
-describe('renderPrintCover', () => {
-  it('puts the cover photo full-bleed with the title on a dark band at the bottom', async () => {
-    const rendered = await renderPrintCover({ cover: { title: 'Summer 2024', subtitle: 'Lisbon', photoId: 'green', texts: [] }, format: A4, loadPhoto, colorCorrection: false });
-    expect([rendered.widthPx, rendered.heightPx]).toEqual([2551, 3579]);
-    expect((await sharp(rendered.jpeg).metadata()).density).toBe(300);
-    for (const [x, y] of [[4, 4], [2546, 4], [1275, 1500]]) expect(await sampleAt(rendered.jpeg, x, y, 6)).toBeNear([0, 192, 0]);
-    const band = await regionMeans(rendered.jpeg, { left: 0, top: 3579 - 300, width: 300, height: 250 });
-    expect(band[1]).toBeLessThan(120); // the green darkened by the band
-    // The title is white text in the band: bright pixels where the photo has none.
-    const { data } = await sharp(rendered.jpeg).extract({ left: 300, top: 2900, width: 1951, height: 679 }).raw().toBuffer({ resolveWithObject: true });
-    let white = 0;
-    for (let i = 0; i < data.length; i += 3) if (data[i] > 200 && data[i + 1] > 200 && data[i + 2] > 200) white++;
-    expect(white).toBeGreaterThan(2000);
-    expect(rendered.placements).toHaveLength(1);
-    expect(rendered.placements[0]).toMatchObject({ photoId: 'green' });
-    expect(rendered.placements[0].effectiveDpi).toBeCloseTo(4000 / (3579 / 300), 3);
-    expect(rendered.placements[0].warning).toBeUndefined();
-  });
-
-  it('without a photo, uses the cover colour; a small cover photo is warned', async () => {
-    const plain = await renderPrintCover({ cover: { title: 'Plain', texts: [] }, format: A4, loadPhoto, colorCorrection: false });
-    expect(await sampleAt(plain.jpeg, 200, 200)).toBeNear([0x2f, 0x3b, 0x48], 4);
-    expect(plain.placements).toEqual([]);
-    const small = await renderPrintCover({ cover: { title: 'Small', photoId: 'tiny', texts: [] }, format: A4, loadPhoto, colorCorrection: false });
-    expect(small.placements[0].warning).toMatch(/^low resolution/);
   });
 });
 

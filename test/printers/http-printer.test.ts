@@ -16,7 +16,8 @@ const JOB: PrintJob = {
   projectId: 'project-1',
   psp: 'acme',
   quantity: 2,
-  pdfKey: 'c1/prod/orders/order-uuid-1/project-1/book.pdf',
+  coverPdfKey: 'c1/prod/orders/order-uuid-1/project-1/cover.pdf',
+  pdfKey: 'c1/prod/orders/order-uuid-1/project-1/interior.pdf',
   manifestKey: 'c1/prod/orders/order-uuid-1/project-1/manifest.json',
   shipping: { name: 'Ada Lovelace', line1: 'Unter den Linden 1', postcode: '10117', city: 'Berlin', countryIso2: 'DE', phone: '+49 30 1234' },
 };
@@ -110,7 +111,9 @@ describe('HttpPrinter', () => {
       projectId: 'project-1',
       quantity: 2,
       files: {
-        pdf: 'https://files.example/files/c1/prod/orders/order-uuid-1/project-1/book.pdf',
+        cover: 'https://files.example/files/c1/prod/orders/order-uuid-1/project-1/cover.pdf',
+        interior: 'https://files.example/files/c1/prod/orders/order-uuid-1/project-1/interior.pdf',
+        pdf: 'https://files.example/files/c1/prod/orders/order-uuid-1/project-1/interior.pdf',
         manifest: 'https://files.example/files/c1/prod/orders/order-uuid-1/project-1/manifest.json',
       },
       shipping: JOB.shipping,

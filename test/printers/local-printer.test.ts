@@ -7,6 +7,7 @@ import type { PrintJob } from '../../src/printers/printer';
 import { FileStore } from '../../src/storage/file-store';
 
 const PDF = Buffer.from('%PDF-1.7\n% a book\n%%EOF\n');
+const COVER = Buffer.from('%PDF-1.7\n% a cover sheet\n%%EOF\n');
 const MANIFEST = Buffer.from(JSON.stringify({ pages: 24, sku: 'PB-HC-A4-P' }));
 
 function jobFor(overrides: Partial<PrintJob> = {}): PrintJob {
@@ -16,7 +17,8 @@ function jobFor(overrides: Partial<PrintJob> = {}): PrintJob {
     projectId: 'project-1',
     psp: 'local',
     quantity: 2,
-    pdfKey: 'c1/prod/orders/order-uuid-1/project-1/book.pdf',
+    coverPdfKey: 'c1/prod/orders/order-uuid-1/project-1/cover.pdf',
+    pdfKey: 'c1/prod/orders/order-uuid-1/project-1/interior.pdf',
     manifestKey: 'c1/prod/orders/order-uuid-1/project-1/manifest.json',
     shipping: { name: 'Ada Lovelace', line1: 'Unter den Linden 1', postcode: '10117', city: 'Berlin', countryIso2: 'DE' },
     ...overrides,
@@ -31,6 +33,7 @@ describe('LocalPrinter', () => {
   beforeEach(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'local-printer-'));
     files = new FileStore(path.join(dataDir, 'files'), 'http://127.0.0.1:4000');
+    await files.put(jobFor().coverPdfKey, COVER);
     await files.put(jobFor().pdfKey, PDF);
     await files.put(jobFor().manifestKey, MANIFEST);
     printer = new LocalPrinter({ dataDir, files });
@@ -39,13 +42,14 @@ describe('LocalPrinter', () => {
 
   const jobDir = path.join('printjobs', 'shop-1001', 'project-1');
 
-  it('writes book.pdf, manifest.json and job.json under DATA_DIR/printjobs/<orderId>/<projectId>', async () => {
+  it('writes cover.pdf, interior.pdf, manifest.json and job.json under DATA_DIR/printjobs/<orderId>/<projectId>', async () => {
     const { jobId } = await printer.submit(jobFor());
 
     expect(jobId).toMatch(/^local-[0-9a-f]{32}$/);
     const dir = path.join(dataDir, jobDir);
-    expect((await readdir(dir)).sort()).toEqual(['book.pdf', 'job.json', 'manifest.json']);
-    expect(await readFile(path.join(dir, 'book.pdf'))).toEqual(PDF);
+    expect((await readdir(dir)).sort()).toEqual(['cover.pdf', 'interior.pdf', 'job.json', 'manifest.json']);
+    expect(await readFile(path.join(dir, 'cover.pdf'))).toEqual(COVER);
+    expect(await readFile(path.join(dir, 'interior.pdf'))).toEqual(PDF);
     expect(await readFile(path.join(dir, 'manifest.json'))).toEqual(MANIFEST);
     const record = JSON.parse(await readFile(path.join(dir, 'job.json'), 'utf8'));
     expect(record).toEqual({ ...jobFor(), jobId, submittedAt: expect.any(String) });
@@ -55,7 +59,7 @@ describe('LocalPrinter', () => {
   it('answers a repeated submit with the recorded jobId and leaves the job folder untouched', async () => {
     const first = await printer.submit(jobFor());
     const dir = path.join(dataDir, jobDir);
-    const before = await Promise.all(['book.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))));
+    const before = await Promise.all(['cover.pdf', 'interior.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))));
     const jobJson = await readFile(path.join(dir, 'job.json'), 'utf8');
     await new Promise((resolve) => setTimeout(resolve, 30));
     // Even if the source changed meanwhile, the job already handed over is what stays.
@@ -64,27 +68,30 @@ describe('LocalPrinter', () => {
     const second = await new LocalPrinter({ dataDir, files }).submit(jobFor());
 
     expect(second.jobId).toBe(first.jobId);
-    const after = await Promise.all(['book.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))));
+    const after = await Promise.all(['cover.pdf', 'interior.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))));
     expect(after.map((s) => s.mtimeMs)).toEqual(before.map((s) => s.mtimeMs));
     expect(await readFile(path.join(dir, 'job.json'), 'utf8')).toBe(jobJson);
-    expect(await readFile(path.join(dir, 'book.pdf'))).toEqual(PDF);
+    expect(await readFile(path.join(dir, 'cover.pdf'))).toEqual(COVER);
+    expect(await readFile(path.join(dir, 'interior.pdf'))).toEqual(PDF);
   });
 
   it('records one job when the same job is submitted concurrently, leaving no temp files', async () => {
     const results = await Promise.all([printer.submit(jobFor()), printer.submit(jobFor()), printer.submit(jobFor())]);
 
     expect(new Set(results.map((r) => r.jobId)).size).toBe(1);
-    expect((await readdir(path.join(dataDir, jobDir))).sort()).toEqual(['book.pdf', 'job.json', 'manifest.json']);
+    expect((await readdir(path.join(dataDir, jobDir))).sort()).toEqual(['cover.pdf', 'interior.pdf', 'job.json', 'manifest.json']);
   });
 
   it('gives different jobs different ids', async () => {
-    await files.put('c1/prod/orders/order-uuid-1/project-2/book.pdf', PDF);
+    await files.put('c1/prod/orders/order-uuid-1/project-2/cover.pdf', COVER);
+    await files.put('c1/prod/orders/order-uuid-1/project-2/interior.pdf', PDF);
     await files.put('c1/prod/orders/order-uuid-1/project-2/manifest.json', MANIFEST);
     const a = await printer.submit(jobFor());
     const b = await printer.submit(jobFor({
       jobKey: 'order-uuid-1:project-2',
       projectId: 'project-2',
-      pdfKey: 'c1/prod/orders/order-uuid-1/project-2/book.pdf',
+      coverPdfKey: 'c1/prod/orders/order-uuid-1/project-2/cover.pdf',
+      pdfKey: 'c1/prod/orders/order-uuid-1/project-2/interior.pdf',
       manifestKey: 'c1/prod/orders/order-uuid-1/project-2/manifest.json',
     }));
     expect(a.jobId).not.toBe(b.jobId);
@@ -112,7 +119,7 @@ describe('LocalPrinter', () => {
     await files.put(job.pdfKey, PDF);
     const { jobId } = await printer.submit(job);
     expect(jobId).toMatch(/^local-/);
-    expect((await readdir(dir)).sort()).toEqual(['book.pdf', 'job.json', 'manifest.json']);
+    expect((await readdir(dir)).sort()).toEqual(['cover.pdf', 'interior.pdf', 'job.json', 'manifest.json']);
   });
 
   it('refuses another job in a folder that already holds one', async () => {

@@ -21,7 +21,7 @@ const sandbox = new SandboxPrinter();
 
 const JOB: PrintJob = {
   jobKey: 'order-uuid-1:project-1', orderId: 'shop-1', projectId: 'project-1', psp: 'acme', quantity: 1,
-  pdfKey: 'a/book.pdf', manifestKey: 'a/manifest.json', shipping: { name: 'A', line1: 'B', postcode: '1', countryIso2: 'DE' },
+  coverPdfKey: 'a/cover.pdf', pdfKey: 'a/interior.pdf', manifestKey: 'a/manifest.json', shipping: { name: 'A', line1: 'B', postcode: '1', countryIso2: 'DE' },
 };
 
 describe('printer registry', () => {

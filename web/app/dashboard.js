@@ -13,7 +13,7 @@ const STORE = 'photobook-dashboard-credentials';
 
 const ORDERS = `query { orders(first: 50) { edges { node {
   orderId createdAt email firstName lastName paymentStatus grandTotal currency
-  lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } printFiles { pdfUrl manifestUrl pages } }
+  lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } } }`;
 // A campaign's rows and deliveries are asked for one campaign at a time: the whole list with its
 // nested rows would exceed the GraphQL cost limit (README, Limits).
@@ -124,7 +124,8 @@ function Orders({ client }) {
                   ${steps.map((step, i) => html`<li key=${i} class=${i === steps.length - 1 ? 'current' : ''}>${step}</li>`)}
                 </ol>
                 ${line.tracking && html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`}
-                ${line.printFiles && html`<p class="print-files">Print files (${line.printFiles.pages} pages; links expire): <a href=${line.printFiles.pdfUrl} target="_blank" rel="noopener">PDF</a> · <a href=${line.printFiles.manifestUrl} target="_blank" rel="noopener">manifest</a></p>`}
+                ${line.printFiles?.coverPreviewUrl && html`<img class="cover-sheet-preview" src=${line.printFiles.coverPreviewUrl} alt=${`Cover sheet of ${line.title}, as printed`} />`}
+                ${line.printFiles && html`<p class="print-files">Print files (${line.printFiles.pages} pages; links expire): ${line.printFiles.coverPdfUrl && html`<a href=${line.printFiles.coverPdfUrl} target="_blank" rel="noopener">Cover PDF</a> · `}<a href=${line.printFiles.interiorPdfUrl} target="_blank" rel="noopener">Interior PDF</a> · <a href=${line.printFiles.manifestUrl} target="_blank" rel="noopener">manifest</a></p>`}
                 ${line.warnings.length > 0 && html`<ul class="warnings" aria-label="Print warnings">${line.warnings.map((w) => html`<li>Page ${w.page}: ${w.message}</li>`)}</ul>`}
               </div>`;
           })}

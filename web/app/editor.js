@@ -20,9 +20,14 @@ const PROJECT_FIELDS = `
   product { sku psp }
   format { widthMm heightMm minPages maxPages }
   photos { id status problem { code message } width height thumbnail assetId }
-  cover { title subtitle photoId }
+  cover { title subtitle photoId texts { assetId text } }
   pages { number layout photos { photoId x y width height } texts { assetId text } }
   printWarnings { page photoId effectiveDpi message }
+  preflight { printable problems { code severity page slot message } }
+  coverSheet {
+    widthMm heightMm spineWidthMm spineText
+    trim { xMm yMm widthMm heightMm } back { xMm yMm widthMm heightMm } spine { xMm yMm widthMm heightMm } front { xMm yMm widthMm heightMm }
+  }
 `;
 const LAYOUTS = [
   ['full', 'One photo'],
@@ -126,7 +131,10 @@ function App() {
     edit(`swapped photos on pages ${selected.page} and ${ref.page}`, 'mutation ($projectId: String!, $a: SlotRefInput!, $b: SlotRefInput!) { swapPhotos(projectId: $projectId, a: $a, b: $b) {FIELDS} }', { a: selected, b: ref });
   }
 
+  const blocking = project.preflight.problems.filter((p) => p.severity === 'blocking');
+
   function order() {
+    if (blocking.length) return;
     tell('order-requested', { sku: project.product.sku, psp: project.product.psp, pageCount, extraPages, title: project.cover?.title ?? project.title });
     setNotice('Your book is on its way to the cart.');
   }
@@ -141,12 +149,14 @@ function App() {
         <p class="sub">${project.product.sku} · ${pageCount} pages${extraPages ? ` (${extraPages} extra)` : ''}</p>
       </div>
       <span class=${`status status-${project.status.project}`} role="status" data-testid="project-status">${STATUS_TEXT[project.status.project] ?? project.status.project}</span>
-      <button class="primary" type="button" onClick=${order} disabled=${project.status.project !== 'editable'}>Order</button>
+      <button class="primary" type="button" onClick=${order} disabled=${project.status.project !== 'editable' || blocking.length > 0}
+        aria-describedby=${blocking.length ? 'preflight' : undefined} data-testid="order">${blocking.length ? `Cannot order: ${blockingSummary(blocking)}` : 'Order'}</button>
     </header>
     <p class="notice" aria-live="polite">${notice}</p>
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${building && html`<${BuildProgress} project=${project} />`}
     <${PhotoProblems} photos=${project.photos} />
+    <${Preflight} preflight=${project.preflight} />
     ${project.cover && html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
         onSave=${(title, subtitle) => edit('cover texts', 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`}
     ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose a photo to swap it with, a page with room to move it to, or select it again to cancel.</p>`}
@@ -206,13 +216,13 @@ function Cover({ project, photoById, editable, onSave }) {
     setSubtitle(project.cover.subtitle ?? '');
   }, [project.cover.title, project.cover.subtitle]);
   const photo = project.cover.photoId && photoById.get(project.cover.photoId);
-  const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
   return html`
     <section class="cover-row" aria-label="Cover">
-      <figure class="page cover" style=${{ aspectRatio: ratio }} data-testid="cover">
-        ${photo?.thumbnail && html`<img class="cover-photo" src=${photo.thumbnail} alt="Cover photo" />`}
-        <figcaption class="cover-title"><strong>${project.cover.title}</strong>${project.cover.subtitle && html`<span>${project.cover.subtitle}</span>`}</figcaption>
-      </figure>
+      ${project.coverSheet ? html`<${CoverSpread} project=${project} photo=${photo} />` : html`
+        <figure class="page cover" style=${{ aspectRatio: `${project.format.widthMm} / ${project.format.heightMm}` }} data-testid="cover">
+          ${photo?.thumbnail && html`<img class="cover-photo" src=${photo.thumbnail} alt="Cover photo" />`}
+          <figcaption class="cover-title"><strong>${project.cover.title}</strong>${project.cover.subtitle && html`<span>${project.cover.subtitle}</span>`}</figcaption>
+        </figure>`}
       <form class="cover-form" onSubmit=${(e) => { e.preventDefault(); onSave(title, subtitle); }}>
         <h2>Cover</h2>
         <label>Title <input name="title" value=${title} maxlength="200" required onInput=${(e) => setTitle(e.currentTarget.value)} disabled=${!editable} /></label>
@@ -222,28 +232,76 @@ function Cover({ project, photoById, editable, onSave }) {
     </section>`;
 }
 
+/**
+ * The cover sheet as it will print (the geometry of cover.pdf, Project.coverSheet): back with its
+ * text, spine with its title when the spine is thick enough, front with the photo running out over
+ * hinge, wrap and bleed; the dashed line is where the sheet is cut, the rest turns round the boards.
+ */
+function CoverSpread({ project, photo }) {
+  const sheet = project.coverSheet;
+  const at = (box) => ({ left: `${(box.xMm / sheet.widthMm) * 100}%`, top: `${(box.yMm / sheet.heightMm) * 100}%`, width: `${(box.widthMm / sheet.widthMm) * 100}%`, height: `${(box.heightMm / sheet.heightMm) * 100}%` });
+  const frontEdge = sheet.spine.xMm + sheet.spine.widthMm;
+  const textOf = (assetId) => project.cover.texts.find((t) => t.assetId === assetId)?.text;
+  const spineText = textOf('spine') || project.cover.title;
+  return html`
+    <figure class="cover-spread" style=${{ aspectRatio: `${sheet.widthMm} / ${sheet.heightMm}` }} data-testid="cover"
+        aria-label=${`Cover sheet ${sheet.widthMm} × ${sheet.heightMm} mm, spine ${sheet.spineWidthMm} mm`}>
+      ${photo?.thumbnail && html`<img class="spread-photo" src=${photo.thumbnail} alt="Cover photo" style=${{ left: `${(frontEdge / sheet.widthMm) * 100}%`, width: `${100 - (frontEdge / sheet.widthMm) * 100}%` }} />`}
+      <div class="spread-panel spread-back" style=${at(sheet.back)} data-testid="cover-back">${textOf('backCover') && html`<p>${textOf('backCover')}</p>`}</div>
+      <div class="spread-panel spread-spine" style=${at(sheet.spine)} data-testid="cover-spine">${sheet.spineText && html`<span>${spineText}</span>`}</div>
+      <div class="spread-panel spread-front" style=${at(sheet.front)}>
+        <figcaption class="spread-title"><strong>${project.cover.title}</strong>${project.cover.subtitle && html`<span>${project.cover.subtitle}</span>`}</figcaption>
+      </div>
+      <div class="spread-trim" style=${at(sheet.trim)} aria-hidden="true"></div>
+    </figure>`;
+}
+
+/** What the preflight found, where it sits; blocking problems first. */
+function Preflight({ preflight }) {
+  const shown = [...preflight.problems].filter((p) => p.code !== 'BOOK_NOT_BUILT').sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'blocking' ? -1 : 1));
+  if (!shown.length) return null;
+  const where = (p) => (p.page == null ? 'Book' : p.page === 0 ? 'Cover' : `Page ${p.page}${p.slot == null ? '' : `, photo ${p.slot + 1}`}`);
+  return html`
+    <section class="problems preflight" id="preflight" aria-label="Before you order">
+      <h2>${preflight.printable ? 'Before you order: worth a look' : 'Before you order: fix these first'}</h2>
+      <ul>${shown.map((p, i) => html`<li key=${i} class=${`problem problem-${p.severity}`} data-code=${p.code}><strong>${where(p)}</strong>: ${p.message}</li>`)}</ul>
+    </section>`;
+}
+
+/** The Order button's words when problems block it: the first one and how many more. */
+function blockingSummary(blocking) {
+  const first = blocking[0];
+  const where = first.page == null ? '' : first.page === 0 ? ' on the cover' : ` on page ${first.page}`;
+  const what = { PHOTO_FAILED: 'a photo failed', PHOTO_MISSING: 'a photo is missing', EMPTY_SLOT: 'a photo slot is empty', RESOLUTION_TOO_LOW: 'a photo is too small', PAGE_COUNT_ODD: 'odd page count', PAGE_COUNT_OUT_OF_RANGE: 'page count out of range' }[first.code] ?? first.code;
+  return `${what}${where}${blocking.length > 1 ? ` (+${blocking.length - 1} more)` : ''}`;
+}
+
 function Page({ page, project, photoById, selected, onChoose }) {
   const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
   const warnings = project.printWarnings.filter((w) => w.page === String(page.number));
+  const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === page.number);
   return html`
     <figure class="page-wrap" data-testid=${`page-${page.number}`}>
       <div class="page" style=${{ aspectRatio: ratio }}>
         ${page.photos.map((slot, index) => {
           const photo = photoById.get(slot.photoId);
           const warning = warnings.find((w) => w.photoId === slot.photoId);
+          const blocker = blockers.find((p) => p.slot === index);
           const isSelected = selected && selected.page === page.number && selected.slot === index;
           return html`<button type="button" key=${index} class=${`slot${isSelected ? ' selected' : ''}`}
               style=${{ left: `${slot.x * 100}%`, top: `${slot.y * 100}%`, width: `${slot.width * 100}%`, height: `${slot.height * 100}%` }}
               aria-pressed=${isSelected ? 'true' : 'false'}
-              aria-label=${`Photo ${index + 1} on page ${page.number}${warning ? `, ${warning.message}` : ''}. Select to swap`}
+              aria-label=${`Photo ${index + 1} on page ${page.number}${blocker ? `, cannot be printed: ${blocker.message}` : warning ? `, ${warning.message}` : ''}. Select to swap`}
               data-photo-id=${slot.photoId}
               onClick=${() => onChoose({ page: page.number, slot: index })}>
             ${photo?.thumbnail ? html`<img src=${photo.thumbnail} alt="" />` : html`<span class="placeholder">Photo not available</span>`}
-            ${warning && html`<span class=${`badge ${warning.message.startsWith('low') ? 'warn' : 'soft'}`} title=${warning.message}>${warning.message.startsWith('low') ? 'Too small for print' : 'May print soft'} · ${warning.effectiveDpi} DPI</span>`}
+            ${blocker && html`<span class="badge block" title=${blocker.message}>Cannot print</span>`}
+            ${!blocker && warning && html`<span class=${`badge ${warning.message.startsWith('low') ? 'warn' : 'soft'}`} title=${warning.message}>${warning.message.startsWith('low') ? 'Too small for print' : 'May print soft'} · ${warning.effectiveDpi} DPI</span>`}
           </button>`;
         })}
         ${page.texts.map((t) => html`<p class="page-text" key=${t.assetId}>${t.text}</p>`)}
         ${page.photos.length === 0 && html`<span class="blank-note">Blank page</span>`}
+        ${blockers.filter((p) => p.slot == null).map((p) => html`<span class="badge block page-problem" key=${p.code} title=${p.message}>Cannot print</span>`)}
       </div>
       <figcaption class="page-number">Page ${page.number}</figcaption>
     </figure>`;

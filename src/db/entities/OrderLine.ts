@@ -63,8 +63,13 @@ export class OrderLine {
   @Property({ type: 'integer', nullable: true })
   pageCount?: number | null;
 
+  /** The interior PDF (interior.pdf: the book's pages). */
   @Property({ type: 'string', length: 300, nullable: true })
   pdfKey?: string | null;
+
+  /** The cover sheet PDF (cover.pdf: back, spine and front on one page). */
+  @Property({ type: 'string', length: 300, nullable: true })
+  coverPdfKey?: string | null;
 
   @Property({ type: 'string', length: 300, nullable: true })
   manifestKey?: string | null;

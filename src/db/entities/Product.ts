@@ -4,6 +4,7 @@ import { Category } from './Category';
 import { ProductAttribute } from './ProductAttribute';
 import { ProductPrice } from './ProductPrice';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
+import type { ProductProduction } from '../../domain/print-production';
 import { ownedByClient } from '../tenant-filter';
 
 export interface ProductSpecifications {
@@ -12,6 +13,8 @@ export interface ProductSpecifications {
   psp: { name: string; leadTime: { value: number; unit: string } };
   /** Trim size of one page and its bleed, which the print renderer uses. */
   format: { widthMm: number; heightMm: number; bleedMm: number; dpi: number };
+  /** Binding and cover geometry (src/domain/print-production.ts): what the cover sheet is computed from. */
+  production: ProductProduction;
 }
 
 export interface RenderOptions {

@@ -82,12 +82,23 @@ export class PageFormat {
   @Field(() => Int) dpi!: number;
 }
 
+@ObjectType({ description: 'Binding and the cover geometry it needs (docs/print-production.md)' })
+export class Production {
+  @Field(() => String, { description: 'hardcover (case-wrap), softcover (perfect-bound) or layflat (case-wrap, mounted leaves)' }) binding!: string;
+  @Field(() => Float, { description: 'Thickness of one leaf (two pages), mm' }) leafThicknessMm!: number;
+  @Field(() => Float, { description: 'Greyboard (case-wrap) or cover card (softcover) on each side of the block, mm' }) boardThicknessMm!: number;
+  @Field(() => Float, { description: 'Sheet turned in over the boards on every side, mm (0: softcover)' }) wrapMm!: number;
+  @Field(() => Float, { description: 'Hinge between each board and the spine, mm (0: softcover)' }) hingeMm!: number;
+  @Field(() => Int, { description: 'Fewer pages than this: the spine is left blank' }) spineTextMinPages!: number;
+}
+
 @ObjectType()
 export class Specifications {
   @Field(() => Bound) min!: Bound;
   @Field(() => Bound) max!: Bound;
   @Field(() => Printer) psp!: Printer;
   @Field(() => PageFormat) format!: PageFormat;
+  @Field(() => Production) production!: Production;
 }
 
 @ObjectType({ description: 'Values to use in generate and print calls' })

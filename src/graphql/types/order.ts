@@ -30,10 +30,15 @@ export class PrintWarning {
 
 @ObjectType({ description: "Signed URLs of a line's print files, valid until expiresAt; ask again for fresh ones" })
 export class PrintFiles {
-  @Field(() => String, { description: 'The print-ready PDF: cover first, then the interior pages' }) pdfUrl!: string;
-  @Field(() => String, { description: 'The job manifest (JSON) handed to the printer with the PDF' }) manifestUrl!: string;
-  @Field(() => Int, { description: 'Pages in the PDF, cover included' }) pages!: number;
-  @Field(() => Int, { description: 'Unix seconds after which both URLs are refused' }) expiresAt!: number;
+  @Field(() => String, { nullable: true, description: 'cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page; null for a line rendered before cover sheets' })
+  coverPdfUrl?: string | null;
+  @Field(() => String, { nullable: true, description: 'A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints; null with coverPdfUrl' })
+  coverPreviewUrl?: string | null;
+  @Field(() => String, { description: "interior.pdf: the book's interior pages" }) interiorPdfUrl!: string;
+  @Field(() => String, { deprecationReason: 'Use interiorPdfUrl and coverPdfUrl', description: 'The same as interiorPdfUrl' }) pdfUrl!: string;
+  @Field(() => String, { description: 'The job manifest (JSON) naming both PDFs with their sizes and SHA-256' }) manifestUrl!: string;
+  @Field(() => Int, { description: 'Pages printed: the cover plus the interior pages' }) pages!: number;
+  @Field(() => Int, { description: 'Unix seconds after which the URLs are refused' }) expiresAt!: number;
 }
 
 @ObjectType({ description: 'One project of an order and its fulfilment' })

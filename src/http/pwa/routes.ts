@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
 import { authenticateBeforeTheBody } from '../authenticate-request';
-import { campaignSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printFilesSchema, printSchema, statusSchema, transferSchema } from './schemas';
+import { campaignSchema, coverDimensionsSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printFilesSchema, preflightSchema, printSchema, statusSchema, transferSchema } from './schemas';
 
 /**
  * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
@@ -23,6 +23,12 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyL
   });
 
   app.get('/v2/project/status', { schema: statusSchema }, async (request) => projects.status(contextOf(request, services.em), request.query.id));
+
+  app.get('/v2/project/preflight', { schema: preflightSchema }, async (request) => services.production.preflight(contextOf(request, services.em), request.query.id));
+
+  app.get('/v2/product/cover-dimensions', { schema: coverDimensionsSchema }, async (request) =>
+    services.production.coverDimensions(contextOf(request, services.em), request.query.sku, request.query.pages),
+  );
 
   app.post('/v2/print', { schema: printSchema }, async (request) => {
     const { message } = await services.orders.print(contextOf(request, services.em), request.body);

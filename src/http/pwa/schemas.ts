@@ -8,6 +8,8 @@ import { MAX_URL_LENGTH, PhotoInputs } from '../../services/projects/photo-input
 import { OwnedProject, ProjectList, ProjectStatusRecord } from '../../services/projects/project-view';
 import { MarketIdInput, PrintInput, SkuInput } from '../../services/orders/print-input';
 import { OrderPrintFiles } from '../../services/orders/print-files';
+import { CoverDimensionsView } from '../../services/production/cover-dimensions';
+import { PreflightView } from '../../services/preflight/preflight-view';
 import { Message, problemResponses } from '../shared-schemas';
 
 /** The PWA backend family: request and response schemas of each route. */
@@ -150,4 +152,31 @@ export const campaignSchema = {
   security,
   body: Type.Object({ csvUrl: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s) URL of the CSV to download' }) }),
   response: { 200: Message, ...problemResponses(400, 401, 409) },
+} as const;
+
+export const coverDimensionsSchema = {
+  operationId: 'getCoverDimensions',
+  tags: ['production'],
+  summary: 'The cover sheet of a product for a page count',
+  description:
+    "The full cover sheet a book of this product and page count prints on (cover.pdf): total width and height, spine width, bleed, wrap and hinge, and the back, spine and front panels' boxes, in mm and PDF points. The spine grows with the page count by the product's leaf thickness.",
+  security,
+  querystring: Type.Object({
+    sku: Type.String({ minLength: 1, maxLength: 100, description: "The product's sku" }),
+    pages: Type.Integer({ minimum: 0, maximum: 100_000, description: "Interior pages: even, within the product's min.pages..max.pages" }),
+  }),
+  response: { 200: CoverDimensionsView, ...problemResponses(400, 401, 422) },
+} as const;
+
+export const preflightSchema = {
+  operationId: 'getProjectPreflight',
+  tags: ['production'],
+  summary: "Is a project's book ready to print?",
+  description:
+    "The project's book as it is now, checked for print before it is ordered: failed or missing photos, empty slots, page count, cover texts cut, effective resolution. printable is false when a blocking problem would make POST /v2/print refuse the project (422 NOT_PRINTABLE).",
+  security,
+  querystring: Type.Object({
+    id: Type.String({ pattern: `^${PROJECT_ID_PREFIX}`, maxLength: PROJECT_ID_MAX_LENGTH, description: `Project id, starts with ${PROJECT_ID_PREFIX}` }),
+  }),
+  response: { 200: PreflightView, ...problemResponses(400, 401, 404) },
 } as const;

@@ -1,3 +1,8 @@
+/**
+ * Below this a placed photo is not printed at all: a tenth of print resolution, each photo pixel
+ * nearly a millimetre wide on paper (the preflight's blocking floor).
+ */
+export const UNPRINTABLE_DPI = 30;
 /** Below this a placed photo prints visibly pixelated. */
 export const LOW_DPI = 150;
 /** Below this it may look soft at reading distance (print resolution is 300). */

@@ -1,5 +1,6 @@
 import type { PrintWarning } from '../../domain/print-warning';
 import type { BookPdf } from './book-pdf';
+import { coverSheetFormat, type CoverGeometry } from './cover-geometry';
 import { mmToPt, pagePixels, type PrintFormat } from './print-geometry';
 
 /** A box's size in the three units a printer, a PDF tool and an image tool each think in. */
@@ -12,31 +13,41 @@ export interface PrintSize {
   heightPx: number;
 }
 
+/** One of the two print files: its name beside the manifest, size and SHA-256 (hex) of its bytes. */
+export interface PrintFileEntry {
+  file: string;
+  bytes: number;
+  sha256: string;
+  pageCount: number;
+  /** The finished page (PDF TrimBox). */
+  trim: PrintSize;
+  /** The page with bleed on every side (PDF MediaBox and BleedBox; each page image's size). */
+  media: PrintSize;
+}
+
 /**
- * What the printer and an operator need to check a job without opening the PDF: the page count,
- * the page sizes (trim and with bleed, in mm, points and pixels at the DPI), the PDF's size and
- * SHA-256, each page's JPEG checksum, and the resolution warnings.
+ * What the printer and an operator need to check a job without opening its PDFs, as printers such
+ * as Lulu and Gelato validate them: the cover sheet (`cover.pdf`, one page: back, spine, front, with
+ * the geometry it was computed from) and the interior (`interior.pdf`, the book's pages), each with
+ * its boxes in mm, points and pixels, its size and SHA-256, each interior page's JPEG checksum,
+ * and the resolution warnings.
  */
 export interface PrintManifest {
   orderId: string;
   projectId: string;
   sku: string;
   quantity: number;
-  /** PDF pages: the cover plus the interior pages. */
-  pageCount: number;
-  interiorPageCount: number;
+  binding: CoverGeometry['binding'];
   dpi: number;
   bleedMm: number;
-  /** The finished page (PDF TrimBox). */
-  trim: PrintSize;
-  /** The page with bleed on every side (PDF MediaBox and BleedBox; each page image's size). */
-  media: PrintSize;
-  pdf: { file: string; bytes: number; sha256: string };
-  /** In PDF order: page 1 is the cover. */
-  pages: { pdfPage: number; bookPage: 'cover' | number; jpegSha256: string; jpegBytes: number }[];
+  cover: PrintFileEntry & { geometry: CoverGeometry; jpegSha256: string };
+  interior: PrintFileEntry & { pages: { pdfPage: number; bookPage: number; jpegSha256: string; jpegBytes: number }[] };
   warnings: PrintWarning[];
   createdAt: string;
 }
+
+export const COVER_PDF_FILE = 'cover.pdf';
+export const INTERIOR_PDF_FILE = 'interior.pdf';
 
 export function buildManifest(input: {
   orderId: string;
@@ -44,23 +55,42 @@ export function buildManifest(input: {
   sku: string;
   quantity: number;
   format: PrintFormat;
-  pdf: BookPdf;
+  geometry: CoverGeometry;
+  coverPdf: BookPdf;
+  interiorPdf: BookPdf;
   warnings: PrintWarning[];
-  pdfFile?: string;
   createdAt?: Date;
 }): PrintManifest {
-  const { format, pdf } = input;
-  const px = pagePixels(format);
-  const mediaMm = { width: format.widthMm + 2 * format.bleedMm, height: format.heightMm + 2 * format.bleedMm };
+  const { format, geometry, coverPdf, interiorPdf } = input;
   return {
     orderId: input.orderId,
     projectId: input.projectId,
     sku: input.sku,
     quantity: input.quantity,
-    pageCount: pdf.pageCount,
-    interiorPageCount: pdf.pageCount - 1,
+    binding: geometry.binding,
     dpi: format.dpi,
     bleedMm: format.bleedMm,
+    cover: {
+      ...fileEntry(COVER_PDF_FILE, coverPdf, coverSheetFormat(geometry, format.dpi)),
+      geometry,
+      jpegSha256: coverPdf.pages[0].sha256,
+    },
+    interior: {
+      ...fileEntry(INTERIOR_PDF_FILE, interiorPdf, format),
+      pages: interiorPdf.pages.map((page, i) => ({ pdfPage: i + 1, bookPage: i + 1, jpegSha256: page.sha256, jpegBytes: page.bytes })),
+    },
+    warnings: input.warnings,
+    createdAt: (input.createdAt ?? new Date()).toISOString(),
+  };
+}
+
+function fileEntry(file: string, pdf: BookPdf, format: PrintFormat): PrintFileEntry {
+  const px = pagePixels(format);
+  return {
+    file,
+    bytes: pdf.bytes,
+    sha256: pdf.sha256,
+    pageCount: pdf.pageCount,
     trim: {
       widthMm: format.widthMm,
       heightMm: format.heightMm,
@@ -69,14 +99,17 @@ export function buildManifest(input: {
       widthPx: px.width - 2 * px.bleed,
       heightPx: px.height - 2 * px.bleed,
     },
-    media: { widthMm: mediaMm.width, heightMm: mediaMm.height, widthPt: round(pdf.mediaBox.widthPt), heightPt: round(pdf.mediaBox.heightPt), widthPx: px.width, heightPx: px.height },
-    pdf: { file: input.pdfFile ?? 'book.pdf', bytes: pdf.bytes, sha256: pdf.sha256 },
-    pages: pdf.pages.map((page, i) => ({ pdfPage: i + 1, bookPage: i === 0 ? 'cover' : i, jpegSha256: page.sha256, jpegBytes: page.bytes })),
-    warnings: input.warnings,
-    createdAt: (input.createdAt ?? new Date()).toISOString(),
+    media: {
+      widthMm: round(format.widthMm + 2 * format.bleedMm),
+      heightMm: round(format.heightMm + 2 * format.bleedMm),
+      widthPt: round(pdf.mediaBox.widthPt),
+      heightPt: round(pdf.mediaBox.heightPt),
+      widthPx: px.width,
+      heightPx: px.height,
+    },
   };
 }
 
-function round(points: number): number {
-  return Math.round(points * 100) / 100;
+function round(value: number): number {
+  return Math.round(value * 100) / 100;
 }

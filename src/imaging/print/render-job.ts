@@ -1,6 +1,7 @@
 import type { BookCover, BookPage } from '../../domain/book';
 import type { PhotoPlacement } from './render-page';
 import type { PrintFormat } from './print-geometry';
+import type { CoverGeometry } from './cover-geometry';
 
 /** One print page (or the cover) to render, as the render process receives it: paths, not bytes. */
 export interface RenderJob {
@@ -13,7 +14,8 @@ export interface RenderJob {
   /** Where the page's JPEG is written (atomically: a temporary file, then renamed). */
   outFile: string;
   page?: BookPage;
-  cover?: BookCover;
+  /** The cover sheet: the cover's photo and texts on the sheet of this geometry. */
+  cover?: { cover: BookCover; geometry: CoverGeometry };
 }
 
 export type RenderReply = { id: number; placements: PhotoPlacement[] } | { id: number; error: string };

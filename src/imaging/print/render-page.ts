@@ -1,6 +1,6 @@
 import sharp, { type OverlayOptions } from 'sharp';
-import type { BookCover, BookPage, TextSlot } from '../../domain/book';
-import { cleanText, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
+import type { BookPage, TextSlot } from '../../domain/book';
+import { cleanText, escapeXml, fitText } from '../cover-preview';
 import { guardDecode, openImage, readImageMetadata } from '../decode';
 import { applyColourCorrection, measureColourCorrection, type PhotoCorrections } from './color-correction';
 import { dpiWarning, effectiveDpi } from './effective-dpi';
@@ -32,7 +32,7 @@ export interface PrintRenderOptions {
   colorCorrection: boolean;
   /** Corrections already measured for this book's photos; measured per slot without it. */
   corrections?: PhotoCorrections;
-  /** Page colour behind and between the photos, "#rrggbb"; white by default (cover: see renderPrintCover). */
+  /** Page colour behind and between the photos, "#rrggbb"; white by default (the cover sheet's: see cover-sheet.ts). */
   background?: string;
 }
 
@@ -42,8 +42,8 @@ export const PAGE_TEXT_PT = [14, 12, 10] as const;
 /** Printers ask to keep text this far inside the trim (the cut may drift by a millimetre or two). */
 export const SAFE_MARGIN_MM = 4;
 /** Text font: the SVG overlay and the width measurement must use the same one. */
-const FONT_FAMILY = 'sans-serif';
-const LINE_HEIGHT = 1.35;
+export const FONT_FAMILY = 'sans-serif';
+export const LINE_HEIGHT = 1.35;
 const MAX_TEXT_LINES = 12;
 
 /**
@@ -80,30 +80,7 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
   return compose(size, photos, overlays, format.dpi, placements, options.background ?? '#ffffff');
 }
 
-/**
- * The front cover at the page size: the cover photo full-bleed (cropped to fill, upright,
- * colour-corrected if asked) or the page colour (the cover preview's slate blue by default), and the
- * title and subtitle on a dark band at the bottom: the same overlay as the cover preview
- * (cover-preview.ts, texts cut with an ellipsis when too wide). The band runs into the bleed;
- * the texts stay inside the safe area. Spine and back-cover texts belong to a wrap-around cover
- * and are not drawn on this page.
- */
-export async function renderPrintCover(options: PrintRenderOptions & { cover: BookCover }): Promise<RenderedPage> {
-  const { format, cover } = options;
-  const size = pagePixels(format);
-  const photos: RawPhotoLayer[] = [];
-  const placements: PhotoPlacement[] = [];
-  if (cover.photoId) {
-    const placed = await placePhoto(options, cover.photoId, { left: 0, top: 0, width: size.width, height: size.height }, size);
-    if (placed.layer) photos.push(placed.layer);
-    placements.push(placed.placement);
-  }
-  const overlay = await textOverlaySvg(size.width, size.height, cover.title, cover.subtitle);
-  const overlays: OverlayOptions[] = overlay ? [{ input: Buffer.from(overlay), left: 0, top: 0 }] : [];
-  return compose(size, photos, overlays, format.dpi, placements, options.background ?? DEFAULT_COVER_BACKGROUND);
-}
-
-interface Rect {
+export interface Rect {
   left: number;
   top: number;
   width: number;
@@ -115,7 +92,7 @@ interface Rect {
  * the cover preview: the crop keeps the most salient region; for a large slot chosen on a small
  * copy, attention-crop.ts), as raw RGB pixels of the part of `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
  */
-async function placePhoto(
+export async function placePhoto(
   options: PrintRenderOptions,
   photoId: string,
   rect: Rect,
@@ -161,7 +138,7 @@ function intersect(a: Rect, b: Rect): Rect | null {
 }
 
 /** The photos copied onto the page (page-canvas.ts), the texts drawn over them, encoded for print. */
-async function compose(
+export async function compose(
   size: { width: number; height: number },
   photos: RawPhotoLayer[],
   overlays: OverlayOptions[],
@@ -239,7 +216,7 @@ async function pageTextSvg(
  * Greedy word wrap with widths measured by Pango (the font librsvg draws the SVG with); a word
  * wider than a line is cut with an ellipsis. At most 12 lines: the last one ends with an ellipsis.
  */
-async function wrapText(texts: string[], fontPx: number, maxWidth: number): Promise<string[]> {
+export async function wrapText(texts: string[], fontPx: number, maxWidth: number): Promise<string[]> {
   const lines: string[] = [];
   for (const paragraph of texts.flatMap((t) => t.split(/\r\n|\r|\n/)).map(cleanText).filter(Boolean)) {
     let line = '';

@@ -3,7 +3,8 @@ import { writeFileAtomically } from '../../storage/write-file-atomically';
 import { limitImageProcessing } from '../image-processing-limits';
 import { PhotoCorrections } from './color-correction';
 import type { RenderJob, RenderReply } from './render-job';
-import { renderPrintCover, renderPrintPage } from './render-page';
+import { renderPrintPage } from './render-page';
+import { renderPrintCoverSheet } from './cover-sheet';
 
 /**
  * The print render process (render-process.ts starts it): renders the pages it is sent and
@@ -32,7 +33,7 @@ async function render(job: RenderJob) {
     return readFile(file);
   };
   const options = { format: job.format, loadPhoto, colorCorrection: job.colorCorrection, corrections: correctionsOf(job.bookKey) };
-  const rendered = job.cover ? await renderPrintCover({ ...options, cover: job.cover }) : await renderPrintPage({ ...options, page: job.page! });
+  const rendered = job.cover ? await renderPrintCoverSheet({ ...options, ...job.cover }) : await renderPrintPage({ ...options, page: job.page! });
   await writeFileAtomically(job.outFile, rendered.jpeg);
   return rendered.placements;
 }

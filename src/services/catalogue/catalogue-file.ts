@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject } from 'ajv';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
 import type { ProductSpecifications, RenderOptions } from '../../db/entities/Product';
 import { ValidationError, type FieldError } from '../../domain/errors';
+import { BINDINGS, isCaseBound } from '../../domain/print-production';
 
 /** The JSON a client's catalogue is imported from (`catalogue/demo.json` is one). */
 export interface CatalogueFile {
@@ -215,7 +216,7 @@ export const catalogueFileSchema = {
           },
           specifications: {
             type: 'object',
-            required: ['min', 'max', 'psp', 'format'],
+            required: ['min', 'max', 'psp', 'format', 'production'],
             additionalProperties: false,
             properties: {
               min: bound,
@@ -243,6 +244,20 @@ export const catalogueFileSchema = {
                   heightMm: { type: 'number', exclusiveMinimum: 0, maximum: 1000 },
                   bleedMm: { type: 'number', minimum: 0, maximum: 20 },
                   dpi: { type: 'integer', minimum: 72, maximum: 1200 },
+                },
+              },
+              production: {
+                type: 'object',
+                required: ['binding', 'leafThicknessMm', 'boardThicknessMm', 'wrapMm', 'hingeMm', 'spineTextMinPages'],
+                additionalProperties: false,
+                properties: {
+                  binding: { enum: [...BINDINGS] },
+                  // A sheet of paper is 0.04 mm at the thinnest; a mounted layflat leaf about 2 mm at the thickest.
+                  leafThicknessMm: { type: 'number', minimum: 0.04, maximum: 3 },
+                  boardThicknessMm: { type: 'number', minimum: 0, maximum: 5 },
+                  wrapMm: { type: 'number', minimum: 0, maximum: 30 },
+                  hingeMm: { type: 'number', minimum: 0, maximum: 20 },
+                  spineTextMinPages: { type: 'integer', minimum: 2 },
                 },
               },
             },
@@ -324,6 +339,7 @@ function crossReferenceProblems(file: CatalogueFile): FieldError[] {
     const { min, max } = p.specifications;
     if (min.pages > max.pages) problems.push({ path: `products[${i}].specifications.min.pages`, message: 'is greater than max.pages' });
     if (min.photos > max.photos) problems.push({ path: `products[${i}].specifications.min.photos`, message: 'is greater than max.photos' });
+    problems.push(...productionProblems(p.specifications.production, `products[${i}].specifications.production`));
     const priced = new Set(p.prices.map((price) => price.marketId));
     p.prices.forEach((price, j) => {
       if (!markets.has(price.marketId)) problems.push({ path: `products[${i}].prices[${j}].marketId`, message: `unknown market ${price.marketId}` });
@@ -332,5 +348,19 @@ function crossReferenceProblems(file: CatalogueFile): FieldError[] {
       if (!priced.has(marketId)) problems.push({ path: `products[${i}].prices`, message: `has no price for market ${marketId}` });
     }
   });
+  return problems;
+}
+
+/** A case-wrap cover needs greyboard, a wrap and a hinge; a softcover sheet has neither wrap nor hinge to print. */
+function productionProblems(production: CatalogueFile['products'][number]['specifications']['production'], at: string): FieldError[] {
+  const problems: FieldError[] = [];
+  if (isCaseBound(production.binding)) {
+    if (production.boardThicknessMm < 1) problems.push({ path: `${at}.boardThicknessMm`, message: `must be at least 1 mm of greyboard for a ${production.binding} binding` });
+    if (production.wrapMm < 5) problems.push({ path: `${at}.wrapMm`, message: `must be at least 5 mm to turn in over the boards of a ${production.binding} binding` });
+    if (production.hingeMm <= 0) problems.push({ path: `${at}.hingeMm`, message: `must be more than 0 for a ${production.binding} binding` });
+  } else {
+    if (production.wrapMm !== 0) problems.push({ path: `${at}.wrapMm`, message: 'must be 0 for a softcover: its sheet does not turn in' });
+    if (production.hingeMm !== 0) problems.push({ path: `${at}.hingeMm`, message: 'must be 0 for a softcover: it has no hinge' });
+  }
   return problems;
 }

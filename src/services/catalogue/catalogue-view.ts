@@ -1,3 +1,4 @@
+import { BINDINGS } from '../../domain/print-production';
 import { Type, type Static } from 'typebox';
 
 /**
@@ -44,6 +45,17 @@ export const ProductView = Type.Object({
     format: Type.Object(
       { widthMm: Type.Number(), heightMm: Type.Number(), bleedMm: Type.Number(), dpi: Type.Integer() },
       { description: 'Trim size of one page in millimetres, its bleed, and the print resolution' },
+    ),
+    production: Type.Object(
+      {
+        binding: Type.Enum(BINDINGS, { type: 'string', description: 'hardcover (case-wrap), softcover (perfect-bound) or layflat (case-wrap, mounted leaves)' }),
+        leafThicknessMm: Type.Number({ description: 'Thickness of one leaf (two pages), mm' }),
+        boardThicknessMm: Type.Number({ description: 'Greyboard (case-wrap) or cover card (softcover) on each side of the block, mm' }),
+        wrapMm: Type.Number({ description: 'Sheet turned in over the boards on every side, mm (0: softcover)' }),
+        hingeMm: Type.Number({ description: 'Hinge between each board and the spine, mm (0: softcover)' }),
+        spineTextMinPages: Type.Integer({ description: 'Fewer pages than this: the spine is left blank' }),
+      },
+      { description: 'Binding and the cover geometry it needs (docs/print-production.md)' },
     ),
   }),
   renderOptions: Type.Object({ productId: Type.String(), psp: Type.String() }),

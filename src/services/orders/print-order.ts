@@ -17,6 +17,7 @@ import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
 import { moveProject } from '../../domain/project-status';
 import { canonicalJson } from '../../domain/canonical-json';
 import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { assertPrintable } from '../preflight/preflight';
 
 /**
  * docs/api.md, Print. Validates the whole order, then stores order, lines, payment, shipping and user in one
@@ -58,6 +59,8 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
     const market = item.product?.marketId !== undefined ? await resolveMarket(ctx, item.product.marketId, `${at}.product.marketId`) : project.market;
     lines.push({ item, project, product, market, photos });
   }
+
+  await assertPrintable(ctx, lines.map((l) => ({ project: l.project, product: l.product, rebuilt: l.photos !== undefined })));
 
   const markets = new Set(lines.map((l) => l.market.id));
   if (markets.size > 1) throw new RejectedError('MIXED_MARKETS', 'projects', 'all projects of an order must be in one market (one currency)');

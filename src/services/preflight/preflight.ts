@@ -1,0 +1,122 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { Photo, Project, type Product } from '../../db/entities';
+import type { Book } from '../../domain/book';
+import { DomainError, NotFoundError, type FieldError } from '../../domain/errors';
+import { COVER_PAGE, type Preflight, type PreflightProblem } from '../../domain/preflight';
+import { coverGeometry, type CoverGeometry } from '../../imaging/print/cover-geometry';
+import { coverTextCuts } from '../../imaging/print/cover-sheet';
+import { dpiWarning, effectiveDpi, UNPRINTABLE_DPI } from '../../imaging/print/effective-dpi';
+import { MM_PER_INCH } from '../../imaging/print/print-geometry';
+import { evenPageBounds, layoutSlots } from '../projects/book-builder';
+import { assertProjectId } from '../projects/project-queries';
+import type { RequestContext } from '../context';
+
+/** `GET /v2/project/preflight` and `Project.preflight`: the project's book as it is now, checked for print. */
+export async function preflightProject(ctx: RequestContext, id: unknown): Promise<Preflight> {
+  assertProjectId(id, 'id');
+  const project = await ctx.em.findOne(Project, { id, status: { $ne: 'deleted' } }, { populate: ['product', 'book'] });
+  if (!project) throw new NotFoundError('project', id, 'id');
+  return preflightBook(ctx.em, project, project.product);
+}
+
+/**
+ * Checks a project's book as `product` would print it: the page count within the product's even
+ * bounds; every placed photo stored (not failed, not gone) and sharp enough in its slot (effective
+ * DPI: below 30 it is not printed, below 250 it is warned, as the renderer warns); slots a layout
+ * has that no photo fills; cover texts the sheet cuts. A page left blank by its layout (a book with
+ * fewer photos than pages) is no problem. A book still being built has nothing to check yet.
+ */
+export async function preflightBook(em: EntityManager, project: Project, product: Product): Promise<Preflight> {
+  const book = project.book;
+  if (!book) {
+    const problems: PreflightProblem[] = [
+      { code: 'BOOK_NOT_BUILT', severity: 'warning', message: `the book is still being built (${project.status}); the printer waits for it, and the preflight can check it once it is editable` },
+    ];
+    return { printable: true, problems };
+  }
+  const { specifications } = product;
+  const photos = new Map((await em.find(Photo, { project: project.id })).map((photo) => [photo.id, photo]));
+  const problems = [...pageCountProblems(book, product), ...slotProblems(book, photos, specifications.format)];
+  if (book.pages.length >= 2 && book.pages.length % 2 === 0) {
+    const geometry = coverGeometry(specifications.format, specifications.production, book.pages.length);
+    problems.push(...coverPhotoProblems(book, photos, geometry), ...(await coverTextProblems(book, geometry, specifications.format.dpi)));
+  }
+  return { printable: problems.every((p) => p.severity !== 'blocking'), problems };
+}
+
+function pageCountProblems(book: Book, product: Product): PreflightProblem[] {
+  const { minPages, maxPages } = evenPageBounds(product.specifications.min.pages, product.specifications.max.pages);
+  const count = book.pages.length;
+  const problems: PreflightProblem[] = [];
+  if (count % 2 !== 0) problems.push({ code: 'PAGE_COUNT_ODD', severity: 'blocking', message: `the book has ${count} pages; a bound book has an even page count (two pages a leaf)` });
+  if (count < minPages || count > maxPages) {
+    problems.push({ code: 'PAGE_COUNT_OUT_OF_RANGE', severity: 'blocking', message: `the book has ${count} pages; ${product.sku} has ${minPages} to ${maxPages}` });
+  }
+  return problems;
+}
+
+function slotProblems(book: Book, photos: Map<string, Photo>, format: { widthMm: number; heightMm: number }): PreflightProblem[] {
+  const problems: PreflightProblem[] = [];
+  for (const page of book.pages) {
+    page.photos.forEach((slot, index) => {
+      const at = { page: page.number, slot: index };
+      problems.push(...photoProblems(photos, slot.photoId, { width: (slot.width * format.widthMm) / MM_PER_INCH, height: (slot.height * format.heightMm) / MM_PER_INCH }, at));
+    });
+    const slots = layoutSlots(page.layout).length;
+    for (let index = page.photos.length; index < slots; index++) {
+      problems.push({ code: 'EMPTY_SLOT', severity: 'warning', page: page.number, slot: index, message: `slot ${index + 1} of the ${page.layout} layout on page ${page.number} has no photo and prints empty` });
+    }
+  }
+  return problems;
+}
+
+/** The cover photo fills the front panel, its hinge, wrap and bleed: that area decides its resolution. */
+function coverPhotoProblems(book: Book, photos: Map<string, Photo>, geometry: CoverGeometry): PreflightProblem[] {
+  if (!book.cover.photoId) return [];
+  const frontMm = { width: geometry.widthMm - (geometry.spine.xMm + geometry.spine.widthMm), height: geometry.heightMm };
+  return photoProblems(photos, book.cover.photoId, { width: frontMm.width / MM_PER_INCH, height: frontMm.height / MM_PER_INCH }, { page: COVER_PAGE, slot: 0 });
+}
+
+function photoProblems(photos: Map<string, Photo>, photoId: string, slotInches: { width: number; height: number }, at: { page: number; slot: number }): PreflightProblem[] {
+  const where = at.page === COVER_PAGE ? 'the cover photo' : `the photo in slot ${at.slot + 1} of page ${at.page}`;
+  if (!photoId) return [{ code: 'EMPTY_SLOT', severity: 'blocking', ...at, message: `${where} is not set` }];
+  const photo = photos.get(photoId);
+  if (!photo) return [{ code: 'PHOTO_MISSING', severity: 'blocking', ...at, message: `${where} (${photoId}) is no longer part of the project: replace it or move another photo there` }];
+  if (photo.status === 'failed' || !photo.originalKey) {
+    const reason = photo.problem ? `${photo.problem.message} (${photo.problem.code})` : 'it has no stored file';
+    return [{ code: 'PHOTO_FAILED', severity: 'blocking', ...at, message: `${where} (${photoId}) cannot be printed: ${reason}` }];
+  }
+  if (!photo.width || !photo.height) return [];
+  const dpi = effectiveDpi({ width: photo.width, height: photo.height }, slotInches);
+  if (dpi < UNPRINTABLE_DPI) {
+    return [{ code: 'RESOLUTION_TOO_LOW', severity: 'blocking', ...at, message: `${where} has ${Math.round(dpi)} DPI on paper, below the ${UNPRINTABLE_DPI} DPI floor: use a larger photo or a smaller slot` }];
+  }
+  const warning = dpiWarning(dpi);
+  return warning ? [{ code: 'LOW_RESOLUTION', severity: 'warning', ...at, message: `${where}: ${warning}` }] : [];
+}
+
+async function coverTextProblems(book: Book, geometry: CoverGeometry, dpi: number): Promise<PreflightProblem[]> {
+  return (await coverTextCuts(book.cover, geometry, dpi)).map((cut) => ({ code: 'TEXT_CUT', severity: 'warning', page: COVER_PAGE, message: cut.message }));
+}
+
+/**
+ * `POST /v2/print`'s check, before anything is written: every project whose book is built and is
+ * printed as it is (not rebuilt from photos sent with the order) must have no blocking problem.
+ * Otherwise 422 NOT_PRINTABLE lists each blocking problem under `projects[i].id`.
+ */
+export async function assertPrintable(ctx: RequestContext, lines: { project: Project; product: Product; rebuilt: boolean }[]): Promise<void> {
+  const errors: FieldError[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (line.rebuilt) continue;
+    await ctx.em.populate(line.project, ['book']);
+    const { problems } = await preflightBook(ctx.em, line.project, line.product);
+    for (const problem of problems) {
+      if (problem.severity !== 'blocking') continue;
+      const where = problem.page === undefined ? '' : problem.page === COVER_PAGE ? 'cover: ' : `page ${problem.page}: `;
+      errors.push({ path: `projects[${i}].id`, message: `${where}${problem.message} (${problem.code})` });
+    }
+  }
+  if (errors.length > 0) {
+    throw new DomainError('rejected', 'NOT_PRINTABLE', `not printable as it is: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+  }
+}
