@@ -86,7 +86,8 @@ describe('stored files are keyed by opaque storage keys, never by the project id
   it('cover previews in lists and order history are signed for PREVIEW_URL_TTL (30 days), editor thumbnails for FILE_URL_TTL', async () => {
     const urls = await handedOutUrls();
     const expiresIn = (url: string) => Number(new URL(url).searchParams.get('expires')) - Date.now() / 1000;
-    const previews = urls.filter((u) => u.url.includes('preview.jpg'));
+    // The project's cover preview; a print file's cover-preview.jpg is a print file, signed for FILE_URL_TTL.
+    const previews = urls.filter((u) => u.url.includes('/preview.jpg'));
     expect(previews.map((u) => u.where)).toEqual(expect.arrayContaining(['list', 'orderHistory', 'graphqlClient', 'graphqlEditor']));
     for (const { url } of previews) expect(expiresIn(url)).toBeGreaterThan(30 * DAY_S - 60);
     const thumbnails = urls.filter((u) => u.url.includes('thumbnail.jpg'));
@@ -160,7 +161,7 @@ describe('files stored under the project id before opaque keys', () => {
     expect(project.storageKey).not.toBe(row.storage_key);
     expect(project.previewKey).toBe(`${projectFolder(project.storageKey)}/preview.jpg`);
     const line = await check.em.fork().findOneOrFail(OrderLine, { id: row.line_id });
-    expect(line.pdfKey).toBe(`${printFolder(row.line_id)}/book.pdf`);
+    expect(line.pdfKey).toBe(`${printFolder(row.line_id)}/interior.pdf`);
     expect(existsSync(path.join(root, projectFolder(projectId)))).toBe(false);
     expect(existsSync(path.join(root, printFolder(projectId)))).toBe(false);
     const bare = projectId.slice('p-'.length);

@@ -97,7 +97,8 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
       const { project, item } = line;
       // The row lock an editor edit takes too: an edit racing this order either committed first (the
       // line snapshots its title) or waits and then finds the project ordered (EditorService.edit).
-      await tx.findOneOrFail(Project, { id: project.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      // The book is read again too: a copy read before the lock (the preflight's) would be written back.
+      await tx.findOneOrFail(Project, { id: project.id }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (project.status === 'deleted') throw new NotFoundError('project', project.id, `projects[${position}].id`);
       if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `projects[${position}].id: project ${project.id} has expired and cannot be printed`);
       if (line.product !== project.product || line.market !== project.market) {
