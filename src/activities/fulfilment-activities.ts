@@ -156,6 +156,7 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
         quantity: line.quantity,
         pdfKey: line.pdfKey!,
         manifestKey: line.manifestKey!,
+        ...(order.shippingLevel ? { shippingLevel: order.shippingLevel } : {}),
         shipping: {
           name: [order.firstName, order.lastName].filter(Boolean).join(' '),
           line1: address.line1,

@@ -24,6 +24,7 @@ export interface HttpPrintJobBody {
   projectId: string;
   quantity: number;
   files: { pdf: string; manifest: string };
+  shippingLevel?: string;
   shipping: PrintJob['shipping'];
 }
 
@@ -53,6 +54,7 @@ export class HttpPrinter implements Printer {
       projectId: job.projectId,
       quantity: job.quantity,
       files: { pdf: this.options.fileUrl(job.pdfKey), manifest: this.options.fileUrl(job.manifestKey) },
+      ...(job.shippingLevel ? { shippingLevel: job.shippingLevel } : {}),
       shipping: job.shipping,
     };
     const body = JSON.stringify(payload);

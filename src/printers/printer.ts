@@ -12,6 +12,8 @@ export interface PrintJob {
   /** FileStore keys of the print PDF and its manifest. */
   pdfKey: string;
   manifestKey: string;
+  /** The code of the market's shipping level the order ships with (`standard`, `express`, ...); absent where the market has none. */
+  shippingLevel?: string;
   shipping: {
     name: string;
     line1: string;
