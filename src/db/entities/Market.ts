@@ -59,9 +59,9 @@ export class Market {
   @Property({ type: 'json' })
   shipsWithin!: ShipsWithinArea[];
 
-  @Property({ type: 'json' })
+  @Property({ type: 'json', defaultRaw: `'[]'` })
   shippingLevels: ShippingLevelDefinition[] & Opt = [];
 
-  @Property({ type: 'json' })
+  @Property({ type: 'json', defaultRaw: `'[]'` })
   taxRates: TaxRate[] & Opt = [];
 }

@@ -89,7 +89,7 @@ export class Order {
   @Property({ type: 'string', length: 30, nullable: true })
   quoteId?: string | null;
 
-  @Property({ type: 'json' })
+  @Property({ type: 'json', defaultRaw: `'[]'` })
   warnings: OrderWarning[] & Opt = [];
 
   @Property({ type: 'string', length: 100, nullable: true })

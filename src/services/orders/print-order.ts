@@ -178,8 +178,8 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
   const contact = address
     ? checkAddress(orderMarket, { countryIso2: address.isoCode2, postcode: address.postcode, state: address.state, telephone: input.user?.telephone })
     : { problems: [] };
-  // The level's problem concerns the same country as shipsWithin's: one answer for it is enough.
-  const shippingProblems = shipping.problem && !contact.problems.some((p) => p.path === shipping.problem!.path) ? [shipping.problem] : [];
+  // A country the market does not ship to has no level either: one answer for it is enough.
+  const shippingProblems = shipping.problem && !contact.problems.some((p) => p.code === 'COUNTRY_NOT_SHIPPED') ? [shipping.problem] : [];
   checks.refuse('rejected', [...contact.problems, ...shippingProblems]);
 
   const totals = await checks.run(() => checkTotals(input, decimals, { compare: input.quoteId === undefined }));
