@@ -131,6 +131,15 @@ describe('quotes, shipping levels and the checks of an order before it is writte
     expect(iceland.body.taxRate).toBe(0);
   });
 
+  it("lists each market's shipping levels in the market listing, REST and GraphQL alike", async () => {
+    const rest = await post(api.url, '/api/v2/misc/get-market.php', { env: 'dev', key: apiKey, language: 'fr' });
+    const uk = rest.body.results.find((m: any) => m.marketIdAlt === 'uk');
+    expect(uk.shippingLevels.map((l: any) => [l.code, l.default, l.price])).toEqual([['standard', true, 3.99], ['express', false, 8.99], ['overnight', false, 14.99]]);
+    expect(uk.shippingLevels[2]).toMatchObject({ name: 'Livraison en 24 h', destinations: [{ isoCode2: 'GB', transitDays: { min: 1, max: 1 } }] });
+    const gql = await graphql('{ markets(language: "fr") { results { marketIdAlt shippingLevels { code name default price destinations { isoCode2 transitDays { min max } } } } } }', {});
+    expect(gql.data.markets.results.find((m: any) => m.marketIdAlt === 'uk').shippingLevels).toEqual(uk.shippingLevels);
+  });
+
   it('accepts an order that matches its quote and refuses one with a changed line, naming what differs', async () => {
     const projectId = await editableProject(api, auth, { email: 'quoted@example.com' });
     const q = (await quote({ marketId: 0, countryIso2: 'DE', shippingLevel: 'express', coupon: { value: 3 }, lines: [{ projectId, quantity: 2 }] })).body;
@@ -174,6 +183,14 @@ describe('quotes, shipping levels and the checks of an order before it is writte
     const expired = await post(api.url, '/v2/print', bodyFromQuote('grown-2', projectId, fresh), auth);
     expect(expired.status).toBe(409);
     expect(expired.body.code).toBe('QUOTE_EXPIRED');
+
+    // A week after expiry the quote is removed by the next quote of its tenant, and is then not found.
+    await (await db()).execute(`UPDATE quotes SET expires_at = now() - interval '8 days' WHERE id = ?`, [fresh.quoteId]);
+    await quote({ marketId: 0, countryIso2: 'DE', lines: [{ sku: 'PB-HC-15-S', pageCount: 24, quantity: 1 }] });
+    expect(await count(`quotes WHERE id = '${fresh.quoteId}'`)).toBe(0);
+    const gone = await post(api.url, '/v2/print', bodyFromQuote('grown-3', projectId, fresh), auth);
+    expect(gone.status).toBe(404);
+    expect(gone.body.errors).toEqual([expect.objectContaining({ path: 'quoteId' })]);
   });
 
   it('refuses an order whose metadata.pageCount is stale, and writes nothing', async () => {
@@ -284,8 +301,8 @@ describe('quotes, shipping levels and the checks of an order before it is writte
     express.payment.shipping.method = 'EXPRESS';
     expect((await post(api.url, '/v2/print', express, live)).status).toBe(200);
     const lineOf = async () => (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: liveProject });
-    await waitFor(async () => (await lineOf()).status === 'sent printjob', 90_000, 'sent printjob');
+    await waitFor(async () => (await lineOf()).status === 'sent printjob', 150_000, 'sent printjob');
     const job = JSON.parse(await readFile(path.join(api.config.dataDir, 'printjobs', 'live-express', liveProject, 'job.json'), 'utf8'));
     expect(job).toMatchObject({ orderId: 'live-express', shippingLevel: 'express', shipping: { phone: '+49301234567', countryIso2: 'DE' } });
-  });
+  }, 180_000);
 });

@@ -311,6 +311,7 @@ export type Market = {
   /** 0 is the default market */
   marketId: Scalars['Int']['output'];
   marketIdAlt: Scalars['String']['output'];
+  shippingLevels: Array<MarketShippingLevel>;
   shipsWithin: Array<ShipsWithinArea>;
   storeName: Scalars['String']['output'];
 };
@@ -320,6 +321,18 @@ export type MarketListing = {
   results: Array<Market>;
   /** Present only when latitude and longitude were given */
   suggested?: Maybe<Market>;
+};
+
+/** A way of shipping the orders of a market */
+export type MarketShippingLevel = {
+  __typename?: 'MarketShippingLevel';
+  code: Scalars['String']['output'];
+  /** the level an order without a known method ships with */
+  default: Scalars['Boolean']['output'];
+  destinations: Array<ShippingDestination>;
+  name: Scalars['String']['output'];
+  /** per order, in the market's currency */
+  price: Scalars['Float']['output'];
 };
 
 export type Mutation = {
@@ -1019,6 +1032,14 @@ export type RichTextBlock = {
   type: Scalars['String']['output'];
 };
 
+/** Where a shipping level goes and how many business days it takes there */
+export type ShippingDestination = {
+  __typename?: 'ShippingDestination';
+  /** Country or continent code */
+  isoCode2: Scalars['String']['output'];
+  transitDays: TransitDays;
+};
+
 export type ShippingInput = {
   cost: Scalars['Float']['input'];
   method?: InputMaybe<Scalars['String']['input']>;
@@ -1109,6 +1130,12 @@ export type TextSlot = {
   __typename?: 'TextSlot';
   assetId: Scalars['String']['output'];
   text: Scalars['String']['output'];
+};
+
+export type TransitDays = {
+  __typename?: 'TransitDays';
+  max: Scalars['Int']['output'];
+  min: Scalars['Int']['output'];
 };
 
 /** Where this client's campaign notifications go in this environment */

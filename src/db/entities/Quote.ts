@@ -1,4 +1,4 @@
-import { Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { ownedByTenant } from '../tenant-filter';
@@ -28,6 +28,7 @@ export interface QuotedTotals {
  */
 @Filter(ownedByTenant)
 @Entity({ tableName: 'quotes' })
+@Index({ properties: ['client', 'env', 'expiresAt'] })
 export class Quote {
   /** `q_` and 24 base62 characters. */
   @PrimaryKey({ type: 'string', length: 30 })

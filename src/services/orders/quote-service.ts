@@ -22,6 +22,12 @@ import { taxRateFor } from './tax-rate';
 
 export const QUOTE_ID_PREFIX = 'q_';
 
+/**
+ * How long an expired quote is kept: an order naming it meanwhile is told it expired
+ * (`QUOTE_EXPIRED`); after that it is gone and the id is not found.
+ */
+export const EXPIRED_QUOTE_KEPT_MS = 7 * 24 * 3600 * 1000;
+
 /** A line as priced: what the book is and what the market charges for it. */
 interface LineToQuote {
   projectId?: string;
@@ -78,6 +84,8 @@ export async function createQuote(ctx: RequestContext, input: QuoteInput, option
     quantity: line.quantity,
     lineTotal: decimal(totals.lines[i].lineTotal),
   }));
+  // Before the insert, this tenant's long-expired quotes go, so the table holds a TTL's worth (plus the grace).
+  await ctx.em.nativeDelete(Quote, { expiresAt: { $lt: new Date(now.getTime() - EXPIRED_QUOTE_KEPT_MS) } });
   const quote = ctx.em.create(Quote, {
     id: `${QUOTE_ID_PREFIX}${randomBase62(24)}`,
     client: ctx.tenant.clientId,
