@@ -131,6 +131,34 @@ describe('quotes, shipping levels and the checks of an order before it is writte
     expect(iceland.body.taxRate).toBe(0);
   });
 
+  it('answers the same quote over GraphQL, and the same refusals with extensions.code', async () => {
+    const input = { marketId: 'uk', countryIso2: 'IE', shippingLevel: 'Express', coupon: { value: 1.5 }, lines: [{ sku: 'PB-SC-A5-P', pageCount: 40, quantity: 4 }] };
+    const rest = (await quote(input)).body;
+    const fields = 'quoteId expiresAt currency shippingLevel subTotal shipping coupon tax grandTotal lines { pageCount extraPages lineTotal discount tax } shippingLevels { code delivery { earliest latest } }';
+    const viaGraphql = await graphql(`mutation ($input: QuoteInput!) { quote(input: $input) { ${fields} } }`, { input });
+    const { quoteId, expiresAt, ...answer } = viaGraphql.data.quote;
+    expect(quoteId).not.toBe(rest.quoteId);
+    expect(Math.abs(Date.parse(expiresAt) / 1000 - rest.expiresAt)).toBeLessThan(60);
+    expect(answer).toEqual({
+      currency: rest.currency,
+      shippingLevel: 'express',
+      subTotal: rest.subTotal,
+      shipping: rest.shipping,
+      coupon: 1.5,
+      tax: rest.tax,
+      grandTotal: rest.grandTotal,
+      lines: rest.lines.map(({ pageCount, extraPages, lineTotal, discount, tax }: any) => ({ pageCount, extraPages, lineTotal, discount, tax })),
+      shippingLevels: rest.shippingLevels.map(({ code, delivery }: any) => ({ code, delivery })),
+    });
+    // 4 × (12.99 + 16 × 0.39) in GBP; Ireland from the UK is an export: no tax.
+    expect(rest.lines[0].lineTotal).toBe(76.92);
+    expect(rest.tax).toBe(0);
+    expect(cents(rest.grandTotal)).toBe(7692 + 899 - 150);
+
+    const refused = await graphql('mutation ($input: QuoteInput!) { quote(input: $input) { quoteId } }', { input: { ...input, countryIso2: 'FR' } });
+    expect(refused.errors.map((e: any) => [e.extensions.code, e.extensions.errors[0].path])).toEqual([['COUNTRY_NOT_SHIPPED', 'countryIso2']]);
+  });
+
   it("lists each market's shipping levels in the market listing, REST and GraphQL alike", async () => {
     const rest = await post(api.url, '/api/v2/misc/get-market.php', { env: 'dev', key: apiKey, language: 'fr' });
     const uk = rest.body.results.find((m: any) => m.marketIdAlt === 'uk');
