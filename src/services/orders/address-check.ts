@@ -51,7 +51,7 @@ export function checkAddress(
     problems.push({ code: 'COUNTRY_NOT_SHIPPED', path: paths.countryIso2, message: `market ${market.marketIdAlt} does not ship to ${country}` });
   }
   const postcode = address.postcode.trim();
-  if (postcodeValidatorExistsForCountry(country) && !postcodeValidator(postcode, country)) {
+  if (postcodeValidatorExistsForCountry(country) && !postcodeMatches(postcode, country)) {
     problems.push({ code: 'INVALID_POSTCODE', path: paths.postcode, message: `"${postcode}" is not a postcode of ${country}` });
   }
   const checked: CheckedAddress = { problems };
@@ -69,6 +69,18 @@ export function checkAddress(
     else checked.telephone = parsed.number;
   }
   return checked;
+}
+
+/**
+ * The postcode has the country's format, whatever its separators: `1000001` is Japan's `100-0001`
+ * and `00950` Poland's `00-950` as customers type them; the letters and digits are what is checked.
+ */
+function postcodeMatches(postcode: string, country: string): boolean {
+  if (postcodeValidator(postcode, country)) return true;
+  const compact = postcode.replace(/[\s-]+/g, '');
+  const candidates = [compact];
+  for (let at = 1; at < compact.length; at++) candidates.push(`${compact.slice(0, at)}-${compact.slice(at)}`, `${compact.slice(0, at)} ${compact.slice(at)}`);
+  return candidates.some((candidate) => postcodeValidator(candidate, country));
 }
 
 /** A number in international form, or national as dialled in the destination country; undefined if unreadable. */

@@ -29,6 +29,7 @@ import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
  * the same `orderId` is a 409.
  */
 export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, input: PrintInput): Promise<{ message: string; order: Order }> {
+  // Stopping at the first refusal, the checks throw: a plan that comes back is complete.
   const plan = (await planOrder(ctx, input, new OrderChecks('stopAtFirst')))!;
   if ('replay' in plan) return replay(plan.replay, plan.digest);
   const { orderId, digest, address, lines, orderMarket, decimals, totals, shipping, contact } = plan;
