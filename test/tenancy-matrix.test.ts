@@ -228,6 +228,20 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'POST /v2/quote',
+    async attempt(caller, owner) {
+      for (const projectId of owner.projects) {
+        expectNotFound(await post(api.url, '/v2/quote', { marketId: 0, countryIso2: 'DE', lines: [{ projectId, quantity: 1 }] }, pwa(caller)), 'lines[0].projectId');
+      }
+      // validateOnly names the owner's projects as not found too, and lists nothing else of them.
+      for (const id of owner.projects) {
+        const checked = await post(api.url, '/v2/print', { ...printBody(`try-${crypto.randomUUID()}`, id), validateOnly: true }, pwa(caller));
+        expect(checked.status).toBe(200);
+        expect(checked.body).toEqual({ valid: false, problems: [expect.objectContaining({ code: 'NOT_FOUND', path: 'projects[0].id' })] });
+      }
+    },
+  },
+  {
     operation: 'POST /v2/project/delete',
     async attempt(caller, owner) {
       for (const user of [owner.userId, owner.email]) {
@@ -442,6 +456,30 @@ const PROBES: Probe[] = [
       const print = (input: unknown) => graphql(caller, `mutation ($input: PrintOrderInput!) { printOrder(input: $input) { message order { ${ORDER_FIELDS} } } }`, { input });
       for (const id of owner.projects) expectGraphqlNotFound(await print(printBody(`try-${crypto.randomUUID()}`, id)));
       for (const order of owner.orders) expectGraphqlNotFound(await print(order.body));
+    },
+  },
+  {
+    operation: 'Mutation.quote',
+    async attempt(caller, owner) {
+      for (const projectId of owner.projects) {
+        expectGraphqlNotFound(
+          await graphql(caller, 'mutation ($input: QuoteInput!) { quote(input: $input) { quoteId grandTotal } }', {
+            input: { marketId: '0', countryIso2: 'DE', lines: [{ projectId, quantity: 1 }] },
+          }),
+        );
+      }
+    },
+  },
+  {
+    operation: 'Query.validateOrder',
+    async attempt(caller, owner) {
+      for (const id of owner.projects) {
+        const result = await graphql(caller, 'query ($input: PrintOrderInput!) { validateOrder(input: $input) { valid problems { code path } } }', {
+          input: printBody(`try-${crypto.randomUUID()}`, id),
+        });
+        expect(result.errors).toBeUndefined();
+        expect(result.data.validateOrder).toEqual({ valid: false, problems: [{ code: 'NOT_FOUND', path: 'projects[0].id' }] });
+      }
     },
   },
   {

@@ -80,6 +80,8 @@ export const EnvironmentSchema = Type.Object(
     WORKFLOW_RETENTION: duration('14d'),
     /** How long an Idempotency-Key and its stored answer are kept. */
     IDEMPOTENCY_RETENTION: duration('24h'),
+    /** How long a quote's prices hold for an order that names its quoteId. */
+    QUOTE_TTL: duration('24h'),
     // Published limits (README, Limits): generous defaults, so that only abuse meets them.
     RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
     RATE_LIMIT_WINDOW: duration('1m'),
@@ -194,6 +196,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       idempotencyRetentionMs: milliseconds(env.IDEMPOTENCY_RETENTION),
       photoDownloadTimeoutMs: milliseconds(env.PHOTO_DOWNLOAD_TIMEOUT),
       buildDownloadDeadlineMs: milliseconds(env.BUILD_DOWNLOAD_DEADLINE),
+      quoteTtlMs: milliseconds(env.QUOTE_TTL),
     },
     limits: {
       rateLimitMax: env.RATE_LIMIT_MAX,

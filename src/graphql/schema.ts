@@ -8,6 +8,7 @@ import { ProjectResolver } from './resolvers/project-resolver';
 import { ProjectStatusResolver } from './resolvers/project-status-resolver';
 import { OrderResolver } from './resolvers/order-resolver';
 import { OrderStatusResolver } from './resolvers/order-status-resolver';
+import { QuoteResolver } from './resolvers/quote-resolver';
 import { CampaignResolver } from './resolvers/campaign-resolver';
 import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver';
 import { WebhookResolver } from './resolvers/webhook-resolver';
@@ -33,7 +34,7 @@ let schema: Promise<GraphQLSchema> | undefined;
 /** The schema is built once per process from the resolver classes. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver, EditorResolver, PhotoResolver, ProductionResolver],
+    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, QuoteResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver, EditorResolver, PhotoResolver, ProductionResolver],
     validate: false,
     pubSub: topicsUnsupported,
   }).then(scopeRootFieldsToEditorSessions);

@@ -28,6 +28,7 @@ export interface HttpPrintJobBody {
    * printers validate them apart. `pdf` is the interior too, for PSPs that read that name.
    */
   files: { cover: string; interior: string; pdf: string; manifest: string };
+  shippingLevel?: string;
   shipping: PrintJob['shipping'];
 }
 
@@ -62,6 +63,7 @@ export class HttpPrinter implements Printer {
         pdf: this.options.fileUrl(job.pdfKey),
         manifest: this.options.fileUrl(job.manifestKey),
       },
+      ...(job.shippingLevel ? { shippingLevel: job.shippingLevel } : {}),
       shipping: job.shipping,
     };
     const body = JSON.stringify(payload);

@@ -13,6 +13,8 @@ export interface PrintJob {
   coverPdfKey: string;
   pdfKey: string;
   manifestKey: string;
+  /** The code of the market's shipping level the order ships with (`standard`, `express`, ...); absent where the market has none. */
+  shippingLevel?: string;
   shipping: {
     name: string;
     line1: string;

@@ -94,6 +94,9 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
       },
       // One orderId: print is idempotent on it, so at most one order is rendered however often this passes.
       'POST /v2/print': { body: { ...printBody('fuzz-order', projectId), user: { ...printBody('fuzz-order', projectId).user, email: 'ada@example.com' } } },
+      'POST /v2/quote': {
+        body: { marketId: 0, countryIso2: 'DE', shippingLevel: 'express', coupon: { value: 2 }, lines: [{ projectId, quantity: 1 }, { sku: 'PB-HC-15-S', pageCount: 30, quantity: 2 }] },
+      },
       'POST /v2/project/delete': { body: { user: 'other-user', type: 'sync', ids: [projectId] } },
       'POST /v2/project/duplicate': { body: { id: projectId, callback: 'http://127.0.0.1:1/callback' } },
       'POST /v2/project/transfer': { body: { id: projectId, targetUser: 'fuzz-user' } },

@@ -259,6 +259,12 @@ export type Currency = {
   right: Scalars['String']['output'];
 };
 
+export type DayRange = {
+  __typename?: 'DayRange';
+  max: Scalars['Int']['output'];
+  min: Scalars['Int']['output'];
+};
+
 export type DeleteProjectsPayload = {
   __typename?: 'DeleteProjectsPayload';
   ids: Array<Scalars['String']['output']>;
@@ -267,6 +273,14 @@ export type DeleteProjectsPayload = {
 export type DeleteType =
   | 'async'
   | 'sync';
+
+export type DeliveryRange = {
+  __typename?: 'DeliveryRange';
+  /** YYYY-MM-DD */
+  earliest: Scalars['String']['output'];
+  /** YYYY-MM-DD */
+  latest: Scalars['String']['output'];
+};
 
 /** Statuses the eCommerce side may set */
 export type EcommerceOrderStatus =
@@ -326,6 +340,7 @@ export type Market = {
   /** 0 is the default market */
   marketId: Scalars['Int']['output'];
   marketIdAlt: Scalars['String']['output'];
+  shippingLevels: Array<MarketShippingLevel>;
   shipsWithin: Array<ShipsWithinArea>;
   storeName: Scalars['String']['output'];
 };
@@ -335,6 +350,18 @@ export type MarketListing = {
   results: Array<Market>;
   /** Present only when latitude and longitude were given */
   suggested?: Maybe<Market>;
+};
+
+/** A way of shipping the orders of a market */
+export type MarketShippingLevel = {
+  __typename?: 'MarketShippingLevel';
+  code: Scalars['String']['output'];
+  /** the level an order without a known method ships with */
+  default: Scalars['Boolean']['output'];
+  destinations: Array<ShippingDestination>;
+  name: Scalars['String']['output'];
+  /** per order, in the market's currency */
+  price: Scalars['Float']['output'];
 };
 
 export type Mutation = {
@@ -355,6 +382,8 @@ export type Mutation = {
   movePhoto: Project;
   /** Print a paid order (REST: /v2/print); idempotent on orderId */
   printOrder: PrintOrderPayload;
+  /** Price lines for a market and destination; the answer is stored as a quote an order can name (REST: POST /v2/quote) */
+  quote: Quote;
   /** Remove an even number of pages, keeping the product's minimum */
   removePages: Project;
   /** Send a failed delivery again: same event and webhook-id, new attempts */
@@ -430,6 +459,11 @@ export type MutationPrintOrderArgs = {
 };
 
 
+export type MutationQuoteArgs = {
+  input: QuoteInput;
+};
+
+
 export type MutationRemovePagesArgs = {
   pages: Array<Scalars['Int']['input']>;
   projectId: Scalars['String']['input'];
@@ -501,9 +535,16 @@ export type Order = {
   /** The caller's order id */
   orderId: Scalars['ID']['output'];
   paymentStatus: Scalars['String']['output'];
+  /** the quote the order was checked against */
+  quoteId?: Maybe<Scalars['String']['output']>;
   shippingAddress: OrderAddress;
   shippingCost: Scalars['Float']['output'];
+  /** the code of the market's shipping level the order ships with; null where the market has none */
+  shippingLevel?: Maybe<Scalars['String']['output']>;
+  /** payment.shipping.method as sent */
+  shippingMethod?: Maybe<Scalars['String']['output']>;
   subTotal: Scalars['Float']['output'];
+  warnings: Array<OrderWarning>;
 };
 
 export type OrderAddress = {
@@ -552,6 +593,15 @@ export type OrderLine = {
   warnings: Array<PrintWarning>;
 };
 
+export type OrderProblem = {
+  __typename?: 'OrderProblem';
+  /** the error code a print would answer */
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  /** the field as sent */
+  path: Scalars['String']['output'];
+};
+
 /** A committed status change of one project of an order */
 export type OrderStatusEvent = {
   __typename?: 'OrderStatusEvent';
@@ -568,6 +618,20 @@ export type OrderUserInput = {
   firstName?: InputMaybe<Scalars['String']['input']>;
   lastName?: InputMaybe<Scalars['String']['input']>;
   telephone?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Every check of printOrder, nothing written (REST: /v2/print with validateOnly) */
+export type OrderValidation = {
+  __typename?: 'OrderValidation';
+  problems: Array<OrderProblem>;
+  valid: Scalars['Boolean']['output'];
+};
+
+/** Something the service decided for the order, e.g. UNKNOWN_SHIPPING_METHOD */
+export type OrderWarning = {
+  __typename?: 'OrderWarning';
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
 };
 
 /** Trim size of one page, its bleed and the print resolution */
@@ -696,6 +760,8 @@ export type PrintOrderInput = {
   /** Placed before payment: lines wait for confirmPayment (waiting, expiring, last call, then abandoned) */
   paymentPending?: InputMaybe<Scalars['Boolean']['input']>;
   projects: Array<PrintProjectInput>;
+  /** a quote the order must match (QUOTE_MISMATCH, QUOTE_EXPIRED); replaces the totals check */
+  quoteId?: InputMaybe<Scalars['String']['input']>;
   user: OrderUserInput;
 };
 
@@ -880,6 +946,8 @@ export type Query = {
   project: Project;
   /** A user's projects, newest first (REST: project/list) */
   projects: ProjectConnection;
+  /** Every check of printOrder for this input; nothing is written (REST: /v2/print with validateOnly) */
+  validateOrder: OrderValidation;
   /** This client's webhook in this environment; null when none is set */
   webhook?: Maybe<Webhook>;
   /** One webhook delivery with its attempts */
@@ -942,8 +1010,99 @@ export type QueryProjectsArgs = {
 };
 
 
+export type QueryValidateOrderArgs = {
+  input: PrintOrderInput;
+};
+
+
 export type QueryWebhookDeliveryArgs = {
   id: Scalars['String']['input'];
+};
+
+/** Prices held for an order that names quoteId until expiresAt (REST: POST /v2/quote) */
+export type Quote = {
+  __typename?: 'Quote';
+  countryIso2: Scalars['String']['output'];
+  coupon: Scalars['Float']['output'];
+  currency: Scalars['String']['output'];
+  expiresAt: Scalars['DateTimeISO']['output'];
+  grandTotal: Scalars['Float']['output'];
+  lines: Array<QuotedLine>;
+  marketId: Scalars['Int']['output'];
+  pricesIncludeTax: Scalars['Boolean']['output'];
+  quoteId: Scalars['String']['output'];
+  shipping: Scalars['Float']['output'];
+  shippingLevel?: Maybe<Scalars['String']['output']>;
+  shippingLevels: Array<QuotedShippingLevel>;
+  subTotal: Scalars['Float']['output'];
+  tax: Scalars['Float']['output'];
+  /** percent */
+  taxRate: Scalars['Float']['output'];
+};
+
+export type QuoteCouponInput = {
+  code?: InputMaybe<Scalars['String']['input']>;
+  value: Scalars['Float']['input'];
+};
+
+/** What POST /v2/quote takes */
+export type QuoteInput = {
+  /** the destination country, ISO 3166-1 alpha-2 */
+  countryIso2: Scalars['String']['input'];
+  coupon?: InputMaybe<QuoteCouponInput>;
+  /** for level names; default en */
+  language?: InputMaybe<Scalars['String']['input']>;
+  lines: Array<QuoteLineInput>;
+  /** an integer market id or an alternative id */
+  marketId: Scalars['String']['input'];
+  /** a level's code or name; default: the market's default level */
+  shippingLevel?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A line to price: a project (from its book as it is now), or a sku with a page count */
+export type QuoteLineInput = {
+  /** interior pages, with sku */
+  pageCount?: InputMaybe<Scalars['Int']['input']>;
+  projectId?: InputMaybe<Scalars['String']['input']>;
+  quantity: Scalars['Int']['input'];
+  /** a sku or renderOptions.productId */
+  sku?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type QuotedLine = {
+  __typename?: 'QuotedLine';
+  basePages: Scalars['Int']['output'];
+  basePrice: Scalars['Float']['output'];
+  /** the line's share of the coupon */
+  discount: Scalars['Float']['output'];
+  extraCostPerPage: Scalars['Float']['output'];
+  extraPages: Scalars['Int']['output'];
+  /** per copy */
+  extraPagesCost: Scalars['Float']['output'];
+  lineTotal: Scalars['Float']['output'];
+  pageCount: Scalars['Int']['output'];
+  projectId?: Maybe<Scalars['String']['output']>;
+  quantity: Scalars['Int']['output'];
+  sku: Scalars['String']['output'];
+  tax: Scalars['Float']['output'];
+  /** per copy */
+  unitPrice: Scalars['Float']['output'];
+};
+
+/** A shipping level that reaches the destination, priced */
+export type QuotedShippingLevel = {
+  __typename?: 'QuotedShippingLevel';
+  code: Scalars['String']['output'];
+  cost: Scalars['Float']['output'];
+  delivery: DeliveryRange;
+  /** the grand total with this level */
+  grandTotal: Scalars['Float']['output'];
+  name: Scalars['String']['output'];
+  /** business days */
+  productionDays: Scalars['Int']['output'];
+  tax: Scalars['Float']['output'];
+  /** business days */
+  transitDays: DayRange;
 };
 
 /** Values to use in generate and print calls */
@@ -973,6 +1132,14 @@ export type SheetBox = {
   xPt: Scalars['Float']['output'];
   yMm: Scalars['Float']['output'];
   yPt: Scalars['Float']['output'];
+};
+
+/** Where a shipping level goes and how many business days it takes there */
+export type ShippingDestination = {
+  __typename?: 'ShippingDestination';
+  /** Country or continent code */
+  isoCode2: Scalars['String']['output'];
+  transitDays: TransitDays;
 };
 
 export type ShippingInput = {
@@ -1066,6 +1233,12 @@ export type TextSlot = {
   __typename?: 'TextSlot';
   assetId: Scalars['String']['output'];
   text: Scalars['String']['output'];
+};
+
+export type TransitDays = {
+  __typename?: 'TransitDays';
+  max: Scalars['Int']['output'];
+  min: Scalars['Int']['output'];
 };
 
 /** Where this client's campaign notifications go in this environment */

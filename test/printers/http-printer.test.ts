@@ -120,6 +120,11 @@ describe('HttpPrinter', () => {
     });
   });
 
+  it("carries the order's shipping level when the market has one", async () => {
+    await printerWith().submit({ ...JOB, shippingLevel: 'express' });
+    expect(JSON.parse(psp.received[0].body)).toMatchObject({ orderId: 'shop-1001', shippingLevel: 'express', shipping: JOB.shipping });
+  });
+
   it('sends a retried job with the same message id and idempotency key, so the PSP makes one job', async () => {
     const printer = printerWith();
     const first = await printer.submit(JOB);

@@ -12,7 +12,7 @@ import { graphqlClient } from './graphql-client.js';
 const STORE = 'photobook-dashboard-credentials';
 
 const ORDERS = `query { orders(first: 50) { edges { node {
-  orderId createdAt email firstName lastName paymentStatus grandTotal currency
+  orderId createdAt email firstName lastName paymentStatus grandTotal currency shippingLevel shippingMethod quoteId warnings { code message }
   lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } } }`;
 // A campaign's rows and deliveries are asked for one campaign at a time: the whole list with its
@@ -113,6 +113,8 @@ function Orders({ client }) {
         <article class="card" key=${order.orderId} data-testid=${`order-${order.orderId}`}>
           <h3>Order ${order.orderId} <span class="status">${order.paymentStatus}</span></h3>
           <p class="sub">${new Date(order.createdAt).toLocaleString()} · ${[order.firstName, order.lastName].filter(Boolean).join(' ') || order.email || ''} · ${order.grandTotal} ${order.currency}</p>
+          <p class="sub" data-testid="order-shipping">Shipping: ${order.shippingLevel ?? 'no level'}${order.shippingMethod && order.shippingMethod !== order.shippingLevel ? ` (sent as “${order.shippingMethod}”)` : ''} · ${order.quoteId ? `quote ${order.quoteId}` : 'no quote'}</p>
+          ${order.warnings.length > 0 && html`<ul class="warnings" aria-label="Order warnings" data-testid="order-warnings">${order.warnings.map((w) => html`<li key=${w.code}>${w.message}</li>`)}</ul>`}
           ${order.lines.map((line) => {
             const events = timelines[`${order.orderId}/${line.projectId}`] ?? [];
             const steps = events.map((e) => e.status);

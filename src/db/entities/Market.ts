@@ -10,6 +10,25 @@ export interface ShipsWithinArea {
   name: Localized;
 }
 
+/** A way of shipping a market's orders (Prodigi's and Gelato's shipping levels): catalogue file shape and stored shape. */
+export interface ShippingLevelDefinition {
+  /** Stable, lower case (`standard`, `express`, `overnight`); what orders and quotes name. */
+  code: string;
+  name: Localized;
+  /** The level the market falls back to for an order that names none or an unknown one; else the first level. */
+  default?: boolean;
+  /** Per order (not per book), by currency; the market's own currency is required. */
+  prices: { currency: string; price: number }[];
+  /** Where the level reaches: a country or a continent (as in `shipsWithin`), with business days in transit. */
+  destinations: { isoCode2: string; transitDays: { min: number; max: number } }[];
+}
+
+/** A tax rate in percent for a destination country (or continent) of a market's orders. */
+export interface TaxRate {
+  isoCode2: string;
+  rate: number;
+}
+
 @Filter(ownedByClient)
 @Entity({ tableName: 'markets' })
 @Unique({ properties: ['client', 'marketId'] })
@@ -39,4 +58,10 @@ export class Market {
 
   @Property({ type: 'json' })
   shipsWithin!: ShipsWithinArea[];
+
+  @Property({ type: 'json', defaultRaw: `'[]'` })
+  shippingLevels: ShippingLevelDefinition[] & Opt = [];
+
+  @Property({ type: 'json', defaultRaw: `'[]'` })
+  taxRates: TaxRate[] & Opt = [];
 }

@@ -20,6 +20,13 @@ export interface ShippingAddress {
   country: string;
 }
 
+/** Something about an order the service decided for the client, recorded so the shop can see it (GraphQL, dashboard). */
+export interface OrderWarning {
+  /** Stable code, e.g. `UNKNOWN_SHIPPING_METHOD`. */
+  code: string;
+  message: string;
+}
+
 /** A paid order placed by `POST /v2/print`: one line per project, printed and shipped together. */
 @Filter(ownedByTenant)
 @Entity({ tableName: 'orders' })
@@ -73,6 +80,17 @@ export class Order {
 
   @Property({ type: 'string', length: 100, nullable: true })
   shippingMethod?: string | null;
+
+  /** The code of the market's shipping level the order ships with (matched from `shippingMethod`); null where the market has none. */
+  @Property({ type: 'string', length: 50, nullable: true })
+  shippingLevel?: string | null;
+
+  /** The quote the order was checked against, when it named one. */
+  @Property({ type: 'string', length: 30, nullable: true })
+  quoteId?: string | null;
+
+  @Property({ type: 'json', defaultRaw: `'[]'` })
+  warnings: OrderWarning[] & Opt = [];
 
   @Property({ type: 'string', length: 100, nullable: true })
   couponCode?: string | null;

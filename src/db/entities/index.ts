@@ -19,6 +19,7 @@ export { WebhookDelivery } from './WebhookDelivery';
 export { WebhookAttempt } from './WebhookAttempt';
 export { IdempotencyRecord } from './IdempotencyRecord';
 export { PendingFileMove } from './PendingFileMove';
+export { Quote } from './Quote';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -41,6 +42,7 @@ import { WebhookDelivery } from './WebhookDelivery';
 import { WebhookAttempt } from './WebhookAttempt';
 import { IdempotencyRecord } from './IdempotencyRecord';
 import { PendingFileMove } from './PendingFileMove';
+import { Quote } from './Quote';
 
 export const ENTITIES = [
   Client,
@@ -64,4 +66,5 @@ export const ENTITIES = [
   WebhookAttempt,
   IdempotencyRecord,
   PendingFileMove,
+  Quote,
 ];

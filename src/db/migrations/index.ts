@@ -8,6 +8,7 @@ import { Migration20261122235500 } from './Migration20261122235500';
 import { Migration20261123000428 } from './Migration20261123000428';
 import { Migration20261126000300 } from './Migration20261126000300';
 import { Migration20261126000400 } from './Migration20261126000400';
+import { Migration20261126000500 } from './Migration20261126000500';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -21,4 +22,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261123000428', class: Migration20261123000428 },
   { name: 'Migration20261126000300', class: Migration20261126000300 },
   { name: 'Migration20261126000400', class: Migration20261126000400 },
+  { name: 'Migration20261126000500', class: Migration20261126000500 },
 ];

@@ -58,6 +58,12 @@ export class OrderLine {
   @Field(() => PrintFiles, { nullable: true, description: 'The print files once rendered (sandbox and live); null before' }) printFiles?: PrintFiles | null;
 }
 
+@ObjectType({ description: 'Something the service decided for the order, e.g. UNKNOWN_SHIPPING_METHOD' })
+export class OrderWarning {
+  @Field(() => String) code!: string;
+  @Field(() => String) message!: string;
+}
+
 @ObjectType()
 export class Order {
   @Field(() => ID, { description: "The caller's order id" }) orderId!: string;
@@ -65,6 +71,11 @@ export class Order {
   @Field(() => String) currency!: string;
   @Field(() => Float) subTotal!: number;
   @Field(() => Float) shippingCost!: number;
+  @Field(() => String, { nullable: true, description: 'payment.shipping.method as sent' }) shippingMethod?: string | null;
+  @Field(() => String, { nullable: true, description: "the code of the market's shipping level the order ships with; null where the market has none" })
+  shippingLevel?: string | null;
+  @Field(() => String, { nullable: true, description: 'the quote the order was checked against' }) quoteId?: string | null;
+  @Field(() => [OrderWarning]) warnings!: OrderWarning[];
   @Field(() => String, { nullable: true }) couponCode?: string | null;
   @Field(() => Float) couponValue!: number;
   @Field(() => Float) grandTotal!: number;
@@ -157,6 +168,7 @@ export class PrintOrderInput {
   @Field(() => [PrintProjectInput]) projects!: PrintProjectInput[];
   @Field(() => PaymentInput) payment!: PaymentInput;
   @Field(() => OrderUserInput) user!: OrderUserInput;
+  @Field(() => String, { nullable: true, description: 'a quote the order must match (QUOTE_MISMATCH, QUOTE_EXPIRED); replaces the totals check' }) quoteId?: string;
   @Field(() => Boolean, { nullable: true, description: 'Placed before payment: lines wait for confirmPayment (waiting, expiring, last call, then abandoned)' })
   paymentPending?: boolean;
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
 import { authenticateBeforeTheBody } from '../authenticate-request';
-import { campaignSchema, coverDimensionsSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printFilesSchema, preflightSchema, printSchema, statusSchema, transferSchema } from './schemas';
+import { campaignSchema, coverDimensionsSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printFilesSchema, preflightSchema, printSchema, quoteSchema, statusSchema, transferSchema } from './schemas';
 
 /**
  * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
@@ -31,9 +31,12 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyL
   );
 
   app.post('/v2/print', { schema: printSchema }, async (request) => {
+    if (request.body.validateOnly === true) return services.orders.validate(contextOf(request, services.em), request.body);
     const { message } = await services.orders.print(contextOf(request, services.em), request.body);
     return { message };
   });
+
+  app.post('/v2/quote', { schema: quoteSchema }, async (request) => services.orders.quote(contextOf(request, services.em), request.body));
 
   app.get('/v2/order/print-files', { schema: printFilesSchema }, async (request) =>
     services.orders.printFiles(contextOf(request, services.em), request.query.orderId, request.query.projectId),

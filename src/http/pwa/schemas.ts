@@ -10,6 +10,9 @@ import { MarketIdInput, PrintInput, SkuInput } from '../../services/orders/print
 import { OrderPrintFiles } from '../../services/orders/print-files';
 import { CoverDimensionsView } from '../../services/production/cover-dimensions';
 import { PreflightView } from '../../services/preflight/preflight-view';
+import { OrderValidation } from '../../services/orders/order-validation';
+import { QuoteInput } from '../../services/orders/quote-input';
+import { QuoteView } from '../../services/orders/quote-view';
 import { Message, problemResponses } from '../shared-schemas';
 
 /** The PWA backend family: request and response schemas of each route. */
@@ -135,10 +138,24 @@ export const printSchema = {
   operationId: 'printOrder',
   tags: ['orders'],
   summary: 'Print a paid order',
-  description: 'Idempotent on orderId: the same order again answers the same confirmation; another payload under the same orderId is a 409.',
+  description:
+    'Idempotent on orderId: the same order again answers the same confirmation; another payload under the same orderId is a 409. ' +
+    'With quoteId the order must match that quote (409 QUOTE_MISMATCH, QUOTE_EXPIRED). With validateOnly: true every check runs and the answer is {valid, problems}; nothing is written.',
   security,
   body: PrintInput,
-  response: { 200: Message, ...problemResponses(400, 401, 404, 409, 422) },
+  response: { 200: Type.Union([Message, OrderValidation]), ...problemResponses(400, 401, 404, 409, 422) },
+} as const;
+
+export const quoteSchema = {
+  operationId: 'quoteOrder',
+  tags: ['orders'],
+  summary: 'Price lines for a market and destination, with shipping levels, tax and delivery dates',
+  description:
+    'Prices each line (a project, from its book as it is now, or a sku and page count) with exact decimal money, lists every shipping level that reaches the destination with its cost and estimated delivery range, the tax, and the totals for the chosen level. ' +
+    'The answer is stored under quoteId until expiresAt; an order sent to /v2/print with that quoteId must match it.',
+  security,
+  body: QuoteInput,
+  response: { 200: QuoteView, ...problemResponses(400, 401, 404, 409) },
 } as const;
 
 export const campaignSchema = {

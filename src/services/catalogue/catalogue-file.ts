@@ -1,8 +1,10 @@
 import { Ajv, type ErrorObject } from 'ajv';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
 import type { ProductSpecifications, RenderOptions } from '../../db/entities/Product';
+import type { ShippingLevelDefinition, TaxRate } from '../../db/entities/Market';
 import { ValidationError, type FieldError } from '../../domain/errors';
 import { BINDINGS, isCaseBound } from '../../domain/print-production';
+import { continentOf } from '../markets/destination';
 
 /** The JSON a client's catalogue is imported from (`catalogue/demo.json` is one). */
 export interface CatalogueFile {
@@ -16,6 +18,10 @@ export interface CatalogueFile {
     isoCode2: string;
     currency: string;
     shipsWithin: { isoCode2: string; name: Localized }[];
+    /** How orders of this market ship; the quote lists the ones that reach the destination. */
+    shippingLevels?: ShippingLevelDefinition[];
+    /** Tax rates by destination country; a country not listed is taxed at 0. */
+    taxRates?: TaxRate[];
   }[];
   categories: {
     categoryId: number;
@@ -89,6 +95,47 @@ const richText = {
 const id = { type: 'integer', minimum: 0 } as const;
 const money = { type: 'number', minimum: 0 } as const;
 const path = { type: 'string', minLength: 1, maxLength: 500 } as const;
+const areaCode = { type: 'string', pattern: '^[A-Z]{2}$' } as const;
+const days = { type: 'integer', minimum: 0, maximum: 365 } as const;
+const shippingLevel = {
+  type: 'object',
+  required: ['code', 'name', 'prices', 'destinations'],
+  additionalProperties: false,
+  properties: {
+    code: { type: 'string', pattern: '^[a-z][a-z0-9_-]{0,49}$' },
+    name: localized,
+    default: { type: 'boolean' },
+    prices: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['currency', 'price'],
+        additionalProperties: false,
+        properties: { currency: { type: 'string', pattern: '^[A-Z]{3}$' }, price: money },
+      },
+    },
+    destinations: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['isoCode2', 'transitDays'],
+        additionalProperties: false,
+        properties: {
+          isoCode2: areaCode,
+          transitDays: { type: 'object', required: ['min', 'max'], additionalProperties: false, properties: { min: days, max: days } },
+        },
+      },
+    },
+  },
+} as const;
+const taxRate = {
+  type: 'object',
+  required: ['isoCode2', 'rate'],
+  additionalProperties: false,
+  properties: { isoCode2: areaCode, rate: { type: 'number', minimum: 0, maximum: 100 } },
+} as const;
 const bound = {
   type: 'object',
   required: ['photos', 'pages'],
@@ -141,6 +188,8 @@ export const catalogueFileSchema = {
               properties: { isoCode2: { type: 'string', pattern: '^[A-Z]{2}$' }, name: localized },
             },
           },
+          shippingLevels: { type: 'array', maxItems: 20, items: shippingLevel },
+          taxRates: { type: 'array', maxItems: 300, items: taxRate },
         },
       },
     },
@@ -331,9 +380,23 @@ function crossReferenceProblems(file: CatalogueFile): FieldError[] {
   const markets = new Set(file.markets.map((m) => m.marketId));
   const categories = new Set(file.categories.map((c) => c.categoryId));
   if (!markets.has(0)) problems.push({ path: 'markets', message: 'must contain the default market 0' });
+  const decimalsOf = new Map(file.currencies.map((c) => [c.code, c.decimals]));
+  const moneyProblem = (amount: number, currency: string, path: string) => {
+    const decimals = decimalsOf.get(currency);
+    if (decimals !== undefined && decimalPlaces(amount) > decimals) problems.push({ path, message: `has more decimals than ${currency} (${decimals})` });
+  };
   file.markets.forEach((m, i) => {
     if (!currencies.has(m.currency)) problems.push({ path: `markets[${i}].currency`, message: `unknown currency ${m.currency}` });
+    problems.push(...shippingLevelProblems(m, `markets[${i}]`));
+    (m.shippingLevels ?? []).forEach((level, j) =>
+      level.prices.forEach((price, k) => moneyProblem(price.price, price.currency, `markets[${i}].shippingLevels[${j}].prices[${k}].price`)),
+    );
+    duplicates(m.taxRates ?? [], (t) => t.isoCode2, `markets[${i}].taxRates`, 'isoCode2');
+    (m.taxRates ?? []).forEach((t, j) => {
+      if (decimalPlaces(t.rate) > 3) problems.push({ path: `markets[${i}].taxRates[${j}].rate`, message: 'has more than 3 decimals' });
+    });
   });
+  const currencyOfMarket = new Map(file.markets.map((m) => [m.marketId, m.currency]));
   file.products.forEach((p, i) => {
     if (!categories.has(p.categoryId)) problems.push({ path: `products[${i}].categoryId`, message: `unknown category ${p.categoryId}` });
     const { min, max } = p.specifications;
@@ -343,6 +406,11 @@ function crossReferenceProblems(file: CatalogueFile): FieldError[] {
     const priced = new Set(p.prices.map((price) => price.marketId));
     p.prices.forEach((price, j) => {
       if (!markets.has(price.marketId)) problems.push({ path: `products[${i}].prices[${j}].marketId`, message: `unknown market ${price.marketId}` });
+      const currency = currencyOfMarket.get(price.marketId);
+      if (currency) {
+        moneyProblem(price.price, currency, `products[${i}].prices[${j}].price`);
+        moneyProblem(price.extraCostPerPage, currency, `products[${i}].prices[${j}].extraCostPerPage`);
+      }
     });
     for (const marketId of markets) {
       if (!priced.has(marketId)) problems.push({ path: `products[${i}].prices`, message: `has no price for market ${marketId}` });
@@ -363,4 +431,38 @@ function productionProblems(production: CatalogueFile['products'][number]['speci
     if (production.hingeMm !== 0) problems.push({ path: `${at}.hingeMm`, message: 'must be 0 for a softcover: it has no hinge' });
   }
   return problems;
+}
+
+/**
+ * A market's levels: codes unique, at most one marked default, a price in the market's currency,
+ * transit ranges the right way round, and destinations inside the market's `shipsWithin`.
+ */
+function shippingLevelProblems(market: CatalogueFile['markets'][number], at: string): FieldError[] {
+  const problems: FieldError[] = [];
+  const levels = market.shippingLevels ?? [];
+  const codes = new Set<string>();
+  const areas = new Set(market.shipsWithin.map((area) => area.isoCode2));
+  levels.forEach((level, j) => {
+    const path = `${at}.shippingLevels[${j}]`;
+    if (codes.has(level.code)) problems.push({ path: `${path}.code`, message: `duplicate code ${JSON.stringify(level.code)}` });
+    codes.add(level.code);
+    if (!level.prices.some((p) => p.currency === market.currency)) problems.push({ path: `${path}.prices`, message: `has no price in the market's currency ${market.currency}` });
+    level.destinations.forEach((destination, k) => {
+      if (destination.transitDays.min > destination.transitDays.max) {
+        problems.push({ path: `${path}.destinations[${k}].transitDays.min`, message: 'is greater than transitDays.max' });
+      }
+      if (!areas.has(destination.isoCode2) && !areas.has(continentOf(destination.isoCode2) ?? '')) {
+        problems.push({ path: `${path}.destinations[${k}].isoCode2`, message: `${destination.isoCode2} is outside the market's shipsWithin` });
+      }
+    });
+  });
+  if (levels.filter((level) => level.default).length > 1) problems.push({ path: `${at}.shippingLevels`, message: 'marks more than one level as default' });
+  return problems;
+}
+
+/** Decimal places of a number as JSON wrote it (19.99 -> 2, 3200 -> 0, 1e-7 -> 7). */
+function decimalPlaces(amount: number): number {
+  const [mantissa, exponent = '0'] = String(amount).toLowerCase().split('e');
+  const fraction = mantissa.split('.')[1]?.length ?? 0;
+  return Math.max(0, fraction - Number(exponent));
 }

@@ -59,6 +59,8 @@ export async function replaceCatalogue(em: EntityManager, clientId: string, file
           isoCode2: m.isoCode2,
           currency: currencies.get(m.currency)!,
           shipsWithin: m.shipsWithin,
+          shippingLevels: m.shippingLevels ?? [],
+          taxRates: m.taxRates ?? [],
         }),
       ]),
     );

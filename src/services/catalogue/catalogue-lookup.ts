@@ -7,15 +7,21 @@ import { RejectedError } from '../../domain/errors';
  * (`specifications.psp.name` or `renderOptions.psp`). Numbers and strings are both accepted.
  */
 export async function resolveProduct(ctx: RequestContext, sku: string | number, psp: string, paths = { sku: 'sku', psp: 'psp' }): Promise<Product> {
-  const wanted = String(sku).trim();
-  const products = await ctx.em.find(Product, { $or: [{ sku: wanted }, { renderOptions: { productId: wanted } }] });
-  const product = products.find((p) => p.sku === wanted) ?? products[0];
-  if (!product) throw new RejectedError('UNKNOWN_SKU', paths.sku, `"${wanted}" is not a sku or productId of this catalogue`);
-  if (product.disabled) throw new RejectedError('PRODUCT_UNAVAILABLE', paths.sku, `"${wanted}" is not available yet`);
+  const product = await findProduct(ctx, sku, paths.sku);
   const printer = String(psp).trim();
   if (printer !== product.specifications.psp.name && printer !== product.renderOptions.psp) {
     throw new RejectedError('UNKNOWN_PSP', paths.psp, `"${printer}" does not print ${product.sku}; use "${product.specifications.psp.name}"`);
   }
+  return product;
+}
+
+/** The available product a client names by `sku` or `renderOptions.productId` (number or string). */
+export async function findProduct(ctx: RequestContext, sku: string | number, path = 'sku'): Promise<Product> {
+  const wanted = String(sku).trim();
+  const products = await ctx.em.find(Product, { $or: [{ sku: wanted }, { renderOptions: { productId: wanted } }] });
+  const product = products.find((p) => p.sku === wanted) ?? products[0];
+  if (!product) throw new RejectedError('UNKNOWN_SKU', path, `"${wanted}" is not a sku or productId of this catalogue`);
+  if (product.disabled) throw new RejectedError('PRODUCT_UNAVAILABLE', path, `"${wanted}" is not available yet`);
   return product;
 }
 

@@ -1,4 +1,4 @@
-import { countries } from 'countries-list';
+import { continentOf } from './destination';
 
 export interface Location {
   /** ISO 3166-1 alpha-2 country code. */
@@ -17,6 +17,5 @@ export async function locateCountry(latitude: number, longitude: number): Promis
   // `country` granularity folds territories into their sovereign where ISO has no own code.
   const country = iso1A2Code([longitude, latitude], { level: 'territory' }) ?? iso1A2Code([longitude, latitude]);
   if (!country) return null;
-  const continent = (countries as Record<string, { continent: string } | undefined>)[country]?.continent;
-  return { country, continent };
+  return { country, continent: continentOf(country) };
 }

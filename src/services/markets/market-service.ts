@@ -37,6 +37,7 @@ export async function suggestMarket(markets: Market[], latitude: number, longitu
 }
 
 function toView(market: Market, language: string): MarketView {
+  const defaultLevel = market.shippingLevels.find((level) => level.default) ?? market.shippingLevels[0];
   return {
     marketId: market.marketId,
     marketIdAlt: market.marketIdAlt,
@@ -44,5 +45,12 @@ function toView(market: Market, language: string): MarketView {
     isoCode2: market.isoCode2,
     currency: market.currency.code,
     shipsWithin: market.shipsWithin.map((area) => ({ isoCode2: area.isoCode2, name: pick(area.name, language) })),
+    shippingLevels: market.shippingLevels.map((level) => ({
+      code: level.code,
+      name: pick(level.name, language),
+      default: level === defaultLevel,
+      price: level.prices.find((p) => p.currency === market.currency.code)?.price ?? 0,
+      destinations: level.destinations.map(({ isoCode2, transitDays }) => ({ isoCode2, transitDays: { min: transitDays.min, max: transitDays.max } })),
+    })),
   };
 }

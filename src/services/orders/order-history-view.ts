@@ -30,6 +30,9 @@ export const OrderHistoryEntry = Type.Object({
     country: Type.String(),
   }),
   shippingCost: Type.Number(),
+  shippingLevel: Type.Optional(
+    Type.Object({ code: Type.String(), name: Type.String() }, { description: "Extension: the market's shipping level the order ships with; absent where the market has none" }),
+  ),
   voucher: Type.String(),
   voucherAmount: Type.Number(),
   subTotal: Type.Number(),

@@ -1,4 +1,4 @@
-import { Order, ProductPrice, Product } from '../../db/entities';
+import { Order, ProductPrice, Product, type Market } from '../../db/entities';
 import type { RequestContext } from '../context';
 import type { FileStore } from '../../storage/file-store';
 import { normaliseEmail } from '../projects/user-identity';
@@ -23,7 +23,7 @@ export async function orderHistory(
   const page = await ctx.em.findByCursor(
     Order,
     { email },
-    { first: ORDER_HISTORY_PAGE_SIZE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
+    { first: ORDER_HISTORY_PAGE_SIZE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project', 'market'], includeCount: false },
   );
   const skus = [...new Set(page.items.flatMap((o) => o.lines.getItems().map((l) => l.sku)))];
   const products = await ctx.em.find(Product, { sku: { $in: skus } });
@@ -66,6 +66,7 @@ export async function orderHistory(
         country: address.country,
       },
       shippingCost: order.shippingCost,
+      ...(order.shippingLevel ? { shippingLevel: levelView(order.market, order.shippingLevel, query.language) } : {}),
       voucher: order.couponCode ?? '',
       voucherAmount: order.couponValue,
       subTotal: order.subTotal,
@@ -73,6 +74,12 @@ export async function orderHistory(
     };
   });
   return { results, ...(page.hasNextPage && page.endCursor ? { cursor: page.endCursor } : {}) };
+}
+
+/** The level by its code, named in the language; a level the catalogue no longer has keeps its code as its name. */
+function levelView(market: Market, code: string, language: string): { code: string; name: string } {
+  const level = market.shippingLevels.find((l) => l.code === code);
+  return { code, name: level ? pick(level.name, language) : code };
 }
 
 /** `DD-MM-YYYY HH:mm` and `YYYY-MM-DD HH:mm:ss` in the server's time zone, and Unix seconds. */

@@ -5,8 +5,10 @@ import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
 import { STATUS_UPDATE_SIGNAL, WorkflowNotFoundError, fulfilmentWorkflowId, type StatusUpdate } from '../../domain/flows';
-import { printOrder } from './print-order';
+import { printOrder, validateOrder } from './print-order';
 import type { PrintInput } from './print-input';
+import { createQuote } from './quote-service';
+import type { QuoteInput } from './quote-input';
 import { orderHistory } from './order-history';
 import { moveOrderLine } from './order-line-status';
 import { ECOMMERCE_STATUSES, type OrderStatus } from '../../domain/order-status';
@@ -21,6 +23,15 @@ export class OrderService {
 
   print(ctx: RequestContext, input: PrintInput) {
     return printOrder(ctx, this.deps, input);
+  }
+
+  /** Every check of `print`, nothing written: `{ valid, problems }`. */
+  validate(ctx: RequestContext, input: PrintInput) {
+    return validateOrder(ctx, input);
+  }
+
+  quote(ctx: RequestContext, input: QuoteInput) {
+    return createQuote(ctx, input, { ttlMs: this.deps.config.durations.quoteTtlMs });
   }
 
   history(ctx: RequestContext, query: { email: string; language: string; cursor?: string }) {

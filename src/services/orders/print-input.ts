@@ -57,6 +57,12 @@ export const PrintInput = Type.Object({
     }),
   }),
   orderId: Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id" }),
+  quoteId: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 30, description: 'Extension: a quote from POST /v2/quote the order must match (409 QUOTE_MISMATCH, QUOTE_EXPIRED); replaces the totals check' }),
+  ),
+  validateOnly: Type.Optional(
+    Type.Boolean({ description: 'Extension: run every check of the order and answer {valid, problems}; nothing is written' }),
+  ),
   paymentPending: Type.Optional(
     Type.Boolean({
       description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment',

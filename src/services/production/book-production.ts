@@ -163,6 +163,7 @@ export class BookProduction {
       coverPdfKey: line.coverPdfKey!,
       pdfKey: line.pdfKey!,
       manifestKey: line.manifestKey!,
+      ...(order.shippingLevel ? { shippingLevel: order.shippingLevel } : {}),
       shipping: printerShipping(order),
     });
     await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
