@@ -3,7 +3,7 @@ import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { WEBHOOK_DELIVERY_FLOW } from '../src/domain/flows';
 import { WEBHOOK_RETRIES, webhookRetryDelayMs } from '../src/domain/webhook-delivery-status';
 
-type Activities = Pick<CampaignActivities, 'attemptWebhook' | 'finishWebhook'>;
+type Activities = Pick<CampaignActivities, 'webhookTurn' | 'attemptWebhook' | 'finishWebhook'>;
 
 /** Exactly one request per call: the retry schedule below is the delivery's, not the engine's. */
 const attempt: ActivityOptions = {
@@ -15,20 +15,28 @@ const database: ActivityOptions = {
   retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
 };
 
+/** While an earlier event of the same order is still being delivered, look again after this, doubling up to the cap. */
+const TURN_PAUSE_MS = 200;
+const TURN_PAUSE_MAX_MS = 5_000;
+
 export interface WebhookDeliveryFlowInput {
   deliveryId: string;
   retrySpacingMs: number;
 }
 
 /**
- * One delivery: a signed POST; a 2xx answer delivers it. Anything else (a status, a timeout, a
+ * One delivery: first its turn (an order's events go out in the order they happened: the
+ * delivery waits while an earlier one of the same order is pending), then a signed POST; a 2xx answer delivers it. Anything else (a status, a timeout, a
  * refused connection) is retried exactly WEBHOOK_RETRIES more times, after spacing, 2 x spacing
  * and 4 x spacing (WEBHOOK_RETRY_SPACING), then the delivery is failed (replayWebhook re-opens it).
  */
 export const webhookDeliveryFlow: FlowDefinition<WebhookDeliveryFlowInput, { status: string; attempts: number }, Activities> = {
   name: WEBHOOK_DELIVERY_FLOW,
-  activityOptions: { attemptWebhook: attempt, finishWebhook: database },
+  activityOptions: { webhookTurn: database, attemptWebhook: attempt, finishWebhook: database },
   async run({ activities, sleep }, { deliveryId, retrySpacingMs }) {
+    for (let pause = TURN_PAUSE_MS; !(await activities.webhookTurn(deliveryId)).ready; pause = Math.min(pause * 2, TURN_PAUSE_MAX_MS)) {
+      await sleep(pause);
+    }
     for (let retry = 0; retry <= WEBHOOK_RETRIES; retry++) {
       if (retry > 0) await sleep(webhookRetryDelayMs(retrySpacingMs, retry));
       let delivered = false;

@@ -8,7 +8,7 @@ import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
 import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, recordRowNotification } from '../services/campaigns/campaign-rows';
 import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
-import { attemptDelivery, finishDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
+import { attemptDelivery, finishDelivery, isDeliveryTurn, type AttemptResult } from '../services/webhooks/webhook-delivery';
 import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
 
 export interface CampaignActivityDeps {
@@ -60,6 +60,12 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
     async reportProjectNotReady(projectId: string, reason: string): Promise<void> {
       const em = await emForProject(orm, projectId);
       if (em) await failRowOfProject(em, projectId, reason);
+    },
+
+    /** Whether the delivery's earlier events (same order, same tenant) are settled, so it may go now. */
+    async webhookTurn(deliveryId: string): Promise<{ ready: boolean }> {
+      const em = await emForDelivery(orm, deliveryId);
+      return { ready: em ? await isDeliveryTurn(em, deliveryId) : true };
     },
 
     async attemptWebhook(deliveryId: string): Promise<AttemptResult> {

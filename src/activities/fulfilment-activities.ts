@@ -6,7 +6,8 @@ import { OrderLine, Photo } from '../db/entities';
 import type { PrintWarning } from '../domain/print-warning';
 import type { FileStore } from '../storage/file-store';
 import type { PrinterRegistry } from '../printers/printer-registry';
-import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../printers/sandbox-printer';
+import { SANDBOX_PRINTER_STEPS, sandboxParcels, sandboxTrackingUrl } from '../printers/sandbox-printer';
+import type { Parcel } from '../domain/parcel';
 import { PrintRenderProcess } from '../imaging/print/render-process';
 import { writeBookPdf } from '../imaging/print/book-pdf';
 import { buildManifest } from '../imaging/print/manifest';
@@ -62,8 +63,8 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       return { status: line.status, final: isFinalOrderStatus(line.status) };
     },
 
-    async setLineStatus(lineId: string, status: OrderStatus, trackingUrl?: string): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
-      const result = await moveOrderLine(await emFor(lineId), lineId, { status, trackingUrl });
+    async setLineStatus(lineId: string, status: OrderStatus, trackingUrl?: string, parcels?: Parcel[]): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
+      const result = await moveOrderLine(await emFor(lineId), lineId, { status, trackingUrl, parcels });
       return { ...result, final: isFinalOrderStatus(result.status) };
     },
 
@@ -142,7 +143,7 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
     },
 
     /** Hands the files to the project's printer; the same job twice is one job. */
-    async submitPrintJob(lineId: string): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string }[] }> {
+    async submitPrintJob(lineId: string): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string; parcels?: Parcel[] }[] }> {
       const em = await emFor(lineId);
       const line = await loadLine(lineId, em);
       const { order } = line;
@@ -171,7 +172,13 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
       await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
       log.info({ orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind }, 'print job submitted');
       return printer.kind === 'sandbox'
-        ? { jobId, sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({ status, ...(status === 'delivering' ? { trackingUrl: sandboxTrackingUrl(jobId) } : {}) })) }
+        ? {
+            jobId,
+            sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({
+              status,
+              ...(status === 'delivering' ? { trackingUrl: sandboxTrackingUrl(jobId), parcels: sandboxParcels(jobId, line.quantity) } : {}),
+            })),
+          }
         : { jobId };
     },
   };

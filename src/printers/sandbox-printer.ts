@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PrinterEventStatus } from '../domain/order-status';
 import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
 
@@ -11,6 +12,19 @@ export const SANDBOX_PRINTER_STEPS = ['accepted', 'printing', 'printed', 'delive
 /** A tracking link for sandbox parcels, on a reserved `.example` domain that reaches no one. */
 export function sandboxTrackingUrl(jobId: string): string {
   return `https://tracking.sandbox.example/${encodeURIComponent(jobId)}`;
+}
+
+/**
+ * The parcels of a sandbox job, made up but plausible: a carrier, a tracking number of that
+ * carrier's shape and the sandbox tracking URL, one parcel per 10 copies. Derived from the job id,
+ * so every replay of the flow reports the same parcels.
+ */
+export function sandboxParcels(jobId: string, quantity = 1): { carrier: string; trackingNumber: string; trackingUrl: string }[] {
+  const digits = createHash('sha256').update(jobId).digest().readBigUInt64BE().toString().padStart(20, '0');
+  return Array.from({ length: Math.max(1, Math.ceil(quantity / 10)) }, (_, i) => {
+    const trackingNumber = `JJD${digits.slice(0, 15)}${String(i + 1).padStart(3, '0')}`;
+    return { carrier: 'DHL', trackingNumber, trackingUrl: `${sandboxTrackingUrl(jobId)}?parcel=${trackingNumber}` };
+  });
 }
 
 /**

@@ -18,6 +18,7 @@ export { WebhookEndpoint } from './WebhookEndpoint';
 export { WebhookDelivery } from './WebhookDelivery';
 export { WebhookAttempt } from './WebhookAttempt';
 export { IdempotencyRecord } from './IdempotencyRecord';
+export { EventRecord } from './EventRecord';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -39,6 +40,7 @@ import { WebhookEndpoint } from './WebhookEndpoint';
 import { WebhookDelivery } from './WebhookDelivery';
 import { WebhookAttempt } from './WebhookAttempt';
 import { IdempotencyRecord } from './IdempotencyRecord';
+import { EventRecord } from './EventRecord';
 
 export const ENTITIES = [
   Client,
@@ -61,4 +63,5 @@ export const ENTITIES = [
   WebhookDelivery,
   WebhookAttempt,
   IdempotencyRecord,
+  EventRecord,
 ];

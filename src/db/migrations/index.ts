@@ -6,6 +6,7 @@ import { Migration20261122210000 } from './Migration20261122210000';
 import { Migration20261122212019 } from './Migration20261122212019';
 import { Migration20261122235500 } from './Migration20261122235500';
 import { Migration20261123000428 } from './Migration20261123000428';
+import { Migration20261126000600 } from './Migration20261126000600';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261122212019', class: Migration20261122212019 },
   { name: 'Migration20261122235500', class: Migration20261122235500 },
   { name: 'Migration20261123000428', class: Migration20261123000428 },
+  { name: 'Migration20261126000600', class: Migration20261126000600 },
 ];

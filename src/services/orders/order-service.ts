@@ -14,6 +14,7 @@ import { normaliseEmail } from '../projects/user-identity';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { assertIssuedCursor } from '../cursors';
 import { printFilesOf, type OrderPrintFiles } from './print-files';
+import type { Parcel } from '../../domain/parcel';
 
 /** Orders: placing them, reading them, and the status changes that come from outside. */
 export class OrderService {
@@ -97,14 +98,15 @@ export class OrderService {
    * Crosses tenants: a printer serves every client, and its job id (unique per psp) is all it
    * names. The line found decides the tenant the status move then runs as.
    */
-  async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string }): Promise<{ status: string }> {
+  async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string; parcels?: Parcel[] }): Promise<{ status: string }> {
     const em = this.deps.em.fork();
     const line = await em.findOne(OrderLine, { psp, printerJobId: event.jobId }, { populate: ['order'], ...ACROSS_TENANTS });
     if (!line) throw new NotFoundError(`print job of ${psp}`, event.jobId, 'jobId');
     scopeToOwnerOf(em, line.order);
-    const delivered = await this.notifyFlow(line.id, { status: event.status, trackingUrl: event.trackingUrl });
+    const update = { status: event.status, trackingUrl: event.trackingUrl, parcels: event.parcels };
+    const delivered = await this.notifyFlow(line.id, update);
     if (!delivered) {
-      const result = await moveOrderLine(em, line.id, { status: event.status as OrderStatus, trackingUrl: event.trackingUrl });
+      const result = await moveOrderLine(em, line.id, { ...update, status: event.status as OrderStatus });
       return { status: result.status };
     }
     return { status: event.status };

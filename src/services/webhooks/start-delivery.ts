@@ -16,7 +16,7 @@ export interface WebhookDeliveryInput {
 }
 
 /** Starts the flow of the delivery's current round; starting a round twice is one run. */
-export async function startDelivery(deps: DeliveryStartDeps, delivery: WebhookDelivery): Promise<void> {
+export async function startDelivery(deps: DeliveryStartDeps, delivery: Pick<WebhookDelivery, 'id' | 'round'>): Promise<void> {
   const input: WebhookDeliveryInput = { deliveryId: delivery.id, retrySpacingMs: deps.config.durations.webhookRetryMs };
   await deps.engine.start(WEBHOOK_DELIVERY_FLOW, webhookWorkflowId(delivery.id, delivery.round), input);
 }

@@ -36,7 +36,7 @@ export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, peppe
   if (!secret) {
     error = `no webhook signing secret is set for the ${delivery.env} environment of this client (npm run cli -- webhook set)`;
   } else {
-    const msgId = webhookMessageId(delivery.id);
+    const msgId = messageIdOf(delivery);
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -63,6 +63,28 @@ export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, peppe
   em.create(WebhookAttempt, { delivery, attemptedAt, statusCode, latencyMs, error });
   await em.flush();
   return { delivered: error === null, statusCode, error };
+}
+
+/** The `webhook-id` of a delivery: its event's id (`evt_…`) when it sends an event, else derived from the delivery. */
+export function messageIdOf(delivery: Pick<WebhookDelivery, 'id' | 'eventId'>): string {
+  return delivery.eventId ?? webhookMessageId(delivery.id);
+}
+
+/**
+ * Whether a delivery may be attempted now: no earlier delivery with its ordering key (an order's
+ * earlier events to the same tenant) is still pending. A delivery given up (`failed`) lets the
+ * next one go; its replay then goes out of order, as replays do.
+ */
+export async function isDeliveryTurn(em: EntityManager, deliveryId: string): Promise<boolean> {
+  const [row] = await em.getConnection().execute<{ ready: boolean }[]>(
+    `SELECT NOT EXISTS (
+       SELECT 1 FROM webhook_deliveries e
+        WHERE e.client_id = d.client_id AND e.env = d.env AND e.ordering_key = d.ordering_key
+          AND e.position < d.position AND e.status = 'pending') AS ready
+       FROM webhook_deliveries d WHERE d.id = ?`,
+    [deliveryId],
+  );
+  return row?.ready ?? true;
 }
 
 /** pending -> delivered | failed; a delivery already final keeps its status. Returns the delivery. */
