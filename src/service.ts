@@ -51,7 +51,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
   const credentialCache = new CredentialCache();
   const credentialWatch = await watchCredentialChanges(database.url, credentialCache, log);
-  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log, credentialCache });
+  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache });
   const app = await buildApp({ config, services, bus, log });
   const address = await app.listen({ host: config.host, port: config.port });
   return {

@@ -37,4 +37,10 @@ export class SandboxPrinter implements Printer {
   async submit(job: PrintJob): Promise<PrintSubmission> {
     return { jobId: derivedJobId('sandbox', job.jobKey) };
   }
+
+  /**
+   * Always confirms: the sandbox's production is the fulfilment flow's timed steps, which stop at
+   * the cancelled line; once a step has moved the line to printing, the line's table refuses the cancel.
+   */
+  async cancel(): Promise<void> {}
 }

@@ -12,6 +12,7 @@ import { CampaignService } from './campaigns/campaign-service';
 import { WebhookService } from './webhooks/webhook-service';
 import { EditorService } from './editor/editor-service';
 import { IdempotencyStore } from './idempotency/idempotency-store';
+import type { PrinterRegistry } from '../printers/printer-registry';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -34,19 +35,21 @@ export interface AppServiceDeps {
   pepper: string;
   files: FileStore;
   engine: WorkflowEngine;
+  /** The printers, for cancels passed on to a printer that holds the job. */
+  printers: PrinterRegistry;
   log: Logger;
   /** Kept in step with credential changes by its listener (service.ts); absent, every check queries. */
   credentialCache?: CredentialCache;
 }
 
-export function createAppServices({ config, em, pepper, files, engine, log, credentialCache }: AppServiceDeps): AppServices {
+export function createAppServices({ config, em, pepper, files, engine, printers, log, credentialCache }: AppServiceDeps): AppServices {
   return {
     em,
     files,
     authenticator: new Authenticator(em, pepper, credentialCache),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log }),
-    orders: new OrderService({ config, engine, files, log, em }),
+    orders: new OrderService({ config, engine, files, log, em, printers }),
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
     editor: new EditorService(em),

@@ -18,7 +18,7 @@ export interface StatusMove {
  * table does not allow (a late or duplicate printer event, a cancel after printing) changes nothing
  * and says so; the same status again with new tracking (a parcel added) records the tracking only.
  */
-export async function moveOrderLine(em: EntityManager, lineId: string, move: StatusMove): Promise<{ moved: boolean; status: OrderStatus }> {
+export async function moveOrderLine(em: EntityManager, lineId: string, move: StatusMove): Promise<{ moved: boolean; status: OrderStatus; sequence?: number }> {
   return em.transactional(async (tx) => {
     const line = await tx.findOneOrFail(OrderLine, { id: lineId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] });
     const parcels = parcelsOf(line, move);
@@ -37,8 +37,8 @@ export async function moveOrderLine(em: EntityManager, lineId: string, move: Sta
       ...(move.status === 'delivering' && !line.shippedAt ? { shippedAt: now } : {}),
       ...((move.status === 'complete' || move.status === 'collected') && !line.deliveredAt ? { deliveredAt: now } : {}),
     });
-    await recordOrderLineStatus(tx, line);
-    return { moved: true, status: line.status };
+    const { sequence } = await recordOrderLineStatus(tx, line);
+    return { moved: true, status: line.status, sequence };
   });
 }
 

@@ -1,14 +1,14 @@
 import { createHash } from 'node:crypto';
 import { Order, OrderLine, Photo, Project, type Market, type Product } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ConflictError, NotFoundError, RejectedError, ValidationError, type FieldError } from '../../domain/errors';
+import { ConflictError, NotFoundError, RejectedError, ValidationError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
 import { round } from '../catalogue/catalogue-service';
 import { parsePhotos, type ParsedPhoto } from '../projects/photo-input';
 import { effectiveStatus } from '../projects/project-view';
 import { recordProjectStatus } from '../projects/project-events';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
-import { countryByIso2 } from './countries';
+import { checkRecipient } from './recipient';
 import { recordOrderLineStatus } from './order-events';
 import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW, fulfilmentWorkflowId, projectBuildWorkflowId } from '../../domain/flows';
 import type { PrintInput } from './print-input';
@@ -30,7 +30,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
   const existing = await ctx.em.findOne(Order, { orderId });
   if (existing) return replay(existing, digest);
 
-  const address = checkUserAndAddress(input);
+  const recipient = checkRecipient(input.user);
   if (!Array.isArray(input.projects) || input.projects.length === 0) throw ValidationError.field('projects', 'must list at least one project');
   if (input.projects.length > MAX_PROJECTS_PER_ORDER) throw ValidationError.field('projects', `must list at most ${MAX_PROJECTS_PER_ORDER} projects`);
 
@@ -74,10 +74,10 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
       market: orderMarket,
       currency: orderMarket.currency.code,
       email: lines.find((l) => l.project.owner.email)?.project.owner.email ?? null,
-      firstName: input.user.firstName ?? null,
-      lastName: input.user.lastName ?? null,
-      telephone: input.user.telephone ?? null,
-      shippingAddress: address,
+      firstName: recipient.firstName,
+      lastName: recipient.lastName,
+      telephone: recipient.telephone,
+      shippingAddress: recipient.address,
       subTotal: totals.subTotal,
       shippingCost: totals.shipping,
       shippingMethod: input.payment.shipping?.method ?? null,
@@ -155,29 +155,6 @@ function replay(existing: Order, digest: string): { message: string; order: Orde
 /** Key order does not matter: the digest is of the request with object keys sorted. */
 function requestDigest(input: PrintInput): string {
   return createHash('sha256').update(canonicalJson(input)).digest('hex');
-}
-
-function checkUserAndAddress(input: PrintInput) {
-  const errors: FieldError[] = [];
-  const address = input.user?.address;
-  const text = (value: unknown) => typeof value === 'string' && value.trim().length > 0;
-  if (!text(address?.line1)) errors.push({ path: 'user.address.line1', message: 'is required' });
-  if (!text(address?.postcode)) errors.push({ path: 'user.address.postcode', message: 'is required' });
-  if (!text(address?.countryIso2)) errors.push({ path: 'user.address.countryIso2', message: 'is required' });
-  const country = text(address?.countryIso2) ? countryByIso2(address.countryIso2) : null;
-  if (text(address?.countryIso2) && !country) errors.push({ path: 'user.address.countryIso2', message: 'must be an ISO 3166-1 alpha-2 country code' });
-  if (errors.length > 0) throw new ValidationError(errors);
-  return {
-    line1: address.line1.trim(),
-    ...(address.line2 ? { line2: address.line2 } : {}),
-    postcode: address.postcode.trim(),
-    ...(address.city ? { city: address.city } : {}),
-    ...(address.state ? { state: address.state } : {}),
-    ...(address.company ? { company: address.company } : {}),
-    isoCode2: country!.isoCode2,
-    isoCode3: country!.isoCode3,
-    country: country!.name,
-  };
 }
 
 /** grandTotal = Σ lineItemTotal + shipping − coupon, each rounded to the currency's decimals. */
