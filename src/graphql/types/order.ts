@@ -2,7 +2,6 @@ import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo, PhotoInput } from './project';
 import { ECOMMERCE_STATUSES, ORDER_STATUSES } from '../../domain/order-status';
-import { ORDER_ACTIONS } from '../../domain/order-actions';
 import { enumOf } from './enum-of';
 
 export const EcommerceOrderStatus = enumOf(ECOMMERCE_STATUSES);
@@ -43,9 +42,6 @@ export class Parcel {
   @Field(() => String, { nullable: true }) trackingNumber?: string | null;
   @Field(() => String, { nullable: true }) trackingUrl?: string | null;
 }
-
-export const OrderActionEnum = enumOf(ORDER_ACTIONS);
-registerEnumType(OrderActionEnum, { name: 'OrderAction', description: 'What a shop may do to an order after placing it' });
 
 @ObjectType({ description: 'Whether an action can be taken now and, when not, why' })
 export class OrderActionAvailability {
