@@ -17,7 +17,7 @@ const database: ActivityOptions = {
 
 /** While an earlier event of the same order is still being delivered, look again after this, doubling up to the cap. */
 const TURN_PAUSE_MS = 200;
-const TURN_PAUSE_MAX_MS = 5_000;
+const TURN_PAUSE_MAX_MS = 1_000;
 
 export interface WebhookDeliveryFlowInput {
   deliveryId: string;

@@ -79,9 +79,10 @@ export async function lockLines(tx: EntityManager, order: Order): Promise<OrderL
 /** The latest status-event sequence of each line (what the order's events carry per line). */
 export async function currentSequences(em: EntityManager, order: Order, lines: OrderLine[]): Promise<Map<string, number>> {
   const subjects = lines.map((l) => orderLineSubjectId(order.orderId, l.project.id));
+  if (subjects.length === 0) return new Map();
   const rows = await em.getConnection().execute<{ subject_id: string; sequence: number }[]>(
     `SELECT subject_id, MAX(sequence) AS sequence FROM status_events
-      WHERE client_id = ? AND env = ? AND subject_type = ? AND subject_id = ANY(?) GROUP BY subject_id`,
+      WHERE client_id = ? AND env = ? AND subject_type = ? AND subject_id IN (?) GROUP BY subject_id`,
     [order.client.id, order.env, ORDER_SUBJECT, subjects],
     'all',
     em.isInTransaction() ? em.getTransactionContext() : undefined,

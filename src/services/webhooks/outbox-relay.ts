@@ -25,7 +25,7 @@ export async function relayPendingDeliveries(root: EntityManager, deps: Delivery
       trx,
     );
     for (const row of rows) await startDelivery(deps, row);
-    if (rows.length > 0) await connection.execute('UPDATE webhook_deliveries SET dispatched_at = now() WHERE id = ANY(?::uuid[])', [rows.map((r) => r.id)], 'run', trx);
+    if (rows.length > 0) await connection.execute('UPDATE webhook_deliveries SET dispatched_at = now() WHERE id IN (?)', [rows.map((r) => r.id)], 'run', trx);
     return rows.length;
   });
 }
