@@ -4,7 +4,7 @@
  *   client list [--json]
  *   client rotate --client <id> [--env dev|prod] [--json]
  *   catalogue import --client <id> <file.json>
- *   webhook set|show|rotate-secret, campaign list|watch (src/cli/campaign-commands.ts)
+ *   webhook set|show|rotate-secret|test|events, campaign list|watch (src/cli/campaign-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -37,6 +37,8 @@ async function main(argv: string[]): Promise<void> {
       client: { type: 'string' },
       env: { type: 'string' },
       url: { type: 'string' },
+      events: { type: 'string' },
+      limit: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

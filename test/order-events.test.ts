@@ -322,5 +322,18 @@ describe('order events, look-up and actions', () => {
     const gql = await graphql(auth, `{ orders(status: "waiting", first: 5) { edges { node { orderId actions { action available } } } } }`);
     expect(gql.data.orders.edges.map((e: { node: { orderId: string } }) => e.node.orderId)).toEqual(['list-2', 'list-0']);
     expect(gql.data.orders.edges[0].node.actions[0]).toEqual({ action: 'cancel', available: true });
+
+    // The dashboard's own queries (Cancel, Change address and the events list read these) stay within the GraphQL limits.
+    const dashboard = await readFile(new URL('../web/app/dashboard.js', import.meta.url), 'utf8');
+    const queryOf = (name: string) => dashboard.match(new RegExp(`const ${name} = \`([^\`]*)\`;`))![1];
+    const orders = await graphql(auth, queryOf('ORDERS'));
+    expect(orders.errors, JSON.stringify(orders.errors)).toBeUndefined();
+    expect(orders.data.orders.edges.find((e: any) => e.node.orderId === 'list-1').node.actions[0]).toMatchObject({ action: 'cancel', available: false, reason: 'the order is already cancelled' });
+    const events = await graphql(auth, queryOf('ORDER_EVENTS'), { orderId: 'list-1' });
+    expect(events.data.events.events.map((e: { type: string }) => e.type)).toEqual(['order.line.status_changed', 'order.line.status_changed', 'order.cancelled']);
+    const moved = await graphql(auth, queryOf('CHANGE_ADDRESS'), { orderId: 'list-0', user: { address: { line1: 'Kungsgatan 2', postcode: '111 43', countryIso2: 'SE' } }, key: 'dash-1' });
+    expect(moved.errors).toBeUndefined();
+    expect((await graphql(auth, queryOf('CANCEL'), { orderId: 'list-0', key: 'dash-2' })).errors).toBeUndefined();
+    expect((await lineOf(projects[0])).status).toBe('cancelled');
   }, 120_000);
 });
