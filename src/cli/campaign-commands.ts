@@ -46,8 +46,8 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
       if (!values.url) return usage('webhook set needs --url <url>');
       const issued = await setWebhook(scopeToTenant(em, where), pepper, where, values.url);
       const types = values.events === undefined ? undefined : values.events === 'all' ? null : values.events.split(',').map((t) => t.trim());
-      const endpoint = types === undefined ? await findWebhook(scopeToTenant(em, where), where) : await setWebhookEventTypes(scopeToTenant(em, where), where, types);
-      printIssued(issued, where.env, values.json, eventTypesOf(endpoint!));
+      const chosen = types === undefined ? undefined : eventTypesOf(await setWebhookEventTypes(scopeToTenant(em, where), where, types));
+      printIssued(issued, where.env, values.json, chosen);
       return true;
     }
     case 'webhook rotate-secret': {

@@ -99,7 +99,7 @@ export class OrderResolver {
     @Arg('orderId', () => String, { nullable: true }) orderId?: string | null,
     @Arg('first', () => Int, { nullable: true, description: 'At most 100' }) first?: number | null,
   ): Promise<ClientEventPage> {
-    const page = await services.webhooks.events(ctx, { after: after ?? undefined, types: types ?? undefined, orderId: orderId ?? undefined, limit: first ?? undefined });
+    const page = await services.webhooks.events(ctx, { after: after ?? undefined, types: types ?? undefined, orderId: orderId ?? undefined, limit: first ?? undefined, limitPath: 'first' });
     return { events: page.data.map((e) => ({ ...e, occurredAt: new Date(e.occurredAt) })), cursor: page.cursor ?? null };
   }
 

@@ -30,6 +30,8 @@ export interface EventQuery {
   types?: string[];
   orderId?: string;
   limit?: number;
+  /** How the page size is named to the caller (`limit` in REST, `first` in GraphQL). */
+  limitPath?: string;
 }
 
 /**
@@ -39,7 +41,7 @@ export interface EventQuery {
  */
 export async function listEvents(em: EntityManager, query: EventQuery): Promise<EventPage> {
   const limit = query.limit ?? MAX_EVENT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_PAGE_SIZE) throw ValidationError.field('limit', `must be from 1 to ${MAX_EVENT_PAGE_SIZE}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_PAGE_SIZE) throw ValidationError.field(query.limitPath ?? 'limit', `must be from 1 to ${MAX_EVENT_PAGE_SIZE}`);
   for (const [i, type] of (query.types ?? []).entries()) {
     if (!isWebhookEvent(type)) throw ValidationError.field(query.types!.length > 1 ? `types[${i}]` : 'types', `must be one of ${WEBHOOK_EVENTS.join(', ')}`);
   }
