@@ -136,6 +136,9 @@ describe('order events, look-up and actions', () => {
     const received = receivedAt('/shipped-only')[1];
     expect(received.body).toMatchObject({ id: test.data.sendTestWebhook.webhookId, type: 'webhook.test', sequence: null });
     expect(() => new Webhook(secret).verify(received.raw, received.headers)).not.toThrow();
+    // Test events are for checking a receiver, not for flooding the delivery queue: 10 a minute.
+    for (let i = 1; i < 10; i++) expect((await graphql(auth, 'mutation { sendTestWebhook { id } }')).errors).toBeUndefined();
+    expect((await graphql(auth, 'mutation { sendTestWebhook { id } }')).errors[0].extensions.code).toBe('RATE_LIMITED');
   }, 180_000);
 
   it('sends nothing for a change that rolled back; the committed cancel before the job is sent stops the flow and the printer never gets it', async () => {

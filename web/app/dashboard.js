@@ -173,7 +173,7 @@ function Orders({ client }) {
                   ${steps.map((step, i) => html`<li key=${i} class=${i === steps.length - 1 ? 'current' : ''}>${step}</li>`)}
                 </ol>
                 ${line.parcels.length > 0
-                  ? html`<ul class="parcels" aria-label="Parcels">${line.parcels.map((p, i) => html`<li key=${i}>${p.carrier ?? 'Parcel'} ${p.trackingNumber ?? ''} ${p.trackingUrl && html`<a href=${p.trackingUrl} target="_blank" rel="noopener">Track</a>`}</li>`)}</ul>`
+                  ? html`<ul class="parcels" aria-label="Parcels">${line.parcels.map((p, i) => html`<li key=${i}>${p.carrier ?? 'Parcel'} ${p.trackingNumber ?? ''} ${p.trackingUrl && html`<a href=${p.trackingUrl} target="_blank" rel="noopener">Track the parcel</a>`}</li>`)}</ul>`
                   : line.tracking && html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`}
                 ${line.printFiles && html`<p class="print-files">Print files (${line.printFiles.pages} pages; links expire): <a href=${line.printFiles.pdfUrl} target="_blank" rel="noopener">PDF</a> · <a href=${line.printFiles.manifestUrl} target="_blank" rel="noopener">manifest</a></p>`}
                 ${line.warnings.length > 0 && html`<ul class="warnings" aria-label="Print warnings">${line.warnings.map((w) => html`<li>Page ${w.page}: ${w.message}</li>`)}</ul>`}
