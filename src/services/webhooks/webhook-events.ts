@@ -1,4 +1,4 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventRecord } from '../../db/entities';
 import type { Environment } from '../../domain/environment';
@@ -36,6 +36,27 @@ export interface EventEnvelope {
 
 export function envelopeOf(event: Pick<EventRecord, 'eventId' | 'type' | 'occurredAt' | 'sequence' | 'data'>): EventEnvelope {
   return { id: event.eventId, type: event.type, occurredAt: event.occurredAt.toISOString(), sequence: event.sequence ?? null, data: event.data };
+}
+
+/**
+ * Appends, once, an event whose id derives from `key` (an event reported again is the same event),
+ * without a delivery of its own: for `project.ready`, which goes to its campaign's webhook or its
+ * project's callback URL by its own delivery. Runs inside a transaction, like `recordEvent`.
+ */
+export async function recordEventOnce(em: EntityManager, owner: EventOwner, key: string, event: NewEvent): Promise<string> {
+  if (!em.isInTransaction()) throw new Error('recordEventOnce must run inside a transaction');
+  const connection = em.getConnection();
+  const trx = em.getTransactionContext();
+  await connection.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`events:${owner.clientId}:${owner.env}`], 'run', trx);
+  const eventId = `evt_${createHash('sha256').update(`${owner.clientId}:${owner.env}:${key}`).digest('hex').slice(0, 32)}`;
+  await connection.execute(
+    `INSERT INTO events (event_id, client_id, env, type, order_id, project_id, sequence, data, occurred_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
+    [eventId, owner.clientId, owner.env, event.type, event.orderId ?? null, event.projectId ?? null, event.sequence ?? null, JSON.stringify(event.data), new Date()],
+    'run',
+    trx,
+  );
+  return eventId;
 }
 
 /** An order's events are delivered to an endpoint one after the other, in the order they were recorded. */
