@@ -3,7 +3,7 @@ import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { WEBHOOK_DELIVERY_FLOW } from '../src/domain/flows';
 import { WEBHOOK_RETRIES, webhookRetryDelayMs } from '../src/domain/webhook-delivery-status';
 
-type Activities = Pick<CampaignActivities, 'webhookTurn' | 'attemptWebhook' | 'finishWebhook'>;
+type Activities = Pick<CampaignActivities, 'attemptWebhook' | 'finishWebhook'>;
 
 /** Exactly one request per call: the retry schedule below is the delivery's, not the engine's. */
 const attempt: ActivityOptions = {
@@ -25,25 +25,33 @@ export interface WebhookDeliveryFlowInput {
 }
 
 /**
- * One delivery: first its turn (an order's events go out in the order they happened: the
- * delivery waits while an earlier one of the same order is pending), then a signed POST; a 2xx answer delivers it. Anything else (a status, a timeout, a
- * refused connection) is retried exactly WEBHOOK_RETRIES more times, after spacing, 2 x spacing
+ * One delivery: a signed POST once its turn has come (an order's events go out in the order they
+ * happened: the delivery waits while an earlier one of the same order is pending); a 2xx answer
+ * delivers it. Anything else (a status, a timeout, a refused connection) is retried exactly WEBHOOK_RETRIES more times, after spacing, 2 x spacing
  * and 4 x spacing (WEBHOOK_RETRY_SPACING), then the delivery is failed (replayWebhook re-opens it).
  */
 export const webhookDeliveryFlow: FlowDefinition<WebhookDeliveryFlowInput, { status: string; attempts: number }, Activities> = {
   name: WEBHOOK_DELIVERY_FLOW,
-  activityOptions: { webhookTurn: database, attemptWebhook: attempt, finishWebhook: database },
+  activityOptions: { attemptWebhook: attempt, finishWebhook: database },
   async run({ activities, sleep }, { deliveryId, retrySpacingMs }) {
-    for (let pause = TURN_PAUSE_MS; !(await activities.webhookTurn(deliveryId)).ready; pause = Math.min(pause * 2, TURN_PAUSE_MAX_MS)) {
-      await sleep(pause);
-    }
     for (let retry = 0; retry <= WEBHOOK_RETRIES; retry++) {
       if (retry > 0) await sleep(webhookRetryDelayMs(retrySpacingMs, retry));
       let delivered = false;
-      try {
-        delivered = (await activities.attemptWebhook(deliveryId)).delivered;
-      } catch {
-        // The attempt's own bookkeeping failed: it counts as a failed attempt.
+      // Not its turn: look again; waiting is no attempt. The turn is checked inside the attempt, not
+      // as a step of its own, so the steps of a run under way stay the same across releases (DBOS and
+      // Temporal replay a run by its steps).
+      for (let pause = TURN_PAUSE_MS; ; pause = Math.min(pause * 2, TURN_PAUSE_MAX_MS)) {
+        try {
+          const result = await activities.attemptWebhook(deliveryId);
+          if (result.waiting) {
+            await sleep(pause);
+            continue;
+          }
+          delivered = result.delivered;
+        } catch {
+          // The attempt's own bookkeeping failed: it counts as a failed attempt.
+        }
+        break;
       }
       if (delivered) {
         await activities.finishWebhook(deliveryId, 'delivered');

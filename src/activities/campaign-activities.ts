@@ -8,7 +8,7 @@ import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
 import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, recordRowNotification } from '../services/campaigns/campaign-rows';
 import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
-import { attemptDelivery, finishDelivery, isDeliveryTurn, type AttemptResult } from '../services/webhooks/webhook-delivery';
+import { attemptDelivery, finishDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
 import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
 
 export interface CampaignActivityDeps {
@@ -62,17 +62,11 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
       if (em) await failRowOfProject(em, projectId, reason);
     },
 
-    /** Whether the delivery's earlier events (same order, same tenant) are settled, so it may go now. */
-    async webhookTurn(deliveryId: string): Promise<{ ready: boolean }> {
-      const em = await emForDelivery(orm, deliveryId);
-      return { ready: em ? await isDeliveryTurn(em, deliveryId) : true };
-    },
-
     async attemptWebhook(deliveryId: string): Promise<AttemptResult> {
       const em = await emForDelivery(orm, deliveryId);
       if (!em) return { delivered: false, statusCode: null, error: 'no such delivery' };
       const result = await attemptDelivery(em, fetch, pepper, deliveryId);
-      if (!result.delivered) log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
+      if (!result.delivered && !result.waiting) log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
       return result;
     },
 

@@ -16,10 +16,12 @@ export interface AttemptResult {
   delivered: boolean;
   statusCode: number | null;
   error: string | null;
+  /** Not attempted: an earlier event of the same order is still pending (see `isDeliveryTurn`). */
+  waiting?: boolean;
 }
 
 /**
- * Sends one attempt of a pending delivery, signed with the client's current secret under the
+ * Sends one attempt of a pending delivery whose turn it is, signed with the client's current secret under the
  * Standard Webhooks scheme, and records it (time, status code, latency, error). Never throws for
  * what the receiver did: the flow decides about retries from the result.
  */
@@ -28,6 +30,7 @@ export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, peppe
   if (!delivery || delivery.status !== 'pending') {
     return { delivered: delivery?.status === 'delivered', statusCode: null, error: delivery ? `delivery is ${delivery.status}` : 'no such delivery' };
   }
+  if (delivery.orderingKey && !(await isDeliveryTurn(em, deliveryId))) return { delivered: false, statusCode: null, error: null, waiting: true };
   const attemptedAt = new Date();
   const started = performance.now();
   let statusCode: number | null = null;
