@@ -5,7 +5,7 @@
  *   client rotate --client <id> [--env dev|prod] [--json]
  *   client shop-origins --client <id> [--origin <origin>]... [--json]
  *   catalogue import --client <id> <file.json>
- *   webhook set|show|rotate-secret, campaign list|watch (src/cli/campaign-commands.ts)
+ *   webhook set|show|rotate-secret|test|events, campaign list|watch (src/cli/campaign-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -40,6 +40,8 @@ async function main(argv: string[]): Promise<void> {
       env: { type: 'string' },
       url: { type: 'string' },
       origin: { type: 'string', multiple: true },
+      events: { type: 'string' },
+      limit: { type: 'string' },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },

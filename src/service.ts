@@ -19,6 +19,7 @@ import { createWorkflowEngine } from './engine/create-engine';
 import type { WorkflowEngine } from './domain/flows';
 import { LateBoundEngine } from './engine/late-bound-engine';
 import { FLOWS } from '../workflows';
+import { startOutboxRelay } from './services/webhooks/outbox-relay';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -50,9 +51,10 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine });
   const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
   lateEngine.bind(engine);
+  const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
   const credentialCache = new CredentialCache();
   const credentialWatch = await watchCredentialChanges(database.url, credentialCache, log);
-  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, log, credentialCache });
+  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache });
   const app = await buildApp({ config, services, bus, log });
   const address = await app.listen({ host: config.host, port: config.port });
   return {
@@ -65,6 +67,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     databaseUrl: database.url,
     async stop() {
       await app.close();
+      await relay.stop();
       await credentialWatch.stop();
       await engine.stop();
       await bus.stop();

@@ -95,4 +95,32 @@ describe('operator CLI: webhooks and campaigns', () => {
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('NOT_FOUND');
   }, 120_000);
+
+  it('chooses event types with --events, queues a webhook.test the running service sends, and lists the events', async () => {
+    const shop = await api.createClient('CLI events shop');
+    // A receiver of its own: the campaign tests check every request theirs received.
+    const own = await startWebhookReceiver();
+    const url = own.url('/cli-events');
+    const set = await cli('webhook', 'set', '--client', shop.clientId, '--url', url, '--events', 'order.line.shipped,order.cancelled', '--json');
+    expect(set.code, set.stderr).toBe(0);
+    const { secret, eventTypes } = JSON.parse(set.stdout);
+    expect(eventTypes).toEqual(['order.line.shipped', 'order.cancelled']);
+    expect(JSON.parse((await cli('webhook', 'show', '--client', shop.clientId, '--json')).stdout).eventTypes).toEqual(['order.line.shipped', 'order.cancelled']);
+    const bad = await cli('webhook', 'set', '--client', shop.clientId, '--url', url, '--events', 'order.shipped');
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('types[0]');
+
+    const queued = await cli('webhook', 'test', '--client', shop.clientId, '--json');
+    expect(queued.code, queued.stderr).toBe(0);
+    const { eventId } = JSON.parse(queued.stdout);
+    expect(eventId).toMatch(/^evt_[0-9a-f]{32}$/);
+    // The CLI only writes the event; the service's outbox relay sends it, signed, despite the type choice.
+    await waitFor(async () => own.received.length > 0, 15_000, 'the test event');
+    const [received] = own.received;
+    expect(new Webhook(secret).verify(received.raw, received.headers)).toMatchObject({ id: eventId, type: 'webhook.test' });
+    const listed = JSON.parse((await cli('webhook', 'events', '--client', shop.clientId, '--limit', '5', '--json')).stdout);
+    expect(listed.map((e: { id: string; type: string }) => [e.id, e.type])).toEqual([[eventId, 'webhook.test']]);
+    expect((await cli('webhook', 'test', '--client', shop.clientId, '--env', 'prod')).stderr).toContain('WEBHOOK_NOT_CONFIGURED');
+    await own.close();
+  }, 180_000);
 });

@@ -139,8 +139,8 @@ describe('order statuses', () => {
     expect(canMoveOrder('failed processing', 'printing')).toBe(false);
   });
 
-  it('cancels only before the job goes to the printer, refunds anything paid, deletes anything', () => {
-    const cancellable: OrderStatus[] = ['waiting', 'expiring', 'last call', 'paid', 'files missing', 'received', 'processing', 'rendering', 'rendered', 'failed processing'];
+  it('cancels only until production starts (never while the job is being sent), refunds anything paid, deletes anything', () => {
+    const cancellable: OrderStatus[] = ['waiting', 'expiring', 'last call', 'paid', 'files missing', 'received', 'processing', 'rendering', 'rendered', 'sent printjob', 'accepted', 'failed processing'];
     for (const status of ORDER_STATUSES) {
       expect(canMoveOrder(status, 'cancelled'), `${status} → cancelled`).toBe(cancellable.includes(status));
     }

@@ -83,7 +83,7 @@ describe('live orders: local printer and signed printer events', () => {
     const mutate = (status: string) =>
       post(api.url, '/graphql', { query: `mutation($s: EcommerceOrderStatus!) { setOrderStatus(orderId: "live-2", status: $s) { lines { status } } }`, variables: { s: status } }, auth);
     const cancel = await mutate('cancelled');
-    expect(cancel.body.errors[0].extensions.code).toBe('ORDER_STATUS_CONFLICT');
+    expect(cancel.body.errors[0].extensions.code).toBe('ACTION_NOT_AVAILABLE');
     const refund = await mutate('refunded');
     expect(refund.body.data.setOrderStatus.lines[0].status).toBe('refunded');
     // The flow ends: a later printer event no longer moves the line.

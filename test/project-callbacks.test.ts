@@ -74,6 +74,10 @@ describe('project callbacks: the same signed delivery when a project with a call
     expect(delivery.body).toMatchObject({ reference: id, url: generated.body.url, query: { id, user: 'gen@example.com' } });
     const status = await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth });
     expect(status.body.status.project).toBe('editable');
+    // The same event in the outbox: /v2/events carries the body as its data, under the delivery's webhook-id.
+    const events = (await request(api.url, 'GET', '/v2/events?types=project.ready', { headers: auth })).body.data;
+    const event = events.find((e: { data: { reference: string } }) => e.data.reference === id);
+    expect(event).toMatchObject({ id: delivery.headers['webhook-id'], type: 'project.ready', sequence: null, data: delivery.body });
   });
 
   it('refuses a callback that is not an http(s) URL, naming the field', async () => {

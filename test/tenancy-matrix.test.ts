@@ -218,6 +218,108 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'GET /v2/order',
+    async attempt(caller, owner) {
+      for (const { orderId } of owner.orders) expectNotFound(await request(api.url, 'GET', `/v2/order?orderId=${encodeURIComponent(orderId)}`, { headers: pwa(caller) }), 'orderId');
+    },
+  },
+  {
+    operation: 'GET /v2/order/list',
+    async attempt(caller, owner) {
+      for (const query of ['', `?email=${encodeURIComponent(owner.email)}`, '?status=waiting', '?status=complete']) {
+        const response = await request(api.url, 'GET', `/v2/order/list${query}`, { headers: pwa(caller) });
+        expect(response.status).toBe(200);
+        expectOnlyOwn(response.body.data.map((o: { orderId: string }) => o.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
+      }
+    },
+  },
+  {
+    operation: 'GET /v2/order/actions',
+    async attempt(caller, owner) {
+      for (const { orderId } of owner.orders) expectNotFound(await request(api.url, 'GET', `/v2/order/actions?orderId=${encodeURIComponent(orderId)}`, { headers: pwa(caller) }), 'orderId');
+    },
+  },
+  {
+    operation: 'POST /v2/order/cancel',
+    async attempt(caller, owner) {
+      for (const { orderId, projectId } of owner.orders) {
+        expectNotFound(await post(api.url, '/v2/order/cancel', { orderId }, pwa(caller)), 'orderId');
+        expectNotFound(await post(api.url, '/v2/order/cancel', { orderId, projectIds: [projectId] }, pwa(caller)), 'orderId');
+      }
+    },
+  },
+  {
+    operation: 'POST /v2/order/update-recipient',
+    async attempt(caller, owner) {
+      for (const { orderId, body } of owner.orders) expectNotFound(await post(api.url, '/v2/order/update-recipient', { orderId, user: body.user }, pwa(caller)), 'orderId');
+    },
+  },
+  {
+    operation: 'POST /v2/order/update-shipping',
+    async attempt(caller, owner) {
+      for (const { orderId } of owner.orders) expectNotFound(await post(api.url, '/v2/order/update-shipping', { orderId, shipping: { method: 'express' } }, pwa(caller)), 'orderId');
+    },
+  },
+  {
+    operation: 'GET /v2/events',
+    async seed(owner) {
+      const page = await request(api.url, 'GET', '/v2/events', { headers: pwa(owner) });
+      expect(page.body.data.length).toBeGreaterThan(0);
+      return { eventIds: page.body.data.map((e: { id: string }) => e.id) };
+    },
+    async attempt(caller, owner) {
+      const { eventIds } = owner.seeded['GET /v2/events'] as { eventIds: string[] };
+      expectNotFound(await request(api.url, 'GET', `/v2/events?after=${eventIds[0]}`, { headers: pwa(caller) }), 'after');
+      for (const query of ['', ...owner.orders.map((o) => `?orderId=${encodeURIComponent(o.orderId)}`)]) {
+        const response = await request(api.url, 'GET', `/v2/events${query}`, { headers: pwa(caller) });
+        expect(response.status).toBe(200);
+        expect(response.body.data.map((e: { id: string }) => e.id).filter((id: string) => eventIds.includes(id))).toEqual([]);
+      }
+    },
+  },
+  {
+    operation: 'Query.events',
+    async attempt(caller, owner) {
+      const { eventIds } = owner.seeded['GET /v2/events'] as { eventIds: string[] };
+      expectGraphqlNotFound(await graphql(caller, 'query ($after: String) { events(after: $after) { events { id } } }', { after: eventIds[0] }));
+      const all = await graphql(caller, '{ events(first: 100) { events { id data } } }');
+      expect(all.errors).toBeUndefined();
+      expect(all.data.events.events.map((e: { id: string }) => e.id).filter((id: string) => eventIds.includes(id))).toEqual([]);
+    },
+  },
+  {
+    operation: 'Query.orderActions',
+    async attempt(caller, owner) {
+      for (const { orderId } of owner.orders) expectGraphqlNotFound(await graphql(caller, 'query ($orderId: String!) { orderActions(orderId: $orderId) { action available } }', { orderId }));
+    },
+  },
+  {
+    operation: 'Mutation.cancelOrder',
+    async attempt(caller, owner) {
+      for (const { orderId, projectId } of owner.orders) {
+        for (const projectIds of [null, [projectId]]) {
+          expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!, $projectIds: [String!]) { cancelOrder(orderId: $orderId, projectIds: $projectIds) { ${ORDER_FIELDS} } }`, { orderId, projectIds }));
+        }
+      }
+    },
+  },
+  {
+    operation: 'Mutation.updateOrderRecipient',
+    async attempt(caller, owner) {
+      for (const { orderId, body } of owner.orders) {
+        expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!, $user: OrderUserInput!) { updateOrderRecipient(orderId: $orderId, user: $user) { ${ORDER_FIELDS} } }`, { orderId, user: body.user }));
+      }
+    },
+  },
+  {
+    operation: 'Mutation.updateOrderShipping',
+    async attempt(caller, owner) {
+      for (const { orderId } of owner.orders) {
+        expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!) { updateOrderShipping(orderId: $orderId, shipping: { method: "express" }) { ${ORDER_FIELDS} } }`, { orderId }));
+      }
+    },
+  },
+  {
     operation: 'POST /v2/print',
     async attempt(caller, owner) {
       for (const id of owner.projects) {
@@ -570,6 +672,24 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'Mutation.setWebhookEventTypes',
+    async attempt(caller, owner) {
+      // The caller's own webhook's types change (or it has none to change); the owner's stay (snapshot below).
+      const result = await graphql(caller, 'mutation { setWebhookEventTypes(types: ["order.line.shipped"]) }');
+      expect(result.errors?.[0]?.extensions?.code ?? 'none', JSON.stringify(result)).toMatch(/^(none|NOT_FOUND)$/);
+      expect(JSON.stringify(result)).not.toContain(ownerWebhookUrl(owner));
+    },
+  },
+  {
+    operation: 'Mutation.sendTestWebhook',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, 'mutation { sendTestWebhook { id url } }');
+      // Sent to the caller's own webhook, or refused for want of one; never to the owner's.
+      if (result.errors) expect(result.errors[0].extensions.code).toBe('WEBHOOK_NOT_CONFIGURED');
+      else expect(result.data.sendTestWebhook.url).not.toBe(ownerWebhookUrl(owner));
+    },
+  },
+  {
     operation: 'Mutation.replayWebhook',
     async attempt(caller, owner) {
       expectGraphqlNotFound(await graphql(caller, 'mutation ($deliveryId: String!) { replayWebhook(deliveryId: $deliveryId) { id } }', { deliveryId: campaignOf(owner).deliveryId }));
@@ -669,6 +789,7 @@ describe('tenancy matrix: one partition against another partition ids, end users
       lines: await rows('SELECT l.* FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.client_id = ? AND o.env = ? ORDER BY l.id'),
       statusEvents: await rows('SELECT * FROM status_events WHERE client_id = ? AND env = ? ORDER BY id'),
       webhookEndpoints: await rows('SELECT * FROM webhook_endpoints WHERE client_id = ? AND env = ? ORDER BY id'),
+      events: await rows('SELECT * FROM events WHERE client_id = ? AND env = ? ORDER BY position'),
       markets: await rows('SELECT * FROM markets WHERE client_id = ? ORDER BY id', [clientId]),
       products: await rows('SELECT * FROM products WHERE client_id = ? ORDER BY id', [clientId]),
     };

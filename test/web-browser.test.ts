@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from './support/harness';
 import { post, request, serviceHeader } from './support/http';
 import { makePhoto } from './support/photo-server';
-import { printBody } from './support/print-fixtures';
+import { editableProject, printBody } from './support/print-fixtures';
 import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from './support/browser';
 import { ClientAdmin, type IssuedClient } from '../src/services/clients/client-admin';
 import { loadCredentialPepper } from '../src/services/tenancy/pepper';
@@ -218,6 +218,32 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     expect(pdf.status).toBe(200);
     expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
+
+    // Each order's events; Cancel and Change address only while the order allows them.
+    const first = page.getByTestId('order-browser-order-1');
+    await first.getByText('Events', { exact: true }).click();
+    await expect.poll(() => first.getByTestId('events-browser-order-1').locator('li').count(), { timeout: 10_000 }).toBe(14);
+    expect(await first.getByTestId('events-browser-order-1').locator('li').first().textContent()).toContain('order.line.status_changed #1 paid');
+    expect(await first.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
+    expect(await first.getByRole('button', { name: 'Change address' }).count()).toBe(0);
+    const auth = serviceHeader(shop.credentials.dev);
+    const unpaid = await editableProject(api, auth, { userId: 'browser-cancel' });
+    expect((await request(api.url, 'POST', '/v2/print', { headers: auth, body: { ...printBody('browser-order-2', unpaid), paymentPending: true } })).status).toBe(200);
+    const second = page.getByTestId('order-browser-order-2');
+    await expect.poll(() => second.getByRole('button', { name: 'Change address' }).count(), { timeout: 20_000 }).toBe(1);
+    await second.getByRole('button', { name: 'Change address' }).click();
+    await second.getByLabel('Street').fill('Kungsgatan 2');
+    await second.getByLabel('Postcode').fill('111 43');
+    await second.getByLabel('City').fill('Stockholm');
+    await second.getByLabel('Country (ISO)').fill('SE');
+    await second.getByRole('button', { name: 'Save address' }).click();
+    const addressOf = async () => (await request(api.url, 'GET', '/v2/order?orderId=browser-order-2', { headers: auth })).body.recipient.address;
+    await expect.poll(async () => (await addressOf()).countryIso2, { timeout: 10_000 }).toBe('SE');
+    expect(await addressOf()).toMatchObject({ line1: 'Kungsgatan 2', postcode: '111 43', city: 'Stockholm' });
+    page.once('dialog', (dialog) => void dialog.accept());
+    await second.getByRole('button', { name: 'Cancel' }).click();
+    await expect.poll(() => second.getByTestId('line-status').textContent(), { timeout: 20_000 }).toBe('cancelled');
+    expect(await second.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
 
     // Projects per end user, each linking to the editor.
     await page.getByRole('tab', { name: 'Projects' }).click();

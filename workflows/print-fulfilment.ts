@@ -48,8 +48,8 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
   },
   async run({ activities, sleep, waitForSignal, now }, input) {
     const { lineId } = input;
-    const move = async (status: string, trackingUrl?: string) => {
-      const result = await activities.setLineStatus(lineId, status as never, trackingUrl);
+    const move = async (status: string, trackingUrl?: string, parcels?: StatusUpdate['parcels']) => {
+      const result = await activities.setLineStatus(lineId, status as never, trackingUrl, parcels);
       return result.final ? result.status : undefined;
     };
 
@@ -109,7 +109,7 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
     if (submission.sandboxSteps) {
       for (const step of submission.sandboxSteps) {
         await sleep(input.sandboxStepMs);
-        const ended = await move(step.status, step.trackingUrl);
+        const ended = await move(step.status, step.trackingUrl, step.parcels);
         if (ended) return { status: ended };
       }
       return { status: 'complete' };
@@ -117,7 +117,7 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
     for (;;) {
       const event = await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL);
       if (!event) continue;
-      const ended = await move(event.status, event.trackingUrl);
+      const ended = await move(event.status, event.trackingUrl, event.parcels);
       if (ended) return { status: ended };
     }
   },

@@ -15,14 +15,19 @@ const database: ActivityOptions = {
   retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
 };
 
+/** While an earlier event of the same order is still being delivered, look again after this, doubling up to the cap. */
+const TURN_PAUSE_MS = 200;
+const TURN_PAUSE_MAX_MS = 1_000;
+
 export interface WebhookDeliveryFlowInput {
   deliveryId: string;
   retrySpacingMs: number;
 }
 
 /**
- * One delivery: a signed POST; a 2xx answer delivers it. Anything else (a status, a timeout, a
- * refused connection) is retried exactly WEBHOOK_RETRIES more times, after spacing, 2 x spacing
+ * One delivery: a signed POST once its turn has come (an order's events go out in the order they
+ * happened: the delivery waits while an earlier one of the same order is pending); a 2xx answer
+ * delivers it. Anything else (a status, a timeout, a refused connection) is retried exactly WEBHOOK_RETRIES more times, after spacing, 2 x spacing
  * and 4 x spacing (WEBHOOK_RETRY_SPACING), then the delivery is failed (replayWebhook re-opens it).
  */
 export const webhookDeliveryFlow: FlowDefinition<WebhookDeliveryFlowInput, { status: string; attempts: number }, Activities> = {
@@ -32,10 +37,21 @@ export const webhookDeliveryFlow: FlowDefinition<WebhookDeliveryFlowInput, { sta
     for (let retry = 0; retry <= WEBHOOK_RETRIES; retry++) {
       if (retry > 0) await sleep(webhookRetryDelayMs(retrySpacingMs, retry));
       let delivered = false;
-      try {
-        delivered = (await activities.attemptWebhook(deliveryId)).delivered;
-      } catch {
-        // The attempt's own bookkeeping failed: it counts as a failed attempt.
+      // Not its turn: look again; waiting is no attempt. The turn is checked inside the attempt, not
+      // as a step of its own, so the steps of a run under way stay the same across releases (DBOS and
+      // Temporal replay a run by its steps).
+      for (let pause = TURN_PAUSE_MS; ; pause = Math.min(pause * 2, TURN_PAUSE_MAX_MS)) {
+        try {
+          const result = await activities.attemptWebhook(deliveryId);
+          if (result.waiting) {
+            await sleep(pause);
+            continue;
+          }
+          delivered = result.delivered;
+        } catch {
+          // The attempt's own bookkeeping failed: it counts as a failed attempt.
+        }
+        break;
       }
       if (delivered) {
         await activities.finishWebhook(deliveryId, 'delivered');

@@ -66,7 +66,7 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
       const em = await emForDelivery(orm, deliveryId);
       if (!em) return { delivered: false, statusCode: null, error: 'no such delivery' };
       const result = await attemptDelivery(em, fetch, pepper, deliveryId);
-      if (!result.delivered) log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
+      if (!result.delivered && !result.waiting) log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
       return result;
     },
 

@@ -4,6 +4,7 @@ import type { FileStore } from '../storage/file-store';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import type { OrderStatus } from '../domain/order-status';
 import { BookProduction } from '../services/production/book-production';
+import type { Parcel } from '../domain/parcel';
 import { emForOrderLine } from './tenant-scope';
 
 export interface FulfilmentActivityDeps {
@@ -26,7 +27,8 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
   return {
     checkAssets: async (lineId: string) => production.checkAssets(await emFor(lineId), lineId),
     getLineStatus: async (lineId: string) => production.lineStatus(await emFor(lineId), lineId),
-    setLineStatus: async (lineId: string, status: OrderStatus, trackingUrl?: string) => production.moveLine(await emFor(lineId), lineId, status, trackingUrl),
+    setLineStatus: async (lineId: string, status: OrderStatus, trackingUrl?: string, parcels?: Parcel[]) =>
+      production.moveLine(await emFor(lineId), lineId, status, trackingUrl, parcels),
     planRender: async (lineId: string) => production.planRender(await emFor(lineId), lineId),
     renderPages: async (lineId: string, from: number, to: number) => production.renderPages(await emFor(lineId), lineId, from, to),
     assemblePrintFiles: async (lineId: string) => production.assemblePrintFiles(await emFor(lineId), lineId),

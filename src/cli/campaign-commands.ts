@@ -5,14 +5,18 @@
  */
 import cliProgress from 'cli-progress';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Campaign } from '../db/entities';
+import { Campaign, EventRecord } from '../db/entities';
+import { envelopeOf } from '../services/webhooks/webhook-events';
+import { sendTestEvent } from '../services/webhooks/test-event';
 import { isEnvironment, type Environment } from '../domain/environment';
-import { findWebhook, rotateWebhookSecret, setWebhook, type IssuedWebhook, type WebhookTarget } from '../services/webhooks/webhook-endpoints';
+import { eventTypesOf, findWebhook, rotateWebhookSecret, setWebhook, setWebhookEventTypes, type IssuedWebhook, type WebhookTarget } from '../services/webhooks/webhook-endpoints';
 import { campaignCounts, type CampaignCounts } from '../services/campaigns/campaign-progress';
 import { ACROSS_TENANTS, scopeToTenant } from '../db/tenant-filter';
 
-export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> --url <url> [--env dev|prod] [--json]
+export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> --url <url> [--events all|<type,type>] [--env dev|prod] [--json]
   npm run cli -- webhook show --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- webhook test --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- webhook events --client <clientId> [--limit <n>] [--env dev|prod] [--json]
   npm run cli -- webhook rotate-secret --client <clientId> [--env dev|prod] [--json]
   npm run cli -- campaign list [--client <clientId>] [--json]
   npm run cli -- campaign watch <campaignId>`;
@@ -20,7 +24,7 @@ export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> 
 export interface CommandInput {
   em: EntityManager;
   pepper: string;
-  values: { client?: string; url?: string; env?: string; json: boolean };
+  values: { client?: string; url?: string; env?: string; events?: string; limit?: string; json: boolean };
   rest: string[];
   usage(message: string): never;
 }
@@ -40,7 +44,10 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     case 'webhook set': {
       const where = target();
       if (!values.url) return usage('webhook set needs --url <url>');
-      printIssued(await setWebhook(scopeToTenant(em, where), pepper, where, values.url), where.env, values.json);
+      const issued = await setWebhook(scopeToTenant(em, where), pepper, where, values.url);
+      const types = values.events === undefined ? undefined : values.events === 'all' ? null : values.events.split(',').map((t) => t.trim());
+      const chosen = types === undefined ? undefined : eventTypesOf(await setWebhookEventTypes(scopeToTenant(em, where), where, types));
+      printIssued(issued, where.env, values.json, chosen);
       return true;
     }
     case 'webhook rotate-secret': {
@@ -51,8 +58,26 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     case 'webhook show': {
       const where = target();
       const endpoint = await findWebhook(scopeToTenant(em, where), where);
-      if (values.json) console.log(JSON.stringify(endpoint ? { url: endpoint.url, env: where.env, updatedAt: endpoint.updatedAt.toISOString() } : null));
-      else console.log(endpoint ? `${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})` : `no webhook set for ${where.env}`);
+      if (values.json) console.log(JSON.stringify(endpoint ? { url: endpoint.url, env: where.env, eventTypes: eventTypesOf(endpoint), updatedAt: endpoint.updatedAt.toISOString() } : null));
+      else console.log(endpoint ? `${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}` : `no webhook set for ${where.env}`);
+      return true;
+    }
+    case 'webhook test': {
+      // The running service's outbox relay sends it within a moment.
+      const where = target();
+      const delivery = await sendTestEvent(scopeToTenant(em, where), where, 'the operator (CLI)');
+      if (values.json) console.log(JSON.stringify({ deliveryId: delivery.id, eventId: delivery.eventId, url: delivery.url }));
+      else console.log(`queued webhook.test ${delivery.eventId} to ${delivery.url} (delivery ${delivery.id}); the running service sends it`);
+      return true;
+    }
+    case 'webhook events': {
+      const where = target();
+      const limit = values.limit === undefined ? 20 : Number(values.limit);
+      const scoped = scopeToTenant(em, where);
+      const latest = await scoped.find(EventRecord, {}, { orderBy: { position: 'desc' }, limit: Number.isInteger(limit) && limit > 0 && limit <= 100 ? limit : usage('--limit must be from 1 to 100') });
+      const events = latest.reverse().map(envelopeOf);
+      if (values.json) console.log(JSON.stringify(events));
+      else for (const e of events) console.log(`${e.occurredAt}  ${e.id}  ${e.type.padEnd(26)}  ${String(e.data.orderId ?? '')}  ${e.sequence ?? ''}`);
       return true;
     }
     case 'campaign list': {
@@ -107,12 +132,13 @@ function summary(c: CampaignCounts): string {
   return `rows ${c.rows}, generated ${c.generated}, notified ${c.notified}, failed ${c.failed} (invalid ${c.invalid}), duplicate ${c.duplicate}`;
 }
 
-function printIssued(issued: IssuedWebhook, env: Environment, json: boolean): void {
+function printIssued(issued: IssuedWebhook, env: Environment, json: boolean, eventTypes?: string[]): void {
   if (json) {
-    console.log(JSON.stringify({ url: issued.url, secret: issued.secret }));
+    console.log(JSON.stringify({ url: issued.url, secret: issued.secret, ...(eventTypes ? { eventTypes } : {}) }));
     return;
   }
   console.log(`webhook (${env}): ${issued.url}`);
+  if (eventTypes) console.log(`event types: ${eventTypes.join(', ')}`);
   if (issued.secret) console.log(`signing secret: ${issued.secret}\nThe secret is shown only now; store it safely.`);
   else console.log('signing secret unchanged (replace it with: webhook rotate-secret)');
 }

@@ -39,6 +39,8 @@ export const STATUS_UPDATE_SIGNAL = 'statusUpdate';
 export interface StatusUpdate {
   status: string;
   trackingUrl?: string;
+  /** Carrier, tracking number and URL per parcel, as the printer reports them. */
+  parcels?: { carrier?: string; trackingNumber?: string; trackingUrl?: string }[];
 }
 
 /**

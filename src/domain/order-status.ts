@@ -19,8 +19,10 @@
  *   print job) or cancelled; `abnormal` and `undelivered` return to `delivering` (or end). These
  *   resumptions are the only moves that go back in `ORDER_STATUS_RANK`; every other move goes
  *   strictly forward, which is what makes a late or duplicate event harmless.
- * - The eCommerce side: `cancelled` while nothing has gone to the printer (up to `rendered`, and
- *   after `failed processing`); `refunded` from every status once payment was taken, including
+ * - The eCommerce side: `cancelled` until the printer starts production: while nothing has gone to
+ *   the printer (up to `rendered`, and after `failed processing`), and once the job is sent
+ *   (`sent printjob`, `accepted`) when the printer confirms the cancel; never while the job is being
+ *   sent (`sending printjob`) nor from `printing` on; `refunded` from every status once payment was taken, including
  *   after delivery. `deleted` (manual) from anywhere; `cleaned` (assets removed due to age) once
  *   the order has ended.
  * - Staying put is not a move: `canMoveOrder(s, s)` is false. Callers treat a same-status update as
@@ -153,8 +155,9 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   'sending printjob': ['sent printjob', 'accepted', 'failed processing', 'refunded', 'deleted'],
 
   // The printer: any later status directly (skipped events), never an earlier one.
-  'sent printjob': ['accepted', 'printing', 'printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'refunded', 'deleted'],
-  accepted: ['printing', 'printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'refunded', 'deleted'],
+  // Cancellable (the printer told first) until production starts.
+  'sent printjob': ['accepted', 'printing', 'printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'cancelled', 'refunded', 'deleted'],
+  accepted: ['printing', 'printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'cancelled', 'refunded', 'deleted'],
   printing: ['printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'refunded', 'deleted'],
   printed: ['delivering', 'ready for collection', 'complete', 'on hold', 'refunded', 'deleted'],
   delivering: ['ready for collection', 'complete', 'abnormal', 'undelivered', 'expired', 'refunded', 'deleted'],
@@ -230,6 +233,14 @@ export function canMoveOrder(from: OrderStatus, to: OrderStatus): boolean {
 /** A move that goes back in rank: allowed only as a resumption out of an exception status. */
 export function isResumeMove(from: OrderStatus, to: OrderStatus): boolean {
   return canMoveOrder(from, to) && ORDER_STATUS_RANK[to] < ORDER_STATUS_RANK[from];
+}
+
+/** Cancelling these must reach the printer first: it holds the job but has not started producing it. */
+export const PRINTER_HELD_STATUSES = ['sent printjob', 'accepted'] as const satisfies readonly OrderStatus[];
+
+/** Recipient and shipping may change only before the job goes to the printer (the job carries them). */
+export function isBeforePrintJob(status: OrderStatus): boolean {
+  return ORDER_STATUS_RANK[status] < ORDER_STATUS_RANK['sending printjob'] && !isFinalOrderStatus(status);
 }
 
 export function isFinalOrderStatus(status: OrderStatus): boolean {

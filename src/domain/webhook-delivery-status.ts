@@ -29,9 +29,25 @@ export function webhookRetryDelayMs(spacingMs: number, retry: number): number {
   return spacingMs * 2 ** (retry - 1);
 }
 
-/** Why a delivery was made. */
-export const WEBHOOK_EVENTS = ['project.ready'] as const;
+/**
+ * Every event type a client can receive (docs/api.md, Events): order-line progress, order changes,
+ * the project-ready notification, and the test event a client asks for. An endpoint subscribes to
+ * some of them or, by default, to all; `webhook.test` goes to the endpoint whatever it chose.
+ */
+export const WEBHOOK_EVENTS = [
+  'order.line.status_changed',
+  'order.line.shipped',
+  'order.line.delivered',
+  'order.cancelled',
+  'order.updated',
+  'project.ready',
+  'webhook.test',
+] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+
+export function isWebhookEvent(value: unknown): value is WebhookEvent {
+  return typeof value === 'string' && (WEBHOOK_EVENTS as readonly string[]).includes(value);
+}
 
 /** The `webhook-id` header of a delivery: stable for the delivery's lifetime. */
 export function webhookMessageId(deliveryId: string): string {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { OutboundError, type SafeFetch, type SafeFetchResponse } from '../outbound/safe-fetch';
-import { PrinterRejectedJob, PrinterUnavailable, type Printer, type PrintJob, type PrintSubmission } from './printer';
+import { PrinterRefusedCancel, PrinterRejectedJob, PrinterUnavailable, type Printer, type PrintJob, type PrintJobRef, type PrintSubmission } from './printer';
 import { unixSeconds, WebhookSigner } from './standard-webhooks';
 
 export interface HttpPrinterOptions {
@@ -108,6 +108,46 @@ export class HttpPrinter implements Printer {
     const retryAfterSeconds = retryAfterOf(response.headers['retry-after']);
     throw new PrinterUnavailable(message, { status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
   }
+
+  /**
+   * The partner's cancel: a signed POST to `<endpoint>/<jobId>/cancel` with `Idempotency-Key:
+   * cancel:<jobKey>`. 2xx confirms; any other 4xx but 408/429 is the partner's refusal (production
+   * started, unknown job) with its explanation; the rest means "ask again later".
+   */
+  async cancel(job: PrintJobRef): Promise<void> {
+    const url = `${this.options.endpoint}/${encodeURIComponent(job.jobId)}/cancel`;
+    const payload: HttpCancelBody = { jobKey: job.jobKey, jobId: job.jobId, orderId: job.orderId, projectId: job.projectId };
+    const body = JSON.stringify(payload);
+    const key = `cancel:${job.jobKey}`;
+    let response: SafeFetchResponse;
+    try {
+      response = await this.options.fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': key, ...this.signer.headers(webhookIdOf(key), unixSeconds(this.options.now?.() ?? new Date()), body) },
+        body,
+        timeoutMs: this.options.timeoutMs ?? 30_000,
+        maxBytes: MAX_RESPONSE_BYTES,
+        okStatuses: () => true,
+      });
+    } catch (error) {
+      if (error instanceof OutboundError) throw new PrinterUnavailable(`the printer at ${url} could not be reached to cancel job ${job.jobId}: ${error.message}`, { cause: error });
+      throw error;
+    }
+    const { status } = response;
+    if (status >= 200 && status < 300) return;
+    const detail = explanation(response.body);
+    const message = `the printer answered HTTP ${status} to the cancel of job ${job.jobId}${detail ? `: ${detail}` : ''}`;
+    if (status >= 400 && status < 500 && status !== 408 && status !== 429) throw new PrinterRefusedCancel(message);
+    throw new PrinterUnavailable(message, { status });
+  }
+}
+
+/** The JSON body of a cancel, POSTed to `<PRINTER_HTTP_URL>/<jobId>/cancel`. */
+export interface HttpCancelBody {
+  jobKey: string;
+  jobId: string;
+  orderId: string;
+  projectId: string;
 }
 
 /** The message id of a job's submission: the same on every retry, as Standard Webhooks asks. */

@@ -3,7 +3,7 @@ import { access, copyFile, link, mkdir, readFile, unlink, writeFile } from 'node
 import path from 'node:path';
 import type { FileStore } from '../storage/file-store';
 import { replaceFileAtomically, temporaryNameBeside } from '../storage/write-file-atomically';
-import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
+import { derivedJobId, PrinterRefusedCancel, type Printer, type PrintJob, type PrintJobRef, type PrintSubmission } from './printer';
 
 export interface LocalPrinterOptions {
   /** DATA_DIR: jobs go to `<dataDir>/printjobs/<orderId>/<projectId>/`. */
@@ -67,6 +67,25 @@ export class LocalPrinter implements Printer {
     }
     return { jobId: record.jobId };
   }
+
+  /**
+   * Writes `cancel.json` beside the job: the print shop's software skips a cancelled job. A job
+   * whose folder holds `started.json` (written by that software when production starts) is refused.
+   */
+  async cancel(job: PrintJobRef): Promise<void> {
+    const dir = this.jobDir(job);
+    const started = await readFile(path.join(dir, 'started.json'), 'utf8').then(() => true, () => false);
+    if (started) throw new PrinterRefusedCancel(`the print shop has started producing job ${job.jobId} (started.json)`);
+    const record: LocalCancelRecord = { jobId: job.jobId, cancelledAt: new Date().toISOString() };
+    await mkdir(dir, { recursive: true });
+    await replaceFileAtomically(path.join(dir, 'cancel.json'), (temporary) => writeFile(temporary, `${JSON.stringify(record, null, 2)}\n`));
+  }
+}
+
+/** What cancel.json holds. */
+export interface LocalCancelRecord {
+  jobId: string;
+  cancelledAt: string;
 }
 
 /** The recorded job, or null when none is recorded yet; another job in the same folder is refused. */

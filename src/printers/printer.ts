@@ -33,6 +33,14 @@ export interface PrintSubmission {
   jobId: string;
 }
 
+/** A job the printer already holds, as a cancel names it. */
+export interface PrintJobRef {
+  jobId: string;
+  jobKey: string;
+  orderId: string;
+  projectId: string;
+}
+
 /**
  * One way of handing print jobs to a print service provider. `submit` is idempotent per
  * `jobKey`: a retried or resumed submit of the same job returns the same jobId and creates no
@@ -41,6 +49,20 @@ export interface PrintSubmission {
 export interface Printer {
   readonly kind: string;
   submit(job: PrintJob): Promise<PrintSubmission>;
+  /**
+   * Withdraws a job the printer holds but has not started producing. Resolves once the printer
+   * confirms (a repeated cancel of a cancelled job confirms again); throws `PrinterRefusedCancel`
+   * when it is too late, `PrinterUnavailable` when the printer cannot be asked now.
+   */
+  cancel(job: PrintJobRef): Promise<void>;
+}
+
+/** The printer will not cancel the job (production has started, or it does not know the job). */
+export class PrinterRefusedCancel extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'PrinterRefusedCancel';
+  }
 }
 
 /**

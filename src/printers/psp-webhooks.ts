@@ -3,6 +3,7 @@ import {
   PRINTER_EVENT_STATUSES,
   type PrinterEventStatus,
 } from '../domain/order-status';
+import { MAX_PARCELS, type Parcel } from '../domain/parcel';
 import {
   unixSeconds,
   verifyStandardWebhook,
@@ -14,7 +15,7 @@ import {
 
 /**
  * Inbound printer status events (`POST /v2/psp/{psp}/events`): a Standard Webhooks signature over
- * the exact bytes received, then a body `{ jobId, status, trackingUrl?, occurredAt? }` whose status
+ * the exact bytes received, then a body `{ jobId, status, trackingUrl?, parcels?, occurredAt? }` whose status
  * must be one a printer may report (PRINTER_EVENT_STATUSES). Whether the status may be applied to
  * the order is the transition table's decision, not this file's.
  */
@@ -28,6 +29,8 @@ export interface PspEvent {
   jobId: string;
   status: PrinterEventStatus;
   trackingUrl?: string;
+  /** Carrier, tracking number and URL per parcel. */
+  parcels?: Parcel[];
   /** When the printer says it happened, normalised to ISO 8601 UTC. */
   occurredAt?: string;
 }
@@ -76,7 +79,7 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new PspWebhookError('MALFORMED_EVENT', 'the event body must be a JSON object');
   }
-  const { jobId, status, trackingUrl, occurredAt } = body as Record<string, unknown>;
+  const { jobId, status, trackingUrl, parcels, occurredAt } = body as Record<string, unknown>;
 
   if (typeof jobId !== 'string' || jobId.trim() === '' || jobId.length > MAX_JOB_ID_LENGTH) {
     throw new PspWebhookError('MALFORMED_EVENT', `jobId must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`);
@@ -94,6 +97,7 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
     }
     event.trackingUrl = trackingUrl;
   }
+  if (parcels !== undefined && parcels !== null) event.parcels = parseParcels(parcels);
   if (occurredAt !== undefined && occurredAt !== null) {
     const at = typeof occurredAt === 'string' && ISO_DATE_TIME.test(occurredAt) ? Date.parse(occurredAt) : Number.NaN;
     if (Number.isNaN(at)) {
@@ -102,6 +106,33 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
     event.occurredAt = new Date(at).toISOString();
   }
   return event;
+}
+
+const MAX_PARCEL_TEXT = 100;
+
+function parseParcels(value: unknown): Parcel[] {
+  if (!Array.isArray(value) || value.length > MAX_PARCELS) {
+    throw new PspWebhookError('MALFORMED_EVENT', `parcels must be an array of at most ${MAX_PARCELS} {carrier?, trackingNumber?, trackingUrl?} objects`);
+  }
+  return value.map((item: unknown, i) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new PspWebhookError('MALFORMED_EVENT', `parcels[${i}] must be an object`);
+    const { carrier, trackingNumber, trackingUrl } = item as Record<string, unknown>;
+    const parcel: Parcel = {};
+    for (const [name, text] of [['carrier', carrier], ['trackingNumber', trackingNumber]] as const) {
+      if (text === undefined || text === null) continue;
+      if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_PARCEL_TEXT || /[\u0000-\u001f\u007f]/.test(text)) {
+        throw new PspWebhookError('MALFORMED_EVENT', `parcels[${i}].${name} must be a non-empty string of at most ${MAX_PARCEL_TEXT} characters`);
+      }
+      parcel[name] = text.trim();
+    }
+    if (trackingUrl !== undefined && trackingUrl !== null) {
+      if (typeof trackingUrl !== 'string' || !isWebUrl(trackingUrl)) {
+        throw new PspWebhookError('MALFORMED_EVENT', `parcels[${i}].trackingUrl must be an http or https URL of at most ${MAX_URL_LENGTH} characters`);
+      }
+      parcel.trackingUrl = trackingUrl;
+    }
+    return parcel;
+  });
 }
 
 function isWebUrl(value: string): boolean {

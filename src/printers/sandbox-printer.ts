@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { PrinterEventStatus } from '../domain/order-status';
 import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
 
@@ -14,6 +15,19 @@ export function sandboxTrackingUrl(jobId: string): string {
 }
 
 /**
+ * The parcels of a sandbox job, made up but plausible: a carrier, a tracking number of that
+ * carrier's shape and the sandbox tracking URL, one parcel per 10 copies. Derived from the job id,
+ * so every replay of the flow reports the same parcels.
+ */
+export function sandboxParcels(jobId: string, quantity = 1): { carrier: string; trackingNumber: string; trackingUrl: string }[] {
+  const digits = createHash('sha256').update(jobId).digest().readBigUInt64BE().toString().padStart(20, '0');
+  return Array.from({ length: Math.max(1, Math.ceil(quantity / 10)) }, (_, i) => {
+    const trackingNumber = `JJD${digits.slice(0, 15)}${String(i + 1).padStart(3, '0')}`;
+    return { carrier: 'DHL', trackingNumber, trackingUrl: `${sandboxTrackingUrl(jobId)}?parcel=${trackingNumber}` };
+  });
+}
+
+/**
  * The printer of `dev` credentials: accepts every job at once, prints and ships nothing, and does
  * no I/O. The jobId derives from the job key, so a repeated submit names the same job.
  */
@@ -23,4 +37,10 @@ export class SandboxPrinter implements Printer {
   async submit(job: PrintJob): Promise<PrintSubmission> {
     return { jobId: derivedJobId('sandbox', job.jobKey) };
   }
+
+  /**
+   * Always confirms: the sandbox's production is the fulfilment flow's timed steps, which stop at
+   * the cancelled line; once a step has moved the line to printing, the line's table refuses the cancel.
+   */
+  async cancel(): Promise<void> {}
 }

@@ -15,6 +15,7 @@ import { WebhookService } from './webhooks/webhook-service';
 import { EditorService } from './editor/editor-service';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { ProductionService } from './production/production-service';
+import type { PrinterRegistry } from '../printers/printer-registry';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -40,12 +41,14 @@ export interface AppServiceDeps {
   pepper: string;
   files: FileStore;
   engine: WorkflowEngine;
+  /** The printers, for cancels passed on to a printer that holds the job. */
+  printers: PrinterRegistry;
   log: Logger;
   /** Kept in step with credential changes by its listener (service.ts); absent, every check queries. */
   credentialCache?: CredentialCache;
 }
 
-export function createAppServices({ config, em, pepper, files, engine, log, credentialCache }: AppServiceDeps): AppServices {
+export function createAppServices({ config, em, pepper, files, engine, printers, log, credentialCache }: AppServiceDeps): AppServices {
   const { limits } = config;
   const editor = new EditorService(em);
   return {
@@ -55,7 +58,7 @@ export function createAppServices({ config, em, pepper, files, engine, log, cred
     requestBudget: new RequestBudget(limits.rateLimitMax, limits.rateLimitWindowMs),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log }),
-    orders: new OrderService({ config, engine, files, log, em }),
+    orders: new OrderService({ config, engine, files, log, em, printers }),
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
     editor,

@@ -216,6 +216,25 @@ export type CategoryEntry = {
   type: Scalars['String']['output'];
 };
 
+/** One event as webhooks send it and GET /v2/events answers it */
+export type ClientEvent = {
+  __typename?: 'ClientEvent';
+  data: Scalars['JSONObject']['output'];
+  /** evt_…: stable; the webhook-id of its deliveries */
+  id: Scalars['String']['output'];
+  occurredAt: Scalars['DateTimeISO']['output'];
+  /** The order line's status-event sequence (line events) */
+  sequence?: Maybe<Scalars['Int']['output']>;
+  type: Scalars['String']['output'];
+};
+
+export type ClientEventPage = {
+  __typename?: 'ClientEventPage';
+  /** Present while more events follow: pass it as after */
+  cursor?: Maybe<Scalars['String']['output']>;
+  events: Array<ClientEvent>;
+};
+
 export type CouponInput = {
   code: Scalars['String']['input'];
   value: Scalars['Float']['input'];
@@ -368,6 +387,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Insert two blank pages after page `after` (0: at the front), within the product's maximum */
   addPages: Project;
+  /** Cancel the order, or the listed projects of it, until the printer starts production (REST: POST /v2/order/cancel) */
+  cancelOrder: Order;
   /** The payment of an order placed with paymentPending arrived */
   confirmPayment: Order;
   /** Delete some of a user's projects (REST: project/delete) */
@@ -390,26 +411,41 @@ export type Mutation = {
   replayWebhook: WebhookDelivery;
   /** Replace the signing secret; the new one is shown once and signs every later attempt */
   rotateWebhookSecret: IssuedWebhook;
+  /** Send a webhook.test event to the webhook through the usual signed, retried, logged path */
+  sendTestWebhook: WebhookDelivery;
   /** The cover's title and subtitle (an empty subtitle removes it) */
   setCoverTexts: Project;
-  /** Cancel or refund an order, or one project of it */
+  /** Cancel or refund an order, or one project of it (cancel: the same as cancelOrder) */
   setOrderStatus: Order;
   /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has) */
   setPageLayout: Project;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
+  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, webhook.test */
+  setWebhookEventTypes: Array<Scalars['String']['output']>;
   /** Generate one project per row of a CSV (REST: /v2/campaign/auto-generate) */
   startCampaign: StartCampaignPayload;
   /** Swap the photos of two slots, on one page or two */
   swapPhotos: Project;
   /** Give a project to another user (REST: project/transfer) */
   transferProject: Project;
+  /** Correct the recipient before the print job is sent, checked as printOrder checks it (REST: POST /v2/order/update-recipient) */
+  updateOrderRecipient: Order;
+  /** Change the shipping method before the print job is sent (REST: POST /v2/order/update-shipping) */
+  updateOrderShipping: Order;
 };
 
 
 export type MutationAddPagesArgs = {
   after: Scalars['Int']['input'];
   projectId: Scalars['String']['input'];
+};
+
+
+export type MutationCancelOrderArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  orderId: Scalars['String']['input'];
+  projectIds?: InputMaybe<Array<Scalars['String']['input']>>;
 };
 
 
@@ -501,6 +537,11 @@ export type MutationSetWebhookArgs = {
 };
 
 
+export type MutationSetWebhookEventTypesArgs = {
+  types?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
 export type MutationStartCampaignArgs = {
   csvUrl: Scalars['String']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
@@ -521,8 +562,24 @@ export type MutationTransferProjectArgs = {
   targetUser: Scalars['String']['input'];
 };
 
+
+export type MutationUpdateOrderRecipientArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  orderId: Scalars['String']['input'];
+  user: OrderUserInput;
+};
+
+
+export type MutationUpdateOrderShippingArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  orderId: Scalars['String']['input'];
+  shipping: ShippingChoiceInput;
+};
+
 export type Order = {
   __typename?: 'Order';
+  /** The actions and whether each is available now */
+  actions: Array<OrderActionAvailability>;
   couponCode?: Maybe<Scalars['String']['output']>;
   couponValue: Scalars['Float']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -544,7 +601,18 @@ export type Order = {
   /** payment.shipping.method as sent */
   shippingMethod?: Maybe<Scalars['String']['output']>;
   subTotal: Scalars['Float']['output'];
+  telephone?: Maybe<Scalars['String']['output']>;
   warnings: Array<OrderWarning>;
+};
+
+/** Whether an action can be taken now and, when not, why */
+export type OrderActionAvailability = {
+  __typename?: 'OrderActionAvailability';
+  /** cancel, update-recipient or update-shipping */
+  action: Scalars['String']['output'];
+  available: Scalars['Boolean']['output'];
+  /** Why not, naming the line and its status */
+  reason?: Maybe<Scalars['String']['output']>;
 };
 
 export type OrderAddress = {
@@ -576,19 +644,24 @@ export type OrderEdge = {
 /** One project of an order and its fulfilment */
 export type OrderLine = {
   __typename?: 'OrderLine';
+  deliveredAt?: Maybe<Scalars['DateTimeISO']['output']>;
   displayStatus: Scalars['String']['output'];
   lineItemTotal: Scalars['Float']['output'];
   pageCount?: Maybe<Scalars['Int']['output']>;
+  /** Carrier, tracking number and URL per parcel */
+  parcels: Array<Parcel>;
   /** The print files once rendered (sandbox and live); null before */
   printFiles?: Maybe<PrintFiles>;
   projectId: Scalars['String']['output'];
   psp: Scalars['String']['output'];
   quantity: Scalars['Int']['output'];
+  shippedAt?: Maybe<Scalars['DateTimeISO']['output']>;
   sku: Scalars['String']['output'];
   /** One of the 28 order statuses */
   status: Scalars['String']['output'];
   statusChangedAt: Scalars['DateTimeISO']['output'];
   title: Scalars['String']['output'];
+  /** The first parcel's tracking URL */
   tracking?: Maybe<Scalars['String']['output']>;
   warnings: Array<PrintWarning>;
 };
@@ -647,6 +720,14 @@ export type PageInfo = {
   __typename?: 'PageInfo';
   endCursor?: Maybe<Scalars['String']['output']>;
   hasNextPage: Scalars['Boolean']['output'];
+};
+
+/** One shipped parcel; any member may be unknown */
+export type Parcel = {
+  __typename?: 'Parcel';
+  carrier?: Maybe<Scalars['String']['output']>;
+  trackingNumber?: Maybe<Scalars['String']['output']>;
+  trackingUrl?: Maybe<Scalars['String']['output']>;
 };
 
 export type PaymentInput = {
@@ -936,10 +1017,14 @@ export type Query = {
   catalogue: Catalogue;
   /** The cover sheet of a product for a page count (even, within the product's bounds) */
   coverDimensions: CoverDimensions;
+  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, webhook.test */
+  events: ClientEventPage;
   /** All markets, and the one suggested for a location (REST: get-market.php) */
   markets: MarketListing;
   /** One order of this client */
   order: Order;
+  /** Each order action with whether it is available now and why not (REST: GET /v2/order/actions) */
+  orderActions: Array<OrderActionAvailability>;
   /** Orders, newest first; a user's when email is given */
   orders: OrderConnection;
   /** One project of this client (REST: project/status) */
@@ -979,6 +1064,14 @@ export type QueryCoverDimensionsArgs = {
 };
 
 
+export type QueryEventsArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: InputMaybe<Scalars['Int']['input']>;
+  orderId?: InputMaybe<Scalars['String']['input']>;
+  types?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
 export type QueryMarketsArgs = {
   language?: Scalars['String']['input'];
   latitude?: InputMaybe<Scalars['Float']['input']>;
@@ -991,10 +1084,18 @@ export type QueryOrderArgs = {
 };
 
 
+export type QueryOrderActionsArgs = {
+  orderId: Scalars['String']['input'];
+};
+
+
 export type QueryOrdersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
+  createdAfter?: InputMaybe<Scalars['String']['input']>;
+  createdBefore?: InputMaybe<Scalars['String']['input']>;
   email?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
+  status?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -1134,6 +1235,11 @@ export type SheetBox = {
   yPt: Scalars['Float']['output'];
 };
 
+export type ShippingChoiceInput = {
+  /** The shipping level */
+  method: Scalars['String']['input'];
+};
+
 /** Where a shipping level goes and how many business days it takes there */
 export type ShippingDestination = {
   __typename?: 'ShippingDestination';
@@ -1244,6 +1350,8 @@ export type TransitDays = {
 /** Where this client's campaign notifications go in this environment */
 export type Webhook = {
   __typename?: 'Webhook';
+  /** The event types sent to it (every type unless it chose some) */
+  eventTypes: Array<Scalars['String']['output']>;
   updatedAt: Scalars['DateTimeISO']['output'];
   url: Scalars['String']['output'];
 };

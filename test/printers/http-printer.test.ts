@@ -4,7 +4,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSafeFetch } from '../../src/outbound/safe-fetch';
 import { HttpPrinter, webhookIdOf } from '../../src/printers/http-printer';
-import { PrinterRejectedJob, PrinterUnavailable, type PrintJob } from '../../src/printers/printer';
+import { PrinterRefusedCancel, PrinterRejectedJob, PrinterUnavailable, type PrintJob } from '../../src/printers/printer';
 import { verifyStandardWebhook } from '../../src/printers/standard-webhooks';
 
 const SECRET = `whsec_${Buffer.from('http-printer-test-secret-32bytes').toString('base64')}`;
@@ -26,6 +26,7 @@ interface Received {
   headers: http.IncomingHttpHeaders;
   body: string;
   method: string;
+  url: string;
 }
 
 type Answer = { status: number; body?: unknown; headers?: Record<string, string> };
@@ -42,7 +43,7 @@ function startPsp() {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), method: req.method ?? '' };
+      const request: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), method: req.method ?? '', url: req.url ?? '' };
       received.push(request);
       const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
         res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers });
@@ -123,6 +124,24 @@ describe('HttpPrinter', () => {
   it("carries the order's shipping level when the market has one", async () => {
     await printerWith().submit({ ...JOB, shippingLevel: 'express' });
     expect(JSON.parse(psp.received[0].body)).toMatchObject({ orderId: 'shop-1001', shippingLevel: 'express', shipping: JOB.shipping });
+  });
+
+  it("calls the partner's cancel, signed, with a stable key; a 409 is the partner's refusal with its reason, a 503 means ask later", async () => {
+    const ref = { jobId: 'acme/7', jobKey: JOB.jobKey, orderId: JOB.orderId, projectId: JOB.projectId };
+    psp.answerWith(() => ({ status: 200, body: { cancelled: true } }));
+    await printerWith().cancel(ref);
+    expect(psp.received[0]).toMatchObject({ method: 'POST', url: '/v1/jobs/acme%2F7/cancel' });
+    expect(psp.received[0].headers['idempotency-key']).toBe(`cancel:${JOB.jobKey}`);
+    expect(JSON.parse(psp.received[0].body)).toEqual(ref);
+
+    psp.answerWith(() => ({ status: 409, body: { detail: 'the book is on the press' } }));
+    const refused = await printerWith().cancel(ref).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(PrinterRefusedCancel);
+    expect((refused as Error).message).toContain('the book is on the press');
+
+    psp.answerWith(() => ({ status: 503, body: 'maintenance' }));
+    await expect(printerWith().cancel(ref)).rejects.toBeInstanceOf(PrinterUnavailable);
+    expect(new Set(psp.received.map((r) => r.headers['webhook-id'])).size).toBe(1);
   });
 
   it('sends a retried job with the same message id and idempotency key, so the PSP makes one job', async () => {

@@ -1,9 +1,9 @@
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalPrinter } from '../../src/printers/local-printer';
-import type { PrintJob } from '../../src/printers/printer';
+import { PrinterRefusedCancel, type PrintJob } from '../../src/printers/printer';
 import { FileStore } from '../../src/storage/file-store';
 
 const PDF = Buffer.from('%PDF-1.7\n% a book\n%%EOF\n');
@@ -80,6 +80,16 @@ describe('LocalPrinter', () => {
 
     expect(new Set(results.map((r) => r.jobId)).size).toBe(1);
     expect((await readdir(path.join(dataDir, jobDir))).sort()).toEqual(['cover.pdf', 'interior.pdf', 'job.json', 'manifest.json']);
+  });
+
+  it('cancels a job by writing cancel.json beside it, and refuses once the print shop wrote started.json', async () => {
+    const job = jobFor();
+    const { jobId } = await printer.submit(job);
+    const ref = { jobId, jobKey: job.jobKey, orderId: job.orderId, projectId: job.projectId };
+    await printer.cancel(ref);
+    expect(JSON.parse(await readFile(path.join(printer.jobDir(job), 'cancel.json'), 'utf8'))).toMatchObject({ jobId });
+    await writeFile(path.join(printer.jobDir(job), 'started.json'), '{}');
+    await expect(printer.cancel(ref)).rejects.toBeInstanceOf(PrinterRefusedCancel);
   });
 
   it('gives different jobs different ids', async () => {

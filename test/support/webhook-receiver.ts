@@ -16,11 +16,14 @@ export interface WebhookReceiver {
   close(): Promise<void>;
 }
 
+/** A status, or a status sent only after `delayMs` (a slow receiver, to be caught mid-delivery). */
+export type ReceiverAnswer = number | { status: number; delayMs: number };
+
 /**
  * A shop's webhook endpoint on 127.0.0.1: records every request, and answers with the status
  * `answer` gives for it (1-based count of requests to that path); 200 by default.
  */
-export async function startWebhookReceiver(answer: (path: string, nth: number) => number = () => 200): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(answer: (path: string, nth: number) => ReceiverAnswer = () => 200): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const counts = new Map<string, number>();
   const server = http.createServer((request, response) => {
@@ -39,7 +42,13 @@ export async function startWebhookReceiver(answer: (path: string, nth: number) =
       received.push({ path, headers, raw, body, receivedAt: Date.now() });
       const nth = (counts.get(path) ?? 0) + 1;
       counts.set(path, nth);
-      response.writeHead(answer(path, nth), { 'content-type': 'text/plain' }).end('ok');
+      const given = answer(path, nth);
+      const { status, delayMs } = typeof given === 'number' ? { status: given, delayMs: 0 } : given;
+      const send = () => {
+        if (!response.destroyed) response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+      };
+      if (delayMs > 0) setTimeout(send, delayMs);
+      else send();
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -13,7 +13,8 @@ const STORE = 'photobook-dashboard-credentials';
 
 const ORDERS = `query { orders(first: 50) { edges { node {
   orderId createdAt email firstName lastName paymentStatus grandTotal currency shippingLevel shippingMethod quoteId warnings { code message }
-  lines { projectId title sku psp status displayStatus statusChangedAt tracking pageCount warnings { page photoId effectiveDpi message } printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
+  shippingAddress { line1 line2 postcode city state isoCode2 } actions { action available reason }
+  lines { projectId title sku psp status displayStatus statusChangedAt tracking parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message } printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } } }`;
 // A campaign's rows and deliveries are asked for one campaign at a time: the whole list with its
 // nested rows would exceed the GraphQL cost limit (README, Limits).
@@ -24,6 +25,9 @@ const CAMPAIGN_DETAILS = `query ($id: String!) { campaign(id: $id) {
   rows(first: 100) { edges { node { line reference state projectId reason } } }
   deliveries(first: 100) { edges { node { id status url reference projectId attempts { attemptedAt statusCode error latencyMs } } } }
 } }`;
+const ORDER_EVENTS = `query ($orderId: String!) { events(orderId: $orderId, first: 100) { events { id type occurredAt sequence data } } }`;
+const CANCEL = `mutation ($orderId: String!, $key: String) { cancelOrder(orderId: $orderId, idempotencyKey: $key) { orderId } }`;
+const CHANGE_ADDRESS = `mutation ($orderId: String!, $user: OrderUserInput!, $key: String) { updateOrderRecipient(orderId: $orderId, user: $user, idempotencyKey: $key) { orderId } }`;
 const PROJECTS = `query ($user: String!) { projects(user: $user, first: 50) { edges { node { id title link createdAt status { project photos } ordered } } } }`;
 
 function SignIn({ onSignIn, error }) {
@@ -83,6 +87,50 @@ function Dashboard({ client, onSignOut }) {
     ${tab === 'projects' && html`<${Projects} client=${client} />`}`;
 }
 
+/** An order's events as webhooks sent them, asked for when opened. */
+function OrderEvents({ client, orderId }) {
+  const [events, setEvents] = useState(null);
+  const [error, setError] = useState(null);
+  const load = () => client.request(ORDER_EVENTS, { orderId }).then((d) => setEvents(d.events.events)).catch((e) => setError(e.message));
+  return html`
+    <details class="events" onToggle=${(e) => e.currentTarget.open && load()}>
+      <summary>Events</summary>
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+      ${events && html`<ol data-testid=${`events-${orderId}`}>${events.map((e) => html`<li key=${e.id}><code>${e.type}</code> ${e.sequence !== null ? `#${e.sequence}` : ''} ${e.data.line?.status ?? ''} · ${new Date(e.occurredAt).toLocaleString()}</li>`)}</ol>`}
+    </details>`;
+}
+
+/** Cancel and Change address, offered only while the order's actions say they are available. */
+function OrderActions({ client, order, onDone }) {
+  const [error, setError] = useState(null);
+  const [editing, setEditing] = useState(false);
+  const available = (name) => order.actions.find((a) => a.action === name)?.available;
+  const run = (query, variables) => client.request(query, { ...variables, key: crypto.randomUUID() }).then(() => { setError(null); setEditing(false); onDone(); }).catch((e) => setError(e.message));
+  const submit = (event) => {
+    event.preventDefault();
+    const form = Object.fromEntries(new FormData(event.currentTarget));
+    run(CHANGE_ADDRESS, {
+      orderId: order.orderId,
+      user: { firstName: order.firstName ?? undefined, lastName: order.lastName ?? undefined, address: { line1: form.line1, postcode: form.postcode, city: form.city || undefined, countryIso2: form.countryIso2 } },
+    });
+  };
+  const address = order.shippingAddress;
+  return html`
+    <div class="actions">
+      ${available('cancel') && html`<button type="button" onClick=${() => window.confirm(`Cancel order ${order.orderId}?`) && run(CANCEL, { orderId: order.orderId })}>Cancel</button>`}
+      ${available('update-recipient') && html`<button type="button" onClick=${() => setEditing(!editing)}>Change address</button>`}
+      ${editing && html`
+        <form onSubmit=${submit} aria-label="Change address">
+          <label>Street <input name="line1" required value=${address.line1} /></label>
+          <label>Postcode <input name="postcode" required value=${address.postcode} /></label>
+          <label>City <input name="city" value=${address.city ?? ''} /></label>
+          <label>Country (ISO) <input name="countryIso2" required maxlength="2" value=${address.isoCode2} /></label>
+          <button type="submit">Save address</button>
+        </form>`}
+      ${error && html`<p class="error" role="alert">${error}</p>`}
+    </div>`;
+}
+
 function Orders({ client }) {
   const [orders, setOrders] = useState(null);
   const [timelines, setTimelines] = useState({});
@@ -115,6 +163,7 @@ function Orders({ client }) {
           <p class="sub">${new Date(order.createdAt).toLocaleString()} · ${[order.firstName, order.lastName].filter(Boolean).join(' ') || order.email || ''} · ${order.grandTotal} ${order.currency}</p>
           <p class="sub" data-testid="order-shipping">Shipping: ${order.shippingLevel ?? 'no level'}${order.shippingMethod && order.shippingMethod !== order.shippingLevel ? ` (sent as “${order.shippingMethod}”)` : ''} · ${order.quoteId ? `quote ${order.quoteId}` : 'no quote'}</p>
           ${order.warnings.length > 0 && html`<ul class="warnings" aria-label="Order warnings" data-testid="order-warnings">${order.warnings.map((w) => html`<li key=${w.code}>${w.message}</li>`)}</ul>`}
+          <${OrderActions} client=${client} order=${order} onDone=${load} />
           ${order.lines.map((line) => {
             const events = timelines[`${order.orderId}/${line.projectId}`] ?? [];
             const steps = events.map((e) => e.status);
@@ -125,12 +174,15 @@ function Orders({ client }) {
                 <ol class="timeline" aria-label="Status timeline">
                   ${steps.map((step, i) => html`<li key=${i} class=${i === steps.length - 1 ? 'current' : ''}>${step}</li>`)}
                 </ol>
-                ${line.tracking && html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`}
+                ${line.parcels.length > 0
+                  ? html`<ul class="parcels" aria-label="Parcels">${line.parcels.map((p, i) => html`<li key=${i}>${p.carrier ?? 'Parcel'} ${p.trackingNumber ?? ''} ${p.trackingUrl && html`<a href=${p.trackingUrl} target="_blank" rel="noopener">Track the parcel</a>`}</li>`)}</ul>`
+                  : line.tracking && html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`}
                 ${line.printFiles?.coverPreviewUrl && html`<img class="cover-sheet-preview" src=${line.printFiles.coverPreviewUrl} alt=${`Cover sheet of ${line.title}, as printed`} />`}
                 ${line.printFiles && html`<p class="print-files">Print files (${line.printFiles.pages} pages; links expire): ${line.printFiles.coverPdfUrl && html`<a href=${line.printFiles.coverPdfUrl} target="_blank" rel="noopener">Cover PDF</a> · `}<a href=${line.printFiles.interiorPdfUrl} target="_blank" rel="noopener">Interior PDF</a> · <a href=${line.printFiles.manifestUrl} target="_blank" rel="noopener">manifest</a></p>`}
                 ${line.warnings.length > 0 && html`<ul class="warnings" aria-label="Print warnings">${line.warnings.map((w) => html`<li>Page ${w.page}: ${w.message}</li>`)}</ul>`}
               </div>`;
           })}
+          <${OrderEvents} client=${client} orderId=${order.orderId} />
         </article>`)}
     </section>`;
 }

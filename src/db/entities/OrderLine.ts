@@ -4,6 +4,7 @@ import { Order } from './Order';
 import { Project } from './Project';
 import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';
 import type { PrintWarning } from '../../domain/print-warning';
+import type { Parcel } from '../../domain/parcel';
 import { ownedThrough } from '../tenant-filter';
 
 /** One project of an order: its copies, price, print files and fulfilment status. */
@@ -59,6 +60,18 @@ export class OrderLine {
 
   @Property({ type: 'string', length: 2000, nullable: true })
   trackingUrl?: string | null;
+
+  /** The parcels the printer shipped, each with its carrier, tracking number and URL as far as known. */
+  @Property({ type: 'json' })
+  parcels: Parcel[] & Opt = [];
+
+  /** When the line first went out for delivery. */
+  @Property({ type: 'datetime', nullable: true })
+  shippedAt?: Date | null;
+
+  /** When the printer reported it delivered (or collected). */
+  @Property({ type: 'datetime', nullable: true })
+  deliveredAt?: Date | null;
 
   @Property({ type: 'integer', nullable: true })
   pageCount?: number | null;

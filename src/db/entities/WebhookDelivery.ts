@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Collection, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Client } from './Client';
 import { Campaign } from './Campaign';
 import { WebhookAttempt } from './WebhookAttempt';
@@ -13,6 +13,8 @@ import { ownedByTenant } from '../tenant-filter';
 @Unique({ properties: ['eventKey'] })
 @Index({ properties: ['campaign', 'createdAt'] })
 @Index({ properties: ['client', 'env', 'createdAt'] })
+@Index({ properties: ['client', 'env', 'orderingKey', 'position'] })
+@Index({ properties: ['dispatchedAt', 'status'] })
 export class WebhookDelivery {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
@@ -52,6 +54,22 @@ export class WebhookDelivery {
   /** 0 for the first sending, then one more for each replay. */
   @Property({ type: 'integer' })
   round: number & Opt = 0;
+
+  /** The outbox event sent (`evt_…`, also the `webhook-id`); null for a project's callback. */
+  @Property({ type: 'string', length: 40, nullable: true })
+  eventId?: string | null;
+
+  /** Deliveries with the same key go out one after the other (an order's events, by `position`). */
+  @Property({ type: 'string', length: 250, nullable: true })
+  orderingKey?: string | null;
+
+  /** The event's position in the outbox: the order within `orderingKey`. */
+  @Property({ type: new BigIntType('string'), nullable: true })
+  position?: string | null;
+
+  /** When its flow was started; null while the outbox relay has still to start it. */
+  @Property({ type: 'datetime', nullable: true })
+  dispatchedAt?: Date | null;
 
   @OneToMany(() => WebhookAttempt, (attempt) => attempt.delivery, { orderBy: { attemptedAt: 'asc', id: 'asc' } })
   attempts = new Collection<WebhookAttempt>(this);

@@ -4,7 +4,7 @@ import { Client } from './Client';
 import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { ownedByTenant } from '../tenant-filter';
 
-/** Where a client's campaign notifications go, per environment, and the secret that signs them. */
+/** Where a client's events and campaign notifications go, per environment, and the secret that signs them. */
 @Filter(ownedByTenant)
 @Entity({ tableName: 'webhook_endpoints' })
 @Unique({ properties: ['client', 'env'] })
@@ -27,6 +27,10 @@ export class WebhookEndpoint {
    */
   @Property({ type: 'text' })
   sealedSecret!: string;
+
+  /** The event types sent to this endpoint; null sends every type (docs/api.md, Events). */
+  @Property({ type: 'json', nullable: true })
+  eventTypes?: string[] | null;
 
   @Property({ type: 'datetime' })
   updatedAt: Date & Opt = new Date();

@@ -20,6 +20,7 @@ export { WebhookAttempt } from './WebhookAttempt';
 export { IdempotencyRecord } from './IdempotencyRecord';
 export { PendingFileMove } from './PendingFileMove';
 export { Quote } from './Quote';
+export { EventRecord } from './EventRecord';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -43,6 +44,7 @@ import { WebhookAttempt } from './WebhookAttempt';
 import { IdempotencyRecord } from './IdempotencyRecord';
 import { PendingFileMove } from './PendingFileMove';
 import { Quote } from './Quote';
+import { EventRecord } from './EventRecord';
 
 export const ENTITIES = [
   Client,
@@ -67,4 +69,5 @@ export const ENTITIES = [
   IdempotencyRecord,
   PendingFileMove,
   Quote,
+  EventRecord,
 ];

@@ -9,6 +9,7 @@ import { Migration20261123000428 } from './Migration20261123000428';
 import { Migration20261126000300 } from './Migration20261126000300';
 import { Migration20261126000400 } from './Migration20261126000400';
 import { Migration20261126000500 } from './Migration20261126000500';
+import { Migration20261126000600 } from './Migration20261126000600';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -23,4 +24,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126000300', class: Migration20261126000300 },
   { name: 'Migration20261126000400', class: Migration20261126000400 },
   { name: 'Migration20261126000500', class: Migration20261126000500 },
+  { name: 'Migration20261126000600', class: Migration20261126000600 },
 ];

@@ -2,7 +2,7 @@ import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 't
 import type { Campaign as CampaignEntity, WebhookDelivery as WebhookDeliveryEntity } from '../../db/entities';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
-import { webhookMessageId } from '../../domain/webhook-delivery-status';
+import { messageIdOf } from '../../services/webhooks/webhook-delivery';
 import {
   Campaign,
   CampaignConnection,
@@ -83,7 +83,7 @@ export class CampaignResolver {
 export function deliveryView(delivery: WebhookDeliveryEntity): WebhookDelivery {
   return {
     id: delivery.id,
-    webhookId: webhookMessageId(delivery.id),
+    webhookId: messageIdOf(delivery),
     event: delivery.event,
     url: delivery.url,
     reference: delivery.reference,

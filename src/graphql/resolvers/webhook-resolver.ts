@@ -2,6 +2,8 @@ import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../context';
 import { IssuedWebhook, Webhook, WebhookDelivery } from '../types/campaign';
 import { deliveryView } from './campaign-resolver';
+import { eventTypesOf } from '../../services/webhooks/webhook-endpoints';
+import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 
 /** The caller's own webhook: where campaign notifications go, and the secret that signs them. */
 @Resolver()
@@ -9,7 +11,17 @@ export class WebhookResolver {
   @Query(() => Webhook, { nullable: true, description: "This client's webhook in this environment; null when none is set" })
   async webhook(@Ctx() { ctx, services }: GraphqlContext): Promise<Webhook | null> {
     const endpoint = await services.webhooks.show(ctx);
-    return endpoint ? { url: endpoint.url, updatedAt: endpoint.updatedAt } : null;
+    return endpoint ? { url: endpoint.url, updatedAt: endpoint.updatedAt, eventTypes: eventTypesOf(endpoint) } : null;
+  }
+
+  @Mutation(() => [String], { description: `Choose the event types the webhook receives; null for every type (the default). Types: ${WEBHOOK_EVENTS.join(', ')}` })
+  setWebhookEventTypes(@Ctx() { ctx, services }: GraphqlContext, @Arg('types', () => [String], { nullable: true }) types?: string[] | null): Promise<string[]> {
+    return services.webhooks.setEventTypes(ctx, types ?? null);
+  }
+
+  @Mutation(() => WebhookDelivery, { description: 'Send a webhook.test event to the webhook through the usual signed, retried, logged path' })
+  async sendTestWebhook(@Ctx() { ctx, services }: GraphqlContext): Promise<WebhookDelivery> {
+    return deliveryView(await services.webhooks.sendTest(ctx));
   }
 
   @Mutation(() => IssuedWebhook, { description: 'Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once' })

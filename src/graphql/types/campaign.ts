@@ -121,6 +121,7 @@ export class CampaignProgress {
 @ObjectType({ description: "Where this client's campaign notifications go in this environment" })
 export class Webhook {
   @Field(() => String) url!: string;
+  @Field(() => [String], { description: 'The event types sent to it (every type unless it chose some)' }) eventTypes!: string[];
   @Field(() => GraphQLDateTimeISO) updatedAt!: Date;
 }
 

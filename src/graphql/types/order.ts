@@ -41,6 +41,20 @@ export class PrintFiles {
   @Field(() => Int, { description: 'Unix seconds after which the URLs are refused' }) expiresAt!: number;
 }
 
+@ObjectType({ description: 'One shipped parcel; any member may be unknown' })
+export class Parcel {
+  @Field(() => String, { nullable: true }) carrier?: string | null;
+  @Field(() => String, { nullable: true }) trackingNumber?: string | null;
+  @Field(() => String, { nullable: true }) trackingUrl?: string | null;
+}
+
+@ObjectType({ description: 'Whether an action can be taken now and, when not, why' })
+export class OrderActionAvailability {
+  @Field(() => String, { description: 'cancel, update-recipient or update-shipping' }) action!: string;
+  @Field(() => Boolean) available!: boolean;
+  @Field(() => String, { nullable: true, description: 'Why not, naming the line and its status' }) reason?: string | null;
+}
+
 @ObjectType({ description: 'One project of an order and its fulfilment' })
 export class OrderLine {
   @Field(() => String) projectId!: string;
@@ -52,7 +66,10 @@ export class OrderLine {
   @Field(() => String, { description: `One of the ${ORDER_STATUSES.length} order statuses` }) status!: string;
   @Field(() => String) displayStatus!: string;
   @Field(() => GraphQLDateTimeISO) statusChangedAt!: Date;
-  @Field(() => String, { nullable: true }) tracking?: string | null;
+  @Field(() => String, { nullable: true, description: "The first parcel's tracking URL" }) tracking?: string | null;
+  @Field(() => [Parcel], { description: 'Carrier, tracking number and URL per parcel' }) parcels!: Parcel[];
+  @Field(() => GraphQLDateTimeISO, { nullable: true }) shippedAt?: Date | null;
+  @Field(() => GraphQLDateTimeISO, { nullable: true }) deliveredAt?: Date | null;
   @Field(() => Int, { nullable: true }) pageCount?: number | null;
   @Field(() => [PrintWarning]) warnings!: PrintWarning[];
   @Field(() => PrintFiles, { nullable: true, description: 'The print files once rendered (sandbox and live); null before' }) printFiles?: PrintFiles | null;
@@ -82,7 +99,9 @@ export class Order {
   @Field(() => String) paymentStatus!: string;
   @Field(() => String, { nullable: true }) firstName?: string | null;
   @Field(() => String, { nullable: true }) lastName?: string | null;
+  @Field(() => String, { nullable: true }) telephone?: string | null;
   @Field(() => OrderAddress) shippingAddress!: OrderAddress;
+  @Field(() => [OrderActionAvailability], { description: 'The actions and whether each is available now' }) actions!: OrderActionAvailability[];
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
   @Field(() => [OrderLine]) lines!: OrderLine[];
 }
@@ -181,4 +200,24 @@ export class OrderStatusEvent {
   @Field(() => String, { nullable: true }) tracking?: string | null;
   @Field(() => Int) sequence!: number;
   @Field(() => GraphQLDateTimeISO) occurredAt!: Date;
+}
+
+@InputType()
+export class ShippingChoiceInput {
+  @Field(() => String, { description: 'The shipping level' }) method!: string;
+}
+
+@ObjectType({ description: 'One event as webhooks send it and GET /v2/events answers it' })
+export class ClientEvent {
+  @Field(() => String, { description: 'evt_…: stable; the webhook-id of its deliveries' }) id!: string;
+  @Field(() => String) type!: string;
+  @Field(() => GraphQLDateTimeISO) occurredAt!: Date;
+  @Field(() => Int, { nullable: true, description: "The order line's status-event sequence (line events)" }) sequence?: number | null;
+  @Field(() => GraphQLJSONObject) data!: Record<string, unknown>;
+}
+
+@ObjectType()
+export class ClientEventPage {
+  @Field(() => [ClientEvent]) events!: ClientEvent[];
+  @Field(() => String, { nullable: true, description: 'Present while more events follow: pass it as after' }) cursor?: string | null;
 }

@@ -2,7 +2,27 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
 import { authenticateBeforeTheBody } from '../authenticate-request';
-import { campaignSchema, coverDimensionsSchema, deleteSchema, duplicateSchema, generateSchema, listSchema, printFilesSchema, preflightSchema, printSchema, quoteSchema, statusSchema, transferSchema } from './schemas';
+import {
+  campaignSchema,
+  cancelOrderSchema,
+  coverDimensionsSchema,
+  deleteSchema,
+  duplicateSchema,
+  eventsSchema,
+  generateSchema,
+  listSchema,
+  orderActionsSchema,
+  orderListSchema,
+  orderSchema,
+  preflightSchema,
+  printFilesSchema,
+  printSchema,
+  quoteSchema,
+  statusSchema,
+  transferSchema,
+  updateRecipientSchema,
+  updateShippingSchema,
+} from './schemas';
 
 /**
  * The PWA backend family (docs/api.md, PWA backend): the `X-Service` header authenticates every route,
@@ -41,6 +61,35 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyL
   app.get('/v2/order/print-files', { schema: printFilesSchema }, async (request) =>
     services.orders.printFiles(contextOf(request, services.em), request.query.orderId, request.query.projectId),
   );
+
+  app.get('/v2/order', { schema: orderSchema }, async (request) => services.orders.view(contextOf(request, services.em), request.query.orderId));
+
+  app.get('/v2/order/list', { schema: orderListSchema }, async (request) => services.orders.list(contextOf(request, services.em), request.query));
+
+  app.get('/v2/order/actions', { schema: orderActionsSchema }, async (request) => services.orders.actions(contextOf(request, services.em), request.query.orderId));
+
+  app.post('/v2/order/cancel', { schema: cancelOrderSchema }, async (request) => {
+    const ctx = contextOf(request, services.em);
+    const order = await services.orders.cancel(ctx, request.body);
+    return services.orders.view(ctx, order.orderId);
+  });
+
+  app.post('/v2/order/update-recipient', { schema: updateRecipientSchema }, async (request) => {
+    const ctx = contextOf(request, services.em);
+    const order = await services.orders.updateRecipient(ctx, request.body);
+    return services.orders.view(ctx, order.orderId);
+  });
+
+  app.post('/v2/order/update-shipping', { schema: updateShippingSchema }, async (request) => {
+    const ctx = contextOf(request, services.em);
+    const order = await services.orders.updateShipping(ctx, request.body);
+    return services.orders.view(ctx, order.orderId);
+  });
+
+  app.get('/v2/events', { schema: eventsSchema }, async (request) => {
+    const { types, ...query } = request.query;
+    return services.webhooks.events(contextOf(request, services.em), { ...query, ...(types !== undefined ? { types: types.split(',').map((t) => t.trim()) } : {}) });
+  });
 
   app.post('/v2/project/delete', { schema: deleteSchema }, async (request) => {
     const ids = await projects.delete(contextOf(request, services.em), request.body);

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { LAYOUT_TYPES } from '../../domain/book';
-import { MAX_DELETE_IDS, MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
+import { MAX_DELETE_IDS, MAX_PROJECT_PAGE_SIZE, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 import { ORDER_ID_MAX_LENGTH, PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX } from '../../domain/ids';
 import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
 import { MAX_EMAIL_LENGTH, MAX_USER_ID, USER_ID_RULE } from '../../services/projects/user-identity';
@@ -13,6 +13,10 @@ import { PreflightView } from '../../services/preflight/preflight-view';
 import { OrderValidation } from '../../services/orders/order-validation';
 import { QuoteInput } from '../../services/orders/quote-input';
 import { QuoteView } from '../../services/orders/quote-view';
+import { ActionView, OrderListPage, OrderView } from '../../services/orders/order-view';
+import { EventPage, MAX_EVENT_PAGE_SIZE } from '../../services/webhooks/event-log';
+import { ORDER_STATUSES } from '../../domain/order-status';
+import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { Message, problemResponses } from '../shared-schemas';
 
 /** The PWA backend family: request and response schemas of each route. */
@@ -196,4 +200,93 @@ export const preflightSchema = {
     id: Type.String({ pattern: `^${PROJECT_ID_PREFIX}`, maxLength: PROJECT_ID_MAX_LENGTH, description: `Project id, starts with ${PROJECT_ID_PREFIX}` }),
   }),
   response: { 200: PreflightView, ...problemResponses(400, 401, 404) },
+} as const;
+
+const OrderIdField = Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id, as sent to /v2/print" });
+const DateFilter = (what: string) => Type.String({ maxLength: 40, description: `${what}: an ISO 8601 date (2026-11-01, UTC midnight) or date-time with a time zone` });
+const actionsNote = 'Allowed along the order-status table (docs/api.md, Order actions); a refused action is a 409 ACTION_NOT_AVAILABLE naming the action and the line\'s status, and changes nothing. Idempotent with an Idempotency-Key.';
+
+export const orderSchema = {
+  operationId: 'getOrder',
+  tags: ['orders'],
+  summary: 'One order',
+  description: 'The order with its lines, statuses, display statuses, tracking (carrier, tracking number and URL per parcel, shipped and delivered times), the shipping level, the print files and the actions available now.',
+  security,
+  querystring: Type.Object({ orderId: OrderIdField }),
+  response: { 200: OrderView, ...problemResponses(400, 401, 404) },
+} as const;
+
+export const orderListSchema = {
+  operationId: 'listOrders',
+  tags: ['orders'],
+  summary: "The client's orders",
+  description: `Newest first, keyset-paged (at most ${MAX_ORDER_PAGE_SIZE} a page, 20 by default); pass the returned cursor for the next page. Filters: a line in \`status\`, created in [createdAfter, createdBefore), the owner's e-mail.`,
+  security,
+  querystring: Type.Object({
+    status: Type.Optional(Type.Enum(ORDER_STATUSES, { type: 'string', description: 'Orders with a line in this status' })),
+    createdAfter: Type.Optional(DateFilter('Created at or after')),
+    createdBefore: Type.Optional(DateFilter('Created before')),
+    email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: "The owner's e-mail" })),
+    cursor: Type.Optional(Type.String({ maxLength: 500, description: 'The cursor of the previous page' })),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ORDER_PAGE_SIZE, description: 'Orders a page (default 20)' })),
+  }),
+  response: { 200: OrderListPage, ...problemResponses(400, 401) },
+} as const;
+
+export const orderActionsSchema = {
+  operationId: 'getOrderActions',
+  tags: ['orders'],
+  summary: 'What can still be done to an order',
+  description: 'Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status.',
+  security,
+  querystring: Type.Object({ orderId: OrderIdField }),
+  response: { 200: Type.Object({ orderId: Type.String(), actions: Type.Array(ActionView) }), ...problemResponses(400, 401, 404) },
+} as const;
+
+export const cancelOrderSchema = {
+  operationId: 'cancelOrder',
+  tags: ['orders'],
+  summary: 'Cancel an order or some of its lines',
+  description: `Until the printer starts production; a job the printer already holds is withdrawn from the printer first. Emits order.line.status_changed per line and order.cancelled. ${actionsNote}`,
+  security,
+  body: Type.Object({
+    orderId: OrderIdField,
+    projectIds: Type.Optional(Type.Array(ProjectIdField, { minItems: 1, maxItems: MAX_PROJECTS_PER_ORDER, description: 'Only these lines; the whole order when left out' })),
+  }),
+  response: { 200: OrderView, ...problemResponses(400, 401, 404, 409) },
+} as const;
+
+export const updateRecipientSchema = {
+  operationId: 'updateOrderRecipient',
+  tags: ['orders'],
+  summary: "Correct the recipient's name, telephone or address",
+  description: `Until the print job is sent, checked as /v2/print checks it; the print job then carries the new recipient. Emits order.updated. ${actionsNote}`,
+  security,
+  body: Type.Object({ orderId: OrderIdField, user: PrintInput.properties.user }),
+  response: { 200: OrderView, ...problemResponses(400, 401, 404, 409) },
+} as const;
+
+export const updateShippingSchema = {
+  operationId: 'updateOrderShipping',
+  tags: ['orders'],
+  summary: 'Change the shipping method',
+  description: `Until the print job is sent; the cost paid stays as it was. Emits order.updated. ${actionsNote}`,
+  security,
+  body: Type.Object({ orderId: OrderIdField, shipping: Type.Object({ method: Type.String({ minLength: 1, maxLength: 100, description: 'The shipping level' }) }) }),
+  response: { 200: OrderView, ...problemResponses(400, 401, 404, 409) },
+} as const;
+
+export const eventsSchema = {
+  operationId: 'listEvents',
+  tags: ['orders'],
+  summary: "Events the client's webhook was sent, to catch up",
+  description: `In the order they happened, after the event \`after\` (the last one the caller has), at most ${MAX_EVENT_PAGE_SIZE} a page; \`cursor\` is present while more follow. \`types\` is a comma-separated list of event types.`,
+  security,
+  querystring: Type.Object({
+    after: Type.Optional(Type.String({ maxLength: 40, description: 'An event id (evt_…)' })),
+    types: Type.Optional(Type.String({ maxLength: 500, description: 'Comma-separated event types; every type when left out' })),
+    orderId: Type.Optional(OrderIdField),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENT_PAGE_SIZE })),
+  }),
+  response: { 200: EventPage, ...problemResponses(400, 401, 404) },
 } as const;

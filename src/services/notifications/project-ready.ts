@@ -7,6 +7,7 @@ import { campaignRowOfProject, markRowGenerated } from '../campaigns/campaign-ro
 import { findWebhook } from '../webhooks/webhook-endpoints';
 import { projectReadyBody } from '../webhooks/webhook-body';
 import { startDelivery, type DeliveryStartDeps } from '../webhooks/start-delivery';
+import { recordEventOnce } from '../webhooks/webhook-events';
 
 export interface NotifyDeps extends DeliveryStartDeps {
   config: Pick<Config, 'frontendUrl' | 'durations'>;
@@ -58,28 +59,36 @@ export async function notifyProjectReady(em: EntityManager, deps: NotifyDeps, pr
   const body = projectReadyBody(editorUrl(deps.config.frontendUrl, { tenant }, project, project.owner.externalId), target.reference);
   const eventKey = `${EVENT}:${project.id}`;
   const now = new Date();
-  await em
-    .createQueryBuilder(WebhookDelivery)
-    .insert({
-      id: crypto.randomUUID(),
-      client: tenant.clientId,
-      env: tenant.env,
-      eventKey,
-      event: EVENT,
-      projectId: project.id,
-      reference: target.reference,
-      campaign: target.campaignId,
-      url: target.url,
-      payload: JSON.stringify(body),
-      status: 'pending',
-      round: 0,
-      createdAt: now,
-      updatedAt: now,
-    })
-    .onConflict('eventKey')
-    .ignore()
-    .execute();
+  // The event in the outbox (GET /v2/events) and its delivery, once, in one transaction; the
+  // delivery's webhook-id is the event's id.
+  await em.transactional(async (tx) => {
+    const eventId = await recordEventOnce(tx, tenant, eventKey, { type: EVENT, projectId: project.id, data: { ...body } });
+    await tx
+      .createQueryBuilder(WebhookDelivery)
+      .insert({
+        id: crypto.randomUUID(),
+        client: tenant.clientId,
+        env: tenant.env,
+        eventKey,
+        event: EVENT,
+        projectId: project.id,
+        reference: target.reference,
+        campaign: target.campaignId,
+        url: target.url,
+        payload: JSON.stringify(body),
+        status: 'pending',
+        round: 0,
+        eventId,
+        // Started right below, by its writer.
+        dispatchedAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflict('eventKey')
+      .ignore()
+      .execute();
+  });
   const delivery = await em.fork().findOneOrFail(WebhookDelivery, { eventKey });
-  await startDelivery(deps, delivery);
+  await startDelivery(deps, { id: delivery.id, round: delivery.round, tenant: { clientId: delivery.client.id, env: delivery.env } });
   return delivery.id;
 }

@@ -16,10 +16,39 @@ import { normaliseEmail } from '../projects/user-identity';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { assertIssuedCursor } from '../cursors';
 import { printFilesOf, type OrderPrintFiles } from './print-files';
+import type { PrinterRegistry } from '../../printers/printer-registry';
+import { PrinterRefusedCancel, PrinterUnavailable } from '../../printers/printer';
+import { isOrderStatus } from '../../domain/order-status';
+import { actionNotAvailable, assertAvailable, availabilityOf, cancelBlocker, currentSequences, heldByPrinter, lockLines, type ActionAvailability } from './order-actions';
+import { recordOrderEvent } from './order-events';
+import { checkDestination, checkRecipient, checkShippingChoice, levelOfChoice, type RecipientInput, type ShippingChoiceInput } from './recipient';
+import { orderViewOf, type OrderListPage, type OrderView } from './order-view';
+import type { Parcel } from '../../domain/parcel';
+
+/** What orders may be filtered by. */
+export interface OrderFilter {
+  email?: string;
+  status?: string;
+  /** ISO 8601 date-times: created at or after / before. */
+  createdAfter?: string;
+  createdBefore?: string;
+  /** How the page size is named to the caller (`first` in GraphQL, `limit` in REST). */
+  firstPath?: string;
+}
+
+/** `GET /v2/order/list` without `limit`. */
+const DEFAULT_ORDER_LIST_SIZE = 20;
+
+/** A date-time filter as the client sent it: ISO 8601 with a time zone, or a date (UTC midnight). */
+function dateOf(value: string, path: string): Date {
+  const at = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? Date.parse(value) : Number.NaN;
+  if (Number.isNaN(at)) throw ValidationError.field(path, 'must be an ISO 8601 date (2026-11-01) or date-time with a time zone (2026-11-01T09:00:00Z)');
+  return new Date(at);
+}
 
 /** Orders: placing them, reading them, and the status changes that come from outside. */
 export class OrderService {
-  constructor(private readonly deps: ProjectServiceDeps & { em: EntityManager }) {}
+  constructor(private readonly deps: ProjectServiceDeps & { em: EntityManager; printers: PrinterRegistry }) {}
 
   print(ctx: RequestContext, input: PrintInput) {
     return printOrder(ctx, this.deps, input);
@@ -38,8 +67,8 @@ export class OrderService {
     return orderHistory(ctx, this.deps.files, this.deps.config.timezone, query);
   }
 
-  async find(ctx: RequestContext, orderId: string): Promise<Order> {
-    const order = await ctx.em.findOne(Order, { orderId }, { populate: ['lines', 'lines.project'] });
+  async find(ctx: RequestContext, orderId: string, also: 'market'[] = []): Promise<Order> {
+    const order = await ctx.em.findOne(Order, { orderId }, { populate: ['lines', 'lines.project', ...also] });
     if (!order) throw new NotFoundError('order', orderId, 'orderId');
     return order;
   }
@@ -58,15 +87,150 @@ export class OrderService {
     };
   }
 
-  /** GraphQL `orders`: newest first, keyset-paged; `after` is a cursor this service issued. */
-  async page(ctx: RequestContext, options: { email?: string; first: number; after?: string }) {
-    if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
-    if (options.after !== undefined) assertIssuedCursor(options.after, 'after');
-    return ctx.em.findByCursor(
-      Order,
-      options.email ? { email: normaliseEmail(options.email, 'email') } : {},
-      { first: options.first, after: options.after, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project'], includeCount: false },
-    );
+  /**
+   * Orders newest first, keyset-paged (GraphQL `orders`, `GET /v2/order/list`): a user's when
+   * `email` is given, those with a line in `status`, created in [createdAfter, createdBefore).
+   * `after` is a cursor this service issued.
+   */
+  async page(ctx: RequestContext, options: OrderFilter & { first: number; after?: string; afterPath?: string }) {
+    if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field(options.firstPath ?? 'first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
+    if (options.after !== undefined) assertIssuedCursor(options.after, options.afterPath ?? 'after');
+    if (options.status !== undefined && !isOrderStatus(options.status)) throw ValidationError.field('status', 'must be an order status (docs/api.md, Order line statuses)');
+    const createdAt = {
+      ...(options.createdAfter ? { $gte: dateOf(options.createdAfter, 'createdAfter') } : {}),
+      ...(options.createdBefore ? { $lt: dateOf(options.createdBefore, 'createdBefore') } : {}),
+    };
+    const where = {
+      ...(options.email ? { email: normaliseEmail(options.email, 'email') } : {}),
+      ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),
+      ...(options.status ? { lines: { status: options.status as OrderStatus } } : {}),
+    };
+    return ctx.em.findByCursor(Order, where, {
+      first: options.first,
+      after: options.after,
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      populate: ['lines', 'lines.project'],
+      includeCount: false,
+    });
+  }
+
+  /** `GET /v2/order`: one order with its lines, tracking, print files and the actions available now. */
+  async view(ctx: RequestContext, orderId: string): Promise<OrderView> {
+    const order = await this.find(ctx, orderId);
+    return orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, order.lines.getItems()), availabilityOf(order.lines.getItems()));
+  }
+
+  /** `GET /v2/order/list`: `limit` orders a page (at most 100), newest first, with the filters of `page`. */
+  async list(ctx: RequestContext, query: OrderFilter & { cursor?: string; limit?: number }): Promise<OrderListPage> {
+    const page = await this.page(ctx, { ...query, first: query.limit ?? DEFAULT_ORDER_LIST_SIZE, firstPath: 'limit', after: query.cursor, afterPath: 'cursor' });
+    const data: OrderView[] = [];
+    for (const order of page.items) {
+      const lines = order.lines.getItems();
+      data.push(orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, lines), availabilityOf(lines)));
+    }
+    return { data, ...(page.hasNextPage && page.endCursor ? { cursor: page.endCursor } : {}) };
+  }
+
+  /** `GET /v2/order/actions`: each action with whether it is available now and, when not, why. */
+  async actions(ctx: RequestContext, orderId: string): Promise<{ orderId: string; actions: ActionAvailability[] }> {
+    const order = await this.find(ctx, orderId);
+    return { orderId: order.orderId, actions: availabilityOf(order.lines.getItems()) };
+  }
+
+  /**
+   * Cancels the whole order, or the listed projects of it, until the printer starts production
+   * (docs/api.md, Order actions). Every line is checked before anything changes; a job the printer
+   * already holds is withdrawn from the printer first (it may refuse: 409). Then, in one
+   * transaction, each line moves to `cancelled` with its events and the order gets
+   * `order.cancelled`; the lines' flows are told last, and stop. Cancelling what is already
+   * cancelled changes nothing and answers the order.
+   */
+  async cancel(ctx: RequestContext, input: { orderId: string; projectIds?: string[] }): Promise<Order> {
+    const order = await this.find(ctx, input.orderId);
+    const lines = this.selectLines(order, input.projectIds, 'projectIds');
+    assertAvailable('cancel', order.orderId, lines);
+    for (const line of lines.filter(heldByPrinter)) {
+      const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
+      try {
+        await printer.cancel({ jobId: line.printerJobId!, jobKey: `${order.id}:${line.project.id}`, orderId: order.orderId, projectId: line.project.id });
+      } catch (error) {
+        if (error instanceof PrinterRefusedCancel) throw actionNotAvailable('cancel', order.orderId, `project ${line.project.id} is "${line.status}": the printer refused: ${error.message}`);
+        if (error instanceof PrinterUnavailable) throw new ConflictError('PRINTER_UNAVAILABLE', `the printer of project ${line.project.id} could not be asked to cancel now; try again later (${error.message})`);
+        throw error;
+      }
+    }
+    const wanted = new Set(lines.map((l) => l.id));
+    const cancelled = await ctx.em.fork().transactional(async (tx) => {
+      const locked = (await lockLines(tx, order)).filter((l) => wanted.has(l.id));
+      // The lines may have moved since the check (a printer event, the flow's next step).
+      for (const line of locked) {
+        const reason = cancelBlocker(line);
+        if (reason) throw actionNotAvailable('cancel', order.orderId, reason);
+      }
+      const moved: { line: OrderLine; sequence: number }[] = [];
+      for (const line of locked.filter((l) => l.status !== 'cancelled')) {
+        const result = await moveOrderLine(tx, line.id, { status: 'cancelled' });
+        moved.push({ line, sequence: result.sequence! });
+      }
+      if (moved.length > 0) await recordOrderEvent(tx, locked[0].order, 'order.cancelled', moved, { wholeOrder: input.projectIds === undefined });
+      return moved.map((m) => m.line.id);
+    });
+    for (const lineId of cancelled) await this.notifyFlow(lineId, { status: 'cancelled' });
+    ctx.em.clear();
+    return this.find(ctx, input.orderId);
+  }
+
+  /** Corrects the recipient before the job goes to the printer, checked as `/v2/print` checks it; the job then carries the new address. */
+  async updateRecipient(ctx: RequestContext, input: { orderId: string; user: RecipientInput }): Promise<Order> {
+    const { market, shippingLevel } = await this.find(ctx, input.orderId, ['market']);
+    const recipient = checkDestination(market, checkRecipient(input.user, 'user'), shippingLevel);
+    return this.changeOrder(ctx, input.orderId, 'update-recipient', (order) => {
+      order.firstName = recipient.firstName;
+      order.lastName = recipient.lastName;
+      order.telephone = recipient.telephone;
+      order.shippingAddress = recipient.address;
+      return { changed: ['recipient'] };
+    });
+  }
+
+  /** Changes the shipping method (level) before the job goes to the printer. */
+  async updateShipping(ctx: RequestContext, input: { orderId: string; shipping: ShippingChoiceInput }): Promise<Order> {
+    const shipping = checkShippingChoice(input.shipping, 'shipping');
+    const { market, shippingAddress } = await this.find(ctx, input.orderId, ['market']);
+    const level = levelOfChoice(market, shipping.method, shippingAddress.isoCode2);
+    return this.changeOrder(ctx, input.orderId, 'update-shipping', (order) => {
+      order.shippingMethod = shipping.method;
+      if (level) order.shippingLevel = level;
+      return { changed: ['shipping'], shipping: { method: shipping.method, ...(level ? { level } : {}) } };
+    });
+  }
+
+  /** An order change that must land before any line's job goes to the printer: under the lines' locks, with `order.updated`. */
+  private async changeOrder(ctx: RequestContext, orderId: string, action: 'update-recipient' | 'update-shipping', change: (order: Order) => Record<string, unknown>): Promise<Order> {
+    const order = await this.find(ctx, orderId);
+    await ctx.em.fork().transactional(async (tx) => {
+      const lines = await lockLines(tx, order);
+      assertAvailable(action, order.orderId, lines);
+      const locked = lines[0].order;
+      const extra = change(locked);
+      const open = lines.filter((l) => l.status !== 'cancelled');
+      const sequences = await currentSequences(tx, locked, open);
+      await recordOrderEvent(tx, locked, 'order.updated', open.map((line) => ({ line, sequence: sequences.get(line.id) ?? 0 })), extra);
+    });
+    ctx.em.clear();
+    return this.find(ctx, orderId);
+  }
+
+  /** The order's lines named by project id (all when none are named); an unknown one is a 404 naming it. */
+  private selectLines(order: Order, projectIds: string[] | undefined, path: string): OrderLine[] {
+    const lines = order.lines.getItems();
+    if (projectIds === undefined) return lines;
+    if (!Array.isArray(projectIds) || projectIds.length === 0) throw ValidationError.field(path, 'must name at least one project of the order, or be left out for the whole order');
+    return projectIds.map((id, i) => {
+      const line = lines.find((l) => l.project.id === id);
+      if (!line) throw new NotFoundError('project of order', id, `${path}[${i}]`);
+      return line;
+    });
   }
 
   /** Cancel or refund all lines of an order, or one project's line; refused where the table forbids it. */
@@ -74,6 +238,7 @@ export class OrderService {
     if (!(ECOMMERCE_STATUSES as readonly string[]).includes(input.status)) {
       throw ValidationError.field('status', `must be one of ${ECOMMERCE_STATUSES.join(', ')}`);
     }
+    if (input.status === 'cancelled') return this.cancel(ctx, { orderId: input.orderId, ...(input.projectId ? { projectIds: [input.projectId] } : {}) });
     const order = await this.find(ctx, input.orderId);
     const lines = order.lines.getItems().filter((l) => !input.projectId || l.project.id === input.projectId);
     if (lines.length === 0) throw new NotFoundError('project of order', input.projectId ?? '', 'projectId');
@@ -108,14 +273,15 @@ export class OrderService {
    * Crosses tenants: a printer serves every client, and its job id (unique per psp) is all it
    * names. The line found decides the tenant the status move then runs as.
    */
-  async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string }): Promise<{ status: string }> {
+  async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string; parcels?: Parcel[] }): Promise<{ status: string }> {
     const em = this.deps.em.fork();
     const line = await em.findOne(OrderLine, { psp, printerJobId: event.jobId }, { populate: ['order'], ...ACROSS_TENANTS });
     if (!line) throw new NotFoundError(`print job of ${psp}`, event.jobId, 'jobId');
     scopeToOwnerOf(em, line.order);
-    const delivered = await this.notifyFlow(line.id, { status: event.status, trackingUrl: event.trackingUrl });
+    const update = { status: event.status, trackingUrl: event.trackingUrl, parcels: event.parcels };
+    const delivered = await this.notifyFlow(line.id, update);
     if (!delivered) {
-      const result = await moveOrderLine(em, line.id, { status: event.status as OrderStatus, trackingUrl: event.trackingUrl });
+      const result = await moveOrderLine(em, line.id, { ...update, status: event.status as OrderStatus });
       return { status: result.status };
     }
     return { status: event.status };

@@ -9,7 +9,7 @@ import { parsePhotos, type ParsedPhoto } from '../projects/photo-input';
 import { effectiveStatus } from '../projects/project-view';
 import { recordProjectStatus } from '../projects/project-events';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
-import { countryByIso2 } from './countries';
+import { checkRecipient, type CheckedRecipient } from './recipient';
 import { recordOrderLineStatus } from './order-events';
 import { bookPageCounts } from '../projects/book-page-count';
 import { checkAddress, type CheckedAddress } from './address-check';
@@ -34,7 +34,7 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
   // Stopping at the first refusal, the checks throw: a plan that comes back is complete.
   const plan = (await planOrder(ctx, input, new OrderChecks('stopAtFirst')))!;
   if ('replay' in plan) return replay(plan.replay, plan.digest);
-  const { orderId, digest, address, lines, orderMarket, decimals, totals, shipping, contact } = plan;
+  const { orderId, digest, recipient, lines, orderMarket, decimals, totals, shipping, contact } = plan;
 
   const order = await ctx.em.transactional(async (tx) => {
     const created = tx.create(Order, {
@@ -45,10 +45,10 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
       market: orderMarket,
       currency: orderMarket.currency.code,
       email: lines.find((l) => l.project.owner.email)?.project.owner.email ?? null,
-      firstName: input.user.firstName ?? null,
-      lastName: input.user.lastName ?? null,
-      telephone: contact.telephone ?? input.user.telephone ?? null,
-      shippingAddress: contact.state ? { ...address, state: contact.state } : address,
+      firstName: recipient.firstName,
+      lastName: recipient.lastName,
+      telephone: contact.telephone ?? recipient.telephone,
+      shippingAddress: contact.state ? { ...recipient.address, state: contact.state } : recipient.address,
       subTotal: totals.subTotal,
       shippingCost: totals.shipping,
       shippingMethod: input.payment.shipping?.method ?? null,
@@ -123,7 +123,7 @@ type OrderPlan =
   | {
       orderId: string;
       digest: string;
-      address: ReturnType<typeof checkUserAndAddress>;
+      recipient: CheckedRecipient;
       lines: PlannedLine[];
       orderMarket: Market;
       decimals: number;
@@ -154,7 +154,8 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
   const existing = orderId ? await ctx.em.findOne(Order, { orderId }) : null;
   if (existing) return { replay: existing, digest };
 
-  const address = await checks.run(() => checkUserAndAddress(input));
+  const recipient = await checks.run(() => checkRecipient(input.user));
+  const address = recipient?.address;
   const listed = await checks.run(() => {
     if (!Array.isArray(input.projects) || input.projects.length === 0) throw ValidationError.field('projects', 'must list at least one project');
     if (input.projects.length > MAX_PROJECTS_PER_ORDER) throw ValidationError.field('projects', `must list at most ${MAX_PROJECTS_PER_ORDER} projects`);
@@ -213,8 +214,8 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
       }),
     );
   }
-  if (checks.failed || !address || !totals) return undefined;
-  return { orderId, digest, address, lines, orderMarket, decimals, totals, shipping, contact };
+  if (checks.failed || !recipient || !totals) return undefined;
+  return { orderId, digest, recipient, lines, orderMarket, decimals, totals, shipping, contact };
 }
 
 /** One line of the order: its project (of this tenant, not deleted or expired), product and market. */
@@ -285,29 +286,6 @@ function requestDigest(input: PrintInput): string {
   // validateOnly asks about this order; it is not part of it.
   const { validateOnly: _, ...order } = input;
   return createHash('sha256').update(canonicalJson(order)).digest('hex');
-}
-
-function checkUserAndAddress(input: PrintInput) {
-  const errors: FieldError[] = [];
-  const address = input.user?.address;
-  const text = (value: unknown) => typeof value === 'string' && value.trim().length > 0;
-  if (!text(address?.line1)) errors.push({ path: 'user.address.line1', message: 'is required' });
-  if (!text(address?.postcode)) errors.push({ path: 'user.address.postcode', message: 'is required' });
-  if (!text(address?.countryIso2)) errors.push({ path: 'user.address.countryIso2', message: 'is required' });
-  const country = text(address?.countryIso2) ? countryByIso2(address.countryIso2) : null;
-  if (text(address?.countryIso2) && !country) errors.push({ path: 'user.address.countryIso2', message: 'must be an ISO 3166-1 alpha-2 country code' });
-  if (errors.length > 0) throw new ValidationError(errors);
-  return {
-    line1: address.line1.trim(),
-    ...(address.line2 ? { line2: address.line2 } : {}),
-    postcode: address.postcode.trim(),
-    ...(address.city ? { city: address.city } : {}),
-    ...(address.state ? { state: address.state } : {}),
-    ...(address.company ? { company: address.company } : {}),
-    isoCode2: country!.isoCode2,
-    isoCode3: country!.isoCode3,
-    country: country!.name,
-  };
 }
 
 /**

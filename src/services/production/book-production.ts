@@ -9,7 +9,8 @@ import { moveProject } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
 import type { PrinterRegistry } from '../../printers/printer-registry';
 import type { PrintJob } from '../../printers/printer';
-import { SANDBOX_PRINTER_STEPS, sandboxTrackingUrl } from '../../printers/sandbox-printer';
+import { SANDBOX_PRINTER_STEPS, sandboxParcels, sandboxTrackingUrl } from '../../printers/sandbox-printer';
+import type { Parcel } from '../../domain/parcel';
 import { PrintRenderProcess } from '../../imaging/print/render-process';
 import { writeBookPdf } from '../../imaging/print/book-pdf';
 import { coverGeometry, coverSheetFormat, type CoverGeometry } from '../../imaging/print/cover-geometry';
@@ -57,8 +58,8 @@ export class BookProduction {
     return { status: line.status, final: isFinalOrderStatus(line.status) };
   }
 
-  async moveLine(em: EntityManager, lineId: string, status: OrderStatus, trackingUrl?: string): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
-    const result = await moveOrderLine(em, lineId, { status, trackingUrl });
+  async moveLine(em: EntityManager, lineId: string, status: OrderStatus, trackingUrl?: string, parcels?: Parcel[]): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
+    const result = await moveOrderLine(em, lineId, { status, trackingUrl, parcels });
     return { ...result, final: isFinalOrderStatus(result.status) };
   }
 
@@ -150,7 +151,7 @@ export class BookProduction {
   }
 
   /** Hands the files to the line's printer; the same job twice is one job. The sandbox printer's steps come back for the flow to walk. */
-  async submitPrintJob(em: EntityManager, lineId: string): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string }[] }> {
+  async submitPrintJob(em: EntityManager, lineId: string): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string; parcels?: Parcel[] }[] }> {
     const line = await loadLine(em, lineId);
     const { order } = line;
     const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
@@ -169,7 +170,13 @@ export class BookProduction {
     await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
     this.deps.log.info({ orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind }, 'print job submitted');
     return printer.kind === 'sandbox'
-      ? { jobId, sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({ status, ...(status === 'delivering' ? { trackingUrl: sandboxTrackingUrl(jobId) } : {}) })) }
+      ? {
+          jobId,
+          sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({
+            status,
+            ...(status === 'delivering' ? { trackingUrl: sandboxTrackingUrl(jobId), parcels: sandboxParcels(jobId, line.quantity) } : {}),
+          })),
+        }
       : { jobId };
   }
 }

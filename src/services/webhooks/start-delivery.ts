@@ -1,6 +1,5 @@
 import type { Config } from '../../config';
-import type { WorkflowEngine } from '../../domain/flows';
-import type { WebhookDelivery } from '../../db/entities';
+import type { FlowTenant, WorkflowEngine } from '../../domain/flows';
 import { WEBHOOK_DELIVERY_FLOW, webhookWorkflowId } from '../../domain/flows';
 
 export interface DeliveryStartDeps {
@@ -15,9 +14,16 @@ export interface WebhookDeliveryInput {
   retrySpacingMs: number;
 }
 
+/** The delivery whose round starts, and whose tenant's share of the webhook queue it takes. */
+export interface DeliveryToStart {
+  id: string;
+  round: number;
+  tenant: FlowTenant;
+}
+
 /** Starts the flow of the delivery's current round; starting a round twice is one run. */
-export async function startDelivery(deps: DeliveryStartDeps, delivery: WebhookDelivery): Promise<void> {
+export async function startDelivery(deps: DeliveryStartDeps, delivery: DeliveryToStart): Promise<void> {
   const input: WebhookDeliveryInput = { deliveryId: delivery.id, retrySpacingMs: deps.config.durations.webhookRetryMs };
-  const tenant = { clientId: delivery.client.id, env: delivery.env };
+  const { tenant } = delivery;
   await deps.engine.start(WEBHOOK_DELIVERY_FLOW, webhookWorkflowId(delivery.id, delivery.round), input, { tenant });
 }

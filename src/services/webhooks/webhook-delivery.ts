@@ -16,10 +16,12 @@ export interface AttemptResult {
   delivered: boolean;
   statusCode: number | null;
   error: string | null;
+  /** Not attempted: an earlier event of the same order is still pending (see `isDeliveryTurn`). */
+  waiting?: boolean;
 }
 
 /**
- * Sends one attempt of a pending delivery, signed with the client's current secret under the
+ * Sends one attempt of a pending delivery whose turn it is, signed with the client's current secret under the
  * Standard Webhooks scheme, and records it (time, status code, latency, error). Never throws for
  * what the receiver did: the flow decides about retries from the result.
  */
@@ -28,6 +30,7 @@ export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, peppe
   if (!delivery || delivery.status !== 'pending') {
     return { delivered: delivery?.status === 'delivered', statusCode: null, error: delivery ? `delivery is ${delivery.status}` : 'no such delivery' };
   }
+  if (delivery.orderingKey && !(await isDeliveryTurn(em, deliveryId))) return { delivered: false, statusCode: null, error: null, waiting: true };
   const attemptedAt = new Date();
   const started = performance.now();
   let statusCode: number | null = null;
@@ -36,7 +39,7 @@ export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, peppe
   if (!secret) {
     error = `no webhook signing secret is set for the ${delivery.env} environment of this client (npm run cli -- webhook set)`;
   } else {
-    const msgId = webhookMessageId(delivery.id);
+    const msgId = messageIdOf(delivery);
     try {
       const response = await fetch(delivery.url, {
         method: 'POST',
@@ -63,6 +66,28 @@ export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, peppe
   em.create(WebhookAttempt, { delivery, attemptedAt, statusCode, latencyMs, error });
   await em.flush();
   return { delivered: error === null, statusCode, error };
+}
+
+/** The `webhook-id` of a delivery: its event's id (`evt_…`) when it sends an event, else derived from the delivery. */
+export function messageIdOf(delivery: Pick<WebhookDelivery, 'id' | 'eventId'>): string {
+  return delivery.eventId ?? webhookMessageId(delivery.id);
+}
+
+/**
+ * Whether a delivery may be attempted now: no earlier delivery with its ordering key (an order's
+ * earlier events to the same tenant) is still pending. A delivery given up (`failed`) lets the
+ * next one go; its replay then goes out of order, as replays do.
+ */
+export async function isDeliveryTurn(em: EntityManager, deliveryId: string): Promise<boolean> {
+  const [row] = await em.getConnection().execute<{ ready: boolean }[]>(
+    `SELECT NOT EXISTS (
+       SELECT 1 FROM webhook_deliveries e
+        WHERE e.client_id = d.client_id AND e.env = d.env AND e.ordering_key = d.ordering_key
+          AND e.position < d.position AND e.status = 'pending') AS ready
+       FROM webhook_deliveries d WHERE d.id = ?`,
+    [deliveryId],
+  );
+  return row?.ready ?? true;
 }
 
 /** pending -> delivered | failed; a delivery already final keeps its status. Returns the delivery. */

@@ -6,6 +6,7 @@ import { isHttpUrl } from '../projects/photo-input';
 import { isUuid } from '../../domain/ids';
 import { generateWebhookSecret } from '../../printers/standard-webhooks';
 import { openSecret, sealSecret } from './webhook-secret';
+import { isWebhookEvent, WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 
 export interface WebhookTarget {
   clientId: string;
@@ -37,6 +38,31 @@ export async function setWebhook(em: EntityManager, pepper: string, target: Webh
     tx.create(WebhookEndpoint, { client: target.clientId, env: target.env, url, sealedSecret: sealSecret(pepper, secret) });
     return { url, secret };
   });
+}
+
+/**
+ * The event types the endpoint receives: a list of WEBHOOK_EVENTS, or null for every type (the
+ * default). `webhook.test` is sent whenever asked for, whatever the list.
+ */
+export async function setWebhookEventTypes(em: EntityManager, target: WebhookTarget, types: string[] | null): Promise<WebhookEndpoint> {
+  if (types !== null) {
+    if (!Array.isArray(types) || types.length === 0) throw ValidationError.field('types', 'must name at least one event type, or be null for every type');
+    for (const [i, type] of types.entries()) {
+      if (!isWebhookEvent(type)) throw ValidationError.field(`types[${i}]`, `must be one of ${WEBHOOK_EVENTS.join(', ')}`);
+    }
+  }
+  if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
+  return em.transactional(async (tx) => {
+    const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
+    if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
+    tx.assign(current, { eventTypes: types === null ? null : [...new Set(types)], updatedAt: new Date() });
+    return current;
+  });
+}
+
+/** The types an endpoint receives, spelled out (every type when it chose none). */
+export function eventTypesOf(endpoint: Pick<WebhookEndpoint, 'eventTypes'>): string[] {
+  return endpoint.eventTypes ?? [...WEBHOOK_EVENTS];
 }
 
 export async function rotateWebhookSecret(em: EntityManager, pepper: string, target: WebhookTarget): Promise<IssuedWebhook> {

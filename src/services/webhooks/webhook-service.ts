@@ -3,7 +3,9 @@ import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError } from '../../domain/errors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { isUuid } from '../../domain/ids';
-import { findWebhook, rotateWebhookSecret, setWebhook, type IssuedWebhook } from './webhook-endpoints';
+import { eventTypesOf, findWebhook, rotateWebhookSecret, setWebhook, setWebhookEventTypes, type IssuedWebhook } from './webhook-endpoints';
+import { sendTestEvent } from './test-event';
+import { listEvents, type EventPage, type EventQuery } from './event-log';
 import { reopenDelivery } from './webhook-delivery';
 import { startDelivery, type DeliveryStartDeps } from './start-delivery';
 
@@ -28,6 +30,26 @@ export class WebhookService {
     return findWebhook(ctx.em, ctx.tenant);
   }
 
+  /** The event types the endpoint receives (every type unless it chose some). */
+  async eventTypes(ctx: RequestContext): Promise<string[]> {
+    const endpoint = await findWebhook(ctx.em, ctx.tenant);
+    if (!endpoint) throw new NotFoundError('webhook of environment', ctx.tenant.env, 'env');
+    return eventTypesOf(endpoint);
+  }
+
+  async setEventTypes(ctx: RequestContext, types: string[] | null): Promise<string[]> {
+    return eventTypesOf(await setWebhookEventTypes(ctx.em, ctx.tenant, types));
+  }
+
+  sendTest(ctx: RequestContext): Promise<WebhookDelivery> {
+    return sendTestEvent(ctx.em, ctx.tenant, `${ctx.tenant.clientName} (request ${ctx.requestId})`);
+  }
+
+  /** Recent events, oldest first after `after` (GraphQL `events`, REST `GET /v2/events`). */
+  events(ctx: RequestContext, query: EventQuery): Promise<EventPage> {
+    return listEvents(ctx.em, query);
+  }
+
   async delivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     if (!isUuid(deliveryId)) throw new NotFoundError('webhook delivery', deliveryId, 'deliveryId');
     return findOwnedOrThrow(ctx, WebhookDelivery, deliveryId, { what: 'webhook delivery', path: 'deliveryId', populate: ['attempts'] });
@@ -40,7 +62,7 @@ export class WebhookService {
       throw new ConflictError('DELIVERY_NOT_FAILED', `webhook delivery ${deliveryId} is ${delivery.status}; only a failed delivery can be replayed`);
     }
     await reopenDelivery(ctx.em, delivery);
-    await startDelivery(this.deps, delivery);
+    await startDelivery(this.deps, { id: delivery.id, round: delivery.round, tenant: ctx.tenant });
     return delivery;
   }
 }

@@ -1,0 +1,141 @@
+import { Type, type Static } from 'typebox';
+import type { Order } from '../../db/entities';
+import type { FileStore } from '../../storage/file-store';
+import { displayStatusOf } from '../../domain/order-status';
+import { ORDER_ACTIONS } from '../../domain/order-actions';
+import type { Parcel } from '../../domain/parcel';
+import { printFilesOf, PrintFilesView } from './print-files';
+import type { ActionAvailability } from './order-actions';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ParcelView = Type.Object({
+  carrier: Nullable(Type.String()),
+  trackingNumber: Nullable(Type.String()),
+  trackingUrl: Nullable(Type.String()),
+});
+
+export const TrackingView = Type.Object({
+  parcels: Type.Array(ParcelView),
+  shippedAt: Nullable(Type.Integer({ description: 'Unix milliseconds' })),
+  deliveredAt: Nullable(Type.Integer({ description: 'Unix milliseconds' })),
+});
+
+export const ActionView = Type.Object({
+  action: Type.Enum(ORDER_ACTIONS, { type: 'string' }),
+  available: Type.Boolean(),
+  reason: Type.Optional(Type.String({ description: 'Why not, naming the line and its status' })),
+});
+
+/** One order as `GET /v2/order` and `GET /v2/order/list` answer it (docs/api.md, Order look-up). */
+export const OrderView = Type.Object({
+  orderId: Type.String(),
+  createdAt: Type.Integer({ description: 'Unix milliseconds' }),
+  currency: Type.String(),
+  paymentStatus: Type.String(),
+  subTotal: Type.Number(),
+  shipping: Type.Object({
+    method: Nullable(Type.String({ description: 'The shipping method as the shop sent it' })),
+    level: Nullable(Type.String({ description: "The code of the market's shipping level the order ships with (standard, express, ...); null where the market has none" })),
+    cost: Type.Number(),
+  }),
+  coupon: Nullable(Type.Object({ code: Type.String(), value: Type.Number() })),
+  grandTotal: Type.Number(),
+  recipient: Type.Object({
+    firstName: Nullable(Type.String()),
+    lastName: Nullable(Type.String()),
+    telephone: Nullable(Type.String()),
+    address: Type.Object({
+      line1: Type.String(),
+      line2: Type.Optional(Type.String()),
+      postcode: Type.String(),
+      city: Type.Optional(Type.String()),
+      state: Type.Optional(Type.String()),
+      company: Type.Optional(Type.String()),
+      countryIso2: Type.String(),
+      isoCode3: Type.String(),
+      country: Type.String({ description: 'English country name' }),
+    }),
+  }),
+  lines: Type.Array(
+    Type.Object({
+      projectId: Type.String(),
+      title: Type.String(),
+      sku: Type.String(),
+      psp: Type.String(),
+      quantity: Type.Integer(),
+      lineItemTotal: Type.Number(),
+      status: Type.String({ description: 'Order status of the line (docs/api.md, Order line statuses)' }),
+      displayStatus: Type.String(),
+      statusChangedAt: Type.Integer({ description: 'Unix milliseconds' }),
+      sequence: Type.Integer({ description: "The line's latest status-event sequence, as events and subscriptions carry it" }),
+      tracking: Nullable(TrackingView),
+      printFiles: Type.Optional(PrintFilesView),
+    }),
+  ),
+  actions: Type.Array(ActionView),
+});
+export type OrderView = Static<typeof OrderView>;
+
+export const OrderListPage = Type.Object({ data: Type.Array(OrderView), cursor: Type.Optional(Type.String()) });
+export type OrderListPage = Static<typeof OrderListPage>;
+
+/** The view of a loaded order (lines and projects populated). */
+export function orderViewOf(order: Order, files: FileStore, sequences: Map<string, number>, actions: ActionAvailability[]): OrderView {
+  const a = order.shippingAddress;
+  return {
+    orderId: order.orderId,
+    createdAt: order.createdAt.getTime(),
+    currency: order.currency,
+    paymentStatus: order.paymentStatus,
+    subTotal: order.subTotal,
+    shipping: { method: order.shippingMethod ?? null, level: order.shippingLevel ?? null, cost: order.shippingCost },
+    coupon: order.couponCode ? { code: order.couponCode, value: order.couponValue } : null,
+    grandTotal: order.grandTotal,
+    recipient: {
+      firstName: order.firstName ?? null,
+      lastName: order.lastName ?? null,
+      telephone: order.telephone ?? null,
+      address: {
+        line1: a.line1,
+        ...(a.line2 ? { line2: a.line2 } : {}),
+        postcode: a.postcode,
+        ...(a.city ? { city: a.city } : {}),
+        ...(a.state ? { state: a.state } : {}),
+        ...(a.company ? { company: a.company } : {}),
+        countryIso2: a.isoCode2,
+        isoCode3: a.isoCode3,
+        country: a.country,
+      },
+    },
+    lines: order.lines.getItems().map((line) => {
+      const printFiles = printFilesOf(line, files);
+      const hasTracking = line.parcels.length > 0 || !!line.trackingUrl || !!line.shippedAt;
+      return {
+        projectId: line.project.id,
+        title: line.title,
+        sku: line.sku,
+        psp: line.psp,
+        quantity: line.quantity,
+        lineItemTotal: line.lineItemTotal,
+        status: line.status,
+        displayStatus: displayStatusOf(line.status),
+        statusChangedAt: line.statusChangedAt.getTime(),
+        sequence: sequences.get(line.id) ?? 0,
+        tracking: hasTracking
+          ? {
+              parcels: (line.parcels.length > 0 ? line.parcels : [{ trackingUrl: line.trackingUrl ?? undefined } as Parcel]).map((p) => ({
+                carrier: p.carrier ?? null,
+                trackingNumber: p.trackingNumber ?? null,
+                trackingUrl: p.trackingUrl ?? null,
+              })),
+              shippedAt: line.shippedAt?.getTime() ?? null,
+              deliveredAt: line.deliveredAt?.getTime() ?? null,
+            }
+          : null,
+        ...(printFiles ? { printFiles } : {}),
+      };
+    }),
+    actions,
+  };
+}

@@ -1,0 +1,60 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Environment } from '../../domain/environment';
+import { startDelivery, type DeliveryStartDeps } from './start-delivery';
+
+/** Deliveries started per pass; the rest wait for the next pass. */
+const RELAY_BATCH = 100;
+/** How often the relay looks for deliveries nobody started; the latency of an event's first attempt. */
+export const OUTBOX_RELAY_INTERVAL_MS = 500;
+
+/**
+ * Starts the flows of pending deliveries that the outbox holds but nobody started (every event
+ * delivery: its writer only commits it). Rows are claimed with SKIP LOCKED, so processes relaying
+ * side by side never start one twice; starting is idempotent by workflow id anyway, so a process
+ * that dies between starting and marking leaves a repeat start, not a lost delivery.
+ */
+export async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDeps): Promise<number> {
+  return root.fork().transactional(async (tx) => {
+    const connection = tx.getConnection();
+    const trx = tx.getTransactionContext();
+    const rows = await connection.execute<{ id: string; round: number; client_id: string; env: Environment }[]>(
+      `SELECT id, round, client_id, env FROM webhook_deliveries WHERE dispatched_at IS NULL AND status = 'pending'
+        ORDER BY position NULLS FIRST, created_at LIMIT ? FOR UPDATE SKIP LOCKED`,
+      [RELAY_BATCH],
+      'all',
+      trx,
+    );
+    for (const row of rows) await startDelivery(deps, { id: row.id, round: row.round, tenant: { clientId: row.client_id, env: row.env } });
+    if (rows.length > 0) await connection.execute('UPDATE webhook_deliveries SET dispatched_at = now() WHERE id IN (?)', [rows.map((r) => r.id)], 'run', trx);
+    return rows.length;
+  });
+}
+
+/** Runs `relayPendingDeliveries` every OUTBOX_RELAY_INTERVAL_MS until stopped, one pass at a time. */
+export function startOutboxRelay(root: EntityManager, deps: DeliveryStartDeps, log: Logger): { stop(): Promise<void> } {
+  let pass: Promise<void> | undefined;
+  let stopped = false;
+  const tick = () => {
+    if (pass || stopped) return;
+    pass = (async () => {
+      try {
+        while (!stopped && (await relayPendingDeliveries(root, deps)) === RELAY_BATCH);
+      } catch (error) {
+        log.warn({ err: error }, 'outbox relay pass failed; retrying');
+      } finally {
+        pass = undefined;
+      }
+    })();
+  };
+  const timer = setInterval(tick, OUTBOX_RELAY_INTERVAL_MS);
+  timer.unref();
+  tick();
+  return {
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      await pass;
+    },
+  };
+}
