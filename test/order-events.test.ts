@@ -192,6 +192,10 @@ describe('order events, look-up and actions', () => {
       { path: 'user.address.line1', message: 'is required' },
       { path: 'user.address.countryIso2', message: 'must be an ISO 3166-1 alpha-2 country code' },
     ]);
+    // The destination checks of /v2/print too: a French postcode has five digits.
+    const badPostcode = await post(api.url, '/v2/order/update-recipient', { orderId: 'addr-1', user: { address: { line1: '5 Rue de Rivoli', postcode: '7500', countryIso2: 'FR' } } }, auth);
+    expect(badPostcode.status).toBe(422);
+    expect(badPostcode.body).toMatchObject({ code: 'INVALID_POSTCODE', errors: [{ path: 'user.address.postcode' }] });
     expect((await request(api.url, 'GET', '/v2/order?orderId=addr-1', { headers: auth })).body.recipient.address.countryIso2).toBe('DE');
 
     const newAddress = { line1: '5 Rue de Rivoli', postcode: '75001', city: 'Paris', countryIso2: 'fr' };
@@ -199,7 +203,10 @@ describe('order events, look-up and actions', () => {
     expect(updated.status, JSON.stringify(updated.body)).toBe(200);
     expect(updated.body.recipient).toMatchObject({ firstName: 'Grace', address: { line1: '5 Rue de Rivoli', countryIso2: 'FR', country: 'France' } });
     const shipping = await post(api.url, '/v2/order/update-shipping', { orderId: 'addr-1', shipping: { method: 'express' } }, auth);
-    expect(shipping.body.shipping).toEqual({ method: 'express', cost: 5 });
+    expect(shipping.body.shipping).toEqual({ method: 'express', level: 'express', cost: 5 });
+    const unknownLevel = await post(api.url, '/v2/order/update-shipping', { orderId: 'addr-1', shipping: { method: 'teleport' } }, auth);
+    expect(unknownLevel.status).toBe(400);
+    expect(unknownLevel.body).toMatchObject({ code: 'UNKNOWN_SHIPPING_LEVEL', errors: [{ path: 'shipping.method' }] });
     const updates = (await eventsOf(auth, '?orderId=addr-1&types=order.updated')).data;
     expect(updates.map((e: { data: { changed: string[] } }) => e.data.changed)).toEqual([['recipient'], ['shipping']]);
 
@@ -207,6 +214,7 @@ describe('order events, look-up and actions', () => {
     await waitFor(async () => (await lineOf(projectId)).status === 'sent printjob', 120_000, 'sent printjob');
     const job = JSON.parse(await readFile(path.join(api.config.dataDir, 'printjobs', 'addr-1', projectId, 'job.json'), 'utf8'));
     expect(job.shipping).toMatchObject({ name: 'Grace Hopper', line1: '5 Rue de Rivoli', postcode: '75001', city: 'Paris', countryIso2: 'FR' });
+    expect(job.shippingLevel).toBe('express');
 
     const late = await post(api.url, '/v2/order/update-recipient', { orderId: 'addr-1', user: { address: newAddress } }, auth);
     expect(late.status).toBe(409);
