@@ -1,4 +1,8 @@
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, type PDFPage } from 'pdf-lib';
@@ -14,6 +18,26 @@ import { waitFor } from './support/wait';
 
 const MM = 72 / 25.4;
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+/** poppler's pdfinfo, as a printer's preflight reads a file: installed by scripts/install-test-tools.sh. */
+const HAS_PDFINFO = (() => {
+  try {
+    execFileSync('pdfinfo', ['-v'], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+/** `pdfinfo -box` of a PDF: its page count and each page box as [x0, y0, x1, y1] in points. */
+function pdfinfoBoxes(bytes: Uint8Array): { pages: number; boxes: Record<string, number[]> } {
+  const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'pdfinfo-')), 'file.pdf');
+  writeFileSync(file, bytes);
+  const out = execFileSync('pdfinfo', ['-box', file], { encoding: 'utf8' });
+  const boxes: Record<string, number[]> = {};
+  for (const [, name, numbers] of out.matchAll(/^(MediaBox|CropBox|BleedBox|TrimBox|ArtBox):\s+(.+)$/gm)) boxes[name] = numbers.trim().split(/\s+/).map(Number);
+  return { pages: Number(/^Pages:\s+(\d+)/m.exec(out)![1]), boxes };
+}
 
 describe('print production: cover dimensions, preflight, cover.pdf and interior.pdf', () => {
   let api: TestService;
@@ -181,6 +205,20 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
     expect(trim[0]).toBeCloseTo(3 * MM, 2);
     expect(trim[2] - trim[0]).toBeCloseTo(sheet.trim.widthPt, 1);
     expect(trim[3] - trim[1]).toBeCloseTo(sheet.trim.heightPt, 1);
+    // The same boxes as poppler reads them, as a printer's file check would.
+    if (HAS_PDFINFO) {
+      const read = pdfinfoBoxes(coverBytes);
+      expect(read.pages).toBe(1);
+      expect(read.boxes.MediaBox[2] - read.boxes.MediaBox[0]).toBeCloseTo(sheet.widthPt, 1);
+      expect(read.boxes.MediaBox[3] - read.boxes.MediaBox[1]).toBeCloseTo(sheet.heightPt, 1);
+      expect(read.boxes.BleedBox).toEqual(read.boxes.MediaBox);
+      expect(read.boxes.TrimBox[0]).toBeCloseTo(3 * MM, 1);
+      expect(read.boxes.TrimBox[2] - read.boxes.TrimBox[0]).toBeCloseTo(sheet.trim.widthPt, 1);
+      expect(read.boxes.TrimBox[3] - read.boxes.TrimBox[1]).toBeCloseTo(sheet.trim.heightPt, 1);
+      expect(pdfinfoBoxes(interiorBytes).pages).toBe(32);
+    } else {
+      console.warn('pdfinfo is not installed (scripts/install-test-tools.sh): the page boxes were read with pdf-lib only');
+    }
     // Text is in the image, so the PDF needs no font.
     expect(page.node.Resources()!.lookup(PDFName.of('Font'))).toBeUndefined();
 

@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# What the tests drive besides Node: Debian's Chromium for the browser tests (test/web-browser.test.ts,
+# driven by playwright-core through its executablePath) and poppler's pdfinfo, which reads the print
+# PDFs' page boxes back as a printer's preflight would. Idempotent: installs only what is missing.
+# Installs only as root with apt-get; elsewhere it says what to do and the tests that need a tool skip.
+set -euo pipefail
+BROWSER="${CHROMIUM_PATH:-/usr/bin/chromium}"
+missing=()
+[ -x "$BROWSER" ] || missing+=(chromium)
+command -v pdfinfo >/dev/null || missing+=(poppler-utils)
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "test tools: $BROWSER and pdfinfo are installed"
+  exit 0
+fi
+if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then
+  echo "test tools: installing ${missing[*]} with apt-get"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+  echo "test tools: $("$BROWSER" --version 2>/dev/null || echo "chromium installed"); $(pdfinfo -v 2>&1 | head -n 1)"
+else
+  echo "test tools: missing ${missing[*]} and not root with apt-get: install them (e.g. 'sudo apt-get install ${missing[*]}') or set CHROMIUM_PATH; the tests that need them will be skipped"
+fi
