@@ -6,9 +6,9 @@ import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
 import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
-import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, recordRowNotification } from '../services/campaigns/campaign-rows';
+import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, settleDelivery } from '../services/campaigns/campaign-rows';
 import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
-import { attemptDelivery, finishDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
+import { attemptDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
 import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
 
 export interface CampaignActivityDeps {
@@ -72,8 +72,7 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
 
     async finishWebhook(deliveryId: string, outcome: 'delivered' | 'failed'): Promise<void> {
       const em = await emForDelivery(orm, deliveryId);
-      const delivery = em ? await finishDelivery(em.fork(), deliveryId, outcome) : null;
-      if (em && delivery) await recordRowNotification(em.fork(), delivery);
+      const delivery = em ? await settleDelivery(em.fork(), deliveryId, outcome) : null;
       log.info({ deliveryId, status: delivery?.status }, 'webhook delivery settled');
     },
   };

@@ -9,6 +9,7 @@ import { newProjectId } from '../projects/project-ids';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
 import { canMoveCampaignRow } from '../../domain/campaign-status';
 import { completeIfDone, lockCampaign, moveCampaign, recordCampaignProgress } from './campaign-progress';
+import { finishDelivery } from '../webhooks/webhook-delivery';
 
 /** Rows per page of the campaign flow; also the most projects of one campaign building at once. */
 export const CAMPAIGN_PAGE_SIZE = 10;
@@ -145,8 +146,20 @@ export async function failRowOfProject(em: EntityManager, projectId: string, rea
   });
 }
 
+/**
+ * A delivery settles, and with it the campaign row it announced, in one transaction: nobody reads
+ * the delivery delivered while its row still waits, and no crash can come between the two.
+ */
+export async function settleDelivery(em: EntityManager, deliveryId: string, outcome: 'delivered' | 'failed'): Promise<WebhookDelivery | null> {
+  return em.transactional(async (tx) => {
+    const delivery = await finishDelivery(tx, deliveryId, outcome);
+    if (delivery) await recordRowNotification(tx, delivery);
+    return delivery;
+  });
+}
+
 /** A campaign delivery settled: its row becomes notified or failed, and the campaign may complete. */
-export async function recordRowNotification(em: EntityManager, delivery: WebhookDelivery): Promise<void> {
+async function recordRowNotification(em: EntityManager, delivery: WebhookDelivery): Promise<void> {
   if (!delivery.campaign || delivery.status === 'pending') return;
   await em.transactional(async (tx) => {
     const campaign = await lockCampaign(tx, delivery.campaign!.id);
