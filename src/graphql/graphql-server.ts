@@ -241,8 +241,9 @@ export function graphqlContext(ctx: RequestContext, services: AppServices, bus: 
 
 /**
  * Loaders are made on first use: an idle subscription never batches, and DataLoaders held by every
- * idle subscription would cost memory for nothing (docs/performance.md). The getter lives on the prototype because Apollo
- * copies each request's context with `Object.assign`, which would call an own getter and make them.
+ * idle subscription would cost memory for nothing (docs/performance.md). The getter lives on the
+ * prototype because Apollo copies each request's context with `Object.assign`, which would call an
+ * own getter and make them.
  */
 class LazyLoadersContext implements GraphqlContext {
   private madeLoaders?: Loaders;

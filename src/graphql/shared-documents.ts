@@ -11,8 +11,8 @@ const MAX_KEPT_TEXT = 256 * 1024;
 /**
  * graphql-ws's parse, with one document for every subscription that sends the same text. Parsed
  * per subscription, every dashboard on one query would hold its own copy of the tokens, locations
- * and nodes, most of a subscription's memory (docs/performance.md). graphql-js never changes a document, so sharing
- * one is safe; the least recently used are dropped past 256 KiB of text.
+ * and nodes, most of a subscription's memory (docs/performance.md). graphql-js never changes a
+ * document, so sharing one is safe; the least recently used are dropped past 256 KiB of text.
  */
 export function sharedDocumentParser(): (source: string | Source) => DocumentNode {
   const documents = new LRUCache<string, DocumentNode>({ maxSize: MAX_KEPT_TEXT, sizeCalculation: (_document, text) => Math.max(1, text.length) });

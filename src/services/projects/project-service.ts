@@ -75,7 +75,7 @@ export class ProjectService {
     return projectStatusRow(ctx, id);
   }
 
-  /** One project for GraphQL `project(id)`: read without hydrating entities, a hot read path (docs/performance.md). */
+  /** One project for GraphQL `project(id)`, read without hydrating entities: a hot read path (docs/performance.md). */
   find(ctx: RequestContext, id: string): Promise<ProjectRecord> {
     return findProjectRecord(ctx, id);
   }
