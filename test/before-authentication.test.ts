@@ -10,7 +10,7 @@ import { startServiceProcess, type ServiceProcess } from './support/service-proc
 import { post, request, serviceHeader } from './support/http';
 
 /**
- * What an unauthenticated caller can make the service do (README, Limits): read no large frame or
+ * What an unauthenticated caller can make the service do (docs/operations.md, Limits): read no large frame or
  * body, hold no socket open for long, open sockets and guess credentials only at a published rate,
  * and spend nothing of a shop's budget with that shop's access key and a wrong secret.
  */

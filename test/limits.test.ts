@@ -5,7 +5,7 @@ import { startTestService, type TestService } from './support/harness';
 import { post, request, serviceHeader } from './support/http';
 import type { IssuedClient } from '../src/services/clients/client-admin';
 
-/** The published limits (README, Limits), each set low for this service only. */
+/** The published limits (docs/operations.md, Limits), each set low for this service only. */
 const LOW_LIMITS = {
   RATE_LIMIT_MAX: '3',
   RATE_LIMIT_WINDOW: '1m',

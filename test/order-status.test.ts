@@ -220,8 +220,8 @@ describe('order statuses', () => {
     }
   });
 
-  it('is shown in the README exactly as the code has it', async () => {
-    const readme = await readFile(new URL('../README.md', import.meta.url), 'utf8');
-    expect(readme).toContain(orderTransitionsMarkdown());
+  it('is shown in docs/api.md exactly as the code has it', async () => {
+    const reference = await readFile(new URL('../docs/api.md', import.meta.url), 'utf8');
+    expect(reference).toContain(orderTransitionsMarkdown());
   });
 });

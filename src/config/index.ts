@@ -82,7 +82,7 @@ export const EnvironmentSchema = Type.Object(
     IDEMPOTENCY_RETENTION: duration('24h'),
     /** How long a quote's prices hold for an order that names its quoteId. */
     QUOTE_TTL: duration('24h'),
-    // Published limits (README, Limits): generous defaults, so that only abuse meets them.
+    // Published limits (docs/operations.md, Limits): generous defaults, so that only abuse meets them.
     RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
     RATE_LIMIT_WINDOW: duration('1m'),
     BODY_LIMIT: count(1024 * 1024, 'bytes of a request body'),

@@ -1,6 +1,6 @@
 /**
  * Campaign vocabulary: the states of a campaign and of each CSV row, and which moves are allowed.
- * Data, not code: services refuse a move that is not in a table, the README prints them.
+ * Data, not code: services refuse a move that is not in a table, docs/api.md prints them.
  */
 
 export const CAMPAIGN_STATUSES = ['importing', 'generating', 'notifying', 'completed', 'failed'] as const;

@@ -46,8 +46,8 @@ export interface StatusUpdate {
 /**
  * Whose work a run is. The engines queue work fairly per tenant (a client's sandbox and its live
  * environment are two tenants): builds, renders, campaigns and webhook attempts of one tenant share
- * a bounded part of each queue, so another tenant's work starts while they wait (README, Workflow
- * engine).
+ * a bounded part of each queue, so another tenant's work starts while they wait (docs/operations.md,
+ * Workflow engine).
  */
 export interface FlowTenant {
   clientId: string;

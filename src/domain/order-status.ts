@@ -1,5 +1,5 @@
 /**
- * Order statuses (docs/api.md, Order line statuses) and the one table of moves between them. Code, tests and the README all
+ * Order statuses (docs/api.md, Order line statuses) and the one table of moves between them. Code, tests and docs/api.md all
  * read this table; `canMoveOrder` refuses anything not in it, so a late or duplicate printer event,
  * or a cancel after the printer has the job, changes nothing.
  *
@@ -61,7 +61,7 @@ export const ORDER_STATUSES = [
 
 export type OrderStatus = (typeof ORDER_STATUSES)[number];
 
-/** The meaning of each status (README and docs/api.md). */
+/** The meaning of each status (docs/api.md). */
 export const ORDER_STATUS_MEANINGS: Record<OrderStatus, string> = {
   waiting: 'order item created; assets and payment not yet made',
   expiring: 'still waiting; will expire soon',
@@ -285,7 +285,7 @@ export function displayStatusOf(status: OrderStatus): string {
   return DISPLAY_STATUS[status] ?? status;
 }
 
-/** The table as Markdown, for the README (a test keeps the README's copy equal to this). */
+/** The table as Markdown, for docs/api.md (a test keeps its copy equal to this). */
 export function orderTransitionsMarkdown(): string {
   const code = (status: string) => `\`${status}\``;
   const rows = ORDER_STATUSES.map((from) => {

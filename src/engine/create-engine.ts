@@ -34,8 +34,8 @@ export const ACTIVITY_QUEUES: ActivityQueue[] = [
 /**
  * Project builds start on a queue: a burst of `generate` (or a campaign) is answered as soon as each
  * build is durably enqueued, and at most 10 builds share the API process's CPU with the requests,
- * as a Temporal worker's slots would (README, Performance). One tenant runs at most 4 of them, so
- * a shop whose photo hosts hang leaves the other slots to everyone else. Campaigns (each paging
+ * as a Temporal worker's slots would (docs/operations.md, Workflow engine). One tenant runs at
+ * most 4 of them, so a shop whose photo hosts hang leaves the other slots to everyone else. Campaigns (each paging
  * through its rows, whose projects are builds like any other) run 2 per tenant at once.
  */
 export const FLOW_QUEUES: FlowQueue[] = [

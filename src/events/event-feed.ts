@@ -9,7 +9,7 @@ export interface FeedSink<T> {
  * A subscriber's events, pulled (`next()`, as graphql-js and any async iterator consumer do) or
  * pushed (`listen`: each event handed on synchronously as it arrives). Pushed, one status change
  * reaches 10,000 sockets in one synchronous pass, with no promise or generator step per subscriber
- * (README, Performance). `stop()` (or `return()`) ends it and, once, calls `stopSource`, where a
+ * (docs/performance.md). `stop()` (or `return()`) ends it and, once, calls `stopSource`, where a
  * subclass stops whatever feeds it.
  */
 export class EventFeed<T> implements AsyncIterableIterator<T> {

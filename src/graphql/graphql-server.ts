@@ -126,8 +126,8 @@ export async function startGraphqlServer(
       onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? formatResult(result) : undefined),
       context: (socketContext, id): GraphqlContext => {
         const extra = socketContext.extra as SocketExtra & { socket: WebSocket };
-        // Not randomUUID: Node builds it by concatenation, a chain of 15 string pieces that every
-        // subscription's context would keep (0.5 KiB each of 10,000; README, Performance).
+        // Not randomUUID: Node builds it by concatenation, a chain of string pieces that every
+        // subscription's context would keep for its whole life (docs/performance.md).
         const requestId = `ws-${randomBytes(12).toString('hex')}`;
         const context = graphqlContext(createRequestContext(services.em, extra.tenant!, requestId, extra.projectScope), services, bus);
         const { socket } = extra;
@@ -186,7 +186,7 @@ export async function startGraphqlServer(
   return apollo;
 }
 
-/** The WebSocket door's limits (README, Limits), as configured. */
+/** The WebSocket door's limits (docs/operations.md, Limits), as configured. */
 export interface SocketDoorLimits {
   wsMaxPayloadBytes: number;
   wsConnectionInitTimeoutMs: number;
@@ -240,9 +240,10 @@ export function graphqlContext(ctx: RequestContext, services: AppServices, bus: 
 }
 
 /**
- * Loaders are made on first use: an idle subscription never batches, and 10,000 of them each holding
- * DataLoaders cost memory (README, Performance). The getter lives on the prototype because Apollo
- * copies each request's context with `Object.assign`, which would call an own getter and make them.
+ * Loaders are made on first use: an idle subscription never batches, and DataLoaders held by every
+ * idle subscription would cost memory for nothing (docs/performance.md). The getter lives on the
+ * prototype because Apollo copies each request's context with `Object.assign`, which would call an
+ * own getter and make them.
  */
 class LazyLoadersContext implements GraphqlContext {
   private madeLoaders?: Loaders;

@@ -21,7 +21,7 @@ import {
 import { MAX_ORDER_PAGE_SIZE, MAX_PROJECT_PAGE_SIZE } from '../domain/limits';
 import { isSafeText, unsafeTextError } from '../domain/safe-text';
 
-/** The published GraphQL limits (README, Limits), as configured. */
+/** The published GraphQL limits (docs/operations.md, Limits), as configured. */
 export interface OperationLimits {
   graphqlMaxDepth: number;
   graphqlMaxCost: number;

@@ -13,9 +13,9 @@ const DONE: Done = { done: true, value: undefined };
 
 /**
  * A subscription whose results are written to its socket as its feed pushes events, instead of
- * being pulled through a promise per subscriber and event: one status change reaches 10,000
- * sockets in one synchronous pass, each result serialized once for all who share it (README,
- * Performance). graphql-ws gets an iterator that yields nothing and ends when the feed does, after
+ * being pulled through a promise per subscriber and event: one status change reaches every
+ * socket in one synchronous pass, each result serialized once for all who share it
+ * (docs/performance.md). graphql-ws gets an iterator that yields nothing and ends when the feed does, after
  * the last result was written, so its `complete` or error message still comes last.
  *
  * The message is graphql-ws's own `next` message: `{"id", "type": "next", "payload"}`.

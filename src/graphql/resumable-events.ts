@@ -28,7 +28,7 @@ export function subscribeSubjectEvents(context: GraphqlContext, subject: Subject
   return new SubjectEventFeed(context, subject, afterSequence ?? undefined);
 }
 
-/** A class, not closures: 10,000 subscriptions each holding a handful of closures cost memory (README, Performance). */
+/** A class, not closures: a handful of closures held by every subscription would cost memory (docs/performance.md). */
 class SubjectEventFeed extends EventFeed<StatusEventMessage> implements StatusEventListener {
   /** Arrivals waiting behind a read of the table; undefined when none is under way. */
   private waiting?: Arrival[];

@@ -15,8 +15,8 @@ export interface PushOptions<Context> {
 /**
  * graphql-js's `subscribe`, except that an event's result is computed once for every subscriber
  * with the same document (object), variables and audience, instead of once per subscriber: one status
- * change watched by 10,000 dashboards is one execution, not 10,000 identical ones (README,
- * Performance). Events are shared by identity (the status-event bus hands every listener the same
+ * change watched by many dashboards is one execution, not one identical execution per dashboard
+ * (docs/performance.md). Events are shared by identity (the status-event bus hands every listener the same
  * object); an event read back for one subscriber (a replay) is its own and executes for it alone.
  *
  * `audienceOf` names everything in a subscriber's context that can change a result (its client,

@@ -1,6 +1,6 @@
 import { GraphQLError } from 'graphql';
 
-/** The graphql-ws caps (README, Limits), as configured. */
+/** The graphql-ws caps (docs/operations.md, Limits), as configured. */
 export interface SocketLimits {
   wsMaxConnectionsPerClient: number;
   wsMaxSubscriptionsPerClient: number;

@@ -8,7 +8,7 @@ const SWEEP_SLICE = 256;
  * Pings every socket of `sockets` each `intervalMs` and terminates one that did not answer the
  * ping before: a peer gone without closing (a dropped network) is let go within two intervals.
  * One timer for all sockets, as ws's own README does it, instead of graphql-ws's timer and closure
- * per socket, which 10,000 subscribers each pay for in memory (README, Performance).
+ * per socket, which every subscriber would pay for in memory (docs/performance.md).
  */
 export function startHeartbeat(sockets: WebSocketServer, intervalMs: number): { stop(): void } {
   const answered = new WeakSet<WebSocket>();

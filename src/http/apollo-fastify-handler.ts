@@ -5,7 +5,7 @@ import { Readable } from 'node:stream';
 /**
  * Hands a Fastify request to Apollo and Apollo's answer back, as `@as-integrations/fastify` does,
  * without its per-request `new URL(…)` (to find the query string) or its header map rebuilt
- * from `Object.entries`: GraphQL over HTTP pays those on every request (README, Performance).
+ * from `Object.entries`: GraphQL over HTTP would pay those on every request (docs/performance.md).
  */
 export function apolloFastifyHandler<Context extends BaseContext>(
   apollo: ApolloServer<Context>,

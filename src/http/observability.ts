@@ -14,7 +14,8 @@ export function requestIdOf(request: IncomingMessage): string {
 /**
  * Fastify's request logging without its "incoming request" line: one line per request, `request
  * completed` (or `request errored`), with the request, status and time. With the ORM off the hot
- * reads, log writes were 6-7% of the process's time at 2,000 req/s (README, Performance).
+ * reads, log writes are a visible share of the process's time, and the second line adds nothing
+ * (docs/performance.md).
  */
 export class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}

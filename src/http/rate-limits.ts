@@ -8,7 +8,7 @@ import { budgetKeyOf, type RequestBudget } from '../services/tenancy/request-bud
 const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
- * Per-client rate limits (README, Limits), spent from the RequestBudget that graphql-ws operations
+ * Per-client rate limits (docs/operations.md, Limits), spent from the RequestBudget that graphql-ws operations
  * spend too: one budget per authenticated client and environment (an editor session: per project),
  * per eCommerce `key` as presented (its body authenticates after this count), per address for
  * requests without any. Requests that fail authentication never get here: they count as failures

@@ -7,11 +7,10 @@ import sharp from 'sharp';
  * analysed and resized once per step, and a print page is composed once. The cache only holds
  * memory the process then never gives back, so it is off.
  *
- * libvips also gives each operation a thread per core by default, so image work took every core
- * from the requests beside it: with print renders in the API process, status fell to 0.56 of its
- * idle rate, and to 0.65 with half the cores per operation, while a render took as long (its JPEG
- * codecs are single-threaded; README, Performance). Renders now have their own process, which
- * keeps the same limit; the API keeps it for the builds' image work.
+ * libvips also gives each operation a thread per core by default, so image work would take every
+ * core from the requests beside it, while a render with half the cores takes as long (its JPEG
+ * codecs are single-threaded; docs/performance.md). Renders have their own process, which keeps
+ * the same limit; the API keeps it for the builds' image work.
  */
 export function limitImageProcessing(): void {
   sharp.cache(false);

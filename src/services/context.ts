@@ -31,7 +31,8 @@ export interface RequestContext {
 /**
  * The one place a request's EntityManager is made: a fork of the root, scoped to the caller, made
  * on first use. A GraphQL subscription that only listens, or a read that goes straight to SQL,
- * never needs one; 10,000 idle subscriptions each holding a fork cost memory (README, Performance).
+ * never needs one, and every idle subscription holding a fork would cost memory for nothing
+ * (docs/performance.md).
  */
 export function createRequestContext(root: EntityManager, tenant: Tenant, requestId: string, projectScope?: string): RequestContext {
   return new LazyForkContext(root, tenant, requestId, projectScope);

@@ -163,7 +163,7 @@ describe('renderPrintCoverSheet', () => {
     expect(cuts.map((c) => c.assetId)).toEqual(['title', 'spine']);
   });
 
-  it('renders the README spread from the demo catalogue (docs/screenshots/cover-spread.png)', async () => {
+  it('renders the spread shown in docs/architecture.md from the demo catalogue (docs/screenshots/cover-spread.png)', async () => {
     const { format, production } = productOf('PB-HC-A4-L').specifications;
     const screen: PrintFormat = { ...format, dpi: 60 };
     const geometry = coverGeometry(screen, production, 48);

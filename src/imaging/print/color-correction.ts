@@ -104,7 +104,7 @@ export function applyColourCorrection(pipeline: Sharp, correction: ColourCorrect
   return pipeline.linear(correction.a, correction.b);
 }
 
-/** The corrected photo as a JPEG (quality 95), upright: for previews, tests and the README's figures. */
+/** The corrected photo as a JPEG (quality 95), upright: for previews and tests. */
 export async function autoCorrectColour(input: Buffer): Promise<Buffer> {
   const correction = await measureColourCorrection(input);
   return applyColourCorrection(openImage(input).autoOrient().flatten({ background: '#ffffff' }), correction)

@@ -12,9 +12,8 @@ export interface RawPhotoLayer {
 /**
  * The page as raw RGB, filled with `background` ("#rgb" or "#rrggbb"), each photo's rows copied in
  * place. Photos are opaque and never overlap the page edge (they come clipped to it), so a copy is
- * exactly what an "over" composite would give, at a fraction of its cost: an A4 page at 300 DPI with
- * four photos took 330 ms composited onto a created canvas and encoded, 82 ms copied here (9 ms of
- * it the copy) and encoded (README, Performance).
+ * exactly what an "over" composite would give, at a fraction of its cost: compositing onto a created
+ * canvas costs several times the copy and the encoding together (docs/performance.md).
  */
 export function pageCanvas(size: { width: number; height: number }, background: string, photos: readonly RawPhotoLayer[]): Buffer {
   const rowBytes = size.width * 3;

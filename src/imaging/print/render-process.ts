@@ -7,7 +7,7 @@ import type { PhotoPlacement } from './render-page';
 /**
  * The nice value of the render process: when the CPU is contended the kernel gives the API (nice 0)
  * about ten times its share, so requests keep their pace while a book renders, and the render takes
- * whatever is idle (README, Performance).
+ * whatever is idle (docs/performance.md).
  */
 export const RENDER_NICE = 10;
 /** An idle render process exits after this, giving its memory back. */

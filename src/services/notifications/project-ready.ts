@@ -18,7 +18,8 @@ const EVENT: WebhookEvent = 'project.ready';
 /**
  * Whether anybody waits to hear that the project is ready: a campaign row that claims it, or its
  * callback URL. One SELECT by the flow's project id, so the build of a project nobody waits for
- * (most of them) ends without a tenant lookup or entities (README, Performance).
+ * (most of them) ends without a tenant lookup or entities: builds run beside the requests, so their
+ * statements compete with them (docs/performance.md).
  */
 export async function isProjectReadyAwaited(db: AbstractSqlConnection, projectId: string): Promise<boolean> {
   const [row] = await db.execute<{ awaited: boolean }[]>(

@@ -10,8 +10,8 @@ import { projectStatusChange } from './project-events';
 
 /*
  * The database side of a project's build flow, in plain SQL: the build runs in the API process
- * next to the requests, and with entities half as many builds a second drained (README,
- * Performance). A step gets the project's id from its flow, never a tenant: it reads the tenant
+ * next to the requests, and entities' unit of work would cost more than the statements themselves
+ * (docs/performance.md). A step gets the project's id from its flow, never a tenant: it reads the tenant
  * from the project's row and records the status event under it.
  */
 

@@ -63,7 +63,8 @@ export async function generateProject(
   const callbackUrl = checkCallback(input.callback) ?? null;
   const [product, market] = await Promise.all([resolveProduct(ctx, input.sku, input.psp), resolveMarket(ctx, input.marketId)]);
 
-  // Plain SQL: the hot write path (README, Performance). The rows name their tenant; the catalogue
+  // Plain SQL: the hot write path, where entities' unit of work costs more than the writes
+  // (docs/performance.md). The rows name their tenant; the catalogue
   // reads above went through the tenant filter.
   const now = new Date();
   const project: ProjectRecord = {

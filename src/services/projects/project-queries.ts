@@ -74,8 +74,8 @@ interface ListedRow {
 
 /**
  * `listProjects` for the REST list: the same rows, order, page size and cursors, as plain rows
- * instead of managed entities. Hot read path: hydrating and tracking 100 entities per request cost
- * most of its time (README, Performance). Raw SQL is outside the tenant filter, so every table
+ * instead of managed entities. Hot read path: hydrating and tracking 100 entities per request would
+ * cost most of its time (docs/performance.md). Raw SQL is outside the tenant filter, so every table
  * read names the tenant explicitly here (checked by test/tenancy-matrix.test.ts).
  */
 export async function listProjectSummaries(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectSummaryPage> {
@@ -159,7 +159,8 @@ export interface ProjectStatusRow {
 
 /**
  * One indexed SELECT of the columns the status record needs, without entity hydration, identity
- * map or populate (README, Performance). Raw SQL is outside the tenant filter, so the tenant is an
+ * map or populate, which would cost more than the query (docs/performance.md). Raw SQL is outside
+ * the tenant filter, so the tenant is an
  * explicit condition: another client's id is "not found" exactly like an unknown one.
  */
 export async function projectStatusRow(ctx: RequestContext, id: string): Promise<ProjectStatusRow> {

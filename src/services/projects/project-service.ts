@@ -70,12 +70,12 @@ export class ProjectService {
     return record;
   }
 
-  /** The status columns of one project, one indexed SELECT (README, Performance). */
+  /** The status columns of one project, one indexed SELECT: the hot read path (docs/performance.md). */
   statusRow(ctx: RequestContext, id: string): Promise<ProjectStatusRow> {
     return projectStatusRow(ctx, id);
   }
 
-  /** One project for GraphQL `project(id)`: read without hydrating entities (README, Performance). */
+  /** One project for GraphQL `project(id)`, read without hydrating entities: a hot read path (docs/performance.md). */
   find(ctx: RequestContext, id: string): Promise<ProjectRecord> {
     return findProjectRecord(ctx, id);
   }

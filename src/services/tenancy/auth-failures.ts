@@ -2,7 +2,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../../domain/errors';
 
 /**
- * Failed authentications per address (AUTH_FAILURES_MAX per AUTH_FAILURES_WINDOW, README, Limits).
+ * Failed authentications per address (AUTH_FAILURES_MAX per AUTH_FAILURES_WINDOW, docs/operations.md, Limits).
  * An address that spent its failures is refused with 429 before its next credential reaches the
  * database; a credential checked from memory (CredentialCache) still passes, so callers that share
  * an address with a guesser keep working once their key is known.

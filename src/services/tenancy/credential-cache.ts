@@ -16,7 +16,8 @@ export interface CachedCredential {
 
 /**
  * The credential rows of recent `X-Service` checks, by accessKey, so that a request costs no
- * credential query (README, Performance). The secret is still digested and compared on every
+ * credential query, the larger part of a lean read's cost (docs/performance.md). The secret is
+ * still digested and compared on every
  * request; only the row lookup is saved. Safe only while it hears every change: it is used while
  * its LISTEN connection is up, emptied on every `credentials_changed` notification and on every
  * (re)connection, and entries expire after `ttlMs` as a backstop for a connection that died

@@ -8,7 +8,7 @@ export interface Spent {
 }
 
 /**
- * The published rate limit (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW, README, Limits): one budget per
+ * The published rate limit (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW, docs/operations.md, Limits): one budget per
  * caller (`budgetKeyOf`), shared by every transport, so that REST and GraphQL requests (through
  * @fastify/rate-limit, src/http/rate-limits.ts) and graphql-ws operations spend the same one.
  */
