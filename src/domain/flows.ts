@@ -6,6 +6,7 @@
  */
 
 import type { Environment } from './environment';
+import type { OrderStatus } from './order-status';
 
 export const PROJECT_BUILD_FLOW = 'projectBuild';
 export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
@@ -37,7 +38,7 @@ export const STATUS_UPDATE_SIGNAL = 'statusUpdate';
 
 /** The payload of `STATUS_UPDATE_SIGNAL`. */
 export interface StatusUpdate {
-  status: string;
+  status: OrderStatus;
   trackingUrl?: string;
   /** Carrier, tracking number and URL per parcel, as the printer reports them. */
   parcels?: { carrier?: string; trackingNumber?: string; trackingUrl?: string }[];
