@@ -14,9 +14,6 @@ export const PRINT_FULFILMENT_FLOW = 'printFulfilment';
 export const CAMPAIGN_FLOW = 'campaign';
 export const WEBHOOK_DELIVERY_FLOW = 'webhookDelivery';
 
-export const FLOW_NAMES = [PROJECT_BUILD_FLOW, PROJECT_EXPUNGE_FLOW, PRINT_FULFILMENT_FLOW, CAMPAIGN_FLOW, WEBHOOK_DELIVERY_FLOW] as const;
-export type FlowName = (typeof FLOW_NAMES)[number];
-
 /** A project's build after `generate`; an order that replaces the photos rebuilds it once per order line. */
 export const projectBuildWorkflowId = (projectId: string, orderLineId?: string) =>
   orderLineId === undefined ? `project-build:${projectId}` : `project-build:${projectId}:${orderLineId}`;
