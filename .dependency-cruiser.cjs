@@ -94,6 +94,17 @@ module.exports = {
       to: { dependencyTypes: ['core', 'npm', 'npm-dev', 'npm-optional', 'npm-peer', 'npm-no-pkg', 'npm-unknown'], dependencyTypesNot: ['type-only'] },
     },
     {
+      name: 'transports-not-to-db',
+      comment: 'transports reach data through services and name database states with the domain; entities and the ORM stay below',
+      severity: 'error',
+      from: {
+        path: '^src/(http|web|graphql)/',
+        // Still typed by entities (their reads and views belong to services): the remaining exceptions.
+        pathNot: ['^src/graphql/resolvers/(campaign|editor|order)-resolver\\.ts$'],
+      },
+      to: { path: '^src/db/' },
+    },
+    {
       name: 'in-a-layer',
       comment: 'every source module belongs to a layer of this file; add a new folder to LAYERS',
       severity: 'error',

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventRecord, OrderLine, WebhookDelivery } from '../src/db/entities';
-import { signPspEvent } from '../src/printers/psp-webhooks';
+import { signPspEvent } from './support/psp-events';
 import { scopeToTenant } from '../src/db/tenant-filter';
 import { moveOrderLine } from '../src/services/orders/order-line-status';
 import { startTestService, type TestService } from './support/harness';

@@ -3,7 +3,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OrderLine } from '../src/db/entities';
-import { signPspEvent } from '../src/printers/psp-webhooks';
+import { signPspEvent } from './support/psp-events';
 import { startTestService, type TestService } from './support/harness';
 import { post, request, serviceHeader } from './support/http';
 import { editableProject, printBody } from './support/print-fixtures';

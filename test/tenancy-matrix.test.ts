@@ -8,7 +8,7 @@ import { ACROSS_TENANTS, scopeToTenant, TENANT_FILTER } from '../src/db/tenant-f
 import { recordStatusChange, type StatusChange } from '../src/events/status-event-log';
 import { loadDemoCatalogue, replaceCatalogue } from '../src/services/catalogue/catalogue-import';
 import type { IssuedClient, IssuedCredentials } from '../src/services/clients/client-admin';
-import { signPspEvent } from '../src/printers/psp-webhooks';
+import { signPspEvent } from './support/psp-events';
 import { startTestService, type TestService } from './support/harness';
 import { post, request, serviceHeader, type JsonResponse } from './support/http';
 import { editableProject, printBody } from './support/print-fixtures';

@@ -1,13 +1,11 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { CAMPAIGN_FLOW } from '../src/domain/flows';
+import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 
 type Activities = Pick<CampaignActivities, 'importCampaignCsv' | 'failCampaign' | 'generateCampaignPage' | 'finishCampaignGeneration'>;
 
-const database: ActivityOptions = {
-  startToCloseTimeoutMs: 30_000,
-  retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
-};
+const database = DATABASE_ACTIVITY_POLICY;
 /** Downloading and storing the whole file; a passing network failure is tried again. */
 const download: ActivityOptions = {
   startToCloseTimeoutMs: 15 * 60_000,

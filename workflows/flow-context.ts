@@ -4,18 +4,10 @@
  * embedded runner (src/engine/). Nothing in workflows/ may import Node built-ins or src/ runtime code.
  */
 
+import type { ActivityPolicy } from '../src/domain/retry-policies';
+
 /** Timeout and retry policy of one activity, in milliseconds. */
-export interface ActivityOptions {
-  startToCloseTimeoutMs: number;
-  retry: {
-    maximumAttempts: number;
-    initialIntervalMs: number;
-    backoffCoefficient: number;
-    maximumIntervalMs: number;
-    /** Error `name`s that fail the activity at once, without retrying. */
-    nonRetryableErrorTypes?: string[];
-  };
-}
+export type ActivityOptions = ActivityPolicy;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type ActivityFunctions = Record<string, (...args: any[]) => Promise<any>>;

@@ -1,11 +1,10 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { FulfilmentActivities } from '../src/activities/fulfilment-activities';
 import { PRINT_FULFILMENT_FLOW, STATUS_UPDATE_SIGNAL, type StatusUpdate } from '../src/domain/flows';
+import { UNPAID_TIMER_CHAIN, isAwaitingPayment, type OrderStatus } from '../src/domain/order-status';
+import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 
-const database: ActivityOptions = {
-  startToCloseTimeoutMs: 30_000,
-  retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
-};
+const database = DATABASE_ACTIVITY_POLICY;
 const render: ActivityOptions = {
   startToCloseTimeoutMs: 10 * 60_000,
   retry: { maximumAttempts: 5, initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 60_000 },
@@ -48,18 +47,18 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
   },
   async run({ activities, sleep, waitForSignal, now }, input) {
     const { lineId } = input;
-    const move = async (status: string, trackingUrl?: string, parcels?: StatusUpdate['parcels']) => {
-      const result = await activities.setLineStatus(lineId, status as never, trackingUrl, parcels);
+    const move = async (status: OrderStatus, trackingUrl?: string, parcels?: StatusUpdate['parcels']) => {
+      const result = await activities.setLineStatus(lineId, status, trackingUrl, parcels);
       return result.final ? result.status : undefined;
     };
 
     // 0. An order placed before payment waits for it, with reminders on the way to abandoned.
     let line = await activities.getLineStatus(lineId);
-    for (const next of ['expiring', 'last call', 'abandoned']) {
-      if (line.final || !['waiting', 'expiring', 'last call'].includes(line.status)) break;
+    for (const next of UNPAID_TIMER_CHAIN.slice(1)) {
+      if (line.final || !isAwaitingPayment(line.status)) break;
       await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL, input.assetsTimeoutMs);
       line = await activities.getLineStatus(lineId);
-      if (['waiting', 'expiring', 'last call'].includes(line.status)) {
+      if (isAwaitingPayment(line.status)) {
         const ended = await move(next);
         if (ended) return { status: ended };
         line = await activities.getLineStatus(lineId);
@@ -87,7 +86,7 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
     if (assets.state === 'gone') return { status: (await move('cancelled')) ?? 'cancelled' };
 
     // 2. Render, assemble, submit.
-    for (const status of ['received', 'processing', 'rendering']) {
+    for (const status of ['received', 'processing', 'rendering'] as const) {
       const ended = await move(status);
       if (ended) return { status: ended };
     }
@@ -97,7 +96,7 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
       await activities.renderPages(lineId, from, Math.min(from + PAGES_PER_ACTIVITY - 1, pages));
     }
     await activities.assemblePrintFiles(lineId);
-    for (const status of ['rendered', 'sending printjob']) {
+    for (const status of ['rendered', 'sending printjob'] as const) {
       const ended = await move(status);
       if (ended) return { status: ended };
     }

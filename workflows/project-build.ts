@@ -2,14 +2,12 @@ import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { ProjectActivities } from '../src/activities/project-activities';
 import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { PROJECT_BUILD_FLOW } from '../src/domain/flows';
+import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 
 type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'> &
   Pick<CampaignActivities, 'notifyProjectReady' | 'reportProjectNotReady'>;
 
-const database: ActivityOptions = {
-  startToCloseTimeoutMs: 30_000,
-  retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
-};
+const database = DATABASE_ACTIVITY_POLICY;
 /**
  * Two attempts per photo, each bounded by PHOTO_DOWNLOAD_TIMEOUT and by the build's download
  * deadline (the activity enforces both): a photo host that accepts connections and never answers

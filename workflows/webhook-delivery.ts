@@ -2,6 +2,7 @@ import type { ActivityOptions, FlowDefinition } from './flow-context';
 import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { WEBHOOK_DELIVERY_FLOW } from '../src/domain/flows';
 import { WEBHOOK_RETRIES, webhookRetryDelayMs } from '../src/domain/webhook-delivery-status';
+import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 
 type Activities = Pick<CampaignActivities, 'attemptWebhook' | 'finishWebhook'>;
 
@@ -10,10 +11,7 @@ const attempt: ActivityOptions = {
   startToCloseTimeoutMs: 30_000,
   retry: { maximumAttempts: 1, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 1_000 },
 };
-const database: ActivityOptions = {
-  startToCloseTimeoutMs: 30_000,
-  retry: { maximumAttempts: 10, initialIntervalMs: 500, backoffCoefficient: 2, maximumIntervalMs: 30_000 },
-};
+const database = DATABASE_ACTIVITY_POLICY;
 
 /** While an earlier event of the same order is still being delivered, look again after this, doubling up to the cap. */
 const TURN_PAUSE_MS = 200;

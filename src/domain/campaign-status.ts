@@ -38,9 +38,6 @@ export const CAMPAIGN_ROW_TRANSITIONS: Record<CampaignRowState, readonly Campaig
   failed: ['notified'],
 };
 
-/** States after which nothing more happens to a row (until a replay). */
-export const FINAL_ROW_STATES: readonly CampaignRowState[] = ['invalid', 'duplicate', 'notified', 'failed'];
-
 export function canMoveCampaign(from: CampaignStatus, to: CampaignStatus): boolean {
   return CAMPAIGN_TRANSITIONS[from].includes(to);
 }
@@ -52,7 +49,6 @@ export function canMoveCampaignRow(from: CampaignRowState, to: CampaignRowState)
 /** The CSV columns every file must have; `email` or `userId` must be one of them too. */
 export const CAMPAIGN_REQUIRED_COLUMNS = ['reference', 'sku', 'psp', 'marketId'] as const;
 export const CAMPAIGN_IDENTITY_COLUMNS = ['email', 'userId'] as const;
-export const CAMPAIGN_OPTIONAL_COLUMNS = ['language', 'layoutType', 'photos'] as const;
 /** `custom.<assetId>` columns fill template assets, like `custom` of generate. */
 export const CAMPAIGN_CUSTOM_PREFIX = 'custom.';
 /** Separates the photo URLs of the `photos` column. */

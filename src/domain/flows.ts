@@ -6,15 +6,13 @@
  */
 
 import type { Environment } from './environment';
+import type { OrderStatus } from './order-status';
 
 export const PROJECT_BUILD_FLOW = 'projectBuild';
 export const PROJECT_EXPUNGE_FLOW = 'projectExpunge';
 export const PRINT_FULFILMENT_FLOW = 'printFulfilment';
 export const CAMPAIGN_FLOW = 'campaign';
 export const WEBHOOK_DELIVERY_FLOW = 'webhookDelivery';
-
-export const FLOW_NAMES = [PROJECT_BUILD_FLOW, PROJECT_EXPUNGE_FLOW, PRINT_FULFILMENT_FLOW, CAMPAIGN_FLOW, WEBHOOK_DELIVERY_FLOW] as const;
-export type FlowName = (typeof FLOW_NAMES)[number];
 
 /** A project's build after `generate`; an order that replaces the photos rebuilds it once per order line. */
 export const projectBuildWorkflowId = (projectId: string, orderLineId?: string) =>
@@ -37,7 +35,7 @@ export const STATUS_UPDATE_SIGNAL = 'statusUpdate';
 
 /** The payload of `STATUS_UPDATE_SIGNAL`. */
 export interface StatusUpdate {
-  status: string;
+  status: OrderStatus;
   trackingUrl?: string;
   /** Carrier, tracking number and URL per parcel, as the printer reports them. */
   parcels?: { carrier?: string; trackingNumber?: string; trackingUrl?: string }[];

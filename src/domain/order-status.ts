@@ -96,6 +96,18 @@ export const ORDER_STATUS_MEANINGS: Record<OrderStatus, string> = {
 /** Where an order line starts: `waiting` when created before payment, `paid` when placed paid. */
 export const ORDER_START_STATUSES = ['waiting', 'paid'] as const satisfies readonly OrderStatus[];
 
+/**
+ * Before payment, each unpaid timer moves an order line one step along this chain: reminders at
+ * `expiring` and `last call`, then `abandoned` ends it.
+ */
+export const UNPAID_TIMER_CHAIN = ['waiting', 'expiring', 'last call', 'abandoned'] as const satisfies readonly OrderStatus[];
+
+/** Whether a line still waits for its payment on the unpaid timers: any status of the chain but its end. */
+export function isAwaitingPayment(status: OrderStatus): boolean {
+  const chain: readonly OrderStatus[] = UNPAID_TIMER_CHAIN;
+  return chain.indexOf(status) >= 0 && status !== chain[chain.length - 1];
+}
+
 /** Statuses the eCommerce side may set (docs/api.md, Order line statuses: cancelled and refunded). */
 export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const satisfies readonly OrderStatus[];
 export type EcommerceStatus = (typeof ECOMMERCE_STATUSES)[number];

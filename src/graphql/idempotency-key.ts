@@ -4,7 +4,7 @@ import type { ApolloServerPlugin, GraphQLRequestContext } from '@apollo/server';
 import { Kind, type OperationDefinitionNode } from 'graphql';
 import { Arg } from 'type-graphql';
 import { DomainError } from '../domain/errors';
-import { DATABASE_UNAVAILABLE_CODE } from '../db/database-unavailable';
+import { DATABASE_UNAVAILABLE_CODE } from '../domain/database-unavailable';
 import type { GraphqlContext } from './context';
 
 const ARGUMENT = 'idempotencyKey';

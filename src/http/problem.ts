@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, RateLimitedError, type ErrorKind, type FieldError } from '../domain/errors';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/database-unavailable';
+import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE } from '../domain/database-unavailable';
+import { isDatabaseUnavailable } from '../services/database-unavailable';
 import type { Problem } from './shared-schemas';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {

@@ -5,11 +5,8 @@ import {
 } from '../domain/order-status';
 import { MAX_PARCELS, type Parcel } from '../domain/parcel';
 import {
-  unixSeconds,
   verifyStandardWebhook,
-  WebhookSigner,
   WebhookVerificationFailure,
-  type StandardWebhookHeaders,
   type VerifyStandardWebhookOptions,
 } from './standard-webhooks';
 
@@ -143,20 +140,4 @@ function isWebUrl(value: string): boolean {
   } catch {
     return false;
   }
-}
-
-export interface SignPspEventOptions {
-  secret: string;
-  /** `webhook-id`: unique per event, the same on retries of it. */
-  id: string;
-  /** Unix seconds; default now. */
-  timestamp?: number;
-  /** The exact body that will be sent. */
-  body: string | Buffer;
-}
-
-/** The headers a printer sends with an event (tests, and tools that simulate a printer). */
-export function signPspEvent(options: SignPspEventOptions): StandardWebhookHeaders {
-  const signer = new WebhookSigner(options.secret, 'the printer webhook secret');
-  return signer.headers(options.id, options.timestamp ?? unixSeconds(), options.body);
 }

@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { autoCorrectColour, measureColourCorrection } from '../../src/imaging/print/color-correction';
+import { measureColourCorrection } from '../../src/imaging/print/color-correction';
+import { autoCorrectColour } from '../support/colour-correction';
 import { channelMeans, neutralPhoto, spread } from './print-images';
 
 let neutral: Buffer;

@@ -9,7 +9,8 @@ import type { PrintJob } from '../../src/printers/printer';
 import { createPrinterRegistry } from '../../src/printers/printer-registry';
 import { SANDBOX_PRINTER_STEPS, SandboxPrinter, sandboxTrackingUrl } from '../../src/printers/sandbox-printer';
 import { canMoveOrder } from '../../src/domain/order-status';
-import { verifyPspEvent, signPspEvent } from '../../src/printers/psp-webhooks';
+import { verifyPspEvent } from '../../src/printers/psp-webhooks';
+import { signPspEvent } from '../support/psp-events';
 import { FileStore } from '../../src/storage/file-store';
 
 const SECRET = `whsec_${Buffer.from('registry-test-secret-of-32-bytes').toString('base64')}`;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PspWebhookError, signPspEvent, verifyPspEvent, type PspWebhookErrorCode } from '../../src/printers/psp-webhooks';
+import { PspWebhookError, verifyPspEvent, type PspWebhookErrorCode } from '../../src/printers/psp-webhooks';
+import { signPspEvent } from '../support/psp-events';
 import { WebhookSigner, generateWebhookSecret } from '../../src/printers/standard-webhooks';
 import { webhookSecretProblem } from '../../src/domain/webhook-secret';
 

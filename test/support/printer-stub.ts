@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signPspEvent } from '../../src/printers/psp-webhooks';
+import { signPspEvent } from './psp-events';
 
 /** The statuses a live printer reports after accepting a job, in order. */
 const WALK = ['accepted', 'printing', 'printed', 'delivering', 'complete'];

@@ -104,15 +104,6 @@ export function applyColourCorrection(pipeline: Sharp, correction: ColourCorrect
   return pipeline.linear(correction.a, correction.b);
 }
 
-/** The corrected photo as a JPEG (quality 95), upright: for previews and tests. */
-export async function autoCorrectColour(input: Buffer): Promise<Buffer> {
-  const correction = await measureColourCorrection(input);
-  return applyColourCorrection(openImage(input).autoOrient().flatten({ background: '#ffffff' }), correction)
-    .toColourspace('srgb')
-    .jpeg({ quality: 95 })
-    .toBuffer();
-}
-
 function isGreyscale(space: string | undefined, channels: number): boolean {
   return space === 'b-w' || space === 'grey16' || channels <= 2;
 }

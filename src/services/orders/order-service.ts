@@ -11,7 +11,7 @@ import { createQuote } from './quote-service';
 import type { QuoteInput } from './quote-input';
 import { orderHistory } from './order-history';
 import { moveOrderLine } from './order-line-status';
-import { ECOMMERCE_STATUSES, type OrderStatus } from '../../domain/order-status';
+import { ECOMMERCE_STATUSES, type OrderStatus, type PrinterEventStatus } from '../../domain/order-status';
 import { normaliseEmail } from '../projects/user-identity';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { assertIssuedCursor } from '../cursors';
@@ -247,7 +247,7 @@ export class OrderService {
       if (!result.moved && result.status !== input.status) {
         throw new ConflictError('ORDER_STATUS_CONFLICT', `project ${line.project.id} of order ${order.orderId} is "${result.status}" and cannot become "${input.status}"`);
       }
-      await this.notifyFlow(line.id, { status: input.status });
+      await this.notifyFlow(line.id, { status: result.status });
     }
     ctx.em.clear();
     return this.find(ctx, input.orderId);
@@ -273,7 +273,7 @@ export class OrderService {
    * Crosses tenants: a printer serves every client, and its job id (unique per psp) is all it
    * names. The line found decides the tenant the status move then runs as.
    */
-  async receivePrinterEvent(psp: string, event: { jobId: string; status: string; trackingUrl?: string; parcels?: Parcel[] }): Promise<{ status: string }> {
+  async receivePrinterEvent(psp: string, event: { jobId: string; status: PrinterEventStatus; trackingUrl?: string; parcels?: Parcel[] }): Promise<{ status: string }> {
     const em = this.deps.em.fork();
     const line = await em.findOne(OrderLine, { psp, printerJobId: event.jobId }, { populate: ['order'], ...ACROSS_TENANTS });
     if (!line) throw new NotFoundError(`print job of ${psp}`, event.jobId, 'jobId');
@@ -281,7 +281,7 @@ export class OrderService {
     const update = { status: event.status, trackingUrl: event.trackingUrl, parcels: event.parcels };
     const delivered = await this.notifyFlow(line.id, update);
     if (!delivered) {
-      const result = await moveOrderLine(em, line.id, { ...update, status: event.status as OrderStatus });
+      const result = await moveOrderLine(em, line.id, update);
       return { status: result.status };
     }
     return { status: event.status };

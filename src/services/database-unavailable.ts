@@ -1,10 +1,3 @@
-/** Seconds a client should wait before retrying while the database is away (a restart takes a few). */
-export const DATABASE_RETRY_AFTER_SECONDS = 2;
-
-/** How every transport names that state to a client: the error code and its message. */
-export const DATABASE_UNAVAILABLE_CODE = 'SERVICE_UNAVAILABLE';
-export const DATABASE_UNAVAILABLE_MESSAGE = `the database is not reachable right now; retry in ${DATABASE_RETRY_AFTER_SECONDS} s`;
-
 /**
  * Whether an error means "the database cannot be reached right now" (a restart, a failover, a
  * full pool) rather than a fault of the request or of our code. Transports answer those with 503 and
