@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
 import { Order, OrderLine, Photo, Project, type Market, type Product } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ConflictError, DomainError, NotFoundError, RejectedError, ValidationError, type FieldError } from '../../domain/errors';
+import { ConflictError, DomainError, NotFoundError, RejectedError, ValidationError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
 import { round } from '../catalogue/catalogue-service';
 import { parsePhotos, type ParsedPhoto } from '../projects/photo-input';
