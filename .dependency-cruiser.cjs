@@ -1,5 +1,5 @@
 /**
- * The house's layering, checked by `npm run depcheck` and by test/architecture.test.ts (so `npm test`
+ * The house's layering, checked by `npm run depcheck` and by test/architecture/layering.test.ts (so `npm test`
  * fails on a violation).
  *
  * Layers, bottom to top. A module may import its own layer and the layers below it, never one above;

@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
  * `FastifyPluginAsyncTypebox`, the handler's request and reply types. A shape a service produces
  * or takes as it is (a project view, the print order) is declared beside that service and imported
  * here; limits the services enforce are imported, not repeated. Every operation has an
- * `operationId`, a `summary` and a `description` (test/openapi-spectral.test.ts lints the document).
+ * `operationId`, a `summary` and a `description` (test/http/openapi-spectral.test.ts lints the document).
  */
 
 /**
