@@ -33,7 +33,7 @@ const KEEP_ALIVE_MS = 12_000;
 
 /**
  * The GraphQL servers of /graphql: Apollo (started, for queries and mutations; the HTTP route that
- * hands it requests is src/http/graphql-route.ts) and graphql-ws for subscriptions on the same
+ * hands it requests is src/http/graphql/routes.ts) and graphql-ws for subscriptions on the same
  * port and path. Both authenticate with the PWA credentials.
  */
 export async function startGraphqlServer(

@@ -45,3 +45,12 @@ export const problemResponses = <S extends number>(...statuses: S[]) =>
 
 /** A plain confirmation, `{"message": "..."}`. */
 export const Message = Type.Object({ message: Type.String() });
+
+/**
+ * An OpenAPI tag: each route family declares its own beside its schemas, and the document lists
+ * what the families declare.
+ */
+export interface OpenApiTag {
+  name: string;
+  description: string;
+}

@@ -1,8 +1,8 @@
-import { Type, type FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { AppServices } from '../services/app-services';
-import { UnauthenticatedError, ValidationError } from '../domain/errors';
-import { verifyPspEvent, PspWebhookError } from '../printers/psp-webhooks';
-import { problemResponses } from './shared-schemas';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { AppServices } from '../../services/app-services';
+import { UnauthenticatedError, ValidationError } from '../../domain/errors';
+import { verifyPspEvent, PspWebhookError } from '../../printers/psp-webhooks';
+import { printerEventSchema } from './schemas';
 
 /**
  * Printer status events: `POST /v2/psp/{psp}/events`, authenticated by the printer's Standard
@@ -14,19 +14,7 @@ export const pspRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; secre
 
   app.post(
     '/v2/psp/:psp/events',
-    {
-      schema: {
-        operationId: 'receivePrinterEvent',
-        tags: ['printers'],
-        summary: 'A printer reports the status of a print job',
-        description: 'Signed per Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature) with the printer\'s secret. Body: {jobId, status, trackingUrl?, occurredAt?}.',
-        params: Type.Object({ psp: Type.String({ pattern: '^[A-Za-z0-9_-]{1,50}$', description: 'The printer (print service provider) name' }) }),
-        response: {
-          202: Type.Object({ accepted: Type.Boolean(), status: Type.String({ description: 'The status of the print job after the event' }) }),
-          ...problemResponses(400, 401, 404),
-        },
-      },
-    },
+    { schema: printerEventSchema },
     async (request, reply) => {
       const secret = secrets[request.params.psp];
       if (!secret) throw new UnauthenticatedError(`no signing secret is configured for psp "${request.params.psp}"`, 'psp');

@@ -1,13 +1,13 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Config } from '../config';
-import type { AppServices } from '../services/app-services';
-import type { StatusEventBus } from '../events/status-event-bus';
-import { GRAPHQL_PATH, graphqlContext, startGraphqlServer } from '../graphql/graphql-server';
-import { setRetryAfter, toProblem } from './problem';
-import { contextOf } from './request-context';
+import type { Config } from '../../config';
+import type { AppServices } from '../../services/app-services';
+import type { StatusEventBus } from '../../events/status-event-bus';
+import { GRAPHQL_PATH, graphqlContext, startGraphqlServer } from '../../graphql/graphql-server';
+import { setRetryAfter, toProblem } from '../problem';
+import { contextOf } from '../request-context';
 import { apolloFastifyHandler } from './apollo-fastify-handler';
-import { authenticateBeforeTheBody } from './authenticate-request';
+import { authenticateBeforeTheBody } from '../authenticate-request';
 
 /**
  * Mounts GraphQL at /graphql: queries and mutations over HTTP through Apollo, subscriptions over

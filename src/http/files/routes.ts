@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync } from 'fastify';
-import type { FileStore } from '../storage/file-store';
-import { ForbiddenError, NotFoundError } from '../domain/errors';
-import { EMBEDDABLE_ACROSS_ORIGINS } from './security-headers';
+import type { FileStore } from '../../storage/file-store';
+import { ForbiddenError, NotFoundError } from '../../domain/errors';
+import { EMBEDDABLE_ACROSS_ORIGINS } from '../security-headers';
 
 /** What the store writes for clients to fetch; anything else (a `.tmp` being written) stays hidden. */
 const SERVED = /\.(jpe?g|png|webp|pdf|json)$/;
