@@ -99,8 +99,6 @@ module.exports = {
       severity: 'error',
       from: {
         path: '^src/(http|web|graphql)/',
-        // Still typed by entities (their reads and views belong to services): the remaining exceptions.
-        pathNot: ['^src/graphql/resolvers/(campaign|editor|order)-resolver\\.ts$'],
       },
       to: { path: '^src/db/' },
     },

@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { Order as OrderEntity } from '../../db/entities';
+import type { OrderRecord } from '../../services/orders/order-service';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { ClientEventPage, EcommerceOrderStatus, Order, OrderActionAvailability, OrderConnection, OrderUserInput, PrintOrderInput, PrintOrderPayload, ShippingChoiceInput } from '../types/order';
@@ -114,7 +114,7 @@ export class OrderResolver {
   }
 }
 
-export function orderView(order: OrderEntity, files: FileStore): Order {
+export function orderView(order: OrderRecord, files: FileStore): Order {
   return {
     orderId: order.orderId,
     email: order.email,
