@@ -266,7 +266,7 @@ function formatResult(result: ExecutionResult): FormattedExecutionResult {
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */
-export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof DomainError) {
     return {

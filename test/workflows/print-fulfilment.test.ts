@@ -1,5 +1,4 @@
 import { readFile } from 'node:fs/promises';
-import { print } from 'graphql';
 import { createClient, type Client } from 'graphql-ws';
 import { PDFDocument, PDFName, PDFRawStream, PDFDict } from 'pdf-lib';
 import sharp from 'sharp';

@@ -114,7 +114,7 @@ export class OrderResolver {
   }
 }
 
-export function orderView(order: OrderRecord, files: FileStore): Order {
+function orderView(order: OrderRecord, files: FileStore): Order {
   return {
     orderId: order.orderId,
     email: order.email,

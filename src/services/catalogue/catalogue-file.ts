@@ -143,7 +143,7 @@ const bound = {
   properties: { photos: id, pages: { type: 'integer', minimum: 1 } },
 } as const;
 
-export const catalogueFileSchema = {
+const catalogueFileSchema = {
   type: 'object',
   required: ['pricesIncludeTax', 'currencies', 'markets', 'categories', 'products'],
   additionalProperties: false,
@@ -345,7 +345,7 @@ export function parseCatalogueFile(input: unknown): CatalogueFile {
   return input;
 }
 
-export function ajvErrorToFieldError(error: ErrorObject): FieldError {
+function ajvErrorToFieldError(error: ErrorObject): FieldError {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));

@@ -9,13 +9,13 @@ import type { ActionAvailability } from './order-actions';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ParcelView = Type.Object({
+const ParcelView = Type.Object({
   carrier: Nullable(Type.String()),
   trackingNumber: Nullable(Type.String()),
   trackingUrl: Nullable(Type.String()),
 });
 
-export const TrackingView = Type.Object({
+const TrackingView = Type.Object({
   parcels: Type.Array(ParcelView),
   shippedAt: Nullable(Type.Integer({ description: 'Unix milliseconds' })),
   deliveredAt: Nullable(Type.Integer({ description: 'Unix milliseconds' })),
