@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { Order } from '../../db/entities';
+import type { Order, OrderLine } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
 import { displayStatusOf } from '../../domain/order-status';
 import { ORDER_ACTIONS } from '../../domain/order-actions';
@@ -80,6 +80,20 @@ export type OrderView = Static<typeof OrderView>;
 export const OrderListPage = Type.Object({ data: Type.Array(OrderView), cursor: Type.Optional(Type.String()) });
 export type OrderListPage = Static<typeof OrderListPage>;
 
+/** What every view of an order line says of it, REST and GraphQL alike. */
+export function orderLineSummaryOf(line: OrderLine) {
+  return {
+    projectId: line.project.id,
+    title: line.title,
+    sku: line.sku,
+    psp: line.psp,
+    quantity: line.quantity,
+    lineItemTotal: line.lineItemTotal,
+    status: line.status,
+    displayStatus: displayStatusOf(line.status),
+  };
+}
+
 /** The view of a loaded order (lines and projects populated). */
 export function orderViewOf(order: Order, files: FileStore, sequences: Map<string, number>, actions: ActionAvailability[]): OrderView {
   const a = order.shippingAddress;
@@ -112,14 +126,7 @@ export function orderViewOf(order: Order, files: FileStore, sequences: Map<strin
       const printFiles = printFilesOf(line, files);
       const hasTracking = line.parcels.length > 0 || !!line.trackingUrl || !!line.shippedAt;
       return {
-        projectId: line.project.id,
-        title: line.title,
-        sku: line.sku,
-        psp: line.psp,
-        quantity: line.quantity,
-        lineItemTotal: line.lineItemTotal,
-        status: line.status,
-        displayStatus: displayStatusOf(line.status),
+        ...orderLineSummaryOf(line),
         statusChangedAt: line.statusChangedAt.getTime(),
         sequence: sequences.get(line.id) ?? 0,
         tracking: hasTracking
