@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# What the tests drive besides Node: Debian's Chromium for the browser tests (test/web-browser.test.ts,
+# What the tests drive besides Node: Debian's Chromium for the browser tests (test/web/browser.test.ts,
 # driven by playwright-core through its executablePath) and poppler's pdfinfo, which reads the print
 # PDFs' page boxes back as a printer's preflight would. Idempotent: installs only what is missing.
 # Installs only as root with apt-get; elsewhere it says what to do and the tests that need a tool skip.

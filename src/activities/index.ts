@@ -34,5 +34,3 @@ export function createActivities(deps: ActivityDeps) {
     ...createCampaignActivities(deps),
   };
 }
-
-export type Activities = ReturnType<typeof createActivities>;

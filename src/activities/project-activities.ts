@@ -25,7 +25,7 @@ export interface ProjectActivityDeps {
 }
 
 /** A photo's problem when the build's download deadline passed before it was fetched. */
-export const DOWNLOAD_TIME_LIMIT = 'DOWNLOAD_TIME_LIMIT';
+const DOWNLOAD_TIME_LIMIT = 'DOWNLOAD_TIME_LIMIT';
 
 /** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
 const PREVIEW_LONG_SIDE = 800;

@@ -26,7 +26,7 @@ const count = (fallback: number, what: string) =>
 const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: Values[number]) =>
   Type.Enum(values, { default: fallback, description: `one of ${values.join(', ')}` });
 
-export const EnvironmentSchema = Type.Object(
+const EnvironmentSchema = Type.Object(
   {
     HOST: Type.String({ default: '127.0.0.1', description: 'a host name or address to listen on' }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4000, description: 'an integer from 0 to 65535' }),
@@ -113,7 +113,7 @@ export const EnvironmentSchema = Type.Object(
   },
 );
 
-export type Environment = Static<typeof EnvironmentSchema>;
+type Environment = Static<typeof EnvironmentSchema>;
 type Variable = keyof Environment;
 
 /** The variables `loadConfig` reads; docker-compose.yml may set only these. */

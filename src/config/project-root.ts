@@ -9,7 +9,7 @@ const PACKAGE_NAME = 'photobook-service';
  * from this module. Paths to shipped files start here rather than from a module's own location,
  * because the same module runs from `src/` under tsx and from the bundle `npm start` builds.
  */
-export const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
+const PROJECT_ROOT = findRoot(path.dirname(fileURLToPath(import.meta.url)));
 
 function findRoot(from: string): string {
   for (let dir = from; ; dir = path.dirname(dir)) {

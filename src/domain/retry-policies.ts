@@ -4,7 +4,7 @@
  * activities; the policies several flows share are declared here once.
  */
 
-export interface RetryPolicy {
+interface RetryPolicy {
   maximumAttempts: number;
   initialIntervalMs: number;
   backoffCoefficient: number;

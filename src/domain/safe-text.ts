@@ -15,7 +15,7 @@ export function isSafeText(value: string): boolean {
 }
 
 /** `a` + `b` -> `a.b`, `a` + `0` -> `a[0]`: the field as the client wrote it. */
-export function childPath(parent: string, key: string | number): string {
+function childPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
   return parent ? `${parent}.${key}` : key;
 }

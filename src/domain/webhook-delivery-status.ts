@@ -7,7 +7,7 @@
 export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
-export const WEBHOOK_DELIVERY_TRANSITIONS: Record<WebhookDeliveryStatus, readonly WebhookDeliveryStatus[]> = {
+const WEBHOOK_DELIVERY_TRANSITIONS: Record<WebhookDeliveryStatus, readonly WebhookDeliveryStatus[]> = {
   pending: ['delivered', 'failed'],
   delivered: [],
   // replayWebhook: a failed delivery is sent again, as the same event.

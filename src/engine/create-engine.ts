@@ -25,7 +25,7 @@ const RENDERS = ['renderPages', 'assemblePrintFiles'];
  *   like live ones but on a queue of their own, so a sandbox never delays a live order;
  * - webhook attempts (one signed POST each, up to the outbound timeout when a receiver hangs).
  */
-export const ACTIVITY_QUEUES: ActivityQueue[] = [
+const ACTIVITY_QUEUES: ActivityQueue[] = [
   { name: 'live-renders', workerConcurrency: 2, tenantConcurrency: 1, environments: ['prod'], activities: RENDERS },
   { name: 'sandbox-renders', workerConcurrency: 1, tenantConcurrency: 1, environments: ['dev'], activities: RENDERS },
   { name: 'webhook-attempts', workerConcurrency: 16, tenantConcurrency: 4, activities: ['attemptWebhook'] },
@@ -38,7 +38,7 @@ export const ACTIVITY_QUEUES: ActivityQueue[] = [
  * most 4 of them, so a shop whose photo hosts hang leaves the other slots to everyone else. Campaigns (each paging
  * through its rows, whose projects are builds like any other) run 2 per tenant at once.
  */
-export const FLOW_QUEUES: FlowQueue[] = [
+const FLOW_QUEUES: FlowQueue[] = [
   { name: 'tenant-builds', workerConcurrency: 10, tenantConcurrency: 4, flows: [PROJECT_BUILD_FLOW] },
   { name: 'tenant-campaigns', workerConcurrency: 8, tenantConcurrency: 2, flows: [CAMPAIGN_FLOW] },
 ];

@@ -20,7 +20,7 @@ import {
  * happen in the same order for runs already under way); change it only together with a plan for
  * the runs of the old version (let them finish on a process still running it, or fork them).
  */
-export const FLOW_CODE_VERSION = 'photobook-flows-1';
+const FLOW_CODE_VERSION = 'photobook-flows-1';
 
 /** Our name in DBOS's tables; runs, queues and schedules are scoped to it. */
 const APPLICATION_NAME = 'photobook';
@@ -40,7 +40,7 @@ export const DBOS_SCHEMA = 'dbos';
  * the tenants with waiting work in a random order, so a tenant with a backlog never holds the
  * slots it does not have, and a tenant whose first run arrives takes the next free slot.
  */
-export interface TenantQueue {
+interface TenantQueue {
   name: string;
   workerConcurrency: number;
   tenantConcurrency: number;

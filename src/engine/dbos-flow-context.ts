@@ -5,7 +5,7 @@ import type { ActivityFunctions, ActivityOptions, FlowContext, FlowDefinition } 
 const MAX_WAIT_MS = 2_147_483_647;
 
 /** A call a flow made after its engine stopped: the run stays pending and resumes at the next launch. */
-export class EngineStoppedError extends Error {
+class EngineStoppedError extends Error {
   constructor() {
     super('The workflow engine of this process has stopped');
     this.name = 'EngineStoppedError';

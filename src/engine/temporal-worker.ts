@@ -12,7 +12,7 @@ export const TEMPORAL_WORKFLOWS_PATH = fileURLToPath(new URL('../../workflows/te
  * `nonRetryableErrorTypes` and the flow as `Error`; the embedded engine matches on `name`, and so
  * must Temporal for the same flow to behave the same.
  */
-export const activityErrorNames: ActivityInterceptorsFactory = () => ({
+const activityErrorNames: ActivityInterceptorsFactory = () => ({
   inbound: {
     async execute(input, next) {
       try {

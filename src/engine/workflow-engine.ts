@@ -3,7 +3,7 @@ import type { WorkflowEngine } from '../domain/flows';
 // The port the services use lives in the domain; the engine adapters implement it.
 export { WorkflowNotFoundError, type WorkflowEngine } from '../domain/flows';
 
-export type WorkflowStatus = 'running' | 'completed' | 'failed';
+type WorkflowStatus = 'running' | 'completed' | 'failed';
 
 export interface WorkflowOutcome {
   status: WorkflowStatus;

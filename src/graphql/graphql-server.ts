@@ -33,7 +33,7 @@ const KEEP_ALIVE_MS = 12_000;
 
 /**
  * The GraphQL servers of /graphql: Apollo (started, for queries and mutations; the HTTP route that
- * hands it requests is src/http/graphql-route.ts) and graphql-ws for subscriptions on the same
+ * hands it requests is src/http/graphql/routes.ts) and graphql-ws for subscriptions on the same
  * port and path. Both authenticate with the PWA credentials.
  */
 export async function startGraphqlServer(
@@ -266,7 +266,7 @@ function formatResult(result: ExecutionResult): FormattedExecutionResult {
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */
-export function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
+function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const original = error instanceof GraphQLError ? error.originalError : error;
   if (original instanceof DomainError) {
     return {

@@ -6,22 +6,26 @@ import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { AppServices } from '../services/app-services';
 import type { StatusEventBus } from '../events/status-event-bus';
-import { registerGraphql } from './graphql-route';
+import { registerGraphql } from './graphql/routes';
 import { ecommerceRoutes } from './ecommerce/routes';
 import { pwaRoutes } from './pwa/routes';
-import { fileRoutes } from './file-routes';
-import { pspRoutes } from './psp-routes';
-import { healthRoutes } from './health-routes';
-import { webRoutes } from '../web/web-routes';
+import { fileRoutes } from './files/routes';
+import { pspRoutes } from './psp/routes';
+import { healthRoutes } from './health/routes';
+import { webRoutes } from '../web/routes';
 import { OneLinePerRequest, registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
-import { Problem } from './shared-schemas';
+import { Problem, type OpenApiTag } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
 import { clientAddresses } from './client-address';
 import { discardUnreadBodies } from './unread-bodies';
 import { honourIdempotencyKeys } from './idempotency';
 import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
 import { registerSecurityHeaders } from './security-headers';
+import { HEALTH_TAGS } from './health/schemas';
+import { ECOMMERCE_TAGS } from './ecommerce/schemas';
+import { PWA_TAGS } from './pwa/schemas';
+import { PSP_TAGS } from './psp/schemas';
 
 export interface AppDependencies {
   config: Config;
@@ -29,6 +33,11 @@ export interface AppDependencies {
   bus: StatusEventBus;
   log: Logger;
 }
+
+/** The tags the route families declare beside their schemas, alphabetical as documentation tools list them. */
+const ROUTE_FAMILY_TAGS: OpenApiTag[] = [HEALTH_TAGS, ECOMMERCE_TAGS, PWA_TAGS, PSP_TAGS]
+  .flatMap((family) => Object.values(family))
+  .sort((a, b) => a.name.localeCompare(b.name));
 
 /** The HTTP face of the service: REST facade, GraphQL, docs, health and metrics. */
 export async function buildApp({ config, services, bus, log }: AppDependencies): Promise<FastifyInstance> {
@@ -74,16 +83,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
           XService: { type: 'apiKey', in: 'header', name: 'X-Service', description: 'JSON {"accessKey": "...", "accessSecret": "..."}' },
         },
       },
-      // Alphabetical, as documentation tools list them.
-      tags: [
-        { name: 'campaigns', description: 'PWA backend: a CSV becomes one project per row, each announced by a signed webhook; authenticated by the X-Service header' },
-        { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
-        { name: 'operations', description: 'Health checks' },
-        { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
-        { name: 'production', description: 'PWA backend: cover sheets and the preflight of a book before it is ordered; authenticated by the X-Service header' },
-        { name: 'printers', description: 'Status events from print service providers; authenticated by their webhook signature' },
-        { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
-      ],
+      tags: ROUTE_FAMILY_TAGS,
     },
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });

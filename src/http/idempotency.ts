@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, 
 import type { AppServices } from '../services/app-services';
 import { GRAPHQL_PATH } from '../graphql/graphql-server';
 import { contextOf } from './request-context';
+import { PSP_TAGS } from './psp/schemas';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
@@ -50,7 +51,7 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
     if (![route.method].flat().includes('POST') || route.url === GRAPHQL_PATH) return;
     // Published in the OpenAPI document with each POST a client calls (printers' signed events
     // authenticate no client, so no key is kept for them); the store checks the value.
-    const forClients = !(route.schema?.tags as string[] | undefined)?.includes('printers');
+    const forClients = !(route.schema?.tags as string[] | undefined)?.includes(PSP_TAGS.printers.name);
     if (route.schema && !route.schema.headers && !route.schema.hide && forClients) route.schema = { ...route.schema, headers: IdempotencyKeyHeader };
     route.preHandler = [...[route.preHandler ?? []].flat(), claim];
     route.onSend = [...[route.onSend ?? []].flat(), store];

@@ -104,7 +104,7 @@ function collapseAlternatives(errors: AjvLikeError[]): AjvLikeError[] {
 }
 
 /** `/user/address/line1` -> `user.address.line1`, the field as the client sent it. */
-export function fieldErrorOf(error: AjvLikeError, context?: string): FieldError {
+function fieldErrorOf(error: AjvLikeError, context?: string): FieldError {
   const segments = error.instancePath.split('/').slice(1);
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');

@@ -6,7 +6,7 @@ import { Type, type Static } from 'typebox';
  * `FastifyPluginAsyncTypebox`, the handler's request and reply types. A shape a service produces
  * or takes as it is (a project view, the print order) is declared beside that service and imported
  * here; limits the services enforce are imported, not repeated. Every operation has an
- * `operationId`, a `summary` and a `description` (test/openapi-spectral.test.ts lints the document).
+ * `operationId`, a `summary` and a `description` (test/http/openapi-spectral.test.ts lints the document).
  */
 
 /**
@@ -45,3 +45,12 @@ export const problemResponses = <S extends number>(...statuses: S[]) =>
 
 /** A plain confirmation, `{"message": "..."}`. */
 export const Message = Type.Object({ message: Type.String() });
+
+/**
+ * An OpenAPI tag: each route family declares its own beside its schemas, and the document lists
+ * what the families declare.
+ */
+export interface OpenApiTag {
+  name: string;
+  description: string;
+}

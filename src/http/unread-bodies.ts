@@ -5,10 +5,10 @@ import type { FastifyInstance } from 'fastify';
  * 413, or a 401 decided from the headers. Closing the connection instead, while the client is still
  * sending, makes the client's next write fail (EPIPE, reset) before it reads the answer.
  */
-export const MAX_DISCARDED_BODY_BYTES = 8 * 1024 * 1024;
+const MAX_DISCARDED_BODY_BYTES = 8 * 1024 * 1024;
 
 /** How long the rest of such a body may take to arrive before the connection is closed anyway. */
-export const DISCARD_BODY_WITHIN_MS = 10_000;
+const DISCARD_BODY_WITHIN_MS = 10_000;
 
 /**
  * An answer sent before its request's body was read whole keeps the connection open (even when the

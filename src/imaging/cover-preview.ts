@@ -19,7 +19,7 @@ export interface CoverPreviewOptions {
   backgroundColor?: string;
 }
 
-export const MAX_COVER_SIDE = 8000;
+const MAX_COVER_SIDE = 8000;
 export const DEFAULT_COVER_BACKGROUND = '#2f3b48';
 
 /** Font of the cover texts: the SVG overlay and the width measurement must use the same one. */

@@ -14,14 +14,14 @@ export const MAX_INPUT_PIXELS = 100_000_000;
  * Deliberately not SVG/PDF (vector, and a large parser surface for untrusted input) nor the
  * scientific/raw formats libvips happens to read.
  */
-export const PHOTO_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'avif', 'jp2', 'jxl']);
+const PHOTO_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'avif', 'jp2', 'jxl']);
 
 /**
  * Decoder options for untrusted input: `failOn: 'error'` makes truncated and corrupt data an error
  * (the default 'warning' also rejects files with harmless warnings such as extraneous bytes
  * before a JPEG marker, common in real camera files), and the pixel limit guards memory.
  */
-export const DECODE_OPTIONS: SharpOptions = Object.freeze({ failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
+const DECODE_OPTIONS: SharpOptions = Object.freeze({ failOn: 'error', limitInputPixels: MAX_INPUT_PIXELS });
 
 /**
  * Image data in memory, or a file that libvips reads itself (a stored photo original: decoding it
@@ -73,7 +73,7 @@ export async function guardDecode<T>(operation: Promise<T>): Promise<T> {
  * Maps a sharp/libvips error to NotAnImageError with a message of our own (libvips' wording
  * changes between versions and names internals); the original error is kept as `cause`.
  */
-export function toNotAnImageError(error: unknown): NotAnImageError {
+function toNotAnImageError(error: unknown): NotAnImageError {
   if (error instanceof NotAnImageError) return error;
   const detail = error instanceof Error ? error.message : String(error);
   if (/empty/i.test(detail) && /input/i.test(detail)) return emptyError(error);

@@ -3,7 +3,6 @@ import { guardDecode, openImage, readImageMetadata, type ImageSource } from './d
 import { NotAnImageError } from './errors';
 
 export { NotAnImageError } from './errors';
-export type { NotAnImageReason } from './errors';
 
 export interface PhotoAnalysis {
   /** Decoder's format name: jpeg, png, webp, heif (HEIC and AVIF), gif, tiff... */
@@ -30,7 +29,7 @@ export interface PhotoAnalysis {
 }
 
 /** Long side, in pixels, of the greyscale copy that sharpness and exposure are measured on. */
-export const ANALYSIS_LONG_SIDE = 512;
+const ANALYSIS_LONG_SIDE = 512;
 
 /**
  * Decodes `input` and measures it. Throws NotAnImageError when it is not a decodable photo: empty,
@@ -106,7 +105,7 @@ export function varianceOfLaplacian(grey: Uint8Array, width: number, height: num
  * ~512 px, 100 is the classic blur-detection threshold (images below it look soft at that size);
  * crisp photos measure several hundred to a few thousand, heavily blurred ones single digits.
  */
-export const SHARPNESS_HALF_POINT = 100;
+const SHARPNESS_HALF_POINT = 100;
 
 /**
  * Sharpness method: the photo is decoded to greyscale, downscaled to at most 512 px on the long
@@ -125,7 +124,7 @@ export function sharpnessFromLaplacianVariance(variance: number): number {
 // Quality
 
 /** Megapixels at which the resolution score reaches 1 (4000x3000: a 33x25 cm print at 300 dpi). */
-export const FULL_RESOLUTION_MEGAPIXELS = 12;
+const FULL_RESOLUTION_MEGAPIXELS = 12;
 
 /**
  * Resolution score: sqrt(min(1, MP / 12)). The square root because the printable size grows with

@@ -3,7 +3,7 @@ import { guardDecode, openImage, readImageMetadata, type ImageSource } from './d
 export { NotAnImageError } from './errors';
 
 /** Largest `maxSide` accepted: thumbnails, not re-encodes of the original. */
-export const MAX_THUMBNAIL_SIDE = 4096;
+const MAX_THUMBNAIL_SIDE = 4096;
 
 /**
  * A JPEG thumbnail: turned upright by the EXIF orientation, fitted inside maxSide x maxSide

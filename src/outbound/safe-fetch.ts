@@ -55,7 +55,7 @@ export interface SafeFetchOptions {
   userAgent?: string;
 }
 
-export interface SafeFetchInit {
+interface SafeFetchInit {
   method?: string;
   headers?: Record<string, string>;
   body?: string | Buffer;

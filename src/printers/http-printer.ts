@@ -18,7 +18,7 @@ export interface HttpPrinterOptions {
 }
 
 /** The JSON body the PSP receives. */
-export interface HttpPrintJobBody {
+interface HttpPrintJobBody {
   jobKey: string;
   orderId: string;
   projectId: string;
@@ -143,7 +143,7 @@ export class HttpPrinter implements Printer {
 }
 
 /** The JSON body of a cancel, POSTed to `<PRINTER_HTTP_URL>/<jobId>/cancel`. */
-export interface HttpCancelBody {
+interface HttpCancelBody {
   jobKey: string;
   jobId: string;
   orderId: string;

@@ -12,7 +12,7 @@ export interface LocalPrinterOptions {
 }
 
 /** What job.json holds: the job as submitted, its id and when. */
-export interface LocalJobRecord extends PrintJob {
+interface LocalJobRecord extends PrintJob {
   jobId: string;
   submittedAt: string;
 }
@@ -83,7 +83,7 @@ export class LocalPrinter implements Printer {
 }
 
 /** What cancel.json holds. */
-export interface LocalCancelRecord {
+interface LocalCancelRecord {
   jobId: string;
   cancelledAt: string;
 }
@@ -117,7 +117,7 @@ const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  * becomes its safe characters plus a hash of the whole id, so two ids never share a folder and
  * none can leave `printjobs/`.
  */
-export function pathSegment(value: string): string {
+function pathSegment(value: string): string {
   if (SAFE_SEGMENT.test(value)) return value;
   const readable = value.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '').slice(0, 60);
   const hash = createHash('sha256').update(value).digest('hex').slice(0, 16);

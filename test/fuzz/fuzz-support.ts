@@ -12,7 +12,7 @@ export const FUZZ_RUNS = Number(process.env.FUZZ_RUNS ?? 500);
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261123);
 
 /** Values that broke or could break a parser, a database or a log line. */
-export const HOSTILE_STRINGS = [
+const HOSTILE_STRINGS = [
   '',
   ' ',
   '\u0000',

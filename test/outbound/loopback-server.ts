@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ReceivedRequest {
+interface ReceivedRequest {
   method: string;
   path: string;
   headers: http.IncomingHttpHeaders;

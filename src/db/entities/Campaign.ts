@@ -1,23 +1,14 @@
-import { Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
+import { Entity, Enum, Index, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { CAMPAIGN_STATUSES, type CampaignStatus } from '../../domain/campaign-status';
-import { ownedByTenant } from '../tenant-filter';
+import { TenantOwned } from './TenantOwned';
 
 /** One CSV import: a project per good row, and the shop told when each is ready. */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'campaigns' })
 @Index({ properties: ['client', 'env', 'createdAt', 'id'] })
-export class Campaign {
+export class Campaign extends TenantOwned {
   /** `cmp_` and 20 base62 characters. */
   @PrimaryKey({ type: 'string', length: 30 })
   id!: string;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   @Property({ type: 'string', length: 2000 })
   csvUrl!: string;

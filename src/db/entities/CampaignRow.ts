@@ -1,33 +1,24 @@
-import { BigIntType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { BigIntType, Entity, Enum, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Campaign } from './Campaign';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { CAMPAIGN_ROW_STATES, type CampaignRowState } from '../../domain/campaign-status';
-import { ownedByTenant } from '../tenant-filter';
+import { TenantOwned } from './TenantOwned';
 
 /**
  * One data row of a campaign's CSV. `claimedReference` is set only on the row that owns its
  * reference's project: the unique constraint makes "one project per client, environment and
  * reference" hold across campaigns and concurrent runs, without a check-then-insert race.
  */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'campaign_rows' })
 @Unique({ properties: ['campaign', 'line'] })
 @Unique({ name: 'campaign_rows_reference_claim_unique', properties: ['client', 'env', 'claimedReference'] })
 @Index({ properties: ['campaign', 'state', 'line'] })
 @Index({ properties: ['projectId'] })
-export class CampaignRow {
+export class CampaignRow extends TenantOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
 
   @ManyToOne(() => Campaign, { deleteRule: 'cascade' })
   campaign!: Campaign;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   /** Line of the row's first character in the file; the header is line 1. */
   @Property({ type: 'integer' })

@@ -1,22 +1,17 @@
-import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
+import { BigIntType, Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
-import { ownedByClient } from '../tenant-filter';
+import { ClientOwned } from './ClientOwned';
 
 export interface CarouselSlide {
   image: string;
   caption: Localized;
 }
 
-@Filter(ownedByClient)
 @Entity({ tableName: 'categories' })
 @Unique({ properties: ['client', 'categoryId'] })
-export class Category {
+export class Category extends ClientOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
 
   @Property({ type: 'integer' })
   categoryId!: number;

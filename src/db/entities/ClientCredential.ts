@@ -1,24 +1,15 @@
-import { BigIntType, Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
-import { ownedByTenant } from '../tenant-filter';
+import { BigIntType, Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { TenantOwned } from './TenantOwned';
 
 /**
  * One environment's credentials of a client. Secrets are stored only as keyed SHA-256 digests:
  * they are long random strings, so a fast keyed hash is as strong as a slow password hash here.
  */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'client_credentials' })
 @Unique({ properties: ['client', 'env'] })
-export class ClientCredential {
+export class ClientCredential extends TenantOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   @Property({ type: 'string', length: 64, unique: true })
   accessKey!: string;

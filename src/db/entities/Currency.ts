@@ -1,16 +1,11 @@
-import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ownedByClient } from '../tenant-filter';
+import { BigIntType, Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { ClientOwned } from './ClientOwned';
 
-@Filter(ownedByClient)
 @Entity({ tableName: 'currencies' })
 @Unique({ properties: ['client', 'code'] })
-export class Currency {
+export class Currency extends ClientOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
 
   @Property({ type: 'string', length: 3 })
   code!: string;

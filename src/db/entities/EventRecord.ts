@@ -1,19 +1,16 @@
-import { BigIntType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
-import { ownedByTenant } from '../tenant-filter';
+import { BigIntType, Entity, Index, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { TenantOwned } from './TenantOwned';
 
 /**
  * The outbox: every event a client can receive (docs/api.md, Events), written in the transaction of
  * the change it reports, so none is lost and none exists for a change that rolled back. Webhook
  * deliveries are made from it in the same transaction; `GET /v2/events` reads it back.
  */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'events' })
 @Unique({ properties: ['eventId'] })
 @Index({ properties: ['client', 'env', 'position'] })
 @Index({ properties: ['client', 'env', 'orderId', 'position'] })
-export class EventRecord {
+export class EventRecord extends TenantOwned {
   /** Commit order within a tenant (writers of a tenant's events are serialised): the catch-up cursor. */
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   position!: string & Opt;
@@ -21,12 +18,6 @@ export class EventRecord {
   /** `evt_…`: the event's public id and its deliveries' `webhook-id`. */
   @Property({ type: 'string', length: 40 })
   eventId!: string;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   @Property({ type: 'string', length: 50 })
   type!: string;

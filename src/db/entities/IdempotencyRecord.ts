@@ -1,25 +1,16 @@
-import { BigIntType, Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
-import { ownedByTenant } from '../tenant-filter';
+import { BigIntType, Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { TenantOwned } from './TenantOwned';
 
 /**
  * One `Idempotency-Key` of a client and environment: the request it was first used with (a hash)
  * and, once answered, the answer to replay. Inserting the row claims the key, so two concurrent
  * requests with the same key cannot both run; `status` is null while the first is in flight.
  */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'idempotency_keys' })
 @Unique({ properties: ['client', 'env', 'key'] })
-export class IdempotencyRecord {
+export class IdempotencyRecord extends TenantOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   @Property({ type: 'string', length: 255 })
   key!: string;

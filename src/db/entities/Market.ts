@@ -1,8 +1,7 @@
-import { BigIntType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
+import { BigIntType, Entity, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Currency } from './Currency';
 import type { Localized } from '../../domain/localized';
-import { ownedByClient } from '../tenant-filter';
+import { ClientOwned } from './ClientOwned';
 
 export interface ShipsWithinArea {
   /** A country (ISO 3166-1 alpha-2) or continent code (EU, NA, AS, ...). */
@@ -29,16 +28,12 @@ export interface TaxRate {
   rate: number;
 }
 
-@Filter(ownedByClient)
 @Entity({ tableName: 'markets' })
 @Unique({ properties: ['client', 'marketId'] })
 @Unique({ properties: ['client', 'marketIdAlt'] })
-export class Market {
+export class Market extends ClientOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
 
   /** The client-facing id; 0 is the default market. */
   @Property({ type: 'integer' })

@@ -1,10 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, DecimalType, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
+import { Collection, DecimalType, Entity, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Market } from './Market';
 import { OrderLine } from './OrderLine';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
-import { ownedByTenant } from '../tenant-filter';
+import { TenantOwned } from './TenantOwned';
 
 export interface ShippingAddress {
   line1: string;
@@ -28,19 +26,12 @@ export interface OrderWarning {
 }
 
 /** A paid order placed by `POST /v2/print`: one line per project, printed and shipped together. */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'orders' })
 @Unique({ properties: ['client', 'env', 'orderId'] })
 @Index({ properties: ['client', 'env', 'email', 'createdAt', 'id'] })
-export class Order {
+export class Order extends TenantOwned {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   /** The caller's order id: the idempotency key of `/v2/print`. */
   @Property({ type: 'string', length: 200 })

@@ -1,11 +1,10 @@
-import { BigIntType, Collection, Entity, Filter, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
+import { BigIntType, Collection, Entity, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Category } from './Category';
 import { ProductAttribute } from './ProductAttribute';
 import { ProductPrice } from './ProductPrice';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
 import type { ProductProduction } from '../../domain/print-production';
-import { ownedByClient } from '../tenant-filter';
+import { ClientOwned } from './ClientOwned';
 
 export interface ProductSpecifications {
   min: { photos: number; pages: number };
@@ -22,16 +21,12 @@ export interface RenderOptions {
   psp: string;
 }
 
-@Filter(ownedByClient)
 @Entity({ tableName: 'products' })
 @Unique({ properties: ['client', 'productId'] })
 @Unique({ properties: ['client', 'sku'] })
-export class Product {
+export class Product extends ClientOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
 
   /** The client-facing integer id. */
   @Property({ type: 'integer' })

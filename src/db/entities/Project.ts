@@ -1,28 +1,19 @@
-import { Collection, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Client } from './Client';
+import { Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 import { EndUser } from './EndUser';
 import { Product } from './Product';
 import { Market } from './Market';
 import { Photo } from './Photo';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { PROJECT_STATUSES, PHOTOS_STATUSES, type PhotosStatus, type ProjectStatus } from '../../domain/project-status';
 import { LAYOUT_TYPES, type Book, type LayoutType } from '../../domain/book';
-import { ownedByTenant } from '../tenant-filter';
+import { TenantOwned } from './TenantOwned';
 
 /** A photobook being made for one end user of a client, from `generate` until it is printed. */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'projects' })
 @Index({ name: 'projects_owner_listing_index', properties: ['owner', 'createdAt', 'id'] })
-export class Project {
+export class Project extends TenantOwned {
   /** `p-` followed by 24 random base62 characters. */
   @PrimaryKey({ type: 'string', length: 40 })
   id!: string;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   @ManyToOne(() => EndUser)
   owner!: EndUser;

@@ -1,7 +1,5 @@
-import { Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
-import { ownedByTenant } from '../tenant-filter';
+import { Entity, Index, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { TenantOwned } from './TenantOwned';
 
 /** One priced line as the quote answered it; amounts are exact decimal strings in the quote's currency. */
 export interface QuotedLine {
@@ -26,19 +24,12 @@ export interface QuotedTotals {
  * A price promise (`POST /v2/quote`): what an order carrying its id must match until it expires.
  * Names the market by its client-facing id, so a catalogue import does not orphan open quotes.
  */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'quotes' })
 @Index({ properties: ['client', 'env', 'expiresAt'] })
-export class Quote {
+export class Quote extends TenantOwned {
   /** `q_` and 24 base62 characters. */
   @PrimaryKey({ type: 'string', length: 30 })
   id!: string;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   @Property({ type: 'integer' })
   marketId!: number;

@@ -1,25 +1,16 @@
-import { BigIntType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
-import { ownedByTenant } from '../tenant-filter';
+import { BigIntType, Entity, Index, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { TenantOwned } from './TenantOwned';
 
 /**
  * Append-only log of every status change. Each row is written in the transaction that changes the
  * status, together with a NOTIFY, so subscribers in any process see exactly the committed changes.
  */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'status_events' })
 @Unique({ properties: ['subjectType', 'subjectId', 'sequence'] })
 @Index({ properties: ['client', 'env', 'id'] })
-export class StatusEvent {
+export class StatusEvent extends TenantOwned {
   @PrimaryKey({ type: new BigIntType('string'), autoincrement: true })
   id!: string & Opt;
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   /** What changed: `project`, `photo`, `order`, `campaign`. */
   @Property({ type: 'string', length: 30 })

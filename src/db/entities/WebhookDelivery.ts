@@ -1,29 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { BigIntType, Collection, Entity, Enum, Filter, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
+import { BigIntType, Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { Campaign } from './Campaign';
 import { WebhookAttempt } from './WebhookAttempt';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../domain/webhook-delivery-status';
-import { ownedByTenant } from '../tenant-filter';
+import { TenantOwned } from './TenantOwned';
 
 /** One event sent to one URL, attempted until delivered or given up; replayable when failed. */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'webhook_deliveries' })
 @Unique({ properties: ['eventKey'] })
 @Index({ properties: ['campaign', 'createdAt'] })
 @Index({ properties: ['client', 'env', 'createdAt'] })
 @Index({ properties: ['client', 'env', 'orderingKey', 'position'] })
 @Index({ properties: ['dispatchedAt', 'status'] })
-export class WebhookDelivery {
+export class WebhookDelivery extends TenantOwned {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   /** What happened to whom, e.g. `project.ready:p-...`: one delivery per event, however often it is reported. */
   @Property({ type: 'string', length: 200 })

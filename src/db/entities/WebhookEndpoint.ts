@@ -1,22 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import { Entity, Enum, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
-import { Client } from './Client';
-import { ENVIRONMENTS, type Environment } from '../../domain/environment';
-import { ownedByTenant } from '../tenant-filter';
+import { Entity, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import { TenantOwned } from './TenantOwned';
 
 /** Where a client's events and campaign notifications go, per environment, and the secret that signs them. */
-@Filter(ownedByTenant)
 @Entity({ tableName: 'webhook_endpoints' })
 @Unique({ properties: ['client', 'env'] })
-export class WebhookEndpoint {
+export class WebhookEndpoint extends TenantOwned {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
-
-  @ManyToOne(() => Client, { deleteRule: 'cascade' })
-  client!: Client;
-
-  @Enum({ items: () => ENVIRONMENTS, nativeEnumName: 'environment' })
-  env!: Environment;
 
   @Property({ type: 'string', length: 2000 })
   url!: string;

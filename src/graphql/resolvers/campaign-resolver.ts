@@ -1,8 +1,8 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import type { Campaign as CampaignEntity, WebhookDelivery as WebhookDeliveryEntity } from '../../db/entities';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
-import { messageIdOf } from '../../services/webhooks/webhook-delivery';
+import type { CampaignRecord } from '../../services/campaigns/campaign-service';
+import { webhookDeliveryViewOf } from '../../services/webhooks/delivery-view';
 import {
   Campaign,
   CampaignConnection,
@@ -10,7 +10,6 @@ import {
   CampaignRowConnection,
   CampaignRowStateEnum,
   StartCampaignPayload,
-  WebhookDelivery,
   WebhookDeliveryConnection,
 } from '../types/campaign';
 
@@ -28,7 +27,7 @@ export class CampaignResolver {
   }
 
   @Query(() => Campaign, { description: 'One campaign of this client and environment' })
-  campaign(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<CampaignEntity> {
+  campaign(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<CampaignRecord> {
     return services.campaigns.find(ctx, id);
   }
 
@@ -43,13 +42,13 @@ export class CampaignResolver {
   }
 
   @FieldResolver(() => CampaignCounts)
-  counts(@Root() campaign: CampaignEntity, @Ctx() { ctx, services }: GraphqlContext): Promise<CampaignCounts> {
+  counts(@Root() campaign: CampaignRecord, @Ctx() { ctx, services }: GraphqlContext): Promise<CampaignCounts> {
     return services.campaigns.counts(ctx.em, campaign);
   }
 
   @FieldResolver(() => CampaignRowConnection, { description: 'Rows in file order, each with its line, reference, project, state and reason' })
   async rows(
-    @Root() campaign: CampaignEntity,
+    @Root() campaign: CampaignRecord,
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('first', () => Int, { defaultValue: 100 }) first = 100,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
@@ -67,30 +66,15 @@ export class CampaignResolver {
 
   @FieldResolver(() => WebhookDeliveryConnection, { description: 'Webhook deliveries of this campaign, oldest first, with their attempts' })
   async deliveries(
-    @Root() campaign: CampaignEntity,
+    @Root() campaign: CampaignRecord,
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('first', () => Int, { defaultValue: 100 }) first = 100,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<WebhookDeliveryConnection> {
     const page = await services.campaigns.deliveries(ctx, campaign, { first, after: after ?? undefined });
     return {
-      edges: page.items.map((delivery) => ({ cursor: page.from(delivery), node: deliveryView(delivery) })),
+      edges: page.items.map((delivery) => ({ cursor: page.from(delivery), node: webhookDeliveryViewOf(delivery) })),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
     };
   }
-}
-
-export function deliveryView(delivery: WebhookDeliveryEntity): WebhookDelivery {
-  return {
-    id: delivery.id,
-    webhookId: messageIdOf(delivery),
-    event: delivery.event,
-    url: delivery.url,
-    reference: delivery.reference,
-    projectId: delivery.projectId,
-    status: delivery.status,
-    attempts: delivery.attempts.getItems().map(({ attemptedAt, statusCode, latencyMs, error }) => ({ attemptedAt, statusCode, latencyMs, error })),
-    createdAt: delivery.createdAt,
-    updatedAt: delivery.updatedAt,
-  };
 }

@@ -1,13 +1,14 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { Order as OrderEntity } from '../../db/entities';
+import type { OrderRecord } from '../../services/orders/order-service';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { ClientEventPage, EcommerceOrderStatus, Order, OrderActionAvailability, OrderConnection, OrderUserInput, PrintOrderInput, PrintOrderPayload, ShippingChoiceInput } from '../types/order';
 import { availabilityOf } from '../../services/orders/order-actions';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
-import { displayStatusOf, type EcommerceStatus } from '../../domain/order-status';
+import type { EcommerceStatus } from '../../domain/order-status';
 import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { printFilesOf } from '../../services/orders/print-files';
+import { orderLineSummaryOf } from '../../services/orders/order-view';
 import type { FileStore } from '../../storage/file-store';
 
 @Resolver()
@@ -114,7 +115,7 @@ export class OrderResolver {
   }
 }
 
-export function orderView(order: OrderEntity, files: FileStore): Order {
+function orderView(order: OrderRecord, files: FileStore): Order {
   return {
     orderId: order.orderId,
     email: order.email,
@@ -136,14 +137,7 @@ export function orderView(order: OrderEntity, files: FileStore): Order {
     actions: availabilityOf(order.lines.getItems()).map((a) => ({ ...a, reason: a.reason ?? null })),
     createdAt: order.createdAt,
     lines: order.lines.getItems().map((line) => ({
-      projectId: line.project.id,
-      title: line.title,
-      sku: line.sku,
-      psp: line.psp,
-      quantity: line.quantity,
-      lineItemTotal: line.lineItemTotal,
-      status: line.status,
-      displayStatus: displayStatusOf(line.status),
+      ...orderLineSummaryOf(line),
       statusChangedAt: line.statusChangedAt,
       tracking: line.trackingUrl,
       parcels: line.parcels.map((p) => ({ carrier: p.carrier ?? null, trackingNumber: p.trackingNumber ?? null, trackingUrl: p.trackingUrl ?? null })),

@@ -1,7 +1,7 @@
 import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../context';
 import { IssuedWebhook, Webhook, WebhookDelivery } from '../types/campaign';
-import { deliveryView } from './campaign-resolver';
+import { webhookDeliveryViewOf } from '../../services/webhooks/delivery-view';
 import { eventTypesOf } from '../../services/webhooks/webhook-endpoints';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 
@@ -21,7 +21,7 @@ export class WebhookResolver {
 
   @Mutation(() => WebhookDelivery, { description: 'Send a webhook.test event to the webhook through the usual signed, retried, logged path' })
   async sendTestWebhook(@Ctx() { ctx, services }: GraphqlContext): Promise<WebhookDelivery> {
-    return deliveryView(await services.webhooks.sendTest(ctx));
+    return webhookDeliveryViewOf(await services.webhooks.sendTest(ctx));
   }
 
   @Mutation(() => IssuedWebhook, { description: 'Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once' })
@@ -36,11 +36,11 @@ export class WebhookResolver {
 
   @Query(() => WebhookDelivery, { description: 'One webhook delivery with its attempts' })
   async webhookDelivery(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<WebhookDelivery> {
-    return deliveryView(await services.webhooks.delivery(ctx, id));
+    return webhookDeliveryViewOf(await services.webhooks.delivery(ctx, id));
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Send a failed delivery again: same event and webhook-id, new attempts' })
   async replayWebhook(@Ctx() { ctx, services }: GraphqlContext, @Arg('deliveryId', () => String) deliveryId: string): Promise<WebhookDelivery> {
-    return deliveryView(await services.webhooks.replay(ctx, deliveryId));
+    return webhookDeliveryViewOf(await services.webhooks.replay(ctx, deliveryId));
   }
 }

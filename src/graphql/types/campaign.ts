@@ -7,11 +7,11 @@ import { PageInfo } from './project';
 /** GraphQL enums from the domain's lists: a state added there appears here. */
 const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
-export const CampaignStatusEnum = enumOf(CAMPAIGN_STATUSES);
+const CampaignStatusEnum = enumOf(CAMPAIGN_STATUSES);
 registerEnumType(CampaignStatusEnum, { name: 'CampaignStatus', description: 'importing -> generating -> notifying -> completed, or importing -> failed' });
 export const CampaignRowStateEnum = enumOf(CAMPAIGN_ROW_STATES);
 registerEnumType(CampaignRowStateEnum, { name: 'CampaignRowState', description: 'What became of one CSV row' });
-export const WebhookDeliveryStatusEnum = enumOf(WEBHOOK_DELIVERY_STATUSES);
+const WebhookDeliveryStatusEnum = enumOf(WEBHOOK_DELIVERY_STATUSES);
 registerEnumType(WebhookDeliveryStatusEnum, { name: 'WebhookDeliveryStatus' });
 
 @ObjectType({ description: 'How far a campaign got' })

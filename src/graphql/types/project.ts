@@ -5,7 +5,7 @@ import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES } from '../../domain/
 import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
 import { enumOf } from './enum-of';
 
-export const LayoutTypeEnum = enumOf(LAYOUT_TYPES);
+const LayoutTypeEnum = enumOf(LAYOUT_TYPES);
 registerEnumType(LayoutTypeEnum, { name: 'LayoutType', description: 'How the book is laid out from the photos' });
 
 export const DeleteTypeEnum = enumOf(DELETE_TYPES);

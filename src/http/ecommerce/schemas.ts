@@ -6,7 +6,7 @@ import { MarketListing } from '../../services/markets/market-view';
 import { OrderHistoryPage } from '../../services/orders/order-history-view';
 import { ORDER_HISTORY_PAGE_SIZE } from '../../domain/limits';
 import { MAX_EMAIL_LENGTH } from '../../services/projects/user-identity';
-import { problemResponses } from '../shared-schemas';
+import { problemResponses, type OpenApiTag } from '../shared-schemas';
 
 /** The eCommerce family: every body carries the environment and its API key. */
 const credentials = {
@@ -20,9 +20,14 @@ const language = Type.Optional(
   Type.String({ minLength: 2, maxLength: 35, description: 'Language code; its first 2 characters are used. Default en' }),
 );
 
+/** The eCommerce family's OpenAPI tag. */
+export const ECOMMERCE_TAGS = {
+  eCommerce: { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
+} as const satisfies Record<string, OpenApiTag>;
+
 export const listProductSchema = {
   operationId: 'listProducts',
-  tags: ['eCommerce'],
+  tags: [ECOMMERCE_TAGS.eCommerce.name],
   summary: 'List the catalogue of a market',
   description: 'Products, categories, prices and currency of one market, in one language.',
   body: Type.Object({
@@ -39,7 +44,7 @@ export const listProductSchema = {
 
 export const getMarketSchema = {
   operationId: 'getMarkets',
-  tags: ['eCommerce'],
+  tags: [ECOMMERCE_TAGS.eCommerce.name],
   summary: 'List markets and suggest one for a location',
   description: 'All markets; `suggested` is present only when both latitude and longitude are given.',
   body: Type.Object({
@@ -53,7 +58,7 @@ export const getMarketSchema = {
 
 export const orderHistorySchema = {
   operationId: 'getOrderHistory',
-  tags: ['eCommerce'],
+  tags: [ECOMMERCE_TAGS.eCommerce.name],
   summary: "A user's order history",
   description: `Newest first, at most ${ORDER_HISTORY_PAGE_SIZE} per page; pass the returned cursor for the next page.`,
   body: Type.Object({

@@ -17,9 +17,17 @@ import { ActionView, OrderListPage, OrderView } from '../../services/orders/orde
 import { EventPage, MAX_EVENT_PAGE_SIZE } from '../../services/webhooks/event-log';
 import { ORDER_STATUSES } from '../../domain/order-status';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
-import { Message, problemResponses } from '../shared-schemas';
+import { Message, problemResponses, type OpenApiTag } from '../shared-schemas';
 
 /** The PWA backend family: request and response schemas of each route. */
+
+/** The PWA backend's OpenAPI tags, one per concern. */
+export const PWA_TAGS = {
+  campaigns: { name: 'campaigns', description: 'PWA backend: a CSV becomes one project per row, each announced by a signed webhook; authenticated by the X-Service header' },
+  orders: { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
+  production: { name: 'production', description: 'PWA backend: cover sheets and the preflight of a book before it is ordered; authenticated by the X-Service header' },
+  projects: { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
+} as const satisfies Record<string, OpenApiTag>;
 
 /** The service checks the full id format, so a malformed id gets its INVALID_PROJECT_ID code. */
 const ProjectIdField = Type.String({ maxLength: PROJECT_ID_MAX_LENGTH });
@@ -31,7 +39,7 @@ const security = [{ XService: [] }];
 
 export const generateSchema = {
   operationId: 'generateProject',
-  tags: ['projects'],
+  tags: [PWA_TAGS.projects.name],
   summary: 'Create a project and get its editor URL',
   description:
     'Creates a project for an end user from a product (sku, psp, market) and optional photos, and answers the URL of the editor to open in a webview or iframe. The photos are downloaded and analysed and the book laid out in the background; the status endpoint reports the progress.',
@@ -66,7 +74,7 @@ export const generateSchema = {
 
 export const listSchema = {
   operationId: 'listProjects',
-  tags: ['projects'],
+  tags: [PWA_TAGS.projects.name],
   summary: "List a user's projects",
   description: `Newest first, deleted projects left out, at most ${MAX_PROJECT_PAGE_SIZE} per page; pass the returned cursor for the next page.`,
   security,
@@ -79,7 +87,7 @@ export const listSchema = {
 
 export const statusSchema = {
   operationId: 'getProjectStatus',
-  tags: ['projects'],
+  tags: [PWA_TAGS.projects.name],
   summary: "A project's status",
   description: 'The status of the project and of its photos; once the project was sent to print, also its order status, owner, shipping address and tracking URL.',
   security,
@@ -91,7 +99,7 @@ export const statusSchema = {
 
 export const printFilesSchema = {
   operationId: 'getOrderPrintFiles',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: 'Signed URLs of the print files of an order',
   description:
     "For each line of one of this client's orders (sandbox and live alike): the print-ready PDF and the manifest once rendered, as URLs signed for this caller that expire after FILE_URL_TTL (default 15 minutes). Ask again for fresh ones.",
@@ -105,7 +113,7 @@ export const printFilesSchema = {
 
 export const deleteSchema = {
   operationId: 'deleteProjects',
-  tags: ['projects'],
+  tags: [PWA_TAGS.projects.name],
   summary: "Delete some of a user's projects",
   description:
     'All ids are checked first; then every project is marked deleted at once, leaves the listings, and its data is removed after the retention period. sync answers once the deletion is committed, async as soon as it is accepted.',
@@ -120,7 +128,7 @@ export const deleteSchema = {
 
 export const duplicateSchema = {
   operationId: 'duplicateProject',
-  tags: ['projects'],
+  tags: [PWA_TAGS.projects.name],
   summary: 'Copy a project for the same user',
   description: 'A copy with a new id, its photos and its book, for the same owner. A project still being built cannot be copied yet (409).',
   security,
@@ -130,7 +138,7 @@ export const duplicateSchema = {
 
 export const transferSchema = {
   operationId: 'transferProject',
-  tags: ['projects'],
+  tags: [PWA_TAGS.projects.name],
   summary: 'Give a project to another user',
   description: "Same id, new owner (a userId or an e-mail address); the project leaves the previous owner's list.",
   security,
@@ -140,7 +148,7 @@ export const transferSchema = {
 
 export const printSchema = {
   operationId: 'printOrder',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: 'Print a paid order',
   description:
     'Idempotent on orderId: the same order again answers the same confirmation; another payload under the same orderId is a 409. ' +
@@ -152,7 +160,7 @@ export const printSchema = {
 
 export const quoteSchema = {
   operationId: 'quoteOrder',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: 'Price lines for a market and destination, with shipping levels, tax and delivery dates',
   description:
     'Prices each line (a project, from its book as it is now, or a sku and page count) with exact decimal money, lists every shipping level that reaches the destination with its cost and estimated delivery range, the tax, and the totals for the chosen level. ' +
@@ -164,7 +172,7 @@ export const quoteSchema = {
 
 export const campaignSchema = {
   operationId: 'startCampaign',
-  tags: ['campaigns'],
+  tags: [PWA_TAGS.campaigns.name],
   summary: 'Generate one project per row of a CSV',
   description:
     'Answers at once, naming the URL and the new campaign id; the CSV is then downloaded and worked through. ' +
@@ -177,7 +185,7 @@ export const campaignSchema = {
 
 export const coverDimensionsSchema = {
   operationId: 'getCoverDimensions',
-  tags: ['production'],
+  tags: [PWA_TAGS.production.name],
   summary: 'The cover sheet of a product for a page count',
   description:
     "The full cover sheet a book of this product and page count prints on (cover.pdf): total width and height, spine width, bleed, wrap and hinge, and the back, spine and front panels' boxes, in mm and PDF points. The spine grows with the page count by the product's leaf thickness.",
@@ -191,7 +199,7 @@ export const coverDimensionsSchema = {
 
 export const preflightSchema = {
   operationId: 'getProjectPreflight',
-  tags: ['production'],
+  tags: [PWA_TAGS.production.name],
   summary: "Is a project's book ready to print?",
   description:
     "The project's book as it is now, checked for print before it is ordered: failed or missing photos, empty slots, page count, cover texts cut, effective resolution. printable is false when a blocking problem would make POST /v2/print refuse the project (422 NOT_PRINTABLE).",
@@ -208,7 +216,7 @@ const actionsNote = 'Allowed along the order-status table (docs/api.md, Order ac
 
 export const orderSchema = {
   operationId: 'getOrder',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: 'One order',
   description: 'The order with its lines, statuses, display statuses, tracking (carrier, tracking number and URL per parcel, shipped and delivered times), the shipping level, the print files and the actions available now.',
   security,
@@ -218,7 +226,7 @@ export const orderSchema = {
 
 export const orderListSchema = {
   operationId: 'listOrders',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: "The client's orders",
   description: `Newest first, keyset-paged (at most ${MAX_ORDER_PAGE_SIZE} a page, 20 by default); pass the returned cursor for the next page. Filters: a line in \`status\`, created in [createdAfter, createdBefore), the owner's e-mail.`,
   security,
@@ -235,7 +243,7 @@ export const orderListSchema = {
 
 export const orderActionsSchema = {
   operationId: 'getOrderActions',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: 'What can still be done to an order',
   description: 'Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status.',
   security,
@@ -245,7 +253,7 @@ export const orderActionsSchema = {
 
 export const cancelOrderSchema = {
   operationId: 'cancelOrder',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: 'Cancel an order or some of its lines',
   description: `Until the printer starts production; a job the printer already holds is withdrawn from the printer first. Emits order.line.status_changed per line and order.cancelled. ${actionsNote}`,
   security,
@@ -258,7 +266,7 @@ export const cancelOrderSchema = {
 
 export const updateRecipientSchema = {
   operationId: 'updateOrderRecipient',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: "Correct the recipient's name, telephone or address",
   description: `Until the print job is sent, checked as /v2/print checks it; the print job then carries the new recipient. Emits order.updated. ${actionsNote}`,
   security,
@@ -268,7 +276,7 @@ export const updateRecipientSchema = {
 
 export const updateShippingSchema = {
   operationId: 'updateOrderShipping',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: 'Change the shipping method',
   description: `Until the print job is sent; the cost paid stays as it was. Emits order.updated. ${actionsNote}`,
   security,
@@ -278,7 +286,7 @@ export const updateShippingSchema = {
 
 export const eventsSchema = {
   operationId: 'listEvents',
-  tags: ['orders'],
+  tags: [PWA_TAGS.orders.name],
   summary: "Events the client's webhook was sent, to catch up",
   description: `In the order they happened, after the event \`after\` (the last one the caller has), at most ${MAX_EVENT_PAGE_SIZE} a page; \`cursor\` is present while more follow. \`types\` is a comma-separated list of event types.`,
   security,

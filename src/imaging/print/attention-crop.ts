@@ -23,7 +23,7 @@ const SMALL_COPY_SIDE = 256;
  * longer side is 256 px, when that is cheaper than choosing it on the photo resized to cover the
  * slot: sharp analyses that whole image, which for a large slot costs several times the small copy
  * (docs/performance.md). On photos with one salient region the crop
- * keeps it and lands within a few pixels of sharp's own (test/imaging-print/attention-crop.test.ts
+ * keeps it and lands within a few pixels of sharp's own (test/imaging/print/attention-crop.test.ts
  * allows 5%: on an even background the choice is a judgement on noise). Undefined when sharp's own
  * crop is the cheaper (a small slot, a format that must be decoded in full) or when there is
  * nothing to crop.

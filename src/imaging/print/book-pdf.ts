@@ -7,7 +7,7 @@ import { finished } from 'node:stream/promises';
 import { pageBoxes, pagePixels, type PrintFormat } from './print-geometry';
 
 /** One page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
-export interface BookPdfPage {
+interface BookPdfPage {
   sha256: string;
   bytes: number;
   widthPx: number;

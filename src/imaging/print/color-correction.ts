@@ -2,11 +2,11 @@ import type { Sharp } from 'sharp';
 import { openImage, readImageMetadata } from '../decode';
 
 /** Levels ignore the darkest and brightest 0.5% of the pixels (noise, specular highlights). */
-export const LEVELS_CLIP = 0.005;
+const LEVELS_CLIP = 0.005;
 /** Levels never stretch a channel more than this: a nearly flat image (fog, a wall) keeps its grain. */
-export const MAX_STRETCH = 4;
+const MAX_STRETCH = 4;
 /** White balance never scales a channel beyond this (or below its inverse): a sunset stays warm. */
-export const MAX_WHITE_BALANCE_GAIN = 1.5;
+const MAX_WHITE_BALANCE_GAIN = 1.5;
 /** Side of the sample the statistics come from: enough for percentiles, cheap to decode (JPEG shrink-on-load). */
 const SAMPLE_SIDE = 256;
 

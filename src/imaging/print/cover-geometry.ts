@@ -57,7 +57,7 @@ function box(xMm: number, yMm: number, widthMm: number, heightMm: number): Sheet
 }
 
 /** The spine: one leaf per two pages, plus the board (or card) on each side of the block. */
-export function spineWidthMm(production: ProductProduction, pages: number): number {
+function spineWidthMm(production: ProductProduction, pages: number): number {
   return (pages / 2) * production.leafThicknessMm + 2 * production.boardThicknessMm;
 }
 

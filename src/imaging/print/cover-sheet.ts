@@ -13,11 +13,11 @@ const SPINE_TEXT_MAX_PT = 24;
 const SPINE_TEXT_SHARE = 0.55;
 
 /** The texts of the cover sheet, as the renderer sets them (the preflight checks the same ones). */
-export function spineTextOf(cover: BookCover): string {
+function spineTextOf(cover: BookCover): string {
   return cleanText(cover.texts.find((t) => t.assetId === 'spine')?.text) || cleanText(cover.title);
 }
 
-export function backCoverTextOf(cover: BookCover): string {
+function backCoverTextOf(cover: BookCover): string {
   return cover.texts.find((t) => t.assetId === 'backCover')?.text ?? '';
 }
 
@@ -132,7 +132,7 @@ async function backTextSvg(back: PixelBox, text: string, safe: number, dpi: numb
 }
 
 /** Width of the cover sheet's preview: enough for a dashboard to show the spread legibly. */
-export const COVER_PREVIEW_WIDTH = 1200;
+const COVER_PREVIEW_WIDTH = 1200;
 
 /** A small JPEG of the rendered sheet itself (decoded shrunk on load), so a preview is exactly what prints. */
 export function coverSheetPreview(sheetJpeg: Buffer): Promise<Buffer> {

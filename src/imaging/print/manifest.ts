@@ -4,7 +4,7 @@ import { coverSheetFormat, type CoverGeometry } from './cover-geometry';
 import { mmToPt, pagePixels, type PrintFormat } from './print-geometry';
 
 /** A box's size in the three units a printer, a PDF tool and an image tool each think in. */
-export interface PrintSize {
+interface PrintSize {
   widthMm: number;
   heightMm: number;
   widthPt: number;
@@ -14,7 +14,7 @@ export interface PrintSize {
 }
 
 /** One of the two print files: its name beside the manifest, size and SHA-256 (hex) of its bytes. */
-export interface PrintFileEntry {
+interface PrintFileEntry {
   file: string;
   bytes: number;
   sha256: string;

@@ -7,7 +7,7 @@ export interface PrintFormat {
 }
 
 export const MM_PER_INCH = 25.4;
-export const POINTS_PER_INCH = 72;
+const POINTS_PER_INCH = 72;
 
 /** Millimetres to PDF points (1/72 inch). */
 export function mmToPt(mm: number): number {

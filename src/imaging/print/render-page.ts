@@ -36,9 +36,9 @@ export interface PrintRenderOptions {
   background?: string;
 }
 
-export const JPEG_QUALITY = 92;
+const JPEG_QUALITY = 92;
 /** Text of a page (a dedication) is set at this size, so it is the same on paper at any DPI. */
-export const PAGE_TEXT_PT = [14, 12, 10] as const;
+const PAGE_TEXT_PT = [14, 12, 10] as const;
 /** Printers ask to keep text this far inside the trim (the cut may drift by a millimetre or two). */
 export const SAFE_MARGIN_MM = 4;
 /** Text font: the SVG overlay and the width measurement must use the same one. */

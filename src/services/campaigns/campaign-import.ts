@@ -7,14 +7,14 @@ import { createCampaignCsvReader, CampaignFileError, readCampaignRow } from './c
 import { lockCampaign, moveCampaign } from './campaign-progress';
 
 /** Largest CSV accepted: about 200,000 rows of a typical layout. */
-export const CAMPAIGN_CSV_MAX_BYTES = 50 * 1024 * 1024;
+const CAMPAIGN_CSV_MAX_BYTES = 50 * 1024 * 1024;
 const DOWNLOAD_TIMEOUT_MS = 10 * 60_000;
 /** Rows written per INSERT: memory stays flat whatever the file's length. */
 const INSERT_BATCH = 500;
 const MAX_REFERENCE_LENGTH = 500;
 
 /** Download failures worth another try; anything else is the file's or the URL's fault. */
-export class CampaignDownloadInterrupted extends Error {
+class CampaignDownloadInterrupted extends Error {
   constructor(message: string) {
     super(message);
     this.name = 'CampaignDownloadInterrupted';

@@ -12,7 +12,7 @@ import { completeIfDone, lockCampaign, moveCampaign, recordCampaignProgress } fr
 import { finishDelivery } from '../webhooks/webhook-delivery';
 
 /** Rows per page of the campaign flow; also the most projects of one campaign building at once. */
-export const CAMPAIGN_PAGE_SIZE = 10;
+const CAMPAIGN_PAGE_SIZE = 10;
 /** Rows of a page generated at the same time (each is a few queries and a flow start). */
 const ROW_CONCURRENCY = 4;
 /** How long a page waits for its projects to be built before the next page starts anyway. */
@@ -25,7 +25,7 @@ const BUILD_POLL_MS = 200;
  * then makes the project with the very same code as /v2/generate. The project id is decided
  * with the claim, so a repeated call finds the project instead of making a second one.
  */
-export async function generateCampaignRow(em: EntityManager, deps: ProjectServiceDeps, rowId: string): Promise<void> {
+async function generateCampaignRow(em: EntityManager, deps: ProjectServiceDeps, rowId: string): Promise<void> {
   const row = await em.findOne(CampaignRow, { id: rowId }, { populate: ['client', 'input'] });
   if (!row || row.state !== 'pending' || !row.reference) return;
 

@@ -15,6 +15,9 @@ import { assertIssuedCursor } from '../cursors';
 import { findWebhook } from '../webhooks/webhook-endpoints';
 import { campaignCounts, recordCampaignProgress, type CampaignCounts } from './campaign-progress';
 
+/** A campaign as the service hands it to the transports. */
+export type CampaignRecord = Campaign;
+
 export interface CampaignServiceDeps {
   engine: WorkflowEngine;
   config: Pick<Config, 'durations'>;

@@ -6,6 +6,19 @@ import { ValidationError, type FieldError } from '../../domain/errors';
 import { BINDINGS, isCaseBound } from '../../domain/print-production';
 import { continentOf } from '../markets/destination';
 
+/** What a category and a product attribute both are: a tile the shop shows, in its order. */
+export interface CatalogueTile {
+  name: Localized;
+  subtitle: Localized;
+  thumbnail: string;
+  description: Localized;
+  descriptionJson: LocalizedRichText;
+  order: number;
+  tag?: Localized;
+  topSeller?: boolean;
+  disabled?: boolean;
+}
+
 /** The JSON a client's catalogue is imported from (`catalogue/demo.json` is one). */
 export interface CatalogueFile {
   baseUrl?: string;
@@ -23,19 +36,10 @@ export interface CatalogueFile {
     /** Tax rates by destination country; a country not listed is taxed at 0. */
     taxRates?: TaxRate[];
   }[];
-  categories: {
+  categories: (CatalogueTile & {
     categoryId: number;
-    name: Localized;
-    subtitle: Localized;
-    thumbnail: string;
-    description: Localized;
-    descriptionJson: LocalizedRichText;
     carousel: { image: string; caption: Localized }[];
-    order: number;
-    tag?: Localized;
-    topSeller?: boolean;
-    disabled?: boolean;
-  }[];
+  })[];
   products: {
     id: number;
     sku: string;
@@ -47,18 +51,7 @@ export interface CatalogueFile {
     descriptionJson: LocalizedRichText;
     thumbnail: string;
     disabled?: boolean;
-    attributes: {
-      type: string;
-      name: Localized;
-      subtitle: Localized;
-      thumbnail: string;
-      description: Localized;
-      descriptionJson: LocalizedRichText;
-      order: number;
-      tag?: Localized;
-      topSeller?: boolean;
-      disabled?: boolean;
-    }[];
+    attributes: (CatalogueTile & { type: string })[];
     specifications: ProductSpecifications;
     renderOptions: RenderOptions;
     prices: { marketId: number; price: number; extraCostPerPage: number }[];
@@ -143,7 +136,7 @@ const bound = {
   properties: { photos: id, pages: { type: 'integer', minimum: 1 } },
 } as const;
 
-export const catalogueFileSchema = {
+const catalogueFileSchema = {
   type: 'object',
   required: ['pricesIncludeTax', 'currencies', 'markets', 'categories', 'products'],
   additionalProperties: false,
@@ -345,7 +338,7 @@ export function parseCatalogueFile(input: unknown): CatalogueFile {
   return input;
 }
 
-export function ajvErrorToFieldError(error: ErrorObject): FieldError {
+function ajvErrorToFieldError(error: ErrorObject): FieldError {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Category, Client, Currency, Market, Product, ProductAttribute, ProductPrice } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
-import { parseCatalogueFile, type CatalogueFile } from './catalogue-file';
+import { parseCatalogueFile, type CatalogueFile, type CatalogueTile } from './catalogue-file';
 import { ValidationError } from '../../domain/errors';
 import { projectPath } from '../../config/project-root';
 
@@ -70,16 +70,8 @@ export async function replaceCatalogue(em: EntityManager, clientId: string, file
         tx.create(Category, {
           client,
           categoryId: c.categoryId,
-          name: c.name,
-          subtitle: c.subtitle,
-          thumbnail: c.thumbnail,
-          description: c.description,
-          descriptionJson: c.descriptionJson,
+          ...tileColumns(c),
           carousel: c.carousel,
-          sortOrder: c.order,
-          tag: c.tag ?? null,
-          topSeller: c.topSeller ?? false,
-          disabled: c.disabled ?? false,
         }),
       ]),
     );
@@ -104,15 +96,7 @@ export async function replaceCatalogue(em: EntityManager, clientId: string, file
         tx.create(ProductAttribute, {
           product,
           type: a.type,
-          name: a.name,
-          subtitle: a.subtitle,
-          thumbnail: a.thumbnail,
-          description: a.description,
-          descriptionJson: a.descriptionJson,
-          sortOrder: a.order,
-          tag: a.tag ?? null,
-          topSeller: a.topSeller ?? false,
-          disabled: a.disabled ?? false,
+          ...tileColumns(a),
         });
       }
       for (const price of p.prices) {
@@ -120,4 +104,19 @@ export async function replaceCatalogue(em: EntityManager, clientId: string, file
       }
     });
   });
+}
+
+/** The columns of a category or product attribute that show it as a tile, defaults filled in. */
+function tileColumns(tile: CatalogueTile) {
+  return {
+    name: tile.name,
+    subtitle: tile.subtitle,
+    thumbnail: tile.thumbnail,
+    description: tile.description,
+    descriptionJson: tile.descriptionJson,
+    sortOrder: tile.order,
+    tag: tile.tag ?? null,
+    topSeller: tile.topSeller ?? false,
+    disabled: tile.disabled ?? false,
+  };
 }

@@ -11,7 +11,7 @@ import { ClientAdmin } from './client-admin';
  * `npm start` answers real requests. Its secrets are written once to DATA_DIR/demo-client.json
  * (readable by the owner only), never to the log.
  */
-export class DemoClientSeeder extends Seeder {
+class DemoClientSeeder extends Seeder {
   constructor(
     private readonly pepper: string,
     private readonly dataDir: string,

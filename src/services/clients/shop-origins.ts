@@ -1,7 +1,7 @@
 import { ValidationError, type FieldError } from '../../domain/errors';
 
 /** More would be a list of everyone: a client with that many shops frames through one of them. */
-export const MAX_SHOP_ORIGINS = 20;
+const MAX_SHOP_ORIGINS = 20;
 
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 

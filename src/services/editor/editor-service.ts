@@ -14,6 +14,10 @@ import type { PageBounds } from './book-edits';
 import { evenPageBounds } from '../projects/book-builder';
 
 /** What the editor needs to draw a page at its true size and keep edits within the product. */
+/** A project and its photos as the editor's reads and edits hand them to the transports. */
+export type EditedProject = Project;
+export type ProjectPhoto = Photo;
+
 export interface PageFormat extends PageBounds {
   widthMm: number;
   heightMm: number;

@@ -10,7 +10,7 @@ export function continentOf(country: string): string | undefined {
  * Whether an area of a market (`shipsWithin`, a shipping level's destination, a tax rate) covers a
  * country: the area names the country itself, or its continent. The spec's areas are both kinds.
  */
-export function areaCovers(area: string, country: string): boolean {
+function areaCovers(area: string, country: string): boolean {
   return area === country || area === continentOf(country);
 }
 

@@ -25,7 +25,7 @@ export async function listMarkets(ctx: RequestContext, query: MarketQuery): Prom
  * The market that ships to the country at the coordinates: one naming the country itself first,
  * else one naming its continent, else the default market 0.
  */
-export async function suggestMarket(markets: Market[], latitude: number, longitude: number): Promise<Market | undefined> {
+async function suggestMarket(markets: Market[], latitude: number, longitude: number): Promise<Market | undefined> {
   const location = await locateCountry(latitude, longitude);
   const shipsTo = (code: string | undefined) =>
     code ? markets.find((m) => m.shipsWithin.some((area) => area.isoCode2 === code)) : undefined;

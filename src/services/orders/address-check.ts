@@ -8,9 +8,9 @@ import { marketShipsTo } from '../markets/destination';
  * Countries whose carriers need the state or province on the label (USPS/UPS/FedEx for US and CA,
  * Australia Post, Correios, India Post, Mexico's SEPOMEX): elsewhere the postcode decides.
  */
-export const STATE_REQUIRED_COUNTRIES = ['US', 'CA', 'AU', 'BR', 'IN', 'MX'] as const;
+const STATE_REQUIRED_COUNTRIES = ['US', 'CA', 'AU', 'BR', 'IN', 'MX'] as const;
 
-export interface AddressProblem {
+interface AddressProblem {
   code: string;
   /** The field of `/v2/print` at fault. */
   path: string;

@@ -38,7 +38,7 @@ export async function recordOrderLineStatus(em: EntityManager, line: OrderLine, 
 }
 
 /** An order line as events carry it. */
-export function lineEventData(line: OrderLine) {
+function lineEventData(line: OrderLine) {
   return {
     projectId: line.project.id,
     sku: line.sku,
@@ -50,7 +50,7 @@ export function lineEventData(line: OrderLine) {
 }
 
 /** A line's tracking, or null before it ships. */
-export function trackingOf(line: Pick<OrderLine, 'parcels' | 'trackingUrl' | 'shippedAt' | 'deliveredAt'>) {
+function trackingOf(line: Pick<OrderLine, 'parcels' | 'trackingUrl' | 'shippedAt' | 'deliveredAt'>) {
   if (line.parcels.length === 0 && !line.trackingUrl && !line.shippedAt) return null;
   return {
     parcels: line.parcels.map((p) => ({ carrier: p.carrier ?? null, trackingNumber: p.trackingNumber ?? null, trackingUrl: p.trackingUrl ?? null })),

@@ -83,7 +83,7 @@ function levelView(market: Market, code: string, language: string): { code: stri
 }
 
 /** `DD-MM-YYYY HH:mm` and `YYYY-MM-DD HH:mm:ss` in the server's time zone, and Unix seconds. */
-export function dates(at: Date, timezone: string): { displayDate: string; date: string; timestamp: number } {
+function dates(at: Date, timezone: string): { displayDate: string; date: string; timestamp: number } {
   const parts = Object.fromEntries(
     new Intl.DateTimeFormat('en-GB', {
       timeZone: timezone,

@@ -26,6 +26,9 @@ import { orderViewOf, type OrderListPage, type OrderView } from './order-view';
 import type { Parcel } from '../../domain/parcel';
 
 /** What orders may be filtered by. */
+/** An order with its lines as the service hands it to the transports. */
+export type OrderRecord = Order;
+
 export interface OrderFilter {
   email?: string;
   status?: string;

@@ -1,5 +1,5 @@
 import { Type, type Static } from 'typebox';
-import type { Order } from '../../db/entities';
+import type { Order, OrderLine } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
 import { displayStatusOf } from '../../domain/order-status';
 import { ORDER_ACTIONS } from '../../domain/order-actions';
@@ -9,13 +9,13 @@ import type { ActionAvailability } from './order-actions';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
-export const ParcelView = Type.Object({
+const ParcelView = Type.Object({
   carrier: Nullable(Type.String()),
   trackingNumber: Nullable(Type.String()),
   trackingUrl: Nullable(Type.String()),
 });
 
-export const TrackingView = Type.Object({
+const TrackingView = Type.Object({
   parcels: Type.Array(ParcelView),
   shippedAt: Nullable(Type.Integer({ description: 'Unix milliseconds' })),
   deliveredAt: Nullable(Type.Integer({ description: 'Unix milliseconds' })),
@@ -80,6 +80,20 @@ export type OrderView = Static<typeof OrderView>;
 export const OrderListPage = Type.Object({ data: Type.Array(OrderView), cursor: Type.Optional(Type.String()) });
 export type OrderListPage = Static<typeof OrderListPage>;
 
+/** What every view of an order line says of it, REST and GraphQL alike. */
+export function orderLineSummaryOf(line: OrderLine) {
+  return {
+    projectId: line.project.id,
+    title: line.title,
+    sku: line.sku,
+    psp: line.psp,
+    quantity: line.quantity,
+    lineItemTotal: line.lineItemTotal,
+    status: line.status,
+    displayStatus: displayStatusOf(line.status),
+  };
+}
+
 /** The view of a loaded order (lines and projects populated). */
 export function orderViewOf(order: Order, files: FileStore, sequences: Map<string, number>, actions: ActionAvailability[]): OrderView {
   const a = order.shippingAddress;
@@ -112,14 +126,7 @@ export function orderViewOf(order: Order, files: FileStore, sequences: Map<strin
       const printFiles = printFilesOf(line, files);
       const hasTracking = line.parcels.length > 0 || !!line.trackingUrl || !!line.shippedAt;
       return {
-        projectId: line.project.id,
-        title: line.title,
-        sku: line.sku,
-        psp: line.psp,
-        quantity: line.quantity,
-        lineItemTotal: line.lineItemTotal,
-        status: line.status,
-        displayStatus: displayStatusOf(line.status),
+        ...orderLineSummaryOf(line),
         statusChangedAt: line.statusChangedAt.getTime(),
         sequence: sequences.get(line.id) ?? 0,
         tracking: hasTracking

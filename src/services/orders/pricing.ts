@@ -2,7 +2,7 @@ import { add, allocate, halfAwayFromZero, isZero, multiply, toSnapshot, transfor
 import { minus, sum, zero, type Money } from './money';
 
 /** One book line to price: the market's prices of its product and the book's page count. */
-export interface LineToPrice {
+interface LineToPrice {
   basePrice: Money;
   extraCostPerPage: Money;
   /** Pages the base price includes: the product's `min.pages`. */
@@ -23,7 +23,7 @@ export interface OrderToPrice {
   pricesIncludeTax: boolean;
 }
 
-export interface PricedLine {
+interface PricedLine {
   extraPages: number;
   /** Per copy: extraPages × extraCostPerPage. */
   extraPagesCost: Money;

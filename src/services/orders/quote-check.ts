@@ -43,7 +43,7 @@ export async function checkAgainstQuote(ctx: RequestContext, quoteId: string, or
   return quote;
 }
 
-export function quoteDifferences(quote: Quote, order: OrderAgainstQuote): FieldError[] {
+function quoteDifferences(quote: Quote, order: OrderAgainstQuote): FieldError[] {
   const differences: FieldError[] = [];
   const currency = currencyOf(order.currency.code, order.currency.decimals);
   const sameAmount = (sent: number, quoted: string) => {

@@ -20,13 +20,13 @@ import type { QuoteView } from './quote-view';
 import { findLevel, levelPrice, levelsReaching, defaultLevel, type LevelReach } from './shipping-level';
 import { taxRateFor } from './tax-rate';
 
-export const QUOTE_ID_PREFIX = 'q_';
+const QUOTE_ID_PREFIX = 'q_';
 
 /**
  * How long an expired quote is kept: an order naming it meanwhile is told it expired
  * (`QUOTE_EXPIRED`); after that it is gone and the id is not found.
  */
-export const EXPIRED_QUOTE_KEPT_MS = 7 * 24 * 3600 * 1000;
+const EXPIRED_QUOTE_KEPT_MS = 7 * 24 * 3600 * 1000;
 
 /** A line as priced: what the book is and what the market charges for it. */
 interface LineToQuote {
@@ -229,7 +229,7 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
 }
 
 /** A client's amount in the currency; more decimals than it has is a 400 naming the field. */
-export function clientAmount(amount: number, currency: ReturnType<typeof currencyOf>, path: string): Money {
+function clientAmount(amount: number, currency: ReturnType<typeof currencyOf>, path: string): Money {
   if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw ValidationError.field(path, 'must be a number of at least 0');
   try {
     return moneyOf(amount, currency);

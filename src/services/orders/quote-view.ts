@@ -6,7 +6,7 @@ const DeliveryRange = Type.Object({
   latest: Type.String({ format: 'date', description: 'YYYY-MM-DD' }),
 });
 
-export const QuotedLineView = Type.Object({
+const QuotedLineView = Type.Object({
   projectId: Type.Optional(Type.String()),
   sku: Type.String(),
   pageCount: Type.Integer({ description: 'interior pages priced' }),
@@ -22,7 +22,7 @@ export const QuotedLineView = Type.Object({
   tax: { ...Amount, description: 'tax on lineTotal − discount' },
 });
 
-export const QuotedShippingLevel = Type.Object({
+const QuotedShippingLevel = Type.Object({
   code: Type.String(),
   name: Type.String(),
   cost: Amount,

@@ -10,7 +10,7 @@ export interface LevelReach {
 }
 
 /** A problem with the shipping of an order, named by the field of `/v2/print` it comes from. */
-export interface ShippingProblem {
+interface ShippingProblem {
   code: string;
   path: string;
   message: string;

@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PREFLIGHT_CODES, PREFLIGHT_SEVERITIES } from '../../domain/preflight';
 
-export const PreflightProblemView = Type.Object({
+const PreflightProblemView = Type.Object({
   code: Type.Enum(PREFLIGHT_CODES, { type: 'string' }),
   severity: Type.Enum(PREFLIGHT_SEVERITIES, { type: 'string', description: 'blocking: /v2/print refuses the project; warning: it prints, but may disappoint' }),
   page: Type.Optional(Type.Integer({ description: 'Interior page, from 1; 0 is the cover. Absent: the whole book' })),

@@ -26,7 +26,7 @@ export async function preflightProject(ctx: RequestContext, id: unknown): Promis
  * has that no photo fills; cover texts the sheet cuts. A page left blank by its layout (a book with
  * fewer photos than pages) is no problem. A book still being built has nothing to check yet.
  */
-export async function preflightBook(em: EntityManager, project: Project, product: Product): Promise<Preflight> {
+async function preflightBook(em: EntityManager, project: Project, product: Product): Promise<Preflight> {
   const book = project.book;
   if (!book) {
     const problems: PreflightProblem[] = [

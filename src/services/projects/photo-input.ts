@@ -4,7 +4,7 @@ import { MAX_PHOTOS } from '../../domain/limits';
 
 export const MAX_URL_LENGTH = 2048;
 
-export const HttpUrl = Type.String({ maxLength: MAX_URL_LENGTH, pattern: '^https?://' });
+const HttpUrl = Type.String({ maxLength: MAX_URL_LENGTH, pattern: '^https?://' });
 
 /** A photo as a client sends it: a URL, or `{id, url}`. */
 export const PhotoInput = Type.Union(

@@ -76,7 +76,7 @@ interface ListedRow {
  * `listProjects` for the REST list: the same rows, order, page size and cursors, as plain rows
  * instead of managed entities. Hot read path: hydrating and tracking 100 entities per request would
  * cost most of its time (docs/performance.md). Raw SQL is outside the tenant filter, so every table
- * read names the tenant explicitly here (checked by test/tenancy-matrix.test.ts).
+ * read names the tenant explicitly here (checked by test/e2e/tenancy-matrix.test.ts).
  */
 export async function listProjectSummaries(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectSummaryPage> {
   const after = cursor === undefined ? undefined : decodeListCursor(cursor, 'cursor');
@@ -122,7 +122,7 @@ function listedSourceOf(row: ListedRow): ListedProjectSource {
 /**
  * One project with what its GraphQL type and the owned view read (owner's id, market), in one
  * SELECT and without entity hydration: the read of GraphQL `project(id)`. Raw SQL is outside the
- * tenant filter, so the tenant is an explicit condition (test/tenancy-matrix.test.ts).
+ * tenant filter, so the tenant is an explicit condition (test/e2e/tenancy-matrix.test.ts).
  */
 export async function findProjectRecord(ctx: RequestContext, id: string): Promise<ProjectRecord> {
   assertProjectId(id, 'id');

@@ -19,7 +19,7 @@ const ProjectFields = {
   link: Type.String(),
 };
 
-export const ProjectStatusPair = Type.Object({
+const ProjectStatusPair = Type.Object({
   photos: Type.Enum(PHOTOS_STATUSES, { type: 'string' }),
   project: Type.Enum(PROJECT_STATUSES, { type: 'string' }),
 });

@@ -17,7 +17,7 @@ export const MAX_USER_ID = 200;
 /** 64 characters, `@`, 255 characters: the longest address EMAIL accepts. */
 export const MAX_EMAIL_LENGTH = 320;
 
-export function isValidUserId(value: string): boolean {
+function isValidUserId(value: string): boolean {
   return value.length <= MAX_USER_ID && USER_ID.test(value);
 }
 

@@ -5,7 +5,7 @@ import type { Environment } from '../../domain/environment';
 /** Committed with every change of stored credentials (rotation), so every API process forgets what it cached. */
 export const CREDENTIALS_CHANGED_CHANNEL = 'credentials_changed';
 /** How the listening connection names itself in pg_stat_activity. */
-export const CREDENTIAL_LISTENER = 'photobook-credentials';
+const CREDENTIAL_LISTENER = 'photobook-credentials';
 
 export interface CachedCredential {
   access_secret_digest: string;

@@ -10,7 +10,7 @@ export const MAX_EVENT_PAGE_SIZE = 100;
 
 const EVENT_ID = /^evt_[0-9a-f]{32}$/;
 
-export const EventView = Type.Object({
+const EventView = Type.Object({
   id: Type.String({ description: 'evt_…: stable; the webhook-id of its deliveries' }),
   type: Type.String({ description: WEBHOOK_EVENTS.join(', ') }),
   occurredAt: Type.String({ description: 'ISO 8601, UTC' }),

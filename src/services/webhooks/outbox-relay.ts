@@ -6,7 +6,7 @@ import { startDelivery, type DeliveryStartDeps } from './start-delivery';
 /** Deliveries started per pass; the rest wait for the next pass. */
 const RELAY_BATCH = 100;
 /** How often the relay looks for deliveries nobody started; the latency of an event's first attempt. */
-export const OUTBOX_RELAY_INTERVAL_MS = 500;
+const OUTBOX_RELAY_INTERVAL_MS = 500;
 
 /**
  * Starts the flows of pending deliveries that the outbox holds but nobody started (every event
@@ -14,7 +14,7 @@ export const OUTBOX_RELAY_INTERVAL_MS = 500;
  * side by side never start one twice; starting is idempotent by workflow id anyway, so a process
  * that dies between starting and marking leaves a repeat start, not a lost delivery.
  */
-export async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDeps): Promise<number> {
+async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDeps): Promise<number> {
   return root.fork().transactional(async (tx) => {
     const connection = tx.getConnection();
     const trx = tx.getTransactionContext();

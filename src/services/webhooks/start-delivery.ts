@@ -8,7 +8,7 @@ export interface DeliveryStartDeps {
 }
 
 /** The webhook-delivery flow's input. */
-export interface WebhookDeliveryInput {
+interface WebhookDeliveryInput {
   deliveryId: string;
   /** WEBHOOK_RETRY_SPACING when the round started; the backoff doubles it per retry. */
   retrySpacingMs: number;

@@ -5,7 +5,7 @@ import { findWebhook, type WebhookTarget } from './webhook-endpoints';
 import { recordEvent } from './webhook-events';
 
 /** Test events a tenant may queue per minute: enough to debug a receiver, too few to flood the delivery queue. */
-export const TEST_EVENTS_PER_MINUTE = 10;
+const TEST_EVENTS_PER_MINUTE = 10;
 
 /**
  * Queues a `webhook.test` event to the tenant's endpoint through the ordinary path (signed,

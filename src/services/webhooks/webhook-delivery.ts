@@ -8,7 +8,7 @@ import { canMoveDelivery, webhookMessageId, type WebhookDeliveryStatus } from '.
 import { signingSecretOf } from './webhook-endpoints';
 
 /** A receiver has this long to answer one attempt. */
-export const WEBHOOK_TIMEOUT_MS = 10_000;
+const WEBHOOK_TIMEOUT_MS = 10_000;
 /** What we read of an answer: receivers are asked for a status, not a body. */
 const WEBHOOK_MAX_ANSWER_BYTES = 64 * 1024;
 
@@ -78,7 +78,7 @@ export function messageIdOf(delivery: Pick<WebhookDelivery, 'id' | 'eventId'>): 
  * earlier events to the same tenant) is still pending. A delivery given up (`failed`) lets the
  * next one go; its replay then goes out of order, as replays do.
  */
-export async function isDeliveryTurn(em: EntityManager, deliveryId: string): Promise<boolean> {
+async function isDeliveryTurn(em: EntityManager, deliveryId: string): Promise<boolean> {
   const [row] = await em.getConnection().execute<{ ready: boolean }[]>(
     `SELECT NOT EXISTS (
        SELECT 1 FROM webhook_deliveries e

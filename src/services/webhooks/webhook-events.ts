@@ -60,7 +60,7 @@ export async function recordEventOnce(em: EntityManager, owner: EventOwner, key:
 }
 
 /** An order's events are delivered to an endpoint one after the other, in the order they were recorded. */
-export const orderingKeyOf = (orderId: string) => `order:${orderId}`;
+const orderingKeyOf = (orderId: string) => `order:${orderId}`;
 
 /**
  * Appends an event to the outbox and, when the tenant's webhook endpoint takes its type (every type

@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import { access, mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig, MIN_PEPPER_BYTES } from '../../src/config';
+import { Client } from '../../src/db/entities';
+import { startTestService } from '../support/harness';
+import { startServiceProcess } from '../support/service-process';
+
+const STRONG = randomBytes(MIN_PEPPER_BYTES).toString('base64');
+
+describe('NODE_ENV=production', () => {
+  it.each([
+    ['unset', undefined],
+    ['the placeholder compose files used to carry', 'change-me-to-a-random-string-of-32-chars-or-more'],
+    ['32 characters of text', 'this-pepper-is-32-characters-ok!'],
+    ['one character repeated', 'a'.repeat(64)],
+    ['the hex of 16 bytes', randomBytes(16).toString('hex')],
+    ['the base64 of 24 bytes', randomBytes(24).toString('base64')],
+  ])('refuses a CREDENTIAL_PEPPER that is %s, naming the variable and what it must be', (_what, pepper) => {
+    const env = { NODE_ENV: 'production', ...(pepper ? { CREDENTIAL_PEPPER: pepper } : {}) };
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(/CREDENTIAL_PEPPER .*at least 32 random bytes/);
+    if (pepper) expect(() => loadConfig(env)).not.toThrow(pepper);
+  });
+
+  it.each([
+    ['base64', STRONG],
+    ['base64url', randomBytes(32).toString('base64url')],
+    ['hex', randomBytes(32).toString('hex')],
+  ])('accepts %s of 32 random bytes', (_encoding, pepper) => {
+    expect(loadConfig({ NODE_ENV: 'production', CREDENTIAL_PEPPER: pepper }).production).toBe(true);
+  });
+
+  it('keeps the developer defaults outside production (a generated pepper, 32 characters when set)', () => {
+    expect(loadConfig({}).production).toBe(false);
+    expect(loadConfig({ CREDENTIAL_PEPPER: 'this-pepper-is-32-characters-ok!' }).credentialPepper).toBe('this-pepper-is-32-characters-ok!');
+  });
+
+  it('stops `npm start` before anything else, with the message naming CREDENTIAL_PEPPER', async () => {
+    const started = startServiceProcess({ NODE_ENV: 'production', CREDENTIAL_PEPPER: undefined, DATABASE_URL: 'postgres://127.0.0.1:9/none', PORT: '0' });
+    await expect(started).rejects.toThrow(/exited with 1 .*CREDENTIAL_PEPPER is not set/s);
+  });
+
+  it('never seeds the demo client on an empty database', async () => {
+    const api = await startTestService({ NODE_ENV: 'production', CREDENTIAL_PEPPER: STRONG });
+    try {
+      const orm = await api.orm();
+      expect(await orm.em.fork().count(Client, {})).toBe(0);
+      await expect(access(path.join(api.config.dataDir, 'demo-client.json'))).rejects.toThrow();
+    } finally {
+      await api.stop();
+    }
+  });
+
+  it('seeds it outside production, so a fresh `npm start` answers real requests', async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-demo-'));
+    const api = await startTestService({ DATA_DIR: dataDir });
+    try {
+      await access(path.join(dataDir, 'demo-client.json'));
+    } finally {
+      await api.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,26 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { generate } from '@graphql-codegen/cli';
+import { describe, expect, it } from 'vitest';
+import codegenConfig from '../../codegen';
+import { printedSchema } from '../../src/graphql/schema';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+describe('committed GraphQL artefacts', () => {
+  it('schema/schema.graphql is the SDL the resolvers build', async () => {
+    const committed = await readFile(path.join(ROOT, 'schema/schema.graphql'), 'utf8');
+    expect(committed, 'schema/schema.graphql is stale: run `npm run schema:emit` and commit it').toBe(await printedSchema());
+  });
+
+  it('test/support/generated is what codegen makes of the committed schema and operations', async () => {
+    const outputs: { filename: string; content: string }[] = await generate({ ...codegenConfig, cwd: ROOT, silent: true }, false);
+    const filenames = outputs.map((output) => path.relative(ROOT, path.resolve(ROOT, output.filename))).sort();
+    expect(filenames).toEqual(['test/support/generated/gql.ts', 'test/support/generated/graphql.ts', 'test/support/generated/index.ts']);
+    for (const output of outputs) {
+      const committed = await readFile(path.resolve(ROOT, output.filename), 'utf8').catch(() => '(missing)');
+      expect(committed, `${output.filename} is stale: run \`npm run codegen\` and commit it`).toBe(output.content);
+    }
+  });
+});

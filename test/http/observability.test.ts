@@ -1,0 +1,54 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestService, type TestService } from '../support/harness';
+import { post, request } from '../support/http';
+
+describe('health, request ids and metrics', () => {
+  let api: TestService;
+
+  beforeAll(async () => {
+    api = await startTestService();
+  });
+  afterAll(() => api?.stop());
+
+  it('answers liveness and readiness', async () => {
+    expect((await request(api.url, 'GET', '/healthz')).body).toEqual({ status: 'ok' });
+    expect((await request(api.url, 'GET', '/readyz')).body).toEqual({ status: 'ready' });
+  });
+
+  it('echoes a safe request id, and makes one otherwise', async () => {
+    const given = await request(api.url, 'GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
+    expect(given.headers.get('x-request-id')).toBe('trace-123');
+    const unsafe = await request(api.url, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces; and <script>' } });
+    expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    const problem = await post(api.url, '/api/v2/misc/get-market.php', {}, { 'x-request-id': 'trace-456' });
+    expect(problem.body.requestId).toBe('trace-456');
+  });
+
+  it('exposes Prometheus metrics labelled by route pattern', async () => {
+    await request(api.url, 'GET', '/healthz');
+    await request(api.url, 'GET', '/no/such/path/12345');
+    const { status, headers, body } = await request(api.url, 'GET', '/metrics');
+    expect(status).toBe(200);
+    expect(headers.get('content-type')).toContain('text/plain');
+    expect(body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status_code="200"\} \d+/);
+    expect(body).toContain('route="(unmatched)"');
+    expect(body).not.toContain('12345');
+    expect(body).toContain('process_cpu_user_seconds_total');
+  });
+});
+
+// A service of its own, started once the one above has stopped: the embedded workflow engine
+// (DBOS) runs once per process.
+describe('readiness', () => {
+  it('reports not ready when the database is gone', async () => {
+    const other = await startTestService();
+    const orm = other.service.orm;
+    await orm.close(true);
+    const { status, body } = await request(other.url, 'GET', '/readyz');
+    expect(status).toBe(503);
+    expect(body.status).toBe('unavailable');
+    await other.service.app.close();
+    await other.service.bus.stop();
+    await other.service.engine.stop();
+  });
+});
