@@ -122,7 +122,7 @@ describe('LocalPrinter', () => {
   it('records nothing when the print file is missing, so a retry can succeed', async () => {
     const job = jobFor({ pdfKey: 'c1/prod/orders/order-uuid-1/project-1/missing.pdf' });
 
-    await expect(printer.submit(job)).rejects.toThrow(/ENOENT/);
+    await expect(printer.submit(job)).rejects.toThrow(/pdfKey .*missing.pdf.*: no such file in the store/);
     const dir = path.join(dataDir, jobDir);
     expect(await readdir(dir)).toEqual([]);
 
