@@ -5,6 +5,7 @@ import { Photo, Project } from '../db/entities';
 import { finishProjectBuild, readBuildSource, startProjectBuild } from '../services/projects/build-steps';
 import type { PhotoProblem } from '../db/entities/Photo';
 import type { FileStore } from '../storage/file-store';
+import { withScratchDir } from '../storage/scratch-dir';
 import { OutboundError, type SafeFetch } from '../outbound/safe-fetch';
 import { analyzePhoto, NotAnImageError } from '../imaging/photo-analysis';
 import { makeThumbnail } from '../imaging/thumbnail';
@@ -99,12 +100,15 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
       if (!photo || photo.status !== 'analyzing' || !photo.originalKey) return;
-      // Decoded from its file: the original never sits whole in memory.
-      const original = { file: files.pathOf(photo.originalKey) };
+      const originalKey = photo.originalKey;
       try {
-        const analysis = await analyzePhoto(original);
+        // Decoded from a file (a local copy of this job's when the store is remote): the original never sits whole in memory.
+        const { analysis, thumbnail } = await withScratchDir(async (scratch) => {
+          const original = { file: await files.localFile(originalKey, scratch) };
+          return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original) };
+        });
         const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey), photo.id);
-        await files.put(thumbnailKey, await makeThumbnail(original));
+        await files.put(thumbnailKey, thumbnail);
         await updatePhoto(em, photo, {
           status: 'idle',
           thumbnailKey,
@@ -144,13 +148,15 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);
       const { widthMm, heightMm } = specifications.format;
       const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
-      const preview = await renderCoverPreview({
-        widthPx: Math.round(widthMm * scale),
-        heightPx: Math.round(heightMm * scale),
-        photo: coverPhoto?.originalKey ? { file: files.pathOf(coverPhoto.originalKey) } : undefined,
-        title: book.cover.title,
-        subtitle: book.cover.subtitle,
-      });
+      const preview = await withScratchDir(async (scratch) =>
+        renderCoverPreview({
+          widthPx: Math.round(widthMm * scale),
+          heightPx: Math.round(heightMm * scale),
+          photo: coverPhoto?.originalKey ? { file: await files.localFile(coverPhoto.originalKey, scratch) } : undefined,
+          title: book.cover.title,
+          subtitle: book.cover.subtitle,
+        }),
+      );
       const key = previewKey(projectPrefix(project.clientId, project.env, project.storageKey));
       await files.put(key, preview);
 

@@ -65,6 +65,15 @@ const EnvironmentSchema = Type.Object(
     PRINTER_FILE_URL_TTL: duration('7d'),
     /** How long the cover preview URLs of lists, status and order history stay valid (shops put them in e-mails). */
     PREVIEW_URL_TTL: duration('30d'),
+    /** Unset: files under DATA_DIR/files. `s3://bucket/prefix`: an S3-API bucket every process shares. */
+    FILE_STORE: Type.Optional(Type.String({ format: 's3-location', description: 'an s3://bucket or s3://bucket/prefix URL (bucket: 3 to 63 of a-z, 0-9, dot and hyphen)' })),
+    /** The S3 API's address for a store other than AWS S3 (MinIO, Ceph, R2). */
+    S3_ENDPOINT: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
+    S3_REGION: Type.String({ pattern: '^[a-z0-9-]+$', default: 'us-east-1', description: 'an S3 region such as eu-central-1' }),
+    /** Unset (with S3_SECRET_ACCESS_KEY): the AWS SDK's own credential chain. */
+    S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1, description: 'an access key id (set together with S3_SECRET_ACCESS_KEY)' })),
+    S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, writeOnly: true, description: 'a secret access key (set together with S3_ACCESS_KEY_ID)' })),
+    S3_FORCE_PATH_STYLE: Type.String({ format: 'switch', default: 'false', description: 'true or false' }),
     TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
     PROJECT_TTL: duration('30d'),
@@ -108,6 +117,7 @@ const EnvironmentSchema = Type.Object(
   },
   {
     additionalProperties: false,
+    dependencies: { S3_ACCESS_KEY_ID: ['S3_SECRET_ACCESS_KEY'], S3_SECRET_ACCESS_KEY: ['S3_ACCESS_KEY_ID'] },
     if: { required: ['PRINTER'], properties: { PRINTER: { const: 'http' } } },
     then: { required: ['PRINTER_HTTP_URL', 'PRINTER_HTTP_SECRET'] },
   },
@@ -181,6 +191,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     ...(env.CREDENTIAL_PEPPER ? { credentialPepper: env.CREDENTIAL_PEPPER } : {}),
     /** Key of the HMAC that signs /files URLs (else derived from the credential pepper). */
     ...(env.FILE_URL_SECRET ? { fileUrlSecret: env.FILE_URL_SECRET } : {}),
+    /** Where files live: DATA_DIR/files, or an S3 bucket (FILE_STORE). */
+    fileStore: fileStoreOf(env),
     timezone: env.TZ,
     logLevel: env.LOG_LEVEL,
     durations: {
@@ -236,7 +248,27 @@ const FORMATS: Record<string, (value: string) => boolean> = {
   'webhook-secret': (value) => webhookSecretProblem(value) === null,
   'webhook-secrets': (value) => secretsByPsp(value) !== undefined,
   'trust-proxy': (value) => trustProxyOf(value) !== undefined,
+  's3-location': (value) => s3LocationOf(value) !== undefined,
 };
+
+/** `s3://bucket/prefix` as bucket and prefix, or undefined when malformed. */
+function s3LocationOf(value: string): { bucket: string; prefix: string } | undefined {
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*)?)?\/?$/.exec(value);
+  if (!match || match[2]?.split('/').some((segment) => segment === '.' || segment === '..')) return undefined;
+  return { bucket: match[1], prefix: match[2] ?? '' };
+}
+
+function fileStoreOf(env: Environment) {
+  if (!env.FILE_STORE) return { kind: 'filesystem' as const };
+  return {
+    kind: 's3' as const,
+    ...s3LocationOf(env.FILE_STORE)!,
+    ...(env.S3_ENDPOINT ? { endpoint: withoutTrailingSlash(env.S3_ENDPOINT) } : {}),
+    region: env.S3_REGION,
+    forcePathStyle: /^(true|1|yes)$/i.test(env.S3_FORCE_PATH_STYLE),
+    ...(env.S3_ACCESS_KEY_ID ? { credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } } : {}),
+  };
+}
 
 /**
  * A production pepper keys every credential digest, file-URL signature and webhook-secret seal, so
@@ -293,7 +325,7 @@ function problemsOf(errors: ErrorObject[], data: Record<string, string>): string
     const variable = (error.instancePath.slice(1) || (error.params as { missingProperty?: string }).missingProperty) as Variable | undefined;
     if (!variable || problems.has(variable) || !(variable in EnvironmentSchema.properties)) continue;
     const schema: TSchemaOptions = { ...EnvironmentSchema.properties[variable] };
-    if (error.keyword === 'required') {
+    if (error.keyword === 'required' || error.keyword === 'dependencies') {
       problems.set(variable, `${variable} is not set; it must be ${schema.description}`);
     } else {
       problems.set(variable, `${variable} must be ${schema.description}${schema.writeOnly ? '' : `, got "${data[variable]}"`}`);

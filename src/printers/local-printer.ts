@@ -1,6 +1,8 @@
 import { createHash } from 'node:crypto';
-import { access, copyFile, link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
+import { createWriteStream } from 'node:fs';
+import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { FileStore } from '../storage/file-store';
 import { replaceFileAtomically, temporaryNameBeside } from '../storage/write-file-atomically';
 import { derivedJobId, PrinterRefusedCancel, type Printer, type PrintJob, type PrintJobRef, type PrintSubmission } from './printer';
@@ -42,14 +44,16 @@ export class LocalPrinter implements Printer {
 
     await mkdir(dir, { recursive: true });
     const { files } = this.options;
-    const cover = sourcePath(files, job.coverPdfKey, 'coverPdfKey');
-    const interior = sourcePath(files, job.pdfKey, 'pdfKey');
-    const manifest = sourcePath(files, job.manifestKey, 'manifestKey');
-    // Every file is there before any is copied: a job with a file missing leaves its folder empty for the retry.
-    await Promise.all([cover, interior, manifest].map((file) => access(file)));
-    await replaceFileAtomically(path.join(dir, 'cover.pdf'), (temporary) => copyFile(cover, temporary));
-    await replaceFileAtomically(path.join(dir, 'interior.pdf'), (temporary) => copyFile(interior, temporary));
-    await replaceFileAtomically(path.join(dir, 'manifest.json'), (temporary) => copyFile(manifest, temporary));
+    const sources = { 'cover.pdf': job.coverPdfKey, 'interior.pdf': job.pdfKey, 'manifest.json': job.manifestKey };
+    for (const [field, key] of [['coverPdfKey', job.coverPdfKey], ['pdfKey', job.pdfKey], ['manifestKey', job.manifestKey]]) {
+      if (!files.isValidKey(key)) throw new Error(`print job ${field} ${JSON.stringify(key)} is not a storage key`);
+      // Every file is there before any is copied: a job with a file missing leaves its folder empty for the retry.
+      if (!(await files.exists(key))) throw new Error(`print job ${field} ${JSON.stringify(key)}: no such file in the store`);
+    }
+    // Streamed from the store (wherever it is) into the job's folder.
+    for (const [name, key] of Object.entries(sources)) {
+      await replaceFileAtomically(path.join(dir, name), async (temporary) => pipeline(await files.read(key), createWriteStream(temporary, { flags: 'wx' })));
+    }
 
     const record: LocalJobRecord = { ...job, jobId: derivedJobId('local', job.jobKey), submittedAt: new Date().toISOString() };
     const temp = temporaryNameBeside(jobFile);
@@ -103,12 +107,6 @@ async function readRecord(jobFile: string, job: PrintJob): Promise<LocalJobRecor
   }
   return record;
 }
-
-function sourcePath(files: FileStore, key: string, field: string): string {
-  if (!files.isValidKey(key)) throw new Error(`print job ${field} ${JSON.stringify(key)} is not a storage key`);
-  return files.pathOf(key);
-}
-
 
 const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
 

@@ -22,7 +22,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -227,8 +227,8 @@ async function renderBook(dir: string, tag: string, colorCorrection: boolean): P
     for (let n = from; n <= to; n++) yield readFile(pageFile(n));
   }
   // As the service ships them: cover.pdf (the sheet) and interior.pdf (the pages).
-  const coverPdf = await writeBookPdf({ path: path.join(dir, `${tag}-cover.pdf`), format: coverSheetFormat(geometry, A4.dpi), pages: pages(0, 0) });
-  const pdf = await writeBookPdf({ path: path.join(dir, `${tag}.pdf`), format: A4, pages: pages(1, book.pages.length) });
+  const coverPdf = await writeBookPdf({ write: fileWriter(path.join(dir, `${tag}-cover.pdf`)), format: coverSheetFormat(geometry, A4.dpi), pages: pages(0, 0) });
+  const pdf = await writeBookPdf({ write: fileWriter(path.join(dir, `${tag}.pdf`)), format: A4, pages: pages(1, book.pages.length) });
   return { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: coverPdf.bytes + pdf.bytes, pageCount: coverPdf.pageCount + pdf.pageCount };
 }
 
@@ -244,7 +244,7 @@ async function pdfWithPdfkit(dir: string, count: number) {
   async function* pages() {
     for (const file of files) yield readFile(file);
   }
-  await writeBookPdf({ path: path.join(dir, `pdfkit-${count}.pdf`), format: A4, pages: pages() });
+  await writeBookPdf({ write: fileWriter(path.join(dir, `pdfkit-${count}.pdf`)), format: A4, pages: pages() });
 }
 
 async function pdfWithPdfLib(dir: string, count: number) {
@@ -380,3 +380,8 @@ function mb(bytes: number): string {
 }
 
 await main();
+
+/** Appends each chunk to `file`, awaited, as a store's streamed write does. */
+function fileWriter(file: string): (chunk: Buffer) => Promise<void> {
+  return (chunk) => appendFile(file, chunk);
+}

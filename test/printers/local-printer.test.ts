@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LocalPrinter } from '../../src/printers/local-printer';
 import { PrinterRefusedCancel, type PrintJob } from '../../src/printers/printer';
-import { FileStore } from '../../src/storage/file-store';
+import { FilesystemFileStore } from '../../src/storage/filesystem-file-store';
 
 const PDF = Buffer.from('%PDF-1.7\n% a book\n%%EOF\n');
 const COVER = Buffer.from('%PDF-1.7\n% a cover sheet\n%%EOF\n');
@@ -27,12 +27,12 @@ function jobFor(overrides: Partial<PrintJob> = {}): PrintJob {
 
 describe('LocalPrinter', () => {
   let dataDir: string;
-  let files: FileStore;
+  let files: FilesystemFileStore;
   let printer: LocalPrinter;
 
   beforeEach(async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'local-printer-'));
-    files = new FileStore(path.join(dataDir, 'files'), 'http://127.0.0.1:4000');
+    files = new FilesystemFileStore(path.join(dataDir, 'files'), 'http://127.0.0.1:4000');
     await files.put(jobFor().coverPdfKey, COVER);
     await files.put(jobFor().pdfKey, PDF);
     await files.put(jobFor().manifestKey, MANIFEST);
@@ -122,7 +122,7 @@ describe('LocalPrinter', () => {
   it('records nothing when the print file is missing, so a retry can succeed', async () => {
     const job = jobFor({ pdfKey: 'c1/prod/orders/order-uuid-1/project-1/missing.pdf' });
 
-    await expect(printer.submit(job)).rejects.toThrow(/ENOENT/);
+    await expect(printer.submit(job)).rejects.toThrow(/pdfKey .*missing.pdf.*: no such file in the store/);
     const dir = path.join(dataDir, jobDir);
     expect(await readdir(dir)).toEqual([]);
 

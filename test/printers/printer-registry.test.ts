@@ -11,10 +11,10 @@ import { SANDBOX_PRINTER_STEPS, SandboxPrinter, sandboxTrackingUrl } from '../..
 import { canMoveOrder } from '../../src/domain/order-status';
 import { verifyPspEvent } from '../../src/printers/psp-webhooks';
 import { signPspEvent } from '../support/psp-events';
-import { FileStore } from '../../src/storage/file-store';
+import { FilesystemFileStore } from '../../src/storage/filesystem-file-store';
 
 const SECRET = `whsec_${Buffer.from('registry-test-secret-of-32-bytes').toString('base64')}`;
-const files = new FileStore(path.join(os.tmpdir(), 'registry-files'), 'http://127.0.0.1:4000');
+const files = new FilesystemFileStore(path.join(os.tmpdir(), 'registry-files'), 'http://127.0.0.1:4000');
 const fetch = createSafeFetch({ allowLoopback: true });
 const local = new LocalPrinter({ dataDir: os.tmpdir(), files });
 const http = new HttpPrinter({ endpoint: 'http://127.0.0.1:9/jobs', signingSecret: SECRET, fetch, fileUrl: (key) => files.url(key) });

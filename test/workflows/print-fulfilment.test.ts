@@ -77,7 +77,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     const line = await lineOf(projectId);
     expect(line.pageCount).toBe(24);
     expect(line.pdfKey).toMatch(/\/interior\.pdf$/);
-    const pdf = await PDFDocument.load(await readFile(api.service.files.pathOf(line.pdfKey!)));
+    const pdf = await PDFDocument.load(await api.service.files.get(line.pdfKey!));
     expect(pdf.getPageCount()).toBe(24);
     for (const page of pdf.getPages()) {
       const box = page.getMediaBox();
@@ -88,8 +88,8 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     const image = pdf.context.lookup(xObjects.get(xObjects.keys()[0])) as PDFRawStream;
     expect(image.dict.get(PDFName.of('Width'))!.toString()).toBe(String(PAGE_PX.width));
     expect(image.dict.get(PDFName.of('Height'))!.toString()).toBe(String(PAGE_PX.height));
-    const manifest = JSON.parse(await readFile(api.service.files.pathOf(line.manifestKey!), 'utf8'));
-    const cover = await PDFDocument.load(await readFile(api.service.files.pathOf(line.coverPdfKey!)));
+    const manifest = JSON.parse((await api.service.files.get(line.manifestKey!)).toString('utf8'));
+    const cover = await PDFDocument.load(await api.service.files.get(line.coverPdfKey!));
     expect(cover.getPageCount()).toBe(1);
     // PB-HC-A4-P, 24 pages: spine 12 x 0.15 + 2 x 2.5 = 6.8 mm; sheet 2 x (3 + 15 + 210 + 8) + 6.8 = 478.8 mm wide.
     expect(cover.getPage(0).getMediaBox().width).toBeCloseTo((478.8 / 25.4) * 72, 1);
@@ -135,7 +135,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     const spread = async (projectId: string) => {
       const line = await lineOf(projectId);
       const key = line.pdfKey!.replace(/interior\.pdf$/, 'pages/0001.jpg');
-      const { channels } = await sharp(api.service.files.pathOf(key)).extract({ left: 400, top: 400, width: 1600, height: 2400 }).stats();
+      const { channels } = await sharp(await api.service.files.get(key)).extract({ left: 400, top: 400, width: 1600, height: 2400 }).stats();
       const means = channels.slice(0, 3).map((c) => c.mean);
       return Math.max(...means) - Math.min(...means);
     };

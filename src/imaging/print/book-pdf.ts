@@ -1,9 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createWriteStream, type WriteStream } from 'node:fs';
-import { once } from 'node:events';
-import { rename, rm } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
-import { finished } from 'node:stream/promises';
 import { pageBoxes, pagePixels, type PrintFormat } from './print-geometry';
 
 /** One page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
@@ -27,12 +23,13 @@ export interface BookPdf {
 }
 
 /**
- * Writes a book's print PDF, one full-bleed JPEG page after another, and streams it to `path`.
+ * Writes a book's print PDF, one full-bleed JPEG page after another, streaming its bytes to `write`
+ * (a FileStore's streamed write: the store makes the file appear whole or not at all).
  *
  * Why PDFKit: it is maintained, and it writes every object to its output stream as soon as the
  * object is finished: the JPEG (embedded as-is, DCTDecode, never re-encoded) is written when the
  * image is placed, the page dictionary when the next page starts. So the document never holds more
- * than one page; after each page we also wait until its bytes have reached the file before reading
+ * than one page; after each page we also wait until its bytes have been written before reading
  * the next page, so a fast page source cannot pile pages up in the stream buffers. pdf-lib, the other
  * maintained candidate, keeps every embedded image in its in-memory document until `save()`: the
  * whole book (about 90 MB for 25 A4 pages) in memory at once. PDFKit has no option for the other page
@@ -41,29 +38,33 @@ export interface BookPdf {
  *
  * Each page must be exactly the format's full-bleed pixel size (checked from the JPEG header):
  * the page is placed over the whole MediaBox, so that is what makes it print at the format's DPI.
- * The file is written as `<path>.partial` and renamed when complete: a reader never sees half a book.
+ * A failure rejects, after the last awaited write; the caller's store then discards what was written.
  */
-export async function writeBookPdf(options: { path: string; format: PrintFormat; pages: AsyncIterable<Buffer>; title?: string }): Promise<BookPdf> {
+export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<void>; format: PrintFormat; pages: AsyncIterable<Buffer>; title?: string }): Promise<BookPdf> {
   const boxes = pageBoxes(options.format);
   const expected = pagePixels(options.format);
-  const partial = `${options.path}.partial`;
   // Loaded with the first book: pdfkit and its fonts are about 5 MiB of heap a process that never prints need not hold.
   const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Title: options.title ?? 'Photobook', Producer: 'photobook-service' } });
-  const out = createWriteStream(partial);
+  const output = doc as unknown as Readable;
   const hash = createHash('sha256');
   let bytes = 0;
-  doc.on('data', (chunk: Buffer) => {
-    hash.update(chunk);
-    bytes += chunk.length;
-    if (!out.write(chunk)) doc.pause();
-  });
-  out.on('drain', () => doc.resume());
-  const failed = new Promise<never>((_, reject) => {
-    out.once('error', reject);
-    doc.once('error', reject);
-  });
-  failed.catch(() => undefined);
+  let writing = false;
+  // Reading the document as a stream: PDFKit pauses while a write is awaited.
+  const consumed = (async () => {
+    for await (const chunk of output) {
+      writing = true;
+      hash.update(chunk as Buffer);
+      bytes += (chunk as Buffer).length;
+      await options.write(chunk as Buffer);
+      writing = false;
+    }
+  })();
+  consumed.catch(() => undefined);
+  /** Resolves once everything PDFKit has produced so far has been written. */
+  const caughtUp = async () => {
+    while (output.readableLength > 0 || writing) await Promise.race([new Promise((resolve) => setImmediate(resolve)), consumed]);
+  };
 
   const pages: BookPdfPage[] = [];
   try {
@@ -78,29 +79,17 @@ export async function writeBookPdf(options: { path: string; format: PrintFormat;
       dictionary.TrimBox = boxes.trimBoxArray;
       doc.image(jpeg, 0, 0, { width: boxes.mediaBox.widthPt, height: boxes.mediaBox.heightPt });
       pages.push({ sha256: createHash('sha256').update(jpeg).digest('hex'), bytes: jpeg.length, widthPx: size.width, heightPx: size.height });
-      await Promise.race([written(doc as unknown as Readable, out), failed]);
+      await caughtUp();
     }
     if (pages.length === 0) throw new Error('a book PDF needs at least one page');
-    const done = finished(out);
-    doc.once('end', () => out.end());
     doc.end();
-    await Promise.race([done, failed]);
-    await rename(partial, options.path);
+    await consumed;
   } catch (error) {
-    doc.removeAllListeners('data');
-    out.destroy();
-    await rm(partial, { force: true });
+    output.destroy();
+    await consumed.catch(() => undefined);
     throw error;
   }
   return { pageCount: pages.length, bytes, sha256: hash.digest('hex'), mediaBox: boxes.mediaBox, trimBox: boxes.trimBox, pages };
-}
-
-/** Resolves once everything PDFKit has produced so far is in the file (not in a stream buffer). */
-async function written(doc: Readable, out: WriteStream): Promise<void> {
-  while (doc.readableLength > 0 || out.writableLength > 0) {
-    if (out.writableNeedDrain) await once(out, 'drain');
-    else await new Promise((resolve) => setImmediate(resolve));
-  }
 }
 
 /** Width and height from a JPEG's SOF marker (the header only). */

@@ -1,4 +1,4 @@
-import { access, mkdir } from 'node:fs/promises';
+import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
@@ -7,12 +7,13 @@ import type { PrintWarning } from '../../domain/print-warning';
 import { isFinalOrderStatus, type OrderStatus } from '../../domain/order-status';
 import { moveProject } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
+import { withScratchDir } from '../../storage/scratch-dir';
 import type { PrinterRegistry } from '../../printers/printer-registry';
 import type { PrintJob } from '../../printers/printer';
 import { SANDBOX_PRINTER_STEPS, sandboxParcels, sandboxTrackingUrl } from '../../printers/sandbox-printer';
 import type { Parcel } from '../../domain/parcel';
 import { PrintRenderProcess } from '../../imaging/print/render-process';
-import { writeBookPdf } from '../../imaging/print/book-pdf';
+import { writeBookPdf, type BookPdf } from '../../imaging/print/book-pdf';
 import { coverGeometry, coverSheetFormat, type CoverGeometry } from '../../imaging/print/cover-geometry';
 import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
@@ -71,7 +72,10 @@ export class BookProduction {
 
   /**
    * Renders pages [from, to] at print resolution (0: the cover sheet, sized for this book's page
-   * count), skipping pages already on disk, and records the photos that will print soft on the line.
+   * count), skipping pages already in the store, and records the photos that will print soft on
+   * the line. The render process reads and writes local files: each page's originals are fetched
+   * into a folder of this job, the page is rendered there and streamed into the store, and the
+   * folder goes when the job ends, so the store may be on another machine.
    */
   async renderPages(em: EntityManager, lineId: string, from: number, to: number): Promise<{ rendered: number }> {
     const { files } = this.deps;
@@ -81,28 +85,38 @@ export class BookProduction {
     const format = project.product.specifications.format;
     const prefix = printFilesPrefix(line);
     const colorCorrection = line.metadata.colorCorrection === true;
-    const photoFiles: Record<string, string> = {};
-    for (const photo of await em.find(Photo, { project })) if (photo.originalKey) photoFiles[photo.id] = files.pathOf(photo.originalKey);
+    const originals = new Map<string, string>();
+    for (const photo of await em.find(Photo, { project })) if (photo.originalKey) originals.set(photo.id, photo.originalKey);
     const warnings: PrintWarning[] = [];
     let rendered = 0;
-    for (let number = from; number <= to; number++) {
-      const key = pageKey(prefix, number);
-      if (await exists(files, key)) continue;
-      const placements = await this.renderer.render({
-        bookKey: lineId,
-        format,
-        colorCorrection,
-        photoFiles,
-        outFile: files.pathOf(key),
-        ...(number === 0 ? { cover: { cover: book.cover, geometry: geometryOf(line) } } : { page: book.pages[number - 1] }),
-      });
-      rendered++;
-      for (const placement of placements) {
-        if (placement.warning) {
-          warnings.push({ page: number === 0 ? 'cover' : number, photoId: placement.photoId, effectiveDpi: Math.round(placement.effectiveDpi), message: placement.warning });
+    await withScratchDir(async (scratch) => {
+      const photoFiles: Record<string, string> = {};
+      for (let number = from; number <= to; number++) {
+        const key = pageKey(prefix, number);
+        if (await files.exists(key)) continue;
+        const photoIds = number === 0 ? [book.cover.photoId] : book.pages[number - 1].photos.map((slot) => slot.photoId);
+        for (const photoId of photoIds) {
+          const original = photoId && originals.get(photoId);
+          if (original && !photoFiles[photoId]) photoFiles[photoId] = await files.localFile(original, scratch);
+        }
+        const outFile = path.join(scratch, `page-${number}.jpg`);
+        const placements = await this.renderer.render({
+          bookKey: lineId,
+          format,
+          colorCorrection,
+          photoFiles,
+          outFile,
+          ...(number === 0 ? { cover: { cover: book.cover, geometry: geometryOf(line) } } : { page: book.pages[number - 1] }),
+        });
+        await files.putFrom(key, createReadStream(outFile));
+        rendered++;
+        for (const placement of placements) {
+          if (placement.warning) {
+            warnings.push({ page: number === 0 ? 'cover' : number, photoId: placement.photoId, effectiveDpi: Math.round(placement.effectiveDpi), message: placement.warning });
+          }
         }
       }
-    }
+    });
     if (warnings.length > 0) {
       await em.fork().transactional(async (tx) => {
         const locked = await tx.findOneOrFail(OrderLine, { id: lineId });
@@ -123,16 +137,15 @@ export class BookProduction {
     const manifestKey = `${prefix}/manifest.json`;
     const pageCount = line.project.book!.pages.length;
     // The manifest is written last; a line assembled before cover sheets existed has one but no cover.pdf.
-    const assembled = (await exists(files, manifestKey)) && (await exists(files, coverPdfKey)) && (await exists(files, pdfKey));
+    const assembled = (await files.exists(manifestKey)) && (await files.exists(coverPdfKey)) && (await files.exists(pdfKey));
     if (!assembled) {
       const format = line.project.product.specifications.format;
       const geometry = geometryOf(line);
-      await mkdir(path.dirname(files.pathOf(pdfKey)), { recursive: true });
       const title = line.project.book!.cover.title;
       await files.put(coverPreviewKeyOf(coverPdfKey), await coverSheetPreview(await files.get(pageKey(prefix, 0))));
-      const coverPdf = await writeBookPdf({ path: files.pathOf(coverPdfKey), format: coverSheetFormat(geometry, format.dpi), pages: readPages(files, [pageKey(prefix, 0)]), title });
+      const coverPdf = await writePdf(files, coverPdfKey, { format: coverSheetFormat(geometry, format.dpi), pages: readPages(files, [pageKey(prefix, 0)]), title });
       const interiorKeys = Array.from({ length: pageCount }, (_, n) => pageKey(prefix, n + 1));
-      const interiorPdf = await writeBookPdf({ path: files.pathOf(pdfKey), format, pages: readPages(files, interiorKeys), title });
+      const interiorPdf = await writePdf(files, pdfKey, { format, pages: readPages(files, interiorKeys), title });
       const manifest = buildManifest({
         orderId: line.order.orderId,
         projectId: line.project.id,
@@ -216,13 +229,13 @@ function pageKey(prefix: string, number: number): string {
   return number === 0 ? `${prefix}/pages/cover-sheet.jpg` : `${prefix}/pages/${String(number).padStart(4, '0')}.jpg`;
 }
 
-async function exists(files: FileStore, key: string): Promise<boolean> {
-  try {
-    await access(files.pathOf(key));
-    return true;
-  } catch {
-    return false;
-  }
+/** Streams a book PDF into the store under `key`: it appears whole or not at all. */
+async function writePdf(files: FileStore, key: string, options: Omit<Parameters<typeof writeBookPdf>[0], 'write'>): Promise<BookPdf> {
+  let pdf: BookPdf | undefined;
+  await files.putStreamed(key, async (write) => {
+    pdf = await writeBookPdf({ ...options, write });
+  });
+  return pdf!;
 }
 
 /** Yields one page at a time: the PDF writer never holds more than the page it is writing. */

@@ -4,6 +4,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/harness';
+import { startS3TestServer, type S3TestServer } from '../../support/s3-test-server';
 
 /**
  * A GET with the path and headers sent exactly as written: fetch would resolve `..` before
@@ -22,7 +23,9 @@ function rawGet(baseUrl: string, requestPath: string, headers: Record<string, st
   });
 }
 
-describe('stored files at /files/<key>', () => {
+describe.each([['the filesystem store'], ['the S3 store']])('stored files at /files/<key>, from %s', (store) => {
+  const s3Store = store === 'the S3 store';
+  let s3: S3TestServer | undefined;
   let api: TestService;
   const base = 'c1/prod/projects/p1';
   const stored: Record<string, { type: string; body: Buffer }> = {};
@@ -32,7 +35,8 @@ describe('stored files at /files/<key>', () => {
   const signedRaw = (rawPath: string) => `${rawPath}?${new URL(api.service.files.url(decodeURIComponent(rawPath.slice('/files/'.length)))).search.slice(1)}`;
 
   beforeAll(async () => {
-    api = await startTestService();
+    s3 = s3Store ? await startS3TestServer() : undefined;
+    api = await startTestService(s3?.env ?? {});
     const image = sharp({ create: { width: 64, height: 48, channels: 3, background: '#2e86c1' } });
     stored['preview.jpg'] = { type: 'image/jpeg', body: await image.clone().jpeg().toBuffer() };
     stored['thumb.png'] = { type: 'image/png', body: await image.clone().png().toBuffer() };
@@ -43,12 +47,13 @@ describe('stored files at /files/<key>', () => {
     // Beside the store, inside DATA_DIR: must never be reachable through /files.
     await writeFile(path.join(api.config.dataDir, 'secret.json'), '{"secret":"outside-the-store"}');
     // A write in progress and a file type the store does not publish.
-    await writeFile(path.join(api.service.files.root, ...base.split('/'), 'preview.jpg.0a1b2c.tmp'), stored['preview.jpg'].body);
-    await writeFile(path.join(api.service.files.root, ...base.split('/'), 'notes.txt'), 'not published');
-    await mkdir(path.join(api.service.files.root, base, 'empty'), { recursive: true });
+    await api.service.files.put(`${base}/preview.jpg.0a1b2c.tmp`, stored['preview.jpg'].body);
+    await api.service.files.put(`${base}/notes.txt`, Buffer.from('not published'));
+    if (!s3Store) await mkdir(path.join(api.config.dataDir, 'files', base, 'empty'), { recursive: true });
   });
   afterAll(async () => {
     await api?.stop();
+    await s3?.stop();
   });
 
   it('serves each stored type with its content type, length and private caching', async () => {

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
@@ -11,6 +11,7 @@ import { buildManifest } from '../../../src/imaging/print/manifest';
 import { coverGeometry, coverSheetFormat } from '../../../src/imaging/print/cover-geometry';
 import { pagePixels } from '../../../src/imaging/print/print-geometry';
 import type { ProductProduction } from '../../../src/domain/print-production';
+import { FilesystemFileStore } from '../../../src/storage/filesystem-file-store';
 import { A4 } from './print-images';
 
 /** A4 + 3 mm bleed: 216 x 303 mm = 612.28 x 858.90 pt, 2551 x 3579 px at 300 DPI. */
@@ -27,6 +28,18 @@ async function* iterate(buffers: Buffer[]): AsyncGenerator<Buffer> {
 }
 
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
+
+type BookPdfOptions = Omit<Parameters<typeof writeBookPdf>[0], 'write'>;
+
+/** Writes the PDF through a real store's streamed write, as production does; `watch` sees each chunk. */
+async function writeToStore(name: string, options: BookPdfOptions, watch?: (chunk: Buffer) => void) {
+  const store = new FilesystemFileStore(dir, 'http://127.0.0.1:4000');
+  let result: Awaited<ReturnType<typeof writeBookPdf>> | undefined;
+  await store.putStreamed(name, async (write) => {
+    result = await writeBookPdf({ ...options, write: (chunk) => (watch?.(chunk), write(chunk)) });
+  });
+  return result!;
+}
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(os.tmpdir(), 'book-pdf-'));
@@ -49,7 +62,7 @@ afterAll(async () => {
 describe('writeBookPdf', () => {
   it('writes one A4-with-bleed page per JPEG, TrimBox the finished A4, images at 300 DPI embedded as they are', async () => {
     const file = path.join(dir, 'book.pdf');
-    const result = await writeBookPdf({ path: file, format: A4, pages: iterate(pages) });
+    const result = await writeToStore('book.pdf', { format: A4, pages: iterate(pages) });
     const bytes = await readFile(file);
     expect(result.pageCount).toBe(4);
     expect(result.bytes).toBe(bytes.length);
@@ -85,37 +98,36 @@ describe('writeBookPdf', () => {
     }
   });
 
-  it('streams: each page is in the file before the next page is read, and the file appears whole', async () => {
+  it('streams: each page is written before the next page is read, and the file appears whole', async () => {
     const file = path.join(dir, 'streamed.pdf');
-    const observed: { page: number; bytesOnDisk: number; imagesSoFar: number; finalExists: boolean }[] = [];
+    let written = 0;
+    const observed: { page: number; written: number; imagesSoFar: number; finalExists: boolean }[] = [];
     async function* watched(): AsyncGenerator<Buffer> {
       let imagesSoFar = 0;
       for (const [page, jpeg] of pages.entries()) {
-        if (page > 0) {
-          observed.push({ page, bytesOnDisk: (await stat(`${file}.partial`)).size, imagesSoFar, finalExists: existsSync(file) });
-        }
+        if (page > 0) observed.push({ page, written, imagesSoFar, finalExists: existsSync(file) });
         imagesSoFar += jpeg.length;
         yield jpeg;
       }
     }
-    await writeBookPdf({ path: file, format: A4, pages: watched() });
+    await writeToStore('streamed.pdf', { format: A4, pages: watched() }, (chunk) => (written += chunk.length));
     expect(observed).toHaveLength(3);
     for (const o of observed) {
-      expect(o.bytesOnDisk).toBeGreaterThanOrEqual(o.imagesSoFar);
+      expect(o.written).toBeGreaterThanOrEqual(o.imagesSoFar);
       expect(o.finalExists).toBe(false);
     }
-    expect(existsSync(`${file}.partial`)).toBe(false);
+    expect((await readdir(dir)).filter((name) => name.startsWith('streamed.pdf.'))).toEqual([]);
     expect((await PDFDocument.load(await readFile(file))).getPageCount()).toBe(4);
   });
 
   it('refuses a page that is not the format\'s pixel size, leaving no file behind', async () => {
     const file = path.join(dir, 'wrong.pdf');
     const small = await sharp({ create: { width: 1276, height: 1789, channels: 3, background: '#fff' } }).jpeg().toBuffer();
-    await expect(writeBookPdf({ path: file, format: A4, pages: iterate([pages[0], small]) })).rejects.toThrow(/page 2 is 1276x1789 px; the format needs 2551x3579 px/);
+    await expect(writeToStore('wrong.pdf', { format: A4, pages: iterate([pages[0], small]) })).rejects.toThrow(/page 2 is 1276x1789 px; the format needs 2551x3579 px/);
     expect(existsSync(file)).toBe(false);
-    expect(existsSync(`${file}.partial`)).toBe(false);
-    await expect(writeBookPdf({ path: file, format: A4, pages: iterate([]) })).rejects.toThrow(/at least one page/);
-    await expect(writeBookPdf({ path: file, format: A4, pages: iterate([Buffer.from('not a jpeg')]) })).rejects.toThrow(/not a JPEG/);
+    expect((await readdir(dir)).filter((name) => name.startsWith('wrong.pdf'))).toEqual([]);
+    await expect(writeToStore('wrong.pdf', { format: A4, pages: iterate([]) })).rejects.toThrow(/at least one page/);
+    await expect(writeToStore('wrong.pdf', { format: A4, pages: iterate([Buffer.from('not a jpeg')]) })).rejects.toThrow(/not a JPEG/);
     expect(existsSync(file)).toBe(false);
   });
 
@@ -134,8 +146,8 @@ describe('buildManifest', () => {
     const sheetJpeg = await sharp({ create: { width: sheetPx.width, height: sheetPx.height, channels: 3, background: '#2f3b48' } }).jpeg().toBuffer();
     const coverFile = path.join(dir, 'manifest-cover.pdf');
     const interiorFile = path.join(dir, 'manifest-interior.pdf');
-    const coverPdf = await writeBookPdf({ path: coverFile, format: sheet, pages: iterate([sheetJpeg]) });
-    const interiorPdf = await writeBookPdf({ path: interiorFile, format: A4, pages: iterate(pages.slice(0, 2)) });
+    const coverPdf = await writeToStore('manifest-cover.pdf', { format: sheet, pages: iterate([sheetJpeg]) });
+    const interiorPdf = await writeToStore('manifest-interior.pdf', { format: A4, pages: iterate(pages.slice(0, 2)) });
     const warnings = [{ page: 2, photoId: 'p1', effectiveDpi: 120, message: 'low resolution: 120 DPI on paper, prints pixelated (aim for 300)' }];
     const manifest = buildManifest({ orderId: 'o-1', projectId: 'p-1', sku: 'A4-HC', quantity: 2, format: A4, geometry, coverPdf, interiorPdf, warnings, createdAt: new Date('2024-07-01T10:00:00Z') });
     // 2 pages: spine 0.15 + 2 x 2.5 = 5.15 mm; sheet 2 x (3 + 15 + 210 + 8) + 5.15 = 477.15 x 333 mm.

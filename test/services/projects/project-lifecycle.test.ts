@@ -1,4 +1,3 @@
-import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/harness';
 import { post, request, serviceHeader } from '../../support/http';
@@ -85,8 +84,8 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
     const doomed = await generate({ userId: 'deleter' });
     await editable(doomed);
     const preview = (await list('deleter')).body.data.find((p: any) => p.id === doomed).preview as string;
-    const previewFile = api.service.files.pathOf(new URL(preview).pathname.replace('/files/', ''));
-    expect(existsSync(previewFile)).toBe(true);
+    const previewKey = new URL(preview).pathname.replace('/files/', '');
+    expect(await api.service.files.exists(previewKey)).toBe(true);
 
     const { status: code, body } = await post(api.url, '/v2/project/delete', { user: 'deleter', type: 'sync', ids: [doomed] }, auth);
     expect(code).toBe(200);
@@ -96,7 +95,7 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
 
     // DELETION_RETENTION is 1 s here: then the row and the files are gone.
     await waitFor(async () => (await status(doomed)).status === 404, 15_000, 'expunge');
-    expect(existsSync(previewFile)).toBe(false);
+    expect(await api.service.files.exists(previewKey)).toBe(false);
   });
 
   it('deletes asynchronously: answers at once and the projects leave the list', async () => {
