@@ -108,6 +108,8 @@ const EnvironmentSchema = Type.Object(
     WS_CONNECTS_PER_ADDRESS: count(300, 'graphql-ws connection attempts per RATE_LIMIT_WINDOW and address'),
     AUTH_FAILURES_MAX: count(30, 'failed authentications per AUTH_FAILURES_WINDOW and address'),
     AUTH_FAILURES_WINDOW: duration('10m'),
+    /** Where the limits above are counted; unset: postgres with a DATABASE_URL (other processes may share it), memory with the embedded database. */
+    LIMITS_STORE: Type.Optional(Type.Enum(['postgres', 'memory'], { description: 'one of postgres, memory' })),
     /** Fastify's trustProxy: which peers may say, in X-Forwarded-For, whom they forward. */
     TRUST_PROXY: Type.String({
       format: 'trust-proxy',
@@ -226,6 +228,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       wsConnectsPerAddress: env.WS_CONNECTS_PER_ADDRESS,
       authFailuresMax: env.AUTH_FAILURES_MAX,
       authFailuresWindowMs: milliseconds(env.AUTH_FAILURES_WINDOW),
+      store: env.LIMITS_STORE ?? (env.DATABASE_URL ? 'postgres' : 'memory'),
     },
     /** Fastify's `trustProxy`, from TRUST_PROXY. */
     trustProxy: trustProxyOf(env.TRUST_PROXY)!,

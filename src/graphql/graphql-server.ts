@@ -6,7 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { GraphQLError, specifiedRules, validate, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { IncomingMessage } from 'node:http';
-import { RateLimiterMemory, type RateLimiterRes } from 'rate-limiter-flexible';
+import type { RateLimiterRes } from 'rate-limiter-flexible';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../services/app-services';
 import type { Presented } from '../services/tenancy/authenticate';
@@ -44,14 +44,16 @@ export async function startGraphqlServer(
 ): Promise<ApolloServer<GraphqlContext>> {
   const schema = await graphqlSchema();
   const rules = operationRules(limits);
-  const caps = new SocketCaps(limits);
-  const connectAttempts = new RateLimiterMemory({ points: limits.wsConnectsPerAddress, duration: limits.rateLimitWindowMs / 1000 });
+  const caps = new SocketCaps(limits, services.socketSlots);
+  const connectAttempts = services.limitStore.windowCounter({ keyPrefix: 'ws-connects', points: limits.wsConnectsPerAddress, windowMs: limits.rateLimitWindowMs });
   /** Per socket: the client it counts against, the ids of its running operations, and how results are written to it. */
   type SocketExtra = {
     tenant?: GraphqlContext['ctx']['tenant'];
     projectScope?: string;
     callerKey?: string;
     running?: Set<string>;
+    /** Set once graphql-ws closed the socket: a slot taken while it closed is given back at once. */
+    closed?: boolean;
     send?: (text: string) => void;
   };
   /** Each subscription's context names the socket and operation its results are pushed to. */
@@ -74,8 +76,12 @@ export async function startGraphqlServer(
         if (spent > services.requestBudget.max) return [rateLimitedError(services.requestBudget.max, limits.rateLimitWindowMs, resetMs)];
         const unsafe = unsafeVariablesError(payload.variables);
         if (unsafe) return [unsafe];
-        const refused = caps.startOperation(extra.callerKey!);
+        const refused = await caps.startOperation(extra.callerKey!);
         if (refused) return [refused];
+        if (extra.closed) {
+          caps.endOperation(extra.callerKey!);
+          return [new GraphQLError('the connection closed')]; // sent to no one: graphql-ws drops it
+        }
         extra.running!.add(id);
         return undefined;
       },
@@ -85,6 +91,7 @@ export async function startGraphqlServer(
       },
       onClose: (socketContext) => {
         const extra = socketContext.extra as SocketExtra;
+        extra.closed = true;
         if (extra.callerKey) caps.closeConnection(extra.callerKey, extra.running?.size ?? 0);
       },
       onConnect: async (socketContext) => {
@@ -95,9 +102,13 @@ export async function startGraphqlServer(
           const { tenant } = identity;
           const extra = socketContext.extra as SocketExtra & { socket: { close(code: number, reason: string): void } };
           const callerKey = budgetKeyOf(identity);
-          if (!caps.openConnection(callerKey)) {
+          if (!(await caps.openConnection(callerKey))) {
             // Closed first with our own code, so the client learns why; graphql-ws's 4403 then finds it closing.
             extra.socket.close(TOO_MANY_CONNECTIONS, 'Too many connections for this client');
+            return false;
+          }
+          if (extra.closed) {
+            caps.closeConnection(callerKey, 0);
             return false;
           }
           Object.assign(extra, { tenant, projectScope: identity.projectScope, callerKey, running: new Set<string>() });
@@ -165,6 +176,7 @@ export async function startGraphqlServer(
         async drainServer() {
           heartbeat.stop();
           await wsServer.dispose();
+          await services.socketSlots.close();
         },
       };
     },

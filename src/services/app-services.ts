@@ -6,6 +6,8 @@ import type { FileStore } from '../storage/file-store';
 import { Authenticator } from './tenancy/authenticate';
 import { AuthFailureLimiter } from './tenancy/auth-failures';
 import { RequestBudget } from './tenancy/request-budget';
+import { LimitStore } from './tenancy/limit-store';
+import { ProcessSlots, SharedSlots, type SocketSlots } from './tenancy/socket-slots';
 import type { CredentialCache } from './tenancy/credential-cache';
 import { CatalogueService } from './catalogue/catalogue-service';
 import { ProjectService } from './projects/project-service';
@@ -25,6 +27,10 @@ export interface AppServices {
   authenticator: Authenticator;
   /** The rate limit every transport spends from (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW). */
   requestBudget: RequestBudget;
+  /** Where the published limits are counted (LIMITS_STORE): shared by every process of the database, or per process. */
+  limitStore: LimitStore;
+  /** The graphql-ws connections and subscriptions each client holds, in the same store. */
+  socketSlots: SocketSlots;
   catalogue: CatalogueService;
   projects: ProjectService;
   orders: OrderService;
@@ -51,11 +57,15 @@ export interface AppServiceDeps {
 export function createAppServices({ config, em, pepper, files, engine, printers, log, credentialCache }: AppServiceDeps): AppServices {
   const { limits } = config;
   const editor = new EditorService(em);
+  const shared = limits.store === 'postgres';
+  const limitStore = shared ? LimitStore.postgres(em.getKnex()) : LimitStore.memory();
   return {
     em,
     files,
-    authenticator: new Authenticator(em, pepper, new AuthFailureLimiter(limits.authFailuresMax, limits.authFailuresWindowMs), editor, credentialCache),
-    requestBudget: new RequestBudget(limits.rateLimitMax, limits.rateLimitWindowMs),
+    authenticator: new Authenticator(em, pepper, new AuthFailureLimiter(limits.authFailuresMax, limits.authFailuresWindowMs, limitStore), editor, credentialCache),
+    requestBudget: new RequestBudget(limits.rateLimitMax, limits.rateLimitWindowMs, limitStore),
+    limitStore,
+    socketSlots: shared ? new SharedSlots(em.getKnex(), log) : new ProcessSlots(),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log }),
     orders: new OrderService({ config, engine, files, log, em, printers }),

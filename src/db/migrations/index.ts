@@ -10,6 +10,7 @@ import { Migration20261126000300 } from './Migration20261126000300';
 import { Migration20261126000400 } from './Migration20261126000400';
 import { Migration20261126000500 } from './Migration20261126000500';
 import { Migration20261126000600 } from './Migration20261126000600';
+import { Migration20261127093000 } from './Migration20261127093000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -25,4 +26,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126000400', class: Migration20261126000400 },
   { name: 'Migration20261126000500', class: Migration20261126000500 },
   { name: 'Migration20261126000600', class: Migration20261126000600 },
+  { name: 'Migration20261127093000', class: Migration20261127093000 },
 ];

@@ -1,20 +1,24 @@
-import { RateLimiterMemory } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimitedError } from '../../domain/errors';
+import type { LimitStore } from './limit-store';
 
 /**
  * Failed authentications per address (AUTH_FAILURES_MAX per AUTH_FAILURES_WINDOW, docs/operations.md, Limits).
  * An address that spent its failures is refused with 429 before its next credential reaches the
  * database; a credential checked from memory (CredentialCache) still passes, so callers that share
- * an address with a guesser keep working once their key is known.
+ * an address with a guesser keep working once their key is known. Counted for all processes of
+ * the database (LimitStore): a guesser spread over N processes gets no N times the tries. Both calls
+ * sit on paths that query the database anyway (an uncached credential, a failure).
  */
 export class AuthFailureLimiter {
-  private readonly failures: RateLimiterMemory;
+  private readonly failures: RateLimiterAbstract;
 
   constructor(
     private readonly max: number,
     private readonly windowMs: number,
+    store: LimitStore,
   ) {
-    this.failures = new RateLimiterMemory({ points: max, duration: windowMs / 1000 });
+    this.failures = store.windowCounter({ keyPrefix: 'auth-failures', points: max, windowMs });
   }
 
   /** Throws a RATE_LIMITED error while `address` has no failures left. */

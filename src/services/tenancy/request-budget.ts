@@ -1,5 +1,7 @@
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Identity } from './authenticate';
+import type { LimitStore } from './limit-store';
+import { BudgetSlices } from './budget-slices';
 
 /** What one spend left: requests spent this window (this one included) and when the window resets. */
 export interface Spent {
@@ -10,20 +12,26 @@ export interface Spent {
 /**
  * The published rate limit (RATE_LIMIT_MAX per RATE_LIMIT_WINDOW, docs/operations.md, Limits): one budget per
  * caller (`budgetKeyOf`), shared by every transport, so that REST and GraphQL requests (through
- * @fastify/rate-limit, src/http/rate-limits.ts) and graphql-ws operations spend the same one.
+ * @fastify/rate-limit, src/http/rate-limits.ts) and graphql-ws operations spend the same one, in
+ * whichever process of the service they arrive (LimitStore).
  */
 export class RequestBudget {
-  private readonly limiter: RateLimiterMemory;
+  private readonly limiter: RateLimiterAbstract;
+  /** Shared by several processes: spent in slices, not a round trip per request. */
+  private readonly slices?: BudgetSlices;
 
   constructor(
     readonly max: number,
     readonly windowMs: number,
+    store: LimitStore,
   ) {
-    this.limiter = new RateLimiterMemory({ points: max, duration: windowMs / 1000 });
+    this.limiter = store.windowCounter({ keyPrefix: 'budget', points: max, windowMs });
+    if (store.kind === 'postgres') this.slices = new BudgetSlices(this.limiter, max, sliceSizeOf(max));
   }
 
   /** Spends one request of `key`'s budget; over it when `spent > max`. */
   async spend(key: string): Promise<Spent> {
+    if (this.slices) return this.slices.spend(key);
     try {
       const spent = await this.limiter.consume(key);
       return { spent: spent.consumedPoints, resetMs: spent.msBeforeNext };
@@ -32,6 +40,11 @@ export class RequestBudget {
       return { spent: refused.consumedPoints, resetMs: refused.msBeforeNext };
     }
   }
+}
+
+/** 1% of the budget, at most 100 requests: a client spread over N processes may be refused at most (N - 1) slices early. */
+function sliceSizeOf(max: number): number {
+  return Math.min(100, Math.max(1, Math.floor(max / 100)));
 }
 
 /**
