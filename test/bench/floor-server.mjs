@@ -25,6 +25,25 @@ const pepper = process.env.CREDENTIAL_PEPPER;
 const frontendUrl = process.env.FRONTEND_URL ?? 'http://127.0.0.1:4000/editor';
 const ttlMs = 30 * 24 * 3600 * 1000;
 
+// FLOOR_SHARED_RATE_LIMIT=1: each authenticated request also spends a budget shared across
+// processes, as rate-limiter-flexible's RateLimiterPostgres does (one upsert of the caller's row of
+// an unlogged table): what a rate limit kept in PostgreSQL costs on top of the floor.
+const sharedRateLimit = process.env.FLOOR_SHARED_RATE_LIMIT === '1';
+if (sharedRateLimit) {
+  await pool.query('CREATE UNLOGGED TABLE IF NOT EXISTS bench_floor_rate_limit_counts (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)');
+}
+async function spendRateLimit(tenant) {
+  const now = Date.now();
+  await pool.query(
+    `INSERT INTO bench_floor_rate_limit_counts VALUES ($1, $2, $3)
+       ON CONFLICT(key) DO UPDATE SET
+         points = CASE WHEN bench_floor_rate_limit_counts.expire <= $4 THEN $2 ELSE bench_floor_rate_limit_counts.points + ($2) END,
+         expire = CASE WHEN bench_floor_rate_limit_counts.expire <= $4 THEN $3 ELSE bench_floor_rate_limit_counts.expire END
+     RETURNING points, expire`,
+    [`budget:client:${tenant.clientId}:${tenant.env}`, 1, now + 60_000, now],
+  );
+}
+
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_floor_flows (
   workflow_id text PRIMARY KEY, name text NOT NULL, input jsonb NOT NULL, status text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
 
@@ -255,6 +274,7 @@ const server = http.createServer(async (request, response) => {
   try {
     if (url.pathname === '/healthz') return void response.end('{"status":"ok"}');
     const tenant = await authenticate(request.headers['x-service']);
+    if (sharedRateLimit) await spendRateLimit(tenant);
     const result =
       url.pathname === '/v2/project/status'
         ? await status(tenant, url)

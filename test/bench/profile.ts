@@ -151,7 +151,7 @@ export function inclusivePerRequest(profile: Profile, fromUs: number, toUs: numb
 
 /** Runs `spec` against a server started under --cpu-prof, stops it, and prints its profile. */
 async function profiled(what: string, start: (flags: string[]) => Promise<Running>, spec: Omit<LoadSpec, 'url'>) {
-  const profileDir = process.env.BENCH_PROFILE_DIR ? path.join(process.env.BENCH_PROFILE_DIR, what) : await mkdtemp(path.join(os.tmpdir(), 'photobook-prof-'));
+  const profileDir = process.env.BENCH_PROFILE_DIR ? path.join(process.env.BENCH_PROFILE_DIR, what.replace(/[^\w.-]+/g, '-')) : await mkdtemp(path.join(os.tmpdir(), 'photobook-prof-'));
   const server = await start(['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   // JIT and pools warm before the profiled window.
   await load({ ...spec, url: server.url, seconds: 2 });

@@ -149,6 +149,7 @@ async function endpointRows() {
   await seedProjects(url, client.clientId, PROJECTS, USERS);
   service = await startProject({ databaseUrl: url, dataDir });
   const floor = await startFloor('floor-server.mjs', url);
+  const limitedFloor = await startFloor('floor-server.mjs', url, { FLOOR_SHARED_RATE_LIMIT: '1' });
   // Apollo's standalone server answers GETs only with a CSRF-safe header.
   const apolloFloor = wanted('graphql')
     ? await startFloor('apollo-floor.mjs', url, {}, [], { path: '/?query=%7B__typename%7D', headers: { 'apollo-require-preflight': 'true' } })
@@ -160,8 +161,13 @@ async function endpointRows() {
     await load({ url: floor.url, connections: CONNECTIONS, seconds: 2, headers: { 'x-service': client.header }, paths: statusPaths });
 
     if (wanted('status')) {
-      const [a, b] = await interleaved(() => run(service, client, { paths: statusPaths }), () => run(floor, client, { paths: statusPaths }));
+      const [a, b, c] = await interleavedAll([
+        () => run(service, client, { paths: statusPaths }),
+        () => run(floor, client, { paths: statusPaths }),
+        () => run(limitedFloor, client, { paths: statusPaths }),
+      ]);
       ratioRow('GET /v2/project/status', a, b, 'floor (floor-server.mjs): bare node:http + pg, credential cache, same SELECT and JSON', 0.6, 1.5);
+      ratioInfo('the status floor spending a rate limit kept in PostgreSQL (one upsert a request, FLOOR_SHARED_RATE_LIMIT)', c, b, 'the status floor');
     }
     if (wanted('graphql')) {
       const query = 'query ($id: String!) { project(id: $id) { id status { project photos } } }';
@@ -191,6 +197,7 @@ async function endpointRows() {
     }
   } finally {
     await apolloFloor?.stop();
+    await limitedFloor.stop();
     await floor.stop();
     await service.stop();
     await rm(dataDir, { recursive: true, force: true });
