@@ -20,5 +20,7 @@ export function createLogger(level: string, destination: 1 | 2 | DestinationStre
   if (terminal && process.env.NODE_ENV !== 'production') {
     return pino({ ...options, transport: { target: 'pino-pretty', options: { destination } } });
   }
-  return pino(options, pino.destination(destination));
+  // Written asynchronously, several lines a write: one synchronous write per line cost a hot read
+  // a visible share of its CPU (docs/performance.md). pino flushes what is buffered when the process exits.
+  return pino(options, pino.destination({ dest: destination, sync: false }));
 }

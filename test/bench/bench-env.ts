@@ -26,8 +26,13 @@ export function databaseUrl(name: string): string {
   return url.toString();
 }
 
-/** A fresh database `name` (dropped first when `fresh`); returns its URL. */
-export async function benchDatabase(name: string, fresh = true): Promise<string> {
+/**
+ * A fresh database `name` (dropped first when `fresh`); returns its URL. BENCH_DATABASE_SUFFIX is
+ * appended to the name, so that two checkouts benching on one server do not drop each other's data.
+ */
+export async function benchDatabase(base: string, fresh = true): Promise<string> {
+  const name = `${base}${process.env.BENCH_DATABASE_SUFFIX ?? ''}`;
+  if (!/^\w+$/.test(name)) throw new Error(`BENCH_DATABASE_SUFFIX makes "${name}", not a plain database name`);
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
   try {
@@ -55,12 +60,12 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-async function waitForHttp(url: string, child: ChildProcess, what: string, timeoutMs = 120_000): Promise<void> {
+async function waitForHttp(url: string, child: ChildProcess, what: string, timeoutMs = 120_000, headers: Record<string, string> = {}): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
     try {
-      const response = await fetch(url);
+      const response = await fetch(url, { headers });
       if (response.ok) return;
     } catch {
       // not listening yet
@@ -158,8 +163,20 @@ export function residentKiB(pid: number): { rss: number; peak: number } {
   return { rss: kib('VmRSS'), peak: kib('VmHWM') };
 }
 
-/** A floor script of test/bench/ (bare node:http + pg), in its own process. */
-export async function startFloor(script: string, databaseUrl: string, env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<Running> {
+/** How a floor says it listens: a GET that answers 2xx (Apollo's standalone server has no /healthz). */
+export interface Readiness {
+  path: string;
+  headers?: Record<string, string>;
+}
+
+/** A floor script of test/bench/ (bare node:http + pg, or Apollo's standalone server), in its own process. */
+export async function startFloor(
+  script: string,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+  ready: Readiness = { path: '/healthz' },
+): Promise<Running> {
   const port = await freePort();
   const child = spawn(process.execPath, [...nodeFlags, path.join(ROOT, 'test/bench', script)], {
     cwd: ROOT,
@@ -168,7 +185,7 @@ export async function startFloor(script: string, databaseUrl: string, env: Recor
     env: { ...process.env, DATABASE_URL: databaseUrl, PORT: String(port), CREDENTIAL_PEPPER: PEPPER, ...env },
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitForHttp(`${url}/healthz`, child, script);
+  await waitForHttp(`${url}${ready.path}`, child, script, undefined, ready.headers);
   return { url, child, stop: () => stopGroup(child) };
 }
 

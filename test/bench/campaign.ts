@@ -168,6 +168,6 @@ await rm(dataDir, { recursive: true, force: true });
 {
   const admin = new pg.Client({ connectionString: SERVER_URL });
   await admin.connect();
-  await admin.query('DROP DATABASE IF EXISTS photobook_bench_campaign WITH (FORCE)');
+  await admin.query(`DROP DATABASE IF EXISTS ${new URL(databaseUrl).pathname.slice(1)} WITH (FORCE)`);
   await admin.end();
 }

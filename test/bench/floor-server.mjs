@@ -1,8 +1,10 @@
-// The floor of the project endpoints: what bare node:http + pg do for the same requests. The same
-// credential check as the service (one indexed query per request, HMAC-SHA256 of the secret with
-// CREDENTIAL_PEPPER compared in constant time), the same SQL conditions (tenant, keyset, status),
-// the same JSON. Plain JavaScript, a pool of 10 like the service's. No validation beyond what the
-// benchmark sends, no logging, no metrics: a floor, not a product.
+// The floor of the project endpoints: the least bare node:http + pg do for the same answers. The
+// credential check the service makes: the credential row cached per access key (as the service's
+// credential cache does, so no credentials query per request once warm), HMAC-SHA256 of the secret
+// with CREDENTIAL_PEPPER compared in constant time on every request; the same SQL conditions
+// (tenant, keyset, status), the same JSON. Plain JavaScript, a pool of 10 like the service's. No
+// validation beyond what the benchmark sends, no logging, no metrics, no rate limit: a floor, not a
+// product.
 //
 //   GET  /v2/project/status?id=     one SELECT by id and tenant
 //   GET  /v2/project/list?user=&cursor=   the end user, then the keyset page of 100 joined to markets
@@ -22,6 +24,25 @@ const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 }
 const pepper = process.env.CREDENTIAL_PEPPER;
 const frontendUrl = process.env.FRONTEND_URL ?? 'http://127.0.0.1:4000/editor';
 const ttlMs = 30 * 24 * 3600 * 1000;
+
+// FLOOR_SHARED_RATE_LIMIT=1: each authenticated request also spends a budget shared across
+// processes, as rate-limiter-flexible's RateLimiterPostgres does (one upsert of the caller's row of
+// an unlogged table): what a rate limit kept in PostgreSQL costs on top of the floor.
+const sharedRateLimit = process.env.FLOOR_SHARED_RATE_LIMIT === '1';
+if (sharedRateLimit) {
+  await pool.query('CREATE UNLOGGED TABLE IF NOT EXISTS bench_floor_rate_limit_counts (key varchar(255) PRIMARY KEY, points integer NOT NULL DEFAULT 0, expire bigint)');
+}
+async function spendRateLimit(tenant) {
+  const now = Date.now();
+  await pool.query(
+    `INSERT INTO bench_floor_rate_limit_counts VALUES ($1, $2, $3)
+       ON CONFLICT(key) DO UPDATE SET
+         points = CASE WHEN bench_floor_rate_limit_counts.expire <= $4 THEN $2 ELSE bench_floor_rate_limit_counts.points + ($2) END,
+         expire = CASE WHEN bench_floor_rate_limit_counts.expire <= $4 THEN $3 ELSE bench_floor_rate_limit_counts.expire END
+     RETURNING points, expire`,
+    [`budget:client:${tenant.clientId}:${tenant.env}`, 1, now + 60_000, now],
+  );
+}
 
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_floor_flows (
   workflow_id text PRIMARY KEY, name text NOT NULL, input jsonb NOT NULL, status text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
@@ -43,17 +64,25 @@ async function authenticate(header) {
   }
   const { accessKey, accessSecret } = parsed ?? {};
   if (typeof accessKey !== 'string' || typeof accessSecret !== 'string') throw new HttpError(401, 'bad X-Service');
-  const { rows } = await pool.query(
-    `SELECT cc.access_secret_digest, cc.env, c.id AS client_id, c.name AS client_name
-       FROM client_credentials cc JOIN clients c ON c.id = cc.client_id
-      WHERE cc.access_key = $1`,
-    [accessKey],
-  );
+  let credential = credentials.get(accessKey);
+  if (!credential) {
+    const { rows } = await pool.query(
+      `SELECT cc.access_secret_digest, cc.env, c.id AS client_id, c.name AS client_name
+         FROM client_credentials cc JOIN clients c ON c.id = cc.client_id
+        WHERE cc.access_key = $1`,
+      [accessKey],
+    );
+    credential = rows[0];
+    if (credential) credentials.set(accessKey, credential);
+  }
   const digest = Buffer.from(createHmac('sha256', pepper).update(accessSecret, 'utf8').digest('hex'), 'hex');
-  const stored = rows[0] && Buffer.from(rows[0].access_secret_digest, 'hex');
+  const stored = credential && Buffer.from(credential.access_secret_digest, 'hex');
   if (!stored || stored.length !== digest.length || !timingSafeEqual(stored, digest)) throw new HttpError(401, 'unknown accessKey');
-  return { clientId: rows[0].client_id, clientName: rows[0].client_name, env: rows[0].env };
+  return { clientId: credential.client_id, clientName: credential.client_name, env: credential.env };
 }
+
+/** Credential rows by access key, as the service's credential cache keeps them (the secret is still checked every time). */
+const credentials = new Map();
 
 const effective = (row, now = Date.now()) =>
   ['created', 'building', 'editable'].includes(row.status) && row.expires_at.getTime() <= now ? 'expired' : row.status;
@@ -245,6 +274,7 @@ const server = http.createServer(async (request, response) => {
   try {
     if (url.pathname === '/healthz') return void response.end('{"status":"ok"}');
     const tenant = await authenticate(request.headers['x-service']);
+    if (sharedRateLimit) await spendRateLimit(tenant);
     const result =
       url.pathname === '/v2/project/status'
         ? await status(tenant, url)

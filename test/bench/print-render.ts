@@ -27,7 +27,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
-import sharp from 'sharp';
+import sharp, { type OverlayOptions, type Sharp } from 'sharp';
 import { writeBookPdf } from '../../src/imaging/print/book-pdf';
 import { pagePixels, trimPixels, type PrintFormat } from '../../src/imaging/print/print-geometry';
 import { renderPrintPage } from '../../src/imaging/print/render-page';
@@ -61,6 +61,7 @@ async function main() {
   const [mode, work, arg] = process.argv.slice(2);
   if (mode === '--ours') return renderOurs(work, arg === 'cc');
   if (mode === '--ours-two') return renderTwoAtOnce(work, arg === 'cc');
+  if (mode === '--libvips') return renderLibvipsFloor(work);
   if (mode === '--pdfkit') return pdfWithPdfkit(work, Number(arg));
   if (mode === '--pdf-lib') return pdfWithPdfLib(work, Number(arg));
 
@@ -84,6 +85,8 @@ async function main() {
     const oursCcPhases = JSON.parse(oursCc.stdout) as OursReport;
 
     const two = measure(process.execPath, ['--import', 'tsx', SCRIPT, '--ours-two', dir, 'cc'], AS_NPM_START);
+    const floor = measure(process.execPath, ['--import', 'tsx', SCRIPT, '--libvips', dir], AS_NPM_START);
+    const floorPhases = JSON.parse(floor.stdout) as OursReport;
     const magick = findImageMagick();
     const rows: string[][] = [
       ['sharp + PDFKit (this service), one process', `${ours.seconds.toFixed(1)} s (pages ${oursPhases.renderSeconds.toFixed(1)} + PDF ${oursPhases.pdfSeconds.toFixed(1)})`, `${ours.maxRssMb} MB`, `${mb(oursPhases.pdfBytes)} MB`],
@@ -93,6 +96,12 @@ async function main() {
         `${two.seconds.toFixed(1)} s: ${((2 * oursCc.seconds) / two.seconds).toFixed(2)}x the throughput of one after the other`,
         `${two.maxRssMb} MB`,
         '2 PDFs',
+      ],
+      [
+        'libvips floor: plain sharp, same composition, colour correction on, then the same PDF writer',
+        `${floor.seconds.toFixed(1)} s (pages ${floorPhases.renderSeconds.toFixed(1)} + PDF ${floorPhases.pdfSeconds.toFixed(1)})`,
+        `${floor.maxRssMb} MB`,
+        `${mb(floorPhases.pdfBytes)} MB`,
       ],
     ];
     if (!magick) {
@@ -230,6 +239,94 @@ async function renderBook(dir: string, tag: string, colorCorrection: boolean): P
   const coverPdf = await writeBookPdf({ write: fileWriter(path.join(dir, `${tag}-cover.pdf`)), format: coverSheetFormat(geometry, A4.dpi), pages: pages(0, 0) });
   const pdf = await writeBookPdf({ write: fileWriter(path.join(dir, `${tag}.pdf`)), format: A4, pages: pages(1, book.pages.length) });
   return { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: coverPdf.bytes + pdf.bytes, pageCount: coverPdf.pageCount + pdf.pageCount };
+}
+
+// ---------------------------------------------------------------------------------------------
+// The libvips floor
+
+/**
+ * The least libvips work for the same book (`--libvips`): in one process, one page at a time, with
+ * the service's libvips settings (operation cache off, half the cores), each page a canvas of the
+ * same size with every photo upright, colour-corrected (grey-world gains and a levels stretch
+ * measured once per photo on a 256 px copy, applied with `linear`), centre-cropped to its slot and
+ * composited at its offset, the page text as an SVG overlay, encoded as ours (JPEG 92, 4:4:4, sRGB
+ * profile, density) and written; the cover sheet at its size with the cover photo over its front
+ * panel and the title; then the same PDF writer. It does not choose an attention crop, clip a
+ * slot to the page by hand, wrap and fit text, or compute effective DPI and warnings.
+ */
+async function renderLibvipsFloor(dir: string) {
+  sharp.cache(false);
+  sharp.concurrency(Math.max(1, Math.floor(os.availableParallelism() / 2)));
+  const book = JSON.parse(await readFile(path.join(dir, 'book.json'), 'utf8')) as Book;
+  const pagesDir = path.join(dir, 'floor-pages');
+  await mkdir(pagesDir, { recursive: true });
+  const pageFile = (n: number) => path.join(pagesDir, `${String(n).padStart(4, '0')}.jpg`);
+  const corrections = new Map<string, Promise<{ a: number[]; b: number[] }>>();
+  const correctionOf = (photoId: string) => {
+    let correction = corrections.get(photoId);
+    if (!correction) {
+      correction = sharp(path.join(dir, `${photoId}.jpg`))
+        .rotate()
+        .resize(256, 256, { fit: 'inside' })
+        .stats()
+        .then(({ channels }) => {
+          const means = channels.slice(0, 3).map((c) => c.mean);
+          const grey = (means[0] + means[1] + means[2]) / 3;
+          const gains = means.map((m) => Math.min(1.5, Math.max(1 / 1.5, grey / m)));
+          const lo = Math.min(...channels.slice(0, 3).map((c, i) => c.min * gains[i]));
+          const hi = Math.max(...channels.slice(0, 3).map((c, i) => c.max * gains[i]));
+          const a = hi - lo > 1e-6 ? Math.min(4, 255 / (hi - lo)) : 1;
+          return { a: gains.map((g) => a * g), b: gains.map(() => -lo * a) };
+        });
+      corrections.set(photoId, correction);
+    }
+    return correction;
+  };
+  const photo = async (photoId: string, width: number, height: number) => {
+    const { a, b } = await correctionOf(photoId);
+    return sharp(path.join(dir, `${photoId}.jpg`)).rotate().linear(a, b).resize(width, height, { fit: 'cover' }).raw().toBuffer({ resolveWithObject: true });
+  };
+  const encode = (image: Sharp, layers: OverlayOptions[], file: string) =>
+    image.composite(layers).jpeg({ quality: 92, chromaSubsampling: '4:4:4', optimiseCoding: false }).withIccProfile('srgb').withDensity(A4.dpi).toFile(file);
+  const text = (width: number, height: number, line: string, y: number, px: number, fill: string) =>
+    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${width / 2}" y="${y}" text-anchor="middle" font-family="sans-serif" font-size="${px}" fill="${fill}">${line}</text></svg>`);
+
+  const started = performance.now();
+  const geometry = coverGeometry(A4, HARDCOVER, book.pages.length);
+  const sheet = coverSheetFormat(geometry, A4.dpi);
+  const sheetSize = pagePixels(sheet);
+  const front = { left: Math.round((geometry.front.xMm / 25.4) * A4.dpi), top: 0, width: Math.round(((geometry.front.widthMm + A4.bleedMm) / 25.4) * A4.dpi), height: sheetSize.height };
+  front.width = Math.min(front.width, sheetSize.width - front.left);
+  const coverPhoto = await photo(book.cover.photoId!, front.width, front.height);
+  await encode(
+    sharp({ create: { width: sheetSize.width, height: sheetSize.height, channels: 3, background: '#2f3b48' } }),
+    [
+      { input: coverPhoto.data, raw: coverPhoto.info, left: front.left, top: front.top },
+      { input: text(sheetSize.width, sheetSize.height, book.cover.title, Math.round(sheetSize.height * 0.9), Math.round(front.width * 0.08), '#ffffff'), left: 0, top: 0 },
+    ],
+    pageFile(0),
+  );
+  const size = pagePixels(A4);
+  const trim = trimPixels(A4);
+  for (const page of book.pages) {
+    const layers: OverlayOptions[] = [];
+    for (const s of page.photos) {
+      const width = Math.round(s.width * trim.width);
+      const height = Math.round(s.height * trim.height);
+      const placed = await photo(s.photoId, width, height);
+      layers.push({ input: placed.data, raw: placed.info, left: trim.left + Math.round(s.x * trim.width), top: trim.top + Math.round(s.y * trim.height) });
+    }
+    for (const t of page.texts) layers.push({ input: text(size.width, size.height, t.text, trim.top + trim.height - 120, Math.round((14 / 72) * A4.dpi), '#333333'), left: 0, top: 0 });
+    await encode(sharp({ create: { width: size.width, height: size.height, channels: 3, background: '#ffffff' } }), layers, pageFile(page.number));
+  }
+  const rendered = performance.now();
+  async function* pages(from: number, to: number) {
+    for (let n = from; n <= to; n++) yield readFile(pageFile(n));
+  }
+  const coverPdf = await writeBookPdf({ write: fileWriter(path.join(dir, 'floor-cover.pdf')), format: sheet, pages: pages(0, 0) });
+  const pdf = await writeBookPdf({ write: fileWriter(path.join(dir, 'floor.pdf')), format: A4, pages: pages(1, book.pages.length) });
+  const report: OursReport = { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: coverPdf.bytes + pdf.bytes, pageCount: coverPdf.pageCount + pdf.pageCount };
+  process.stdout.write(JSON.stringify(report));
 }
 
 /** The interior page files ours rendered, repeated to `count` pages. */

@@ -47,7 +47,7 @@ export class ProjectResolver {
   ): Promise<ProjectConnection> {
     const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, cursorField: 'after', first });
     return {
-      edges: page.projects.map((node) => ({ node: node as unknown as Project, cursor: services.projects.cursorOf(ctx, node) })),
+      edges: page.projects.map((node) => ({ node: node as unknown as Project, cursor: services.projects.cursorOf(node) })),
       pageInfo: { hasNextPage: page.cursor !== undefined, endCursor: page.cursor ?? null },
     };
   }

@@ -1,20 +1,14 @@
-import { Cursor, LoadStrategy } from '@mikro-orm/core';
-import { Photo, Project } from '../../db/entities';
+import { Cursor } from '@mikro-orm/core';
+import { Photo, type Project } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import type { PhotosStatus, ProjectStatus } from '../../domain/project-status';
 import { isProjectId } from '../../domain/ids';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
-import { findOwnedOrThrow } from '../tenancy/owned';
+import { selectOfTenant } from '../tenancy/tenant-sql';
 import { assertIssuedCursor } from '../cursors';
-import { findEndUser, userKeyOf } from './user-identity';
+import { userKeyOf } from './user-identity';
 import type { ListedProjectSource, ProjectRecord } from './project-view';
-
-export interface ProjectPage {
-  projects: Project[];
-  /** Present when another page may exist. */
-  cursor?: string;
-}
 
 export interface ProjectPageOptions {
   cursor?: string;
@@ -23,35 +17,9 @@ export interface ProjectPageOptions {
   first?: number;
 }
 
-/**
- * A user's projects, newest first, deleted ones left out. Keyset pagination on (createdAt, id):
- * projects created while a client pages never shift or repeat later pages.
- */
-export async function listProjects(ctx: RequestContext, user: string, options: ProjectPageOptions = {}): Promise<ProjectPage> {
-  const first = options.first ?? MAX_PROJECT_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PROJECT_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PROJECT_PAGE_SIZE}`);
-  if (options.cursor !== undefined) assertIssuedCursor(options.cursor, options.cursorField ?? 'cursor');
-  const owner = await findEndUser(ctx.em, userKeyOf(user, 'user'));
-  if (!owner) return { projects: [] };
-  const page = await ctx.em.findByCursor(
-    Project,
-    { owner, status: { $ne: 'deleted' } },
-    {
-      first,
-      after: options.cursor,
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      populate: ['market', 'owner'],
-      // One owner and a handful of markets: separate small queries beat mapping 100 joined rows.
-      strategy: LoadStrategy.SELECT_IN,
-      includeCount: false,
-    },
-  );
-  return { projects: page.items, cursor: page.hasNextPage ? (page.endCursor ?? undefined) : undefined };
-}
-
-export interface ProjectSummaryPage {
-  projects: ListedProjectSource[];
-  /** Present when another page may exist; the same cursor `listProjects` issues. */
+export interface ProjectPage {
+  projects: ProjectRecord[];
+  /** Present when another page may exist. */
   cursor?: string;
 }
 
@@ -73,30 +41,36 @@ interface ListedRow {
 }
 
 /**
- * `listProjects` for the REST list: the same rows, order, page size and cursors, as plain rows
- * instead of managed entities. Hot read path: hydrating and tracking 100 entities per request would
- * cost most of its time (docs/performance.md). Raw SQL is outside the tenant filter, so every table
- * read names the tenant explicitly here (checked by test/e2e/tenancy-matrix.test.ts).
+ * A user's projects, newest first, deleted ones left out, for REST `project/list` and GraphQL
+ * `projects` alike. Keyset pagination on (createdAt, id): projects created while a client pages
+ * never shift or repeat later pages. Plain rows, not managed entities: hydrating and tracking 100
+ * entities per request would cost most of its time (docs/performance.md).
  */
-export async function listProjectSummaries(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectSummaryPage> {
-  const after = cursor === undefined ? undefined : decodeListCursor(cursor, 'cursor');
+export async function listProjects(ctx: RequestContext, user: string, options: ProjectPageOptions = {}): Promise<ProjectPage> {
+  const first = options.first ?? MAX_PROJECT_PAGE_SIZE;
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PROJECT_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PROJECT_PAGE_SIZE}`);
+  const after = options.cursor === undefined ? undefined : decodeListCursor(options.cursor, options.cursorField ?? 'cursor');
   const externalId = userKeyOf(user, 'user');
-  const { clientId, env } = ctx.tenant;
-  const db = ctx.db;
-  const [owner] = await db.execute<{ id: string }[]>('SELECT id FROM end_users WHERE client_id = ? AND env = ? AND external_id = ?', [clientId, env, externalId]);
+  const [owner] = await selectOfTenant<{ id: string }>(ctx, { columns: 'u.id', from: ['end_users', 'u'], where: 'u.external_id = ?', params: [externalId] });
   if (!owner) return { projects: [] };
-  const rows = await db.execute<ListedRow[]>(
-    `SELECT ${LISTED_COLUMNS}
-       FROM projects p JOIN markets m ON m.id = p.market_id AND m.client_id = p.client_id
-      WHERE p.owner_id = ? AND p.client_id = ? AND p.env = ? AND p.status <> 'deleted'
-        ${after ? 'AND (p.created_at, p.id) < (?, ?)' : ''}
-      ORDER BY p.created_at DESC, p.id DESC
-      LIMIT ?`,
-    [owner.id, clientId, env, ...(after ?? []), MAX_PROJECT_PAGE_SIZE + 1],
-  );
-  const projects = rows.slice(0, MAX_PROJECT_PAGE_SIZE).map(listedSourceOf);
+  const rows = await selectOfTenant<ListedRow>(ctx, {
+    columns: LISTED_COLUMNS,
+    from: ['projects', 'p'],
+    join: [['markets', 'm', 'm.id = p.market_id']],
+    where: `p.owner_id = ? AND p.status <> 'deleted'${after ? ' AND (p.created_at, p.id) < (?, ?)' : ''}`,
+    params: [owner.id, ...(after ?? [])],
+    orderBy: 'p.created_at DESC, p.id DESC',
+    limit: first + 1,
+  });
+  const ownerRef = { externalId };
+  const projects = rows.slice(0, first).map((row) => ({ ...listedSourceOf(row), owner: ownerRef }));
   const last = projects.at(-1);
-  return rows.length > MAX_PROJECT_PAGE_SIZE && last ? { projects, cursor: Cursor.encode([last.createdAt, last.id]) } : { projects };
+  return rows.length > first && last ? { projects, cursor: cursorOf(last) } : { projects };
+}
+
+/** The keyset cursor of a project in a list: its (createdAt, id), as MikroORM's `Cursor` encodes it. */
+export function cursorOf(project: Pick<ProjectRecord, 'createdAt' | 'id'>): string {
+  return Cursor.encode([project.createdAt, project.id]);
 }
 
 const LISTED_COLUMNS = `p.id, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
@@ -121,18 +95,20 @@ function listedSourceOf(row: ListedRow): ListedProjectSource {
 
 /**
  * One project with what its GraphQL type and the owned view read (owner's id, market), in one
- * SELECT and without entity hydration: the read of GraphQL `project(id)`. Raw SQL is outside the
- * tenant filter, so the tenant is an explicit condition (test/e2e/tenancy-matrix.test.ts).
+ * SELECT and without entity hydration: the read of GraphQL `project(id)` beyond its status.
  */
 export async function findProjectRecord(ctx: RequestContext, id: string): Promise<ProjectRecord> {
   assertProjectId(id, 'id');
-  const [row] = await ctx.db.execute<(ListedRow & { external_id: string })[]>(
-    `SELECT ${LISTED_COLUMNS}, u.external_id
-       FROM projects p JOIN markets m ON m.id = p.market_id AND m.client_id = p.client_id
-                       JOIN end_users u ON u.id = p.owner_id AND u.client_id = p.client_id AND u.env = p.env
-      WHERE p.id = ? AND p.client_id = ? AND p.env = ?`,
-    [id, ctx.tenant.clientId, ctx.tenant.env],
-  );
+  const [row] = await selectOfTenant<ListedRow & { external_id: string }>(ctx, {
+    columns: `${LISTED_COLUMNS}, u.external_id`,
+    from: ['projects', 'p'],
+    join: [
+      ['markets', 'm', 'm.id = p.market_id'],
+      ['end_users', 'u', 'u.id = p.owner_id'],
+    ],
+    where: 'p.id = ?',
+    params: [id],
+  });
   if (!row) throw new NotFoundError('project', id, 'id');
   return { ...listedSourceOf(row), owner: { externalId: row.external_id } };
 }
@@ -159,24 +135,20 @@ export interface ProjectStatusRow {
 
 /**
  * One indexed SELECT of the columns the status record needs, without entity hydration, identity
- * map or populate, which would cost more than the query (docs/performance.md). Raw SQL is outside
- * the tenant filter, so the tenant is an
- * explicit condition: another client's id is "not found" exactly like an unknown one.
+ * map or populate, which would cost more than the query (docs/performance.md): the one read of a
+ * project's status, for REST `project/status` and GraphQL `project(id)` alike. Another client's id
+ * is "not found" exactly like an unknown one.
  */
 export async function projectStatusRow(ctx: RequestContext, id: string): Promise<ProjectStatusRow> {
   assertProjectId(id, 'id');
-  const [row] = await ctx.db.execute<{ id: string; status: ProjectStatus; photos_status: PhotosStatus; expires_at: string; ordered: boolean }[]>(
-    'SELECT id, status, photos_status, expires_at, ordered FROM projects WHERE id = ? AND client_id = ? AND env = ?',
-    [id, ctx.tenant.clientId, ctx.tenant.env],
-  );
+  const [row] = await selectOfTenant<{ id: string; status: ProjectStatus; photos_status: PhotosStatus; expires_at: string; ordered: boolean }>(ctx, {
+    columns: 'p.id, p.status, p.photos_status, p.expires_at, p.ordered',
+    from: ['projects', 'p'],
+    where: 'p.id = ?',
+    params: [id],
+  });
   if (!row) throw new NotFoundError('project', id, 'id');
   return { id: row.id, status: row.status, photosStatus: row.photos_status, expiresAt: new Date(row.expires_at), ordered: row.ordered };
-}
-
-/** docs/api.md, Project status: the project's status record; owner and order appear once it was sent to print. */
-export async function projectStatus(ctx: RequestContext, id: string): Promise<Project> {
-  assertProjectId(id, 'id');
-  return findOwnedOrThrow(ctx, Project, id, { what: 'project', path: 'id', populate: ['owner', 'market'] });
 }
 
 export async function projectPhotos(ctx: RequestContext, project: Project): Promise<Photo[]> {

@@ -1,9 +1,7 @@
-import { Cursor } from '@mikro-orm/core';
-import { OrderLine, Project, type Photo } from '../../db/entities';
+import { OrderLine, type Photo, type Project } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
-import { findProjectRecord, listProjects, listProjectSummaries, projectPhotos, projectStatus, projectStatusRow, type ProjectPageOptions, type ProjectStatusRow } from './project-queries';
-import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
+import { cursorOf, findProjectRecord, listProjects, projectPhotos, projectStatusRow, type ProjectPage, type ProjectPageOptions, type ProjectStatusRow } from './project-queries';
 import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
 import {
   effectiveStatus,
@@ -30,12 +28,13 @@ export class ProjectService {
 
   async list(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectList> {
     const { files, config } = this.deps;
-    const page = await listProjectSummaries(ctx, user, cursor);
+    const page = await listProjects(ctx, user, { cursor });
     return { data: page.projects.map((p) => listedProjectView(p, files, config.frontendUrl)), ...(page.cursor ? { cursor: page.cursor } : {}) };
   }
 
-  page(ctx: RequestContext, user: string, options: ProjectPageOptions) {
-    return listProjects(ctx, user, { ...options, first: options.first ?? MAX_PROJECT_PAGE_SIZE });
+  /** The same page `list` reads, as records (GraphQL `projects`). */
+  page(ctx: RequestContext, user: string, options: ProjectPageOptions): Promise<ProjectPage> {
+    return listProjects(ctx, user, options);
   }
 
   /** docs/api.md, Project status; `status.order`, `user` and `tracking` appear once the project was sent to print. */
@@ -44,10 +43,9 @@ export class ProjectService {
     const record: ProjectStatusRecord = { id: row.id, status: { photos: row.photosStatus, project: effectiveStatus(row) } };
     // Only ordered projects have an order and an owner to report: the common case is one lean query.
     if (!row.ordered) return record;
-    const project = await projectStatus(ctx, id);
-    const line = await ctx.em.findOne(OrderLine, { project }, { populate: ['order'], orderBy: { order: { createdAt: 'desc' } } });
+    const line = await ctx.em.findOne(OrderLine, { project: row.id }, { populate: ['order', 'project.owner'], orderBy: { order: { createdAt: 'desc' } } });
     if (!line) return record;
-    const { order } = line;
+    const { order, project } = line;
     const address = order.shippingAddress;
     record.status.order = line.status;
     record.user = {
@@ -108,8 +106,8 @@ export class ProjectService {
   }
 
   /** The same opaque keyset cursor `list` returns, for one project (GraphQL edges). */
-  cursorOf(ctx: RequestContext, project: Pick<Project, 'createdAt' | 'id'>): string {
-    return Cursor.for(ctx.em.getMetadata().get(Project.name), project, { createdAt: 'desc', id: 'desc' });
+  cursorOf(project: Pick<ProjectRecord, 'createdAt' | 'id'>): string {
+    return cursorOf(project);
   }
 
   view(project: ProjectRecord, shape: 'list'): ListedProject;
