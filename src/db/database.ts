@@ -37,7 +37,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
   }
   const orm = await MikroORM.init(ormConfig(url));
   try {
-    const applied = await oneMigratorAtATime(url, () => orm.getMigrator().up());
+    const applied = await withMigrationLock(url, () => orm.getMigrator().up());
     if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   } catch (error) {
     await orm.close();
@@ -57,7 +57,8 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
 /** The advisory lock that lets one starting process at a time migrate (replicas start together). */
 const MIGRATION_LOCK = 0x70620000;
 
-async function oneMigratorAtATime<T>(url: string, migrate: () => Promise<T>): Promise<T> {
+/** Runs `migrate` (of our schema or DBOS's) while no other process of this database migrates. */
+export async function withMigrationLock<T>(url: string, migrate: () => Promise<T>): Promise<T> {
   const session = new pg.Client({ connectionString: url });
   await session.connect();
   try {

@@ -1,7 +1,8 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, FlowDefinition } from '../../workflows/flow-context';
-import { DbosEngine, type ActivityQueue, type FlowQueue } from './dbos-engine';
+import { DbosEngine, migrateDbosSchema, type ActivityQueue, type FlowQueue } from './dbos-engine';
+import { withMigrationLock } from '../db/database';
 import { DbosClientEngine } from './dbos-client-engine';
 import { resolveExecutorId } from './executor-identity';
 import { acquireExecutorLease } from './executor-lease';
@@ -73,6 +74,7 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
     const { TemporalEngine } = await import('./temporal-engine');
     return TemporalEngine.connect({ ...config.temporal, flowNames, log });
   }
+  await withMigrationLock(databaseUrl, () => migrateDbosSchema(databaseUrl, log));
   if (config.role === 'api') return DbosClientEngine.connect({ databaseUrl, flowNames, flowQueues: FLOW_QUEUES, log });
 
   const executorId = await resolveExecutorId(config.executorId, config.dataDir);

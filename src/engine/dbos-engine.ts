@@ -1,6 +1,8 @@
 import { DBOS, DBOSClient, type DLogger } from '@dbos-inc/dbos-sdk';
 // DBOS's recovery of another executor's runs has no public entry point since its admin server went.
 import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
+import { ensureSystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
+import { GlobalLogger } from '@dbos-inc/dbos-sdk/internal/telemetry/logs';
 import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
 import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
@@ -120,6 +122,14 @@ const DRAINED_QUEUE_POLL_MS = 5_000;
  */
 export function signalMessage(payload: unknown): { payload?: unknown } {
   return { payload };
+}
+
+/**
+ * Creates or migrates DBOS's tables. DBOS.launch does it too, but unserialised: replicas starting
+ * together would race. An API process (a DBOSClient) never does it, and may be the first to start.
+ */
+export async function migrateDbosSchema(databaseUrl: string, log: Logger): Promise<void> {
+  await ensureSystemDatabase(databaseUrl, new GlobalLogger(undefined, { logger: dbosLogger(log) }), undefined, DBOS_SCHEMA);
 }
 
 /** The engine holding DBOS in this process: DBOS is a process-wide singleton. */

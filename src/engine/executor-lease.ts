@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { Logger } from 'pino';
 
 /** The first key of our advisory locks on executors; the second is a hash of the executor id. */
-const EXECUTOR_LOCK_SPACE = 0x70620001;
+export const EXECUTOR_LOCK_SPACE = 0x70620001;
 /** How often the holder proves its lease connection still answers. */
 const HEARTBEAT_MS = 1_000;
 /** How long a heartbeat (or a reconnect) may take before the connection counts as lost. */
