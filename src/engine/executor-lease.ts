@@ -117,14 +117,24 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
       `Executor id "${executorId}" is in use by another live process: give each process its own EXECUTOR_ID (or its own DATA_DIR)`,
     );
   }
+  // One statement at a time on the session: heartbeats and the locks of other executors take turns.
+  let turn: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = turn.then(work, work);
+    turn = next.catch(() => {});
+    return next;
+  };
   let beating = false;
   heartbeat = setInterval(() => {
     if (beating || released) return;
     beating = true;
     const current = connection;
-    const beat = current ? current.query('SELECT 1').then(() => undefined) : Promise.resolve();
+    const beat = current ? inTurn(() => current.query('SELECT 1')) : Promise.resolve();
     void beat
-      .catch(() => (connection === current ? lost() : undefined))
+      .then(
+        () => undefined,
+        () => (connection === current ? lost() : undefined),
+      )
       .finally(() => {
         beating = false;
       });
@@ -137,12 +147,12 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
       const session = connection;
       if (!session) return 'held';
       const otherKey = [EXECUTOR_LOCK_SPACE, executorLockKey(other)];
-      const { rows } = await session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', otherKey);
+      const { rows } = await inTurn(() => session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', otherKey));
       if (!rows[0]!.locked) return 'held';
       try {
         await whileHeld();
       } finally {
-        await session.query('SELECT pg_advisory_unlock($1, $2)', otherKey).catch(() => {});
+        await inTurn(() => session.query('SELECT pg_advisory_unlock($1, $2)', otherKey)).catch(() => {});
       }
       return 'free';
     },

@@ -176,12 +176,10 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
       );
       expect(submissions, orderId).toHaveLength(1);
     }
-    // Each build: its photos once, one project.ready event, no status twice.
+    // Each build: its photos once, no status twice.
     for (const id of builds) {
       const [{ count }] = await query<{ count: string }>(`SELECT count(*) FROM photos WHERE project_id = $1`, [id]);
       expect(Number(count), id).toBe(3);
-      const ready = await query(`SELECT 1 FROM events WHERE type = 'project.ready' AND project_id = $1`, [id]);
-      expect(ready, id).toHaveLength(1);
       const statuses = (await query<{ status: string }>(`SELECT status FROM status_events WHERE subject_type = 'project' AND subject_id = $1 ORDER BY sequence`, [id])).map((r) => r.status);
       expect(new Set(statuses).size, JSON.stringify(statuses)).toBe(statuses.length);
     }

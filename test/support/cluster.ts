@@ -86,6 +86,8 @@ export async function startCluster({ databaseUrl, apis = 2, workers = 2, env = {
     CREDENTIAL_PEPPER: randomBytes(32).toString('base64url'),
     TEMPORAL_ADDRESS: undefined,
     ...env,
+    // The harness learns each process's URL from its "listening" line.
+    LOG_LEVEL: 'info',
   };
   const members: ClusterMember[] = [];
   let workerCount = 0;
