@@ -25,6 +25,8 @@ const files = http.createServer((request, response) => {
   const url = new URL(request.url ?? '/', 'http://localhost');
   const photo = /^\/p(\d)\.jpg$/.exec(url.pathname);
   if (photo) return void response.writeHead(200, { 'content-type': 'image/jpeg' }).end(photos[Number(photo[1])]);
+  // The shop's webhook receiver: a campaign announces every project.
+  if (url.pathname === '/hook') return void request.resume().on('end', () => response.writeHead(200).end());
   if (url.pathname !== '/campaign.csv') return void response.writeHead(404).end();
   const run = url.searchParams.get('run');
   response.writeHead(200, { 'content-type': 'text/csv' });
@@ -65,6 +67,7 @@ async function measure(shape: Shape) {
     await db.connect();
     const api = running[0]!.url;
     const client = await createClient(databaseUrl, dataDir, 'Scale shop');
+    await post(api, '/graphql', client, { query: `mutation { setWebhook(url: "${filesUrl}/hook") { url } }` });
     const count = async (sql: string, values: unknown[]) => Number((await db.query(sql, values)).rows[0].count);
 
     // Books to print, built first.
