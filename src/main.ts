@@ -13,9 +13,21 @@ try {
   console.error(error.message);
   process.exit(1);
 }
+if (config.role === 'worker' && config.temporal) {
+  console.error(
+    'Invalid configuration: ROLE=worker with TEMPORAL_ADDRESS set. Under Temporal, flows run in Temporal workers: ' +
+      'start them with `npm run worker`; `npm start` then serves requests (ROLE=api or all).',
+  );
+  process.exit(1);
+}
 const log = createLogger(config.logLevel);
-const service = await startService(config, log);
-log.info({ url: service.url }, 'photobook service listening');
+const service = await startService(config, log, {
+  onLeaseLost: () => {
+    // Not a clean shutdown: a live worker is about to take over this executor's runs.
+    process.exit(70);
+  },
+});
+log.info({ url: service.url, role: config.role }, 'photobook service listening');
 
 takeOverShutdownSignals();
 let stopping = false;

@@ -6,6 +6,7 @@ import { openDatabase } from './db/database';
 import { seedDemoClient } from './services/clients/seed-demo-client';
 import { StatusEventBus } from './events/status-event-bus';
 import { buildApp } from './http/app';
+import { buildWorkerApp } from './http/worker-app';
 import { createAppServices } from './services/app-services';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { createFileStore } from './storage/create-file-store';
@@ -32,30 +33,50 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+export interface ServiceOptions {
+  /**
+   * This process's executor lease is lost for good (src/engine/executor-lease.ts): it must stop
+   * executing flows at once. Default: exit the process.
+   */
+  onLeaseLost?: () => void;
+}
+
 /**
- * Starts everything `npm start` runs: database (embedded if needed), migrations, seed (outside production), the
- * workflow engine (resuming unfinished flows when embedded), and HTTP.
+ * Starts what `npm start` runs for its ROLE: database (embedded if needed), migrations, then
+ * - all (default): seed (outside production), the workflow engine (resuming unfinished flows when
+ *   embedded), the outbox relay and the whole HTTP API;
+ * - api: seed, an engine that only enqueues and signals, and the whole HTTP API;
+ * - worker: the engine running flows, queues and schedules, the outbox relay, and HTTP for health
+ *   and metrics only.
  */
-export async function startService(config: Config, log: Logger): Promise<RunningService> {
+export async function startService(config: Config, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+  const runsFlows = config.role !== 'api';
+  const servesClients = config.role !== 'worker';
   const database = await openDatabase(config, log);
   const pepper = await loadCredentialPepper(config);
   // A production database gets its clients from an operator (`npm run cli -- client create`), never a demo one with known files of secrets.
-  if (!config.production) await seedDemoClient(database.orm.em.fork(), pepper, config.dataDir, log);
+  if (!config.production && servesClients) await seedDemoClient(database.orm.em.fork(), pepper, config.dataDir, log);
   const bus = new StatusEventBus(database.url, log);
-  await bus.start();
+  if (servesClients) await bus.start();
   const files = createFileStore(config, pepper);
   await completePendingFileMoves(database.orm.em, files, log);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const lateEngine = new LateBoundEngine();
   const printers = createPrinters(config, files, fetch);
-  const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine });
-  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
+  const activities = runsFlows ? createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine }) : {};
+  const onLeaseLost =
+    options.onLeaseLost ??
+    (() => {
+      process.exit(1);
+    });
+  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log, onLeaseLost });
   lateEngine.bind(engine);
-  const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
+  const relay = runsFlows ? startOutboxRelay(database.orm.em, { engine, config }, log) : undefined;
   const credentialCache = new CredentialCache();
-  const credentialWatch = await watchCredentialChanges(database.url, credentialCache, log);
-  const services = createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache });
-  const app = await buildApp({ config, services, bus, log });
+  const credentialWatch = servesClients ? await watchCredentialChanges(database.url, credentialCache, log) : undefined;
+  const app = servesClients
+    ? await buildApp({ config, services: createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache }), bus, log })
+    : await buildWorkerApp({ em: database.orm.em, log });
   const address = await app.listen({ host: config.host, port: config.port });
   return {
     app,
@@ -67,8 +88,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
     databaseUrl: database.url,
     async stop() {
       await app.close();
-      await relay.stop();
-      await credentialWatch.stop();
+      await relay?.stop();
+      await credentialWatch?.stop();
       await engine.stop();
       await bus.stop();
       await database.close();

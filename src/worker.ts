@@ -18,6 +18,7 @@ import { createFlowWorker } from './engine/temporal-worker';
 import { TemporalEngine } from './engine/temporal-engine';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { FLOWS } from '../workflows';
+import { startOutboxRelay } from './services/webhooks/outbox-relay';
 
 function exitWith(message: string): never {
   console.error(message);
@@ -63,6 +64,8 @@ const files = createFileStore(config, pepper);
 await completePendingFileMoves(database.orm.em, files, log);
 const printers = createPrinters(config, files, fetch);
 const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
+// The relay starts the deliveries the outbox holds; API processes (ROLE=api) leave it to workers.
+const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
 
 try {
   const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities });
@@ -72,6 +75,7 @@ try {
   await worker.run();
   log.info('Temporal worker stopped');
 } finally {
+  await relay.stop();
   await connection.close();
   await engine.stop();
   await database.close();

@@ -35,6 +35,14 @@ const EnvironmentSchema = Type.Object(
     DATA_DIR: Type.String({ default: '.data', description: 'a directory' }),
     PUBLIC_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
     FRONTEND_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
+    /** What this process does: everything (the embedded default), only requests, or only flows. */
+    ROLE: oneOf(['all', 'api', 'worker'], 'all'),
+    /** This process's DBOS executor id; unset: the host name and an id kept in DATA_DIR (src/engine/executor-identity.ts). */
+    EXECUTOR_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,100}$', description: 'up to 100 letters, digits, dots, colons, hyphens or underscores' })),
+    /** How often a process that runs flows looks for the runs of dead executors to take over. */
+    EXECUTOR_RECOVERY_INTERVAL: limit('5s'),
+    /** An executor whose lease lock has been free this long is dead and its runs are taken over (docs/operations.md). */
+    EXECUTOR_DEAD_AFTER: limit('30s'),
     TEMPORAL_ADDRESS: Type.Optional(Type.String({ description: 'a host:port' })),
     TEMPORAL_NAMESPACE: Type.String({ default: 'default', description: 'a Temporal namespace' }),
     TEMPORAL_TASK_QUEUE: Type.String({ default: 'photobook', description: 'a Temporal task queue' }),
@@ -180,6 +188,9 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     dataDirIsDefault: given.dataDirIsDefault,
     publicUrl,
     frontendUrl: withoutTrailingSlash(env.FRONTEND_URL ?? `${publicUrl}/editor`),
+    role: env.ROLE,
+    /** Unset means: derived from the host and DATA_DIR. */
+    ...(env.EXECUTOR_ID ? { executorId: env.EXECUTOR_ID } : {}),
     ...(env.TEMPORAL_ADDRESS
       ? { temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE } }
       : {}),
@@ -211,6 +222,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       photoDownloadTimeoutMs: milliseconds(env.PHOTO_DOWNLOAD_TIMEOUT),
       buildDownloadDeadlineMs: milliseconds(env.BUILD_DOWNLOAD_DEADLINE),
       quoteTtlMs: milliseconds(env.QUOTE_TTL),
+      executorRecoveryIntervalMs: milliseconds(env.EXECUTOR_RECOVERY_INTERVAL),
+      executorDeadAfterMs: milliseconds(env.EXECUTOR_DEAD_AFTER),
     },
     limits: {
       rateLimitMax: env.RATE_LIMIT_MAX,

@@ -37,7 +37,7 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
   }
   const orm = await MikroORM.init(ormConfig(url));
   try {
-    const applied = await orm.getMigrator().up();
+    const applied = await withMigrationLock(url, () => orm.getMigrator().up());
     if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');
   } catch (error) {
     await orm.close();
@@ -52,6 +52,21 @@ export async function openDatabase(config: Config, log: Logger): Promise<Databas
       await stopEmbedded?.();
     },
   };
+}
+
+/** The advisory lock that lets one starting process at a time migrate (replicas start together). */
+const MIGRATION_LOCK = 0x70620000;
+
+/** Runs `migrate` (of our schema or DBOS's) while no other process of this database migrates. */
+export async function withMigrationLock<T>(url: string, migrate: () => Promise<T>): Promise<T> {
+  const session = new pg.Client({ connectionString: url });
+  await session.connect();
+  try {
+    await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    return await migrate();
+  } finally {
+    await session.end().catch(() => {});
+  }
 }
 
 export async function ensureDatabaseExists(serverUrl: string, name: string): Promise<void> {

@@ -1,12 +1,23 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, FlowDefinition } from '../../workflows/flow-context';
-import { DbosEngine, type ActivityQueue, type FlowQueue } from './dbos-engine';
+import { DbosEngine, migrateDbosSchema, type ActivityQueue, type FlowQueue } from './dbos-engine';
+import { withMigrationLock } from '../db/database';
+import { DbosClientEngine } from './dbos-client-engine';
+import { resolveExecutorId } from './executor-identity';
+import { acquireExecutorLease } from './executor-lease';
 import { CAMPAIGN_FLOW, PROJECT_BUILD_FLOW } from '../domain/flows';
 import type { ManagedWorkflowEngine } from './workflow-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal'> & { durations: Pick<Config['durations'], 'workflowRetentionMs'> };
+  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir'> & {
+    durations: Pick<Config['durations'], 'workflowRetentionMs' | 'executorRecoveryIntervalMs' | 'executorDeadAfterMs'>;
+  };
+  /**
+   * The executor lease is lost for good (executor-lease.ts): this process must stop executing flows
+   * at once. The service exits; tests that run it in-process may do less.
+   */
+  onLeaseLost(): void;
   /** The application's database; the embedded engine keeps its journal there. */
   databaseUrl: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -50,25 +61,41 @@ const DRAINED_QUEUES = [
 ];
 
 /**
- * Temporal when TEMPORAL_ADDRESS is set (flows then execute in `npm run worker`), otherwise DBOS
- * Transact in this process, launched here: it resumes the runs left pending at once.
+ * Temporal when TEMPORAL_ADDRESS is set (flows then execute in Temporal workers: `npm run worker`),
+ * otherwise DBOS Transact. An API process (ROLE=api) gets a DBOSClient that only enqueues; a process
+ * that runs flows (ROLE=all or worker) launches DBOS as its own executor, holding that executor's
+ * lease, resumes its own pending runs at once and takes over those of dead executors.
  */
-export async function createWorkflowEngine({ config, databaseUrl, flows, activities, log }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
+export async function createWorkflowEngine({ config, databaseUrl, flows, activities, log, onLeaseLost }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
+  const flowNames = flows.map((flow) => flow.name);
   if (config.temporal) {
     // Loaded only here: the Temporal client's protobuf definitions cost ~15 MiB that the embedded
     // default never uses.
     const { TemporalEngine } = await import('./temporal-engine');
-    return TemporalEngine.connect({ ...config.temporal, flowNames: flows.map((flow) => flow.name), log });
+    return TemporalEngine.connect({ ...config.temporal, flowNames, log });
   }
-  const queues = ACTIVITY_QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
-  return DbosEngine.launch({
-    databaseUrl,
-    flows,
-    activities,
-    log,
-    retentionMs: config.durations.workflowRetentionMs,
-    queues,
-    flowQueues: FLOW_QUEUES,
-    drainedQueues: DRAINED_QUEUES,
-  });
+  await withMigrationLock(databaseUrl, () => migrateDbosSchema(databaseUrl, log));
+  if (config.role === 'api') return DbosClientEngine.connect({ databaseUrl, flowNames, flowQueues: FLOW_QUEUES, log });
+
+  const executorId = await resolveExecutorId(config.executorId, config.dataDir);
+  const deadAfterMs = config.durations.executorDeadAfterMs;
+  // Before DBOS launches: its launch recovers this executor's pending runs, which must be nobody else's by then.
+  const lease = await acquireExecutorLease({ databaseUrl, executorId, deadAfterMs, log, onLost: onLeaseLost });
+  try {
+    const queues = ACTIVITY_QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
+    return await DbosEngine.launch({
+      databaseUrl,
+      executor: { lease, deadAfterMs, recoveryIntervalMs: config.durations.executorRecoveryIntervalMs },
+      flows,
+      activities,
+      log,
+      retentionMs: config.durations.workflowRetentionMs,
+      queues,
+      flowQueues: FLOW_QUEUES,
+      drainedQueues: DRAINED_QUEUES,
+    });
+  } catch (error) {
+    await lease.release();
+    throw error;
+  }
 }

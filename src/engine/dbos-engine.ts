@@ -1,8 +1,14 @@
 import { DBOS, DBOSClient, type DLogger } from '@dbos-inc/dbos-sdk';
+// DBOS's recovery of another executor's runs has no public entry point since its admin server went.
+import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
+import { ensureSystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
+import { GlobalLogger } from '@dbos-inc/dbos-sdk/internal/telemetry/logs';
 import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
 import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
 import { registerRetention } from './workflow-retention';
+import type { ExecutorLease } from './executor-lease';
+import { startExecutorRecovery, type ExecutorRecovery } from './executor-recovery';
 import { tenantQueueKey, type FlowStartOptions, type FlowTenant } from '../domain/flows';
 import type { Environment } from '../domain/environment';
 import {
@@ -20,16 +26,18 @@ import {
  * happen in the same order for runs already under way); change it only together with a plan for
  * the runs of the old version (let them finish on a process still running it, or fork them).
  */
-const FLOW_CODE_VERSION = 'photobook-flows-1';
+export const FLOW_CODE_VERSION = 'photobook-flows-1';
 
 /** Our name in DBOS's tables; runs, queues and schedules are scoped to it. */
-const APPLICATION_NAME = 'photobook';
+export const APPLICATION_NAME = 'photobook';
 
 /**
- * The queue of flows started from inside an activity (a step), where DBOS refuses to start a
- * workflow: they are enqueued through a DBOSClient instead. No limit: it only hands them over.
+ * The queue of flows that have no queue of their own but cannot start in the calling process:
+ * started from inside an activity (a step, where DBOS refuses to start a workflow) or by an API
+ * process, which runs no flows. They are enqueued through a DBOSClient; the processes that run
+ * flows take them from here. No limit: it only hands them over.
  */
-const STARTED_FROM_ACTIVITIES = 'started-from-activities';
+export const FLOW_START_QUEUE = 'started-from-activities';
 
 /** The schema of DBOS's tables, in the application's own database. */
 export const DBOS_SCHEMA = 'dbos';
@@ -61,6 +69,12 @@ export interface FlowQueue extends TenantQueue {
 export interface DbosEngineOptions {
   /** The application's PostgreSQL database: DBOS keeps its tables there, in schema `dbos`. */
   databaseUrl: string;
+  /**
+   * This process as an executor among several: DBOS runs as the lease's executor id, takes over the
+   * runs of dead executors (executor-recovery.ts) and releases the lease last when stopped. Unset:
+   * DBOS's default executor id, `local`, and no takeovers (one process on the database).
+   */
+  executor?: { lease: ExecutorLease; deadAfterMs: number; recoveryIntervalMs: number };
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   flows: FlowDefinition<any, any, any>[];
   /** Every activity by name; each flow's `activityOptions` names must be among them. */
@@ -92,7 +106,7 @@ interface FlowRun {
 /** The partition of a run recorded without a tenant. */
 const UNATTRIBUTED_PARTITION = 'unattributed';
 
-const UNFINISHED = ['PENDING', 'ENQUEUED', 'DELAYED'];
+export const UNFINISHED = ['PENDING', 'ENQUEUED', 'DELAYED'];
 
 /**
  * How often a queue looks for work and a flow for its queued activity's end (DBOS's default is 1 s:
@@ -110,6 +124,14 @@ export function signalMessage(payload: unknown): { payload?: unknown } {
   return { payload };
 }
 
+/**
+ * Creates or migrates DBOS's tables. DBOS.launch does it too, but unserialised: replicas starting
+ * together would race. An API process (a DBOSClient) never does it, and may be the first to start.
+ */
+export async function migrateDbosSchema(databaseUrl: string, log: Logger): Promise<void> {
+  await ensureSystemDatabase(databaseUrl, new GlobalLogger(undefined, { logger: dbosLogger(log) }), undefined, DBOS_SCHEMA);
+}
+
 /** The engine holding DBOS in this process: DBOS is a process-wide singleton. */
 let launched: DbosEngine | undefined;
 
@@ -125,6 +147,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
   private readonly flowQueueOf = new Map<string, string>();
   private stopped = false;
   private client?: DBOSClient;
+  private lease?: ExecutorLease;
+  private recovery?: ExecutorRecovery;
 
   private constructor() {}
 
@@ -142,6 +166,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
         systemDatabaseSchemaName: DBOS_SCHEMA,
         systemDatabasePoolSize: 6,
         applicationVersion: FLOW_CODE_VERSION,
+        ...(options.executor ? { executorID: options.executor.lease.executorId } : {}),
         logger: dbosLogger(log),
       });
       await DBOS.launch();
@@ -152,7 +177,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
         applicationName: APPLICATION_NAME,
         logger: dbosLogger(log),
       });
-      await DBOS.registerQueue(STARTED_FROM_ACTIVITIES, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: 'always_update' });
+      await DBOS.registerQueue(FLOW_START_QUEUE, { minPollingIntervalMs: QUEUE_POLL_MS, onConflict: 'always_update' });
       for (const queue of [...(options.queues ?? []), ...(options.flowQueues ?? [])]) {
         await DBOS.registerQueue(queue.name, {
           workerConcurrency: queue.workerConcurrency,
@@ -165,11 +190,22 @@ export class DbosEngine implements ManagedWorkflowEngine {
         await DBOS.registerQueue(queue.name, { workerConcurrency: queue.workerConcurrency, minPollingIntervalMs: DRAINED_QUEUE_POLL_MS, onConflict: 'always_update' });
       }
       await retention.schedule(options.retentionMs, options.retentionSchedule ?? '0 * * * *');
+      if (options.executor) {
+        engine.lease = options.executor.lease;
+        engine.recovery = startExecutorRecovery({
+          lease: options.executor.lease,
+          executorsWithPendingRuns: () => engine.executorsWithPendingRuns(),
+          recover: (id) => engine.recoverRunsOf(id),
+          deadAfterMs: options.executor.deadAfterMs,
+          intervalMs: options.executor.recoveryIntervalMs,
+          log,
+        });
+      }
     } catch (error) {
       await engine.stop().catch(() => {});
       throw error;
     }
-    log.info({ version: FLOW_CODE_VERSION }, 'flows run in this process on DBOS');
+    log.info({ version: FLOW_CODE_VERSION, executorId: DBOS.executorID }, 'flows run in this process on DBOS');
     return engine;
   }
 
@@ -231,7 +267,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
       return;
     }
     await this.client!.enqueue(
-      { queueName: queueName ?? STARTED_FROM_ACTIVITIES, ...partition, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
+      { queueName: queueName ?? FLOW_START_QUEUE, ...partition, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
       run,
     );
   }
@@ -268,11 +304,36 @@ export class DbosEngine implements ManagedWorkflowEngine {
     if (this.stopped) return;
     this.stopped = true;
     try {
+      await this.recovery?.stop();
       await this.client?.destroy();
       await DBOS.shutdown({ deregister: true });
+      // Last: until DBOS has stopped, this executor's runs are its own.
+      await this.lease?.release();
     } finally {
       if (launched === this) launched = undefined;
     }
+  }
+
+  /** Executors other than this one that own pending runs of this version: candidates for a takeover. */
+  async executorsWithPendingRuns(): Promise<string[]> {
+    // One DISTINCT over the status index, not a listing of every pending run (fulfilments wait for days).
+    const { pool, schemaName } = DBOSExecutor.globalInstance!.systemDatabase;
+    const { rows } = await pool.query<{ executor_id: string }>(
+      `SELECT DISTINCT executor_id FROM "${schemaName}".workflow_status
+        WHERE status = 'PENDING' AND application_version = $1 AND executor_id <> $2 AND (application_name = $3 OR application_name IS NULL)`,
+      [FLOW_CODE_VERSION, DBOS.executorID, APPLICATION_NAME],
+    );
+    return rows.map((row) => row.executor_id);
+  }
+
+  /**
+   * Hands the pending runs of executor `executorId` (of this version) back to their queues through
+   * DBOS's own recovery, the one DBOS runs for its own executor at launch; the processes that run
+   * flows then resume each from its last recorded step. Only for an executor known to be dead.
+   */
+  async recoverRunsOf(executorId: string): Promise<number> {
+    this.assertRunning();
+    return (await DBOSExecutor.globalInstance!.recoverPendingWorkflows([executorId])).length;
   }
 
   private assertRunning(): void {
@@ -285,13 +346,13 @@ function queueForEnvironment(queues: ActivityQueue[] | undefined, environment: E
   return queues?.find((queue) => !queue.environments || queue.environments.includes(environment));
 }
 
-function describeError(error: unknown): string {
+export function describeError(error: unknown): string {
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
   return `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message : String(error)}`;
 }
 
 /** DBOS's log lines go to our logger, its chatty lifecycle messages at debug level. */
-function dbosLogger(log: Logger): DLogger {
+export function dbosLogger(log: Logger): DLogger {
   const write = (level: 'debug' | 'warn' | 'error') => (entry: unknown) => {
     if (entry instanceof Error) log[level]({ err: entry }, entry.message);
     else log[level](typeof entry === 'string' ? entry : JSON.stringify(entry));

@@ -5,7 +5,7 @@
  * folder, and the load generator (autocannon, test/bench/load.mjs) runs in its own process.
  *
  *   npm run bench                       every row
- *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign)
+ *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign scale)
  *   npm run bench -- --quick status     shorter runs, smaller seeds (figures for a quick look only)
  *
  * Needs DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with a role that
@@ -41,7 +41,7 @@ import { heldMemory } from './held-memory';
 import { makePhoto, startPhotoServer } from '../support/photo-server';
 import { printBody } from '../support/print-fixtures';
 
-const ROWS = ['status', 'graphql', 'list', 'deep', 'generate', 'rendering', 'subscriptions', 'print', 'campaign'] as const;
+const ROWS = ['status', 'graphql', 'list', 'deep', 'generate', 'rendering', 'subscriptions', 'print', 'campaign', 'scale'] as const;
 type Row = (typeof ROWS)[number];
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
@@ -500,6 +500,16 @@ async function campaignRow() {
   });
 }
 
+/** test/bench/scale.ts: one ROLE=all process against 1 API with 1 and 2 workers; its lines are the figures. */
+async function scaleRow() {
+  const out = await script('scale.ts', quick ? { BENCH_QUICK: '1' } : {});
+  for (const line of out.trim().split('\n').slice(1)) {
+    const [head = '', campaign = '', status = ''] = line.split('|');
+    table.push({ what: `scale-out: ${head.slice(0, 22).trim()} (test/bench/scale.ts)`, project: `${head.slice(22).trim()}; ${campaign.trim()}`, comparedWith: status.trim(), ratio: '-', target: '-', met: '-' });
+  }
+  notes.push(`scale: ${out.trim().split('\n')[0]}`);
+}
+
 const started = Date.now();
 console.error(`bench: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${quick ? 'quick' : 'full'} run of ${(selected.length ? selected : ROWS).join(', ')}`);
 if (['status', 'graphql', 'list', 'generate'].some((r) => wanted(r as Row))) await endpointRows();
@@ -508,6 +518,7 @@ if (wanted('subscriptions')) await subscriptionsRow();
 if (wanted('rendering')) await renderingRow();
 if (wanted('print')) await printRow();
 if (wanted('campaign')) await campaignRow();
+if (wanted('scale')) await scaleRow();
 
 console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
   `${CONNECTIONS} connections unless said, ${ROUNDS} rounds of ${SECONDS} s a side, interleaved, medians${quick ? ' (quick mode)' : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`);

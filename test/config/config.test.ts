@@ -64,6 +64,15 @@ describe('configuration', () => {
     expect(loadConfig({ FILE_URL_TTL: '30s' }).durations.fileUrlTtlMs).toBe(30_000);
   });
 
+  it('runs everything in one process unless ROLE says api or worker; executors are looked at every 5 s and dead after 30 s', () => {
+    expect(loadConfig({}).role).toBe('all');
+    expect(loadConfig({ ROLE: 'worker', EXECUTOR_ID: 'host-7.worker_2' })).toMatchObject({ role: 'worker', executorId: 'host-7.worker_2' });
+    expect(loadConfig({}).durations).toMatchObject({ executorRecoveryIntervalMs: 5_000, executorDeadAfterMs: 30_000 });
+    expect(() => loadConfig({ ROLE: 'boss' })).toThrow(/ROLE must be one of all, api, worker/);
+    expect(() => loadConfig({ EXECUTOR_ID: 'has space' })).toThrow(/EXECUTOR_ID/);
+    expect(() => loadConfig({ EXECUTOR_DEAD_AFTER: '0s' })).toThrow(/EXECUTOR_DEAD_AFTER/);
+  });
+
   it('knows whether DATA_DIR was given, so the embedded PostgreSQL never moves data the operator placed', () => {
     expect(loadConfig({}).dataDirIsDefault).toBe(true);
     expect(loadConfig({ DATA_DIR: '/srv/photobook' }).dataDirIsDefault).toBe(false);

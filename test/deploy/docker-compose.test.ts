@@ -8,6 +8,8 @@ type Environment = Record<string, string | number | boolean | null> | string[];
 
 interface ComposeService {
   image?: string;
+  profiles?: string[];
+  deploy?: { replicas?: number };
   build?: unknown;
   command?: string | string[];
   environment?: Environment;
@@ -24,7 +26,9 @@ const composeText = readFileSync(new URL('../../docker-compose.yml', import.meta
 const compose = parse(composeText, { merge: true }) as ComposeFile;
 const services = compose.services ?? {};
 
-const APP_SERVICES = ['api', 'worker'] as const;
+const APP_SERVICES = ['api', 'worker', 'temporal-worker'] as const;
+/** The role each app service runs, and whether it needs Temporal. */
+const ROLES = { api: 'api', worker: 'worker', 'temporal-worker': 'worker' } as const;
 
 /** A service's environment as a map, whichever of the two Compose syntaxes it uses. */
 function environmentOf(service: ComposeService): Record<string, string | undefined> {
@@ -80,10 +84,28 @@ function resolvedEnvironmentOf(service: ComposeService, host: Record<string, str
 const OPERATOR_SHELL = { CREDENTIAL_PEPPER: randomBytes(32).toString('base64') };
 
 describe('docker-compose.yml', () => {
-  it('defines postgres, temporal, temporal-ui, api and worker', () => {
-    for (const name of ['postgres', 'temporal', 'temporal-ui', 'api', 'worker']) {
+  it('defines postgres, the balancer, api and worker, and Temporal with its UI and workers as the temporal profile', () => {
+    for (const name of ['postgres', 'balancer', 'temporal', 'temporal-ui', 'api', 'worker', 'temporal-worker']) {
       expect(services, `service "${name}"`).toHaveProperty([name]);
     }
+    const profiled = Object.entries(services).filter(([, service]) => service.profiles?.length).map(([name]) => name);
+    expect(profiled.sort()).toEqual(['temporal', 'temporal-ui', 'temporal-worker']);
+    for (const name of profiled) expect(services[name]!.profiles).toEqual(['temporal']);
+  });
+
+  it.each(APP_SERVICES)('runs %s in its role, as several replicas', (name) => {
+    const config = loadConfig(resolvedEnvironmentOf(services[name] ?? {}, OPERATOR_SHELL));
+    expect(config.role).toBe(ROLES[name]);
+    expect(services[name]!.deploy?.replicas).toBeGreaterThanOrEqual(2);
+  });
+
+  it('balances over the api replicas by their readiness, found through Docker DNS', () => {
+    const balancer = services.balancer as ComposeService & { configs?: { source: string; target: string }[] };
+    expect(balancer.configs).toEqual([{ source: 'haproxy', target: '/usr/local/etc/haproxy/haproxy.cfg' }]);
+    const config = (parse(composeText, { merge: true }) as { configs: Record<string, { content: string }> }).configs.haproxy!.content;
+    expect(config).toContain('bind :4000');
+    expect(config).toContain('option httpchk GET /readyz');
+    expect(config).toMatch(/server-template api \d+ api:4000 check resolvers docker/);
   });
 
   it('gives every service except temporal-ui a healthcheck', () => {
@@ -98,13 +120,18 @@ describe('docker-compose.yml', () => {
     }
   });
 
-  it.each(APP_SERVICES)('makes %s wait for a healthy postgres and temporal', (name) => {
+  it.each(APP_SERVICES)('makes %s wait for a healthy postgres, and temporal when it is there', (name) => {
     const dependsOn = services[name]?.depends_on;
     // The short (list) syntax only waits for the container to start, so the long syntax is required.
     expect(Array.isArray(dependsOn), `depends_on of "${name}" must use the long syntax`).toBe(false);
-    const conditions = dependsOn as Record<string, { condition?: string }>;
+    const conditions = dependsOn as Record<string, { condition?: string; required?: boolean }>;
     expect(conditions?.postgres?.condition).toBe('service_healthy');
-    expect(conditions?.temporal?.condition).toBe('service_healthy');
+    if (name === 'worker') expect(conditions?.temporal).toBeUndefined();
+    else {
+      expect(conditions?.temporal?.condition).toBe('service_healthy');
+      // Temporal is a profile: without it the API starts all the same.
+      expect(conditions?.temporal?.required).toBe(name === 'api' ? false : undefined);
+    }
   });
 
   it.each(APP_SERVICES)('sets on %s only variables the config reads', (name) => {
@@ -118,8 +145,10 @@ describe('docker-compose.yml', () => {
     const env = resolvedEnvironmentOf(services[name] ?? {}, OPERATOR_SHELL);
     const config = loadConfig(env);
     expect(config.databaseUrl).toBeTruthy();
-    expect(config.temporal?.address).toBe('temporal:7233');
+    expect(config.temporal?.address).toBe(name === 'temporal-worker' ? 'temporal:7233' : undefined);
     expect(config.production).toBe(true);
+    // With the temporal profile the operator points the API at Temporal.
+    if (name === 'api') expect(loadConfig(resolvedEnvironmentOf(services.api!, { ...OPERATOR_SHELL, TEMPORAL_ADDRESS: 'temporal:7233' })).temporal?.address).toBe('temporal:7233');
   });
 
   it.each(APP_SERVICES)('refuses to start %s without a CREDENTIAL_PEPPER from the operator (no public fallback)', (name) => {
@@ -129,12 +158,12 @@ describe('docker-compose.yml', () => {
     expect(() => loadConfig({ ...resolvedEnvironmentOf(services[name] ?? {}, { ...OPERATOR_SHELL }), CREDENTIAL_PEPPER: '' })).toThrow(/CREDENTIAL_PEPPER/);
   });
 
-  it('publishes only the API: Temporal\'s gRPC port and UI, and PostgreSQL, stay on the compose network', () => {
+  it('publishes only the balancer: the replicas, Temporal\'s gRPC port and UI, and PostgreSQL stay on the compose network', () => {
     const published = Object.entries(services)
       .filter(([, service]) => (service as { ports?: unknown[] }).ports?.length)
       .map(([name]) => name);
-    expect(published).toEqual(['api']);
-    expect((services.api as { ports?: unknown[] }).ports).toEqual(['4000:4000']);
+    expect(published).toEqual(['balancer']);
+    expect((services.balancer as { ports?: unknown[] }).ports).toEqual(['4000:4000']);
   });
 });
 

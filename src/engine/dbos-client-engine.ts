@@ -1,0 +1,88 @@
+import { DBOSClient } from '@dbos-inc/dbos-sdk';
+import type { Logger } from 'pino';
+import { tenantQueueKey, type FlowStartOptions } from '../domain/flows';
+import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE, UNFINISHED, dbosLogger, describeError, signalMessage, type FlowQueue } from './dbos-engine';
+import { UnknownFlowError, WorkflowNotFoundError, type ManagedWorkflowEngine, type WorkflowOutcome } from './workflow-engine';
+
+export interface DbosClientEngineOptions {
+  databaseUrl: string;
+  flowNames: string[];
+  flowQueues: FlowQueue[];
+  log: Logger;
+}
+
+/**
+ * The engine of an API process (ROLE=api) under DBOS: a DBOSClient, not DBOS launched, so the
+ * process never executes a flow or takes work from a queue. Every start is an enqueue (a flow with
+ * a queue of its own on its tenant's partition, any other on FLOW_START_QUEUE), which the processes
+ * running flows (ROLE=worker or all) take; signals and outcomes go through the same tables.
+ */
+export class DbosClientEngine implements ManagedWorkflowEngine {
+  private stopped = false;
+  private constructor(
+    private readonly client: DBOSClient,
+    private readonly flowNames: Set<string>,
+    private readonly flowQueueOf: Map<string, string>,
+  ) {}
+
+  static async connect({ databaseUrl, flowNames, flowQueues, log }: DbosClientEngineOptions): Promise<DbosClientEngine> {
+    const client = await DBOSClient.create({
+      systemDatabaseUrl: databaseUrl,
+      systemDatabaseSchemaName: DBOS_SCHEMA,
+      systemDatabasePoolSize: 6,
+      applicationName: APPLICATION_NAME,
+      logger: dbosLogger(log.child({ component: 'dbos-client' })),
+    });
+    const queueOf = new Map(flowQueues.flatMap((queue) => queue.flows.map((flow) => [flow, queue.name] as const)));
+    log.info({ version: FLOW_CODE_VERSION }, 'flows are enqueued for the worker processes (ROLE=api)');
+    return new DbosClientEngine(client, new Set(flowNames), queueOf);
+  }
+
+  async start<I>(flowName: string, workflowId: string, input: I, { tenant }: FlowStartOptions): Promise<void> {
+    if (!this.flowNames.has(flowName)) throw new UnknownFlowError(flowName);
+    this.assertRunning();
+    const queueName = this.flowQueueOf.get(flowName);
+    // The same run record as DbosEngine.start writes; an existing id leaves that run as it is.
+    await this.client.enqueue(
+      {
+        queueName: queueName ?? FLOW_START_QUEUE,
+        ...(queueName ? { queuePartitionKey: tenantQueueKey(tenant) } : {}),
+        workflowName: flowName,
+        workflowID: workflowId,
+        appVersion: FLOW_CODE_VERSION,
+      },
+      { input, startedAt: Date.now(), tenant: { clientId: tenant.clientId, env: tenant.env } },
+    );
+  }
+
+  async signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
+    this.assertRunning();
+    const status = await this.client.getWorkflow(workflowId);
+    if (!status || !UNFINISHED.includes(status.status)) throw new WorkflowNotFoundError(workflowId);
+    await this.client.send(workflowId, signalMessage(payload), name);
+  }
+
+  async waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const status = await this.client.getWorkflow(workflowId);
+      if (status?.status === 'SUCCESS') return { status: 'completed', result: status.output ?? undefined };
+      if (status && !UNFINISHED.includes(status.status)) return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
+      if (Date.now() >= deadline) {
+        if (!status) throw new WorkflowNotFoundError(workflowId);
+        return { status: 'running' };
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    await this.client.destroy();
+  }
+
+  private assertRunning(): void {
+    if (this.stopped) throw new Error('The workflow engine client is stopped');
+  }
+}

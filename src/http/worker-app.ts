@@ -1,0 +1,28 @@
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Logger } from 'pino';
+import { OneLinePerRequest, registerObservability, requestIdOf } from './observability';
+import { problem, sendProblem } from './problem';
+import { healthRoutes } from './health/routes';
+
+/**
+ * The HTTP face of a worker process (ROLE=worker): liveness, readiness and metrics for the
+ * orchestrator, nothing a client could call; every other path is a 404 saying so.
+ */
+export async function buildWorkerApp({ em, log }: { em: EntityManager; log: Logger }): Promise<FastifyInstance> {
+  const app = Fastify({ loggerInstance: log as FastifyBaseLogger, genReqId: requestIdOf, logController: new OneLinePerRequest() }).withTypeProvider<TypeBoxTypeProvider>();
+  app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
+  app.setNotFoundHandler((request, reply) =>
+    reply
+      .status(404)
+      .type('application/problem+json')
+      .send({
+        ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not served by a worker process (ROLE=worker): only /healthz, /readyz and /metrics`),
+        requestId: request.id,
+      }),
+  );
+  registerObservability(app);
+  await app.register(healthRoutes, { em });
+  return app;
+}
