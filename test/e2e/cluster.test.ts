@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
+import { ListObjectsV2Command, S3Client } from '@aws-sdk/client-s3';
 import { createClient, type Client } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,6 +12,7 @@ import { createTestDatabase } from '../support/harness';
 import { post, request, serviceHeader } from '../support/http';
 import { makePhoto } from '../support/photo-server';
 import { printBody } from '../support/print-fixtures';
+import { startS3TestServer, type S3TestServer } from '../support/s3-test-server';
 import { waitFor } from '../support/wait';
 
 const FULFILMENT = ['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
@@ -31,13 +33,19 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
   let clientId: string;
   let photos: http.Server;
   let photoBase: string;
+  let s3: S3TestServer;
+  let bucket: S3Client;
   const sockets: Client[] = [];
 
   beforeAll(async () => {
     database = await createTestDatabase();
+    // Files in object storage, as on several machines: no process reads another's disk.
+    s3 = await startS3TestServer();
+    bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
     cluster = await startCluster({
       databaseUrl: database.url,
       env: {
+        ...s3.env,
         ALLOW_LOOPBACK_URLS: 'true',
         SANDBOX_PRINTER_STEP: '200ms',
         // A killed worker's runs move within seconds, so the test stays short.
@@ -71,6 +79,8 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     await cluster?.stop();
     await new Promise((resolve) => photos?.close(resolve));
     await database?.drop();
+    bucket?.destroy();
+    await s3?.stop();
   });
 
   const query = async <T = Record<string, unknown>>(sql: string, values: unknown[] = []) => (await db.query(sql, values)).rows as T[];
@@ -144,16 +154,12 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     const orders = books.map((projectId, i) => ({ orderId: `killed-render-${i}`, projectId }));
     for (const { orderId, projectId } of orders) expect((await post(cluster.url, '/v2/print', printBody(orderId, projectId), auth)).status).toBe(200);
     const renderer = await waitFor(() => workerRunning('activity:renderPages'), 60_000, 'a render under way');
-    // In the middle: some pages of some order are on disk, not all.
-    const pagesOnDisk = async () => {
-      const root = path.join(cluster.dataDir, 'files', clientId, 'dev', 'orders');
-      let total = 0;
-      for (const order of await readdir(root).catch(() => [])) {
-        for (const line of await readdir(path.join(root, order)).catch(() => [])) total += (await readdir(path.join(root, order, line, 'pages')).catch(() => [])).length;
-      }
-      return total;
+    // In the middle: some pages of some order are in the store, not all.
+    const pagesStored = async () => {
+      const listed = await bucket.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `files/${clientId}/dev/orders/` }));
+      return (listed.Contents ?? []).filter((object) => object.Key?.includes('/pages/')).length;
     };
-    await waitFor(async () => (await pagesOnDisk()) >= 1, 60_000, 'first pages rendered');
+    await waitFor(async () => (await pagesStored()) >= 1, 60_000, 'first pages rendered');
     await renderer.kill();
     await cluster.startWorker();
 
@@ -185,6 +191,8 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
       expect(new Set(changes).size, JSON.stringify(changes)).toBe(changes.length);
       expect(changes.at(-1)).toMatch(/^editable /);
     }
+    // Every file went to the bucket: no process wrote one to the shared DATA_DIR.
+    expect(await readdir(path.join(cluster.dataDir, 'files')).catch(() => [])).toEqual([]);
     // The dead executors own nothing any more: their runs moved to live workers.
     const orphaned = await query(`SELECT workflow_uuid FROM dbos.workflow_status WHERE status = 'PENDING' AND executor_id = ANY($1)`, [[renderer.executorId, builder.executorId]]);
     expect(orphaned).toEqual([]);
