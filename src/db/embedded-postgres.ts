@@ -73,7 +73,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
     log.info({ databaseDir }, 'initialising embedded PostgreSQL');
     await server.initialise();
   }
-  await server.start();
+  await refuseClusterInUse(databaseDir);
+  // The package rejects with no reason (undefined) when postgres exits at start; its log went to onLog.
+  await server.start().catch((error: unknown) => {
+    throw new Error(`the embedded PostgreSQL in ${databaseDir} did not start${error ? `: ${String(error)}` : ''} (LOG_LEVEL=debug shows its log)`);
+  });
   log.info({ port, databaseDir }, 'embedded PostgreSQL started');
   return {
     serverUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`,
@@ -81,6 +85,29 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
     server,
     stop: () => server.stop(),
   };
+}
+
+/**
+ * A second `npm start` on the same DATA_DIR finds the first one's PostgreSQL running on the cluster
+ * (its postmaster.pid names a live process): say so, instead of PostgreSQL's refusal in a debug log.
+ * A stale file of a process that died is PostgreSQL's to clear.
+ */
+async function refuseClusterInUse(databaseDir: string): Promise<void> {
+  const pid = Number((await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
+  throw new Error(
+    `the embedded PostgreSQL in ${databaseDir} is already running (pid ${pid}): another process of the service uses this DATA_DIR. Stop it, or give this one another DATA_DIR (or a DATABASE_URL)`,
+  );
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, as another user's (the postgres user's, when we run as root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /**

@@ -77,5 +77,16 @@ describe('npm start on a fresh machine (embedded PostgreSQL)', () => {
     // Same client, same keys: the data persisted and the seed did not run again.
     expect((await post(second.url, '/api/v2/misc/get-market.php', auth)).status).toBe(200);
     expect(JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8')).clientId).toBe(demo.clientId);
+
+    // A second `npm start` on the same DATA_DIR while this one runs says so and exits; the first keeps serving.
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' };
+    delete env.DATABASE_URL;
+    const twin = spawn('npm', ['start'], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    twin.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => twin.once('exit', resolve));
+    expect(code).not.toBe(0);
+    expect(stderr).toMatch(/embedded PostgreSQL in .* is already running \(pid \d+\): another process of the service uses this DATA_DIR/);
+    expect((await post(second.url, '/api/v2/misc/get-market.php', auth)).status).toBe(200);
   }, 180_000);
 });
