@@ -1,7 +1,7 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
 import { tenantQueueKey, type FlowStartOptions } from '../domain/flows';
-import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE, UNFINISHED, dbosLogger, describeError, signalMessage, type FlowQueue } from './dbos-engine';
+import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE, UNFINISHED, dbosLogger, pollOutcome, signalMessage, type FlowQueue } from './dbos-engine';
 import { UnknownFlowError, WorkflowNotFoundError, type ManagedWorkflowEngine, type WorkflowOutcome } from './workflow-engine';
 
 export interface DbosClientEngineOptions {
@@ -62,18 +62,8 @@ export class DbosClientEngine implements ManagedWorkflowEngine {
     await this.client.send(workflowId, signalMessage(payload), name);
   }
 
-  async waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const status = await this.client.getWorkflow(workflowId);
-      if (status?.status === 'SUCCESS') return { status: 'completed', result: status.output ?? undefined };
-      if (status && !UNFINISHED.includes(status.status)) return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
-      if (Date.now() >= deadline) {
-        if (!status) throw new WorkflowNotFoundError(workflowId);
-        return { status: 'running' };
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
-    }
+  waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
+    return pollOutcome((id) => this.client.getWorkflow(id), workflowId, timeoutMs);
   }
 
   async stop(): Promise<void> {

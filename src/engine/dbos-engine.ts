@@ -279,20 +279,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
     await DBOS.send(workflowId, signalMessage(payload), name);
   }
 
-  async waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      const status = await DBOS.getWorkflowStatus(workflowId);
-      if (status?.status === 'SUCCESS') return { status: 'completed', result: status.output ?? undefined };
-      if (status && !UNFINISHED.includes(status.status)) {
-        return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
-      }
-      if (Date.now() >= deadline) {
-        if (!status) throw new WorkflowNotFoundError(workflowId);
-        return { status: 'running' };
-      }
-      await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
-    }
+  waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
+    return pollOutcome((id) => DBOS.getWorkflowStatus(id), workflowId, timeoutMs);
   }
 
   /**
@@ -346,7 +334,29 @@ function queueForEnvironment(queues: ActivityQueue[] | undefined, environment: E
   return queues?.find((queue) => !queue.environments || queue.environments.includes(environment));
 }
 
-export function describeError(error: unknown): string {
+/**
+ * Polls a run's status until it finished or `timeoutMs` passed: the same answer whether DBOS runs
+ * in this process or is reached through a DBOSClient.
+ */
+export async function pollOutcome(
+  statusOf: (workflowId: string) => Promise<{ status: string; output?: unknown; error?: unknown } | null | undefined>,
+  workflowId: string,
+  timeoutMs: number,
+): Promise<WorkflowOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const status = await statusOf(workflowId);
+    if (status?.status === 'SUCCESS') return { status: 'completed', result: status.output ?? undefined };
+    if (status && !UNFINISHED.includes(status.status)) return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
+    if (Date.now() >= deadline) {
+      if (!status) throw new WorkflowNotFoundError(workflowId);
+      return { status: 'running' };
+    }
+    await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
+  }
+}
+
+function describeError(error: unknown): string {
   const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
   return `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message : String(error)}`;
 }
