@@ -203,12 +203,30 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     const statuses = new Map<number, number>();
     let load = true;
     let n = 0;
+    // Each request carries an Idempotency-Key and is retried with it until answered, as an integrator's client does.
+    // A request the killed process was handling keeps its key claimed (409 IDEMPOTENCY_KEY_IN_FLIGHT)
+    // until the claim is abandoned (minutes): such a key is set aside, as a client would retry it later.
+    const keys = new Map<string, string>();
+    const inFlight = new Set<string>();
     const client = async () => {
       while (load) {
-        const response = await post(cluster.url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: `load-${n++ % 4}` }, auth).catch(() => undefined);
-        if (!response) continue;
-        statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-        if (response.status === 200) acknowledged.push(new URL(response.body.url).searchParams.get('id')!);
+        const key = crypto.randomUUID();
+        const body = { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: `load-${n++ % 4}` };
+        for (let attempt = 0; attempt < 10 && !keys.has(key); attempt++) {
+          const response = await post(cluster.url, '/v2/generate', body, { ...auth, 'idempotency-key': key }).catch(() => undefined);
+          if (response) statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+          if (response?.status === 200) {
+            const id = new URL(response.body.url).searchParams.get('id')!;
+            acknowledged.push(id);
+            keys.set(key, id);
+          } else if (response?.status === 409) {
+            expect(response.body.code).toBe('IDEMPOTENCY_KEY_IN_FLIGHT');
+            inFlight.add(key);
+            break;
+          } else {
+            await new Promise((resolve) => setTimeout(resolve, 100));
+          }
+        }
       }
     };
     const clients = Array.from({ length: 4 }, client);
@@ -218,11 +236,20 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     await waitFor(async () => acknowledged.length >= before + 10, 30_000, 'answers from the API process left');
     load = false;
     await Promise.all(clients);
-    console.log(`API process killed under load: ${JSON.stringify(Object.fromEntries(statuses))} (status: count), ${acknowledged.length} acknowledged`);
-    // Only gateway errors for requests the dead process had accepted; never a 500 of ours.
-    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 502 && status !== 503)).toEqual([]);
+    console.log(`API process killed under load: ${JSON.stringify(Object.fromEntries(statuses))} (status: count), ${acknowledged.length} acknowledged, ${inFlight.size} in flight at the kill`);
+    // Only gateway errors for requests the dead process had accepted, and the in-flight key's 409; never a 500 of ours.
+    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 409 && status !== 502 && status !== 503)).toEqual([]);
     const stored = new Set((await query<{ id: string }>(`SELECT id FROM projects WHERE id = ANY($1)`, [acknowledged])).map((row) => row.id));
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    // Exactly once: a retried request answered its first project, and no request made two (a
+    // request cut off with its process made its project or not).
+    expect(new Set(acknowledged).size).toBe(keys.size);
+    const [{ count }] = await query<{ count: string }>(
+      `SELECT count(*) FROM projects p JOIN end_users u ON u.id = p.owner_id WHERE u.external_id LIKE 'load-%' AND p.client_id = $1`,
+      [clientId],
+    );
+    expect(Number(count)).toBeGreaterThanOrEqual(keys.size);
+    expect(Number(count)).toBeLessThanOrEqual(keys.size + inFlight.size);
     for (const id of acknowledged) await untilEditable(id);
   }, 240_000);
 });
