@@ -3,7 +3,8 @@
  * on 127.0.0.1 by this script, the service runs as its own process started by `npm start`
  * (embedded engine), and every row goes CSV -> project -> photo fetched and analysed -> book ->
  * signed delivery (verified here). Run: `DATABASE_URL=postgres://... npx tsx test/bench/campaign.ts`
- * (BENCH_ROWS to change the row count, BENCH_ROUNDS for more than one round). Each round runs a
+ * (BENCH_ROWS to change the row count, BENCH_ROUNDS for more than one round, BENCH_PROFILE_DIR for a
+ * CPU profile of the service). Each round runs a
  * campaign of the service, then the same CSV through its floor (campaign-floor.ts, its own
  * process); prints the median rows per second of each and the service's peak RSS.
  */
@@ -101,7 +102,9 @@ const dataDir = await newDataDir();
 // The service as users start it (`npm start`: the bundle, its glibc and V8 settings), in a process
 // of its own, so that its memory is measured alone, without this script's servers.
 const env = { LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
-const service = await startProject({ databaseUrl, dataDir, env });
+// BENCH_PROFILE_DIR: the service runs under --cpu-prof and writes its profile there when stopped.
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const service = await startProject({ databaseUrl, dataDir, env, ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
 const serviceUrl = service.url;
 const servicePid = serviceProcessId(service);
 // A crash of this script must not leave the service running against the next run's database.
