@@ -32,8 +32,10 @@ export async function registerRateLimits(app: FastifyInstance, budget: RequestBu
     errorResponseBuilder: (_request, context) =>
       new DomainError('rate_limited', 'RATE_LIMITED', `more than ${context.max} requests in ${windowSeconds}s from this client; retry in ${context.after}`),
   });
-  app.addHook('onSend', async (request, reply) => {
+  // A callback hook: an async one costs every answer a promise and its microtasks.
+  app.addHook('onSend', (request, reply, payload, done) => {
     if (!UNLIMITED_ROUTES.has(request.routeOptions.url ?? '')) reply.header('ratelimit-policy', policy);
+    done(null, payload);
   });
 }
 

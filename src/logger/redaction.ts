@@ -42,6 +42,8 @@ export function requestForLog(req: { method?: string; url?: string; host?: strin
 const PROJECT_ID = /\bp-[A-Za-z0-9]{24}\b/g;
 const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}/g;
 const SECRET = /\b(?:as|key)_(?:dev|prod)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9+/=]+|([?&]signature=)[^&"\s\\]+/g;
+/** A text each alternative of SECRET contains. */
+const SECRET_MARKS = ['_dev_', '_prod_', 'whsec_', 'signature='];
 
 /**
  * A finished log line, scrubbed. A project id becomes `p#` and the start of its SHA-256: the same
@@ -49,8 +51,13 @@ const SECRET = /\b(?:as|key)_(?:dev|prod)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9+/=]+|(
  * they hold), but the mark opens nothing.
  */
 export function scrubLogLine(line: string): string {
-  return line
-    .replace(PROJECT_ID, (id) => `p#${createHash('sha256').update(id).digest('hex').slice(0, 12)}`)
-    .replace(EMAIL, '[email]')
-    .replace(SECRET, (_match, query: string | undefined) => (query ? `${query}${CENSORED}` : CENSORED));
+  // Each pattern runs only on a line holding the text every match of it must contain: a plain
+  // substring search is several times cheaper than the pattern's scan, and most lines hold none.
+  let scrubbed = line;
+  if (scrubbed.includes('p-')) scrubbed = scrubbed.replace(PROJECT_ID, (id) => `p#${createHash('sha256').update(id).digest('hex').slice(0, 12)}`);
+  if (scrubbed.includes('@') || scrubbed.includes('%40')) scrubbed = scrubbed.replace(EMAIL, '[email]');
+  if (SECRET_MARKS.some((mark) => scrubbed.includes(mark))) {
+    scrubbed = scrubbed.replace(SECRET, (_match, query: string | undefined) => (query ? `${query}${CENSORED}` : CENSORED));
+  }
+  return scrubbed;
 }

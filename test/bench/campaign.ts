@@ -3,11 +3,16 @@
  * on 127.0.0.1 by this script, the service runs as its own process started by `npm start`
  * (embedded engine), and every row goes CSV -> project -> photo fetched and analysed -> book ->
  * signed delivery (verified here). Run: `DATABASE_URL=postgres://... npx tsx test/bench/campaign.ts`
- * (BENCH_ROWS to change the row count). Prints rows per second and the service's peak RSS.
+ * (BENCH_ROWS to change the row count, BENCH_ROUNDS for more than one round, BENCH_PROFILE_DIR for a
+ * CPU profile of the service). Each round runs a
+ * campaign of the service, then the same CSV through its floor (campaign-floor.ts, its own
+ * process); prints the median rows per second of each and the service's peak RSS.
  */
 import 'reflect-metadata';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { rm } from 'node:fs/promises';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
@@ -21,9 +26,10 @@ import { setWebhook } from '../../src/services/webhooks/webhook-endpoints';
 import { Campaign } from '../../src/db/entities';
 import { campaignCounts } from '../../src/services/campaigns/campaign-progress';
 import { scopeToTenant } from '../../src/db/tenant-filter';
-import { PEPPER, SERVER_URL, benchDatabase, newDataDir, residentKiB, serviceProcessId, startProject } from './bench-env';
+import { PEPPER, ROOT, SERVER_URL, benchDatabase, median, newDataDir, residentKiB, serviceProcessId, startProject } from './bench-env';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
 const RSS_LIMIT_MIB = 300;
 
 async function listen(server: http.Server): Promise<string> {
@@ -48,7 +54,8 @@ const files = http.createServer((request, response) => {
     response.writeHead(200, { 'content-type': 'image/jpeg' }).end(photos[Number(photo[1])]);
     return;
   }
-  if (url.pathname !== '/campaign.csv') {
+  const csv = /^\/campaign-(\w+)\.csv$/.exec(url.pathname);
+  if (!csv) {
     response.writeHead(404).end();
     return;
   }
@@ -58,7 +65,7 @@ const files = http.createServer((request, response) => {
   const more = () => {
     while (n < ROWS) {
       n++;
-      const line = `bench-${n},customer${n}@example.com,PB-HC-A4-P,local,0,en,${filesUrl}/photo-${n % 3}.jpg,"Book ${n}, with love"\r\n`;
+      const line = `bench-${csv[1]}-${n},customer-${csv[1]}-${n}@example.com,PB-HC-A4-P,local,0,en,${filesUrl}/photo-${n % 3}.jpg,"Book ${n}, with love"\r\n`;
       if (!response.write(line)) {
         response.once('drain', more);
         return;
@@ -95,7 +102,9 @@ const dataDir = await newDataDir();
 // The service as users start it (`npm start`: the bundle, its glibc and V8 settings), in a process
 // of its own, so that its memory is measured alone, without this script's servers.
 const env = { LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
-const service = await startProject({ databaseUrl, dataDir, env });
+// BENCH_PROFILE_DIR: the service runs under --cpu-prof and writes its profile there when stopped.
+const profileDir = process.env.BENCH_PROFILE_DIR;
+const service = await startProject({ databaseUrl, dataDir, env, ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
 const serviceUrl = service.url;
 const servicePid = serviceProcessId(service);
 // A crash of this script must not leave the service running against the next run's database.
@@ -130,33 +139,74 @@ const headers = {
   'x-service': JSON.stringify({ accessKey: issued.credentials.dev.accessKey, accessSecret: issued.credentials.dev.accessSecret }),
 };
 
-const started = Date.now();
-const answer = await fetch(`${serviceUrl}/v2/campaign/auto-generate`, { method: 'POST', headers, body: JSON.stringify({ csvUrl: `${filesUrl}/campaign.csv` }) });
-const { message } = (await answer.json()) as { message: string };
-const campaignId = /cmp_\w+/.exec(message)![0];
-console.log(`${answer.status} ${message}`);
-
-let imported = 0;
-for (;;) {
-  await new Promise((resolve) => setTimeout(resolve, 2_000));
-  const memory = serviceMemory();
-  const heap = await v8Heap();
-  const em = shopEm();
-  const campaign = await em.findOneOrFail(Campaign, { id: campaignId });
-  const counts = await campaignCounts(em, campaign);
-  if (!imported && campaign.status !== 'importing') imported = Date.now();
+/** One campaign of the service over `/campaign-<name>.csv`, watched until it completes; answers its seconds. */
+async function serviceCampaign(name: string): Promise<number> {
+  const started = Date.now();
+  const answer = await fetch(`${serviceUrl}/v2/campaign/auto-generate`, { method: 'POST', headers, body: JSON.stringify({ csvUrl: `${filesUrl}/campaign-${name}.csv` }) });
+  const { message } = (await answer.json()) as { message: string };
+  const campaignId = /cmp_\w+/.exec(message)![0];
+  console.log(`${answer.status} ${message}`);
+  let imported = 0;
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const memory = serviceMemory();
+    const heap = await v8Heap();
+    const em = shopEm();
+    const campaign = await em.findOneOrFail(Campaign, { id: campaignId });
+    const counts = await campaignCounts(em, campaign);
+    if (!imported && campaign.status !== 'importing') imported = Date.now();
+    const seconds = (Date.now() - started) / 1000;
+    process.stdout.write(`\r${seconds.toFixed(0)} s  ${campaign.status}  generated ${counts.generated}  notified ${counts.notified}/${ROWS}  failed ${counts.failed}  rss ${memory.rss.toFixed(0)} MiB (peak ${memory.peak.toFixed(0)}; V8 heap ${heap})   `);
+    if (campaign.status === 'completed' || campaign.status === 'failed') break;
+  }
   const seconds = (Date.now() - started) / 1000;
-  process.stdout.write(`\r${seconds.toFixed(0)} s  ${campaign.status}  generated ${counts.generated}  notified ${counts.notified}/${ROWS}  failed ${counts.failed}  rss ${memory.rss.toFixed(0)} MiB (peak ${memory.peak.toFixed(0)}; V8 heap ${heap})   `);
-  if (campaign.status === 'completed' || campaign.status === 'failed') break;
+  const final = await campaignCounts(shopEm(), await shopEm().findOneOrFail(Campaign, { id: campaignId }));
+  console.log(`\nservice round ${name}: ${ROWS} rows in ${seconds.toFixed(1)} s (imported in ${((imported - started) / 1000).toFixed(1)} s), notified ${final.notified}, failed ${final.failed}`);
+  return seconds;
 }
-const seconds = (Date.now() - started) / 1000;
-const final = await campaignCounts(shopEm(), await shopEm().findOneOrFail(Campaign, { id: campaignId }));
+
+/** The same CSV through campaign-floor.ts in its own process; answers its seconds. */
+async function floorCampaign(name: string): Promise<number> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/bench/campaign-floor.ts'], {
+    cwd: ROOT,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      FLOOR_CSV_URL: `${filesUrl}/campaign-${name}.csv`,
+      FLOOR_HOOK_URL: `${receiverUrl}/hook`,
+      FLOOR_HOOK_SECRET: secret,
+      FLOOR_CLIENT_ID: tenant.clientId,
+      FLOOR_ENV: tenant.env,
+      FLOOR_DATA_DIR: `${dataDir}/floor`,
+    },
+  });
+  let out = '';
+  child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const [code] = await once(child, 'exit');
+  if (code !== 0) throw new Error(`campaign-floor.ts exited with ${code}`);
+  const seconds = Number(/^floor elapsed +([\d.]+)/m.exec(out)?.[1]);
+  console.log(`floor round ${name}: ${ROWS} rows in ${seconds.toFixed(1)} s`);
+  return seconds;
+}
+
+const serviceSeconds: number[] = [];
+const floorSeconds: number[] = [];
+const received = { service: 0, floor: 0 };
+for (let round = 1; round <= ROUNDS; round++) {
+  let before = delivered;
+  serviceSeconds.push(await serviceCampaign(`s${round}`));
+  received.service += delivered - before;
+  before = delivered;
+  floorSeconds.push(await floorCampaign(`f${round}`));
+  received.floor += delivered - before;
+}
 const { peak: maxRssMiB } = serviceMemory();
 console.log('\n');
-console.log(`rows                 ${ROWS} (imported in ${((imported - started) / 1000).toFixed(1)} s)`);
-console.log(`notified             ${final.notified} (failed ${final.failed}); deliveries received ${delivered}, bad signatures ${badSignatures}`);
-console.log(`elapsed              ${seconds.toFixed(1)} s`);
-console.log(`rows per second      ${(ROWS / seconds).toFixed(1)}`);
+console.log(`rows                 ${ROWS} a round, ${ROUNDS} round(s), service and floor interleaved`);
+console.log(`deliveries received  service ${received.service}, floor ${received.floor} (of ${ROUNDS * ROWS} each), bad signatures ${badSignatures}`);
+console.log(`rows per second      ${(ROWS / median(serviceSeconds)).toFixed(1)}`);
+console.log(`floor rows per second ${(ROWS / median(floorSeconds)).toFixed(1)}`);
 console.log(`service RSS idle     ${idle.rss.toFixed(0)} MiB (started, before the campaign)`);
 console.log(`service peak RSS     ${maxRssMiB.toFixed(0)} MiB (limit ${RSS_LIMIT_MIB} MiB: ${maxRssMiB < RSS_LIMIT_MIB ? 'within' : 'EXCEEDED'})`);
 
