@@ -11,13 +11,17 @@ import { canMoveCampaignRow } from '../../domain/campaign-status';
 import { completeIfDone, lockCampaign, moveCampaign, recordCampaignProgress } from './campaign-progress';
 import { finishDelivery } from '../webhooks/webhook-delivery';
 
-/** Rows per page of the campaign flow; also the most projects of one campaign building at once. */
-const CAMPAIGN_PAGE_SIZE = 10;
+/**
+ * The most projects of one campaign building at once: more than a tenant's build slots (4), so a
+ * slot that frees finds the next build already queued, and few enough that a 10,000-row file never
+ * floods the build queue ahead of the tenant's other work.
+ */
+const CAMPAIGN_BUILD_WINDOW = 12;
 /** Rows of a page generated at the same time (each is a few queries and a flow start). */
 const ROW_CONCURRENCY = 4;
-/** How long a page waits for its projects to be built before the next page starts anyway. */
-const PAGE_BUILD_WAIT_MS = 2 * 60_000;
-const BUILD_POLL_MS = 200;
+/** How long a page waits for room in the window before it generates a row anyway. */
+const WINDOW_WAIT_MS = 2 * 60_000;
+const WINDOW_POLL_MS = 100;
 
 /**
  * pending -> generated | invalid | duplicate. Claims the row's reference for this client and
@@ -82,9 +86,11 @@ async function setRow(em: EntityManager, row: CampaignRow, to: CampaignRow['stat
 }
 
 /**
- * One page of the campaign flow: the next pending rows after `afterLine`, a few at a time, then a
- * wait until their projects are built, so a 10,000-row file never has more than a page of builds
- * in flight. Returns the last line handled (0 rows: the campaign has no pending rows left).
+ * One page of the campaign flow: waits for room in the campaign's window of building projects,
+ * then generates that many of the next pending rows after `afterLine`, a few at a time. Pages
+ * follow each other as builds finish, so the tenant's build slots never wait for a whole page to
+ * finish, and a 10,000-row file never has more than a window of builds in flight. Returns the last
+ * line handled (0 rows: the campaign has no pending rows left).
  */
 export async function generateCampaignPage(
   em: EntityManager,
@@ -92,10 +98,16 @@ export async function generateCampaignPage(
   campaignId: string,
   afterLine: number,
 ): Promise<{ rows: number; lastLine: number }> {
-  const rows = await em.find(
+  const deadline = Date.now() + WINDOW_WAIT_MS;
+  let building = await countBuilding(em, campaignId);
+  while (building >= CAMPAIGN_BUILD_WINDOW && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
+    building = await countBuilding(em, campaignId);
+  }
+  const rows = await em.fork().find(
     CampaignRow,
     { campaign: campaignId, state: 'pending', line: { $gt: afterLine } },
-    { orderBy: { line: 'asc' }, limit: CAMPAIGN_PAGE_SIZE, fields: ['id', 'line'] },
+    { orderBy: { line: 'asc' }, limit: Math.max(1, CAMPAIGN_BUILD_WINDOW - building), fields: ['id', 'line'] },
   );
   if (rows.length === 0) return { rows: 0, lastLine: afterLine };
   const queue = [...rows];
@@ -105,18 +117,21 @@ export async function generateCampaignPage(
     }),
   );
 
-  const ids = (await em.fork().find(CampaignRow, { id: { $in: rows.map((r) => r.id) }, projectId: { $ne: null } }, { fields: ['projectId'] }))
-    .map((r) => r.projectId!);
-  const deadline = Date.now() + PAGE_BUILD_WAIT_MS;
-  while (ids.length > 0 && Date.now() < deadline && (await em.fork().count(Project, { id: { $in: ids }, status: { $in: ['created', 'building'] } })) > 0) {
-    await new Promise((resolve) => setTimeout(resolve, BUILD_POLL_MS));
-  }
-
   await em.fork().transactional(async (tx) => {
     const campaign = await lockCampaign(tx, campaignId);
     if (campaign) await recordCampaignProgress(tx, campaign, { force: true });
   });
   return { rows: rows.length, lastLine: rows[rows.length - 1].line };
+}
+
+/** The campaign's projects still being built: generated rows whose project is not yet a book. */
+async function countBuilding(em: EntityManager, campaignId: string): Promise<number> {
+  const [{ building }] = await em.getConnection().execute<{ building: string }[]>(
+    `select count(*) as building from campaign_rows r join projects p on p.id = r.project_id and p.client_id = r.client_id and p.env = r.env
+      where r.campaign_id = ? and r.state = 'generated' and p.status in ('created', 'building')`,
+    [campaignId],
+  );
+  return Number(building);
 }
 
 /** generating -> notifying, or straight to completed when every delivery is already settled. */
