@@ -16,7 +16,7 @@ import { finishDelivery } from '../webhooks/webhook-delivery';
  * slot that frees finds the next build already queued, and few enough that a 10,000-row file never
  * floods the build queue ahead of the tenant's other work.
  */
-const CAMPAIGN_BUILD_WINDOW = 12;
+const CAMPAIGN_BUILD_WINDOW = 10;
 /** Rows of a page generated at the same time (each is a few queries and a flow start). */
 const ROW_CONCURRENCY = 4;
 /** How long a page waits for room in the window before it generates a row anyway. */
