@@ -27,10 +27,11 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PDFDocument } from 'pdf-lib';
-import sharp, { type OverlayOptions, type Sharp } from 'sharp';
+import sharp, { type OverlayOptions } from 'sharp';
 import { writeBookPdf } from '../../src/imaging/print/book-pdf';
 import { pagePixels, trimPixels, type PrintFormat } from '../../src/imaging/print/print-geometry';
 import { renderPrintPage } from '../../src/imaging/print/render-page';
+import { pageCanvas, type RawPhotoLayer } from '../../src/imaging/print/page-canvas';
 import { renderPrintCoverSheet } from '../../src/imaging/print/cover-sheet';
 import { coverGeometry, coverSheetFormat } from '../../src/imaging/print/cover-geometry';
 import type { ProductProduction } from '../../src/domain/print-production';
@@ -249,7 +250,8 @@ async function renderBook(dir: string, tag: string, colorCorrection: boolean): P
  * the service's libvips settings (operation cache off, half the cores), each page a canvas of the
  * same size with every photo upright, colour-corrected (grey-world gains and a levels stretch
  * measured once per photo on a 256 px copy, applied with `linear`), centre-cropped to its slot and
- * composited at its offset, the page text as an SVG overlay, encoded as ours (JPEG 92, 4:4:4, sRGB
+ * its rows copied into the raw page at its offset (the service's own page-canvas.ts: a copy is
+ * the least work that gives an opaque photo's composite), the page text as an SVG overlay, encoded as ours (JPEG 92, 4:4:4, sRGB
  * profile, density) and written; the cover sheet at its size with the cover photo over its front
  * panel and the title; then the same PDF writer. It does not choose an attention crop, clip a
  * slot to the page by hand, wrap and fit text, or compute effective DPI and warnings.
@@ -286,8 +288,11 @@ async function renderLibvipsFloor(dir: string) {
     const { a, b } = await correctionOf(photoId);
     return sharp(path.join(dir, `${photoId}.jpg`)).rotate().linear(a, b).resize(width, height, { fit: 'cover' }).raw().toBuffer({ resolveWithObject: true });
   };
-  const encode = (image: Sharp, layers: OverlayOptions[], file: string) =>
-    image.composite(layers).jpeg({ quality: 92, chromaSubsampling: '4:4:4', optimiseCoding: false }).withIccProfile('srgb').withDensity(A4.dpi).toFile(file);
+  const encode = (size: { width: number; height: number }, background: string, photos: RawPhotoLayer[], texts: OverlayOptions[], file: string) => {
+    const page = sharp(pageCanvas(size, background, photos), { raw: { ...size, channels: 3 } });
+    return (texts.length > 0 ? page.composite(texts) : page).jpeg({ quality: 92, chromaSubsampling: '4:4:4', optimiseCoding: false }).withIccProfile('srgb').withDensity(A4.dpi).toFile(file);
+  };
+  const layer = (placed: { data: Buffer; info: { width: number; height: number } }, left: number, top: number): RawPhotoLayer => ({ pixels: placed.data, left, top, width: placed.info.width, height: placed.info.height });
   const text = (width: number, height: number, line: string, y: number, px: number, fill: string) =>
     Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${width / 2}" y="${y}" text-anchor="middle" font-family="sans-serif" font-size="${px}" fill="${fill}">${line}</text></svg>`);
 
@@ -299,25 +304,23 @@ async function renderLibvipsFloor(dir: string) {
   front.width = Math.min(front.width, sheetSize.width - front.left);
   const coverPhoto = await photo(book.cover.photoId!, front.width, front.height);
   await encode(
-    sharp({ create: { width: sheetSize.width, height: sheetSize.height, channels: 3, background: '#2f3b48' } }),
-    [
-      { input: coverPhoto.data, raw: coverPhoto.info, left: front.left, top: front.top },
-      { input: text(sheetSize.width, sheetSize.height, book.cover.title, Math.round(sheetSize.height * 0.9), Math.round(front.width * 0.08), '#ffffff'), left: 0, top: 0 },
-    ],
+    sheetSize,
+    '#2f3b48',
+    [layer(coverPhoto, front.left, front.top)],
+    [{ input: text(sheetSize.width, sheetSize.height, book.cover.title, Math.round(sheetSize.height * 0.9), Math.round(front.width * 0.08), '#ffffff'), left: 0, top: 0 }],
     pageFile(0),
   );
   const size = pagePixels(A4);
   const trim = trimPixels(A4);
   for (const page of book.pages) {
-    const layers: OverlayOptions[] = [];
+    const photos: RawPhotoLayer[] = [];
     for (const s of page.photos) {
       const width = Math.round(s.width * trim.width);
       const height = Math.round(s.height * trim.height);
-      const placed = await photo(s.photoId, width, height);
-      layers.push({ input: placed.data, raw: placed.info, left: trim.left + Math.round(s.x * trim.width), top: trim.top + Math.round(s.y * trim.height) });
+      photos.push(layer(await photo(s.photoId, width, height), trim.left + Math.round(s.x * trim.width), trim.top + Math.round(s.y * trim.height)));
     }
-    for (const t of page.texts) layers.push({ input: text(size.width, size.height, t.text, trim.top + trim.height - 120, Math.round((14 / 72) * A4.dpi), '#333333'), left: 0, top: 0 });
-    await encode(sharp({ create: { width: size.width, height: size.height, channels: 3, background: '#ffffff' } }), layers, pageFile(page.number));
+    const texts = page.texts.map((t) => ({ input: text(size.width, size.height, t.text, trim.top + trim.height - 120, Math.round((14 / 72) * A4.dpi), '#333333'), left: 0, top: 0 }));
+    await encode(size, '#ffffff', photos, texts, pageFile(page.number));
   }
   const rendered = performance.now();
   async function* pages(from: number, to: number) {
