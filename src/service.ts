@@ -33,6 +33,14 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * How long requests under way at shutdown get to finish before their connections are closed. Node
+ * waits for every response to end, and a client that stopped reading a download (a phone put away
+ * halfway through a print PDF) keeps its response open for as long as it keeps its socket:
+ * without a bound, anyone with one file URL could hold a deploy's shutdown.
+ */
+const SHUTDOWN_GRACE_MS = 10_000;
+
 export interface ServiceOptions {
   /**
    * This process's executor lease is lost for good (src/engine/executor-lease.ts): it must stop
@@ -87,7 +95,12 @@ export async function startService(config: Config, log: Logger, options: Service
     url: address,
     databaseUrl: database.url,
     async stop() {
-      await app.close();
+      const closeLingering = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
+      try {
+        await app.close();
+      } finally {
+        clearTimeout(closeLingering);
+      }
       await relay?.stop();
       await credentialWatch?.stop();
       await engine.stop();

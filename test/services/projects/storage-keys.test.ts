@@ -69,7 +69,10 @@ describe('stored files are keyed by opaque storage keys, never by the project id
     const bare = projectId.slice('p-'.length);
     for (const { where, url } of urls) {
       expect(url, where).not.toContain(bare);
-      expect((await fetch(url)).status, `${where}: ${url}`).toBe(200);
+      const served = await fetch(url);
+      expect(served.status, `${where}: ${url}`).toBe(200);
+      // Not read: cancelled, so the print PDF's response does not stay open until the service stops.
+      await served.body?.cancel();
     }
     // The keys the rows hold, which every URL is made from, do not either.
     const orm = await api.orm();
