@@ -104,7 +104,7 @@ export async function generateCampaignPage(
     await new Promise((resolve) => setTimeout(resolve, WINDOW_POLL_MS));
     building = await countBuilding(em, campaignId);
   }
-  const rows = await em.fork().find(
+  const rows = await em.find(
     CampaignRow,
     { campaign: campaignId, state: 'pending', line: { $gt: afterLine } },
     { orderBy: { line: 'asc' }, limit: Math.max(1, CAMPAIGN_BUILD_WINDOW - building), fields: ['id', 'line'] },

@@ -79,18 +79,9 @@ export class Authenticator {
   identifyFromCache(presented: Presented): Identity | undefined {
     const credential = presented.clientCredential;
     if (!this.cache || !credential || !('header' in credential)) return undefined;
-    const raw = Array.isArray(credential.header) ? credential.header[0] : credential.header;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      return undefined;
-    }
-    const { accessKey, accessSecret } = (parsed ?? {}) as Record<string, unknown>;
-    if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret || !isSafeText(accessKey)) return undefined;
-    const cached = this.cache.get(accessKey);
-    if (!cached || !sameDigest(cached.access_secret_digest, digestSecret(this.pepper, accessSecret))) return undefined;
-    return { tenant: tenantOf(cached) };
+    const pair = accessKeyPair(serviceHeaderJson(credential.header));
+    const cached = pair && this.cache.get(pair.accessKey);
+    return cached && this.opens(cached, pair.accessSecret) ? { tenant: tenantOf(cached) } : undefined;
   }
 
   /** The eCommerce family's `env` + `key` body fields. */
@@ -118,31 +109,29 @@ export class Authenticator {
 
   /** The PWA family's `X-Service` header: JSON `{accessKey, accessSecret}`. */
   private async fromServiceHeader(header: string | string[], address: string): Promise<Tenant> {
-    const raw = Array.isArray(header) ? header[0] : header;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(raw);
-    } catch {
-      throw new UnauthenticatedError('the X-Service header must be a JSON object {accessKey, accessSecret}', 'X-Service');
-    }
+    const parsed = serviceHeaderJson(header);
+    if (parsed === NOT_JSON) throw new UnauthenticatedError('the X-Service header must be a JSON object {accessKey, accessSecret}', 'X-Service');
     return this.fromAccessKey(parsed, 'X-Service', address);
   }
 
   private async fromAccessKey(payload: unknown, path: string, address: string): Promise<Tenant> {
-    const { accessKey, accessSecret } = (payload ?? {}) as Record<string, unknown>;
-    if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret || !isSafeText(accessKey)) {
-      throw new UnauthenticatedError(`${path} must carry the strings accessKey and accessSecret`, path);
-    }
-    let credential = this.cache?.get(accessKey);
+    const pair = accessKeyPair(payload);
+    if (!pair) throw new UnauthenticatedError(`${path} must carry the strings accessKey and accessSecret`, path);
+    let credential = this.cache?.get(pair.accessKey);
     if (!credential) {
       await this.failures.refuseWhenSpent(address);
-      [credential] = await this.credentialsWhere('access_key', accessKey);
-      if (credential) this.cache?.set(accessKey, credential);
+      [credential] = await this.credentialsWhere('access_key', pair.accessKey);
+      if (credential) this.cache?.set(pair.accessKey, credential);
     }
-    if (!credential || !sameDigest(credential.access_secret_digest, digestSecret(this.pepper, accessSecret))) {
+    if (!credential || !this.opens(credential, pair.accessSecret)) {
       throw new UnauthenticatedError(`${path} carries an unknown accessKey or a wrong accessSecret`, path);
     }
     return tenantOf(credential);
+  }
+
+  /** Whether `accessSecret` is the credential's (its digest under the pepper, compared in constant time). */
+  private opens(credential: CredentialRow, accessSecret: string): boolean {
+    return sameDigest(credential.access_secret_digest, digestSecret(this.pepper, accessSecret));
   }
 
   /**
@@ -158,6 +147,24 @@ export class Authenticator {
       [value],
     );
   }
+}
+
+const NOT_JSON = Symbol('not JSON');
+
+/** The `X-Service` header's JSON value (its first copy when sent twice). */
+function serviceHeaderJson(header: string | string[]): unknown {
+  try {
+    return JSON.parse(Array.isArray(header) ? header[0] : header);
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+/** The accessKey + accessSecret a payload carries, when both are non-empty strings and the key is safe text. */
+function accessKeyPair(payload: unknown): { accessKey: string; accessSecret: string } | undefined {
+  const { accessKey, accessSecret } = (payload ?? {}) as Record<string, unknown>;
+  if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret || !isSafeText(accessKey)) return undefined;
+  return { accessKey, accessSecret };
 }
 
 function tenantOf(credential: CredentialRow): Tenant {
