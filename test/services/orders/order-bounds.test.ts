@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Project } from '../../../src/db/entities';
 import { MAX_COPIES, MAX_MONEY } from '../../../src/domain/limits';
@@ -220,6 +221,33 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
       expect(errorOf(await graphql(QUOTE, { input }))).toEqual(['VALIDATION_FAILED', [path]]);
     }
     expect(await count('quotes')).toBe(quotes);
+  });
+
+  it('refuses to hold a book still being built to a stated or quoted page count', async () => {
+    // A photo host that accepts and never answers keeps the project building for the test's length.
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = silent.address() as net.AddressInfo;
+      const made = await post(api.url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'still-building', photos: [`http://127.0.0.1:${port}/a.jpg`] }, auth);
+      const building = new URL(made.body.url).searchParams.get('id')!;
+      const stated: any = printBody('building-stated', building);
+      stated.projects[0].metadata = { pageCount: 24 };
+      const refused = await post(api.url, '/v2/print', stated, auth);
+      expect(refused.status, JSON.stringify(refused.body)).toBe(409);
+      expect([refused.body.code, refused.body.errors.map((e: any) => e.path)]).toEqual(['PROJECT_BUILDING', ['projects[0].id']]);
+
+      const q = (await post(api.url, '/v2/quote', { marketId: 0, countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 1 }] }, auth)).body;
+      const quoted: any = printBody('building-quoted', building);
+      quoted.quoteId = q.quoteId;
+      quoted.projects[0].lineItemTotal = q.lines[0].lineTotal;
+      quoted.payment = { grandTotal: q.grandTotal, shipping: { method: q.shippingLevel, cost: q.shipping } };
+      const mismatch = await post(api.url, '/v2/print', quoted, auth);
+      expect(mismatch.status, JSON.stringify(mismatch.body)).toBe(409);
+      expect([mismatch.body.code, mismatch.body.errors.map((e: any) => e.path)]).toEqual(['QUOTE_MISMATCH', ['projects[0].id']]);
+    } finally {
+      silent.close();
+    }
   });
 
   it("holds a sku quote's page count when the print rebuilds the book from the order's photos", async () => {
