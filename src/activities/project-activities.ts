@@ -138,8 +138,9 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       const book = buildBook({
         layoutType: project.layoutType,
         photos: bookPhotos,
-        minPages: specifications.min.pages,
-        maxPages: specifications.max.pages,
+        // An order that priced the rebuilt book at a page count gets exactly that many pages.
+        minPages: project.heldPageCount ?? specifications.min.pages,
+        maxPages: project.heldPageCount ?? specifications.max.pages,
         texts: project.custom,
         coverPhotoId: coverAsset?.id,
         fallbackTitle: project.sku,

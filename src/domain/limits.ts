@@ -30,3 +30,23 @@ export const MAX_FREEFORM_DEPTH = 8;
 
 /** ...and at most this many bytes once serialised as JSON (UTF-8). */
 export const MAX_FREEFORM_BYTES = 16 * 1024;
+
+/**
+ * Copies of one book an order line or a quoted line may ask for. One bound for the quote, the print
+ * and `validateOnly`: what the printers' sandbox and live flows size their work by.
+ */
+export const MAX_COPIES = 1000;
+
+/**
+ * Interior pages a client may name (a quote's `pageCount`, a print's `metadata.pageCount`); a
+ * product's own `min.pages`…`max.pages` narrows it. Books have an even page count (two pages a leaf).
+ */
+export const MAX_BOOK_PAGES = 1000;
+
+/**
+ * Every amount of an order a client sends (a line total, shipping, coupon, grand total) and the sum
+ * of an order's line totals: 0 to this many major units of its currency. Far below what the order
+ * columns hold (numeric(14,4): under 10^10) and, in minor units, below 2^53, so no amount reaches
+ * the database or the arithmetic out of range.
+ */
+export const MAX_MONEY = 1_000_000_000;

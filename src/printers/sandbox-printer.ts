@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PrinterEventStatus } from '../domain/order-status';
+import { MAX_COPIES } from '../domain/limits';
 import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
 
 /**
@@ -14,14 +15,25 @@ export function sandboxTrackingUrl(jobId: string): string {
   return `https://tracking.sandbox.example/${encodeURIComponent(jobId)}`;
 }
 
+/** Copies a sandbox parcel holds. */
+const COPIES_PER_PARCEL = 10;
+
+/**
+ * Parcels of one sandbox job at most: as many as the largest order line (MAX_COPIES) fills. A line
+ * written before the bound existed (or any number a row holds) still makes a bounded list, so a
+ * resumed flow never allocates in proportion to a client's number.
+ */
+export const MAX_SANDBOX_PARCELS = Math.ceil(MAX_COPIES / COPIES_PER_PARCEL);
+
 /**
  * The parcels of a sandbox job, made up but plausible: a carrier, a tracking number of that
- * carrier's shape and the sandbox tracking URL, one parcel per 10 copies. Derived from the job id,
- * so every replay of the flow reports the same parcels.
+ * carrier's shape and the sandbox tracking URL, one parcel per 10 copies (at most
+ * MAX_SANDBOX_PARCELS). Derived from the job id, so every replay of the flow reports the same parcels.
  */
 export function sandboxParcels(jobId: string, quantity = 1): { carrier: string; trackingNumber: string; trackingUrl: string }[] {
   const digits = createHash('sha256').update(jobId).digest().readBigUInt64BE().toString().padStart(20, '0');
-  return Array.from({ length: Math.max(1, Math.ceil(quantity / 10)) }, (_, i) => {
+  const wanted = Number.isFinite(quantity) ? Math.ceil(quantity / COPIES_PER_PARCEL) : MAX_SANDBOX_PARCELS;
+  return Array.from({ length: Math.min(MAX_SANDBOX_PARCELS, Math.max(1, wanted)) }, (_, i) => {
     const trackingNumber = `JJD${digits.slice(0, 15)}${String(i + 1).padStart(3, '0')}`;
     return { carrier: 'DHL', trackingNumber, trackingUrl: `${sandboxTrackingUrl(jobId)}?parcel=${trackingNumber}` };
   });

@@ -77,6 +77,13 @@ export class Project extends TenantOwned {
   @Property({ type: 'boolean' })
   ordered: boolean & Opt = false;
 
+  /**
+   * The interior page count an order priced a book it rebuilds from its own photos at (a quote by
+   * sku, or `metadata.pageCount`): the build lays the book out to exactly this many pages.
+   */
+  @Property({ type: 'integer', nullable: true })
+  heldPageCount?: number | null;
+
   @OneToMany(() => Photo, (photo) => photo.project, { orderBy: { position: 'asc' } })
   photos = new Collection<Photo>(this);
 

@@ -2,6 +2,7 @@ import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { OrderRecord } from '../../services/orders/order-service';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
+import { plainInput } from '../plain-input';
 import { ClientEventPage, EcommerceOrderStatus, Order, OrderActionAvailability, OrderConnection, OrderUserInput, PrintOrderInput, PrintOrderPayload, ShippingChoiceInput } from '../types/order';
 import { availabilityOf } from '../../services/orders/order-actions';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
@@ -19,7 +20,7 @@ export class OrderResolver {
     @Arg('input', () => PrintOrderInput) input: PrintOrderInput,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<PrintOrderPayload> {
-    const { message, order } = await services.orders.print(ctx, JSON.parse(JSON.stringify(input)));
+    const { message, order } = await services.orders.print(ctx, plainInput(input));
     return { message, order: orderView(await services.orders.find(ctx, order.orderId), services.files) };
   }
 
@@ -79,7 +80,7 @@ export class OrderResolver {
     @Arg('user', () => OrderUserInput) user: OrderUserInput,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<Order> {
-    return orderView(await services.orders.updateRecipient(ctx, { orderId, user: JSON.parse(JSON.stringify(user)) }), services.files);
+    return orderView(await services.orders.updateRecipient(ctx, { orderId, user: plainInput(user) }), services.files);
   }
 
   @Mutation(() => Order, { description: 'Change the shipping method before the print job is sent (REST: POST /v2/order/update-shipping)' })

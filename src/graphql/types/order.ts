@@ -3,6 +3,11 @@ import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '
 import { PageInfo, PhotoInput } from './project';
 import { ECOMMERCE_STATUSES, ORDER_STATUSES } from '../../domain/order-status';
 import { enumOf } from './enum-of';
+import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY } from '../../domain/limits';
+
+/** The published bounds (docs/api.md, Limits); Int and Float say nothing of range, so the service checks them, as REST's schema does. */
+const COPIES = `copies, 1 to ${MAX_COPIES}`;
+const AMOUNT = `0 to ${MAX_MONEY}, in the currency's major units`;
 
 export const EcommerceOrderStatus = enumOf(ECOMMERCE_STATUSES);
 registerEnumType(EcommerceOrderStatus, { name: 'EcommerceOrderStatus', description: 'Statuses the eCommerce side may set' });
@@ -135,27 +140,31 @@ export class PrintProductInput {
 export class PrintProjectInput {
   @Field(() => String) id!: string;
   @Field(() => PrintProductInput, { nullable: true }) product?: PrintProductInput;
-  @Field(() => Float) lineItemTotal!: number;
-  @Field(() => Int) quantity!: number;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'colorCorrection and agreed fields' }) metadata?: Record<string, unknown>;
+  @Field(() => Float, { description: AMOUNT }) lineItemTotal!: number;
+  @Field(() => Int, { description: COPIES }) quantity!: number;
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: `colorCorrection, pageCount (even, 2 to ${MAX_BOOK_PAGES}), extraPages (0 to ${MAX_BOOK_PAGES}) and agreed fields`,
+  })
+  metadata?: Record<string, unknown>;
   @Field(() => [PhotoInput], { nullable: true, description: "Replace the project's photos" }) photos?: PhotoInput[];
 }
 
 @InputType()
 export class CouponInput {
-  @Field(() => Float) value!: number;
+  @Field(() => Float, { description: `${AMOUNT}; at most the line items' subtotal` }) value!: number;
   @Field(() => String) code!: string;
 }
 
 @InputType()
 export class ShippingInput {
   @Field(() => String, { nullable: true }) method?: string;
-  @Field(() => Float) cost!: number;
+  @Field(() => Float, { description: AMOUNT }) cost!: number;
 }
 
 @InputType()
 export class PaymentInput {
-  @Field(() => Float) grandTotal!: number;
+  @Field(() => Float, { description: AMOUNT }) grandTotal!: number;
   @Field(() => CouponInput, { nullable: true }) coupon?: CouponInput;
   @Field(() => String, { nullable: true }) method?: string;
   @Field(() => String, { nullable: true }) reference?: string;

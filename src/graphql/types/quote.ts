@@ -1,17 +1,18 @@
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
+import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY } from '../../domain/limits';
 
 @InputType({ description: 'A line to price: a project (from its book as it is now), or a sku with a page count' })
 export class QuoteLineInput {
   @Field(() => String, { nullable: true }) projectId?: string;
   @Field(() => String, { nullable: true, description: 'a sku or renderOptions.productId' }) sku?: string;
-  @Field(() => Int, { nullable: true, description: 'interior pages, with sku' }) pageCount?: number;
-  @Field(() => Int) quantity!: number;
+  @Field(() => Int, { nullable: true, description: `interior pages, with sku: even, 2 to ${MAX_BOOK_PAGES} and within the product's min.pages…max.pages` }) pageCount?: number;
+  @Field(() => Int, { description: `copies, 1 to ${MAX_COPIES}` }) quantity!: number;
 }
 
 @InputType()
 export class QuoteCouponInput {
-  @Field(() => Float) value!: number;
+  @Field(() => Float, { description: `0 to ${MAX_MONEY}, at most the books' subtotal` }) value!: number;
   @Field(() => String, { nullable: true }) code?: string;
 }
 

@@ -119,7 +119,7 @@ function categoryAsAttribute(c: Category, language: string): AttributeView {
 }
 
 /** Prices are shown with the currency's decimals (0 for JPY), rounded half away from zero. */
-export function round(value: number, decimals: number): number {
+function round(value: number, decimals: number): number {
   const factor = 10 ** decimals;
   return Math.sign(value) * Math.round(Math.abs(value) * factor + Number.EPSILON) / factor;
 }

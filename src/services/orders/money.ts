@@ -30,6 +30,22 @@ export function moneyOf(amount: number | string, currency: DineroCurrency<number
   return dinero({ amount: sign ? -minor : minor, currency });
 }
 
+/**
+ * An amount a client sent as a JSON number, rounded half away from zero to the currency's decimals
+ * on its decimal digits (0.30000000000000004 is 0.30, 2.675 is 2.68: the digits written, not the
+ * float's binary value). An order's totals are checked on these, exactly.
+ */
+export function roundedMoneyOf(amount: number, currency: DineroCurrency<number, string>): Money {
+  const text = decimalText(amount);
+  const match = /^(-?)(\d+)(?:\.(\d+))?$/.exec(text);
+  if (!match) throw new RangeError(`${JSON.stringify(amount)} is not a decimal amount`);
+  const [, sign, whole, fraction = ''] = match;
+  const kept = BigInt(whole + fraction.slice(0, currency.exponent).padEnd(currency.exponent, '0'));
+  const minor = fraction.length > currency.exponent && fraction[currency.exponent] >= '5' ? kept + 1n : kept;
+  if (minor > BigInt(Number.MAX_SAFE_INTEGER)) throw new RangeError(`${text} is too large an amount`);
+  return dinero({ amount: sign && minor > 0n ? -Number(minor) : Number(minor), currency });
+}
+
 export function zero(currency: DineroCurrency<number, string>): Money {
   return dinero({ amount: 0, currency });
 }

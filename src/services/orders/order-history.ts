@@ -2,7 +2,7 @@ import { Order, ProductPrice, Product, type Market } from '../../db/entities';
 import type { RequestContext } from '../context';
 import type { FileStore } from '../../storage/file-store';
 import { normaliseEmail } from '../projects/user-identity';
-import { assertIssuedCursor } from '../cursors';
+import { assertDateIdCursor, isUuid } from '../cursors';
 import { pick } from '../../domain/localized';
 import { displayStatusOf } from '../../domain/order-status';
 import { ORDER_HISTORY_PAGE_SIZE } from '../../domain/limits';
@@ -19,7 +19,7 @@ export async function orderHistory(
   query: { email: string; language: string; cursor?: string },
 ): Promise<OrderHistoryPage> {
   const email = normaliseEmail(query.email, 'email');
-  if (query.cursor !== undefined) assertIssuedCursor(query.cursor, 'cursor');
+  if (query.cursor !== undefined) assertDateIdCursor(query.cursor, 'cursor', isUuid);
   const page = await ctx.em.findByCursor(
     Order,
     { email },

@@ -14,7 +14,7 @@ import { moveOrderLine } from './order-line-status';
 import { ECOMMERCE_STATUSES, type OrderStatus, type PrinterEventStatus } from '../../domain/order-status';
 import { normaliseEmail } from '../projects/user-identity';
 import { MAX_ORDER_PAGE_SIZE } from '../../domain/limits';
-import { assertIssuedCursor } from '../cursors';
+import { assertDateIdCursor, isUuid } from '../cursors';
 import { printFilesOf, type OrderPrintFiles } from './print-files';
 import type { PrinterRegistry } from '../../printers/printer-registry';
 import { PrinterRefusedCancel, PrinterUnavailable } from '../../printers/printer';
@@ -97,7 +97,7 @@ export class OrderService {
    */
   async page(ctx: RequestContext, options: OrderFilter & { first: number; after?: string; afterPath?: string }) {
     if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field(options.firstPath ?? 'first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
-    if (options.after !== undefined) assertIssuedCursor(options.after, options.afterPath ?? 'after');
+    if (options.after !== undefined) assertDateIdCursor(options.after, options.afterPath ?? 'after', isUuid);
     if (options.status !== undefined && !isOrderStatus(options.status)) throw ValidationError.field('status', 'must be an order status (docs/api.md, Order line statuses)');
     const createdAt = {
       ...(options.createdAfter ? { $gte: dateOf(options.createdAfter, 'createdAfter') } : {}),

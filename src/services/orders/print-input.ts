@@ -1,7 +1,7 @@
 import { Type, type Static } from 'typebox';
 import { PhotoInputs } from '../projects/photo-input';
 import { ORDER_ID_MAX_LENGTH, PROJECT_ID_MAX_LENGTH } from '../../domain/ids';
-import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 
 /** A product named as a client may name it: a sku or renderOptions.productId. */
 export const SkuInput = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Number()], {
@@ -13,7 +13,8 @@ export const MarketIdInput = Type.Union([Type.Integer({ minimum: 0 }), Type.Stri
   description: 'an integer market id or an alternative id string',
 });
 
-const Money = Type.Number({ minimum: 0 });
+/** An amount a client sends, in the currency's major units (docs/api.md, Limits). */
+export const Money = Type.Number({ minimum: 0, maximum: MAX_MONEY });
 
 /**
  * The order to print, as `POST /v2/print` takes it (docs/api.md, Print) and as both transports
@@ -27,16 +28,20 @@ export const PrintInput = Type.Object({
         Type.Object({ psp: Type.Optional(Type.String({ maxLength: 50 })), sku: Type.Optional(SkuInput), marketId: Type.Optional(MarketIdInput) }),
       ),
       lineItemTotal: Money,
-      quantity: Type.Integer({ minimum: 1 }),
+      quantity: Type.Integer({ minimum: 1, maximum: MAX_COPIES, description: 'copies' }),
       metadata: Type.Optional(
-        Type.Object({ colorCorrection: Type.Optional(Type.Boolean()), pageCount: Type.Optional(Type.Integer()), extraPages: Type.Optional(Type.Integer()) }),
+        Type.Object({
+          colorCorrection: Type.Optional(Type.Boolean()),
+          pageCount: Type.Optional(Type.Integer({ minimum: 2, maximum: MAX_BOOK_PAGES, multipleOf: 2, description: 'the interior pages the shop charged for: even' })),
+          extraPages: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_BOOK_PAGES, description: "the pages charged for above the product's min.pages" })),
+        }),
       ),
       photos: Type.Optional(PhotoInputs),
     }),
     { minItems: 1, maxItems: MAX_PROJECTS_PER_ORDER },
   ),
   payment: Type.Object({
-    grandTotal: Type.Number(),
+    grandTotal: Money,
     coupon: Type.Optional(Type.Object({ value: Money, code: Type.String({ maxLength: 100 }) })),
     method: Type.Optional(Type.String({ maxLength: 100 })),
     reference: Type.Optional(Type.String({ maxLength: 200 })),

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import { equal, lessThanOrEqual } from 'dinero.js';
 import { Order, OrderLine, Photo, Project, type Market, type Product } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ConflictError, DomainError, NotFoundError, RejectedError, ValidationError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
-import { round } from '../catalogue/catalogue-service';
 import { parsePhotos, type ParsedPhoto } from '../projects/photo-input';
 import { effectiveStatus } from '../projects/project-view';
 import { recordProjectStatus } from '../projects/project-events';
@@ -21,8 +21,12 @@ import type { PrintInput } from './print-input';
 import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
 import { moveProject } from '../../domain/project-status';
 import { canonicalJson } from '../../domain/canonical-json';
-import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { MAX_MONEY, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { freeformLimitError } from '../../domain/safe-text';
 import { assertPrintable } from '../preflight/preflight';
+import { evenPageBounds } from '../projects/book-builder';
+import { checkAmount, checkCopies, checkExtraPages, checkPageCount } from './order-numbers';
+import { asNumber, currencyOf, decimal, minus, roundedMoneyOf, sum, type Money } from './money';
 
 /**
  * docs/api.md, Print. Validates the whole order, then stores order, lines, payment, shipping and user in one
@@ -34,87 +38,109 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
   // Stopping at the first refusal, the checks throw: a plan that comes back is complete.
   const plan = (await planOrder(ctx, input, new OrderChecks('stopAtFirst')))!;
   if ('replay' in plan) return replay(plan.replay, plan.digest);
-  const { orderId, digest, recipient, lines, orderMarket, decimals, totals, shipping, contact } = plan;
+  const { orderId, digest, recipient, lines, orderMarket, totals, shipping, contact } = plan;
 
-  const order = await ctx.em.transactional(async (tx) => {
-    const created = tx.create(Order, {
-      client: ctx.tenant.clientId,
-      env: ctx.tenant.env,
-      orderId,
-      requestDigest: digest,
-      market: orderMarket,
-      currency: orderMarket.currency.code,
-      email: lines.find((l) => l.project.owner.email)?.project.owner.email ?? null,
-      firstName: recipient.firstName,
-      lastName: recipient.lastName,
-      telephone: contact.telephone ?? recipient.telephone,
-      shippingAddress: contact.state ? { ...recipient.address, state: contact.state } : recipient.address,
-      subTotal: totals.subTotal,
-      shippingCost: totals.shipping,
-      shippingMethod: input.payment.shipping?.method ?? null,
-      shippingLevel: shipping.level?.code ?? null,
-      quoteId: input.quoteId ?? null,
-      warnings: shipping.warning ? [shipping.warning] : [],
-      couponCode: input.payment.coupon?.code ?? null,
-      couponValue: totals.coupon,
-      grandTotal: totals.grandTotal,
-      paymentMethod: input.payment.method ?? null,
-      paymentReference: input.payment.reference ?? null,
-      paymentStatus: input.paymentPending ? 'Payment Pending' : 'Payment Complete',
-      confirmation: `Order ${orderId}: projects ${lines.map((l) => l.project.id).join(', ')} accepted for printing`,
-    });
-    for (const [position, line] of lines.entries()) {
-      const { project, item } = line;
-      // The row lock an editor edit takes too: an edit racing this order either committed first (the
-      // line snapshots its title) or waits and then finds the project ordered (EditorService.edit).
-      // The book is read again too: a copy read before the lock (the preflight's) would be written back.
-      await tx.findOneOrFail(Project, { id: project.id }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (project.status === 'deleted') throw new NotFoundError('project', project.id, `projects[${position}].id`);
-      if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `projects[${position}].id: project ${project.id} has expired and cannot be printed`);
-      if (line.product !== project.product || line.market !== project.market) {
-        tx.assign(project, { product: line.product, market: line.market, sku: line.product.sku, psp: line.product.specifications.psp.name });
-      }
-      if (line.photos) {
-        // The order's photos replace the project's; the book is rebuilt from them before printing.
-        await tx.nativeDelete(Photo, { project, assetId: null });
-        line.photos.forEach((photo, i) => tx.create(Photo, { project, clientPhotoId: photo.clientPhotoId, url: photo.url, position: i }));
-        moveProject(project, 'building');
-        project.photosStatus = line.photos.length ? 'uploading' : 'none';
-      } else if (project.status === 'editable') {
-        moveProject(project, 'ordering');
-      }
-      tx.assign(project, { ordered: true, updatedAt: new Date() });
-      const orderLine = tx.create(OrderLine, {
-        order: created,
-        project,
-        position,
-        quantity: item.quantity,
-        lineItemTotal: round(item.lineItemTotal, decimals),
-        metadata: item.metadata ?? {},
-        sku: project.sku,
-        psp: project.psp,
-        title: project.title ?? project.sku,
-        coverPreviewKey: project.previewKey ?? null,
-        status: input.paymentPending ? 'waiting' : 'paid',
-      });
-      await tx.flush();
-      await recordProjectStatus(tx, project);
-      await recordOrderLineStatus(tx, orderLine);
-    }
-    return created;
-  });
-
-  for (const line of order.lines) {
-    if (lines.find((l) => l.project.id === line.project.id)?.photos) {
-      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(line.project.id, line.id), { projectId: line.project.id }, { tenant: ctx.tenant });
-    }
-    await deps.engine.start(PRINT_FULFILMENT_FLOW, fulfilmentWorkflowId(line.id), {
-      lineId: line.id,
-      assetsTimeoutMs: deps.config.durations.orderStatusTimeoutMs,
-      sandboxStepMs: deps.config.durations.sandboxPrinterStepMs,
-    }, { tenant: ctx.tenant });
+  let order: Order;
+  try {
+    order = await writeOrder();
+  } catch (error) {
+    // The same orderId written meanwhile by a concurrent request (the same print sent twice at once,
+    // without an Idempotency-Key): the unique (client, env, orderId) made it one order; this request
+    // answers as a retry would, the same confirmation for the same order, a 409 for another.
+    if (!(error instanceof UniqueConstraintViolationException)) throw error;
+    const existing = await ctx.em.fork().findOne(Order, { orderId });
+    if (!existing) throw error;
+    return replay(existing, digest);
   }
+  await startFlows(order);
   return { message: order.confirmation, order };
+
+  function writeOrder(): Promise<Order> {
+    return ctx.em.transactional(async (tx) => {
+      const created = tx.create(Order, {
+        client: ctx.tenant.clientId,
+        env: ctx.tenant.env,
+        orderId,
+        requestDigest: digest,
+        market: orderMarket,
+        currency: orderMarket.currency.code,
+        email: lines.find((l) => l.project.owner.email)?.project.owner.email ?? null,
+        firstName: recipient.firstName,
+        lastName: recipient.lastName,
+        telephone: contact.telephone ?? recipient.telephone,
+        shippingAddress: contact.state ? { ...recipient.address, state: contact.state } : recipient.address,
+        subTotal: totals.subTotal,
+        shippingCost: totals.shipping,
+        shippingMethod: input.payment.shipping?.method ?? null,
+        shippingLevel: shipping.level?.code ?? null,
+        quoteId: input.quoteId ?? null,
+        warnings: shipping.warning ? [shipping.warning] : [],
+        couponCode: input.payment.coupon?.code ?? null,
+        couponValue: totals.coupon,
+        grandTotal: totals.grandTotal,
+        paymentMethod: input.payment.method ?? null,
+        paymentReference: input.payment.reference ?? null,
+        paymentStatus: input.paymentPending ? 'Payment Pending' : 'Payment Complete',
+        confirmation: `Order ${orderId}: projects ${lines.map((l) => l.project.id).join(', ')} accepted for printing`,
+      });
+      for (const [position, line] of lines.entries()) {
+        const { project, item } = line;
+        // The row lock an editor edit takes too: an edit racing this order either committed first (the
+        // line snapshots its title) or waits and then finds the project ordered (EditorService.edit).
+        // The book is read again too: a copy read before the lock (the preflight's) would be written back.
+        await tx.findOneOrFail(Project, { id: project.id }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        if (project.status === 'deleted') throw new NotFoundError('project', project.id, `projects[${position}].id`);
+        if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `projects[${position}].id: project ${project.id} has expired and cannot be printed`);
+        // The book as locked is the book ordered: an edit that committed since the checks is checked here.
+        await checkLockedBook({ ...ctx, em: tx }, line, position, input);
+        if (line.product !== project.product || line.market !== project.market) {
+          tx.assign(project, { product: line.product, market: line.market, sku: line.product.sku, psp: line.product.specifications.psp.name });
+        }
+        if (line.photos) {
+          // The order's photos replace the project's; the book is rebuilt from them before printing.
+          await tx.nativeDelete(Photo, { project, assetId: null });
+          line.photos.forEach((photo, i) => tx.create(Photo, { project, clientPhotoId: photo.clientPhotoId, url: photo.url, position: i }));
+          moveProject(project, 'building');
+          // The rebuilt book is laid out to the page count the order was priced for, when it names one.
+          project.heldPageCount = line.pricedPages ?? null;
+          project.photosStatus = line.photos.length ? 'uploading' : 'none';
+        } else if (project.status === 'editable') {
+          moveProject(project, 'ordering');
+        }
+        tx.assign(project, { ordered: true, updatedAt: new Date() });
+        const orderLine = tx.create(OrderLine, {
+          order: created,
+          project,
+          position,
+          quantity: item.quantity,
+          lineItemTotal: totals.lineTotals[position],
+          metadata: item.metadata ?? {},
+          sku: project.sku,
+          psp: project.psp,
+          title: project.title ?? project.sku,
+          coverPreviewKey: project.previewKey ?? null,
+          status: input.paymentPending ? 'waiting' : 'paid',
+        });
+        await tx.flush();
+        await recordProjectStatus(tx, project);
+        await recordOrderLineStatus(tx, orderLine);
+      }
+      return created;
+    });
+  }
+
+  async function startFlows(written: Order): Promise<void> {
+    for (const line of written.lines) {
+      if (lines.find((l) => l.project.id === line.project.id)?.photos) {
+        await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(line.project.id, line.id), { projectId: line.project.id }, { tenant: ctx.tenant });
+      }
+      await deps.engine.start(PRINT_FULFILMENT_FLOW, fulfilmentWorkflowId(line.id), {
+        lineId: line.id,
+        assetsTimeoutMs: deps.config.durations.orderStatusTimeoutMs,
+        sandboxStepMs: deps.config.durations.sandboxPrinterStepMs,
+      }, { tenant: ctx.tenant });
+    }
+  }
 }
 
 /** What the checks found an order to be, ready to write; or the order that already has its orderId. */
@@ -126,8 +152,7 @@ type OrderPlan =
       recipient: CheckedRecipient;
       lines: PlannedLine[];
       orderMarket: Market;
-      decimals: number;
-      totals: ReturnType<typeof checkTotals>;
+      totals: CheckedTotals;
       shipping: MatchedLevel;
       contact: CheckedAddress;
     };
@@ -182,7 +207,10 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
   const decimals = orderMarket.currency.decimals;
 
   const pageCounts = await bookPageCounts(ctx, lines.map((l) => l.project.id));
-  await checks.run(() => checkPageCounts(lines, pageCounts));
+  for (const [i, line] of lines.entries()) {
+    line.checkedPages = line.photos ? undefined : pageCounts.get(line.project.id);
+    await checks.run(() => checkStatedPages(line, i, line.checkedPages));
+  }
 
   const country = address?.isoCode2;
   const shipping = country ? matchShippingLevel(orderMarket, input.payment?.shipping?.method, country) : { level: null };
@@ -193,9 +221,9 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
   const shippingProblems = shipping.problem && !contact.problems.some((p) => p.code === 'COUNTRY_NOT_SHIPPED') ? [shipping.problem] : [];
   checks.refuse('rejected', [...contact.problems, ...shippingProblems]);
 
-  const totals = await checks.run(() => checkTotals(input, decimals, { compare: input.quoteId === undefined }));
+  const totals = await checks.run(() => checkTotals(input, currencyOf(orderMarket.currency.code, decimals), { compare: input.quoteId === undefined }));
   if (input.quoteId !== undefined && totals && address) {
-    await checks.run(() =>
+    const quote = await checks.run(() =>
       checkAgainstQuote(ctx, String(input.quoteId), {
         marketId: orderMarket.marketId,
         currency: { code: orderMarket.currency.code, decimals },
@@ -204,7 +232,7 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
         lines: lines.map((l) => ({
           projectId: l.project.id,
           sku: l.product.sku,
-          pageCount: l.photos ? undefined : pageCounts.get(l.project.id),
+          pageCount: l.checkedPages,
           quantity: l.item.quantity,
           lineItemTotal: l.item.lineItemTotal,
         })),
@@ -213,9 +241,13 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
         grandTotal: input.payment.grandTotal,
       }),
     );
+    // A quote priced by sku holds its page count: a book rebuilt from the order's photos is laid out to it.
+    quote?.lines.forEach((quoted, i) => {
+      if (lines[i]?.photos) lines[i].pricedPages = quoted.pageCount;
+    });
   }
   if (checks.failed || !recipient || !totals) return undefined;
-  return { orderId, digest, recipient, lines, orderMarket, decimals, totals, shipping, contact };
+  return { orderId, digest, recipient, lines, orderMarket, totals, shipping, contact };
 }
 
 /** One line of the order: its project (of this tenant, not deleted or expired), product and market. */
@@ -225,10 +257,9 @@ async function planLine(ctx: RequestContext, item: PrintInput['projects'][number
   }
   if (seen.has(item.id)) throw ValidationError.field(`${at}.id`, 'lists the same project twice; use quantity for copies');
   seen.add(item.id);
-  if (!Number.isInteger(item.quantity) || item.quantity < 1) throw ValidationError.field(`${at}.quantity`, 'must be an integer of at least 1');
-  if (typeof item.lineItemTotal !== 'number' || !Number.isFinite(item.lineItemTotal) || item.lineItemTotal < 0) {
-    throw ValidationError.field(`${at}.lineItemTotal`, 'must be a number of at least 0');
-  }
+  checkCopies(item.quantity, `${at}.quantity`);
+  checkAmount(item.lineItemTotal, `${at}.lineItemTotal`);
+  checkMetadata(item.metadata, `${at}.metadata`);
   const photos = item.photos === undefined ? undefined : parsePhotos(item.photos, `${at}.photos`);
   const project = await ctx.em.findOne(Project, { id: item.id, status: { $ne: 'deleted' } }, { populate: ['owner', 'market', 'product'] });
   if (!project) throw new NotFoundError('project', item.id, `${at}.id`);
@@ -237,33 +268,95 @@ async function planLine(ctx: RequestContext, item: PrintInput['projects'][number
     ? await resolveProduct(ctx, item.product?.sku ?? project.sku, item.product?.psp ?? project.psp, { sku: `${at}.product.sku`, psp: `${at}.product.psp` })
     : project.product;
   const market = item.product?.marketId !== undefined ? await resolveMarket(ctx, item.product.marketId, `${at}.product.marketId`) : project.market;
-  return { item, project, product, market, photos };
+  const pricedPages = photos ? statedPages(item, product, at) : undefined;
+  return { item, project, product, market, photos, pricedPages, checkedBook: canonicalJson(project.book ?? null) };
+}
+
+/**
+ * `metadata` is the client's, stored as sent: an object within the free-form limits, whose
+ * `pageCount` and `extraPages`, when given, are page counts in their published bounds.
+ */
+function checkMetadata(metadata: unknown, at: string): void {
+  if (metadata === undefined) return;
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) throw ValidationError.field(at, 'must be an object');
+  const outside = freeformLimitError(metadata, at);
+  if (outside) throw new ValidationError([outside]);
+  const { pageCount, extraPages } = metadata as { pageCount?: unknown; extraPages?: unknown };
+  if (pageCount !== undefined) checkPageCount(pageCount, `${at}.pageCount`);
+  if (extraPages !== undefined) checkExtraPages(extraPages, `${at}.extraPages`);
+}
+
+/**
+ * The page count a line rebuilt from the order's photos was charged for (`metadata.pageCount`, or
+ * `extraPages` above the product's `min.pages`): it must be one the product prints, and the
+ * rebuilt book is laid out to it. Undefined when the order names none.
+ */
+function statedPages(item: PrintInput['projects'][number], product: Product, at: string): number | undefined {
+  const metadata = (item.metadata ?? {}) as { pageCount?: number; extraPages?: number };
+  const { min, max } = product.specifications;
+  const pages = metadata.pageCount ?? (metadata.extraPages !== undefined ? min.pages + metadata.extraPages : undefined);
+  if (pages === undefined) return undefined;
+  if (metadata.pageCount !== undefined && metadata.extraPages !== undefined && metadata.extraPages !== Math.max(0, metadata.pageCount - min.pages)) {
+    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.metadata.extraPages: is ${metadata.extraPages} but pageCount ${metadata.pageCount} has ${Math.max(0, metadata.pageCount - min.pages)} above the product's ${min.pages}`, [
+      { path: `${at}.metadata.extraPages`, message: `is ${metadata.extraPages} but pageCount ${metadata.pageCount} has ${Math.max(0, metadata.pageCount - min.pages)} above the product's ${min.pages}` },
+    ]);
+  }
+  const { minPages, maxPages } = evenPageBounds(min.pages, max.pages);
+  const path = `${at}.metadata.${metadata.pageCount !== undefined ? 'pageCount' : 'extraPages'}`;
+  if (pages % 2 !== 0 || pages < minPages || pages > maxPages) {
+    throw ValidationError.field(path, `makes ${pages} pages; ${product.sku} prints an even count from ${minPages} to ${maxPages}`, 'PAGE_LIMIT');
+  }
+  return pages;
 }
 
 /**
  * Spec 2.6: a shop that says which page count it charged for (`metadata.pageCount`, or
- * `extraPages` above the product's `min.pages`) is held to the book as it is now; a book the
- * editor grew after checkout is refused rather than printed at a price nobody paid. A book not laid
- * out yet, or rebuilt from the order's own photos, has no page count to compare.
+ * `extraPages` above the product's `min.pages`) is held to the book: a book the editor grew after
+ * checkout is refused rather than printed at a price nobody paid. `pages` is the book's page
+ * count, undefined for a book rebuilt from the order's photos (laid out to the stated count, see
+ * `statedPages`). A book still being built cannot be held to a count, so such an order waits.
  */
-function checkPageCounts(lines: PlannedLine[], pageCounts: Map<string, number>): void {
-  lines.forEach((line, i) => {
-    const pages = line.photos ? undefined : pageCounts.get(line.project.id);
-    const metadata = (line.item.metadata ?? {}) as { pageCount?: unknown; extraPages?: unknown };
-    if (pages === undefined) return;
-    const at = `projects[${i}].metadata`;
-    if (metadata.pageCount !== undefined && metadata.pageCount !== pages) {
-      throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.pageCount: is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages`, [
-        { path: `${at}.pageCount`, message: `is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages` },
-      ]);
-    }
-    const extraPages = Math.max(0, pages - line.product.specifications.min.pages);
-    if (metadata.extraPages !== undefined && metadata.extraPages !== extraPages) {
-      throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.extraPages: is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}`, [
-        { path: `${at}.extraPages`, message: `is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}` },
-      ]);
-    }
-  });
+function checkStatedPages(line: PlannedLine, i: number, pages: number | undefined): void {
+  if (line.photos) return;
+  const metadata = (line.item.metadata ?? {}) as { pageCount?: unknown; extraPages?: unknown };
+  const at = `projects[${i}].metadata`;
+  if (pages === undefined) {
+    if (metadata.pageCount === undefined && metadata.extraPages === undefined) return;
+    throw new DomainError('conflict', 'PROJECT_BUILDING', `projects[${i}].id: the book of ${line.project.id} is not laid out yet, so it cannot be held to the page count the order states; print once it is editable`, [
+      { path: `projects[${i}].id`, message: 'the book is not laid out yet, so it cannot be held to the page count the order states; print once it is editable' },
+    ]);
+  }
+  if (metadata.pageCount !== undefined && metadata.pageCount !== pages) {
+    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.pageCount: is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages`, [
+      { path: `${at}.pageCount`, message: `is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages` },
+    ]);
+  }
+  const extraPages = Math.max(0, pages - line.product.specifications.min.pages);
+  if (metadata.extraPages !== undefined && metadata.extraPages !== extraPages) {
+    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.extraPages: is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}`, [
+      { path: `${at}.extraPages`, message: `is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}` },
+    ]);
+  }
+}
+
+/**
+ * Under the project's row lock, inside the order's transaction: the book about to be ordered is
+ * the one every check passed, or the checks run again on it. An edit that committed between the
+ * checks and the lock (the editor's `addPages` racing the print) either still fits what the order
+ * states, or the order is refused: 409 PAGE_COUNT_MISMATCH for a stated or quoted page count,
+ * 422 NOT_PRINTABLE for a book the preflight now blocks. Never printed with pages nobody priced.
+ */
+async function checkLockedBook(ctx: RequestContext, line: PlannedLine, i: number, input: PrintInput): Promise<void> {
+  if (line.photos) return;
+  const book = line.project.book ?? null;
+  if (canonicalJson(book) === line.checkedBook) return;
+  const pages = book?.pages.length;
+  checkStatedPages(line, i, pages);
+  if (input.quoteId !== undefined && pages !== line.checkedPages) {
+    const message = `the book changed to ${pages ?? 'no'} pages while the order was placed; the quote priced ${line.checkedPages ?? 'another count'}`;
+    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `projects[${i}].id: ${message}`, [{ path: `projects[${i}].id`, message }]);
+  }
+  await assertPrintable(ctx, [{ project: line.project, product: line.product, rebuilt: false, position: i }]);
 }
 
 interface PlannedLine {
@@ -272,6 +365,12 @@ interface PlannedLine {
   product: Product;
   market: Market;
   photos?: ParsedPhoto[];
+  /** Canonical JSON of the book the checks read (the preflight's): the lock compares the book it holds with it. */
+  checkedBook: string;
+  /** The book's page count the page-count and quote checks compared; undefined while (re)built. */
+  checkedPages?: number;
+  /** For a book rebuilt from the order's photos: the page count the order priced (stated, or quoted by sku). */
+  pricedPages?: number;
 }
 
 function replay(existing: Order, digest: string): { message: string; order: Order } {
@@ -288,26 +387,42 @@ function requestDigest(input: PrintInput): string {
   return createHash('sha256').update(canonicalJson(order)).digest('hex');
 }
 
+/** An order's amounts as checked: exact, in the currency's decimals, and the numbers stored. */
+interface CheckedTotals {
+  lineTotals: number[];
+  subTotal: number;
+  shipping: number;
+  coupon: number;
+  grandTotal: number;
+}
+
 /**
- * grandTotal = Σ lineItemTotal + shipping − coupon, each rounded to the currency's decimals. An
- * order held to a quote (`compare: false`) is compared with the quote instead, whose grand total
- * may add tax.
+ * grandTotal = Σ lineItemTotal + shipping − coupon, in exact money (dinero.js, minor units): each
+ * amount the client sent is rounded half away from zero to the currency's decimals on its decimal
+ * digits, then added and compared exactly. Every amount, and the line items' sum, is within
+ * 0…MAX_MONEY; the coupon is at most the line items' subtotal (as a quote's), so no grand total is
+ * negative. An order held to a quote (`compare: false`) is compared with the quote instead, whose
+ * grand total may add tax.
  */
-function checkTotals(input: PrintInput, decimals: number, { compare }: { compare: boolean }) {
+function checkTotals(input: PrintInput, currency: ReturnType<typeof currencyOf>, { compare }: { compare: boolean }): CheckedTotals {
   const payment = input.payment;
-  if (typeof payment?.grandTotal !== 'number' || !Number.isFinite(payment.grandTotal)) throw ValidationError.field('payment.grandTotal', 'must be a number');
-  const subTotal = round(input.projects.reduce((sum, p) => sum + round(p.lineItemTotal, decimals), 0), decimals);
-  const shipping = round(payment.shipping?.cost ?? 0, decimals);
-  const coupon = round(payment.coupon?.value ?? 0, decimals);
-  const expected = round(subTotal + shipping - coupon, decimals);
-  const grandTotal = round(payment.grandTotal, decimals);
-  if (compare && Math.abs(expected - grandTotal) > 10 ** -(decimals + 1)) {
-    const f = (n: number) => n.toFixed(decimals);
+  const amount = (value: unknown, path: string): Money => roundedMoneyOf(checkAmount(value, path), currency);
+  const lineTotals = input.projects.map((p, i) => amount(p.lineItemTotal, `projects[${i}].lineItemTotal`));
+  const subTotal = sum(lineTotals, currency);
+  if (asNumber(subTotal) > MAX_MONEY) throw ValidationError.field('projects', `the line items add up to ${decimal(subTotal)}; an order totals at most ${MAX_MONEY}`);
+  const shipping = amount(payment?.shipping?.cost ?? 0, 'payment.shipping.cost');
+  const coupon = amount(payment?.coupon?.value ?? 0, 'payment.coupon.value');
+  const grandTotal = amount(payment?.grandTotal, 'payment.grandTotal');
+  if (!lessThanOrEqual(coupon, subTotal)) {
+    throw new RejectedError('COUPON_TOO_LARGE', 'payment.coupon.value', `is ${decimal(coupon)}, more than the line items' subtotal ${decimal(subTotal)}`);
+  }
+  const expected = minus(sum([subTotal, shipping], currency), coupon);
+  if (compare && !equal(expected, grandTotal)) {
     throw new RejectedError(
       'TOTALS_MISMATCH',
       'payment.grandTotal',
-      `is ${f(grandTotal)} but the line items (${f(subTotal)}) + shipping (${f(shipping)}) − coupon (${f(coupon)}) make ${f(expected)}`,
+      `is ${decimal(grandTotal)} but the line items (${decimal(subTotal)}) + shipping (${decimal(shipping)}) − coupon (${decimal(coupon)}) make ${decimal(expected)}`,
     );
   }
-  return { subTotal, shipping, coupon, grandTotal };
+  return { lineTotals: lineTotals.map((total) => asNumber(total)), subTotal: asNumber(subTotal), shipping: asNumber(shipping), coupon: asNumber(coupon), grandTotal: asNumber(grandTotal) };
 }

@@ -14,8 +14,10 @@ import { countryByIso2 } from './countries';
 import { estimateDelivery, leadDaysOf } from './delivery-estimate';
 import { asNumber, currencyOf, decimal, moneyOf, zero, type Money } from './money';
 import { priceOrder, type PricedOrder } from './pricing';
-import { MAX_QUOTE_QUANTITY, type QuoteInput } from './quote-input';
+import type { QuoteInput } from './quote-input';
 import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { evenPageBounds } from '../projects/book-builder';
+import { checkAmount, checkCopies, checkPageCount } from './order-numbers';
 import type { QuoteView } from './quote-view';
 import { findLevel, levelPrice, levelsReaching, defaultLevel, type LevelReach } from './shipping-level';
 import { taxRateFor } from './tax-rate';
@@ -203,16 +205,16 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
     } else {
       if (line.sku === undefined) throw ValidationError.field(`${at}.sku`, 'is required when there is no projectId');
       if (line.pageCount === undefined) throw ValidationError.field(`${at}.pageCount`, 'is required with a sku');
+      checkPageCount(line.pageCount, `${at}.pageCount`);
       product = await asBadRequest(() => findProduct(ctx, line.sku!, `${at}.sku`));
-      const { min, max } = product.specifications;
-      if (!Number.isInteger(line.pageCount) || line.pageCount < min.pages || line.pageCount > max.pages) {
-        throw ValidationError.field(`${at}.pageCount`, `must be from ${min.pages} to ${max.pages} for ${product.sku}`, 'PAGE_LIMIT');
+      // The bounds a book of the product is built and edited within: a bound book's count is even.
+      const { minPages, maxPages } = evenPageBounds(product.specifications.min.pages, product.specifications.max.pages);
+      if (line.pageCount < minPages || line.pageCount > maxPages) {
+        throw ValidationError.field(`${at}.pageCount`, `must be even, from ${minPages} to ${maxPages} for ${product.sku}`, 'PAGE_LIMIT');
       }
       pageCount = line.pageCount;
     }
-    if (!Number.isInteger(line.quantity) || line.quantity < 1 || line.quantity > MAX_QUOTE_QUANTITY) {
-      throw ValidationError.field(`${at}.quantity`, `must be an integer from 1 to ${MAX_QUOTE_QUANTITY}`);
-    }
+    checkCopies(line.quantity, `${at}.quantity`);
     const price = await ctx.em.findOne(ProductPrice, { product, market });
     if (!price) throw ValidationError.field(line.projectId !== undefined ? `${at}.projectId` : `${at}.sku`, `${product.sku} has no price in market ${market.marketIdAlt}`, 'NOT_SOLD_IN_MARKET');
     const currency = currencyOf(market.currency.code, market.currency.decimals);
@@ -230,7 +232,7 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
 
 /** A client's amount in the currency; more decimals than it has is a 400 naming the field. */
 function clientAmount(amount: number, currency: ReturnType<typeof currencyOf>, path: string): Money {
-  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount < 0) throw ValidationError.field(path, 'must be a number of at least 0');
+  checkAmount(amount, path);
   try {
     return moneyOf(amount, currency);
   } catch (error) {

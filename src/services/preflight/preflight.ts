@@ -104,9 +104,10 @@ async function coverTextProblems(book: Book, geometry: CoverGeometry, dpi: numbe
  * printed as it is (not rebuilt from photos sent with the order) must have no blocking problem.
  * Otherwise 422 NOT_PRINTABLE lists each blocking problem under `projects[i].id`.
  */
-export async function assertPrintable(ctx: RequestContext, lines: { project: Project; product: Product; rebuilt: boolean }[]): Promise<void> {
+export async function assertPrintable(ctx: RequestContext, lines: { project: Project; product: Product; rebuilt: boolean; position?: number }[]): Promise<void> {
   const errors: FieldError[] = [];
-  for (const [i, line] of lines.entries()) {
+  for (const [index, line] of lines.entries()) {
+    const i = line.position ?? index;
     if (line.rebuilt) continue;
     await ctx.em.populate(line.project, ['book']);
     const { problems } = await preflightBook(ctx.em, line.project, line.product);

@@ -29,6 +29,8 @@ export interface BuildSource {
   specifications: ProductSpecifications;
   /** Pages of the book built before, 0 without one. */
   pages: number;
+  /** The page count an order priced the rebuilt book at (Project.heldPageCount): laid out to exactly this; null when none. */
+  heldPageCount: number | null;
   /** Photos whose analysis succeeded, in the client's order. */
   usablePhotos: (BookPhoto & { assetId: string | null; originalKey: string | null })[];
 }
@@ -46,10 +48,10 @@ export async function startProjectBuild(db: AbstractSqlConnection, projectId: st
 /** The project as its book is laid out, or null when it is gone. */
 export async function readBuildSource(db: AbstractSqlConnection, projectId: string): Promise<BuildSource | null> {
   const [project] = await db.execute<
-    { id: string; client_id: string; env: Environment; storage_key: string; status: ProjectStatus; layout_type: LayoutType; sku: string; custom: Record<string, string>; specifications: ProductSpecifications; pages: number }[]
+    { id: string; client_id: string; env: Environment; storage_key: string; status: ProjectStatus; layout_type: LayoutType; sku: string; custom: Record<string, string>; specifications: ProductSpecifications; pages: number; held_page_count: number | null }[]
   >(
     `SELECT p.id, p.client_id, p.env, p.storage_key, p.status, p.layout_type, p.sku, p.custom, pr.specifications,
-            COALESCE(jsonb_array_length(p.book -> 'pages'), 0) AS pages
+            COALESCE(jsonb_array_length(p.book -> 'pages'), 0) AS pages, p.held_page_count
        FROM projects p JOIN products pr ON pr.id = p.product_id AND pr.client_id = p.client_id
       WHERE p.id = ?`,
     [projectId],
@@ -73,6 +75,7 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
     custom: project.custom,
     specifications: project.specifications,
     pages: project.pages,
+    heldPageCount: project.held_page_count,
     usablePhotos: photos.map((photo) => ({
       id: photo.id,
       assetId: photo.asset_id,

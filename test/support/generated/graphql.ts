@@ -237,6 +237,7 @@ export type ClientEventPage = {
 
 export type CouponInput = {
   code: Scalars['String']['input'];
+  /** 0 to 1000000000, in the currency's major units; at most the line items' subtotal */
   value: Scalars['Float']['input'];
 };
 
@@ -732,6 +733,7 @@ export type Parcel = {
 
 export type PaymentInput = {
   coupon?: InputMaybe<CouponInput>;
+  /** 0 to 1000000000, in the currency's major units */
   grandTotal: Scalars['Float']['input'];
   method?: InputMaybe<Scalars['String']['input']>;
   reference?: InputMaybe<Scalars['String']['input']>;
@@ -860,12 +862,14 @@ export type PrintProductInput = {
 
 export type PrintProjectInput = {
   id: Scalars['String']['input'];
+  /** 0 to 1000000000, in the currency's major units */
   lineItemTotal: Scalars['Float']['input'];
-  /** colorCorrection and agreed fields */
+  /** colorCorrection, pageCount (even, 2 to 1000), extraPages (0 to 1000) and agreed fields */
   metadata?: InputMaybe<Scalars['JSONObject']['input']>;
   /** Replace the project's photos */
   photos?: InputMaybe<Array<PhotoInput>>;
   product?: InputMaybe<PrintProductInput>;
+  /** copies, 1 to 1000 */
   quantity: Scalars['Int']['input'];
 };
 
@@ -1143,6 +1147,7 @@ export type Quote = {
 
 export type QuoteCouponInput = {
   code?: InputMaybe<Scalars['String']['input']>;
+  /** 0 to 1000000000, at most the books' subtotal */
   value: Scalars['Float']['input'];
 };
 
@@ -1162,9 +1167,10 @@ export type QuoteInput = {
 
 /** A line to price: a project (from its book as it is now), or a sku with a page count */
 export type QuoteLineInput = {
-  /** interior pages, with sku */
+  /** interior pages, with sku: even, 2 to 1000 and within the product's min.pages…max.pages */
   pageCount?: InputMaybe<Scalars['Int']['input']>;
   projectId?: InputMaybe<Scalars['String']['input']>;
+  /** copies, 1 to 1000 */
   quantity: Scalars['Int']['input'];
   /** a sku or renderOptions.productId */
   sku?: InputMaybe<Scalars['String']['input']>;
@@ -1249,6 +1255,7 @@ export type ShippingDestination = {
 };
 
 export type ShippingInput = {
+  /** 0 to 1000000000, in the currency's major units */
   cost: Scalars['Float']['input'];
   method?: InputMaybe<Scalars['String']['input']>;
 };
