@@ -24,6 +24,10 @@ export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:
 /** Fulfilment runs once per order line. */
 export const fulfilmentWorkflowId = (orderLineId: string) => `fulfilment:${orderLineId}`;
 
+/** The order line a fulfilment run is for, or undefined when `workflowId` is another flow's. */
+export const orderLineOfFulfilment = (workflowId: string): string | undefined =>
+  workflowId.startsWith('fulfilment:') ? workflowId.slice('fulfilment:'.length) : undefined;
+
 /** The business key: starting the same campaign twice is one run. */
 export const campaignWorkflowId = (clientId: string, campaignId: string) => `campaign:${clientId}:${campaignId}`;
 

@@ -10,7 +10,7 @@ import { CAMPAIGN_FLOW, PROJECT_BUILD_FLOW } from '../domain/flows';
 import type { ManagedWorkflowEngine } from './workflow-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir'> & {
+  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts'> & {
     durations: Pick<Config['durations'], 'workflowRetentionMs' | 'executorRecoveryIntervalMs' | 'executorDeadAfterMs'>;
   };
   /**
@@ -89,6 +89,7 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
       flows,
       activities,
       log,
+      maxRecoveryAttempts: config.flowMaxRecoveryAttempts,
       retentionMs: config.durations.workflowRetentionMs,
       queues,
       flowQueues: FLOW_QUEUES,
