@@ -47,13 +47,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How often a process running flows looks for runs the engine has parked (src/engine/parked-flows.ts). */
 const PARKED_FLOW_CHECK_MS = 15_000;
 
-export interface ServiceOptions {
-  /**
-   * This process's executor lease is lost for good (src/engine/executor-lease.ts): it must stop
-   * executing flows at once. Default: exit the process.
-   */
-  onLeaseLost?: () => void;
-}
 
 /**
  * Starts what `npm start` runs for its ROLE: database (embedded if needed), migrations, then
@@ -63,7 +56,7 @@ export interface ServiceOptions {
  * - worker: the engine running flows, queues and schedules, the outbox relay, and HTTP for health
  *   and metrics only.
  */
-export async function startService(config: Config, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const runsFlows = config.role !== 'api';
   const servesClients = config.role !== 'worker';
   const database = await openDatabase(config, log);
@@ -80,12 +73,7 @@ export async function startService(config: Config, log: Logger, options: Service
   const activities = runsFlows
     ? withInjectedFaults(createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine }), config, log)
     : {};
-  const onLeaseLost =
-    options.onLeaseLost ??
-    (() => {
-      process.exit(1);
-    });
-  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log, onLeaseLost });
+  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
   lateEngine.bind(engine);
   const relay = runsFlows ? startOutboxRelay(database.orm.em, { engine, config }, log) : undefined;
   const parkedFlows = engine.parkedFlows?.bind(engine);

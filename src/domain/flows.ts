@@ -84,6 +84,18 @@ export interface WorkflowEngine {
   stop(): Promise<void>;
 }
 
+/**
+ * The process's workflow engine is between two lives: it stopped executing when it lost its
+ * executor lease (a database outage) and launches again once the database is back. A moment's
+ * state, answered like a database that is away (503, Retry-After).
+ */
+export class WorkflowEngineUnavailableError extends Error {
+  constructor() {
+    super('the workflow engine is waiting for the database to come back');
+    this.name = 'WorkflowEngineUnavailableError';
+  }
+}
+
 export class WorkflowNotFoundError extends Error {
   constructor(readonly workflowId: string) {
     super(`No running workflow with id "${workflowId}"`);
