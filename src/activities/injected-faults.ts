@@ -1,6 +1,5 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
-import type { ActivityFunctions } from '../../workflows/flow-context';
 
 /** What each loop of the exhaustion keeps: an array of a million small integers, 8 MiB of heap. */
 const CHUNK = 1 << 20;
@@ -11,7 +10,8 @@ const CHUNK = 1 << 20;
  * aborts the process, as the issue-39 order whose sandbox parcels ran the heap out did, at every
  * run and every recovery. Otherwise the activities are returned as they are.
  */
-export function withInjectedFaults<A extends ActivityFunctions>(activities: A, config: Pick<Config, 'exhaustMemoryInActivity'>, log: Logger): A {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export function withInjectedFaults<A extends Record<string, (...args: any[]) => Promise<any>>>(activities: A, config: Pick<Config, 'exhaustMemoryInActivity'>, log: Logger): A {
   const name = config.exhaustMemoryInActivity;
   if (!name || !(name in activities)) return activities;
   log.warn({ activity: name }, 'TEST_EXHAUST_MEMORY_IN_ACTIVITY: this activity exhausts the heap whenever it runs (tests only)');

@@ -12,7 +12,7 @@ const CONNECTION_TIMEOUT_MS = 2_000;
 const RETAKE_SPACING_MS = 250;
 
 /** The lease could not be taken because the database did not answer (not because a live twin holds it). */
-export class ExecutorLeaseUnreachableError extends Error {
+class ExecutorLeaseUnreachableError extends Error {
   constructor(readonly executorId: string) {
     super(`the executor lease of "${executorId}" could not be taken: the database does not answer`);
     this.name = 'ExecutorLeaseUnreachableError';

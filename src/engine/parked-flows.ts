@@ -22,7 +22,7 @@ export async function listParkedFlows(list: ListWorkflows, limit = 1000): Promis
   return runs.map(parkedFlowOf);
 }
 
-export function parkedFlowOf(run: WorkflowStatus): ParkedFlow {
+function parkedFlowOf(run: WorkflowStatus): ParkedFlow {
   return {
     workflowId: run.workflowID,
     flowName: run.workflowName,
