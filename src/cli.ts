@@ -6,6 +6,7 @@
  *   client shop-origins --client <id> [--origin <origin>]... [--json]
  *   catalogue import --client <id> <file.json>
  *   webhook set|show|rotate-secret|test|events, campaign list|watch (src/cli/campaign-commands.ts)
+ *   flow list [--dead], flow retry|cancel <workflowId> (src/cli/flow-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import { ENVIRONMENTS, isEnvironment } from './domain/environment';
 import { DomainError } from './domain/errors';
 import { Client } from './db/entities';
 import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
+import { FLOW_USAGE, runFlowCommand } from './cli/flow-commands';
 
 const USAGE = `usage:
   npm run cli -- client create --name <name> [--json]
@@ -26,7 +28,8 @@ const USAGE = `usage:
   npm run cli -- client rotate --client <clientId> [--env dev|prod] [--json]
   npm run cli -- client shop-origins --client <clientId> [--origin https://shop.example]... [--json]
   npm run cli -- catalogue import --client <clientId> <file.json>
-${CAMPAIGN_USAGE}`;
+${CAMPAIGN_USAGE}
+${FLOW_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -43,6 +46,7 @@ async function main(argv: string[]): Promise<void> {
       events: { type: 'string' },
       limit: { type: 'string' },
       json: { type: 'boolean', default: false },
+      dead: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -101,6 +105,20 @@ async function main(argv: string[]): Promise<void> {
       }
       default:
         if (await runCampaignCommand(`${group} ${command}`, { em, pepper, values, rest, usage: (message) => { throw new UsageError(message); } })) break;
+        if (
+          await runFlowCommand(`${group} ${command}`, {
+            orm: database.orm,
+            databaseUrl: database.url,
+            temporal: config.temporal !== undefined,
+            log,
+            values,
+            rest,
+            usage: (message) => {
+              throw new UsageError(message);
+            },
+          })
+        )
+          break;
         throw new UsageError(`unknown command "${[group, command].filter(Boolean).join(' ')}"`);
     }
   } finally {

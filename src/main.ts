@@ -21,12 +21,7 @@ if (config.role === 'worker' && config.temporal) {
   process.exit(1);
 }
 const log = createLogger(config.logLevel);
-const service = await startService(config, log, {
-  onLeaseLost: () => {
-    // Not a clean shutdown: a live worker is about to take over this executor's runs.
-    process.exit(70);
-  },
-});
+const service = await startService(config, log);
 log.info({ url: service.url, role: config.role }, 'photobook service listening');
 
 takeOverShutdownSignals();

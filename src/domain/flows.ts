@@ -24,6 +24,10 @@ export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:
 /** Fulfilment runs once per order line. */
 export const fulfilmentWorkflowId = (orderLineId: string) => `fulfilment:${orderLineId}`;
 
+/** The order line a fulfilment run is for, or undefined when `workflowId` is another flow's. */
+export const orderLineOfFulfilment = (workflowId: string): string | undefined =>
+  workflowId.startsWith('fulfilment:') ? workflowId.slice('fulfilment:'.length) : undefined;
+
 /** The business key: starting the same campaign twice is one run. */
 export const campaignWorkflowId = (clientId: string, campaignId: string) => `campaign:${clientId}:${campaignId}`;
 
@@ -78,6 +82,18 @@ export interface WorkflowEngine {
   signal(workflowId: string, name: string, payload?: unknown): Promise<void>;
   /** Stops this process's part (executions, connections); runs stay durable and resume later. */
   stop(): Promise<void>;
+}
+
+/**
+ * The process's workflow engine is between two lives: it stopped executing when it lost its
+ * executor lease (a database outage) and launches again once the database is back. A moment's
+ * state, answered like a database that is away (503, Retry-After).
+ */
+export class WorkflowEngineUnavailableError extends Error {
+  constructor() {
+    super('the workflow engine is waiting for the database to come back');
+    this.name = 'WorkflowEngineUnavailableError';
+  }
 }
 
 export class WorkflowNotFoundError extends Error {

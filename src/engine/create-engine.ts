@@ -8,16 +8,12 @@ import { resolveExecutorId } from './executor-identity';
 import { acquireExecutorLease } from './executor-lease';
 import { CAMPAIGN_FLOW, PROJECT_BUILD_FLOW } from '../domain/flows';
 import type { ManagedWorkflowEngine } from './workflow-engine';
+import { RelaunchingEngine } from './relaunching-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir'> & {
+  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts'> & {
     durations: Pick<Config['durations'], 'workflowRetentionMs' | 'executorRecoveryIntervalMs' | 'executorDeadAfterMs'>;
   };
-  /**
-   * The executor lease is lost for good (executor-lease.ts): this process must stop executing flows
-   * at once. The service exits; tests that run it in-process may do less.
-   */
-  onLeaseLost(): void;
   /** The application's database; the embedded engine keeps its journal there. */
   databaseUrl: string;
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -66,7 +62,7 @@ const DRAINED_QUEUES = [
  * that runs flows (ROLE=all or worker) launches DBOS as its own executor, holding that executor's
  * lease, resumes its own pending runs at once and takes over those of dead executors.
  */
-export async function createWorkflowEngine({ config, databaseUrl, flows, activities, log, onLeaseLost }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
+export async function createWorkflowEngine({ config, databaseUrl, flows, activities, log }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
   const flowNames = flows.map((flow) => flow.name);
   if (config.temporal) {
     // Loaded only here: the Temporal client's protobuf definitions cost ~15 MiB that the embedded
@@ -79,23 +75,25 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
 
   const executorId = await resolveExecutorId(config.executorId, config.dataDir);
   const deadAfterMs = config.durations.executorDeadAfterMs;
-  // Before DBOS launches: its launch recovers this executor's pending runs, which must be nobody else's by then.
-  const lease = await acquireExecutorLease({ databaseUrl, executorId, deadAfterMs, log, onLost: onLeaseLost });
-  try {
-    const queues = ACTIVITY_QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
-    return await DbosEngine.launch({
-      databaseUrl,
-      executor: { lease, deadAfterMs, recoveryIntervalMs: config.durations.executorRecoveryIntervalMs },
-      flows,
-      activities,
-      log,
-      retentionMs: config.durations.workflowRetentionMs,
-      queues,
-      flowQueues: FLOW_QUEUES,
-      drainedQueues: DRAINED_QUEUES,
-    });
-  } catch (error) {
-    await lease.release();
-    throw error;
-  }
+  const queues = ACTIVITY_QUEUES.map((queue) => ({ ...queue, activities: queue.activities.filter((name) => name in activities) }));
+  // The lease before DBOS launches: its launch recovers this executor's pending runs, which must be
+  // nobody else's by then. A lease lost to a database outage stops DBOS, which launches again under
+  // a new lease once the database answers (relaunching-engine.ts): the process never exits for it.
+  return RelaunchingEngine.launch({
+    acquireLease: (onLost) => acquireExecutorLease({ databaseUrl, executorId, deadAfterMs, log, onLost }),
+    launch: (lease) =>
+      DbosEngine.launch({
+        databaseUrl,
+        executor: { lease, deadAfterMs, recoveryIntervalMs: config.durations.executorRecoveryIntervalMs },
+        flows,
+        activities,
+        log,
+        maxRecoveryAttempts: config.flowMaxRecoveryAttempts,
+        retentionMs: config.durations.workflowRetentionMs,
+        queues,
+        flowQueues: FLOW_QUEUES,
+        drainedQueues: DRAINED_QUEUES,
+      }),
+    log,
+  });
 }

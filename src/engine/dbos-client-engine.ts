@@ -2,6 +2,7 @@ import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
 import { tenantQueueKey, type FlowStartOptions } from '../domain/flows';
 import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE, UNFINISHED, dbosLogger, pollOutcome, signalMessage, type FlowQueue } from './dbos-engine';
+import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import { UnknownFlowError, WorkflowNotFoundError, type ManagedWorkflowEngine, type WorkflowOutcome } from './workflow-engine';
 
 export interface DbosClientEngineOptions {
@@ -64,6 +65,10 @@ export class DbosClientEngine implements ManagedWorkflowEngine {
 
   waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {
     return pollOutcome((id) => this.client.getWorkflow(id), workflowId, timeoutMs);
+  }
+
+  parkedFlows(): Promise<ParkedFlow[]> {
+    return listParkedFlows((input) => this.client.listWorkflows(input));
   }
 
   async stop(): Promise<void> {

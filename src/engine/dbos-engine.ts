@@ -7,6 +7,8 @@ import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
 import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
 import { registerRetention } from './workflow-retention';
+import { recoveryProgress } from './recovery-attempts';
+import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import type { ExecutorLease } from './executor-lease';
 import { startExecutorRecovery, type ExecutorRecovery } from './executor-recovery';
 import { tenantQueueKey, type FlowStartOptions, type FlowTenant } from '../domain/flows';
@@ -80,6 +82,11 @@ export interface DbosEngineOptions {
   /** Every activity by name; each flow's `activityOptions` names must be among them. */
   activities: ActivityFunctions;
   log: Logger;
+  /**
+   * Recoveries without progress DBOS allows a run before it parks it (MAX_RECOVERY_ATTEMPTS_EXCEEDED,
+   * recovery-attempts.ts). Default: DBOS's own, 100.
+   */
+  maxRecoveryAttempts?: number;
   /** Finished runs older than this are deleted by a scheduled workflow. */
   retentionMs: number;
   /** Cron schedule of that pruning. Default: hourly. */
@@ -159,7 +166,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
     const engine = new DbosEngine();
     launched = engine;
     try {
-      const retention = engine.register(options);
+      const retention = engine.register(options, log);
       DBOS.setConfig({
         name: APPLICATION_NAME,
         systemDatabaseUrl: options.databaseUrl,
@@ -210,7 +217,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
   }
 
   /** Registers every workflow with DBOS (before launch); returns the pruning's scheduler. */
-  private register({ flows, activities, queues = [], flowQueues = [] }: DbosEngineOptions): ReturnType<typeof registerRetention> {
+  private register({ flows, activities, queues = [], flowQueues = [], maxRecoveryAttempts }: DbosEngineOptions, log: Logger): ReturnType<typeof registerRetention> {
+    const bounded = maxRecoveryAttempts === undefined ? {} : { maxRecoveryAttempts };
     for (const queue of flowQueues) for (const flow of queue.flows) this.flowQueueOf.set(flow, queue.name);
     // An activity on a queue runs as a child workflow of its own, started on that queue.
     const queuesOf = new Map<string, ActivityQueue[]>();
@@ -223,6 +231,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
           activity,
           DBOS.registerWorkflow((args: unknown[], options: ActivityOptions) => runActivityStep(activity, activities, args, options), {
             name: `activity:${activity}`,
+            ...bounded,
           }),
         );
       }
@@ -247,11 +256,13 @@ export class DbosEngine implements ManagedWorkflowEngine {
           });
       };
       // A flow's result is JSON, as under Temporal.
-      const run = async ({ input, startedAt, tenant }: FlowRun) =>
-        jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued: queuedFor(tenant) }), input));
-      this.workflows.set(flow.name, DBOS.registerWorkflow(run, { name: flow.name }));
+      const run = async ({ input, startedAt, tenant }: FlowRun) => {
+        const progressed = recoveryProgress(DBOS.workflowID!, log);
+        return jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued: queuedFor(tenant), progressed }), input));
+      };
+      this.workflows.set(flow.name, DBOS.registerWorkflow(run, { name: flow.name, ...bounded }));
     }
-    return registerRetention();
+    return registerRetention(bounded);
   }
 
   async start<I>(flowName: string, workflowId: string, input: I, { tenant }: FlowStartOptions): Promise<void> {
@@ -300,6 +311,11 @@ export class DbosEngine implements ManagedWorkflowEngine {
     } finally {
       if (launched === this) launched = undefined;
     }
+  }
+
+  /** The runs DBOS parked after too many recoveries without progress (parked-flows.ts). */
+  parkedFlows(): Promise<ParkedFlow[]> {
+    return listParkedFlows((input) => DBOS.listWorkflows(input));
   }
 
   /** Executors other than this one that own pending runs of this version: candidates for a takeover. */

@@ -4,6 +4,12 @@ import type { ActivityFunctions, ActivityOptions, FlowContext, FlowDefinition } 
 /** setTimeout's (and so DBOS's) longest wait, about 24.8 days; longer waits are made of several. */
 const MAX_WAIT_MS = 2_147_483_647;
 
+/**
+ * A wait that has blocked this long is a real wait (a replayed one returns its recorded outcome at
+ * once): the run's recovery got it back to where it waits on the world, which counts as progress.
+ */
+const WAITING_COUNTS_AS_PROGRESS_MS = 1_000;
+
 /** A call a flow made after its engine stopped: the run stays pending and resumes at the next launch. */
 class EngineStoppedError extends Error {
   constructor() {
@@ -22,6 +28,12 @@ export interface DbosFlowContextDeps {
   stopped: () => boolean;
   /** Runs an activity somewhere other than inline (a queue), or undefined to run it as a step here. */
   queued?: (activity: string, args: unknown[]) => Promise<ActivityOutcome> | undefined;
+  /**
+   * The run got somewhere in this execution: an activity ran here and finished, or a wait really
+   * waited. Replayed steps do not count, so a run whose every recovery dies at the same step is
+   * not mistaken for one that progresses (src/engine/recovery-attempts.ts).
+   */
+  progressed?: () => void;
 }
 
 /** What an activity step records: its JSON result and when it finished (the flow clock). */
@@ -36,17 +48,25 @@ export interface ActivityOutcome {
  * topic is the signal name, and `now()` is a clock that only moves to recorded times (the run's
  * start, each activity's recorded end, DBOS.now() after a sleep or wait), so replay sees the same.
  */
-export function dbosFlowContext({ flow, activities, startedAt, stopped, queued }: DbosFlowContextDeps): FlowContext<ActivityFunctions> {
+export function dbosFlowContext({ flow, activities, startedAt, stopped, queued, progressed = () => {} }: DbosFlowContextDeps): FlowContext<ActivityFunctions> {
   let clock = startedAt;
   const live = () => {
     if (stopped()) throw new EngineStoppedError();
+  };
+  const waiting = async <T>(wait: Promise<T>): Promise<T> => {
+    const timer = setTimeout(progressed, WAITING_COUNTS_AS_PROGRESS_MS);
+    try {
+      return await wait;
+    } finally {
+      clearTimeout(timer);
+    }
   };
   const proxies: ActivityFunctions = {};
   for (const name of Object.keys(flow.activityOptions)) {
     proxies[name] = async (...args: unknown[]) => {
       live();
       const jsonArgs = args.map(jsonClone);
-      const outcome = await (queued?.(name, jsonArgs) ?? runActivityStep(name, activities, jsonArgs, flow.activityOptions[name]));
+      const outcome = await (queued?.(name, jsonArgs) ?? runActivityStep(name, activities, jsonArgs, flow.activityOptions[name], progressed));
       clock = Math.max(clock, outcome.at);
       return outcome.value;
     };
@@ -56,7 +76,7 @@ export function dbosFlowContext({ flow, activities, startedAt, stopped, queued }
     async sleep(ms) {
       for (let left = Math.max(0, ms); ; left -= MAX_WAIT_MS) {
         live();
-        await DBOS.sleep(Math.min(left, MAX_WAIT_MS));
+        await waiting(DBOS.sleep(Math.min(left, MAX_WAIT_MS)));
         if (left <= MAX_WAIT_MS) break;
       }
       live();
@@ -66,7 +86,7 @@ export function dbosFlowContext({ flow, activities, startedAt, stopped, queued }
       let message: { payload?: T } | null = null;
       for (let left = timeoutMs === undefined ? Infinity : Math.max(0, timeoutMs); ; left -= MAX_WAIT_MS) {
         live();
-        message = await DBOS.recv<{ payload?: T }>(name, { timeoutSeconds: Math.min(left, MAX_WAIT_MS) / 1000 });
+        message = await waiting(DBOS.recv<{ payload?: T }>(name, { timeoutSeconds: Math.min(left, MAX_WAIT_MS) / 1000 }));
         if (message !== null || left <= MAX_WAIT_MS) break;
       }
       live();
@@ -82,18 +102,20 @@ export function dbosFlowContext({ flow, activities, startedAt, stopped, queued }
  * attempt to startToCloseTimeoutMs (a timed-out attempt is abandoned and its late result dropped;
  * DBOS fires `DBOS.stepStatus.timeoutSignal` for code that listens). The step stops retrying after
  * maximumAttempts (0: never) or at once for a non-retryable error, and records that error itself,
- * so the flow sees the activity's own error name and message, live and on replay.
+ * so the flow sees the activity's own error name and message, live and on replay. `ranHere` is
+ * called when the activity ran in this execution and succeeded (not when its result was replayed).
  */
 export async function runActivityStep(
   name: string,
   activities: ActivityFunctions,
   args: unknown[],
   { startToCloseTimeoutMs, retry }: ActivityOptions,
+  ranHere?: () => void,
 ): Promise<ActivityOutcome> {
   const maxAttempts = retry.maximumAttempts > 0 ? retry.maximumAttempts : Infinity;
   let attempts = 0;
   try {
-    return await DBOS.runStep(
+    const outcome = await DBOS.runStep(
       async () => {
         attempts += 1;
         // Activities get and give JSON, as under Temporal, so live and replayed runs see the same values.
@@ -110,6 +132,8 @@ export async function runActivityStep(
         shouldRetry: (error) => attempts < maxAttempts && !isNonRetryable(error, retry),
       },
     );
+    if (attempts > 0) ranHere?.();
+    return outcome;
   } catch (error) {
     throw asActivityError(error);
   }

@@ -11,6 +11,14 @@ const CONNECTION_TIMEOUT_MS = 2_000;
 /** Between attempts to take a lock back. */
 const RETAKE_SPACING_MS = 250;
 
+/** The lease could not be taken because the database did not answer (not because a live twin holds it). */
+class ExecutorLeaseUnreachableError extends Error {
+  constructor(readonly executorId: string) {
+    super(`the executor lease of "${executorId}" could not be taken: the database does not answer`);
+    this.name = 'ExecutorLeaseUnreachableError';
+  }
+}
+
 /** The second key of executor `id`'s advisory lock. */
 export function executorLockKey(executorId: string): number {
   return createHash('sha256').update(executorId).digest().readInt32BE(0);
@@ -25,7 +33,10 @@ export interface ExecutorLeaseOptions {
    */
   deadAfterMs: number;
   log: Logger;
-  /** The lease is gone for good: the process must stop executing at once (main exits). */
+  /**
+   * The lease is gone: the process must stop executing at once, since a live worker may take its
+   * runs over (relaunching-engine.ts stops DBOS and launches it again under a new lease).
+   */
   onLost(): void;
 }
 
@@ -45,9 +56,9 @@ export interface ExecutorLease {
  * process that dies (or whose host does: the server's TCP keepalives, set short on this session, end
  * it) frees it, and a live worker may then recover its runs. A live process never lets another take
  * over its runs: a heartbeat notices a lost connection within seconds, the lock is taken back on a
- * new one, and a process that cannot take it back within a third of `deadAfterMs` stops (`onLost`)
+ * new one, and a process that cannot take it back within a third of `deadAfterMs` stops executing (`onLost`)
  * well before any worker would call it dead. At start, a lock held by another live process (the same
- * id twice) stops this one.
+ * id twice) stops this one; a database that does not answer throws ExecutorLeaseUnreachableError.
  */
 export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterMs, log, onLost }: ExecutorLeaseOptions): Promise<ExecutorLease> {
   const key = executorLockKey(executorId);
@@ -80,10 +91,16 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
     return undefined;
   };
 
+  /** Whether the last failed attempt failed to reach the database (rather than finding the lock held). */
+  let unreachable = false;
   /** Tries until `deadline`; connection errors count as "not yet". */
   const takeLockBy = async (deadline: number): Promise<pg.Client | undefined> => {
     for (;;) {
-      const client = await takeLock().catch(() => undefined);
+      unreachable = false;
+      const client = await takeLock().catch(() => {
+        unreachable = true;
+        return undefined;
+      });
       if (client || Date.now() >= deadline) return client;
       await new Promise((resolve) => setTimeout(resolve, RETAKE_SPACING_MS));
     }
@@ -101,7 +118,7 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
       return;
     }
     if (!back) {
-      log.fatal({ executorId, graceMs }, 'executor lease not taken back in time: stopping, so that a live worker may take over this executor\'s runs');
+      log.error({ executorId, graceMs }, 'executor lease not taken back in time: no more flows run here until it is, so that a live worker may take over this executor\'s runs');
       onLost();
       return;
     }
@@ -112,6 +129,7 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
   // At start a worker may hold our lock for a moment (looking at it, or recovering the runs of our
   // previous life): wait for it, but not for a live twin.
   connection = await takeLockBy(Date.now() + deadAfterMs);
+  if (!connection && unreachable) throw new ExecutorLeaseUnreachableError(executorId);
   if (!connection) {
     throw new Error(
       `Executor id "${executorId}" is in use by another live process: give each process its own EXECUTOR_ID (or its own DATA_DIR)`,

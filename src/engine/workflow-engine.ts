@@ -1,4 +1,5 @@
 import type { WorkflowEngine } from '../domain/flows';
+import type { ParkedFlow } from './parked-flows';
 
 // The port the services use lives in the domain; the engine adapters implement it.
 export { WorkflowNotFoundError, type WorkflowEngine } from '../domain/flows';
@@ -20,6 +21,12 @@ export interface ManagedWorkflowEngine extends WorkflowEngine {
    * `timeoutMs`. For tests and for APIs that answer synchronously.
    */
   waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome>;
+  /**
+   * The runs the engine parked after too many recoveries without progress (src/engine/parked-flows.ts).
+   * Only the embedded engine (DBOS) parks runs; under Temporal a crashing activity is bounded by its
+   * own retry policy and this is absent.
+   */
+  parkedFlows?(): Promise<ParkedFlow[]>;
 }
 
 export class UnknownFlowError extends Error {

@@ -26,8 +26,8 @@ async function pruneFinishedRuns(scheduledAt: Date, context: { retentionMs: numb
 }
 
 /** Registers the pruning workflow (before DBOS.launch); `schedule` then (re)writes its schedule. */
-export function registerRetention() {
-  const workflow = DBOS.registerWorkflow(pruneFinishedRuns, { name: 'pruneFinishedRuns' });
+export function registerRetention(options: { maxRecoveryAttempts?: number } = {}) {
+  const workflow = DBOS.registerWorkflow(pruneFinishedRuns, { name: 'pruneFinishedRuns', ...options });
   return {
     schedule: (retentionMs: number, cron: string) =>
       DBOS.applySchedules([{ scheduleName: RETENTION_SCHEDULE, workflowFn: workflow, schedule: cron, context: { retentionMs } }]),

@@ -13,7 +13,7 @@ import { fileRoutes } from './files/routes';
 import { pspRoutes } from './psp/routes';
 import { healthRoutes } from './health/routes';
 import { webRoutes } from '../web/routes';
-import { OneLinePerRequest, registerObservability, requestIdOf } from './observability';
+import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem, type OpenApiTag } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
@@ -32,6 +32,7 @@ export interface AppDependencies {
   services: AppServices;
   bus: StatusEventBus;
   log: Logger;
+  gauges?: ServiceGauges;
 }
 
 /** The tags the route families declare beside their schemas, alphabetical as documentation tools list them. */
@@ -40,7 +41,7 @@ const ROUTE_FAMILY_TAGS: OpenApiTag[] = [HEALTH_TAGS, ECOMMERCE_TAGS, PWA_TAGS, 
   .sort((a, b) => a.name.localeCompare(b.name));
 
 /** The HTTP face of the service: REST facade, GraphQL, docs, health and metrics. */
-export async function buildApp({ config, services, bus, log }: AppDependencies): Promise<FastifyInstance> {
+export async function buildApp({ config, services, bus, log, gauges }: AppDependencies): Promise<FastifyInstance> {
   const addresses = clientAddresses(config.trustProxy);
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -95,7 +96,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerObservability(app);
+  registerObservability(app, gauges);
   await app.register(healthRoutes, { em: services.em });
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });

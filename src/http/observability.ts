@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance } from 'fastify';
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -28,11 +28,17 @@ export class OneLinePerRequest extends LogController {
   }
 }
 
+/** What the service's own state adds to the request metrics. */
+export interface ServiceGauges {
+  /** How many flow runs the embedded engine has parked (src/engine/parked-flows.ts); absent under Temporal. */
+  parkedFlows?: () => Promise<number>;
+}
+
 /**
  * Echoes the request id, and records Prometheus metrics, labelled by route pattern rather than
  * URL so a scan of random paths cannot blow up the series count. Served at /metrics.
  */
-export function registerObservability(app: FastifyInstance): Registry {
+export function registerObservability(app: FastifyInstance, gauges: ServiceGauges = {}): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const duration = new Histogram({
@@ -48,6 +54,20 @@ export function registerObservability(app: FastifyInstance): Registry {
     labelNames: ['method', 'route', 'status_code'],
     registers: [registry],
   });
+
+  const { parkedFlows } = gauges;
+  if (parkedFlows) {
+    new Gauge({
+      name: 'photobook_flows_dead_lettered',
+      help: 'Flow runs parked after too many recoveries without progress (npm run cli -- flow list --dead)',
+      registers: [registry],
+      // Read at each scrape; a database that is away leaves the last value.
+      async collect() {
+        const count = await parkedFlows().catch(() => undefined);
+        if (count !== undefined) this.set(count);
+      },
+    });
+  }
 
   // Callback hooks, not async ones: nothing here waits, and an async hook costs every request a
   // promise and its microtasks (docs/performance.md).

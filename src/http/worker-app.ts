@@ -2,7 +2,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
-import { OneLinePerRequest, registerObservability, requestIdOf } from './observability';
+import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
 import { problem, sendProblem } from './problem';
 import { healthRoutes } from './health/routes';
 
@@ -10,7 +10,7 @@ import { healthRoutes } from './health/routes';
  * The HTTP face of a worker process (ROLE=worker): liveness, readiness and metrics for the
  * orchestrator, nothing a client could call; every other path is a 404 saying so.
  */
-export async function buildWorkerApp({ em, log }: { em: EntityManager; log: Logger }): Promise<FastifyInstance> {
+export async function buildWorkerApp({ em, log, gauges }: { em: EntityManager; log: Logger; gauges?: ServiceGauges }): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: log as FastifyBaseLogger, genReqId: requestIdOf, logController: new OneLinePerRequest() }).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
   app.setNotFoundHandler((request, reply) =>
@@ -22,7 +22,7 @@ export async function buildWorkerApp({ em, log }: { em: EntityManager; log: Logg
         requestId: request.id,
       }),
   );
-  registerObservability(app);
+  registerObservability(app, gauges);
   await app.register(healthRoutes, { em });
   return app;
 }

@@ -1,3 +1,5 @@
+import { WorkflowEngineUnavailableError } from '../domain/flows';
+
 /**
  * Whether an error means "the database cannot be reached right now" (a restart, a failover, a
  * full pool) rather than a fault of the request or of our code. Transports answer those with 503 and
@@ -7,6 +9,7 @@
  * properties, knex's pool timeout, `cause` chains, GraphQL's `originalError`), so the chain is walked.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
+  if (error instanceof WorkflowEngineUnavailableError) return true;
   const seen = new Set<unknown>();
   const pending: unknown[] = [error];
   while (pending.length > 0) {

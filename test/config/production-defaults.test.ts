@@ -33,6 +33,13 @@ describe('NODE_ENV=production', () => {
     expect(loadConfig({ NODE_ENV: 'production', CREDENTIAL_PEPPER: pepper }).production).toBe(true);
   });
 
+  it('refuses the poison-flow test hook (TEST_EXHAUST_MEMORY_IN_ACTIVITY), which only tests may set', () => {
+    const env = { NODE_ENV: 'production', CREDENTIAL_PEPPER: STRONG, TEST_EXHAUST_MEMORY_IN_ACTIVITY: 'planRender' };
+    expect(() => loadConfig(env)).toThrow(/TEST_EXHAUST_MEMORY_IN_ACTIVITY is for tests only/);
+    expect(loadConfig({ TEST_EXHAUST_MEMORY_IN_ACTIVITY: 'planRender' }).exhaustMemoryInActivity).toBe('planRender');
+    expect(loadConfig({}).flowMaxRecoveryAttempts).toBe(3);
+  });
+
   it('keeps the developer defaults outside production (a generated pepper, 32 characters when set)', () => {
     expect(loadConfig({}).production).toBe(false);
     expect(loadConfig({ CREDENTIAL_PEPPER: 'this-pepper-is-32-characters-ok!' }).credentialPepper).toBe('this-pepper-is-32-characters-ok!');

@@ -59,7 +59,7 @@ type TestActivities = ReturnType<typeof createTestActivities>['activities'];
 
 async function launch(
   activities: TestActivities,
-  options: { flows?: AnyFlow[]; retentionMs?: number; queues?: ActivityQueue[] } = {},
+  options: { flows?: AnyFlow[]; retentionMs?: number; queues?: ActivityQueue[]; maxRecoveryAttempts?: number } = {},
 ): Promise<DbosEngine> {
   await engine?.stop();
   engine = await DbosEngine.launch({
@@ -69,6 +69,7 @@ async function launch(
     log,
     retentionMs: options.retentionMs ?? 86_400_000,
     queues: options.queues,
+    maxRecoveryAttempts: options.maxRecoveryAttempts,
   });
   return engine;
 }
@@ -522,5 +523,52 @@ describe('embedded engine on DBOS', () => {
     const [, second, third] = test.times(`flaky:${id}`);
     // Without the cap the second wait is 1 s.
     expect(third - second).toBeLessThan(900);
+  });
+});
+
+/**
+ * Issue 39's poison flow: a run whose every execution ends with its process is resumed a bounded
+ * number of times and then parked, while a run that gets somewhere in each life (here: it really
+ * waits for a signal) is never parked, however many restarts it goes through.
+ */
+describe('recoveries of the embedded engine', () => {
+  const MAX = 2;
+
+  it('parks a run whose executions never get past the same step, after MAX recoveries', async () => {
+    const test = createTestActivities();
+    const id = uniqueId('poison');
+    test.gate(`reserve:${id}`); // never opened: each execution hangs in `reserve` until its process "dies"
+    const first = await launch(test.activities, { maxRecoveryAttempts: MAX });
+    await first.start('testOrder', id, { orderId: id, sleepMs: 0 }, TENANT);
+    for (let life = 1; life <= MAX; life++) {
+      await waitFor(() => test.calls(`reserve:${id}`) === life, `execution ${life} in reserve`);
+      await crash();
+      await launch(test.activities, { maxRecoveryAttempts: MAX });
+    }
+    await waitFor(() => test.calls(`reserve:${id}`) === MAX + 1, 'the last execution in reserve');
+    await crash();
+    const parking = await launch(test.activities, { maxRecoveryAttempts: MAX });
+    const parked = await waitFor(async () => (await parking.parkedFlows()).find((flow) => flow.workflowId === id), 'the run parked');
+    expect(parked).toMatchObject({ flowName: 'testOrder', recoveryAttempts: MAX + 2 });
+    expect(test.calls(`reserve:${id}`)).toBe(MAX + 1);
+    expect(await parking.waitForCompletion(id, 0)).toMatchObject({ status: 'failed', error: expect.stringContaining('MAX_RECOVERY_ATTEMPTS_EXCEEDED') });
+  });
+
+  it('never parks a run that waits in each life, however many restarts', async () => {
+    const test = createTestActivities();
+    const id = uniqueId('patient');
+    let running = await launch(test.activities, { maxRecoveryAttempts: MAX, flows: [signalFlow] });
+    await running.start('testSignal', id, { sleepMs: 0 }, TENANT);
+    for (let life = 0; life < MAX + 3; life++) {
+      // Waiting over a second is a real wait: that life got the run somewhere (once its recovery is
+      // dispatched, within a second of the launch).
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      await crash();
+      running = await launch(test.activities, { maxRecoveryAttempts: MAX, flows: [signalFlow] });
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    expect((await running.parkedFlows()).map((flow) => flow.workflowId)).not.toContain(id);
+    await running.signal(id, 'go', 'finally');
+    expect(await running.waitForCompletion(id, 10_000)).toMatchObject({ status: 'completed', result: { payload: 'finally' } });
   });
 });

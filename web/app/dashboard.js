@@ -96,7 +96,7 @@ function OrderEvents({ client, orderId }) {
     <details class="events" onToggle=${(e) => e.currentTarget.open && load()}>
       <summary>Events</summary>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${events && html`<ol data-testid=${`events-${orderId}`}>${events.map((e) => html`<li key=${e.id}><code>${e.type}</code> ${e.sequence !== null ? `#${e.sequence}` : ''} ${e.data.line?.status ?? ''} · ${new Date(e.occurredAt).toLocaleString()}</li>`)}</ol>`}
+      ${events && html`<ol data-testid=${`events-${orderId}`}>${events.map((e) => html`<li key=${e.id}><code>${e.type}</code> ${e.sequence !== null ? `#${e.sequence}` : ''} ${e.data.line?.status ?? ''}${e.data.reason ? html` · <span class="reason">${e.data.reason}</span>` : ''} · ${new Date(e.occurredAt).toLocaleString()}</li>`)}</ol>`}
     </details>`;
 }
 

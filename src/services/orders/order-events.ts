@@ -15,21 +15,33 @@ export type LineChange = 'status' | 'tracking';
  * `order.line.delivered` when delivered or collected. All in the caller's transaction and with the
  * status event's sequence, so dashboards and webhooks see the same history.
  */
-export async function recordOrderLineStatus(em: EntityManager, line: OrderLine, change: LineChange = 'status'): Promise<StatusEventMessage> {
+export async function recordOrderLineStatus(
+  em: EntityManager,
+  line: OrderLine,
+  change: LineChange = 'status',
+  /** Why the status changed, when it is not the printer's or the shop's doing (a parked fulfilment). */
+  why: { reason?: string; detail?: Record<string, unknown> } = {},
+): Promise<StatusEventMessage> {
   const { order } = line;
   const owner = { clientId: order.client.id, env: order.env };
   const message = await recordStatusChange(em, owner, {
     subjectType: ORDER_SUBJECT,
     subjectId: orderLineSubjectId(order.orderId, line.project.id),
     status: line.status,
-    detail: { orderId: order.orderId, projectId: line.project.id, ...(line.trackingUrl ? { tracking: line.trackingUrl } : {}) },
+    detail: {
+      orderId: order.orderId,
+      projectId: line.project.id,
+      ...(line.trackingUrl ? { tracking: line.trackingUrl } : {}),
+      ...(why.reason ? { reason: why.reason } : {}),
+      ...why.detail,
+    },
   });
   const event = (type: NewEvent['type']): NewEvent => ({
     type,
     orderId: order.orderId,
     projectId: line.project.id,
     sequence: message.sequence,
-    data: { orderId: order.orderId, line: lineEventData(line) },
+    data: { orderId: order.orderId, line: lineEventData(line), ...(why.reason ? { reason: why.reason } : {}) },
   });
   if (change === 'status') await recordEvent(em, owner, event('order.line.status_changed'));
   if (line.status === 'delivering') await recordEvent(em, owner, event('order.line.shipped'));
