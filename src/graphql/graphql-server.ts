@@ -248,8 +248,8 @@ const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
 };
 
 /** What every resolver receives, for one request or one subscription connection. */
-export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
-  return new LazyLoadersContext(ctx, services, bus);
+export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus, receivedAt = Date.now()): GraphqlContext {
+  return new LazyLoadersContext(ctx, services, bus, receivedAt);
 }
 
 /**
@@ -265,6 +265,7 @@ class LazyLoadersContext implements GraphqlContext {
     readonly ctx: RequestContext,
     readonly services: AppServices,
     readonly bus: StatusEventBus,
+    readonly receivedAt: number,
   ) {}
 
   get loaders(): Loaders {
