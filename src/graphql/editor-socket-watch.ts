@@ -7,7 +7,7 @@ import { PROJECT_SUBJECT } from '../domain/status-subjects';
  * graphql-ws closes an editor socket with this code (like HTTP 410 Gone) once its link ended: the
  * project went to another owner (transfer), was deleted or expired (docs/api.md, Editor URL).
  */
-export const EDITOR_LINK_ENDED = 4410;
+const EDITOR_LINK_ENDED = 4410;
 
 /** setTimeout's longest delay (about 24.8 days); a later expiry is waited for in steps. */
 const LONGEST_TIMER_MS = 2 ** 31 - 1;

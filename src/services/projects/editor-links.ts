@@ -7,7 +7,7 @@ import { randomBase62 } from './project-ids';
 export type LinkedProject = Pick<Project, 'id' | 'editorKeySeed'>;
 
 /** The query parameter (next to `id`), header and `connection_init` field that carry the editor key. */
-export const EDITOR_KEY_PARAMETER = 'editorKey';
+const EDITOR_KEY_PARAMETER = 'editorKey';
 
 /** 24 bytes of HMAC, 32 base64url characters: as hard to guess as a client secret. */
 const KEY_CHARACTERS = 32;
