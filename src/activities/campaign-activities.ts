@@ -7,6 +7,7 @@ import type { SafeFetch } from '../outbound/safe-fetch';
 import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
 import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, settleDelivery } from '../services/campaigns/campaign-rows';
+import { EditorLinks } from '../services/projects/editor-links';
 import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
 import { attemptDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
 import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
@@ -27,7 +28,8 @@ export interface CampaignActivityDeps {
  * Each works as the tenant of the row it is given (tenant-scope.ts); a row that is gone is a no-op.
  */
 export function createCampaignActivities({ orm, files, fetch, log, config, pepper, engine }: CampaignActivityDeps) {
-  const projectDeps = { config, engine, files, log };
+  const editorLinks = new EditorLinks(config.frontendUrl, pepper);
+  const projectDeps = { config, engine, files, log, editorLinks };
   return {
     async importCampaignCsv(campaignId: string): Promise<{ status: CampaignStatus }> {
       const em = await emForCampaign(orm, campaignId);
@@ -53,7 +55,7 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
     async notifyProjectReady(projectId: string): Promise<void> {
       if (!(await isProjectReadyAwaited(orm.em.getConnection(), projectId))) return;
       const em = await emForProject(orm, projectId);
-      if (em) await notifyProjectReady(em, { engine, config }, projectId);
+      if (em) await notifyProjectReady(em, { engine, config, editorLinks }, projectId);
     },
 
     /** A project build ended without an editable book: its campaign row fails with the reason. */

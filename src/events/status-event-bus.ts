@@ -36,6 +36,8 @@ export const STATUS_EVENT_LISTENER = 'photobook-status-events';
 export class StatusEventBus {
   /** By audience key: 10,000 subscriptions to other subjects are not 10,000 calls per event. */
   private readonly listeners = new Map<string, Set<StatusEventListener>>();
+  /** Listeners that hear each event of their subject before any other listener does (see `guard`). */
+  private readonly guards = new Map<string, Set<StatusEventListener>>();
   private readonly reconnectListeners = new Set<StatusEventListener>();
   private readonly subscriber: Subscriber<{ [STATUS_EVENTS_CHANNEL]: StatusEventMessage }>;
   private stopped?: Promise<void>;
@@ -50,8 +52,10 @@ export class StatusEventBus {
       { retryTimeout: Infinity },
     );
     this.subscriber.notifications.on(STATUS_EVENTS_CHANNEL, (event) => {
-      this.deliver(audienceKey(event), event);
-      this.deliver(audienceKey(event, event), event);
+      const subjectKey = audienceKey(event, event);
+      this.deliver(this.guards, subjectKey, event);
+      this.deliver(this.listeners, audienceKey(event), event);
+      this.deliver(this.listeners, subjectKey, event);
     });
     this.subscriber.events.on('error', (error) => log.error({ err: error }, 'status event listener failed'));
     // Emitted once LISTEN is in place again: what committed meanwhile was not heard, and subscribers
@@ -76,23 +80,45 @@ export class StatusEventBus {
 
   /** Hands `listener` every event of `audience` (and word of reconnections, if it asks) until `off`. */
   on(audience: EventAudience, listener: StatusEventListener): void {
+    this.add(this.listeners, audience, listener);
+  }
+
+  off(audience: EventAudience, listener: StatusEventListener): void {
+    this.remove(this.listeners, audience, listener);
+  }
+
+  /**
+   * `on` for a listener that must hear each event of one subject before any listener of `on` does,
+   * in the same synchronous pass: one that ends what may read the subject (an editor socket whose
+   * link a transfer ended, src/graphql/editor-socket-watch.ts) acts before the event is handed to
+   * the subscriptions it ends.
+   */
+  guard(audience: EventAudience & Required<Pick<EventAudience, 'subject'>>, listener: StatusEventListener): void {
+    this.add(this.guards, audience, listener);
+  }
+
+  unguard(audience: EventAudience & Required<Pick<EventAudience, 'subject'>>, listener: StatusEventListener): void {
+    this.remove(this.guards, audience, listener);
+  }
+
+  private add(to: Map<string, Set<StatusEventListener>>, audience: EventAudience, listener: StatusEventListener): void {
     const key = audienceKey(audience, audience.subject);
-    let listeners = this.listeners.get(key);
-    if (!listeners) this.listeners.set(key, (listeners = new Set()));
+    let listeners = to.get(key);
+    if (!listeners) to.set(key, (listeners = new Set()));
     listeners.add(listener);
     if (listener.reconnected) this.reconnectListeners.add(listener);
   }
 
-  off(audience: EventAudience, listener: StatusEventListener): void {
+  private remove(from: Map<string, Set<StatusEventListener>>, audience: EventAudience, listener: StatusEventListener): void {
     const key = audienceKey(audience, audience.subject);
-    const listeners = this.listeners.get(key);
+    const listeners = from.get(key);
     listeners?.delete(listener);
-    if (listeners?.size === 0) this.listeners.delete(key);
+    if (listeners?.size === 0) from.delete(key);
     this.reconnectListeners.delete(listener);
   }
 
-  private deliver(key: string, event: StatusEventMessage): void {
-    const listeners = this.listeners.get(key);
+  private deliver(from: Map<string, Set<StatusEventListener>>, key: string, event: StatusEventMessage): void {
+    const listeners = from.get(key);
     if (!listeners) return;
     // Listeners are called synchronously, one after the other: one that throws must not keep the
     // event from the rest.

@@ -9,4 +9,6 @@ export interface GraphqlContext {
   services: AppServices;
   bus: StatusEventBus;
   loaders: Loaders;
+  /** When the request arrived (ms since the epoch; a socket's operation: when it was subscribed). */
+  receivedAt: number;
 }

@@ -26,6 +26,7 @@ import { subscribeSharingResults } from './shared-subscription-results';
 import { sharedDocumentParser } from './shared-documents';
 import type { PushTarget } from './pushed-results';
 import { startHeartbeat } from './socket-heartbeat';
+import { EditorSocketWatch } from './editor-socket-watch';
 
 export const GRAPHQL_PATH = '/graphql';
 /** How often subscription sockets are pinged: graphql-ws's own default. */
@@ -54,6 +55,8 @@ export async function startGraphqlServer(
     running?: Set<string>;
     /** Set once graphql-ws closed the socket: a slot taken while it closed is given back at once. */
     closed?: boolean;
+    /** An editor socket's watch: it closes the socket once the link ends (transfer, delete, expiry). */
+    watch?: EditorSocketWatch;
     send?: (text: string) => void;
   };
   /** Each subscription's context names the socket and operation its results are pushed to. */
@@ -76,6 +79,8 @@ export async function startGraphqlServer(
         if (spent > services.requestBudget.max) return [rateLimitedError(services.requestBudget.max, limits.rateLimitWindowMs, resetMs)];
         const unsafe = unsafeVariablesError(payload.variables);
         if (unsafe) return [unsafe];
+        // An editor link may have ended since the socket opened (or while it was authenticated, before its watch listened).
+        if (extra.watch && !(await extra.watch.stillOpen())) return [new GraphQLError('the editor link ended', { extensions: { code: 'UNAUTHENTICATED' } })];
         const refused = await caps.startOperation(extra.callerKey!);
         if (refused) return [refused];
         if (extra.closed) {
@@ -92,6 +97,7 @@ export async function startGraphqlServer(
       onClose: (socketContext) => {
         const extra = socketContext.extra as SocketExtra;
         extra.closed = true;
+        extra.watch?.stop();
         if (extra.callerKey) caps.closeConnection(extra.callerKey, extra.running?.size ?? 0);
       },
       onConnect: async (socketContext) => {
@@ -112,6 +118,7 @@ export async function startGraphqlServer(
             return false;
           }
           Object.assign(extra, { tenant, projectScope: identity.projectScope, callerKey, running: new Set<string>() });
+          if (identity.editorSession) extra.watch = new EditorSocketWatch(identity.editorSession, extra.socket, bus, services.editor);
           // The upgrade request and the connection's credentials are read only here: not kept for the
           // socket's life (nor the secret in memory). Set rather than deleted: a deleted property
           // turns the object into a dictionary, larger for every socket.
@@ -189,7 +196,7 @@ export async function startGraphqlServer(
     plugins: [fastifyApolloDrainPlugin(app), drainSockets, idempotencyPlugin(), unavailableAs503, ApolloServerPluginCacheControlDisabled()],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
-    csrfPrevention: { requestHeaders: ['x-service', 'x-editor-project', 'x-apollo-operation-name', 'apollo-require-preflight'] },
+    csrfPrevention: { requestHeaders: ['x-service', 'x-editor-project', 'x-editor-key', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     includeStacktraceInErrorResponses: false,
     validationRules: rules,
     formatError: formatGraphqlError,
@@ -212,14 +219,15 @@ export interface SocketDoorLimits {
 
 /**
  * What a socket presents: `connection_init`'s `accessKey` + `accessSecret` in place of the upgrade
- * request's X-Service header, its `editorProject` in place of X-Editor-Project (the Authenticator
- * decides which wins).
+ * request's X-Service header, its `editorProject` and `editorKey` in place of X-Editor-Project and
+ * X-Editor-Key (the Authenticator decides which wins).
  */
 function presentedBy(request: IncomingMessage, params: Record<string, unknown> | undefined): Presented {
   const header = request.headers['x-service'];
   const clientCredential = params && 'accessKey' in params ? { payload: params } : header !== undefined ? { header } : undefined;
   const editorProject = params && 'editorProject' in params ? params.editorProject : request.headers['x-editor-project'];
-  return { ...(clientCredential ? { clientCredential } : {}), editorProject };
+  const editorKey = params && 'editorKey' in params ? params.editorKey : request.headers['x-editor-key'];
+  return { ...(clientCredential ? { clientCredential } : {}), editorProject, editorKey };
 }
 
 /** A graphql-ws operation over its client's RequestBudget: the operation's error, as REST's 429. */
@@ -248,8 +256,8 @@ const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
 };
 
 /** What every resolver receives, for one request or one subscription connection. */
-export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus): GraphqlContext {
-  return new LazyLoadersContext(ctx, services, bus);
+export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus, receivedAt = Date.now()): GraphqlContext {
+  return new LazyLoadersContext(ctx, services, bus, receivedAt);
 }
 
 /**
@@ -265,6 +273,7 @@ class LazyLoadersContext implements GraphqlContext {
     readonly ctx: RequestContext,
     readonly services: AppServices,
     readonly bus: StatusEventBus,
+    readonly receivedAt: number,
   ) {}
 
   get loaders(): Loaders {

@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, Presented } from '../services/tenancy/authenticate';
 
-/** What an HTTP request presents: its `X-Service` and `X-Editor-Project` headers. */
+/** What an HTTP request presents: its `X-Service`, `X-Editor-Project` and `X-Editor-Key` headers. */
 function presentedBy(request: FastifyRequest): Presented {
   const header = request.headers['x-service'];
-  return { ...(header !== undefined ? { clientCredential: { header } } : {}), editorProject: request.headers['x-editor-project'] };
+  const { 'x-editor-project': editorProject, 'x-editor-key': editorKey } = request.headers;
+  return { ...(header !== undefined ? { clientCredential: { header } } : {}), editorProject, editorKey };
 }
 
 /**

@@ -15,6 +15,7 @@ import { OrderService } from './orders/order-service';
 import { CampaignService } from './campaigns/campaign-service';
 import { WebhookService } from './webhooks/webhook-service';
 import { EditorService } from './editor/editor-service';
+import { EditorLinks } from './projects/editor-links';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { ProductionService } from './production/production-service';
 import type { PrinterRegistry } from '../printers/printer-registry';
@@ -56,7 +57,8 @@ export interface AppServiceDeps {
 
 export function createAppServices({ config, em, pepper, files, engine, printers, log, credentialCache }: AppServiceDeps): AppServices {
   const { limits } = config;
-  const editor = new EditorService(em);
+  const editorLinks = new EditorLinks(config.frontendUrl, pepper);
+  const editor = new EditorService(em, editorLinks);
   const shared = limits.store === 'postgres';
   const limitStore = shared ? LimitStore.postgres(em.getKnex()) : LimitStore.memory();
   return {
@@ -67,8 +69,8 @@ export function createAppServices({ config, em, pepper, files, engine, printers,
     limitStore,
     socketSlots: shared ? new SharedSlots(em.getKnex(), log) : new ProcessSlots(),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
-    projects: new ProjectService({ config, engine, files, log }),
-    orders: new OrderService({ config, engine, files, log, em, printers }),
+    projects: new ProjectService({ config, engine, files, log, editorLinks }),
+    orders: new OrderService({ config, engine, files, log, editorLinks, em, printers }),
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
     editor,

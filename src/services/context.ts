@@ -9,6 +9,18 @@ export interface Tenant {
   env: Environment;
 }
 
+/** An editor session (src/services/editor/editor-service.ts): the project its link opened, its tenant, and what ends it. */
+export interface EditorSession {
+  tenant: Tenant;
+  projectId: string;
+  /** The owner the link was issued to: a status event of the project naming another (a transfer) ends the session. */
+  owner: string;
+  /** When the project expires unless it is ordered first (ms since the epoch): the session is checked again then. */
+  expiresAt: number;
+  /** The seed of the key the session was opened with: another seed in the row (a transfer) ends it. Opens nothing without the pepper. */
+  seed: string;
+}
+
 /**
  * Passed first to every service call. `em` carries the tenant filter's parameters, so every
  * query of a tenant-owned entity sees only this client and environment, whether or not it names

@@ -3,6 +3,7 @@ import WebSocket from 'ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/harness';
 import { post, request, serviceHeader } from '../support/http';
+import { editorConnectionParams, editorCredentialsOf, editorHeaders } from '../support/editor-link';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 
 /** The published limits (docs/operations.md, Limits), each set low for this service only. */
@@ -116,8 +117,9 @@ describe('published limits', () => {
     const shop = await freshShop();
     const generated = await post(api.url, '/v2/generate', { userId: 'end-user', sku: 'PB-HC-15-S', psp: 'local', marketId: 0 }, serviceHeader(shop.credentials.dev));
     expect(generated.status).toBe(200);
-    const projectId = new URL(generated.body.url).searchParams.get('id')!;
-    const asEditor = () => post(api.url, '/graphql', { query: 'query ($id: String!) { project(id: $id) { id } }', variables: { id: projectId } }, { 'x-editor-project': projectId });
+    const link = editorCredentialsOf(generated.body.url);
+    const { projectId } = link;
+    const asEditor = () => post(api.url, '/graphql', { query: 'query ($id: String!) { project(id: $id) { id } }', variables: { id: projectId } }, editorHeaders(link));
     expect([(await asEditor()).status, (await asEditor()).status, (await asEditor()).status, (await asEditor()).status]).toEqual([200, 200, 200, 429]);
     // The shop spent one request (generate) of its 3.
     expect((await list(serviceHeader(shop.credentials.dev))).headers.get('ratelimit-remaining')).toBe('1');
@@ -135,7 +137,7 @@ describe('published limits', () => {
         });
         sockets.push(socket);
       });
-    expect(await opened({ editorProject: projectId })).toBe('connected');
+    expect(await opened(editorConnectionParams(link))).toBe('connected');
     const { accessKey, accessSecret } = shop.credentials.dev;
     expect(await opened({ accessKey, accessSecret })).toBe('connected');
   });

@@ -113,4 +113,25 @@ describe('status event bus', () => {
     await commit(subjectId, 'after the reconnect');
     expect(await heard).toMatchObject({ subjectId, status: 'after the reconnect' });
   });
+  it('hands an event to its subject\'s guards before any other listener, even one that listened first', async () => {
+    const subjectId = `bus-${++subjectCounter}`;
+    const heard: string[] = [];
+    const subject = { subjectType: 'project', subjectId };
+    const tenantWide = { statusEvent: () => heard.push('tenant listener') };
+    const ofSubject = { statusEvent: () => heard.push('subject listener') };
+    const guard = { statusEvent: () => heard.push('guard') };
+    bus.on(tenant, tenantWide);
+    bus.on({ ...tenant, subject }, ofSubject);
+    bus.guard({ ...tenant, subject }, guard);
+    try {
+      await commit(subjectId, 'editable');
+      await waitFor(async () => heard.length === 3, 10_000, 'the event to reach all three');
+      // An editor socket's guard closes it before its subscriptions are handed the event (src/graphql/editor-socket-watch.ts).
+      expect(heard).toEqual(['guard', 'tenant listener', 'subject listener']);
+    } finally {
+      bus.off(tenant, tenantWide);
+      bus.off({ ...tenant, subject }, ofSubject);
+      bus.unguard({ ...tenant, subject }, guard);
+    }
+  });
 });

@@ -42,6 +42,7 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
     expect(generated.status).toBe(200);
     const editorUrl = new URL(generated.body.url);
     const projectId = editorUrl.searchParams.get('id')!;
+    const editorKey = editorUrl.searchParams.get('editorKey')!;
     await editableProject(api, auth, { email: EMAIL }); // a second project of the same user
     await waitFor(async () => (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'editable');
 
@@ -49,11 +50,11 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
     expect((await fetch(`${api.url}/editor${editorUrl.search}`)).status).toBe(200);
     const edit = await fetch(`${api.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-editor-project': projectId },
+      headers: { 'content-type': 'application/json', 'x-editor-project': projectId, 'x-editor-key': editorKey },
       body: JSON.stringify({ query: `mutation { setCoverTexts(projectId: "${projectId}", title: "Logged") { id } }` }),
     });
     expect(edit.status).toBe(200);
-    const socket = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { editorProject: projectId }, retryAttempts: 0 });
+    const socket = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { editorProject: projectId, editorKey }, retryAttempts: 0 });
     await new Promise<void>((resolve, reject) =>
       socket.subscribe({ query: `mutation { setCoverTexts(projectId: "${projectId}", title: "Socket") { id } }` }, { next: () => {}, error: reject, complete: resolve }),
     );
@@ -75,9 +76,9 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
     // The run was logged, at debug level, request by request.
     expect(lines.length).toBeGreaterThan(20);
     expect(lines.some((line) => JSON.parse(line).level === 20)).toBe(true);
-    expect(log).toContain('"url":"/editor?id=[redacted]&clientId=[redacted]');
+    expect(log).toContain('"url":"/editor?id=[redacted]&editorKey=[redacted]&clientId=[redacted]');
     expect(log).toContain('project built');
-    for (const secret of [projectId, projectId.slice(2), EMAIL, EMAIL.toLowerCase(), encodeURIComponent(EMAIL), dev.accessSecret, dev.apiKey, new URL(preview).searchParams.get('signature')!]) {
+    for (const secret of [projectId, projectId.slice(2), editorKey, EMAIL, EMAIL.toLowerCase(), encodeURIComponent(EMAIL), dev.accessSecret, dev.apiKey, new URL(preview).searchParams.get('signature')!]) {
       expect(log, secret).not.toContain(secret);
     }
   });

@@ -8,6 +8,7 @@ import { startTestService, type TestService } from '../support/harness';
 import { post, request, serviceHeader } from '../support/http';
 import { makePhoto } from '../support/photo-server';
 import { editableProject, printBody } from '../support/print-fixtures';
+import { currentEditorLink } from '../support/editor-link';
 import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from '../support/browser';
 import { ClientAdmin, type IssuedClient } from '../../src/services/clients/client-admin';
 import { loadCredentialPepper } from '../../src/services/tenancy/pepper';
@@ -345,6 +346,29 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       servedUntilTheEnd.push(stranger);
     }
   }, 60_000);
+
+  it('an open editor stops showing the book once the project goes to another owner, and its link then opens nothing', async () => {
+    const auth = serviceHeader(shop.credentials.dev);
+    const giving = await editableProject(api, auth, { userId: 'giving-user' });
+    const oldLink = await currentEditorLink(api.url, auth, giving);
+    const page = await context.newPage();
+    try {
+      await page.goto(oldLink);
+      await expect.poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+      const transferred = await post(api.url, '/v2/project/transfer', { id: giving, targetUser: 'taking-user' }, auth);
+      expect(transferred.status).toBe(200);
+      // The socket closes with 4410: the page drops the book and says why, without a reload.
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toBe('This photobook link is not valid any more.');
+      expect(await page.getByTestId('project-status').count()).toBe(0);
+      await page.reload();
+      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toBe('This photobook link is not valid any more.');
+      // The new owner's link opens the book.
+      await page.goto(transferred.body.link);
+      await expect.poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+    } finally {
+      await page.close();
+    }
+  }, 90_000);
 
   it('no page broke its Content-Security-Policy: every script, style, picture and socket of the editor and the dashboard was allowed', () => {
     expect(cspViolations.filter((text) => !text.includes('frame-ancestors'))).toEqual([]);

@@ -4,15 +4,26 @@ import { html } from 'htm/preact';
 import { graphqlClient } from './graphql-client.js';
 
 /*
- * The photobook editor. Opened with the query of the editor link (`id`, `clientId`, `user`, `sku`,
- * ...); the project id is the session's key (X-Editor-Project), which reaches this one project only.
+ * The photobook editor. Opened with the query of the editor link (`id`, `editorKey`, `clientId`,
+ * `user`, `sku`, ...); the project id and its key open the session (X-Editor-Project and
+ * X-Editor-Key), which reaches this one project only, until the link ends (a transfer to another
+ * owner, a delete, an expiry): then the socket closes with EDITOR_LINK_ENDED and the page stops
+ * showing the book.
  * Every edit is one GraphQL mutation, saved at once; the host page hears about it through
  * window.parent.postMessage (docs/api.md, "Editor channel messages").
  */
 
 const query = new URLSearchParams(location.search);
 const projectId = query.get('id');
-const client = graphqlClient({ headers: { 'x-editor-project': projectId ?? '' }, connectionParams: { editorProject: projectId } });
+const editorKey = query.get('editorKey');
+/** src/graphql/editor-socket-watch.ts: the server closed the socket because the link ended. */
+const EDITOR_LINK_ENDED = 4410;
+const LINK_ENDED_TEXT = 'This photobook link is not valid any more.';
+const client = graphqlClient({
+  headers: { 'x-editor-project': projectId ?? '', 'x-editor-key': editorKey ?? '' },
+  connectionParams: { editorProject: projectId, editorKey },
+  finalCloseCodes: [EDITOR_LINK_ENDED],
+});
 
 const PROJECT_FIELDS = `
   id title ordered
@@ -71,13 +82,13 @@ function App() {
         tell('ready', { status: data.project.status.project });
       }
     } catch (e) {
-      setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? 'This photobook link is not valid any more.' : e.message);
+      setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? LINK_ENDED_TEXT : e.message);
     }
   }
 
   useEffect(() => {
-    if (!projectId) {
-      setError('This page opens from a photobook link (it needs the project id).');
+    if (!projectId || !editorKey) {
+      setError('This page opens from a photobook link (it needs the project id and its key).');
       return undefined;
     }
     load();
@@ -85,6 +96,12 @@ function App() {
       'subscription ($projectId: String) { projectStatusChanged(projectId: $projectId) { status { project photos } sequence } }',
       { projectId },
       () => load(),
+      (event) => {
+        if (event?.code !== EDITOR_LINK_ENDED) return;
+        // What the link may no longer read leaves the page too.
+        setProject(null);
+        setError(LINK_ENDED_TEXT);
+      },
     );
     return stop;
   }, []);

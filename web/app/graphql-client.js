@@ -3,8 +3,10 @@ import { createClient } from 'graphql-ws';
 /**
  * A small GraphQL client for the pages: queries and mutations over fetch, subscriptions over
  * graphql-ws on the same path. `headers` authenticate HTTP requests, `connectionParams` the socket.
+ * A socket closed with one of `finalCloseCodes` is not opened again (its credential ended); the
+ * subscription's `onError` hears the close event.
  */
-export function graphqlClient({ headers, connectionParams }) {
+export function graphqlClient({ headers, connectionParams, finalCloseCodes = [] }) {
   const httpUrl = new URL('./graphql', location.href).toString();
   let socket;
 
@@ -23,9 +25,15 @@ export function graphqlClient({ headers, connectionParams }) {
     return body.data;
   }
 
-  function subscribe(query, variables, onData) {
-    socket ??= createClient({ url: httpUrl.replace(/^http/, 'ws'), connectionParams, retryAttempts: 20, lazy: true });
-    return socket.subscribe({ query, variables }, { next: (message) => message.data && onData(message.data), error: () => {}, complete: () => {} });
+  function subscribe(query, variables, onData, onError = () => {}) {
+    socket ??= createClient({
+      url: httpUrl.replace(/^http/, 'ws'),
+      connectionParams,
+      retryAttempts: 20,
+      lazy: true,
+      shouldRetry: (event) => !finalCloseCodes.includes(event?.code),
+    });
+    return socket.subscribe({ query, variables }, { next: (message) => message.data && onData(message.data), error: onError, complete: () => {} });
   }
 
   return { request, subscribe };

@@ -61,10 +61,18 @@ export class Project extends TenantOwned {
 
   /**
    * The folder of the project's files in the FileStore: random, and unrelated to the id, because
-   * the id is the editor link's credential and file URLs travel further (e-mails, order history).
+   * the id is half of the editor link's credential and file URLs travel further (e-mails, order history).
    */
   @Property({ type: 'string', length: 40, defaultRaw: `replace(gen_random_uuid()::text, '-', '')` })
   storageKey!: string & Opt;
+
+  /**
+   * What the editor link's key is derived from (src/services/projects/editor-links.ts): the key is
+   * an HMAC of id and seed under the credential pepper, so this column alone opens nothing. A new
+   * seed (a transfer to another owner) ends every link made from the old one.
+   */
+  @Property({ type: 'string', length: 40, defaultRaw: `replace(gen_random_uuid()::text, '-', '')` })
+  editorKeySeed!: string & Opt;
 
   /** Storage key of the rendered cover preview. */
   @Property({ type: 'string', length: 300, nullable: true })

@@ -23,6 +23,10 @@ export class WebhookEndpoint extends TenantOwned {
   @Property({ type: 'json', nullable: true })
   eventTypes?: string[] | null;
 
+  /** Tells the first `setWebhook` calls that raced to create it from later ones (webhook-endpoints.ts). */
+  @Property({ type: 'datetime' })
+  createdAt: Date & Opt = new Date();
+
   @Property({ type: 'datetime' })
   updatedAt: Date & Opt = new Date();
 }

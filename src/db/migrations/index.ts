@@ -12,6 +12,8 @@ import { Migration20261126000500 } from './Migration20261126000500';
 import { Migration20261126000600 } from './Migration20261126000600';
 import { Migration20261127093000 } from './Migration20261127093000';
 import { Migration20261127110000 } from './Migration20261127110000';
+import { Migration20261127120000 } from './Migration20261127120000';
+import { Migration20261127120010 } from './Migration20261127120010';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -29,4 +31,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261126000600', class: Migration20261126000600 },
   { name: 'Migration20261127093000', class: Migration20261127093000 },
   { name: 'Migration20261127110000', class: Migration20261127110000 },
+  { name: 'Migration20261127120000', class: Migration20261127120000 },
+  { name: 'Migration20261127120010', class: Migration20261127120010 },
 ];

@@ -25,8 +25,8 @@ export class WebhookResolver {
   }
 
   @Mutation(() => IssuedWebhook, { description: 'Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once' })
-  setWebhook(@Ctx() { ctx, services }: GraphqlContext, @Arg('url', () => String) url: string): Promise<IssuedWebhook> {
-    return services.webhooks.set(ctx, url);
+  setWebhook(@Ctx() { ctx, services, receivedAt }: GraphqlContext, @Arg('url', () => String) url: string): Promise<IssuedWebhook> {
+    return services.webhooks.set(ctx, url, new Date(receivedAt));
   }
 
   @Mutation(() => IssuedWebhook, { description: 'Replace the signing secret; the new one is shown once and signs every later attempt' })

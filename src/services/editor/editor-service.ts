@@ -9,9 +9,10 @@ import { dpiWarning, effectiveDpi } from '../../imaging/print/effective-dpi';
 import { MM_PER_INCH } from '../../imaging/print/print-geometry';
 import { isProjectId } from '../../domain/ids';
 import { effectiveStatus } from '../projects/project-view';
-import type { RequestContext, Tenant } from '../context';
+import type { EditorSession, RequestContext } from '../context';
 import type { PageBounds } from './book-edits';
 import { evenPageBounds } from '../projects/book-builder';
+import type { EditorLinks } from '../projects/editor-links';
 
 /** What the editor needs to draw a page at its true size and keep edits within the product. */
 /** A project and its photos as the editor's reads and edits hand them to the transports. */
@@ -23,32 +24,49 @@ export interface PageFormat extends PageBounds {
   heightMm: number;
 }
 
-/** An editor session: the project the link opened, and the tenant it belongs to. */
-export interface EditorSession {
-  tenant: Tenant;
-  projectId: string;
-}
+/** One answer for an unknown project, a wrong key, a transfer, a delete and an expiry: none tells that a project exists. */
+const NOT_OPEN = 'the editor link is not valid: unknown, ended by a transfer to another owner, deleted or expired';
 
 /**
- * The editor's use cases. The editor link carries the project id, an unguessable capability (the
- * same one the project's stored files are served by): a session opened with it reaches that one
- * project and nothing else of its client (src/graphql/editor-scope.ts refuses every other operation).
+ * The editor's use cases. The editor link carries the project id and the project's editor key
+ * (EditorLinks): a session opened with both reaches that one project and nothing else of its
+ * client (src/graphql/editor-scope.ts refuses every other operation), until the project's owner
+ * changes, it is deleted or it expires (docs/api.md, Editor URL).
  */
 export class EditorService {
   /** `em` is the root EntityManager; the session lookup crosses tenants by design, in its own fork. */
-  constructor(private readonly em: EntityManager) {}
+  constructor(
+    private readonly em: EntityManager,
+    private readonly links: EditorLinks,
+  ) {}
 
-  async openSession(projectId: unknown): Promise<EditorSession> {
+  async openSession(projectId: unknown, editorKey: unknown): Promise<EditorSession> {
     if (!isProjectId(projectId)) {
       throw new UnauthenticatedError('X-Editor-Project must carry the project id of the editor link', 'X-Editor-Project');
     }
-    const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'] });
-    // The link lives as long as its project: past PROJECT_TTL it opens nothing, like a deleted one.
-    const status = project && effectiveStatus(project);
-    if (!project || status === 'deleted' || status === 'expired') {
-      throw new UnauthenticatedError('the editor link names no open project (expired or deleted)', 'X-Editor-Project');
+    if (typeof editorKey !== 'string' || !editorKey) {
+      throw new UnauthenticatedError('X-Editor-Key must carry the editorKey of the editor link', 'X-Editor-Key');
     }
-    return { tenant: { clientId: project.client.id, clientName: project.client.name, env: project.env }, projectId };
+    const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client', 'owner'] });
+    if (!project || !isOpen(project) || !this.links.opens(project, editorKey)) throw new UnauthenticatedError(NOT_OPEN, 'X-Editor-Key');
+    return {
+      tenant: { clientId: project.client.id, clientName: project.client.name, env: project.env },
+      projectId,
+      owner: project.owner.externalId,
+      expiresAt: project.expiresAt.getTime(),
+      seed: project.editorKeySeed,
+    };
+  }
+
+  /**
+   * Whether a session opened earlier (a graphql-ws socket) may still read its project: the same
+   * key (no transfer since), not deleted, not expired. An ordered project stays readable.
+   */
+  async stillOpen(session: EditorSession): Promise<boolean> {
+    const project = await this.em
+      .fork()
+      .findOne(Project, { id: session.projectId }, { ...ACROSS_TENANTS, fields: ['status', 'expiresAt', 'editorKeySeed'] });
+    return !!project && isOpen(project) && project.editorKeySeed === session.seed;
   }
 
   /**
@@ -115,6 +133,12 @@ export class EditorService {
       return project;
     });
   }
+}
+
+/** The link lives as long as its project: deleted or past PROJECT_TTL it opens nothing. */
+function isOpen(project: Pick<Project, 'status' | 'expiresAt'>): boolean {
+  const status = effectiveStatus(project);
+  return status !== 'deleted' && status !== 'expired';
 }
 
 /**

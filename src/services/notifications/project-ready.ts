@@ -2,7 +2,7 @@ import type { AbstractSqlConnection, EntityManager } from '@mikro-orm/postgresql
 import { Project, WebhookDelivery } from '../../db/entities';
 import type { Config } from '../../config';
 import type { WebhookEvent } from '../../domain/webhook-delivery-status';
-import { editorUrl } from '../projects/generate-project';
+import type { EditorLinks } from '../projects/editor-links';
 import { campaignRowOfProject, markRowGenerated } from '../campaigns/campaign-rows';
 import { findWebhook } from '../webhooks/webhook-endpoints';
 import { projectReadyBody } from '../webhooks/webhook-body';
@@ -10,7 +10,8 @@ import { startDelivery, type DeliveryStartDeps } from '../webhooks/start-deliver
 import { recordEventOnce } from '../webhooks/webhook-events';
 
 export interface NotifyDeps extends DeliveryStartDeps {
-  config: Pick<Config, 'frontendUrl' | 'durations'>;
+  config: Pick<Config, 'durations'>;
+  editorLinks: EditorLinks;
 }
 
 const EVENT: WebhookEvent = 'project.ready';
@@ -57,7 +58,7 @@ export async function notifyProjectReady(em: EntityManager, deps: NotifyDeps, pr
     return null;
   }
 
-  const body = projectReadyBody(editorUrl(deps.config.frontendUrl, { tenant }, project, project.owner.externalId), target.reference);
+  const body = projectReadyBody(deps.editorLinks.editorUrl(tenant, project, project.owner.externalId), target.reference);
   const eventKey = `${EVENT}:${project.id}`;
   const now = new Date();
   // The event in the outbox (GET /v2/events) and its delivery, once, in one transaction; the

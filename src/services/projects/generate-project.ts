@@ -7,6 +7,7 @@ import { isTemplateAsset, TEMPLATE_ASSETS } from './template';
 import { parsePhotos, isHttpUrl, type PhotoInput } from './photo-input';
 import { checkUserId, endUserIdFor, normaliseEmail } from './user-identity';
 import { newGeneratedUserId, newProjectId } from './project-ids';
+import { newEditorKeySeed } from './editor-links';
 import { projectStatusChange } from './project-events';
 import type { ProjectRecord } from './project-view';
 import { appendStatusEvent } from '../../events/status-event-log';
@@ -69,6 +70,7 @@ export async function generateProject(
   const now = new Date();
   const project: ProjectRecord = {
     id: options.projectId ?? newProjectId(),
+    editorKeySeed: newEditorKeySeed(),
     title: null,
     sku: product.sku,
     psp: product.specifications.psp.name,
@@ -91,12 +93,12 @@ export async function generateProject(
     const ownerId = await endUserIdFor(db, trx, ctx.tenant, owner.externalId, owner.email);
     await db.execute(
       `INSERT INTO projects (id, client_id, env, owner_id, product_id, market_id, sku, psp, language, layout_type, e_commerce_plugin,
-                             metadata, custom, callback_url, status, photos_status, ordered, created_at, updated_at, expires_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+                             metadata, custom, callback_url, status, photos_status, ordered, created_at, updated_at, expires_at, editor_key_seed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
         project.id, ctx.tenant.clientId, ctx.tenant.env, ownerId, product.id, market.id, project.sku, project.psp, language, layoutType,
         input.eCommercePlugin ?? false, JSON.stringify(input.metadata ?? {}), JSON.stringify(custom.texts), callbackUrl,
-        project.status, project.photosStatus, false, now, now, project.expiresAt,
+        project.status, project.photosStatus, false, now, now, project.expiresAt, project.editorKeySeed,
       ],
       'run',
       trx,
@@ -115,28 +117,7 @@ export async function generateProject(
   });
 
   await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(project.id), { projectId: project.id }, { tenant: ctx.tenant });
-  return { url: editorUrl(deps.config.frontendUrl, ctx, { ...project, language }, owner.externalId), project };
-}
-
-export function editorUrl(
-  frontendUrl: string,
-  ctx: Pick<RequestContext, 'tenant'>,
-  project: Pick<Project, 'id' | 'language' | 'sku' | 'psp'> & { market: Pick<Project['market'], 'marketId'> },
-  user: string,
-): string {
-  const url = new URL(frontendUrl);
-  url.search = new URLSearchParams({
-    id: project.id,
-    clientId: ctx.tenant.clientId,
-    clientName: ctx.tenant.clientName,
-    user,
-    product: 'true',
-    marketId: String(project.market.marketId),
-    language: project.language,
-    sku: project.sku,
-    psp: project.psp,
-  }).toString();
-  return url.toString();
+  return { url: deps.editorLinks.editorUrl(ctx.tenant, { ...project, language }, owner.externalId), project };
 }
 
 function ownerOf(input: GenerateInput): { externalId: string; email: string | null } {

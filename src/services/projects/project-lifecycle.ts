@@ -5,6 +5,7 @@ import { findOwnedOrThrow } from '../tenancy/owned';
 import { assertProjectId } from './project-queries';
 import { findEndUser, findOrCreateEndUser, userKeyOf } from './user-identity';
 import { newProjectId, newStorageKey } from './project-ids';
+import { newEditorKeySeed } from './editor-links';
 import { recordProjectStatus } from './project-events';
 import { canMoveProject, moveProject } from '../../domain/project-status';
 import { projectPrefix } from './storage-keys';
@@ -95,6 +96,7 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
         ...pickCopiedFields(source),
         id: copyId,
         storageKey: copyStorageKey,
+        editorKeySeed: newEditorKeySeed(),
         callbackUrl: callback ?? source.callbackUrl ?? null,
         previewKey: rekey(source.previewKey),
         createdAt: now,
@@ -127,7 +129,12 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
 }
 
 
-/** docs/api.md, Transfer: same id, new owner; it leaves the old owner's list. */
+/**
+ * docs/api.md, Transfer: same id, new owner; it leaves the old owner's list. The editor key follows
+ * ownership: a new owner gets a new key (the answer's `link`), and the old link ends at once, over
+ * HTTP and on sockets opened with it (the status event below names the new owner; the sockets of
+ * every process hear it and close).
+ */
 export async function transferProject(
   ctx: RequestContext,
   input: { id: string; targetUser: string; callback?: string },
@@ -139,7 +146,8 @@ export async function transferProject(
     const project = await tx.findOne(Project, { id: input.id, status: { $ne: 'deleted' } }, { populate: ['owner', 'market'] });
     if (!project) throw new NotFoundError('project', input.id, 'id');
     const owner = await findOrCreateEndUser(tx, ctx.tenant, target, target.includes('@') ? target : null);
-    tx.assign(project, { owner, updatedAt: new Date(), ...(callback ? { callbackUrl: callback } : {}) });
+    const newOwner = owner.id !== project.owner.id;
+    tx.assign(project, { owner, updatedAt: new Date(), ...(newOwner ? { editorKeySeed: newEditorKeySeed() } : {}), ...(callback ? { callbackUrl: callback } : {}) });
     await recordProjectStatus(tx, project);
     return project;
   });

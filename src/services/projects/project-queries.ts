@@ -25,6 +25,7 @@ export interface ProjectPage {
 
 interface ListedRow {
   id: string;
+  editor_key_seed: string;
   title: string | null;
   sku: string;
   psp: string;
@@ -73,12 +74,13 @@ export function cursorOf(project: Pick<ProjectRecord, 'createdAt' | 'id'>): stri
   return Cursor.encode([project.createdAt, project.id]);
 }
 
-const LISTED_COLUMNS = `p.id, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
+const LISTED_COLUMNS = `p.id, p.editor_key_seed, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
             m.market_id, m.market_id_alt`;
 
 function listedSourceOf(row: ListedRow): ListedProjectSource {
   return {
     id: row.id,
+    editorKeySeed: row.editor_key_seed,
     title: row.title,
     sku: row.sku,
     psp: row.psp,

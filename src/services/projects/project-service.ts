@@ -27,9 +27,9 @@ export class ProjectService {
   }
 
   async list(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectList> {
-    const { files, config } = this.deps;
+    const { files, editorLinks } = this.deps;
     const page = await listProjects(ctx, user, { cursor });
-    return { data: page.projects.map((p) => listedProjectView(p, files, config.frontendUrl)), ...(page.cursor ? { cursor: page.cursor } : {}) };
+    return { data: page.projects.map((p) => listedProjectView(p, files, editorLinks)), ...(page.cursor ? { cursor: page.cursor } : {}) };
   }
 
   /** The same page `list` reads, as records (GraphQL `projects`). */
@@ -113,7 +113,7 @@ export class ProjectService {
   view(project: ProjectRecord, shape: 'list'): ListedProject;
   view(project: ProjectRecord, shape: 'owned'): OwnedProject;
   view(project: ProjectRecord, shape: 'list' | 'owned'): ListedProject | OwnedProject {
-    const { files, config } = this.deps;
-    return shape === 'list' ? listedProjectView(project, files, config.frontendUrl) : ownedProjectView(project, files, config.frontendUrl);
+    const { files, editorLinks } = this.deps;
+    return shape === 'list' ? listedProjectView(project, files, editorLinks) : ownedProjectView(project, files, editorLinks);
   }
 }

@@ -1,6 +1,7 @@
 import { Type, type Static } from 'typebox';
 import type { Market, Project } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
+import type { EditorLinks } from './editor-links';
 import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from '../../domain/project-status';
 
 /**
@@ -70,7 +71,7 @@ export type ProjectStatusRecord = Static<typeof ProjectStatusRecord>;
 /** What the list shape reads: an entity, or a row of the lean listing query. */
 export type ListedProjectSource = Pick<
   Project,
-  'id' | 'title' | 'sku' | 'psp' | 'previewKey' | 'status' | 'photosStatus' | 'ordered' | 'createdAt' | 'updatedAt' | 'expiresAt'
+  'id' | 'editorKeySeed' | 'title' | 'sku' | 'psp' | 'previewKey' | 'status' | 'photosStatus' | 'ordered' | 'createdAt' | 'updatedAt' | 'expiresAt'
 > & { market: Pick<Market, 'marketId' | 'marketIdAlt'> };
 
 /** A project as reads without the ORM give it: what GraphQL's Project type and the owned shape read. Entities are one too. */
@@ -84,17 +85,15 @@ export function effectiveStatus(project: Pick<Project, 'status' | 'expiresAt'>, 
   return project.status;
 }
 
-export function listedProjectView(project: ListedProjectSource, files: FileStore, frontendUrl: string): ListedProject {
-  return { ...commonView(project, files, frontendUrl), status: { photos: project.photosStatus, project: effectiveStatus(project) }, ordered: project.ordered };
+export function listedProjectView(project: ListedProjectSource, files: FileStore, links: EditorLinks): ListedProject {
+  return { ...commonView(project, files, links), status: { photos: project.photosStatus, project: effectiveStatus(project) }, ordered: project.ordered };
 }
 
-export function ownedProjectView(project: ProjectRecord, files: FileStore, frontendUrl: string): OwnedProject {
-  return { ...commonView(project, files, frontendUrl), endUserId: project.owner.externalId };
+export function ownedProjectView(project: ProjectRecord, files: FileStore, links: EditorLinks): OwnedProject {
+  return { ...commonView(project, files, links), endUserId: project.owner.externalId };
 }
 
-function commonView(project: ListedProjectSource, files: FileStore, frontendUrl: string) {
-  const link = new URL(frontendUrl);
-  link.search = new URLSearchParams({ id: project.id }).toString();
+function commonView(project: ListedProjectSource, files: FileStore, links: EditorLinks) {
   return {
     title: project.title ?? project.sku,
     preview: project.previewKey ? files.previewUrl(project.previewKey) : '',
@@ -103,6 +102,6 @@ function commonView(project: ListedProjectSource, files: FileStore, frontendUrl:
     updatedAt: project.updatedAt.getTime(),
     expiresAt: Math.floor(project.expiresAt.getTime() / 1000),
     product: { psp: project.psp, sku: project.sku, marketId: project.market.marketId, marketIdAlt: project.market.marketIdAlt },
-    link: link.toString(),
+    link: links.link(project),
   };
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Tenant } from '../context';
+import type { EditorSession, Tenant } from '../context';
 import { digestSecret, sameDigest } from './credential-digest';
 import { isEnvironment } from '../../domain/environment';
 import { UnauthenticatedError, ValidationError } from '../../domain/errors';
@@ -14,22 +14,26 @@ export interface Identity {
   tenant: Tenant;
   /** Set for an editor session: the one project it may reach. */
   projectScope?: string;
+  /** Set for an editor session: what ends it (a socket watches for it). */
+  editorSession?: EditorSession;
 }
 
 /**
- * The credentials a request presents, wherever its transport carries them. HTTP: the `X-Service`
- * and `X-Editor-Project` headers. graphql-ws: the `connection_init` payload's `accessKey` +
- * `accessSecret` and `editorProject`, each in place of the upgrade request's header of its kind.
+ * The credentials a request presents, wherever its transport carries them. HTTP: the `X-Service`,
+ * `X-Editor-Project` and `X-Editor-Key` headers. graphql-ws: the `connection_init` payload's
+ * `accessKey` + `accessSecret`, `editorProject` and `editorKey`, each in place of the upgrade
+ * request's header of its kind.
  */
 export interface Presented {
   /** The `X-Service` header's JSON text, or the `connection_init` payload that carries `accessKey`. */
   clientCredential?: { header: string | string[] } | { payload: Record<string, unknown> };
   editorProject?: unknown;
+  editorKey?: unknown;
 }
 
-/** Opens an editor session from its link's project id (EditorService). */
+/** Opens an editor session from its link's project id and key (EditorService). */
 export interface EditorSessions {
-  openSession(projectId: unknown): Promise<{ tenant: Tenant; projectId: string }>;
+  openSession(projectId: unknown, editorKey: unknown): Promise<EditorSession>;
 }
 
 /**
@@ -63,8 +67,8 @@ export class Authenticator {
       }
       if (accepts.editor && presented.editorProject !== undefined) {
         await this.failures.refuseWhenSpent(address);
-        const session = await this.editorSessions.openSession(presented.editorProject);
-        return { tenant: session.tenant, projectScope: session.projectId };
+        const session = await this.editorSessions.openSession(presented.editorProject, presented.editorKey);
+        return { tenant: session.tenant, projectScope: session.projectId, editorSession: session };
       }
       throw new UnauthenticatedError('the X-Service header is required', 'X-Service');
     });

@@ -11,6 +11,8 @@ export interface ProjectReadyBody {
   pathname: string;
   query: {
     id: string;
+    /** With `id`, what opens the project in the editor (docs/api.md, Editor URL). */
+    editorKey: string;
     clientId: string;
     clientName: string;
     user: string;
@@ -33,6 +35,7 @@ export function projectReadyBody(editorUrl: string, reference: string): ProjectR
     pathname: url.pathname,
     query: {
       id: q('id'),
+      editorKey: q('editorKey'),
       clientId: q('clientId'),
       clientName: q('clientName'),
       user: q('user'),

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, WebhookEndpoint } from '../../db/entities';
 import type { Environment } from '../../domain/environment';
@@ -23,21 +24,39 @@ export interface IssuedWebhook {
  * Sets the URL campaign notifications go to. The first time, a signing secret is issued and
  * returned; later calls change only the URL and keep the secret, so deliveries under way stay
  * verifiable (`rotateWebhookSecret` replaces it).
+ *
+ * First calls that race (a deploy script run twice, retries sent at once) are all first calls: a
+ * call that `began` (arrived) before the endpoint was created answers its secret too, whether its
+ * insert met the racing one or it read the endpoint once that had committed; its caller could not
+ * have had the secret yet. So every caller holds the one secret deliveries are signed with, and
+ * none fails on the unique key.
  */
-export async function setWebhook(em: EntityManager, pepper: string, target: WebhookTarget, url: string): Promise<IssuedWebhook> {
+export async function setWebhook(em: EntityManager, pepper: string, target: WebhookTarget, url: string, began = new Date()): Promise<IssuedWebhook> {
   if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   if (typeof url !== 'string' || !isHttpUrl(url) || url.length > 2000) throw ValidationError.field('url', 'must be an absolute http(s) URL of at most 2000 characters');
   return em.transactional(async (tx) => {
     if (!(await tx.findOne(Client, { id: target.clientId }))) throw new NotFoundError('client', target.clientId, 'client');
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
-    if (current) {
-      tx.assign(current, { url, updatedAt: new Date() });
-      return { url, secret: null };
-    }
+    if (current) return keptSecret(tx, pepper, current, url, began);
     const secret = generateWebhookSecret();
-    tx.create(WebhookEndpoint, { client: target.clientId, env: target.env, url, sealedSecret: sealSecret(pepper, secret) });
-    return { url, secret };
+    // ON CONFLICT waits for a racing insert to commit and then inserts nothing: no unique-key error.
+    const now = new Date();
+    const inserted = await tx
+      .createQueryBuilder(WebhookEndpoint)
+      .insert({ id: randomUUID(), client: target.clientId, env: target.env, url, sealedSecret: sealSecret(pepper, secret), createdAt: now, updatedAt: now })
+      .onConflict(['client', 'env'])
+      .ignore()
+      .execute('run');
+    if (inserted.affectedRows === 1) return { url, secret };
+    // A later statement sees the racing call's committed row (READ COMMITTED).
+    return keptSecret(tx, pepper, await tx.findOneOrFail(WebhookEndpoint, { client: target.clientId, env: target.env }, { refresh: true }), url, began);
   });
+}
+
+/** The endpoint gets `url`; its secret is answered only to a call that began before it existed (a racing first call). */
+function keptSecret(tx: EntityManager, pepper: string, endpoint: WebhookEndpoint, url: string, began: Date): IssuedWebhook {
+  tx.assign(endpoint, { url, updatedAt: new Date() });
+  return { url, secret: endpoint.createdAt >= began ? openSecret(pepper, endpoint.sealedSecret) : null };
 }
 
 /**

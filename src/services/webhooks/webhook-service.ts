@@ -18,8 +18,9 @@ export interface WebhookServiceDeps extends DeliveryStartDeps {
 export class WebhookService {
   constructor(private readonly deps: WebhookServiceDeps) {}
 
-  set(ctx: RequestContext, url: string): Promise<IssuedWebhook> {
-    return setWebhook(ctx.em, this.deps.pepper, ctx.tenant, url);
+  /** `receivedAt`: when the call arrived (first calls that race all answer the secret, see setWebhook). */
+  set(ctx: RequestContext, url: string, receivedAt: Date): Promise<IssuedWebhook> {
+    return setWebhook(ctx.em, this.deps.pepper, ctx.tenant, url, receivedAt);
   }
 
   rotateSecret(ctx: RequestContext): Promise<IssuedWebhook> {

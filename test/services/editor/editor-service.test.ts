@@ -6,6 +6,7 @@ import { post, serviceHeader } from '../../support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/photo-server';
 import { waitFor } from '../../support/wait';
 import type { IssuedClient } from '../../../src/services/clients/client-admin';
+import { editorConnectionParams, editorCredentialsOf, editorHeaders, type EditorCredentials } from '../../support/editor-link';
 
 const BOOK = `id title status { project } format { widthMm heightMm minPages maxPages }
   photos { id status thumbnail width height }
@@ -18,6 +19,7 @@ describe('the editor session and its book edits over GraphQL', () => {
   let client: IssuedClient;
   let photos: PhotoServer;
   let projectId: string;
+  let link: EditorCredentials;
 
   beforeAll(async () => {
     api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true' });
@@ -34,7 +36,8 @@ describe('the editor session and its book edits over GraphQL', () => {
       photos: ['/1.jpg', '/2.jpg', '/3.jpg', '/small.jpg', '/missing.jpg'].map((p) => photos.url(p)),
     }, serviceHeader(client.credentials.dev));
     expect(generated.status).toBe(200);
-    projectId = new URL(generated.body.url).searchParams.get('id')!;
+    link = editorCredentialsOf(generated.body.url);
+    projectId = link.projectId;
     await waitFor(async () => (await editor(`query ($id: String!) { project(id: $id) { status { project } } }`, { id: projectId })).data?.project.status.project === 'editable', 30_000, 'the project to be editable');
   });
   afterAll(async () => {
@@ -42,10 +45,10 @@ describe('the editor session and its book edits over GraphQL', () => {
     await api?.stop();
   });
 
-  async function editor(query: string, variables: Record<string, unknown> = {}, session = projectId) {
+  async function editor(query: string, variables: Record<string, unknown> = {}, session = link) {
     const response = await fetch(`${api.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-editor-project': session },
+      headers: { 'content-type': 'application/json', ...editorHeaders(session) },
       body: JSON.stringify({ query, variables }),
     });
     return (await response.json()) as { data?: any; errors?: { message: string; extensions?: Record<string, any> }[] };
@@ -154,12 +157,23 @@ describe('the editor session and its book edits over GraphQL', () => {
     const otherId = new URL(other.body.url).searchParams.get('id')!;
     const foreign = await editor(`mutation ($id: String!) { setCoverTexts(projectId: $id, title: "Mine now") { id } }`, { id: otherId });
     expect(foreign.errors![0].extensions!.code).toBe('NOT_FOUND');
-    const unknown = await editor(`query ($id: String!) { project(id: $id) { id } }`, { id: projectId }, 'p-AAAAAAAAAAAAAAAAAAAAAAAA');
+    const unknown = await editor(`query ($id: String!) { project(id: $id) { id } }`, { id: projectId }, { ...link, projectId: 'p-AAAAAAAAAAAAAAAAAAAAAAAA' });
     expect(unknown.errors![0].extensions!.code).toBe('UNAUTHENTICATED');
+    // Another project's key opens neither project, nor does this project's id alone.
+    const otherKey = await editor(`query ($id: String!) { project(id: $id) { id } }`, { id: projectId }, { projectId, editorKey: editorCredentialsOf(other.body.url).editorKey });
+    expect(otherKey.errors![0].extensions!.code).toBe('UNAUTHENTICATED');
+    const crossed = await editor(`query ($id: String!) { project(id: $id) { id } }`, { id: otherId }, { projectId: otherId, editorKey: link.editorKey });
+    expect(crossed.errors![0].extensions!.code).toBe('UNAUTHENTICATED');
+    const idAlone = await fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-editor-project': projectId },
+      body: JSON.stringify({ query: `query ($id: String!) { project(id: $id) { id } }`, variables: { id: projectId } }),
+    });
+    expect(idAlone.status).toBe(401);
   });
 
   it('streams the project\'s status over graphql-ws with the editor session, and refuses a socket with an unknown project', async () => {
-    const ws = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { editorProject: projectId }, retryAttempts: 0 });
+    const ws = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: editorConnectionParams(link), retryAttempts: 0 });
     const first = new Promise<any>((resolve, reject) => {
       ws.subscribe({ query: `subscription ($id: String) { projectStatusChanged(projectId: $id) { projectId status { project } } }`, variables: { id: projectId } }, { next: resolve, error: reject, complete: () => {} });
     });
@@ -173,7 +187,7 @@ describe('the editor session and its book edits over GraphQL', () => {
     expect((await first).data.projectStatusChanged).toMatchObject({ projectId, status: { project: 'editable' } });
     await ws.dispose();
 
-    const refused = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { editorProject: 'p-nope' }, retryAttempts: 0 });
+    const refused = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { ...editorConnectionParams(link), editorProject: 'p-nope' }, retryAttempts: 0 });
     const closed = await new Promise<any>((resolve) => {
       refused.subscribe({ query: `subscription { projectStatusChanged(projectId: "x") { projectId } }` }, { next: () => {}, error: resolve, complete: () => {} });
     });
@@ -182,7 +196,7 @@ describe('the editor session and its book edits over GraphQL', () => {
   });
 
   it('an editor socket subscribed to a client-wide feed gets errors, never another subject\'s events', async () => {
-    const ws = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { editorProject: projectId }, retryAttempts: 0 });
+    const ws = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: editorConnectionParams(link), retryAttempts: 0 });
     const answers: any[] = [];
     ws.subscribe({ query: 'subscription { statusEvents { subjectId status } }' }, { next: (m) => answers.push(m), error: (e) => answers.push({ error: e }), complete: () => {} });
     await new Promise((r) => setTimeout(r, 300));

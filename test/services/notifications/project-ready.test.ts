@@ -49,7 +49,7 @@ describe('project callbacks: the same signed delivery when a project with a call
     expect(new Webhook(secret).verify(delivery.raw, delivery.headers)).toEqual(delivery.body);
     expect(delivery.body).toMatchObject({
       reference: copy.body.id,
-      query: { id: copy.body.id, clientId, clientName: 'Callback shop', user: 'dup-user', product: true, sku: 'PB-HC-A4-P', psp: 'local', marketId: '0', language: 'en' },
+      query: { id: copy.body.id, editorKey: new URL(copy.body.link).searchParams.get('editorKey'), clientId, clientName: 'Callback shop', user: 'dup-user', product: true, sku: 'PB-HC-A4-P', psp: 'local', marketId: '0', language: 'en' },
     });
     // The editor URL of the copy: its link, with the editor's query (as generate answers it).
     expect(delivery.body.url.startsWith(`${copy.body.link}&`)).toBe(true);

@@ -44,7 +44,8 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
     expect(project.expiresAt).toBeLessThan(Date.now() / 100); // seconds
     expect(project.expiresAt).toBeGreaterThan(Math.floor(before / 1000) + 3500);
     expect(project.product).toEqual({ psp: 'local', sku: 'PB-HC-15-S', marketId: 0, marketIdAlt: 'eu' });
-    expect(project.link).toBe(`${api.config.frontendUrl}?id=${second}`);
+    // The editor link: the spec's `?id=<project_id>`, and the key that opens it.
+    expect(project.link).toMatch(new RegExp(`^${api.config.frontendUrl}\\?id=${second}&editorKey=[A-Za-z0-9_-]{32}$`));
     expect(project.ordered).toBe(false);
     expect(project.status).toEqual({ photos: 'none', project: 'editable' });
     expect(new URL(project.preview).pathname).toMatch(/preview\.jpg$/);

@@ -10,6 +10,7 @@ import { startTestService, type TestService } from '../../support/harness';
 import { post, request, serviceHeader } from '../../support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/photo-server';
 import { editableProject, printBody } from '../../support/print-fixtures';
+import { editorCredentialsFor, editorHeaders } from '../../support/editor-link';
 import { waitFor } from '../../support/wait';
 
 const EMAIL = 'keys@example.com';
@@ -58,7 +59,7 @@ describe('stored files are keyed by opaque storage keys, never by the project id
       printFiles: (await request(api.url, 'GET', `/v2/order/print-files?orderId=keys-order`, { headers: auth })).body,
       orderHistory: (await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: client.credentials.dev.apiKey, email: EMAIL })).body,
       graphqlClient: await graphql(auth),
-      graphqlEditor: await graphql({ 'x-editor-project': projectId }),
+      graphqlEditor: await graphql(editorHeaders(await editorCredentialsFor(api.url, auth, projectId))),
     };
     return Object.entries(answers).flatMap(([where, answer]) => fileUrls(answer).map((url) => ({ where, url })));
   }
