@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/harness';
 import { post, serviceHeader } from '../../support/http';
 import { editableProject, printBody } from '../../support/print-fixtures';
+import { editorCredentialsFor, editorHeaders, type EditorCredentials } from '../../support/editor-link';
 
 /*
  * Issue 39, races where money is: an editor edit racing a print must not get a bigger book at the
@@ -28,10 +29,10 @@ describe('races between an order and what it orders', () => {
   const pagesOf = async (projectId: string) => Number((await (await db()).execute(`SELECT jsonb_array_length(book -> 'pages') AS n FROM projects WHERE id = ?`, [projectId]))[0].n);
 
   /** GraphQL with the editor link's credential, as the editor page sends it. */
-  const editor = async (projectId: string, query: string, variables: Record<string, unknown>) => {
+  const editor = async (credentials: EditorCredentials, query: string, variables: Record<string, unknown>) => {
     const response = await fetch(`${api.url}/graphql`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-editor-project': projectId },
+      headers: { 'content-type': 'application/json', ...editorHeaders(credentials) },
       body: JSON.stringify({ query, variables }),
     });
     return (await response.json()) as { data?: unknown; errors?: { extensions?: { code?: string } }[] };
@@ -45,13 +46,14 @@ describe('races between an order and what it orders', () => {
     const outcomes = { printed: 0, refused: 0, editedFirst: 0 };
     for (const [run, projectId] of projects.entries()) {
       const priced = await pagesOf(projectId);
+      const credentials = await editorCredentialsFor(api.url, auth, projectId);
       const body: any = printBody(`race-${run}`, projectId);
       body.projects[0].metadata = { pageCount: priced };
       // Placed before payment: the lines wait instead of rendering 50 books meanwhile.
       body.paymentPending = true;
       const [printed, edited] = await Promise.all([
         post(api.url, '/v2/print', body, auth),
-        sleep(run % 8).then(() => editor(projectId, ADD_PAGES, { id: projectId, after: priced })),
+        sleep(run % 8).then(() => editor(credentials, ADD_PAGES, { id: projectId, after: priced })),
       ]);
       const label = `run ${run}: print ${printed.status} ${JSON.stringify(printed.body)}, edit ${JSON.stringify(edited)}`;
       if (!edited.errors) outcomes.editedFirst++;
