@@ -11,6 +11,7 @@ import { Migration20261126000400 } from './Migration20261126000400';
 import { Migration20261126000500 } from './Migration20261126000500';
 import { Migration20261126000600 } from './Migration20261126000600';
 import { Migration20261127093000 } from './Migration20261127093000';
+import { Migration20261127140000 } from './Migration20261127140000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261126000500', class: Migration20261126000500 },
   { name: 'Migration20261126000600', class: Migration20261126000600 },
   { name: 'Migration20261127093000', class: Migration20261127093000 },
+  { name: 'Migration20261127140000', class: Migration20261127140000 },
 ];

@@ -19,6 +19,7 @@ import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
 import { moveOrderLine } from '../orders/order-line-status';
 import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
+import { printJobKeyOf } from '../orders/printer-job-match';
 import { recordProjectStatus } from '../projects/project-events';
 
 export interface BookProductionDeps {
@@ -169,7 +170,7 @@ export class BookProduction {
     const { order } = line;
     const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
     const { jobId } = await printer.submit({
-      jobKey: `${order.id}:${line.project.id}`,
+      jobKey: printJobKeyOf(line),
       orderId: order.orderId,
       projectId: line.project.id,
       psp: line.psp,
@@ -180,7 +181,7 @@ export class BookProduction {
       ...(order.shippingLevel ? { shippingLevel: order.shippingLevel } : {}),
       shipping: printerShipping(order),
     });
-    await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
+    await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId, printerJobSentAt: new Date() });
     this.deps.log.info({ orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind }, 'print job submitted');
     return printer.kind === 'sandbox'
       ? {
