@@ -6,6 +6,7 @@
  *   client shop-origins --client <id> [--origin <origin>]... [--json]
  *   catalogue import --client <id> <file.json>
  *   webhook set|show|rotate-secret|test|events, campaign list|watch (src/cli/campaign-commands.ts)
+ *   order retry, project rebuild (src/cli/production-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -19,6 +20,7 @@ import { ENVIRONMENTS, isEnvironment } from './domain/environment';
 import { DomainError } from './domain/errors';
 import { Client } from './db/entities';
 import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
+import { PRODUCTION_USAGE, runProductionCommand } from './cli/production-commands';
 
 const USAGE = `usage:
   npm run cli -- client create --name <name> [--json]
@@ -26,7 +28,8 @@ const USAGE = `usage:
   npm run cli -- client rotate --client <clientId> [--env dev|prod] [--json]
   npm run cli -- client shop-origins --client <clientId> [--origin https://shop.example]... [--json]
   npm run cli -- catalogue import --client <clientId> <file.json>
-${CAMPAIGN_USAGE}`;
+${CAMPAIGN_USAGE}
+${PRODUCTION_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -101,6 +104,7 @@ async function main(argv: string[]): Promise<void> {
       }
       default:
         if (await runCampaignCommand(`${group} ${command}`, { em, pepper, values, rest, usage: (message) => { throw new UsageError(message); } })) break;
+        if (await runProductionCommand(`${group} ${command}`, { em, config, databaseUrl: database.url, log, values, rest, usage: (message) => { throw new UsageError(message); } })) break;
         throw new UsageError(`unknown command "${[group, command].filter(Boolean).join(' ')}"`);
     }
   } finally {

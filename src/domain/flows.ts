@@ -18,6 +18,9 @@ export const WEBHOOK_DELIVERY_FLOW = 'webhookDelivery';
 export const projectBuildWorkflowId = (projectId: string, orderLineId?: string) =>
   orderLineId === undefined ? `project-build:${projectId}` : `project-build:${projectId}:${orderLineId}`;
 
+/** An operator's rebuild of a failed project (`project rebuild`): a new run each time, `at` its start in ms. */
+export const projectRebuildWorkflowId = (projectId: string, at: number) => `project-build:${projectId}:rebuild-${at}`;
+
 /** A deleted project's expunge after the retention period. */
 export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:${projectId}`;
 

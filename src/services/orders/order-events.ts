@@ -22,7 +22,7 @@ export async function recordOrderLineStatus(em: EntityManager, line: OrderLine, 
     subjectType: ORDER_SUBJECT,
     subjectId: orderLineSubjectId(order.orderId, line.project.id),
     status: line.status,
-    detail: { orderId: order.orderId, projectId: line.project.id, ...(line.trackingUrl ? { tracking: line.trackingUrl } : {}) },
+    detail: { orderId: order.orderId, projectId: line.project.id, ...(line.trackingUrl ? { tracking: line.trackingUrl } : {}), ...failureOf(line) },
   });
   const event = (type: NewEvent['type']): NewEvent => ({
     type,
@@ -46,7 +46,13 @@ function lineEventData(line: OrderLine) {
     status: line.status,
     displayStatus: displayStatusOf(line.status),
     tracking: trackingOf(line),
+    ...failureOf(line),
   };
+}
+
+/** `failureReason` while production has given up on the line (failed processing by us, not by the printer). */
+function failureOf(line: Pick<OrderLine, 'status' | 'failureReason'>): { failureReason?: string } {
+  return line.status === 'failed processing' && line.failureReason ? { failureReason: line.failureReason } : {};
 }
 
 /** A line's tracking, or null before it ships. */

@@ -40,12 +40,13 @@ export class BookProduction {
 
   constructor(private readonly deps: BookProductionDeps) {}
 
-  /** ready: the project's book is built (an editable project moves on to ordering); pending: still building; gone: deleted meanwhile. */
+  /** ready: the project's book is built (an editable project moves on to ordering); pending: still building, or failed until rebuilt; gone: deleted meanwhile. */
   async checkAssets(em: EntityManager, lineId: string): Promise<{ state: 'ready' | 'pending' | 'gone' }> {
     const line = await em.findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.owner', 'project.book'] });
     const project = line.project;
     if (project.status === 'deleted') return { state: 'gone' };
-    if (project.status === 'created' || project.status === 'building' || !project.book) return { state: 'pending' };
+    // A failed build waits for its rebuild (`project rebuild`), never prints the book it had before.
+    if (project.status === 'created' || project.status === 'building' || project.status === 'failed' || !project.book) return { state: 'pending' };
     if (project.status === 'editable') {
       await em.transactional(async (tx) => {
         moveProject(project, 'ordering');
