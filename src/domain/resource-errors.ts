@@ -19,6 +19,3 @@ export class ResourceUnavailableError extends Error {
 export function isResourceUnavailable(error: unknown): boolean {
   return (error as { name?: unknown } | null)?.name === RESOURCE_UNAVAILABLE_ERROR;
 }
-
-/** How long a flow rides out a resource fault when the operator has set nothing (RESOURCE_RETRY_WINDOW). */
-export const DEFAULT_RESOURCE_RETRY_MS = 15 * 60_000;

@@ -106,7 +106,9 @@ describe.skipIf(!small)('a full file store during renders and a build', () => {
     await waitFor(async () => (await projectStatus(building)) === 'failed', 120_000, 'the build failed');
 
     // What the shop sees: the status, and an event each with the reason.
-    expect((await orderStatus('full-0')).lines[0].status).toBe('failed processing');
+    expect((await orderStatus('full-0')).lines[0]).toMatchObject({ status: 'failed processing', failureReason: expect.stringMatching(/ENOSPC/) });
+    const dashboard = await post(api.url, '/graphql', { query: 'query { order(orderId: "full-1") { lines { status failureReason } } }' }, auth);
+    expect(dashboard.body.data.order.lines[0]).toEqual({ status: 'failed processing', failureReason: expect.stringMatching(/the file store is full/) });
     const seen = await events();
     for (const projectId of projects) {
       expect(seen.find((e) => e.type === 'order.line.status_changed' && e.data.line.projectId === projectId && e.data.line.status === 'failed processing')?.data.line.failureReason).toMatch(/ENOSPC/);
