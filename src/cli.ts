@@ -7,6 +7,7 @@
  *   catalogue import --client <id> <file.json>
  *   webhook set|show|rotate-secret|test|events, campaign list|watch (src/cli/campaign-commands.ts)
  *   flow list [--dead], flow retry|cancel <workflowId> (src/cli/flow-commands.ts)
+ *   order retry, project rebuild (src/cli/production-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -21,6 +22,7 @@ import { DomainError } from './domain/errors';
 import { Client } from './db/entities';
 import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
 import { FLOW_USAGE, runFlowCommand } from './cli/flow-commands';
+import { PRODUCTION_USAGE, runProductionCommand } from './cli/production-commands';
 
 const USAGE = `usage:
   npm run cli -- client create --name <name> [--json]
@@ -29,7 +31,8 @@ const USAGE = `usage:
   npm run cli -- client shop-origins --client <clientId> [--origin https://shop.example]... [--json]
   npm run cli -- catalogue import --client <clientId> <file.json>
 ${CAMPAIGN_USAGE}
-${FLOW_USAGE}`;
+${FLOW_USAGE}
+${PRODUCTION_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -119,6 +122,7 @@ async function main(argv: string[]): Promise<void> {
           })
         )
           break;
+        if (await runProductionCommand(`${group} ${command}`, { em, config, databaseUrl: database.url, log, values, rest, usage: (message) => { throw new UsageError(message); } })) break;
         throw new UsageError(`unknown command "${[group, command].filter(Boolean).join(' ')}"`);
     }
   } finally {

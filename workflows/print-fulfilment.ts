@@ -1,18 +1,24 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
-import type { FulfilmentActivities } from '../src/activities/fulfilment-activities';
+import type { FulfilmentActivities as ProductionActivities } from '../src/activities/fulfilment-activities';
+import type { ResourceActivities } from '../src/activities/resource-activities';
 import { PRINT_FULFILMENT_FLOW, STATUS_UPDATE_SIGNAL, type StatusUpdate } from '../src/domain/flows';
 import { UNPAID_TIMER_CHAIN, isAwaitingPayment, type OrderStatus } from '../src/domain/order-status';
 import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
+import { RESOURCE_UNAVAILABLE_ERROR } from '../src/domain/resource-errors';
+import { failureReasonOf, rideOutResourceFaults } from './resource-retry';
 
 const database = DATABASE_ACTIVITY_POLICY;
 const render: ActivityOptions = {
   startToCloseTimeoutMs: 10 * 60_000,
-  retry: { maximumAttempts: 5, initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 60_000 },
+  // A full or unavailable store is ridden out by the flow itself (resource-retry.ts), with durable sleeps.
+  retry: { maximumAttempts: 5, initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 60_000, nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR] },
 };
 const printer: ActivityOptions = {
   startToCloseTimeoutMs: 5 * 60_000,
-  retry: { maximumAttempts: 0, initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 10 * 60_000, nonRetryableErrorTypes: ['PrinterRejectedJob'] },
+  retry: { maximumAttempts: 0, initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 10 * 60_000, nonRetryableErrorTypes: ['PrinterRejectedJob', RESOURCE_UNAVAILABLE_ERROR] },
 };
+
+type FulfilmentActivities = ProductionActivities & ResourceActivities;
 
 /** Interior pages per render activity: a retry redoes at most this many pages. */
 const PAGES_PER_ACTIVITY = 4;
@@ -44,8 +50,11 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
     renderPages: render,
     assemblePrintFiles: render,
     submitPrintJob: printer,
+    failLine: database,
+    resourceRetryWindow: database,
   },
-  async run({ activities, sleep, waitForSignal, now }, input) {
+  async run(ctx, input) {
+    const { activities, sleep, waitForSignal, now } = ctx;
     const { lineId } = input;
     const move = async (status: OrderStatus, trackingUrl?: string, parcels?: StatusUpdate['parcels']) => {
       const result = await activities.setLineStatus(lineId, status, trackingUrl, parcels);
@@ -85,22 +94,44 @@ export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status:
     }
     if (assets.state === 'gone') return { status: (await move('cancelled')) ?? 'cancelled' };
 
-    // 2. Render, assemble, submit.
-    for (const status of ['received', 'processing', 'rendering'] as const) {
-      const ended = await move(status);
-      if (ended) return { status: ended };
+    // 2. Render, assemble, submit. A full or unavailable store is ridden out for
+    // RESOURCE_RETRY_WINDOW; a step that fails for good parks the line at `failed processing` with
+    // the reason, until an operator retries it (`order retry`: back to `processing`, and this flow
+    // goes round again, keeping the pages already rendered) or the shop cancels or refunds it.
+    const ride = <T>(call: () => Promise<T>) => rideOutResourceFaults(ctx, activities.resourceRetryWindow, call);
+    let submission: Awaited<ReturnType<FulfilmentActivities['submitPrintJob']>>;
+    for (;;) {
+      try {
+        for (const status of ['received', 'processing', 'rendering'] as const) {
+          const ended = await move(status);
+          if (ended) return { status: ended };
+        }
+        const { pages } = await activities.planRender(lineId);
+        await ride(() => activities.renderPages(lineId, 0, Math.min(PAGES_PER_ACTIVITY - 1, pages)));
+        for (let from = PAGES_PER_ACTIVITY; from <= pages; from += PAGES_PER_ACTIVITY) {
+          await ride(() => activities.renderPages(lineId, from, Math.min(from + PAGES_PER_ACTIVITY - 1, pages)));
+        }
+        await ride(() => activities.assemblePrintFiles(lineId));
+        for (const status of ['rendered', 'sending printjob'] as const) {
+          const ended = await move(status);
+          if (ended) return { status: ended };
+        }
+        submission = await ride(() => activities.submitPrintJob(lineId));
+        break;
+      } catch (error) {
+        const reason = failureReasonOf(error);
+        if (reason === undefined) throw error;
+        const failed = await activities.failLine(lineId, reason);
+        if (failed.final) return { status: failed.status };
+        // Parked: wait for the retry (or a cancel, a refund) to move the line on.
+        for (;;) {
+          await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL);
+          line = await activities.getLineStatus(lineId);
+          if (line.final) return { status: line.status };
+          if (line.status !== 'failed processing') break;
+        }
+      }
     }
-    const { pages } = await activities.planRender(lineId);
-    await activities.renderPages(lineId, 0, Math.min(PAGES_PER_ACTIVITY - 1, pages));
-    for (let from = PAGES_PER_ACTIVITY; from <= pages; from += PAGES_PER_ACTIVITY) {
-      await activities.renderPages(lineId, from, Math.min(from + PAGES_PER_ACTIVITY - 1, pages));
-    }
-    await activities.assemblePrintFiles(lineId);
-    for (const status of ['rendered', 'sending printjob'] as const) {
-      const ended = await move(status);
-      if (ended) return { status: ended };
-    }
-    const submission = await activities.submitPrintJob(lineId);
     const sent = await move('sent printjob');
     if (sent) return { status: sent };
 

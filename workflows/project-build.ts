@@ -3,9 +3,14 @@ import type { ProjectActivities } from '../src/activities/project-activities';
 import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { PROJECT_BUILD_FLOW } from '../src/domain/flows';
 import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
+import { RESOURCE_UNAVAILABLE_ERROR, isResourceUnavailable } from '../src/domain/resource-errors';
+import type { ResourceActivities } from '../src/activities/resource-activities';
+import type { FlowContext } from './flow-context';
+import { failureReasonOf, rideOutResourceFaults } from './resource-retry';
 
-type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook'> &
-  Pick<CampaignActivities, 'notifyProjectReady' | 'reportProjectNotReady'>;
+type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook' | 'failBuild'> &
+  Pick<CampaignActivities, 'notifyProjectReady' | 'reportProjectNotReady'> &
+  ResourceActivities;
 
 const database = DATABASE_ACTIVITY_POLICY;
 /**
@@ -16,11 +21,11 @@ const database = DATABASE_ACTIVITY_POLICY;
  */
 const download: ActivityOptions = {
   startToCloseTimeoutMs: 5 * 60_000,
-  retry: { maximumAttempts: 2, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 2_000 },
+  retry: { maximumAttempts: 2, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 2_000, nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR] },
 };
 const imaging: ActivityOptions = {
   startToCloseTimeoutMs: 120_000,
-  retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000 },
+  retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000, nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR] },
 };
 
 /** Photos fetched at once: hides network latency without hammering one photo host. */
@@ -47,15 +52,22 @@ export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: strin
     buildBook: imaging,
     notifyProjectReady: database,
     reportProjectNotReady: database,
+    failBuild: database,
+    resourceRetryWindow: database,
   },
-  async run({ activities }, { projectId }) {
+  async run(ctx, { projectId }) {
+    const { activities } = ctx;
     let built: { status: string; pages: number };
     try {
-      built = await build(activities, projectId);
+      built = await build(ctx, projectId);
     } catch (error) {
-      // Retries are spent: the project stays as it is, but whoever waits for it must hear so.
-      await activities.reportProjectNotReady(projectId, `the project build gave up: ${(error as Error).message}`);
-      throw error;
+      const reason = failureReasonOf(error);
+      if (reason === undefined) throw error;
+      // Retries (and RESOURCE_RETRY_WINDOW) are spent: the project is `failed` with the reason, for
+      // the shop (status, event) and the operator (`project rebuild`); whoever waits for it hears so.
+      await activities.failBuild(projectId, reason);
+      await activities.reportProjectNotReady(projectId, `the project build gave up: ${reason}`);
+      return { status: 'failed', pages: 0 };
     }
     if (built.status === 'editable') await activities.notifyProjectReady(projectId);
     else await activities.reportProjectNotReady(projectId, `project ${projectId} is ${built.status}; it never became editable and is not notified`);
@@ -63,7 +75,11 @@ export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: strin
   },
 };
 
-async function build(activities: Activities, projectId: string): Promise<{ status: string; pages: number }> {
+async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{ status: string; pages: number }> {
+  const { activities } = ctx;
+  // A full or unavailable store is ridden out for RESOURCE_RETRY_WINDOW (resource-retry.ts), one
+  // call after another after each batch, so the calls stay in an order replay can follow.
+  const ride = <T>(call: () => Promise<T>) => rideOutResourceFaults(ctx, activities.resourceRetryWindow, call);
   // Runs recorded before builds had a deadline have none (undefined): their downloads pass none.
   const { photoIds, downloadDeadline } = await activities.startBuilding(projectId);
   for (let i = 0; i < photoIds.length; i += BATCH) {
@@ -73,11 +89,18 @@ async function build(activities: Activities, projectId: string): Promise<{ statu
     // under either engine relies on (DBOS hands recorded outcomes back by call order).
     const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId, downloadDeadline)));
     for (const [index, download] of downloads.entries()) {
-      if (download.status === 'rejected') {
-        await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });
-      }
+      if (download.status !== 'rejected') continue;
+      // The store could not take the photo: not the photo's fault. Fetched again (with no deadline:
+      // the wait was the store's) once it can; a store that stays full fails the build, not the photo.
+      if (isResourceUnavailable(download.reason)) await ride(() => activities.downloadPhoto(batch[index]));
+      else await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });
     }
-    await Promise.all(batch.map((photoId) => activities.analyzePhoto(photoId)));
+    const analyses = await Promise.allSettled(batch.map((photoId) => activities.analyzePhoto(photoId)));
+    for (const [index, analysis] of analyses.entries()) {
+      if (analysis.status !== 'rejected') continue;
+      if (!isResourceUnavailable(analysis.reason)) throw analysis.reason;
+      await ride(() => activities.analyzePhoto(batch[index]));
+    }
   }
-  return activities.buildBook(projectId);
+  return ride(() => activities.buildBook(projectId));
 }

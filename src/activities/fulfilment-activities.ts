@@ -6,6 +6,7 @@ import type { OrderStatus } from '../domain/order-status';
 import { BookProduction } from '../services/production/book-production';
 import type { Parcel } from '../domain/parcel';
 import { emForOrderLine } from './tenant-scope';
+import { failOrderLine } from '../services/orders/order-line-failure';
 
 export interface FulfilmentActivityDeps {
   orm: MikroORM;
@@ -33,6 +34,8 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
     renderPages: async (lineId: string, from: number, to: number) => production.renderPages(await emFor(lineId), lineId, from, to),
     assemblePrintFiles: async (lineId: string) => production.assemblePrintFiles(await emFor(lineId), lineId),
     submitPrintJob: async (lineId: string) => production.submitPrintJob(await emFor(lineId), lineId),
+    /** Production gave up: the line is `failed processing` with the reason, for the shop and the operator. */
+    failLine: async (lineId: string, reason: string) => failOrderLine(await emFor(lineId), lineId, reason),
   };
 }
 

@@ -9,7 +9,9 @@ import type { PrinterRegistry } from '../printers/printer-registry';
 import type { Config } from '../config';
 import type { WorkflowEngine } from '../domain/flows';
 import { createCampaignActivities } from './campaign-activities';
+import { createResourceActivities } from './resource-activities';
 import { limitImageProcessing } from '../imaging/image-processing-limits';
+import { withResourceFaultsClassified } from '../storage/resource-faults';
 
 export interface ActivityDeps {
   orm: MikroORM;
@@ -24,13 +26,17 @@ export interface ActivityDeps {
   engine: WorkflowEngine;
 }
 
-/** Every activity by name, for the Temporal worker and the embedded runner alike. */
+/**
+ * Every activity by name, for the Temporal worker and the embedded runner alike. Their errors are
+ * classified once here: a full or unavailable store reaches the flows as ResourceUnavailableError.
+ */
 export function createActivities(deps: ActivityDeps) {
   limitImageProcessing();
-  return {
+  return withResourceFaultsClassified({
     ...createProjectActivities(deps),
     ...createRetentionActivities(deps),
     ...createFulfilmentActivities(deps),
     ...createCampaignActivities(deps),
-  };
+    ...createResourceActivities(deps),
+  });
 }

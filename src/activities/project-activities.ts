@@ -14,7 +14,8 @@ import { buildBook } from '../services/projects/book-builder';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { photosStatusOf, type ProjectStatus } from '../domain/project-status';
 import { photoOriginalKey, photoThumbnailKey, previewKey, projectPrefix } from '../services/projects/storage-keys';
-import { emForPhoto } from './tenant-scope';
+import { emForPhoto, emForProject } from './tenant-scope';
+import { failProjectBuild } from '../services/notifications/project-build-failure';
 import type { Config } from '../config';
 
 export interface ProjectActivityDeps {
@@ -83,6 +84,12 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
         }
         await updatePhoto(em, photo, { status: 'failed', problem: { code: error.code, message: error.message } });
       }
+    },
+
+    /** The build gave up: the project is `failed` with the reason (project-build-failure.ts). */
+    async failBuild(projectId: string, reason: string): Promise<void> {
+      const em = await emForProject(orm, projectId);
+      if (em) await failProjectBuild(em, projectId, reason);
     },
 
     /** Records a photo as failed after its download kept failing; the flow calls it on give-up. */

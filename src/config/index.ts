@@ -106,6 +106,10 @@ const EnvironmentSchema = Type.Object(
     BUILD_DOWNLOAD_DEADLINE: limit('60s'),
     /** How long finished workflow runs of the embedded engine are kept before they are pruned. */
     WORKFLOW_RETENTION: duration('14d'),
+    /** How long a render or build rides out a full or unavailable file store (backoff up to 1 min) before its line or project fails. */
+    RESOURCE_RETRY_WINDOW: duration('15m'),
+    /** Free bytes the file store must keep for /readyz to answer ready (a filesystem store; 0 checks only that a write succeeds). */
+    STORE_MIN_FREE_BYTES: Type.Integer({ minimum: 0, default: 256 * 1024 * 1024, description: 'a number of bytes, 0 or more' }),
     /** How long an Idempotency-Key and its stored answer are kept. */
     IDEMPOTENCY_RETENTION: duration('24h'),
     /** How long a quote's prices hold for an order that names its quoteId. */
@@ -231,6 +235,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
       sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
       workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
+      resourceRetryWindowMs: milliseconds(env.RESOURCE_RETRY_WINDOW),
       fileUrlTtlMs: milliseconds(env.FILE_URL_TTL),
       printerFileUrlTtlMs: milliseconds(env.PRINTER_FILE_URL_TTL),
       previewUrlTtlMs: milliseconds(env.PREVIEW_URL_TTL),
@@ -258,6 +263,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       authFailuresMax: env.AUTH_FAILURES_MAX,
       authFailuresWindowMs: milliseconds(env.AUTH_FAILURES_WINDOW),
       store: env.LIMITS_STORE ?? (env.DATABASE_URL ? 'postgres' : 'memory'),
+      storeMinFreeBytes: env.STORE_MIN_FREE_BYTES,
     },
     /** Fastify's `trustProxy`, from TRUST_PROXY. */
     trustProxy: trustProxyOf(env.TRUST_PROXY)!,

@@ -18,6 +18,13 @@ export const WEBHOOK_DELIVERY_FLOW = 'webhookDelivery';
 export const projectBuildWorkflowId = (projectId: string, orderLineId?: string) =>
   orderLineId === undefined ? `project-build:${projectId}` : `project-build:${projectId}:${orderLineId}`;
 
+/** An operator's rebuild of a failed project (`project rebuild`): a new run each time, `at` its start in ms. */
+export const projectRebuildWorkflowId = (projectId: string, at: number) => `project-build:${projectId}:rebuild-${at}`;
+
+/** The project a build run is for (first build, an order's rebuild or an operator's), or undefined when `workflowId` is another flow's. */
+export const projectOfBuild = (workflowId: string): string | undefined =>
+  workflowId.startsWith('project-build:') ? workflowId.slice('project-build:'.length).split(':')[0] : undefined;
+
 /** A deleted project's expunge after the retention period. */
 export const projectExpungeWorkflowId = (projectId: string) => `project-expunge:${projectId}`;
 

@@ -15,8 +15,9 @@
  *   event must not block the next one), so every later printer status is allowed directly; an
  *   earlier one never is.
  * - Printer-side interruptions (`EXCEPTION_ORDER_STATUSES`) and their resumptions: `on hold` resumes
- *   at whatever the printer reports next; `failed processing` is retried from `processing` (a new
- *   print job) or cancelled; `abnormal` and `undelivered` return to `delivering` (or end). These
+ *   at whatever the printer reports next; `failed processing` (reported by the printer, or set by
+ *   our pipeline when production gave up, with `failureReason`) is retried from `processing` or
+ *   cancelled; `abnormal` and `undelivered` return to `delivering` (or end). These
  *   resumptions are the only moves that go back in `ORDER_STATUS_RANK`; every other move goes
  *   strictly forward, which is what makes a late or duplicate event harmless.
  * - The eCommerce side: `cancelled` until the printer starts production: while nothing has gone to
@@ -161,8 +162,10 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
   received: ['processing', 'cancelled', 'refunded', 'deleted'],
 
   // Our pipeline; cancellable until the job goes to the printer.
-  processing: ['rendering', 'cancelled', 'refunded', 'deleted'],
-  rendering: ['rendered', 'cancelled', 'refunded', 'deleted'],
+  // Production may give up (a render that keeps failing, a store full for longer than
+  // RESOURCE_RETRY_WINDOW): `failed processing` with a reason, retried from `processing`.
+  processing: ['rendering', 'failed processing', 'cancelled', 'refunded', 'deleted'],
+  rendering: ['rendered', 'failed processing', 'cancelled', 'refunded', 'deleted'],
   rendered: ['sending printjob', 'cancelled', 'refunded', 'deleted'],
   'sending printjob': ['sent printjob', 'accepted', 'failed processing', 'refunded', 'deleted'],
 

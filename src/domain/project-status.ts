@@ -1,7 +1,7 @@
 import { ConflictError } from './errors';
 
 /** docs/api.md, Project statuses (`status.project`). */
-export const PROJECT_STATUSES = ['created', 'building', 'editable', 'ordering', 'expired', 'deleted'] as const;
+export const PROJECT_STATUSES = ['created', 'building', 'failed', 'editable', 'ordering', 'expired', 'deleted'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
 /** docs/api.md, Photo statuses: the status of a project (`status.photos`): the state of its photos as a whole. */
@@ -15,7 +15,10 @@ export type PhotoStatus = (typeof PHOTO_STATUSES)[number];
 /** Allowed moves of `status.project`; `moveProject` refuses anything else. */
 export const PROJECT_TRANSITIONS: Record<ProjectStatus, readonly ProjectStatus[]> = {
   created: ['building', 'deleted', 'expired'],
-  building: ['editable', 'deleted', 'expired'],
+  building: ['editable', 'failed', 'deleted', 'expired'],
+  // The build gave up (its reason in `buildProblem`); an operator's rebuild (`project rebuild`) or
+  // an order that sends new photos builds it again.
+  failed: ['building', 'deleted', 'expired'],
   editable: ['building', 'ordering', 'deleted', 'expired'],
   // An order that sends new photos replaces the project's and rebuilds the book before printing,
   // also when the project was already ordered once; the fulfilment moves it back to `ordering`.

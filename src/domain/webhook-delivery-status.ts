@@ -31,7 +31,7 @@ export function webhookRetryDelayMs(spacingMs: number, retry: number): number {
 
 /**
  * Every event type a client can receive (docs/api.md, Events): order-line progress, order changes,
- * the project-ready notification, and the test event a client asks for. An endpoint subscribes to
+ * the project-ready notification, a project build that gave up, and the test event a client asks for. An endpoint subscribes to
  * some of them or, by default, to all; `webhook.test` goes to the endpoint whatever it chose.
  */
 export const WEBHOOK_EVENTS = [
@@ -41,6 +41,7 @@ export const WEBHOOK_EVENTS = [
   'order.cancelled',
   'order.updated',
   'project.ready',
+  'project.build_failed',
   'webhook.test',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];

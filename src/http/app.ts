@@ -97,7 +97,7 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerObservability(app, gauges);
-  await app.register(healthRoutes, { em: services.em });
+  await app.register(healthRoutes, { em: services.em, store: { files: services.files, minFreeBytes: config.limits.storeMinFreeBytes } });
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });

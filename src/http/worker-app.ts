@@ -4,13 +4,13 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Logger } from 'pino';
 import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
 import { problem, sendProblem } from './problem';
-import { healthRoutes } from './health/routes';
+import { healthRoutes, type HealthOptions } from './health/routes';
 
 /**
  * The HTTP face of a worker process (ROLE=worker): liveness, readiness and metrics for the
  * orchestrator, nothing a client could call; every other path is a 404 saying so.
  */
-export async function buildWorkerApp({ em, log, gauges }: { em: EntityManager; log: Logger; gauges?: ServiceGauges }): Promise<FastifyInstance> {
+export async function buildWorkerApp({ em, log, gauges, store }: { em: EntityManager; log: Logger; gauges?: ServiceGauges; store: HealthOptions['store'] }): Promise<FastifyInstance> {
   const app = Fastify({ loggerInstance: log as FastifyBaseLogger, genReqId: requestIdOf, logController: new OneLinePerRequest() }).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
   app.setNotFoundHandler((request, reply) =>
@@ -23,6 +23,6 @@ export async function buildWorkerApp({ em, log, gauges }: { em: EntityManager; l
       }),
   );
   registerObservability(app, gauges);
-  await app.register(healthRoutes, { em });
+  await app.register(healthRoutes, { em, store });
   return app;
 }

@@ -12,7 +12,7 @@ import {
 
 /**
  * Inbound printer status events (`POST /v2/psp/{psp}/events`): a Standard Webhooks signature over
- * the exact bytes received, then a body `{ jobId, status, trackingUrl?, parcels?, occurredAt? }` whose status
+ * the exact bytes received, then a body `{ jobId, jobKey?, orderId?, status, trackingUrl?, parcels?, occurredAt? }` whose status
  * must be one a printer may report (PRINTER_EVENT_STATUSES). Whether the status may be applied to
  * the order is the transition table's decision, not this file's.
  */
@@ -24,6 +24,12 @@ export interface PspEvent {
   /** `webhook-timestamp`, Unix seconds. */
   timestamp: number;
   jobId: string;
+  /**
+   * The job as we sent it, echoed by the printer: our `jobKey`, or the shop's `orderId`. Either
+   * pins the event to the order it is about even when the printer reissued the job id.
+   */
+  jobKey?: string;
+  orderId?: string;
   status: PrinterEventStatus;
   trackingUrl?: string;
   /** Carrier, tracking number and URL per parcel. */
@@ -76,7 +82,7 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new PspWebhookError('MALFORMED_EVENT', 'the event body must be a JSON object');
   }
-  const { jobId, status, trackingUrl, parcels, occurredAt } = body as Record<string, unknown>;
+  const { jobId, jobKey, orderId, status, trackingUrl, parcels, occurredAt } = body as Record<string, unknown>;
 
   if (typeof jobId !== 'string' || jobId.trim() === '' || jobId.length > MAX_JOB_ID_LENGTH) {
     throw new PspWebhookError('MALFORMED_EVENT', `jobId must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`);
@@ -88,6 +94,13 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
     );
   }
   const event: Omit<PspEvent, 'webhookId' | 'timestamp'> = { jobId, status };
+  for (const [name, value] of [['jobKey', jobKey], ['orderId', orderId]] as const) {
+    if (value === undefined || value === null) continue;
+    if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_JOB_ID_LENGTH) {
+      throw new PspWebhookError('MALFORMED_EVENT', `${name} must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`);
+    }
+    event[name] = value;
+  }
   if (trackingUrl !== undefined && trackingUrl !== null) {
     if (typeof trackingUrl !== 'string' || !isWebUrl(trackingUrl)) {
       throw new PspWebhookError('MALFORMED_EVENT', `trackingUrl must be an http or https URL of at most ${MAX_URL_LENGTH} characters`);

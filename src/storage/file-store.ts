@@ -39,6 +39,13 @@ export interface FileStore {
   put(key: string, data: Buffer): Promise<void>;
 
   /**
+   * Why the store cannot take writes now, or null when it can (`/readyz`): a probe write of a few
+   * bytes beside the files, removed again, and on a filesystem at least `minFreeBytes` free. The
+   * reason is an operator's sentence (resource-faults.ts), never a path.
+   */
+  unwritableReason(minFreeBytes: number): Promise<string | null>;
+
+  /**
    * Writes what `fill` hands its `write` to `key` chunk by chunk, so a large file never sits
    * whole in memory; each write is awaited, so a slow store slows the producer. If `fill` fails,
    * nothing is left under the key. Answers the bytes written.

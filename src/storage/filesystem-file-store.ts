@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs';
-import { copyFile, mkdir, open, readFile, rename, rm, stat } from 'node:fs/promises';
+import { copyFile, mkdir, open, readFile, rename, rm, stat, statfs, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import rangeParser from 'range-parser';
@@ -7,6 +7,7 @@ import type { Download, DownloadRequest, FileStore } from './file-store';
 import { FileStoreBase, oneProcessUrlOptions, type FileUrlOptions } from './file-store-base';
 import { assertValidStorageKey, contentTypeOf } from './storage-key';
 import { replaceFileAtomically, writeFileAtomically } from './write-file-atomically';
+import { classifyResourceFault } from './resource-faults';
 
 /**
  * The embedded store: files under a folder (DATA_DIR/files). Writes go to a temporary file beside
@@ -23,6 +24,23 @@ export class FilesystemFileStore extends FileStoreBase implements FileStore {
 
   async put(key: string, data: Buffer): Promise<void> {
     await writeFileAtomically(this.pathOf(key), data);
+  }
+
+  async unwritableReason(minFreeBytes: number): Promise<string | null> {
+    // A dot name: never a storage key, so no file of the service is ever touched.
+    const probe = path.join(this.root, `.writable-probe-${process.pid}`);
+    try {
+      await mkdir(this.root, { recursive: true });
+      const { bavail, bsize } = await statfs(this.root);
+      const free = bavail * bsize;
+      if (free < minFreeBytes) return `the file store has ${free} bytes free, less than STORE_MIN_FREE_BYTES (${minFreeBytes})`;
+      await writeFile(probe, 'ok');
+      return null;
+    } catch (error) {
+      return (classifyResourceFault(error) as Error).message.replaceAll(this.root, 'DATA_DIR/files');
+    } finally {
+      await rm(probe, { force: true }).catch(() => undefined);
+    }
   }
 
   async putStreamed(key: string, fill: (write: (chunk: Buffer) => Promise<void>) => Promise<unknown>): Promise<number> {

@@ -6,6 +6,7 @@ import { PassThrough, type Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import {
   CopyObjectCommand,
+  DeleteObjectCommand,
   DeleteObjectsCommand,
   GetObjectCommand,
   HeadObjectCommand,
@@ -17,6 +18,8 @@ import {
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
 import type { Download, DownloadRequest, FileStore } from './file-store';
+import { classifyResourceFault } from './resource-faults';
+import { RESOURCE_UNAVAILABLE_ERROR } from '../domain/resource-errors';
 import { FileStoreBase, oneProcessUrlOptions, type FileUrlOptions } from './file-store-base';
 import { assertValidStorageKey, contentTypeOf } from './storage-key';
 
@@ -66,6 +69,19 @@ export class S3FileStore extends FileStoreBase implements FileStore {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+  }
+
+  async unwritableReason(): Promise<string | null> {
+    // Beside the files under a name no storage key has; a bucket has no free space to check.
+    const Key = this.objectKey(`.writable-probe-${process.pid}`);
+    try {
+      await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key, Body: 'ok' }));
+      await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key }));
+      return null;
+    } catch (error) {
+      const fault = classifyResourceFault(error) as Error;
+      return fault.name === RESOURCE_UNAVAILABLE_ERROR ? fault.message : `the S3 store refused a probe write: ${fault.name}`;
+    }
   }
 
   async put(key: string, data: Buffer): Promise<void> {

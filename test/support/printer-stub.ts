@@ -11,6 +11,11 @@ export interface PrinterStub {
   requests: { jobKey: string; idempotencyKey: string; at: number }[];
   /** Jobs created: one per distinct job key, however often it was sent. */
   jobs: Map<string, string>;
+  /**
+   * The printer restarts and forgets its jobs: it numbers new jobs from 1 again, reissuing ids it
+   * gave before (the walks under way go on).
+   */
+  restart(): void;
   close(): Promise<void>;
 }
 
@@ -22,6 +27,10 @@ export interface PrinterStubOptions {
   psp?: string;
   /** Milliseconds to keep the nth request (1-based) waiting before answering; 0 answers at once. */
   delayOf?: (nth: number) => number;
+  /** The statuses reported for the job numbered `n` (1-based, since the last restart); default the whole walk to complete. */
+  walkOf?: (n: number) => string[];
+  /** Which of the job's own fields each event echoes besides `jobId`: none by default. */
+  echo?: ('jobKey' | 'orderId')[];
 }
 
 /**
@@ -34,10 +43,13 @@ export async function startPrinterStub(options: PrinterStubOptions): Promise<Pri
   const requests: PrinterStub['requests'] = [];
   const jobs = new Map<string, string>();
   let closed = false;
-  const walk = async (jobId: string) => {
-    for (const status of WALK) {
-      const body = JSON.stringify({ jobId, status, ...(status === 'delivering' ? { trackingUrl: `https://tracking.example/${jobId}` } : {}) });
-      const eventId = `evt_${jobId}_${status}`.replace(/[^A-Za-z0-9_]/g, '_');
+  let generation = 0;
+  const walk = async (jobId: string, job: Record<string, unknown>, statuses: string[]) => {
+    const echoed = Object.fromEntries((options.echo ?? []).map((field) => [field, job[field]]));
+    const run = generation;
+    for (const status of statuses) {
+      const body = JSON.stringify({ jobId, ...echoed, status, ...(status === 'delivering' ? { trackingUrl: `https://tracking.example/${jobId}` } : {}) });
+      const eventId = `evt_${run}_${jobId}_${status}`.replace(/[^A-Za-z0-9_]/g, '_');
       for (let attempt = 0; !closed; attempt++) {
         const answer = await fetch(`${options.serviceUrl()}/v2/psp/${options.psp ?? 'local'}/events`, {
           method: 'POST',
@@ -61,7 +73,7 @@ export async function startPrinterStub(options: PrinterStubOptions): Promise<Pri
       if (!jobId) {
         jobId = `stubjob-${jobs.size + 1}`;
         jobs.set(job.jobKey, jobId);
-        void walk(jobId);
+        void walk(jobId, job, options.walkOf?.(jobs.size) ?? WALK);
       }
       const answer = () => response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ jobId }));
       const delay = options.delayOf?.(requests.length) ?? 0;
@@ -74,6 +86,10 @@ export async function startPrinterStub(options: PrinterStubOptions): Promise<Pri
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/jobs`,
     requests,
     jobs,
+    restart() {
+      generation++;
+      jobs.clear();
+    },
     async close() {
       closed = true;
       server.closeAllConnections();

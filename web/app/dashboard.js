@@ -14,7 +14,7 @@ const STORE = 'photobook-dashboard-credentials';
 const ORDERS = `query { orders(first: 50) { edges { node {
   orderId createdAt email firstName lastName paymentStatus grandTotal currency shippingLevel shippingMethod quoteId warnings { code message }
   shippingAddress { line1 line2 postcode city state isoCode2 } actions { action available reason }
-  lines { projectId title sku psp status displayStatus statusChangedAt tracking parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message } printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
+  lines { projectId title sku psp status displayStatus statusChangedAt failureReason tracking parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message } printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } } }`;
 // A campaign's rows and deliveries are asked for one campaign at a time: the whole list with its
 // nested rows would exceed the GraphQL cost limit (README, Limits).
@@ -170,7 +170,7 @@ function Orders({ client }) {
             if (steps.at(-1) !== line.status) steps.push(line.status);
             return html`
               <div key=${line.projectId}>
-                <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}</p>
+                <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}${line.failureReason ? html` · <span data-testid="line-failure" class="status-line-failure">${line.failureReason}</span>` : ''}</p>
                 <ol class="timeline" aria-label="Status timeline">
                   ${steps.map((step, i) => html`<li key=${i} class=${i === steps.length - 1 ? 'current' : ''}>${step}</li>`)}
                 </ol>

@@ -58,6 +58,17 @@ export class OrderLine {
   @Property({ type: 'string', length: 200, nullable: true })
   printerJobId?: string | null;
 
+  /**
+   * When the printer answered `printerJobId` for this line. A printer may reissue an id after its own
+   * restart: an event naming only the id belongs to the latest line sent under it.
+   */
+  @Property({ type: 'datetime', nullable: true })
+  printerJobSentAt?: Date | null;
+
+  /** Why production gave up on the line (`failed processing` set by us, not by the printer); cleared by a retry. */
+  @Property({ type: 'string', length: 500, nullable: true })
+  failureReason?: string | null;
+
   @Property({ type: 'string', length: 2000, nullable: true })
   trackingUrl?: string | null;
 

@@ -53,6 +53,10 @@ export class Project extends TenantOwned {
   @Enum({ items: () => PROJECT_STATUSES, nativeEnumName: 'project_status' })
   status: ProjectStatus & Opt = 'created';
 
+  /** Why the last build gave up (status `failed`); cleared when a rebuild starts. */
+  @Property({ type: 'string', length: 500, nullable: true })
+  buildProblem?: string | null;
+
   @Enum({ items: () => PHOTOS_STATUSES, nativeEnumName: 'photos_status' })
   photosStatus: PhotosStatus & Opt = 'none';
 

@@ -140,6 +140,7 @@ function orderView(order: OrderRecord, files: FileStore): Order {
     lines: order.lines.getItems().map((line) => ({
       ...orderLineSummaryOf(line),
       statusChangedAt: line.statusChangedAt,
+      failureReason: line.status === 'failed processing' ? (line.failureReason ?? null) : null,
       tracking: line.trackingUrl,
       parcels: line.parcels.map((p) => ({ carrier: p.carrier ?? null, trackingNumber: p.trackingNumber ?? null, trackingUrl: p.trackingUrl ?? null })),
       shippedAt: line.shippedAt ?? null,

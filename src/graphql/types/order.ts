@@ -71,6 +71,8 @@ export class OrderLine {
   @Field(() => String, { description: `One of the ${ORDER_STATUSES.length} order statuses` }) status!: string;
   @Field(() => String) displayStatus!: string;
   @Field(() => GraphQLDateTimeISO) statusChangedAt!: Date;
+  @Field(() => String, { nullable: true, description: 'While `failed processing` because production gave up (not the printer): why; an operator retries it' })
+  failureReason?: string | null;
   @Field(() => String, { nullable: true, description: "The first parcel's tracking URL" }) tracking?: string | null;
   @Field(() => [Parcel], { description: 'Carrier, tracking number and URL per parcel' }) parcels!: Parcel[];
   @Field(() => GraphQLDateTimeISO, { nullable: true }) shippedAt?: Date | null;

@@ -20,7 +20,8 @@ export const livenessSchema = {
 export const readinessSchema = {
   operationId: 'getReadiness',
   tags: [HEALTH_TAGS.operations.name],
-  summary: 'The database is reachable',
-  description: 'Readiness: 200 {"status": "ready"} when the database answers, 503 {"status": "unavailable"} when it does not.',
+  summary: 'The database is reachable and the file store takes writes',
+  description:
+    'Readiness: 200 {"status": "ready"} when the database answers and the file store takes a probe write with at least STORE_MIN_FREE_BYTES free; 503 {"status": "unavailable", "detail": why} when either does not.',
   response: { 200: Health, 503: Health },
 };

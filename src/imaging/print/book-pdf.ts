@@ -77,8 +77,10 @@ export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<
       const dictionary = (doc.page as unknown as { dictionary: { data: Record<string, unknown> } }).dictionary.data;
       dictionary.BleedBox = boxes.bleedBoxArray;
       dictionary.TrimBox = boxes.trimBoxArray;
-      doc.image(jpeg, 0, 0, { width: boxes.mediaBox.widthPt, height: boxes.mediaBox.heightPt });
+      // Hashed before PDFKit sees the page: its EXIF reader (jpeg-exif) reverses the bytes of each
+      // little-endian tag number in place, so the buffer it is given is no longer the stored file.
       pages.push({ sha256: createHash('sha256').update(jpeg).digest('hex'), bytes: jpeg.length, widthPx: size.width, heightPx: size.height });
+      doc.image(embeddedAsStored(doc, jpeg), 0, 0, { width: boxes.mediaBox.widthPt, height: boxes.mediaBox.heightPt });
       await caughtUp();
     }
     if (pages.length === 0) throw new Error('a book PDF needs at least one page');
@@ -90,6 +92,20 @@ export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<
     throw error;
   }
   return { pageCount: pages.length, bytes, sha256: hash.digest('hex'), mediaBox: boxes.mediaBox, trimBox: boxes.trimBox, pages };
+}
+
+/**
+ * The page for PDFKit to place, embedding exactly the stored bytes: PDFKit parses a copy (which its
+ * EXIF reader mangles), and the image it opened then carries the untouched original as its data,
+ * which PDFKit writes into the PDF as it is (DCTDecode). So the printer's page, the stored page
+ * file and the manifest's checksum are the same bytes. `data` is PDFKit's own field (0.17.x);
+ * test/imaging/print/book-pdf.test.ts compares the embedded stream with the page file.
+ */
+function embeddedAsStored(doc: PDFKit.PDFDocument, jpeg: Buffer): PDFKit.Mixins.ImageSrc {
+  // PDFKit's image() takes an opened image (anything with a width and height) where its types say a buffer.
+  const image = (doc as unknown as { openImage(src: Buffer): { data: Buffer | null } }).openImage(Buffer.from(jpeg));
+  image.data = jpeg;
+  return image as unknown as PDFKit.Mixins.ImageSrc;
 }
 
 /** Width and height from a JPEG's SOF marker (the header only). */

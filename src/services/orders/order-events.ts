@@ -34,6 +34,7 @@ export async function recordOrderLineStatus(
       ...(line.trackingUrl ? { tracking: line.trackingUrl } : {}),
       ...(why.reason ? { reason: why.reason } : {}),
       ...why.detail,
+      ...failureOf(line),
     },
   });
   const event = (type: NewEvent['type']): NewEvent => ({
@@ -58,7 +59,13 @@ function lineEventData(line: OrderLine) {
     status: line.status,
     displayStatus: displayStatusOf(line.status),
     tracking: trackingOf(line),
+    ...failureOf(line),
   };
+}
+
+/** `failureReason` while production has given up on the line (failed processing by us, not by the printer). */
+function failureOf(line: Pick<OrderLine, 'status' | 'failureReason'>): { failureReason?: string } {
+  return line.status === 'failed processing' && line.failureReason ? { failureReason: line.failureReason } : {};
 }
 
 /** A line's tracking, or null before it ships. */

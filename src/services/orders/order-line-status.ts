@@ -10,6 +10,8 @@ export interface StatusMove {
   trackingUrl?: string;
   /** Parcels as the printer reports them; they replace the line's when given. */
   parcels?: Parcel[];
+  /** Why production gave up, with a move to `failed processing` (failOrderLine); any move out of it clears the reason. */
+  failureReason?: string;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function moveOrderLine(em: EntityManager, lineId: string, move: Sta
       ...(parcels ? trackingFields(parcels, move) : {}),
       ...(move.status === 'delivering' && !line.shippedAt ? { shippedAt: now } : {}),
       ...((move.status === 'complete' || move.status === 'collected') && !line.deliveredAt ? { deliveredAt: now } : {}),
+      failureReason: move.status === 'failed processing' ? (move.failureReason ?? null) : null,
     });
     const { sequence } = await recordOrderLineStatus(tx, line);
     return { moved: true, status: line.status, sequence };

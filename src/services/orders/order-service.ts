@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderLine } from '../../db/entities';
 import { ACROSS_TENANTS, scopeToOwnerOf } from '../../db/tenant-filter';
+import { lineOfPrinterEvent, printJobKeyOf, type PrinterEventJob } from './printer-job-match';
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
@@ -155,7 +156,7 @@ export class OrderService {
     for (const line of lines.filter(heldByPrinter)) {
       const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
       try {
-        await printer.cancel({ jobId: line.printerJobId!, jobKey: `${order.id}:${line.project.id}`, orderId: order.orderId, projectId: line.project.id });
+        await printer.cancel({ jobId: line.printerJobId!, jobKey: printJobKeyOf({ order, project: line.project }), orderId: order.orderId, projectId: line.project.id });
       } catch (error) {
         if (error instanceof PrinterRefusedCancel) throw actionNotAvailable('cancel', order.orderId, `project ${line.project.id} is "${line.status}": the printer refused: ${error.message}`);
         if (error instanceof PrinterUnavailable) throw new ConflictError('PRINTER_UNAVAILABLE', `the printer of project ${line.project.id} could not be asked to cancel now; try again later (${error.message})`);
@@ -273,13 +274,15 @@ export class OrderService {
 
   /**
    * A verified printer event: reaches the running fulfilment, or applies directly once it ended.
-   * Crosses tenants: a printer serves every client, and its job id (unique per psp) is all it
-   * names. The line found decides the tenant the status move then runs as.
+   * Crosses tenants: a printer serves every client. The line is the one the event names by job id
+   * and, when echoed, our job key or the shop's order id, else the latest sent under that id
+   * (printer-job-match.ts); it decides the tenant the status move then runs as. An event about an
+   * older, ended job whose id was reissued changes nothing.
    */
-  async receivePrinterEvent(psp: string, event: { jobId: string; status: PrinterEventStatus; trackingUrl?: string; parcels?: Parcel[] }): Promise<{ status: string }> {
+  async receivePrinterEvent(psp: string, event: PrinterEventJob & { status: PrinterEventStatus; trackingUrl?: string; parcels?: Parcel[] }): Promise<{ status: string }> {
     const em = this.deps.em.fork();
-    const line = await em.findOne(OrderLine, { psp, printerJobId: event.jobId }, { populate: ['order'], ...ACROSS_TENANTS });
-    if (!line) throw new NotFoundError(`print job of ${psp}`, event.jobId, 'jobId');
+    const { line, ignore } = await lineOfPrinterEvent(em, psp, event);
+    if (ignore) return { status: line.status };
     scopeToOwnerOf(em, line.order);
     const update = { status: event.status, trackingUrl: event.trackingUrl, parcels: event.parcels };
     const delivered = await this.notifyFlow(line.id, update);

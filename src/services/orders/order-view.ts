@@ -69,6 +69,7 @@ export const OrderView = Type.Object({
       displayStatus: Type.String(),
       statusChangedAt: Type.Integer({ description: 'Unix milliseconds' }),
       sequence: Type.Integer({ description: "The line's latest status-event sequence, as events and subscriptions carry it" }),
+      failureReason: Type.Optional(Type.String({ description: 'While `failed processing` because production gave up (not the printer): why' })),
       tracking: Nullable(TrackingView),
       printFiles: Type.Optional(PrintFilesView),
     }),
@@ -129,6 +130,7 @@ export function orderViewOf(order: Order, files: FileStore, sequences: Map<strin
         ...orderLineSummaryOf(line),
         statusChangedAt: line.statusChangedAt.getTime(),
         sequence: sequences.get(line.id) ?? 0,
+        ...(line.status === 'failed processing' && line.failureReason ? { failureReason: line.failureReason } : {}),
         tracking: hasTracking
           ? {
               parcels: (line.parcels.length > 0 ? line.parcels : [{ trackingUrl: line.trackingUrl ?? undefined } as Parcel]).map((p) => ({

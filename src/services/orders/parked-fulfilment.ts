@@ -21,7 +21,7 @@ export async function failParkedFulfilment(em: EntityManager, lineId: string, re
     const line = await tx.findOne(OrderLine, { id: lineId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] });
     if (!line || line.status === PARKED_LINE_STATUS || isFinalOrderStatus(line.status)) return false;
     const parkedFrom = line.status;
-    tx.assign(line, { status: PARKED_LINE_STATUS, statusChangedAt: new Date() });
+    tx.assign(line, { status: PARKED_LINE_STATUS, failureReason: reason, statusChangedAt: new Date() });
     await recordOrderLineStatus(tx, line, 'status', { reason, detail: { parkedFrom } });
     return true;
   });
@@ -43,7 +43,7 @@ export async function reopenParkedFulfilment(em: EntityManager, lineId: string):
     );
     const parkedFrom = parking?.detail.parkedFrom;
     if (!isOrderStatus(parkedFrom)) return undefined;
-    tx.assign(line, { status: parkedFrom, statusChangedAt: new Date() });
+    tx.assign(line, { status: parkedFrom, failureReason: null, statusChangedAt: new Date() });
     await recordOrderLineStatus(tx, line, 'status', { reason: 'retried by an operator after its flow was parked' });
     return parkedFrom;
   });

@@ -19,6 +19,7 @@ import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
 import { moveOrderLine } from '../orders/order-line-status';
 import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
+import { printJobKeyOf } from '../orders/printer-job-match';
 import { recordProjectStatus } from '../projects/project-events';
 
 export interface BookProductionDeps {
@@ -39,12 +40,13 @@ export class BookProduction {
 
   constructor(private readonly deps: BookProductionDeps) {}
 
-  /** ready: the project's book is built (an editable project moves on to ordering); pending: still building; gone: deleted meanwhile. */
+  /** ready: the project's book is built (an editable project moves on to ordering); pending: still building, or failed until rebuilt; gone: deleted meanwhile. */
   async checkAssets(em: EntityManager, lineId: string): Promise<{ state: 'ready' | 'pending' | 'gone' }> {
     const line = await em.findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.owner', 'project.book'] });
     const project = line.project;
     if (project.status === 'deleted') return { state: 'gone' };
-    if (project.status === 'created' || project.status === 'building' || !project.book) return { state: 'pending' };
+    // A failed build waits for its rebuild (`project rebuild`), never prints the book it had before.
+    if (project.status === 'created' || project.status === 'building' || project.status === 'failed' || !project.book) return { state: 'pending' };
     if (project.status === 'editable') {
       await em.transactional(async (tx) => {
         moveProject(project, 'ordering');
@@ -169,7 +171,7 @@ export class BookProduction {
     const { order } = line;
     const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
     const { jobId } = await printer.submit({
-      jobKey: `${order.id}:${line.project.id}`,
+      jobKey: printJobKeyOf(line),
       orderId: order.orderId,
       projectId: line.project.id,
       psp: line.psp,
@@ -180,7 +182,7 @@ export class BookProduction {
       ...(order.shippingLevel ? { shippingLevel: order.shippingLevel } : {}),
       shipping: printerShipping(order),
     });
-    await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId });
+    await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId, printerJobSentAt: new Date() });
     this.deps.log.info({ orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind }, 'print job submitted');
     return printer.kind === 'sandbox'
       ? {

@@ -79,7 +79,7 @@ export type ProjectRecord = ListedProjectSource & { owner: { externalId: string 
 
 /** A project past its expiry reports `expired` until it is ordered or deleted. */
 export function effectiveStatus(project: Pick<Project, 'status' | 'expiresAt'>, now = Date.now()): ProjectStatus {
-  if ((project.status === 'created' || project.status === 'building' || project.status === 'editable') && project.expiresAt.getTime() <= now) {
+  if ((project.status === 'created' || project.status === 'building' || project.status === 'failed' || project.status === 'editable') && project.expiresAt.getTime() <= now) {
     return 'expired';
   }
   return project.status;

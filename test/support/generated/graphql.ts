@@ -422,7 +422,7 @@ export type Mutation = {
   setPageLayout: Project;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
-  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, webhook.test */
+  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
   setWebhookEventTypes: Array<Scalars['String']['output']>;
   /** Generate one project per row of a CSV (REST: /v2/campaign/auto-generate) */
   startCampaign: StartCampaignPayload;
@@ -647,6 +647,8 @@ export type OrderLine = {
   __typename?: 'OrderLine';
   deliveredAt?: Maybe<Scalars['DateTimeISO']['output']>;
   displayStatus: Scalars['String']['output'];
+  /** While `failed processing` because production gave up (not the printer): why; an operator retries it */
+  failureReason?: Maybe<Scalars['String']['output']>;
   lineItemTotal: Scalars['Float']['output'];
   pageCount?: Maybe<Scalars['Int']['output']>;
   /** Carrier, tracking number and URL per parcel */
@@ -1007,7 +1009,7 @@ export type ProjectStatusPair = {
   __typename?: 'ProjectStatusPair';
   /** none, uploading, analyzing, idle */
   photos: Scalars['String']['output'];
-  /** created, building, editable, ordering, expired, deleted */
+  /** created, building, failed, editable, ordering, expired, deleted */
   project: Scalars['String']['output'];
 };
 
@@ -1021,7 +1023,7 @@ export type Query = {
   catalogue: Catalogue;
   /** The cover sheet of a product for a page count (even, within the product's bounds) */
   coverDimensions: CoverDimensions;
-  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, webhook.test */
+  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
   events: ClientEventPage;
   /** All markets, and the one suggested for a location (REST: get-market.php) */
   markets: MarketListing;
