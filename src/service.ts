@@ -84,7 +84,7 @@ export async function startService(config: Config, log: Logger, options: Service
   const credentialWatch = servesClients ? await watchCredentialChanges(database.url, credentialCache, log) : undefined;
   const app = servesClients
     ? await buildApp({ config, services: createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache }), bus, log })
-    : await buildWorkerApp({ em: database.orm.em, log });
+    : await buildWorkerApp({ em: database.orm.em, log, limits: config.limits });
   const address = await app.listen({ host: config.host, port: config.port });
   return {
     app,

@@ -112,6 +112,14 @@ const EnvironmentSchema = Type.Object(
     /** Read before anyone is authenticated (eCommerce bodies carry their credentials; printer events; unknown routes), so small. */
     UNAUTHENTICATED_BODY_LIMIT: count(64 * 1024, 'bytes of a request body read before its sender is authenticated'),
     WS_MAX_PAYLOAD: count(64 * 1024, 'bytes of one graphql-ws message'),
+    /**
+     * The whole of a request, headers and body, must have arrived within this (Node's
+     * server.requestTimeout; later: 408 and the connection closed). At the default a BODY_LIMIT body
+     * (1 MiB) needs about 18 KB/s, a slow mobile link's pace; a body trickled to hold a socket is cut off.
+     */
+    REQUEST_TIMEOUT: limit('60s'),
+    /** A request's headers must have arrived within this (Node's server.headersTimeout; at most REQUEST_TIMEOUT). */
+    HEADERS_TIMEOUT: limit('20s'),
     WS_CONNECTION_INIT_TIMEOUT: duration('3s'),
     WS_CONNECTS_PER_ADDRESS: count(300, 'graphql-ws connection attempts per RATE_LIMIT_WINDOW and address'),
     AUTH_FAILURES_MAX: count(30, 'failed authentications per AUTH_FAILURES_WINDOW and address'),
@@ -238,6 +246,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       unauthenticatedBodyLimitBytes: env.UNAUTHENTICATED_BODY_LIMIT,
       wsMaxPayloadBytes: env.WS_MAX_PAYLOAD,
       wsConnectionInitTimeoutMs: milliseconds(env.WS_CONNECTION_INIT_TIMEOUT),
+      requestTimeoutMs: milliseconds(env.REQUEST_TIMEOUT),
+      headersTimeoutMs: Math.min(milliseconds(env.HEADERS_TIMEOUT), milliseconds(env.REQUEST_TIMEOUT)),
       wsConnectsPerAddress: env.WS_CONNECTS_PER_ADDRESS,
       authFailuresMax: env.AUTH_FAILURES_MAX,
       authFailuresWindowMs: milliseconds(env.AUTH_FAILURES_WINDOW),

@@ -19,6 +19,7 @@ import { Problem, type OpenApiTag } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
 import { clientAddresses } from './client-address';
 import { discardUnreadBodies } from './unread-bodies';
+import { requestTimeoutOptions } from './request-timeouts';
 import { honourIdempotencyKeys } from './idempotency';
 import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
 import { registerSecurityHeaders } from './security-headers';
@@ -49,6 +50,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     logController: new OneLinePerRequest(),
     // Routes that authenticate by header before reading the body raise it to BODY_LIMIT (authenticate-request.ts).
     bodyLimit: Math.min(config.limits.unauthenticatedBodyLimitBytes, config.limits.bodyLimitBytes),
+    ...requestTimeoutOptions(config.limits),
   }).withTypeProvider<TypeBoxTypeProvider>();
   discardUnreadBodies(app);
   app.setValidatorCompiler(requestValidatorCompiler());
