@@ -59,15 +59,16 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
-  app.setNotFoundHandler((request, reply) =>
+  app.addSchema(Problem);
+  await registerSecurityHeaders(app);
+  await registerRateLimits(app, services.requestBudget);
+  // Unknown routes spend their address's budget too: probing paths is not free.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) =>
     reply
       .status(404)
       .type('application/problem+json')
       .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
   );
-  app.addSchema(Problem);
-  await registerSecurityHeaders(app);
-  await registerRateLimits(app, services.requestBudget);
   honourIdempotencyKeys(app, services);
 
   await app.register(swagger, {
