@@ -104,7 +104,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
-  await registerGraphql(app, services, bus, config.limits, addresses.addressOf);
+  await registerGraphql(app, services, bus, config.limits, addresses.addressOf, config.production);
   await app.register(webRoutes, { publicUrl: config.publicUrl, shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId) });
   return app;
 }
