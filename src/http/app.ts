@@ -51,6 +51,12 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     // Routes that authenticate by header before reading the body raise it to BODY_LIMIT (authenticate-request.ts).
     bodyLimit: Math.min(config.limits.unauthenticatedBodyLimitBytes, config.limits.bodyLimitBytes),
     ...requestTimeoutOptions(config.limits),
+    // JSON.parse keeps `__proto__` as a plain own key (it sets no prototype); refuseUnsafeText then
+    // refuses it, and `constructor` and `prototype`, naming the field, before any hook or handler
+    // reads the body: one rule with GraphQL's (src/domain/safe-text.ts) rather than the parser's
+    // own refusal, which answers a bare "invalid JSON" without saying where.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
   }).withTypeProvider<TypeBoxTypeProvider>();
   discardUnreadBodies(app);
   app.setValidatorCompiler(requestValidatorCompiler());
