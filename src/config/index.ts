@@ -317,7 +317,7 @@ function productionPepperProblem(pepper: string | undefined): string | null {
   return null;
 }
 
-/** A pattern's length that random output of 32 bytes all but never holds (about 1 in 3 million for hex). */
+/** A pattern's length that random output of 32 bytes all but never holds (about 1 in a million for hex). */
 const PATTERN_LENGTH = 8;
 
 /**
