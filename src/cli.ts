@@ -23,6 +23,7 @@ import { Client } from './db/entities';
 import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
 import { FLOW_USAGE, runFlowCommand } from './cli/flow-commands';
 import { PRODUCTION_USAGE, runProductionCommand } from './cli/production-commands';
+import { shownAsText, terminalJson, terminalLine } from './cli/terminal-text';
 
 const USAGE = `usage:
   npm run cli -- client create --name <name> [--json]
@@ -75,8 +76,8 @@ async function main(argv: string[]): Promise<void> {
       }
       case 'client list': {
         const clients = await admin.list();
-        if (values.json) console.log(JSON.stringify(clients));
-        else for (const c of clients) console.log(`${c.clientId}  ${c.name}  dev=${c.accessKeys.dev ?? '-'}  prod=${c.accessKeys.prod ?? '-'}`);
+        if (values.json) console.log(terminalJson(clients));
+        else for (const c of clients) console.log(terminalLine`${c.clientId}  ${c.name}  dev=${c.accessKeys.dev ?? '-'}  prod=${c.accessKeys.prod ?? '-'}`);
         break;
       }
       case 'client rotate': {
@@ -90,7 +91,7 @@ async function main(argv: string[]): Promise<void> {
         // The editor's frame-ancestors: every --origin replaces the list; none empties it (no page may frame the editor).
         if (!values.client) throw new UsageError('client shop-origins needs --client <clientId>');
         const result = await admin.setShopOrigins(values.client, values.origin ?? []);
-        console.log(values.json ? JSON.stringify(result) : `shop origins of ${result.clientId}: ${result.shopOrigins.join(' ') || "none (no page may frame the editor)"}`);
+        console.log(values.json ? terminalJson(result) : terminalLine`shop origins of ${result.clientId}: ${result.shopOrigins.join(' ') || "none (no page may frame the editor)"}`);
         break;
       }
       case 'catalogue import': {
@@ -101,8 +102,8 @@ async function main(argv: string[]): Promise<void> {
         await replaceCatalogue(em, values.client, catalogue);
         console.log(
           values.json
-            ? JSON.stringify({ clientId: values.client, products: catalogue.products.length, markets: catalogue.markets.length })
-            : `imported ${catalogue.products.length} products in ${catalogue.markets.length} markets for ${values.client}`,
+            ? terminalJson({ clientId: values.client, products: catalogue.products.length, markets: catalogue.markets.length })
+            : terminalLine`imported ${catalogue.products.length} products in ${catalogue.markets.length} markets for ${values.client}`,
         );
         break;
       }
@@ -132,26 +133,27 @@ async function main(argv: string[]): Promise<void> {
 
 function printIssued(issued: IssuedClient, json: boolean): void {
   if (json) {
-    console.log(JSON.stringify(issued));
+    console.log(terminalJson(issued));
     return;
   }
-  console.log(`client ${issued.clientId} (${issued.name})`);
+  console.log(terminalLine`client ${issued.clientId} (${issued.name})`);
   for (const [env, c] of Object.entries(issued.credentials)) {
-    console.log(`  ${env}: accessKey=${c.accessKey} accessSecret=${c.accessSecret} apiKey=${c.apiKey}`);
+    console.log(terminalLine`  ${env}: accessKey=${c.accessKey} accessSecret=${c.accessSecret} apiKey=${c.apiKey}`);
   }
   console.log('Secrets are shown only now; store them safely.');
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof UsageError) {
-    console.error(`${error.message}\n${USAGE}`);
+    console.error(`${shownAsText(error.message)}\n${USAGE}`);
     process.exit(2);
   }
   if (error instanceof DomainError) {
-    console.error(`${error.code}: ${error.message}`);
-    for (const e of error.errors) console.error(`  ${e.path}: ${e.message}`);
+    console.error(terminalLine`${error.code}: ${error.message}`);
+    for (const e of error.errors) console.error(terminalLine`  ${e.path}: ${e.message}`);
     process.exit(1);
   }
-  console.error(error);
+  // Line by line: a stack's own line breaks stay, anything in its messages is shown, not obeyed.
+  console.error(String((error as Error)?.stack ?? error).split('\n').map(shownAsText).join('\n'));
   process.exit(1);
 });

@@ -86,7 +86,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const credentialWatch = servesClients ? await watchCredentialChanges(database.url, credentialCache, log) : undefined;
   const app = servesClients
     ? await buildApp({ config, services: createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache }), bus, log, gauges })
-    : await buildWorkerApp({ em: database.orm.em, log, gauges, store: { files, minFreeBytes: config.limits.storeMinFreeBytes } });
+    : await buildWorkerApp({ em: database.orm.em, log, gauges, store: { files, minFreeBytes: config.limits.storeMinFreeBytes }, limits: config.limits });
   const address = await app.listen({ host: config.host, port: config.port });
   return {
     app,

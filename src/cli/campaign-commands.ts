@@ -12,6 +12,7 @@ import { isEnvironment, type Environment } from '../domain/environment';
 import { eventTypesOf, findWebhook, rotateWebhookSecret, setWebhook, setWebhookEventTypes, type IssuedWebhook, type WebhookTarget } from '../services/webhooks/webhook-endpoints';
 import { campaignCounts, type CampaignCounts } from '../services/campaigns/campaign-progress';
 import { ACROSS_TENANTS, scopeToTenant } from '../db/tenant-filter';
+import { terminalJson, terminalLine } from './terminal-text';
 
 export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> --url <url> [--events all|<type,type>] [--env dev|prod] [--json]
   npm run cli -- webhook show --client <clientId> [--env dev|prod] [--json]
@@ -58,16 +59,16 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     case 'webhook show': {
       const where = target();
       const endpoint = await findWebhook(scopeToTenant(em, where), where);
-      if (values.json) console.log(JSON.stringify(endpoint ? { url: endpoint.url, env: where.env, eventTypes: eventTypesOf(endpoint), updatedAt: endpoint.updatedAt.toISOString() } : null));
-      else console.log(endpoint ? `${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}` : `no webhook set for ${where.env}`);
+      if (values.json) console.log(terminalJson(endpoint ? { url: endpoint.url, env: where.env, eventTypes: eventTypesOf(endpoint), updatedAt: endpoint.updatedAt.toISOString() } : null));
+      else console.log(endpoint ? terminalLine`${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}` : terminalLine`no webhook set for ${where.env}`);
       return true;
     }
     case 'webhook test': {
       // The running service's outbox relay sends it within a moment.
       const where = target();
       const delivery = await sendTestEvent(scopeToTenant(em, where), where, 'the operator (CLI)');
-      if (values.json) console.log(JSON.stringify({ deliveryId: delivery.id, eventId: delivery.eventId, url: delivery.url }));
-      else console.log(`queued webhook.test ${delivery.eventId} to ${delivery.url} (delivery ${delivery.id}); the running service sends it`);
+      if (values.json) console.log(terminalJson({ deliveryId: delivery.id, eventId: delivery.eventId, url: delivery.url }));
+      else console.log(terminalLine`queued webhook.test ${delivery.eventId} to ${delivery.url} (delivery ${delivery.id}); the running service sends it`);
       return true;
     }
     case 'webhook events': {
@@ -76,8 +77,8 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
       const scoped = scopeToTenant(em, where);
       const latest = await scoped.find(EventRecord, {}, { orderBy: { position: 'desc' }, limit: Number.isInteger(limit) && limit > 0 && limit <= 100 ? limit : usage('--limit must be from 1 to 100') });
       const events = latest.reverse().map(envelopeOf);
-      if (values.json) console.log(JSON.stringify(events));
-      else for (const e of events) console.log(`${e.occurredAt}  ${e.id}  ${e.type.padEnd(26)}  ${String(e.data.orderId ?? '')}  ${e.sequence ?? ''}`);
+      if (values.json) console.log(terminalJson(events));
+      else for (const e of events) console.log(terminalLine`${e.occurredAt}  ${e.id}  ${e.type.padEnd(26)}  ${String(e.data.orderId ?? '')}  ${e.sequence ?? ''}`);
       return true;
     }
     case 'campaign list': {
@@ -87,8 +88,8 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
       for (const c of campaigns) {
         listed.push({ id: c.id, clientId: c.client.id, env: c.env, status: c.status, csvUrl: c.csvUrl, createdAt: c.createdAt.toISOString(), counts: await campaignCounts(em, c) });
       }
-      if (values.json) console.log(JSON.stringify(listed));
-      else for (const c of listed) console.log(`${c.id}  ${c.env}  ${c.status.padEnd(10)}  ${summary(c.counts)}  ${c.csvUrl}`);
+      if (values.json) console.log(terminalJson(listed));
+      else for (const c of listed) console.log(terminalLine`${c.id}  ${c.env}  ${c.status.padEnd(10)}  ${summary(c.counts)}  ${c.csvUrl}`);
       return true;
     }
     case 'campaign watch': {
@@ -124,7 +125,7 @@ async function watch(em: EntityManager, id: string, usage: (message: string) => 
     bar.update(settled(state.counts), { status: state.campaign.status, ...state.counts });
   }
   bar.stop();
-  console.log(`${id} ${state.campaign.status}: ${summary(state.counts)}${state.campaign.reason ? ` (${state.campaign.reason})` : ''}`);
+  console.log(terminalLine`${id} ${state.campaign.status}: ${summary(state.counts)}${state.campaign.reason ? ` (${state.campaign.reason})` : ''}`);
   return state.campaign.status;
 }
 
@@ -134,11 +135,11 @@ function summary(c: CampaignCounts): string {
 
 function printIssued(issued: IssuedWebhook, env: Environment, json: boolean, eventTypes?: string[]): void {
   if (json) {
-    console.log(JSON.stringify({ url: issued.url, secret: issued.secret, ...(eventTypes ? { eventTypes } : {}) }));
+    console.log(terminalJson({ url: issued.url, secret: issued.secret, ...(eventTypes ? { eventTypes } : {}) }));
     return;
   }
-  console.log(`webhook (${env}): ${issued.url}`);
-  if (eventTypes) console.log(`event types: ${eventTypes.join(', ')}`);
-  if (issued.secret) console.log(`signing secret: ${issued.secret}\nThe secret is shown only now; store it safely.`);
+  console.log(terminalLine`webhook (${env}): ${issued.url}`);
+  if (eventTypes) console.log(terminalLine`event types: ${eventTypes.join(', ')}`);
+  if (issued.secret) console.log(terminalLine`signing secret: ${issued.secret}\nThe secret is shown only now; store it safely.`);
   else console.log('signing secret unchanged (replace it with: webhook rotate-secret)');
 }

@@ -127,6 +127,14 @@ const EnvironmentSchema = Type.Object(
     /** Read before anyone is authenticated (eCommerce bodies carry their credentials; printer events; unknown routes), so small. */
     UNAUTHENTICATED_BODY_LIMIT: count(64 * 1024, 'bytes of a request body read before its sender is authenticated'),
     WS_MAX_PAYLOAD: count(64 * 1024, 'bytes of one graphql-ws message'),
+    /**
+     * The whole of a request, headers and body, must have arrived within this (Node's
+     * server.requestTimeout; later: 408 and the connection closed). At the default a BODY_LIMIT body
+     * (1 MiB) needs about 18 KB/s, a slow mobile link's pace; a body trickled to hold a socket is cut off.
+     */
+    REQUEST_TIMEOUT: limit('60s'),
+    /** A request's headers must have arrived within this (Node's server.headersTimeout; at most REQUEST_TIMEOUT). */
+    HEADERS_TIMEOUT: limit('20s'),
     WS_CONNECTION_INIT_TIMEOUT: duration('3s'),
     WS_CONNECTS_PER_ADDRESS: count(300, 'graphql-ws connection attempts per RATE_LIMIT_WINDOW and address'),
     AUTH_FAILURES_MAX: count(30, 'failed authentications per AUTH_FAILURES_WINDOW and address'),
@@ -259,6 +267,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       unauthenticatedBodyLimitBytes: env.UNAUTHENTICATED_BODY_LIMIT,
       wsMaxPayloadBytes: env.WS_MAX_PAYLOAD,
       wsConnectionInitTimeoutMs: milliseconds(env.WS_CONNECTION_INIT_TIMEOUT),
+      requestTimeoutMs: milliseconds(env.REQUEST_TIMEOUT),
+      headersTimeoutMs: Math.min(milliseconds(env.HEADERS_TIMEOUT), milliseconds(env.REQUEST_TIMEOUT)),
       wsConnectsPerAddress: env.WS_CONNECTS_PER_ADDRESS,
       authFailuresMax: env.AUTH_FAILURES_MAX,
       authFailuresWindowMs: milliseconds(env.AUTH_FAILURES_WINDOW),
@@ -311,7 +321,8 @@ function fileStoreOf(env: Environment) {
 /**
  * A production pepper keys every credential digest, file-URL signature and webhook-secret seal, so
  * it must be unguessable: the hex or base64 of at least 32 random bytes (`openssl rand -base64 32`),
- * not a value published anywhere (a placeholder), not a short alphabet repeated.
+ * not a value published anywhere (a placeholder), not a short alphabet repeated, no sequence of 8
+ * characters twice and no run of 8 counting characters (isPatterned).
  */
 export const MIN_PEPPER_BYTES = 32;
 /** Values that have stood in documentation or compose files: public, so never a production key. */
@@ -322,10 +333,33 @@ function productionPepperProblem(pepper: string | undefined): string | null {
   if (!pepper) return `CREDENTIAL_PEPPER is not set; ${wanted}`;
   const bytes = /^[0-9a-f]+$/i.test(pepper) ? pepper.length / 2 : /^[A-Za-z0-9+/_-]+={0,2}$/.test(pepper) ? Math.floor((pepper.replace(/=+$/, '').length * 3) / 4) : 0;
   if (bytes < MIN_PEPPER_BYTES) return `CREDENTIAL_PEPPER is too weak; ${wanted}`;
-  if (PUBLIC_PEPPERS.has(pepper) || /change-?me|example|secret|password/i.test(pepper) || new Set(pepper).size < 10) {
-    return `CREDENTIAL_PEPPER is a placeholder or a repeated pattern, not a random key; ${wanted}`;
+  if (PUBLIC_PEPPERS.has(pepper) || /change-?me|example|secret|password/i.test(pepper) || new Set(pepper).size < 10 || isPatterned(pepper)) {
+    return `CREDENTIAL_PEPPER is a placeholder or a repeated or counting pattern, not a random key; ${wanted}`;
   }
   return null;
+}
+
+/** A pattern's length that random output of 32 bytes all but never holds (about 1 in a million for hex). */
+const PATTERN_LENGTH = 8;
+
+/**
+ * Whether a pepper is made by hand rather than drawn: some PATTERN_LENGTH characters occur twice
+ * (`0123456789abcdef` four times, a key pasted twice) or count up or down one by one
+ * (`01234567`, `abcdefgh`). Either costs a guesser almost nothing, however long the value.
+ */
+function isPatterned(pepper: string): boolean {
+  const seen = new Set<string>();
+  let counting = 1;
+  for (let at = 0; at < pepper.length; at++) {
+    const step = at > 0 ? pepper.charCodeAt(at) - pepper.charCodeAt(at - 1) : 0;
+    counting = Math.abs(step) === 1 && (counting === 1 || step === pepper.charCodeAt(at - 1) - pepper.charCodeAt(at - 2)) ? counting + 1 : 1;
+    if (counting >= PATTERN_LENGTH) return true;
+    if (at + PATTERN_LENGTH > pepper.length) continue;
+    const piece = pepper.slice(at, at + PATTERN_LENGTH);
+    if (seen.has(piece)) return true;
+    seen.add(piece);
+  }
+  return false;
 }
 
 /**

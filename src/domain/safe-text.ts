@@ -14,6 +14,18 @@ export function isSafeText(value: string): boolean {
   return !UNSAFE.test(value);
 }
 
+/**
+ * Keys that name JavaScript's prototype machinery. Stored in a free-form object (metadata, custom)
+ * they wait for the first `Object.assign` or spread that turns them into a prototype; REST's JSON
+ * parser refuses `__proto__` (and `constructor.prototype`), so every transport refuses all three, anywhere.
+ */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+export const PROTOTYPE_KEY_MESSAGE = 'must not be named __proto__, constructor or prototype';
+
+export function isPrototypeKey(key: string): boolean {
+  return PROTOTYPE_KEYS.has(key);
+}
+
 /** `a` + `b` -> `a.b`, `a` + `0` -> `a[0]`: the field as the client wrote it. */
 function childPath(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
@@ -21,8 +33,8 @@ function childPath(parent: string, key: string | number): string {
 }
 
 /**
- * The first string (value or object key) in `value` that is not safe text, as a field error; null
- * when there is none. Iterative, so a hostile nesting depth cannot overflow the stack.
+ * The first string (value or object key) in `value` that is not safe text, or the first key that
+ * is a prototype key, as a field error; null when there is none. Iterative, so a hostile nesting depth cannot overflow the stack.
  */
 export function unsafeTextError(value: unknown, path: string): FieldError | null {
   const stack: [unknown, string][] = [[value, path]];
@@ -35,6 +47,7 @@ export function unsafeTextError(value: unknown, path: string): FieldError | null
     } else if (current !== null && typeof current === 'object') {
       for (const [key, item] of Object.entries(current)) {
         if (!isSafeText(key)) return { path: at || '(body)', message: 'must not have a key with a NUL character or an unpaired UTF-16 surrogate' };
+        if (isPrototypeKey(key)) return { path: childPath(at, key), message: PROTOTYPE_KEY_MESSAGE };
         stack.push([item, childPath(at, key)]);
       }
     }

@@ -41,8 +41,11 @@ export async function startGraphqlServer(
   app: FastifyInstance,
   services: AppServices,
   bus: StatusEventBus,
-  limits: OperationLimits & SocketLimits & SocketDoorLimits,
+  limits: OperationLimits & SocketLimits & SocketDoorLimits & { hideSchemaDetails: boolean },
 ): Promise<ApolloServer<GraphqlContext>> {
+  // In production no error names fields or types the caller did not ask for ("Did you mean …?"): it
+  // would map the schema for someone without introspection. Apollo strips them from HTTP answers.
+  const clientErrors = limits.hideSchemaDetails ? withoutSuggestions : (errors: readonly GraphQLFormattedError[]) => errors;
   const schema = await graphqlSchema();
   const rules = operationRules(limits);
   const caps = new SocketCaps(limits, services.socketSlots);
@@ -141,8 +144,12 @@ export async function startGraphqlServer(
       },
       connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
       // Subscriptions answer errors in the same vocabulary as queries (codes, no internals).
-      onError: (_ctx, _id, _payload, errors) => errors.map((error) => formatGraphqlError(error.toJSON(), error)),
-      onNext: (_ctx, _id, _payload, _args, result) => (result.errors ? formatResult(result) : undefined),
+      onError: (_ctx, _id, _payload, errors) => clientErrors(errors.map((error) => formatGraphqlError(error.toJSON(), error))),
+      onNext: (_ctx, _id, _payload, _args, result) => {
+        if (!result.errors) return undefined;
+        const formatted = formatResult(result);
+        return { ...formatted, errors: clientErrors(formatted.errors ?? []) };
+      },
       context: (socketContext, id): GraphqlContext => {
         const extra = socketContext.extra as SocketExtra & { socket: WebSocket };
         // Not randomUUID: Node builds it by concatenation, a chain of string pieces that every
@@ -198,6 +205,7 @@ export async function startGraphqlServer(
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
     csrfPrevention: { requestHeaders: ['x-service', 'x-editor-project', 'x-editor-key', 'x-apollo-operation-name', 'apollo-require-preflight'] },
     includeStacktraceInErrorResponses: false,
+    hideSchemaDetailsFromClientErrors: limits.hideSchemaDetails,
     validationRules: rules,
     formatError: formatGraphqlError,
   });
@@ -279,6 +287,11 @@ class LazyLoadersContext implements GraphqlContext {
   get loaders(): Loaders {
     return (this.madeLoaders ??= createLoaders(this.ctx));
   }
+}
+
+/** Errors without GraphQL's "Did you mean …?" suggestions, as Apollo's hideSchemaDetailsFromClientErrors words it. */
+function withoutSuggestions(errors: readonly GraphQLFormattedError[]): GraphQLFormattedError[] {
+  return errors.map((error) => ({ ...error, message: error.message.replace(/ ?Did you mean(.+?)\?$/, '') }));
 }
 
 /** A result with its errors in the vocabulary of queries, as subscribers receive it. */

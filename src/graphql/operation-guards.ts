@@ -19,7 +19,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { MAX_ORDER_PAGE_SIZE, MAX_PROJECT_PAGE_SIZE } from '../domain/limits';
-import { isSafeText, unsafeTextError } from '../domain/safe-text';
+import { isPrototypeKey, isSafeText, PROTOTYPE_KEY_MESSAGE, unsafeTextError } from '../domain/safe-text';
 
 /** The published GraphQL limits (docs/operations.md, Limits), as configured. */
 export interface OperationLimits {
@@ -30,7 +30,8 @@ export interface OperationLimits {
 
 /**
  * Validation rules added to GraphQL's own for every operation, over HTTP and over graphql-ws:
- * depth, cost and alias limits (graphql-armor), and no NUL or lone surrogate in a string literal.
+ * depth, cost and alias limits (graphql-armor), no NUL or lone surrogate in a string literal and no
+ * prototype key (`__proto__`, `constructor`, `prototype`) in an object literal.
  * Variables are checked by `unsafeVariablesError`, as they are not part of the document.
  */
 export function operationRules(limits: OperationLimits): ValidationRule[] {
@@ -96,6 +97,14 @@ function withExplicitPageSizes(schema: GraphQLSchema, document: DocumentNode): D
 
 function safeStringLiterals(context: ValidationContext): ASTVisitor {
   return {
+    // A JSONObject literal (`metadata: {__proto__: …}`) takes any key: refused as REST's parser and unsafeTextError refuse it.
+    ObjectField(node, _key, parent, _path, ancestors) {
+      if (!isPrototypeKey(node.name.value)) return;
+      const field = fieldPathOf([...(parent ? [...ancestors, parent] : ancestors), node]);
+      context.reportError(
+        new GraphQLError(`${field}: ${PROTOTYPE_KEY_MESSAGE}`, { nodes: node, extensions: { code: 'INVALID_TEXT', errors: [{ path: field, message: PROTOTYPE_KEY_MESSAGE }] } }),
+      );
+    },
     StringValue(node, _key, parent, _path, ancestors) {
       if (isSafeText(node.value)) return;
       const field = fieldPathOf(parent ? [...ancestors, parent] : ancestors);

@@ -19,6 +19,7 @@ import { Problem, type OpenApiTag } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
 import { clientAddresses } from './client-address';
 import { discardUnreadBodies } from './unread-bodies';
+import { requestTimeoutOptions } from './request-timeouts';
 import { honourIdempotencyKeys } from './idempotency';
 import { refuseUnsafeText, requestValidatorCompiler } from './request-validation';
 import { registerSecurityHeaders } from './security-headers';
@@ -50,6 +51,13 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
     logController: new OneLinePerRequest(),
     // Routes that authenticate by header before reading the body raise it to BODY_LIMIT (authenticate-request.ts).
     bodyLimit: Math.min(config.limits.unauthenticatedBodyLimitBytes, config.limits.bodyLimitBytes),
+    ...requestTimeoutOptions(config.limits),
+    // JSON.parse keeps `__proto__` as a plain own key (it sets no prototype); refuseUnsafeText then
+    // refuses it, and `constructor` and `prototype`, naming the field, before any hook or handler
+    // reads the body: one rule with GraphQL's (src/domain/safe-text.ts) rather than the parser's
+    // own refusal, which answers a bare "invalid JSON" without saying where.
+    onProtoPoisoning: 'ignore',
+    onConstructorPoisoning: 'ignore',
   }).withTypeProvider<TypeBoxTypeProvider>();
   discardUnreadBodies(app);
   app.setValidatorCompiler(requestValidatorCompiler());
@@ -58,15 +66,16 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
   app.removeContentTypeParser('text/plain');
 
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
-  app.setNotFoundHandler((request, reply) =>
+  app.addSchema(Problem);
+  await registerSecurityHeaders(app);
+  await registerRateLimits(app, services.requestBudget);
+  // Unknown routes spend their address's budget too: probing paths is not free.
+  app.setNotFoundHandler({ preHandler: app.rateLimit() }, (request, reply) =>
     reply
       .status(404)
       .type('application/problem+json')
       .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
   );
-  app.addSchema(Problem);
-  await registerSecurityHeaders(app);
-  await registerRateLimits(app, services.requestBudget);
   honourIdempotencyKeys(app, services);
 
   await app.register(swagger, {
@@ -102,7 +111,7 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
-  await registerGraphql(app, services, bus, config.limits, addresses.addressOf);
+  await registerGraphql(app, services, bus, config.limits, addresses.addressOf, config.production);
   await app.register(webRoutes, { publicUrl: config.publicUrl, shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId) });
   return app;
 }

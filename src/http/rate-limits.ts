@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors';
@@ -9,13 +8,14 @@ const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
 
 /**
  * Per-client rate limits (docs/operations.md, Limits), spent from the RequestBudget that graphql-ws operations
- * spend too: one budget per authenticated client and environment (an editor session: per project),
- * per eCommerce `key` as presented (its body authenticates after this count), per address for
- * requests without any. Requests that fail authentication never get here: they count as failures
- * of their address instead (AUTH_FAILURES_MAX), so another shop's accessKey with a wrong secret
- * spends nothing of that shop's budget. Counted before validation, so that malformed floods count
- * too. Headers of the IETF draft (`RateLimit-Limit`, `-Remaining`, `-Reset`, `RateLimit-Policy`)
- * on every answer; a 429 problem with `Retry-After` once the budget is spent.
+ * spend too: one budget per authenticated client and environment, whichever credential it presents
+ * (`X-Service` or the eCommerce `key`; an editor session: per project), per address for requests
+ * without any (unknown routes too: app.ts spends it in the 404 handler through `app.rateLimit()`). Requests that fail authentication
+ * never get here: they count as failures of their address instead (AUTH_FAILURES_MAX), so another
+ * shop's accessKey with a wrong secret spends nothing of that shop's budget. Counted before
+ * validation, so that malformed floods count too. Headers of the IETF draft (`RateLimit-Limit`,
+ * `-Remaining`, `-Reset`, `RateLimit-Policy`) on every answer; a 429 problem with `Retry-After`
+ * once the budget is spent.
  */
 export async function registerRateLimits(app: FastifyInstance, budget: RequestBudget): Promise<void> {
   const windowSeconds = Math.max(1, Math.round(budget.windowMs / 1000));
@@ -55,10 +55,12 @@ function budgetStore(budget: RequestBudget) {
   };
 }
 
-/** The budget a request spends: its authenticated caller, else its eCommerce key as presented, else its address. */
+/**
+ * The budget a request spends: its authenticated caller (an eCommerce key is authenticated before
+ * this count, so it spends its shop's budget as the shop's X-Service does), else its address.
+ * Never anything a caller makes up: a fresh garbage key per request would be a fresh budget.
+ */
 function rateLimitKeyOf(request: FastifyRequest): string {
   if (request.tenant) return budgetKeyOf({ tenant: request.tenant, projectScope: request.projectScope });
-  const key = (request.body as { key?: unknown } | undefined)?.key;
-  if (typeof key === 'string' && key) return `api:${createHash('sha256').update(key).digest('hex')}`;
   return `ip:${request.ip}`;
 }

@@ -28,9 +28,10 @@ export function requestValidatorCompiler(): FastifySchemaCompiler<FastifySchema>
 }
 
 /**
- * NUL characters and lone surrogates are refused in every body and querystring of every route
- * (REST and GraphQL over HTTP: its variables ride in the body), before validation and before any
- * of it reaches the database. One walk here instead of a pattern on every string field.
+ * NUL characters and lone surrogates, and the keys `__proto__`, `constructor` and `prototype`, are
+ * refused in every body and querystring of every route (REST and GraphQL over HTTP: its variables
+ * ride in the body), before validation and before any of it reaches the database or a hook that
+ * copies it. One walk here instead of a pattern on every string field.
  */
 export function refuseUnsafeText(app: FastifyInstance): void {
   // A callback hook: the check never waits, and an async hook costs every request a promise.

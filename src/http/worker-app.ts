@@ -5,13 +5,26 @@ import type { Logger } from 'pino';
 import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
 import { problem, sendProblem } from './problem';
 import { healthRoutes, type HealthOptions } from './health/routes';
+import { requestTimeoutOptions } from './request-timeouts';
+import type { Config } from '../config';
 
 /**
  * The HTTP face of a worker process (ROLE=worker): liveness, readiness and metrics for the
  * orchestrator, nothing a client could call; every other path is a 404 saying so.
  */
-export async function buildWorkerApp({ em, log, gauges, store }: { em: EntityManager; log: Logger; gauges?: ServiceGauges; store: HealthOptions['store'] }): Promise<FastifyInstance> {
-  const app = Fastify({ loggerInstance: log as FastifyBaseLogger, genReqId: requestIdOf, logController: new OneLinePerRequest() }).withTypeProvider<TypeBoxTypeProvider>();
+export async function buildWorkerApp({ em, log, gauges, store, limits }: {
+  em: EntityManager;
+  log: Logger;
+  gauges?: ServiceGauges;
+  store: HealthOptions['store'];
+  limits: Config['limits'];
+}): Promise<FastifyInstance> {
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    genReqId: requestIdOf,
+    logController: new OneLinePerRequest(),
+    ...requestTimeoutOptions(limits),
+  }).withTypeProvider<TypeBoxTypeProvider>();
   app.setErrorHandler((error, request, reply) => sendProblem(request, reply, error));
   app.setNotFoundHandler((request, reply) =>
     reply

@@ -1,18 +1,18 @@
 import { pino, type DestinationStream, type Logger } from 'pino';
-import { CENSORED, REDACT_PATHS, requestForLog, scrubLogLine } from './redaction';
+import { CENSORED, REDACT_PATHS, errorForLog, requestForLog, scrubLogLine } from './redaction';
 
 /**
  * The process's logger: JSON lines in production and wherever the output is not a terminal (log
  * collectors parse them), pino-pretty's coloured lines on a developer's terminal. `fd` 2 sends the
  * logs to stderr, for commands whose stdout is their result (the CLI's `--json`); a stream takes
  * them elsewhere (tests read what a run logged). Either way no line carries an editor credential,
- * an e-mail address or a secret (./redaction.ts).
+ * an e-mail address, a secret or a database statement's values (./redaction.ts).
  */
 export function createLogger(level: string, destination: 1 | 2 | DestinationStream = 1): Logger {
   const options = {
     level,
     redact: { paths: REDACT_PATHS, censor: CENSORED },
-    serializers: { req: requestForLog },
+    serializers: { req: requestForLog, err: errorForLog },
     hooks: { streamWrite: scrubLogLine },
   };
   if (typeof destination !== 'number') return pino(options, destination);

@@ -1,11 +1,15 @@
 import { createHash } from 'node:crypto';
+import { stdSerializers } from 'pino';
 
 /**
- * What never reaches a log line: editor credentials (project ids), e-mail addresses and secrets.
+ * What never reaches a log line: editor credentials (project ids), e-mail addresses, secrets, and
+ * the values a database statement carried (names, phone numbers, addresses, payment references).
  * Three layers, because a value can arrive anywhere: known fields are censored by pino's `redact`
- * (headers, bodies, arguments we log), request URLs lose their query values (`/editor?id=…&user=…`),
- * and every finished line is scrubbed of what still looks like one (a project id in a workflow id or
- * an error message, an e-mail in a URL path).
+ * (headers, bodies, arguments we log) and dropped from logged errors (a driver error's `detail`,
+ * `sql`, `params`), request URLs lose their query values (`/editor?id=…&user=…`), and every
+ * finished line is scrubbed of what still looks like one (a project id in a workflow id or an error
+ * message, an e-mail in a URL path, the literals of a statement MikroORM inlined into its error
+ * message, a row or key PostgreSQL quoted in a detail).
  */
 
 export const CENSORED = '[redacted]';
@@ -20,6 +24,27 @@ export const REDACT_PATHS = [
   'req.body',
   'res.headers["set-cookie"]',
 ];
+
+/**
+ * Fields of an error that hold a statement's values: PostgreSQL's `detail` (`Key (…)=(…)`,
+ * `Failing row contains (…)`), `where` and `internalQuery`, and the statement and its parameters
+ * as drivers and ORMs attach them.
+ */
+const STATEMENT_VALUE_FIELDS = ['detail', 'where', 'internalQuery', 'sql', 'params', 'parameters', 'bindings', 'query'];
+
+/** pino's error serializer, without the fields that hold a statement's values, in the error and each error it holds. */
+export function errorForLog(error: unknown): unknown {
+  return withoutStatementValues(stdSerializers.err(error as Error), 0);
+}
+
+function withoutStatementValues(serialized: unknown, depth: number): unknown {
+  if (typeof serialized !== 'object' || serialized === null || depth > 4) return serialized;
+  const fields = serialized as Record<string, unknown>;
+  for (const field of STATEMENT_VALUE_FIELDS) delete fields[field];
+  // The original error rides along as a non-enumerable `raw`; the others may hold errors of their own.
+  for (const [key, value] of Object.entries(fields)) if (typeof value === 'object') fields[key] = withoutStatementValues(value, depth + 1);
+  return serialized;
+}
 
 /** `path?a=1&b=2` -> `path?a=[redacted]&b=[redacted]`: the names say what was asked, the values may be credentials. */
 export function withoutQueryValues(url: string): string {
@@ -44,6 +69,16 @@ const EMAIL = /[A-Za-z0-9._%+-]+(?:@|%40)[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Z
 const SECRET = /\b(?:as|key)_(?:dev|prod)_[A-Za-z0-9]+|\bwhsec_[A-Za-z0-9+/=]+|([?&]signature=)[^&"\s\\]+/g;
 /** A text each alternative of SECRET contains. */
 const SECRET_MARKS = ['_dev_', '_prod_', 'whsec_', 'signature='];
+/**
+ * A statement in a line, up to the end of the JSON string that holds it: MikroORM inlines a
+ * statement's values into it and prefixes a driver error's message with it (`insert into "orders"
+ * (…) values ('Ada', '+49 30 …') - duplicate key …`).
+ */
+const STATEMENT = /\b(?:insert\s+into|update|delete\s+from|select)\b(?:[^"\\]|\\.)*/gi;
+/** A quoted literal of a statement (`''` is a quote inside it); never past the end of the JSON string. */
+const STATEMENT_LITERAL = /'(?:[^'"\\]|''|\\.)*'/g;
+/** PostgreSQL's quotes of a row or key in a message or detail: `Key (order_id)=(…)`, `Failing row contains (…)`. */
+const QUOTED_ROW = /(Key \([^)"]*\)=\(|Failing row contains \()(?:[^"\\]|\\.)*\)/g;
 
 /**
  * A finished log line, scrubbed. A project id becomes `p#` and the start of its SHA-256: the same
@@ -59,5 +94,7 @@ export function scrubLogLine(line: string): string {
   if (SECRET_MARKS.some((mark) => scrubbed.includes(mark))) {
     scrubbed = scrubbed.replace(SECRET, (_match, query: string | undefined) => (query ? `${query}${CENSORED}` : CENSORED));
   }
+  if (scrubbed.includes("'")) scrubbed = scrubbed.replace(STATEMENT, (statement) => statement.replace(STATEMENT_LITERAL, `'${CENSORED}'`));
+  if (scrubbed.includes('Key (') || scrubbed.includes('Failing row')) scrubbed = scrubbed.replace(QUOTED_ROW, `$1${CENSORED})`);
   return scrubbed;
 }

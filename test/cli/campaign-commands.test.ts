@@ -8,6 +8,7 @@ import { startPhotoServer, type PhotoServer } from '../support/photo-server';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { campaignIdIn } from '../support/campaigns';
 import { waitFor } from '../support/wait';
+import { EventRecord } from '../../src/db/entities';
 
 const run = promisify(execFile);
 
@@ -123,4 +124,33 @@ describe('operator CLI: webhooks and campaigns', () => {
     expect((await cli('webhook', 'test', '--client', shop.clientId, '--env', 'prod')).stderr).toContain('WEBHOOK_NOT_CONFIGURED');
     await own.close();
   }, 180_000);
+
+  it('prints an order id carrying terminal control sequences as text: no cleared screen, no fake line (text and JSON)', async () => {
+    const shop = await api.createClient('Shop with a hostile order id');
+    // ESC[2J clears the screen, ESC[H homes the cursor; CR LF and C1 CSI (0x9b) start a line of the attacker's.
+    const hostile = 'o-1\u001b[2J\u001b[H\r\n2026-01-01T00:00:00.000Z  evt_fake  order.line.shipped\u009b31m\u202e';
+    const orm = await api.orm();
+    const em = orm.em.fork();
+    em.create(EventRecord, {
+      client: shop.clientId,
+      env: 'dev',
+      eventId: `evt_${'0'.repeat(32)}`,
+      type: 'order.line.shipped',
+      orderId: hostile,
+      data: { orderId: hostile },
+      occurredAt: new Date(),
+    });
+    await em.flush();
+
+    const text = await cli('webhook', 'events', '--client', shop.clientId);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout.trim().split('\n')).toHaveLength(1);
+    expect(text.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(text.stdout).toContain('o-1\\x1b[2J\\x1b[H\\x0d\\x0a2026-01-01T00:00:00.000Z  evt_fake');
+    expect(text.stdout).toContain('\\x9b31m\\u202e');
+
+    const json = await cli('webhook', 'events', '--client', shop.clientId, '--json');
+    expect(json.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202e]/);
+    expect(JSON.parse(json.stdout)[0].data.orderId).toBe(hostile);
+  });
 });

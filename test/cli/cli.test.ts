@@ -61,6 +61,10 @@ describe('operator CLI (npm run cli)', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('INVALID_SHOP_ORIGIN');
     expect(refused.stderr).toContain('origin[1]');
+    // Issue 39: a wildcard for every site, or for a top-level domain, and hosts that are not names, are refused by name; nothing changes.
+    const wildcards = await cli('client', 'shop-origins', '--client', issued.clientId, '--origin', 'https://*', '--origin', 'https://*.com', '--origin', 'https://sh*p.example', '--origin', 'https://shop');
+    expect(wildcards.code).toBe(1);
+    for (const field of ['origin[0]', 'origin[1]', 'origin[2]', 'origin[3]']) expect(wildcards.stderr).toContain(field);
     const generated = await post(api.url, '/v2/generate', { userId: 'framed', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0 }, serviceHeader(issued.credentials.dev));
     const editor = await fetch(generated.body.url);
     expect(editor.headers.get('content-security-policy')).toContain('frame-ancestors https://shop.example https://*.shop.example');

@@ -18,6 +18,10 @@ describe('NODE_ENV=production', () => {
     ['one character repeated', 'a'.repeat(64)],
     ['the hex of 16 bytes', randomBytes(16).toString('hex')],
     ['the base64 of 24 bytes', randomBytes(24).toString('base64')],
+    // Issue 39: 64 hex digits of 16 distinct characters, so long and varied enough for the checks above.
+    ['a hex alphabet repeated', '0123456789abcdef'.repeat(4)],
+    ['a random key pasted twice', randomBytes(16).toString('hex').repeat(2)],
+    ['a counting run in random bytes', `${randomBytes(24).toString('hex')}0123456789abcdef`],
   ])('refuses a CREDENTIAL_PEPPER that is %s, naming the variable and what it must be', (_what, pepper) => {
     const env = { NODE_ENV: 'production', ...(pepper ? { CREDENTIAL_PEPPER: pepper } : {}) };
     expect(() => loadConfig(env)).toThrow(ConfigError);
@@ -38,6 +42,14 @@ describe('NODE_ENV=production', () => {
     expect(() => loadConfig(env)).toThrow(/TEST_EXHAUST_MEMORY_IN_ACTIVITY is for tests only/);
     expect(loadConfig({ TEST_EXHAUST_MEMORY_IN_ACTIVITY: 'planRender' }).exhaustMemoryInActivity).toBe('planRender');
     expect(loadConfig({}).flowMaxRecoveryAttempts).toBe(3);
+  });
+
+  it('accepts drawn keys however they fall: 200 of each encoding (the pattern rule refuses about 1 in a million)', () => {
+    for (let i = 0; i < 200; i++) {
+      for (const pepper of [randomBytes(32).toString('hex'), randomBytes(32).toString('base64')]) {
+        expect(() => loadConfig({ NODE_ENV: 'production', CREDENTIAL_PEPPER: pepper }), pepper).not.toThrow();
+      }
+    }
   });
 
   it('keeps the developer defaults outside production (a generated pepper, 32 characters when set)', () => {

@@ -3,14 +3,23 @@ import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
 import { languageOf } from '../../domain/localized';
 import { listMarkets } from '../../services/markets/market-service';
-import { getMarketSchema, listProductSchema, orderHistorySchema, type Credentials } from './schemas';
+import { isEnvironment } from '../../domain/environment';
+import { getMarketSchema, listProductSchema, orderHistorySchema } from './schemas';
+
+/** The env + key of a body, whatever its shape. */
+function credentialsOf(body: unknown): { env?: unknown; key?: unknown } {
+  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { env?: unknown; key?: unknown }) : {};
+}
 
 /** The eCommerce family (docs/api.md, eCommerce): `env` + `key` in the JSON body authenticate each call. */
 export const ecommerceRoutes: FastifyPluginAsyncTypebox<{ services: AppServices }> = async (app, { services }) => {
-  // preHandler runs after validation: every route's body schema includes the credentials.
-  app.addHook('preHandler', async (request) => {
-    const body = request.body as Credentials;
-    request.tenant = await services.authenticator.fromApiKey(body.env, body.key, request.ip);
+  // Before the rate limit (a route hook, so after this one) and before validation: a valid key
+  // spends its shop's one budget, shared with its X-Service credential (budgetKeyOf). A body
+  // without a well-formed env + key authenticates nothing here; it spends its address's budget and
+  // validation answers it 400 naming the field (every route's body schema includes the credentials).
+  app.addHook('preValidation', async (request) => {
+    const { env, key } = credentialsOf(request.body);
+    if (isEnvironment(env) && typeof key === 'string' && key) request.tenant = await services.authenticator.fromApiKey(env, key, request.ip);
   });
 
   app.post('/api/v2/product/list-product.php', { schema: listProductSchema }, async (request) => {

@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { ENVIRONMENTS } from '../../domain/environment';
 import { CatalogueView } from '../../services/catalogue/catalogue-view';
 import { SUPPORTED_PRINT_TYPES, SUPPORTED_SCHEMAS } from '../../services/catalogue/catalogue-service';
@@ -13,8 +13,6 @@ const credentials = {
   env: Type.Enum(ENVIRONMENTS, { type: 'string', description: 'Environment: dev (sandbox) or prod' }),
   key: Type.String({ minLength: 1, description: "The environment's API key" }),
 };
-export const Credentials = Type.Object(credentials);
-export type Credentials = Static<typeof Credentials>;
 
 const language = Type.Optional(
   Type.String({ minLength: 2, maxLength: 35, description: 'Language code; its first 2 characters are used. Default en' }),

@@ -20,8 +20,9 @@ export async function registerGraphql(
   bus: StatusEventBus,
   limits: Config['limits'],
   addressOf: (request: IncomingMessage) => string,
+  production: boolean,
 ): Promise<void> {
-  const apollo = await startGraphqlServer(app, services, bus, { ...limits, addressOf });
+  const apollo = await startGraphqlServer(app, services, bus, { ...limits, addressOf, hideSchemaDetails: production });
 
   await app.register(async (scope) => {
     scope.setErrorHandler((error, request, reply) => {

@@ -5,10 +5,11 @@ import type { LimitStore } from './limit-store';
 /**
  * Failed authentications per address (AUTH_FAILURES_MAX per AUTH_FAILURES_WINDOW, docs/operations.md, Limits).
  * An address that spent its failures is refused with 429 before its next credential reaches the
- * database; a credential checked from memory (CredentialCache) still passes, so callers that share
- * an address with a guesser keep working once their key is known. Counted for all processes of
- * the database (LimitStore): a guesser spread over N processes gets no N times the tries. Both calls
- * sit on paths that query the database anyway (an uncached credential, a failure).
+ * database, and for a wrong secret of a credential held in memory too (CredentialCache); that
+ * credential with its right secret still passes, so callers that share an address with a guesser
+ * keep working once their key is known. Counted for all processes of the database (LimitStore): a
+ * guesser spread over N processes gets no N times the tries. Both calls sit on paths that query
+ * the database anyway (an uncached credential, a failure).
  */
 export class AuthFailureLimiter {
   private readonly failures: RateLimiterAbstract;

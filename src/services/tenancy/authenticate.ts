@@ -40,8 +40,9 @@ export interface EditorSessions {
  * The one place a request's identity is decided, for HTTP and graphql-ws alike (docs/api.md,
  * Authentication). Precedence: a client credential when one is presented, else an editor link
  * where the surface accepts one (GraphQL), else 401. Every failure counts against the caller's
- * address (AuthFailureLimiter); once they are spent, a credential that would need the database is
- * refused with 429 before it gets there.
+ * address (AuthFailureLimiter); once they are spent, every credential is refused with 429 (a
+ * credential that would need the database before it gets there) except one the cache holds
+ * with its right secret: known and unknown keys get the same answer.
  */
 export class Authenticator {
   /** `em` is the root EntityManager; each check runs in its own fork. */
@@ -128,6 +129,9 @@ export class Authenticator {
       if (credential) this.cache?.set(pair.accessKey, credential);
     }
     if (!credential || !this.opens(credential, pair.accessSecret)) {
+      // A key found in the cache skipped the check above: a spent address gets 429 for it too, so
+      // guesses at a known key are limited, and a known key answers as an unknown one does.
+      await this.failures.refuseWhenSpent(address);
       throw new UnauthenticatedError(`${path} carries an unknown accessKey or a wrong accessSecret`, path);
     }
     return tenantOf(credential);
