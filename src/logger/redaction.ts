@@ -15,12 +15,13 @@ import { stdSerializers } from 'pino';
 export const CENSORED = '[redacted]';
 
 /** Fields censored wherever a log call or a serializer puts them (at the top, and one level deep). */
-const SENSITIVE_FIELDS = ['accessSecret', 'apiKey', 'secret', 'signature', 'password', 'pepper', 'email', 'editorProject', 'authorization', 'cookie'];
+const SENSITIVE_FIELDS = ['accessSecret', 'apiKey', 'secret', 'signature', 'password', 'pepper', 'email', 'editorProject', 'editorKey', 'authorization', 'cookie'];
 
 export const REDACT_PATHS = [
   ...SENSITIVE_FIELDS.flatMap((field) => [field, `*.${field}`]),
   'req.headers["x-service"]',
   'req.headers["x-editor-project"]',
+  'req.headers["x-editor-key"]',
   'req.body',
   'res.headers["set-cookie"]',
 ];
