@@ -1,6 +1,5 @@
-import { QueryOrder } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { OrderLine } from '../../db/entities';
+import { Order, OrderLine } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import { NotFoundError } from '../../domain/errors';
 import { isFinalOrderStatus } from '../../domain/order-status';
@@ -30,16 +29,13 @@ export interface PrinterEventJob {
  * Crosses tenants: a printer serves every client; the caller scopes to the line found.
  */
 export async function lineOfPrinterEvent(em: EntityManager, psp: string, event: PrinterEventJob): Promise<{ line: OrderLine; ignore: boolean }> {
-  const sent = await em.find(
-    OrderLine,
-    { psp, printerJobId: event.jobId },
-    {
-      populate: ['order'],
-      // Lines sent before the time was recorded count as the oldest.
-      orderBy: [{ printerJobSentAt: QueryOrder.DESC_NULLS_LAST }, { order: { createdAt: QueryOrder.DESC } }],
-      ...ACROSS_TENANTS,
-    },
-  );
+  const found = await em.find(OrderLine, { psp, printerJobId: event.jobId }, ACROSS_TENANTS);
+  // Their orders loaded by a query of their own: `populate` runs its query under the tenant filter, which the
+  // unscoped EntityManager of a printer event has no tenant for.
+  await em.find(Order, { id: { $in: found.map((line) => line.order.id) } }, ACROSS_TENANTS);
+  // Latest sent first; lines sent before the time was recorded count as the oldest, by their order's age.
+  // (Sorted here: ordering the query by the order's column joins it, and the join hydrated a partial order.)
+  const sent = found.sort((a, b) => sentTime(b) - sentTime(a) || b.order.createdAt.getTime() - a.order.createdAt.getTime());
   const named = sent.filter((line) => (event.jobKey === undefined || printJobKeyOf(line) === event.jobKey) && (event.orderId === undefined || line.order.orderId === event.orderId));
   const line = named[0];
   if (!line) {
@@ -48,4 +44,8 @@ export async function lineOfPrinterEvent(em: EntityManager, psp: string, event: 
   }
   const superseded = line !== sent[0];
   return { line, ignore: superseded && isFinalOrderStatus(line.status) };
+}
+
+function sentTime(line: OrderLine): number {
+  return line.printerJobSentAt?.getTime() ?? -Infinity;
 }
