@@ -68,6 +68,7 @@ describe('generate: from photos on a web server to an editable book', () => {
     expect(id).toMatch(/^p-[A-Za-z0-9]{24}$/);
     expect(Object.fromEntries(editor.searchParams)).toEqual({
       id,
+      editorKey: expect.stringMatching(/^[A-Za-z0-9_-]{32}$/),
       clientId: client.clientId,
       clientName: 'Builder shop',
       user: 'customer-42',

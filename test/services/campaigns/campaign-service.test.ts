@@ -109,6 +109,8 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
           pathname: url.pathname,
           query: {
             id: row.projectId,
+            // The link's own key (docs/api.md, Editor URL): the editor link opens the book with it.
+            editorKey: url.searchParams.get('editorKey'),
             clientId: client.clientId,
             clientName: 'Campaign shop',
             user: url.searchParams.get('user'),
@@ -120,6 +122,7 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
           },
         });
         expect(url.searchParams.get('id')).toBe(row.projectId);
+        expect(url.searchParams.get('editorKey')).toMatch(/^[A-Za-z0-9_-]{32}$/);
         const { data } = await graphql(api.url, auth, ProjectDocument, { id: row.projectId! });
         expect(data.project.status.project).toBe('editable');
       }
