@@ -233,6 +233,7 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
           projectId: l.project.id,
           sku: l.product.sku,
           pageCount: l.checkedPages,
+          rebuilt: l.photos !== undefined,
           quantity: l.item.quantity,
           lineItemTotal: l.item.lineItemTotal,
         })),

@@ -16,6 +16,8 @@ export interface OrderAgainstQuote {
     sku: string;
     /** The book's interior pages now; undefined while it is (re)built. */
     pageCount: number | undefined;
+    /** The order rebuilds the book from its own photos: laid out to the quote's page count, which it then holds. */
+    rebuilt: boolean;
     quantity: number;
     lineItemTotal: number;
   }[];
@@ -65,7 +67,8 @@ function quoteDifferences(quote: Quote, order: OrderAgainstQuote): FieldError[] 
     if (quoted.projectId !== undefined && quoted.projectId !== line.projectId) differ(`${at}.id`, `is ${line.projectId}; the quote priced ${quoted.projectId}`);
     if (quoted.sku !== line.sku) differ(`${at}.product.sku`, `is ${line.sku}; the quote priced ${quoted.sku}`);
     if (line.pageCount === undefined) {
-      if (quoted.projectId !== undefined) differ(`${at}.id`, `the book is being built, so its page count cannot be held to the quoted ${quoted.pageCount}`);
+      // A book the order rebuilds is laid out to a sku quote's count; one still being built by generate is not the order's to lay out.
+      if (quoted.projectId !== undefined || !line.rebuilt) differ(`${at}.id`, `the book is being built, so its page count cannot be held to the quoted ${quoted.pageCount}`);
     } else if (line.pageCount !== quoted.pageCount) {
       differ(`${at}.id`, `the book has ${line.pageCount} pages; the quote priced ${quoted.pageCount}`);
     }

@@ -35,7 +35,8 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
   let photos: PhotoServer;
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true' });
+    // Downloads wait long enough that a photo host that never answers keeps a book building for a whole test on a busy machine.
+    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', PHOTO_DOWNLOAD_TIMEOUT: '120s', BUILD_DOWNLOAD_DEADLINE: '180s' });
     const client = await api.createClient('Bounded shop');
     auth = serviceHeader(client.credentials.dev);
     apiKey = client.credentials.dev.apiKey;
@@ -225,7 +226,8 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
 
   it('refuses to hold a book still being built to a stated or quoted page count', async () => {
     // A photo host that accepts and never answers keeps the project building for the test's length.
-    const silent = net.createServer(() => undefined);
+    const held: net.Socket[] = [];
+    const silent = net.createServer((socket) => held.push(socket));
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = silent.address() as net.AddressInfo;
@@ -246,6 +248,7 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
       expect(mismatch.status, JSON.stringify(mismatch.body)).toBe(409);
       expect([mismatch.body.code, mismatch.body.errors.map((e: any) => e.path)]).toEqual(['QUOTE_MISMATCH', ['projects[0].id']]);
     } finally {
+      held.forEach((socket) => socket.destroy());
       silent.close();
     }
   });
