@@ -11,8 +11,8 @@
  *
  * Throughout, every SOAK_SAMPLE_SECONDS (default 60) it reads the service's RSS and V8 heap from
  * its /metrics (prom-client's default metrics, measured in the service's own node process, not
- * the tsx wrapper) and the proportional set size of its whole process group (node and the embedded
- * PostgreSQL) from /proc, appends them to a CSV (SOAK_MEMORY_CSV, default in the temporary
+ * the tsx wrapper) and the proportional set size of its whole process tree (node, its render child,
+ * the embedded PostgreSQL) from /proc, appends them to a CSV (SOAK_MEMORY_CSV, default in the temporary
  * directory; the path is printed), and at the end judges the plateau (./memory-plateau.ts): the
  * soak fails if RSS or the heap floor grew faster than SOAK_MAX_GROWTH_PERCENT_PER_HOUR (default 5)
  * over the last half of the driven traffic. SOAK_RATE fixes the request rate instead of
@@ -63,14 +63,26 @@ const processStarted = Date.now();
 // The driver's counters, declared further down; until then there are none.
 let progress = () => ({ requests: 0, subscribers: 0 });
 const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1]);
-/** Proportional set size (shared pages split between their users) of every process in the service's group. */
-async function groupPssBytes(): Promise<number> {
-  let total = 0;
+/**
+ * Proportional set size (shared pages split between their users) of the service and every process
+ * it started: the node process, its render child, the embedded PostgreSQL and its backends (which
+ * leave the service's process group, so the tree is followed by parent id).
+ */
+async function treePssBytes(): Promise<number> {
+  const parents = new Map<number, number>();
   for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
     try {
       const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-      const pgrp = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-      if (pgrp !== service.child.pid) continue;
+      parents.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const inTree = (pid: number): boolean => pid === service.child.pid || (parents.has(pid) && pid > 1 && inTree(parents.get(pid)!));
+  let total = 0;
+  for (const pid of parents.keys()) {
+    if (!inTree(pid)) continue;
+    try {
       const pss = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
       total += Number(pss?.[1] ?? 0) * 1024;
     } catch {
@@ -79,7 +91,7 @@ async function groupPssBytes(): Promise<number> {
   }
   return total;
 }
-await writeFile(MEMORY_CSV, 'elapsed_s,t_s,phase,rss_mib,heap_used_mib,heap_total_mib,external_mib,group_pss_mib,active_handles,requests,subscribers\n');
+await writeFile(MEMORY_CSV, 'elapsed_s,t_s,phase,rss_mib,heap_used_mib,heap_total_mib,external_mib,tree_pss_mib,active_handles,requests,subscribers\n');
 console.log(`memory samples every ${SAMPLE_SECONDS} s: ${MEMORY_CSV}`);
 async function sampleMemory() {
   try {
@@ -101,7 +113,7 @@ async function sampleMemory() {
       (sample.heapUsedBytes / MiB).toFixed(1),
       (metric(text, 'nodejs_heap_size_total_bytes') / MiB).toFixed(1),
       (metric(text, 'nodejs_external_memory_bytes') / MiB).toFixed(1),
-      ((await groupPssBytes()) / MiB).toFixed(1),
+      ((await treePssBytes()) / MiB).toFixed(1),
       metric(text, 'nodejs_active_handles_total'),
       progress().requests,
       progress().subscribers,
