@@ -14,8 +14,8 @@
  * the tsx wrapper) and the proportional set size of its whole process tree (node, its render child,
  * the embedded PostgreSQL) from /proc, appends them to a CSV (SOAK_MEMORY_CSV, default in the temporary
  * directory; the path is printed), and at the end judges the plateau (./memory-plateau.ts): the
- * soak fails if RSS or the heap floor grew faster than SOAK_MAX_GROWTH_PERCENT_PER_HOUR (default 5)
- * over the last half of the driven traffic. SOAK_RATE fixes the request rate instead of
+ * soak fails if RSS or V8's heap total grew faster than SOAK_MAX_GROWTH_PERCENT_PER_HOUR (default
+ * 5) over the last half of the driven traffic (`npm run soak:judge -- <csv>` judges a CSV again). SOAK_RATE fixes the request rate instead of
  * SOAK_LOAD x the measured capacity, which on a shared machine is a noisy figure.
  */
 import { existsSync } from 'node:fs';
@@ -103,6 +103,7 @@ async function sampleMemory() {
       phase,
       rssBytes: metric(text, 'process_resident_memory_bytes'),
       heapUsedBytes: metric(text, 'nodejs_heap_size_used_bytes'),
+      heapTotalBytes: metric(text, 'nodejs_heap_size_total_bytes'),
     };
     memorySamples.push(sample);
     const row = [
@@ -111,7 +112,7 @@ async function sampleMemory() {
       phase,
       (sample.rssBytes / MiB).toFixed(1),
       (sample.heapUsedBytes / MiB).toFixed(1),
-      (metric(text, 'nodejs_heap_size_total_bytes') / MiB).toFixed(1),
+      (sample.heapTotalBytes / MiB).toFixed(1),
       (metric(text, 'nodejs_external_memory_bytes') / MiB).toFixed(1),
       ((await treePssBytes()) / MiB).toFixed(1),
       metric(text, 'nodejs_active_handles_total'),
@@ -323,6 +324,7 @@ if (!memory.plateau) problems.push(memory.reason);
 const mib = (bytes: number | undefined) => (bytes === undefined ? undefined : Math.round(bytes / MiB));
 const underLoad = memorySamples.filter((s) => s.phase === 'load');
 const firstQuarterEnd = underLoad[Math.floor(underLoad.length / 4)];
+const at = (sample: MemorySample | undefined) => ({ rss: mib(sample?.rssBytes), heapUsed: mib(sample?.heapUsedBytes), heapTotal: mib(sample?.heapTotalBytes) });
 
 let subscriberMismatches = 0;
 let eventsDelivered = 0;
@@ -374,11 +376,11 @@ const summary = {
   memory: {
     samples: MEMORY_CSV,
     sampleSeconds: SAMPLE_SECONDS,
-    atStartMiB: { rss: mib(memorySamples[0]?.rssBytes), heapUsed: mib(memorySamples[0]?.heapUsedBytes) },
-    loadStartMiB: { rss: mib(underLoad[0]?.rssBytes), heapUsed: mib(underLoad[0]?.heapUsedBytes) },
-    afterFirstQuarterMiB: { t: firstQuarterEnd && Math.round(firstQuarterEnd.t), rss: mib(firstQuarterEnd?.rssBytes), heapUsed: mib(firstQuarterEnd?.heapUsedBytes) },
-    loadEndMiB: { rss: mib(underLoad.at(-1)?.rssBytes), heapUsed: mib(underLoad.at(-1)?.heapUsedBytes) },
-    peakUnderLoadMiB: { rss: mib(Math.max(...underLoad.map((s) => s.rssBytes))), heapUsed: mib(Math.max(...underLoad.map((s) => s.heapUsedBytes))) },
+    atStartMiB: at(memorySamples[0]),
+    loadStartMiB: at(underLoad[0]),
+    afterFirstQuarterMiB: { t: firstQuarterEnd && Math.round(firstQuarterEnd.t), ...at(firstQuarterEnd) },
+    loadEndMiB: at(underLoad.at(-1)),
+    peakUnderLoadMiB: { rss: mib(Math.max(...underLoad.map((s) => s.rssBytes))), heapUsed: mib(Math.max(...underLoad.map((s) => s.heapUsedBytes))), heapTotal: mib(Math.max(...underLoad.map((s) => s.heapTotalBytes))) },
     ...memory,
   },
 };
