@@ -6,12 +6,21 @@
  * each follow one project or order line. Afterwards it checks that no request answered 5xx, every
  * acknowledged order exists once and completed, and every subscriber received exactly its subject's
  * status changes (from the status-event table), in order, each once. Then, if test/fuzz exists, it
- * runs the fuzzers with FUZZ_RUNS=SOAK_FUZZ_RUNS (default 20000). Prints a summary; exits 1 on a
+ * runs the fuzzers with FUZZ_RUNS=SOAK_FUZZ_RUNS (default 20000; 0 skips them). Prints a summary; exits 1 on a
  * failed check.
+ *
+ * Throughout, every SOAK_SAMPLE_SECONDS (default 60) it reads the service's RSS and V8 heap from
+ * its /metrics (prom-client's default metrics, measured in the service's own node process, not
+ * the tsx wrapper) and the proportional set size of its whole process tree (node, its render child,
+ * the embedded PostgreSQL) from /proc, appends them to a CSV (SOAK_MEMORY_CSV, default in the temporary
+ * directory; the path is printed), and at the end judges the plateau (./memory-plateau.ts): the
+ * soak fails if RSS or V8's heap total grew faster than SOAK_MAX_GROWTH_PERCENT_PER_HOUR (default
+ * 5) over the last half of the driven traffic (`npm run soak:judge -- <csv>` judges a CSV again). SOAK_RATE fixes the request rate instead of
+ * SOAK_LOAD x the measured capacity, which on a shared machine is a noisy figure.
  */
 import { existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
-import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { appendFile, chmod, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -20,12 +29,17 @@ import pg from 'pg';
 import WebSocket from 'ws';
 import { printBody } from '../support/print-fixtures';
 import { startServiceProcess } from '../support/service-process';
+import { judgePlateau, type MemorySample } from './memory-plateau';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const LOAD = Number(process.env.SOAK_LOAD ?? 0.8);
 const SUBSCRIBERS = Number(process.env.SOAK_SUBSCRIBERS ?? 1000);
 const PRINT_EVERY_MS = Number(process.env.SOAK_PRINT_EVERY_MS ?? 10_000);
 const FUZZ_RUNS = process.env.SOAK_FUZZ_RUNS ?? '20000';
+const FIXED_RATE = process.env.SOAK_RATE ? Number(process.env.SOAK_RATE) : undefined;
+const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60);
+const MAX_GROWTH_PERCENT_PER_HOUR = Number(process.env.SOAK_MAX_GROWTH_PERCENT_PER_HOUR ?? 5);
+const MEMORY_CSV = process.env.SOAK_MEMORY_CSV ?? path.join(os.tmpdir(), `photobook-soak-memory-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-soak-'));
@@ -38,6 +52,80 @@ const credentials = demo.credentials.dev;
 const auth = { 'x-service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }), 'content-type': 'application/json' };
 const embeddedPort = (service.logs.find((l) => l.msg === 'embedded PostgreSQL started') ?? {}).port;
 const database = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/photobook` });
+
+// 0. Memory, sampled from now to the end of the settling. `t` counts from the start of the driven
+// traffic (negative during the capacity measurement), so the judgement can take the load alone.
+const MiB = 1024 * 1024;
+const memorySamples: (MemorySample & { phase: string })[] = [];
+let trafficStarted: number | undefined;
+let phase = 'capacity';
+const processStarted = Date.now();
+// The driver's counters, declared further down; until then there are none.
+let progress = () => ({ requests: 0, subscribers: 0 });
+const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1]);
+/**
+ * Proportional set size (shared pages split between their users) of the service and every process
+ * it started: the node process, its render child, the embedded PostgreSQL and its backends (which
+ * leave the service's process group, so the tree is followed by parent id).
+ */
+async function treePssBytes(): Promise<number> {
+  const parents = new Map<number, number>();
+  for (const pid of (await readdir('/proc')).filter((name) => /^\d+$/.test(name))) {
+    try {
+      const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
+      parents.set(Number(pid), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  const inTree = (pid: number): boolean => pid === service.child.pid || (parents.has(pid) && pid > 1 && inTree(parents.get(pid)!));
+  let total = 0;
+  for (const pid of parents.keys()) {
+    if (!inTree(pid)) continue;
+    try {
+      const pss = /^Pss:\s+(\d+) kB/m.exec(await readFile(`/proc/${pid}/smaps_rollup`, 'utf8'));
+      total += Number(pss?.[1] ?? 0) * 1024;
+    } catch {
+      /* gone meanwhile, or not ours to read */
+    }
+  }
+  return total;
+}
+await writeFile(MEMORY_CSV, 'elapsed_s,t_s,phase,rss_mib,heap_used_mib,heap_total_mib,external_mib,tree_pss_mib,active_handles,requests,subscribers\n');
+console.log(`memory samples every ${SAMPLE_SECONDS} s: ${MEMORY_CSV}`);
+async function sampleMemory() {
+  try {
+    const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(30_000) });
+    const text = await response.text();
+    const now = Date.now();
+    const sample = {
+      t: (now - (trafficStarted ?? now)) / 1000 - (trafficStarted === undefined ? 1 : 0),
+      phase,
+      rssBytes: metric(text, 'process_resident_memory_bytes'),
+      heapUsedBytes: metric(text, 'nodejs_heap_size_used_bytes'),
+      heapTotalBytes: metric(text, 'nodejs_heap_size_total_bytes'),
+    };
+    memorySamples.push(sample);
+    const row = [
+      Math.round((now - processStarted) / 1000),
+      Math.round(sample.t),
+      phase,
+      (sample.rssBytes / MiB).toFixed(1),
+      (sample.heapUsedBytes / MiB).toFixed(1),
+      (sample.heapTotalBytes / MiB).toFixed(1),
+      (metric(text, 'nodejs_external_memory_bytes') / MiB).toFixed(1),
+      ((await treePssBytes()) / MiB).toFixed(1),
+      metric(text, 'nodejs_active_handles_total'),
+      progress().requests,
+      progress().subscribers,
+    ];
+    await appendFile(MEMORY_CSV, `${row.join(',')}\n`);
+  } catch (error) {
+    console.log(`memory sample failed: ${(error as Error).message}`);
+  }
+}
+await sampleMemory();
+const sampler = setInterval(() => void sampleMemory(), SAMPLE_SECONDS * 1000);
 
 const statuses = new Map<string, number>();
 const count = (what: string, status: number) => statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
@@ -77,8 +165,8 @@ const measured = await autocannon({
   ],
 });
 const capacity = measured.requests.average;
-const rate = Math.max(1, Math.round(capacity * LOAD));
-console.log(`capacity ≈ ${capacity.toFixed(0)} req/s (p99 ${measured.latency.p99} ms); driving the mix at ${rate} req/s for ${SECONDS} s`);
+const rate = FIXED_RATE ?? Math.max(1, Math.round(capacity * LOAD));
+console.log(`capacity ≈ ${capacity.toFixed(0)} req/s (p99 ${measured.latency.p99} ms); driving the mix at ${rate} req/s${FIXED_RATE ? ' (SOAK_RATE)' : ''} for ${SECONDS} s`);
 
 // 2. Subscribers: each follows one subject from sequence 0, so none can miss a change by
 // subscribing late; they are attached as projects and order lines appear.
@@ -127,6 +215,7 @@ const acknowledgedOrders: { orderId: string; projectId: string }[] = [];
 let n = 0;
 let inFlight = 0;
 let maxInFlight = 0;
+progress = () => ({ requests: n, subscribers: followers.length });
 async function oneRequest() {
   const i = n++;
   const user = `soak-${i % 50}`;
@@ -159,6 +248,9 @@ async function onePrint() {
 }
 
 const started = Date.now();
+trafficStarted = started;
+phase = 'load';
+await sampleMemory();
 const timers: NodeJS.Timeout[] = [];
 await new Promise<void>((resolve) => {
   const intervalMs = 1000 / rate;
@@ -185,6 +277,8 @@ await new Promise<void>((resolve) => {
 });
 timers.forEach(clearInterval);
 const drivenSeconds = (Date.now() - started) / 1000;
+await sampleMemory(); // the last sample under load
+phase = 'settle';
 while (inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 100));
 
 // 4. Settle: every acknowledged order completes, every project is built.
@@ -200,6 +294,8 @@ const incomplete = async () => {
 };
 while ((await incomplete()) > 0 && Date.now() < settleDeadline) await new Promise((resolve) => setTimeout(resolve, 1000));
 await new Promise((resolve) => setTimeout(resolve, 2000)); // the last NOTIFYs reach the subscribers
+await sampleMemory();
+clearInterval(sampler);
 
 // 5. Checks.
 const problems: string[] = [];
@@ -223,6 +319,13 @@ if (lost) problems.push(`${lost} acknowledged orders lost`);
 if (duplicated) problems.push(`${duplicated} orders duplicated`);
 if (notComplete) problems.push(`${notComplete} acknowledged orders not complete`);
 
+const memory = judgePlateau(memorySamples.filter((s) => s.phase === 'load'), MAX_GROWTH_PERCENT_PER_HOUR);
+if (!memory.plateau) problems.push(memory.reason);
+const mib = (bytes: number | undefined) => (bytes === undefined ? undefined : Math.round(bytes / MiB));
+const underLoad = memorySamples.filter((s) => s.phase === 'load');
+const firstQuarterEnd = underLoad[Math.floor(underLoad.length / 4)];
+const at = (sample: MemorySample | undefined) => ({ rss: mib(sample?.rssBytes), heapUsed: mib(sample?.heapUsedBytes), heapTotal: mib(sample?.heapTotalBytes) });
+
 let subscriberMismatches = 0;
 let eventsDelivered = 0;
 for (const follower of followers) {
@@ -244,7 +347,8 @@ await service.stop();
 
 // 6. The fuzzers with a large case count, if another part of the suite provides them.
 let fuzz = 'test/fuzz absent: skipped';
-if (existsSync(path.join(ROOT, 'test/fuzz'))) {
+if (Number(FUZZ_RUNS) === 0) fuzz = 'SOAK_FUZZ_RUNS=0: skipped';
+else if (existsSync(path.join(ROOT, 'test/fuzz'))) {
   const run = spawnSync(path.join(ROOT, 'node_modules/.bin/vitest'), ['run', 'test/fuzz'], { cwd: ROOT, env: { ...process.env, FUZZ_RUNS }, stdio: 'inherit' });
   fuzz = run.status === 0 ? `test/fuzz passed with FUZZ_RUNS=${FUZZ_RUNS}` : `test/fuzz FAILED with FUZZ_RUNS=${FUZZ_RUNS}`;
   if (run.status !== 0) problems.push(fuzz);
@@ -269,6 +373,16 @@ const summary = {
   subscriberEventsReceived: eventsDelivered,
   subscriberMismatches,
   fuzz,
+  memory: {
+    samples: MEMORY_CSV,
+    sampleSeconds: SAMPLE_SECONDS,
+    atStartMiB: at(memorySamples[0]),
+    loadStartMiB: at(underLoad[0]),
+    afterFirstQuarterMiB: { t: firstQuarterEnd && Math.round(firstQuarterEnd.t), ...at(firstQuarterEnd) },
+    loadEndMiB: at(underLoad.at(-1)),
+    peakUnderLoadMiB: { rss: mib(Math.max(...underLoad.map((s) => s.rssBytes))), heapUsed: mib(Math.max(...underLoad.map((s) => s.heapUsedBytes))), heapTotal: mib(Math.max(...underLoad.map((s) => s.heapTotalBytes))) },
+    ...memory,
+  },
 };
 console.log(JSON.stringify(summary, null, 2));
 console.log(problems.length === 0 ? 'SOAK PASSED' : `SOAK FAILED: ${problems.join('; ')}`);
