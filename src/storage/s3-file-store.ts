@@ -72,8 +72,10 @@ export class S3FileStore extends FileStoreBase implements FileStore {
   }
 
   async unwritableReason(): Promise<string | null> {
-    // Beside the files under a name no storage key has; a bucket has no free space to check.
-    const Key = this.objectKey(`.writable-probe-${process.pid}`);
+    // Beside the files under a name no storage key has (a dot name, so not through objectKey, which
+    // refuses it); a bucket has no free space to check.
+    const probe = `.writable-probe-${process.pid}`;
+    const Key = this.location.prefix ? `${this.location.prefix}/${probe}` : probe;
     try {
       await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key, Body: 'ok' }));
       await this.client.send(new DeleteObjectCommand({ Bucket: this.location.bucket, Key }));
