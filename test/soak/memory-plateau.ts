@@ -21,7 +21,7 @@ export interface MemorySample {
   heapTotalBytes: number;
 }
 
-export interface SeriesTrend {
+interface SeriesTrend {
   /** Means of the second and of the last quarter of the points. */
   secondQuarterMeanMiB: number;
   lastQuarterMeanMiB: number;
@@ -44,14 +44,14 @@ export interface PlateauVerdict {
 
 const HEAP_FLOOR_BLOCK = 5;
 /** Fewer samples than this under load and the slope of the last half means nothing. */
-export const MIN_SAMPLES = 16;
+const MIN_SAMPLES = 16;
 
 const MiB = 1024 * 1024;
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
 const tenth = (value: number) => Math.round(value * 10) / 10;
 
 /** Least-squares slope of y over t (units of y per unit of t) and its standard error. */
-export function slope(points: { t: number; y: number }[]): { slope: number; standardError: number } {
+function slope(points: { t: number; y: number }[]): { slope: number; standardError: number } {
   const tMean = mean(points.map((p) => p.t));
   const yMean = mean(points.map((p) => p.y));
   let numerator = 0;
