@@ -4,7 +4,7 @@ import { pick } from '../../domain/localized';
 import { RejectedError } from '../../domain/errors';
 import type { AttributeView, CatalogueView, ProductView } from './catalogue-view';
 import type { DineroCurrency } from 'dinero.js';
-import { asNumber, currencyOf, roundedMoneyOf } from '../orders/money';
+import { asNumber, currencyOf, roundedMoneyOf } from '../money/money';
 
 export const SUPPORTED_PRINT_TYPES = ['photobook'];
 export const SUPPORTED_SCHEMAS = [1];
