@@ -13,6 +13,7 @@ import { fileRoutes } from './files/routes';
 import { pspRoutes } from './psp/routes';
 import { healthRoutes } from './health/routes';
 import { webRoutes } from '../web/routes';
+import { registerGraphqlExplorer } from '../web/explorer-routes';
 import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem, type OpenApiTag } from './shared-schemas';
@@ -111,6 +112,7 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
+  if (config.graphqlExplorer) await registerGraphqlExplorer(app, log);
   await registerGraphql(app, services, bus, config.limits, addresses.addressOf, config.production);
   await app.register(webRoutes, { publicUrl: config.publicUrl, shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId) });
   return app;
