@@ -13,6 +13,7 @@ import { startTestService, type TestService } from '../support/harness';
 import { post, request, serviceHeader, type JsonResponse } from '../support/http';
 import { editableProject, printBody } from '../support/print-fixtures';
 import { waitFor } from '../support/wait';
+import { graphql as graphqlAt } from '../support/graphql';
 
 /*
  * The tenancy matrix: every REST endpoint and every GraphQL operation, called by one partition
@@ -95,9 +96,8 @@ const pwa = (caller: Partition) => serviceHeader(caller.credentials);
 const ecommerce = (caller: Partition, path: string, body: Record<string, unknown>) =>
   post(api.url, path, { env: caller.env, key: caller.credentials.apiKey, os: 'web', language: 'en', ...body });
 
-async function graphql(caller: Partition, query: string, variables: Record<string, unknown> = {}): Promise<{ data?: any; errors?: any[] }> {
-  const response = await post(api.url, '/graphql', { query, variables }, pwa(caller));
-  return response.body;
+function graphql(caller: Partition, query: string, variables: Record<string, unknown> = {}): Promise<any> {
+  return graphqlAt(api.url, pwa(caller), query, variables);
 }
 
 function expectNotFound(response: JsonResponse, path?: string): void {
@@ -484,8 +484,8 @@ const PROBES: Probe[] = [
       if (sameClient(caller, owner)) return;
       const generate = (input: Record<string, unknown>) =>
         graphql(caller, 'mutation ($input: GenerateProjectInput!) { generateProject(input: $input) { url } }', { input: { ...generateBody({ userId: 'a-user' }), marketId: '0', ...input } });
-      expect((await generate({ sku: B_ONLY_SKU })).errors?.map((e) => e.extensions?.code)).toEqual(['UNKNOWN_SKU']);
-      expect((await generate({ marketId: B_ONLY_MARKET })).errors?.map((e) => e.extensions?.code)).toEqual(['UNKNOWN_MARKET']);
+      expect((await generate({ sku: B_ONLY_SKU })).errors?.map((e: any) => e.extensions?.code)).toEqual(['UNKNOWN_SKU']);
+      expect((await generate({ marketId: B_ONLY_MARKET })).errors?.map((e: any) => e.extensions?.code)).toEqual(['UNKNOWN_MARKET']);
     },
   },
   {

@@ -12,6 +12,7 @@ import { currentEditorLink } from '../support/editor-link';
 import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from '../support/browser';
 import { ClientAdmin, type IssuedClient } from '../../src/services/clients/client-admin';
 import { loadCredentialPepper } from '../../src/services/tenancy/pepper';
+import { graphql as graphqlAt } from '../support/graphql';
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 
@@ -260,7 +261,7 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     const csv = await serve(async (url) => (url === '/list.csv' ? { type: 'text/csv', body: 'reference,userId,sku,psp,marketId\nref-1,campaign-user,PB-HC-A4-L,local,0\n' } : undefined));
     try {
       const auth = serviceHeader(shop.credentials.dev);
-      const gql = async (query: string, variables: Record<string, unknown>) => (await post(api.url, '/graphql', { query, variables }, auth)).body;
+      const gql = (query: string, variables: Record<string, unknown>) => graphqlAt(api.url, auth, query, variables);
       await gql('mutation ($url: String!) { setWebhook(url: $url) { secret } }', { url: `${receiver.url}/hook` });
       const started = await gql('mutation ($csv: String!) { startCampaign(csvUrl: $csv) { campaign { id } } }', { csv: `${csv.url}/list.csv` });
       const campaignId = started.data.startCampaign.campaign.id;

@@ -1,10 +1,11 @@
-import { print } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ConfirmPaymentDocument, PrintOrderDocument } from '../support/generated/graphql';
 import { startTestService, type TestService } from '../support/harness';
 import { serviceHeader } from '../support/http';
 import { editableProject, printBody } from '../support/print-fixtures';
 import { waitFor } from '../support/wait';
+import { graphql as graphqlAt } from '../support/graphql';
+import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 
 describe('orders placed before payment run on durable timers', () => {
   let api: TestService;
@@ -16,8 +17,7 @@ describe('orders placed before payment run on durable timers', () => {
   });
   afterAll(() => api?.stop());
 
-  const graphql = async (query: unknown, variables: Record<string, unknown>) =>
-    (await (await fetch(`${api.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify({ query: print(query as never), variables }) })).json()) as any;
+  const graphql = (query: TypedDocumentNode<any, any>, variables: Record<string, unknown>): Promise<any> => graphqlAt(api.url, auth, query, variables);
   const statuses = async (orderId: string, projectId: string) =>
     (await (await api.orm()).em.getConnection().execute(
       `SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = ? ORDER BY sequence`,

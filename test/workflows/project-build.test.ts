@@ -5,6 +5,7 @@ import { post, request, serviceHeader } from '../support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from '../support/photo-server';
 import { waitFor } from '../support/wait';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
+import { graphql as graphqlAt } from '../support/graphql';
 
 const PROJECT_QUERY = `query Project($id: String!) {
   project(id: $id) {
@@ -41,8 +42,7 @@ describe('generate: from photos on a web server to an editable book', () => {
     await photos?.close();
   });
 
-  const graphql = async (query: string, variables: Record<string, unknown>) =>
-    (await post(api.url, '/graphql', { query, variables }, auth)).body;
+  const graphql = (query: string, variables: Record<string, unknown>) => graphqlAt(api.url, auth, query, variables);
 
   it('creates the project at once and builds it: photos analysed, bad ones reported, book laid out, preview rendered', async () => {
     const generated = await post(api.url, '/v2/generate', {

@@ -7,6 +7,7 @@ import { post, request, serviceHeader } from '../../support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/photo-server';
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { waitFor } from '../../support/wait';
+import { graphql as graphqlAt } from '../../support/graphql';
 
 /*
  * Issue 39: every number of a quote, a print and validateOnly has a published bound, the same over
@@ -51,7 +52,7 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     await api?.stop();
   });
 
-  const graphql = async (query: string, variables: Record<string, unknown>) => (await post(api.url, '/graphql', { query, variables }, auth)).body;
+  const graphql = (query: string, variables: Record<string, unknown>) => graphqlAt(api.url, auth, query, variables);
   const count = async (table: string) => Number((await (await api.orm()).em.getConnection().execute(`SELECT count(*) AS n FROM ${table}`))[0].n);
   const errorOf = (answer: any) => [answer.errors?.[0]?.extensions?.code, answer.errors?.[0]?.extensions?.errors?.map((e: any) => e.path)];
 

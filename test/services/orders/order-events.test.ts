@@ -12,6 +12,7 @@ import { post, request, serviceHeader } from '../../support/http';
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
 import { waitFor } from '../../support/wait';
+import { graphql as graphqlAt } from '../../support/graphql';
 
 const PSP_SECRET = `whsec_${Buffer.from('order-events-test-psp-secret-001').toString('base64')}`;
 const SANDBOX_WALK = ['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
@@ -33,7 +34,7 @@ describe('order events, look-up and actions', () => {
     await api?.stop();
   });
 
-  const graphql = async (auth: Record<string, string>, query: string, variables?: Record<string, unknown>) => (await post(api.url, '/graphql', { query, variables }, auth)).body;
+  const graphql = (auth: Record<string, string>, query: string, variables?: Record<string, unknown>) => graphqlAt(api.url, auth, query, variables);
   const shopWith = async (name: string, hookPath: string, env: 'dev' | 'prod' = 'dev') => {
     const client = await api.createClient(name);
     const auth = serviceHeader(client.credentials[env]);

@@ -1,4 +1,3 @@
-import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { PDFDocument } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +6,7 @@ import { startTestService, type TestService } from '../../support/harness';
 import { post, request, serviceHeader } from '../../support/http';
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { waitFor } from '../../support/wait';
+import { graphql as graphqlAt } from '../../support/graphql';
 
 /** The print files of an order reach the client that owns it, at signed URLs that expire, and nobody else. */
 describe('print files of an order line', () => {
@@ -24,10 +24,7 @@ describe('print files of an order line', () => {
   });
   afterAll(() => api?.stop());
 
-  async function graphql<R, V>(document: TypedDocumentNode<R, V>, variables: V, auth: Record<string, string>) {
-    const response = await post(api.url, '/graphql', { query: print(document), variables }, auth);
-    return response.body as { data?: R; errors?: { extensions?: Record<string, any> }[] };
-  }
+  const graphql = <R, V>(document: TypedDocumentNode<R, V>, variables: V, auth: Record<string, string>) => graphqlAt(api.url, auth, document, variables);
   const printFiles = (orderId: string, auth: Record<string, string>, projectId?: string) =>
     request(api.url, 'GET', `/v2/order/print-files?orderId=${orderId}${projectId ? `&projectId=${projectId}` : ''}`, { headers: auth });
 

@@ -6,6 +6,7 @@ import { startTestService, type TestService } from '../../support/harness';
 import { post, serviceHeader } from '../../support/http';
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { waitFor } from '../../support/wait';
+import { graphql as graphqlAt } from '../../support/graphql';
 
 /*
  * Before the order: quotes priced from the built book, shipping levels with delivery ranges, and
@@ -31,7 +32,7 @@ describe('quotes, shipping levels and the checks of an order before it is writte
   });
   afterAll(() => api?.stop());
 
-  const graphql = async (query: string, variables: Record<string, unknown>, headers = auth) => (await post(api.url, '/graphql', { query, variables }, headers)).body;
+  const graphql = (query: string, variables: Record<string, unknown>, headers = auth) => graphqlAt(api.url, headers, query, variables);
   const db = async () => (await api.orm()).em.getConnection();
   const count = async (table: string) => Number((await (await db()).execute(`SELECT count(*) AS n FROM ${table}`))[0].n);
   /** Rows an order of these projects would write (other tests' fulfilments go on writing their own events meanwhile). */

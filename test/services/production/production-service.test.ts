@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { print } from 'graphql';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, type PDFPage } from 'pdf-lib';
 import sharp from 'sharp';
@@ -15,6 +14,7 @@ import { post, request, serviceHeader } from '../../support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/photo-server';
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { waitFor } from '../../support/wait';
+import { graphql as graphqlAt } from '../../support/graphql';
 
 const MM = 72 / 25.4;
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -60,10 +60,7 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
     await api?.stop();
   });
 
-  async function graphql<R, V>(document: TypedDocumentNode<R, V>, variables: V, auth: Record<string, string>) {
-    const response = await post(api.url, '/graphql', { query: print(document), variables }, auth);
-    return response.body as { data?: R; errors?: { message: string; extensions?: Record<string, any> }[] };
-  }
+  const graphql = <R, V>(document: TypedDocumentNode<R, V>, variables: V, auth: Record<string, string>) => graphqlAt(api.url, auth, document, variables);
   const dimensions = (query: string, auth = owner) => request(api.url, 'GET', `/v2/product/cover-dimensions?${query}`, { headers: auth });
   const preflight = (id: string, auth = owner) => request(api.url, 'GET', `/v2/project/preflight?id=${id}`, { headers: auth });
   /** GraphQL's nulls are REST's absent fields. */

@@ -12,6 +12,7 @@ import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/pho
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { editorCredentialsFor, editorHeaders } from '../../support/editor-link';
 import { waitFor } from '../../support/wait';
+import { graphql as graphqlAt } from '../../support/graphql';
 
 const EMAIL = 'keys@example.com';
 const DAY_S = 86_400;
@@ -47,12 +48,7 @@ describe('stored files are keyed by opaque storage keys, never by the project id
 
   /** Every answer that hands out file URLs: list, print files, order history, GraphQL (client and editor); status carries none. */
   async function handedOutUrls(): Promise<{ where: string; url: string }[]> {
-    const graphql = async (headers: Record<string, string>) =>
-      (await fetch(`${api.url}/graphql`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        body: JSON.stringify({ query: `{ project(id: "${projectId}") { preview photos { thumbnail } } }` }),
-      })).json();
+    const graphql = (headers: Record<string, string>) => graphqlAt(api.url, headers, `{ project(id: "${projectId}") { preview photos { thumbnail } } }`);
     const answers: Record<string, unknown> = {
       list: (await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: auth })).body,
       status: (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body,
