@@ -13,12 +13,17 @@ import { graphqlClient } from './graphql-client.js';
 const STORE = 'photobook-dashboard-credentials';
 
 // Every filter is optional: without variables this is the newest orders (the API's default page).
-const ORDERS = `query ($first: Int, $after: String, $status: String, $createdAfter: String, $createdBefore: String, $orderId: String, $customer: String) {
-  orders(first: $first, after: $after, status: $status, createdAfter: $createdAfter, createdBefore: $createdBefore, orderId: $orderId, customer: $customer) {
+const ORDERS = `query ($first: Int, $after: String, $status: String, $createdAfter: String, $createdBefore: String,
+  $orderId: String, $customer: String) {
+  orders(first: $first, after: $after, status: $status, createdAfter: $createdAfter, createdBefore: $createdBefore,
+    orderId: $orderId, customer: $customer) {
   edges { node {
-  orderId createdAt email firstName lastName telephone paymentStatus grandTotal currency shippingLevel shippingMethod quoteId warnings { code message }
+  orderId createdAt email firstName lastName telephone paymentStatus grandTotal currency
+  shippingLevel shippingMethod quoteId warnings { code message }
   shippingAddress { company line1 line2 postcode city state isoCode2 country } actions { action available reason }
-  lines { projectId title sku psp quantity status displayStatus statusChangedAt failureReason tracking parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message } printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
+  lines { projectId title sku psp quantity status displayStatus statusChangedAt failureReason tracking
+    parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message }
+    printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } pageInfo { hasNextPage endCursor } } }`;
 // A campaign's rows and deliveries are asked for one campaign at a time: the whole list with its
 // nested rows would exceed the GraphQL cost limit (README, Limits).
@@ -136,11 +141,12 @@ function OrderActions({ client, order, onDone }) {
     </div>`;
 }
 
-/** The order line statuses the list filters by (docs/api.md, Order line statuses; the browser test checks them against the service's). */
+/** The order line statuses to filter by (docs/api.md; dashboard-operations.test.ts compares them with the service's). */
 const ORDER_STATUSES = [
-  'waiting', 'expiring', 'last call', 'files missing', 'received', 'paid', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob',
-  'accepted', 'printing', 'printed', 'delivering', 'complete', 'ready for collection', 'collected', 'abnormal', 'failed processing', 'on hold',
-  'undelivered', 'expired', 'cleaned', 'cancelled', 'refunded', 'abandoned', 'deleted',
+  'waiting', 'expiring', 'last call', 'files missing', 'received', 'paid', 'processing', 'rendering', 'rendered',
+  'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete',
+  'ready for collection', 'collected', 'abnormal', 'failed processing', 'on hold', 'undelivered', 'expired', 'cleaned',
+  'cancelled', 'refunded', 'abandoned', 'deleted',
 ];
 const NO_FILTERS = { orderId: '', customer: '', status: '', from: '', to: '', pageSize: '20' };
 const LINE_HISTORY = `subscription ($orderId: String!, $projectId: String!) {
@@ -161,13 +167,18 @@ function filtersOf(form) {
 
 function OrderFilters({ applied, onApply }) {
   const [form, setForm] = useState(applied);
-  const field = (name) => ({ name, value: form[name], onInput: (e) => setForm({ ...form, [name]: e.currentTarget.value }) });
+  const set = (name) => (e) => setForm({ ...form, [name]: e.currentTarget.value });
+  const field = (name) => ({ name, value: form[name], onInput: set(name) });
+  const submit = (e) => {
+    e.preventDefault();
+    onApply(form);
+  };
   return html`
-    <form class="card filters" role="search" aria-label="Search orders" onSubmit=${(e) => { e.preventDefault(); onApply(form); }}>
+    <form class="card filters" role="search" aria-label="Search orders" onSubmit=${submit}>
       <label>Order id <input ...${field('orderId')} /></label>
       <label>Customer (name or e-mail) <input ...${field('customer')} /></label>
       <div class="field"><label for="filter-status">Status</label>
-        <select id="filter-status" name="status" value=${form.status} onChange=${(e) => setForm({ ...form, status: e.currentTarget.value })}>
+        <select id="filter-status" name="status" value=${form.status} onChange=${set('status')}>
           <option value="">Any status</option>
           ${ORDER_STATUSES.map((s) => html`<option key=${s} value=${s}>${s}</option>`)}
         </select>
@@ -175,7 +186,7 @@ function OrderFilters({ applied, onApply }) {
       <label>Created from (UTC) <input type="date" ...${field('from')} /></label>
       <label>Created to (UTC, inclusive) <input type="date" ...${field('to')} /></label>
       <div class="field"><label for="filter-page-size">Per page</label>
-        <select id="filter-page-size" name="pageSize" value=${form.pageSize} onChange=${(e) => setForm({ ...form, pageSize: e.currentTarget.value })}>
+        <select id="filter-page-size" name="pageSize" value=${form.pageSize} onChange=${set('pageSize')}>
           ${['10', '20', '50'].map((n) => html`<option key=${n} value=${n}>${n}</option>`)}
         </select>
       </div>
@@ -194,19 +205,24 @@ function OrderFilters({ applied, onApply }) {
 function LineHistory({ client, order, line }) {
   const [events, setEvents] = useState(() => new Map());
   const [error, setError] = useState(null);
-  useEffect(() => client.subscribe(
-    LINE_HISTORY,
-    { orderId: order.orderId, projectId: line.projectId },
-    ({ orderStatusChanged: event }) => setEvents((known) => (known.has(event.sequence) ? known : new Map(known).set(event.sequence, event))),
-    (e) => setError(e?.message ?? (Array.isArray(e) ? e.map((x) => x.message).join('; ') : 'the live feed closed')),
-  ), [order.orderId, line.projectId]);
+  const keep = ({ orderStatusChanged: event }) =>
+    setEvents((known) => (known.has(event.sequence) ? known : new Map(known).set(event.sequence, event)));
+  const fail = (e) =>
+    setError(Array.isArray(e) ? e.map((x) => x.message).join('; ') : (e?.message ?? 'the live feed closed'));
+  const variables = { orderId: order.orderId, projectId: line.projectId };
+  useEffect(() => client.subscribe(LINE_HISTORY, variables, keep, fail), [order.orderId, line.projectId]);
   const steps = [...events.values()].sort((a, b) => a.sequence - b.sequence);
+  const at = (iso) => html`<time datetime=${iso}>${new Date(iso).toLocaleString()}</time>`;
   return html`
     <div class="history">
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      <ol class="timeline history-list" aria-label=${`History of ${line.title}`} data-testid=${`history-${line.projectId}`}>
-        <li><span class="step">created</span> <time datetime=${order.createdAt}>${new Date(order.createdAt).toLocaleString()}</time></li>
-        ${steps.map((e, i) => html`<li key=${e.sequence} class=${i === steps.length - 1 ? 'current' : ''}><span class="step">${e.status}</span> <span class="seq">#${e.sequence}</span> <time datetime=${e.occurredAt}>${new Date(e.occurredAt).toLocaleString()}</time></li>`)}
+      <ol class="timeline history-list" aria-label=${`History of ${line.title}`}
+        data-testid=${`history-${line.projectId}`}>
+        <li><span class="step">created</span> ${at(order.createdAt)}</li>
+        ${steps.map((e, i) => html`
+          <li key=${e.sequence} class=${i === steps.length - 1 ? 'current' : ''}>
+            <span class="step">${e.status}</span> <span class="seq">#${e.sequence}</span> ${at(e.occurredAt)}
+          </li>`)}
       </ol>
     </div>`;
 }
@@ -215,24 +231,30 @@ function addressLines(order) {
   const a = order.shippingAddress;
   return [
     [order.firstName, order.lastName].filter(Boolean).join(' '),
-    a.company, a.line1, a.line2, [a.postcode, a.city].filter(Boolean).join(' '), a.state, `${a.country} (${a.isoCode2})`,
+    a.company, a.line1, a.line2, [a.postcode, a.city].filter(Boolean).join(' '), a.state,
+    `${a.country} (${a.isoCode2})`,
   ].filter(Boolean);
 }
 
 function OrderCard({ client, order, onChanged }) {
   const [open, setOpen] = useState(false);
   const customer = [order.firstName, order.lastName].filter(Boolean).join(' ');
+  const created = new Date(order.createdAt).toLocaleString();
+  const summary = [created, customer, order.email, `${order.grandTotal} ${order.currency}`].filter(Boolean).join(' · ');
+  const copies = (line) => html`<span data-testid="line-quantity">${line.quantity} ${line.quantity === 1 ? 'copy' : 'copies'}</span>`;
   return html`
     <article class="card" data-testid=${`order-${order.orderId}`} aria-label=${`Order ${order.orderId}`}>
       <h3>Order ${order.orderId} <span class="status">${order.paymentStatus}</span></h3>
-      <p class="sub">${new Date(order.createdAt).toLocaleString()} · ${[customer, order.email].filter(Boolean).join(' · ')} · ${order.grandTotal} ${order.currency}</p>
+      <p class="sub">${summary}</p>
       <p class="sub" data-testid="order-shipping">Shipping: ${order.shippingLevel ?? 'no level'}${order.shippingMethod && order.shippingMethod !== order.shippingLevel ? ` (sent as “${order.shippingMethod}”)` : ''} · ${order.quoteId ? `quote ${order.quoteId}` : 'no quote'}</p>
-      <address class="sub" data-testid="order-address">Ship to: ${addressLines(order).join(', ')}${order.telephone ? ` · ${order.telephone}` : ''}</address>
+      <address class="sub" data-testid="order-address">
+        Ship to: ${addressLines(order).join(', ')}${order.telephone ? ` · ${order.telephone}` : ''}
+      </address>
       ${order.warnings.length > 0 && html`<ul class="warnings" aria-label="Order warnings" data-testid="order-warnings">${order.warnings.map((w) => html`<li key=${w.code}>${w.message}</li>`)}</ul>`}
       <${OrderActions} client=${client} order=${order} onDone=${onChanged} />
       ${order.lines.map((line) => html`
         <div key=${line.projectId} class="line">
-          <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · <span data-testid="line-quantity">${line.quantity} ${line.quantity === 1 ? 'copy' : 'copies'}</span> · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}${line.failureReason ? html` · <span data-testid="line-failure" class="status-line-failure">${line.failureReason}</span>` : ''}</p>
+          <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · ${copies(line)} · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}${line.failureReason ? html` · <span data-testid="line-failure" class="status-line-failure">${line.failureReason}</span>` : ''}</p>
           ${open && html`<${LineHistory} client=${client} order=${order} line=${line} />`}
           ${line.parcels.length > 0
             ? html`<ul class="parcels" aria-label="Parcels">${line.parcels.map((p, i) => html`<li key=${i}>${p.carrier ?? 'Parcel'} ${p.trackingNumber ?? ''} ${p.trackingUrl && html`<a href=${p.trackingUrl} target="_blank" rel="noopener">Track the parcel</a>`}</li>`)}</ul>`
@@ -241,7 +263,9 @@ function OrderCard({ client, order, onChanged }) {
           ${line.printFiles && html`<p class="print-files">Print files (${line.printFiles.pages} pages; links expire): ${line.printFiles.coverPdfUrl && html`<a href=${line.printFiles.coverPdfUrl} target="_blank" rel="noopener">Cover PDF</a> · `}<a href=${line.printFiles.interiorPdfUrl} target="_blank" rel="noopener">Interior PDF</a> · <a href=${line.printFiles.manifestUrl} target="_blank" rel="noopener">manifest</a></p>`}
           ${line.warnings.length > 0 && html`<ul class="warnings" aria-label="Print warnings">${line.warnings.map((w) => html`<li>Page ${w.page}: ${w.message}</li>`)}</ul>`}
         </div>`)}
-      <button type="button" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>${open ? 'Hide history' : 'Show history'}</button>
+      <button type="button" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>
+        ${open ? 'Hide history' : 'Show history'}
+      </button>
       <${OrderEvents} client=${client} orderId=${order.orderId} />
     </article>`;
 }
@@ -255,9 +279,14 @@ function Orders({ client }) {
   const [error, setError] = useState(null);
   const pageNumber = cursors.length;
   const variables = { first: Number(applied.pageSize), after: cursors.at(-1), ...filtersOf(applied) };
-  const load = () => client.request(ORDERS, variables)
-    .then((d) => { setPage({ orders: d.orders.edges.map((e) => e.node), pageInfo: d.orders.pageInfo }); setError(null); })
-    .catch((e) => setError(e.message));
+  const load = () =>
+    client
+      .request(ORDERS, variables)
+      .then((d) => {
+        setPage({ orders: d.orders.edges.map((e) => e.node), pageInfo: d.orders.pageInfo });
+        setError(null);
+      })
+      .catch((e) => setError(e.message));
   const latest = useRef(load);
   latest.current = load;
 
@@ -274,7 +303,9 @@ function Orders({ client }) {
   const search = (form) => { setApplied(form); setCursors([undefined]); };
   const filtered = Object.keys(filtersOf(applied)).length > 0;
   const counts = {};
-  for (const order of page?.orders ?? []) for (const line of order.lines) counts[line.status] = (counts[line.status] ?? 0) + 1;
+  for (const line of (page?.orders ?? []).flatMap((order) => order.lines)) {
+    counts[line.status] = (counts[line.status] ?? 0) + 1;
+  }
   return html`
     <section aria-label="Orders">
       <${OrderFilters} applied=${applied} onApply=${search} />
@@ -286,18 +317,25 @@ function Orders({ client }) {
           ${Object.entries(counts).map(([status, n]) => html`<li key=${status}><strong>${n}</strong>${status}</li>`)}
           ${page.orders.length === 0 && html`<li>${filtered ? 'No orders match' : 'No orders yet'}</li>`}
         </ul>
-        ${page.orders.map((order) => html`<${OrderCard} key=${order.orderId} client=${client} order=${order} onChanged=${load} />`)}
+        ${page.orders.map((order) => html`
+          <${OrderCard} key=${order.orderId} client=${client} order=${order} onChanged=${load} />`)}
         <nav class="pager" aria-label="Pages of orders">
-          <button type="button" disabled=${pageNumber === 1} onClick=${() => setCursors(cursors.slice(0, -1))}>Previous page</button>
+          <button type="button" disabled=${pageNumber === 1} onClick=${() => setCursors(cursors.slice(0, -1))}>
+            Previous page
+          </button>
           <span data-testid="order-page">Page ${pageNumber}</span>
-          <button type="button" disabled=${!page.pageInfo.hasNextPage} onClick=${() => setCursors([...cursors, page.pageInfo.endCursor])}>Next page</button>
+          <button type="button" disabled=${!page.pageInfo.hasNextPage}
+            onClick=${() => setCursors([...cursors, page.pageInfo.endCursor])}>
+            Next page
+          </button>
         </nav>`}
     </section>`;
 }
 
 const WEBHOOK = 'query { webhook { url updatedAt eventTypes } }';
 const DELIVERIES = `query ($after: String) { webhookDeliveries(first: 20, after: $after) {
-  edges { node { id event url reference status createdAt attempts { attemptedAt statusCode error latencyMs } } } pageInfo { hasNextPage endCursor }
+  edges { node { id event url reference status createdAt attempts { attemptedAt statusCode error latencyMs } } }
+  pageInfo { hasNextPage endCursor }
 } }`;
 
 /** The shop's webhook endpoint and its recent deliveries with each attempt's outcome. */
@@ -322,7 +360,8 @@ function Webhooks({ client }) {
   const older = async () => {
     try {
       const d = await client.request(DELIVERIES, { after: more.endCursor });
-      setDeliveries((shown) => [...shown, ...d.webhookDeliveries.edges.map((e) => e.node).filter((n) => !shown.some((old) => old.id === n.id))]);
+      const page = d.webhookDeliveries.edges.map((e) => e.node);
+      setDeliveries((shown) => [...shown, ...page.filter((n) => !shown.some((old) => old.id === n.id))]);
       setMore(d.webhookDeliveries.pageInfo);
     } catch (e) {
       fail(e);
@@ -338,7 +377,12 @@ function Webhooks({ client }) {
     return () => clearTimeout(timer);
   }, [deliveries]);
 
-  if (endpoint === undefined) return error ? html`<p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading webhooks…</p>`;
+  if (endpoint === undefined) {
+    return error ? html`<p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading webhooks…</p>`;
+  }
+  const attempt = (a) => `${new Date(a.attemptedAt).toLocaleTimeString()} → ${a.statusCode ?? a.error} (${a.latencyMs} ms)`;
+  const attempts = (d) => d.attempts.map(attempt).join('; ');
+  const replay = (id) => run('mutation ($id: String!) { replayWebhook(deliveryId: $id) { id } }', { id });
   return html`
     <section aria-label="Webhooks">
       ${error && html`<p class="error" role="alert">${error}</p>`}
@@ -346,18 +390,31 @@ function Webhooks({ client }) {
         <h2>Webhook endpoint</h2>
         ${endpoint
           ? html`<p><code>${endpoint.url}</code></p>
-              <p class="sub">Receives ${endpoint.eventTypes.join(', ')} · set ${new Date(endpoint.updatedAt).toLocaleString()}</p>
-              <button type="button" onClick=${() => run('mutation { sendTestWebhook { id } }')}>Send a test event</button>`
-          : html`<p class="sub">No webhook is set for this environment (GraphQL <code>setWebhook</code>, or the CLI's <code>webhook set</code>).</p>`}
+              <p class="sub">
+                Receives ${endpoint.eventTypes.join(', ')} · set ${new Date(endpoint.updatedAt).toLocaleString()}
+              </p>
+              <button type="button" onClick=${() => run('mutation { sendTestWebhook { id } }')}>
+                Send a test event
+              </button>`
+          : html`<p class="sub">
+              No webhook is set for this environment
+              (GraphQL <code>setWebhook</code>, or the CLI's <code>webhook set</code>).
+            </p>`}
       </article>
       <h2>Recent deliveries</h2>
       ${deliveries.length === 0 && html`<p class="empty">No deliveries yet.</p>`}
       ${deliveries.length > 0 && html`<div class="table-wrap"><table aria-label="Recent webhook deliveries">
-        <thead><tr><th>Created</th><th>Event</th><th>Reference</th><th>URL</th><th>Outcome</th><th>Attempts</th><th><span class="visually-hidden">Actions</span></th></tr></thead>
+        <thead><tr>
+          <th>Created</th><th>Event</th><th>Reference</th><th>URL</th><th>Outcome</th><th>Attempts</th>
+          <th><span class="visually-hidden">Actions</span></th>
+        </tr></thead>
         <tbody>${deliveries.map((d) => html`<tr key=${d.id} data-testid=${`delivery-${d.id}`}>
-          <td>${new Date(d.createdAt).toLocaleString()}</td><td><code>${d.event}</code></td><td>${d.reference}</td><td class="url">${d.url}</td><td>${d.status}</td>
-          <td>${d.attempts.map((a) => `${new Date(a.attemptedAt).toLocaleTimeString()} → ${a.statusCode ?? a.error} (${a.latencyMs} ms)`).join('; ')}</td>
-          <td>${d.status === 'failed' && html`<button type="button" onClick=${() => run('mutation ($id: String!) { replayWebhook(deliveryId: $id) { id } }', { id: d.id })} aria-label=${`Replay delivery ${d.id}`}>Replay</button>`}</td>
+          <td>${new Date(d.createdAt).toLocaleString()}</td><td><code>${d.event}</code></td><td>${d.reference}</td>
+          <td class="url">${d.url}</td><td>${d.status}</td><td>${attempts(d)}</td>
+          <td>${d.status === 'failed' && html`
+            <button type="button" onClick=${() => replay(d.id)} aria-label=${`Replay delivery ${d.id}`}>
+              Replay
+            </button>`}</td>
         </tr>`)}</tbody>
       </table></div>`}
       ${more?.hasNextPage && html`<button type="button" onClick=${older}>Older deliveries</button>`}

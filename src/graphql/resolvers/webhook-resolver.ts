@@ -39,7 +39,9 @@ export class WebhookResolver {
     return webhookDeliveryViewOf(await services.webhooks.delivery(ctx, id));
   }
 
-  @Query(() => WebhookDeliveryConnection, { description: "This client's webhook deliveries in this environment, newest first, with their attempts" })
+  @Query(() => WebhookDeliveryConnection, {
+    description: "This client's webhook deliveries in this environment, newest first, with their attempts",
+  })
   async webhookDeliveries(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('first', () => Int, { defaultValue: 20, description: 'At most 100' }) first = 20,

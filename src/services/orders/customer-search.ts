@@ -19,11 +19,15 @@ export function customerWhere(search: string): { $and: FilterQuery<Order>[] } {
   if (words.length === 0 || search.length > MAX_CUSTOMER_SEARCH) {
     throw ValidationError.field('customer', `must be 1 to ${MAX_CUSTOMER_SEARCH} characters, not only spaces`);
   }
-  if (words.length > MAX_CUSTOMER_WORDS) throw ValidationError.field('customer', `must be at most ${MAX_CUSTOMER_WORDS} words`);
+  if (words.length > MAX_CUSTOMER_WORDS) {
+    throw ValidationError.field('customer', `must be at most ${MAX_CUSTOMER_WORDS} words`);
+  }
   return {
     $and: words.map((word) => {
       const pattern = `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-      return { $or: [{ firstName: { $ilike: pattern } }, { lastName: { $ilike: pattern } }, { email: { $ilike: pattern } }] };
+      return {
+        $or: [{ firstName: { $ilike: pattern } }, { lastName: { $ilike: pattern } }, { email: { $ilike: pattern } }],
+      };
     }),
   };
 }

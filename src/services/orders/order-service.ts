@@ -57,7 +57,9 @@ function dateOf(value: string, path: string): Date {
 }
 
 function checkedOrderId(orderId: string): string {
-  if (orderId.length < 1 || orderId.length > ORDER_ID_MAX_LENGTH) throw ValidationError.field('orderId', `must be 1 to ${ORDER_ID_MAX_LENGTH} characters`);
+  if (orderId.length < 1 || orderId.length > ORDER_ID_MAX_LENGTH) {
+    throw ValidationError.field('orderId', `must be 1 to ${ORDER_ID_MAX_LENGTH} characters`);
+  }
   return orderId;
 }
 

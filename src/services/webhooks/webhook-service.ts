@@ -69,11 +69,13 @@ export class WebhookService {
       throw ValidationError.field('first', `must be from 1 to ${MAX_DELIVERY_PAGE}`);
     }
     if (options.after !== undefined) assertDateIdCursor(options.after, 'after', isUuid);
-    return ctx.em.findByCursor(
-      WebhookDelivery,
-      {},
-      { first: options.first, after: options.after, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['attempts'], includeCount: false },
-    );
+    return ctx.em.findByCursor(WebhookDelivery, {}, {
+      first: options.first,
+      after: options.after,
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      populate: ['attempts'],
+      includeCount: false,
+    });
   }
 
   /** Sends a failed delivery again: the same event and `webhook-id`, new attempts. */
