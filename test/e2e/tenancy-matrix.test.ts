@@ -227,7 +227,8 @@ const PROBES: Probe[] = [
     operation: 'GET /v2/order/list',
     async attempt(caller, owner) {
       const byId = owner.orders.map((o) => `?orderId=${encodeURIComponent(o.orderId)}`);
-      for (const query of ['', `?email=${encodeURIComponent(owner.email)}`, '?status=waiting', '?status=complete', '?customer=lovelace', ...byId]) {
+      const filters = ['', `?email=${encodeURIComponent(owner.email)}`, '?status=waiting', '?status=complete', '?customer=lovelace'];
+      for (const query of [...filters, ...byId]) {
         const response = await request(api.url, 'GET', `/v2/order/list${query}`, { headers: pwa(caller) });
         expect(response.status).toBe(200);
         expectOnlyOwn(response.body.data.map((o: { orderId: string }) => o.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
@@ -441,7 +442,8 @@ const PROBES: Probe[] = [
       for (const variables of filters) {
         const result = await graphql(
           caller,
-          `query ($email: String, $customer: String, $orderId: String) { orders(email: $email, customer: $customer, orderId: $orderId, first: 100) { edges { node { orderId } } } }`,
+          `query ($email: String, $customer: String, $orderId: String) {
+            orders(email: $email, customer: $customer, orderId: $orderId, first: 100) { edges { node { orderId } } } }`,
           variables,
         );
         expect(result.errors).toBeUndefined();

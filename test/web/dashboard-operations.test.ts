@@ -13,15 +13,21 @@ import type { IssuedClient } from '../../src/services/clients/client-admin';
 
 if (!browserAvailable) console.warn(NO_BROWSER_REASON);
 
-const SANDBOX_WALK = ['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
+const SANDBOX_WALK = [
+  'paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed',
+  'delivering', 'complete',
+];
 const FILLERS = 10;
 
 /** What axe-core finds against WCAG 2 A and AA on the page as it is now (none expected). */
 async function accessibilityViolations(page: Page): Promise<string[]> {
   // Evaluated by the DevTools protocol, not as a page script: the dashboard's CSP allows no inline script.
   await page.evaluate(axe.source);
-  const result = await page.evaluate(() => (globalThis as any).axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }));
-  return result.violations.map((v: { id: string; nodes: { target: string[] }[] }) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  const result = await page.evaluate(() =>
+    (globalThis as any).axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }),
+  );
+  type Violation = { id: string; nodes: { target: string[] }[] };
+  return result.violations.map((v: Violation) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
 /**
@@ -41,9 +47,11 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
   /** What the browser refused under the page's Content-Security-Policy. */
   const cspViolations: string[] = [];
 
-  const lineStatus = async (orderId: string) => (await request(api.url, 'GET', `/v2/order?orderId=${orderId}`, { headers: auth })).body.lines?.[0]?.status;
+  const lineStatus = async (orderId: string) =>
+    (await request(api.url, 'GET', `/v2/order?orderId=${orderId}`, { headers: auth })).body.lines?.[0]?.status;
   const project = (userId: string) => editableProject(api, auth, { userId, photos: [photos.url('/a.jpg'), photos.url('/b.jpg')] });
-  const place = async (orderId: string, project: string, user: { firstName: string; lastName: string }, options: { quantity?: number; paymentPending?: boolean } = {}) => {
+  type Name = { firstName: string; lastName: string };
+  const place = async (orderId: string, project: string, user: Name, options: { quantity?: number; paymentPending?: boolean } = {}) => {
     const body = printBody(orderId, project, { quantity: options.quantity });
     Object.assign(body.user, user);
     const placed = await post(api.url, '/v2/print', { ...body, paymentPending: options.paymentPending ?? false }, auth);
@@ -58,7 +66,8 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     }
     await page.getByRole('button', { name: 'Search', exact: true }).click();
   };
-  const shownOrderIds = async () => (await cards().evaluateAll((all: any[]) => all.map((e) => e.dataset.testid.slice('order-'.length)))) as string[];
+  const shownOrderIds = async (): Promise<string[]> =>
+    cards().evaluateAll((all: any[]) => all.map((e) => e.dataset.testid.slice('order-'.length)));
 
   beforeAll(async () => {
     api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '150ms', WEBHOOK_RETRY_SPACING: '100ms' });
@@ -69,7 +78,8 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
       '/a.jpg': { body: await makePhoto({ width: 2400, height: 1800, colour: '#c0392b', takenAt: '2024:06:01 10:00:00' }) },
       '/b.jpg': { body: await makePhoto({ width: 2400, height: 1800, colour: '#2980b9', takenAt: '2024:06:02 10:00:00' }) },
     });
-    await post(api.url, '/graphql', { query: 'mutation ($url: String!) { setWebhook(url: $url) { secret } }', variables: { url: receiver.url('/ops') } }, auth);
+    const setWebhook = 'mutation ($url: String!) { setWebhook(url: $url) { secret } }';
+    await post(api.url, '/graphql', { query: setWebhook, variables: { url: receiver.url('/ops') } }, auth);
 
     // The oldest order, walked by the sandbox printer to complete before the page is opened.
     await place('ops-delivered', await project('ops-user'), { firstName: 'Ada', lastName: 'Lovelace' }, { quantity: 2 });
@@ -77,13 +87,15 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     await waitFor(async () => (await lineStatus('ops-delivered')) === 'complete', 120_000, 'ops-delivered complete');
     // Then newer orders, awaiting payment (nothing to render), one after the other so their order is known.
     for (const [i, id] of projects.entries()) {
-      await place(`ops-waiting-${i}`, id, i === 3 ? { firstName: 'Grace', lastName: 'Hopper' } : { firstName: 'Alan', lastName: `Turing ${i}` }, { paymentPending: true });
+      const name = i === 3 ? { firstName: 'Grace', lastName: 'Hopper' } : { firstName: 'Alan', lastName: `Turing ${i}` };
+      await place(`ops-waiting-${i}`, id, name, { paymentPending: true });
     }
     // Another shop's order: its id must find nothing in this shop's dashboard.
     const other = await api.createClient('Another shop');
     const otherAuth = serviceHeader(other.credentials.dev);
     const otherProject = await editableProject(api, otherAuth, { userId: 'other-user', photos: [photos.url('/a.jpg')] });
-    expect((await post(api.url, '/v2/print', { ...printBody('ops-elsewhere', otherProject), paymentPending: true }, otherAuth)).status).toBe(200);
+    const elsewhere = await post(api.url, '/v2/print', { ...printBody('ops-elsewhere', otherProject), paymentPending: true }, otherAuth);
+    expect(elsewhere.status).toBe(200);
 
     browser = await launchBrowser();
     context = browser.context;
@@ -107,7 +119,8 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
   });
 
   it('pages through the orders newest first, and filters by the statuses the service knows', async () => {
-    const statuses = await page.getByLabel('Status', { exact: true }).locator('option').evaluateAll((all: any[]) => all.map((o) => o.value));
+    const options = page.getByLabel('Status', { exact: true }).locator('option');
+    const statuses = await options.evaluateAll((all: any[]) => all.map((o) => o.value));
     expect(statuses).toEqual(['', ...ORDER_STATUSES]);
 
     await search({ 'Per page': '10' });
@@ -147,7 +160,9 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     await search({ 'Order id': 'ops-delivered' });
     const card = page.getByTestId('order-ops-delivered');
     await expect.poll(() => card.count()).toBe(1);
-    expect(await card.getByTestId('order-address').textContent()).toBe('Ship to: Ada Lovelace, Unter den Linden 1, 10117 Berlin, Berlin, Germany (DE) · +49301234567');
+    expect(await card.getByTestId('order-address').textContent()).toBe(
+      'Ship to: Ada Lovelace, Unter den Linden 1, 10117 Berlin, Berlin, Germany (DE) · +49301234567',
+    );
     expect(await card.getByTestId('line-quantity').textContent()).toBe('2 copies');
     expect(await card.getByRole('list', { name: /^History of / }).count()).toBe(0);
     await card.getByRole('button', { name: 'Show history' }).click();

@@ -16,18 +16,25 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
   let shop: Record<string, string>;
   let otherShop: Record<string, string>;
 
-  const graphql = async (auth: Record<string, string>, query: string, variables?: Record<string, unknown>) => post(api.url, '/graphql', { query, variables }, auth);
+  const graphql = async (auth: Record<string, string>, query: string, variables?: Record<string, unknown>) =>
+    post(api.url, '/graphql', { query, variables }, auth);
   const restIds = async (auth: Record<string, string>, query: string) => {
     const answer = await request(api.url, 'GET', `/v2/order/list?${query}`, { headers: auth });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
     return answer.body.data.map((o: { orderId: string }) => o.orderId);
   };
   const graphqlIds = async (auth: Record<string, string>, variables: Record<string, unknown>) => {
-    const answer = await graphql(auth, 'query ($orderId: String, $customer: String, $status: String) { orders(orderId: $orderId, customer: $customer, status: $status) { edges { node { orderId } } } }', variables);
+    const answer = await graphql(
+      auth,
+      `query ($orderId: String, $customer: String, $status: String) {
+        orders(orderId: $orderId, customer: $customer, status: $status) { edges { node { orderId } } } }`,
+      variables,
+    );
     expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
     return answer.body.data.orders.edges.map((e: { node: { orderId: string } }) => e.node.orderId);
   };
-  const place = async (auth: Record<string, string>, orderId: string, owner: Record<string, unknown>, user: { firstName: string; lastName: string }, quantity = 1) => {
+  type Name = { firstName: string; lastName: string };
+  const place = async (auth: Record<string, string>, orderId: string, owner: Record<string, unknown>, user: Name, quantity = 1) => {
     const project = await editableProject(api, auth, owner);
     const body = printBody(orderId, project, { quantity });
     Object.assign(body.user, user);
@@ -105,10 +112,17 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
     const sent = await graphql(shop, 'mutation { sendTestWebhook { id } }');
     const id = sent.body.data.sendTestWebhook.id;
     const deliveries = async (auth: Record<string, string>, variables: Record<string, unknown> = {}) =>
-      graphql(auth, 'query ($first: Int, $after: String) { webhookDeliveries(first: $first, after: $after) { edges { node { id event url status attempts { statusCode } } } pageInfo { hasNextPage endCursor } } }', variables);
-    await waitFor(async () => (await deliveries(shop)).body.data.webhookDeliveries.edges.find((e: any) => e.node.id === id)?.node.status === 'delivered', 20_000, 'test webhook delivered');
+      graphql(
+        auth,
+        `query ($first: Int, $after: String) { webhookDeliveries(first: $first, after: $after) {
+          edges { node { id event url status attempts { statusCode } } } pageInfo { hasNextPage endCursor } } }`,
+        variables,
+      );
+    const statusOf = async () => (await deliveries(shop)).body.data.webhookDeliveries.edges.find((e: any) => e.node.id === id)?.node.status;
+    await waitFor(async () => (await statusOf()) === 'delivered', 20_000, 'test webhook delivered');
     const mine = (await deliveries(shop)).body.data.webhookDeliveries;
-    expect(mine.edges[0].node).toEqual({ id, event: 'webhook.test', url: receiver.url('/search-shop'), status: 'delivered', attempts: [{ statusCode: 200 }] });
+    const url = receiver.url('/search-shop');
+    expect(mine.edges[0].node).toEqual({ id, event: 'webhook.test', url, status: 'delivered', attempts: [{ statusCode: 200 }] });
     // The orders' own events went to no webhook (none was set when they were placed): the one page holds them all.
     expect(mine.pageInfo.hasNextPage).toBe(false);
     expect((await deliveries(otherShop)).body.data.webhookDeliveries.edges).toEqual([]);
