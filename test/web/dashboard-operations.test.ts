@@ -142,6 +142,16 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     expect(await shownOrderIds()).not.toContain('ops-delivered');
     await page.getByRole('button', { name: 'Clear' }).click();
     await expect.poll(() => cards().count()).toBe(FILLERS + 1);
+
+    // Created dates are UTC days, the "to" day included whole.
+    const today = new Date().toISOString().slice(0, 10);
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await search({ 'Created from (UTC)': today, 'Created to (UTC, inclusive)': today });
+    await expect.poll(() => cards().count()).toBe(FILLERS + 1);
+    await search({ 'Created from (UTC)': yesterday, 'Created to (UTC, inclusive)': yesterday });
+    await expect.poll(() => page.getByText('No orders match').count()).toBe(1);
+    await page.getByRole('button', { name: 'Clear' }).click();
+    await expect.poll(() => cards().count()).toBe(FILLERS + 1);
   }, 60_000);
 
   it('searches by order id and by customer, and finds nothing of another shop', async () => {

@@ -150,7 +150,7 @@ const ORDER_STATUSES = [
 ];
 const NO_FILTERS = { orderId: '', customer: '', status: '', from: '', to: '', pageSize: '20' };
 const LINE_HISTORY = `subscription ($orderId: String!, $projectId: String!) {
-  orderStatusChanged(orderId: $orderId, projectId: $projectId, afterSequence: 0) { sequence status occurredAt tracking }
+  orderStatusChanged(orderId: $orderId, projectId: $projectId, afterSequence: 0) { sequence status occurredAt }
 }`;
 
 /** The form's fields as the API's filters; a "to" day is included whole (created before the next UTC midnight). */
