@@ -226,7 +226,9 @@ const PROBES: Probe[] = [
   {
     operation: 'GET /v2/order/list',
     async attempt(caller, owner) {
-      for (const query of ['', `?email=${encodeURIComponent(owner.email)}`, '?status=waiting', '?status=complete']) {
+      const byId = owner.orders.map((o) => `?orderId=${encodeURIComponent(o.orderId)}`);
+      const filters = ['', `?email=${encodeURIComponent(owner.email)}`, '?status=waiting', '?status=complete', '?customer=lovelace'];
+      for (const query of [...filters, ...byId]) {
         const response = await request(api.url, 'GET', `/v2/order/list${query}`, { headers: pwa(caller) });
         expect(response.status).toBe(200);
         expectOnlyOwn(response.body.data.map((o: { orderId: string }) => o.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
@@ -436,8 +438,14 @@ const PROBES: Probe[] = [
   {
     operation: 'Query.orders',
     async attempt(caller, owner) {
-      for (const email of [owner.email, null]) {
-        const result = await graphql(caller, `query ($email: String) { orders(email: $email, first: 100) { edges { node { orderId } } } }`, { email });
+      const filters = [{ email: owner.email }, {}, { customer: 'lovelace' }, ...owner.orders.map((o) => ({ orderId: o.orderId }))];
+      for (const variables of filters) {
+        const result = await graphql(
+          caller,
+          `query ($email: String, $customer: String, $orderId: String) {
+            orders(email: $email, customer: $customer, orderId: $orderId, first: 100) { edges { node { orderId } } } }`,
+          variables,
+        );
         expect(result.errors).toBeUndefined();
         expectOnlyOwn(result.data.orders.edges.map((e: any) => e.node.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
       }
@@ -645,6 +653,14 @@ const PROBES: Probe[] = [
     operation: 'Query.webhookDelivery',
     async attempt(caller, owner) {
       expectGraphqlNotFound(await graphql(caller, 'query ($id: String!) { webhookDelivery(id: $id) { id status } }', { id: campaignOf(owner).deliveryId }));
+    },
+  },
+  {
+    operation: 'Query.webhookDeliveries',
+    async attempt(caller, owner) {
+      const result = await graphql(caller, '{ webhookDeliveries(first: 100) { edges { node { id url } } } }');
+      expect(result.errors).toBeUndefined();
+      expect(result.data.webhookDeliveries.edges.map((e: any) => e.node.id)).not.toContain(campaignOf(owner).deliveryId);
     },
   },
   {

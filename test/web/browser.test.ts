@@ -203,11 +203,15 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
 
     const printed = await request(api.url, 'POST', '/v2/print', { headers: serviceHeader(shop.credentials.dev), body: printBody('browser-order-1', projectId) });
     expect(printed.status).toBeLessThan(300);
-    const line = page.getByTestId('order-browser-order-1').getByTestId('line-status');
-    await expect.poll(() => line.textContent(), { timeout: 120_000 }).toBe('complete');
-    const timeline = await page.getByTestId('order-browser-order-1').getByRole('list', { name: 'Status timeline' }).locator('li').allTextContents();
-    // Watched live: the steps before complete arrived over graphql-ws while the page was open.
-    expect(timeline).toEqual(expect.arrayContaining(['printing', 'delivering', 'complete']));
+    const order = page.getByTestId('order-browser-order-1');
+    // Opened while it walks: the history replays what was recorded, then goes on live over graphql-ws.
+    await expect.poll(() => order.getByTestId('line-status').textContent(), { timeout: 60_000 }).not.toBe('waiting');
+    await order.getByRole('button', { name: 'Show history' }).click();
+    const steps = order.getByRole('list', { name: /^History of / }).locator('.step');
+    const history = ['created', 'paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob'];
+    history.push('accepted', 'printing', 'printed', 'delivering', 'complete');
+    await expect.poll(() => steps.allTextContents(), { timeout: 120_000 }).toEqual(history);
+    await expect.poll(() => order.getByTestId('line-status').textContent(), { timeout: 10_000 }).toBe('complete');
     expect(await page.getByRole('link', { name: 'Track the parcel' }).count()).toBe(1);
     // The rendered PDF, through the signed link the owner is given.
     // The cover sheet as printed: its preview image, loaded.
@@ -271,7 +275,7 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       await page.getByLabel('Access key').fill(shop.credentials.dev.accessKey);
       await page.getByLabel('Access secret').fill(shop.credentials.dev.accessSecret);
       await page.getByRole('button', { name: 'Sign in' }).click();
-      await page.getByRole('tab', { name: 'Campaigns & webhooks' }).click();
+      await page.getByRole('tab', { name: 'Campaigns' }).click();
       const progress = page.getByRole('progressbar', { name: `Campaign ${campaignId} progress` });
       await expect.poll(() => progress.getAttribute('aria-valuenow'), { timeout: 60_000 }).toBe('100');
       await page.getByText('Webhook deliveries').click();

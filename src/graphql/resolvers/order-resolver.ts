@@ -29,7 +29,9 @@ export class OrderResolver {
     return orderView(await services.orders.find(ctx, orderId), services.files);
   }
 
-  @Query(() => OrderConnection, { description: "Orders, newest first; a user's when email is given" })
+  @Query(() => OrderConnection, {
+    description: "Orders, newest first; a user's when email is given; the filters of GET /v2/order/list",
+  })
   async orders(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('email', () => String, { nullable: true }) email?: string | null,
@@ -38,6 +40,13 @@ export class OrderResolver {
     @Arg('status', () => String, { nullable: true, description: 'Orders with a line in this order status' }) status?: string | null,
     @Arg('createdAfter', () => String, { nullable: true, description: 'ISO 8601 date or date-time: created at or after' }) createdAfter?: string | null,
     @Arg('createdBefore', () => String, { nullable: true, description: 'ISO 8601 date or date-time: created before' }) createdBefore?: string | null,
+    @Arg('orderId', () => String, { nullable: true, description: 'The order with this id (yours only)' })
+    orderId?: string | null,
+    @Arg('customer', () => String, {
+      nullable: true,
+      description: 'Each word found, in any case, in the first name, last name or e-mail',
+    })
+    customer?: string | null,
   ): Promise<OrderConnection> {
     const page = await services.orders.page(ctx, {
       email: email ?? undefined,
@@ -46,6 +55,8 @@ export class OrderResolver {
       status: status ?? undefined,
       createdAfter: createdAfter ?? undefined,
       createdBefore: createdBefore ?? undefined,
+      orderId: orderId ?? undefined,
+      customer: customer ?? undefined,
     });
     return {
       edges: page.items.map((order) => ({ node: orderView(order, services.files), cursor: page.from(order) })),

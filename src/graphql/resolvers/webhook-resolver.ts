@@ -1,6 +1,6 @@
-import { Arg, Ctx, Mutation, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import type { GraphqlContext } from '../context';
-import { IssuedWebhook, Webhook, WebhookDelivery } from '../types/campaign';
+import { IssuedWebhook, Webhook, WebhookDelivery, WebhookDeliveryConnection } from '../types/campaign';
 import { webhookDeliveryViewOf } from '../../services/webhooks/delivery-view';
 import { eventTypesOf } from '../../services/webhooks/webhook-endpoints';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
@@ -37,6 +37,21 @@ export class WebhookResolver {
   @Query(() => WebhookDelivery, { description: 'One webhook delivery with its attempts' })
   async webhookDelivery(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<WebhookDelivery> {
     return webhookDeliveryViewOf(await services.webhooks.delivery(ctx, id));
+  }
+
+  @Query(() => WebhookDeliveryConnection, {
+    description: "This client's webhook deliveries in this environment, newest first, with their attempts",
+  })
+  async webhookDeliveries(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('first', () => Int, { defaultValue: 20, description: 'At most 100' }) first = 20,
+    @Arg('after', () => String, { nullable: true }) after?: string | null,
+  ): Promise<WebhookDeliveryConnection> {
+    const page = await services.webhooks.recentDeliveries(ctx, { first, after: after ?? undefined });
+    return {
+      edges: page.items.map((delivery) => ({ cursor: page.from(delivery), node: webhookDeliveryViewOf(delivery) })),
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+    };
   }
 
   @Mutation(() => WebhookDelivery, { description: 'Send a failed delivery again: same event and webhook-id, new attempts' })

@@ -228,13 +228,20 @@ export const orderListSchema = {
   operationId: 'listOrders',
   tags: [PWA_TAGS.orders.name],
   summary: "The client's orders",
-  description: `Newest first, keyset-paged (at most ${MAX_ORDER_PAGE_SIZE} a page, 20 by default); pass the returned cursor for the next page. Filters: a line in \`status\`, created in [createdAfter, createdBefore), the owner's e-mail.`,
+  description:
+    `Newest first, keyset-paged (at most ${MAX_ORDER_PAGE_SIZE} a page, 20 by default); pass the returned cursor for the next page. ` +
+    "Filters: a line in `status`, created in [createdAfter, createdBefore), the owner's e-mail, the order id, " +
+    "the customer's name or e-mail (words, any case).",
   security,
   querystring: Type.Object({
     status: Type.Optional(Type.Enum(ORDER_STATUSES, { type: 'string', description: 'Orders with a line in this status' })),
     createdAfter: Type.Optional(DateFilter('Created at or after')),
     createdBefore: Type.Optional(DateFilter('Created before')),
     email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: "The owner's e-mail" })),
+    orderId: Type.Optional(Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: 'The order with this id' })),
+    customer: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 320, description: 'Each word found, in any case, in the first name, last name or e-mail' }),
+    ),
     cursor: Type.Optional(Type.String({ maxLength: 500, description: 'The cursor of the previous page' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ORDER_PAGE_SIZE, description: 'Orders a page (default 20)' })),
   }),

@@ -25,14 +25,20 @@ import { recordOrderEvent } from './order-events';
 import { checkDestination, checkRecipient, checkShippingChoice, levelOfChoice, type RecipientInput, type ShippingChoiceInput } from './recipient';
 import { orderViewOf, type OrderListPage, type OrderView } from './order-view';
 import type { Parcel } from '../../domain/parcel';
+import { ORDER_ID_MAX_LENGTH } from '../../domain/ids';
+import { customerWhere } from './customer-search';
 
-/** What orders may be filtered by. */
 /** An order with its lines as the service hands it to the transports. */
 export type OrderRecord = Order;
 
+/** What orders may be filtered by. */
 export interface OrderFilter {
   email?: string;
   status?: string;
+  /** The caller's order id, exactly. */
+  orderId?: string;
+  /** Words each found, in any case, in the first name, last name or e-mail the order carries. */
+  customer?: string;
   /** ISO 8601 date-times: created at or after / before. */
   createdAfter?: string;
   createdBefore?: string;
@@ -48,6 +54,13 @@ function dateOf(value: string, path: string): Date {
   const at = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? Date.parse(value) : Number.NaN;
   if (Number.isNaN(at)) throw ValidationError.field(path, 'must be an ISO 8601 date (2026-11-01) or date-time with a time zone (2026-11-01T09:00:00Z)');
   return new Date(at);
+}
+
+function checkedOrderId(orderId: string): string {
+  if (orderId.length < 1 || orderId.length > ORDER_ID_MAX_LENGTH) {
+    throw ValidationError.field('orderId', `must be 1 to ${ORDER_ID_MAX_LENGTH} characters`);
+  }
+  return orderId;
 }
 
 /** Orders: placing them, reading them, and the status changes that come from outside. */
@@ -93,8 +106,9 @@ export class OrderService {
 
   /**
    * Orders newest first, keyset-paged (GraphQL `orders`, `GET /v2/order/list`): a user's when
-   * `email` is given, those with a line in `status`, created in [createdAfter, createdBefore).
-   * `after` is a cursor this service issued.
+   * `email` is given, those with a line in `status`, created in [createdAfter, createdBefore), the one
+   * with `orderId`, those whose customer matches `customer` (customerWhere). `after` is a cursor this
+   * service issued.
    */
   async page(ctx: RequestContext, options: OrderFilter & { first: number; after?: string; afterPath?: string }) {
     if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field(options.firstPath ?? 'first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
@@ -108,6 +122,8 @@ export class OrderService {
       ...(options.email ? { email: normaliseEmail(options.email, 'email') } : {}),
       ...(Object.keys(createdAt).length > 0 ? { createdAt } : {}),
       ...(options.status ? { lines: { status: options.status as OrderStatus } } : {}),
+      ...(options.orderId !== undefined ? { orderId: checkedOrderId(options.orderId) } : {}),
+      ...(options.customer !== undefined ? customerWhere(options.customer) : {}),
     };
     return ctx.em.findByCursor(Order, where, {
       first: options.first,

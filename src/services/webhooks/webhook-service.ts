@@ -1,6 +1,7 @@
 import { WebhookDelivery, type WebhookEndpoint } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { ConflictError, NotFoundError } from '../../domain/errors';
+import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
+import { assertDateIdCursor } from '../cursors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { isUuid } from '../../domain/ids';
 import { eventTypesOf, findWebhook, rotateWebhookSecret, setWebhook, setWebhookEventTypes, type IssuedWebhook } from './webhook-endpoints';
@@ -8,6 +9,9 @@ import { sendTestEvent } from './test-event';
 import { listEvents, type EventPage, type EventQuery } from './event-log';
 import { reopenDelivery } from './webhook-delivery';
 import { startDelivery, type DeliveryStartDeps } from './start-delivery';
+
+/** A page of recent deliveries: at most this many. */
+const MAX_DELIVERY_PAGE = 100;
 
 export interface WebhookServiceDeps extends DeliveryStartDeps {
   /** Seals signing secrets at rest (see webhook-secret.ts). */
@@ -54,6 +58,24 @@ export class WebhookService {
   async delivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     if (!isUuid(deliveryId)) throw new NotFoundError('webhook delivery', deliveryId, 'deliveryId');
     return findOwnedOrThrow(ctx, WebhookDelivery, deliveryId, { what: 'webhook delivery', path: 'deliveryId', populate: ['attempts'] });
+  }
+
+  /**
+   * This client's deliveries in this environment, newest first, each with its attempts (the dashboard's
+   * Webhooks tab): to the webhook, to projects' callbacks, of campaigns. Keyset-paged like every list.
+   */
+  recentDeliveries(ctx: RequestContext, options: { first: number; after?: string }) {
+    if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_DELIVERY_PAGE) {
+      throw ValidationError.field('first', `must be from 1 to ${MAX_DELIVERY_PAGE}`);
+    }
+    if (options.after !== undefined) assertDateIdCursor(options.after, 'after', isUuid);
+    return ctx.em.findByCursor(WebhookDelivery, {}, {
+      first: options.first,
+      after: options.after,
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      populate: ['attempts'],
+      includeCount: false,
+    });
   }
 
   /** Sends a failed delivery again: the same event and `webhook-id`, new attempts. */
