@@ -37,16 +37,18 @@ export interface FlowWorkerOptions {
   taskQueue: string;
   /** Defaults to workflows/temporal/index.ts; tests pass a fixture. */
   workflowsPath?: string;
+  /** Workflows bundled ahead of time (scripts/build.mjs --temporal-workflows): used instead of bundling at start. */
+  workflowBundlePath?: string;
   activities: ActivityFunctions;
 }
 
 /** A Temporal worker for our flows and activities (`npm run worker`; the Temporal tests). */
-export function createFlowWorker({ connection, namespace, taskQueue, workflowsPath, activities }: FlowWorkerOptions): Promise<Worker> {
+export function createFlowWorker({ connection, namespace, taskQueue, workflowsPath, workflowBundlePath, activities }: FlowWorkerOptions): Promise<Worker> {
   return Worker.create({
     connection,
     namespace,
     taskQueue,
-    workflowsPath: workflowsPath ?? TEMPORAL_WORKFLOWS_PATH,
+    ...(workflowBundlePath ? { workflowBundle: { codePath: workflowBundlePath } } : { workflowsPath: workflowsPath ?? TEMPORAL_WORKFLOWS_PATH }),
     activities,
     interceptors: { activity: [activityErrorNames] },
   });
