@@ -195,7 +195,7 @@ const CONNECTIONS_PER_PROCESS = {
   worker: (config: Config) => config.dbPoolMax + config.flowDbPoolMax + 5,
   'temporal-worker': (config: Config) => config.dbPoolMax + 1,
 } as const;
-/** Kept out of the services' budget: the operator CLI (13 at the default pools), psql, backups, PostgreSQL's 3 superuser slots. */
+/** Kept out of the services' budget for operators: a CLI command (17 at the default pools), psql or pg_dump. */
 const OPERATOR_RESERVE = 20;
 
 describe('the connection budget', () => {
