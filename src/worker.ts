@@ -4,6 +4,8 @@
  * signal them. Needs TEMPORAL_ADDRESS; without it, flows run inside the API process instead.
  */
 import 'reflect-metadata';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
@@ -67,8 +69,14 @@ const activities = createActivities({ orm: database.orm, files, fetch, log, prin
 // The relay starts the deliveries the outbox holds; API processes (ROLE=api) leave it to workers.
 const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
 
+// Built ahead of time (the image: scripts/build.mjs --temporal-workflows), the workflows' bundle lies next to
+// this module; run from the sources (tsx), Temporal bundles workflows/temporal at start instead.
+const prebuiltWorkflows = fileURLToPath(new URL('./temporal-workflows.js', import.meta.url));
+const workflowBundlePath = existsSync(prebuiltWorkflows) ? prebuiltWorkflows : undefined;
+
 try {
-  const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities });
+  const { namespace, taskQueue } = temporal;
+  const worker = await createFlowWorker({ connection, namespace, taskQueue, activities, workflowBundlePath });
   log.info({ address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }, 'Temporal worker running');
   // Temporal's runtime shuts the worker down gracefully on SIGINT and SIGTERM (its default
   // shutdownSignals); run() resolves once in-flight tasks have finished.

@@ -33,6 +33,10 @@ const EnvironmentSchema = Type.Object(
     /** Unset means: start the embedded PostgreSQL in DATA_DIR. */
     DATABASE_URL: Type.Optional(Type.String({ format: 'postgres-url', writeOnly: true, description: 'a postgres:// URL' })),
     DATA_DIR: Type.String({ default: '.data', description: 'a directory' }),
+    /** The ORM's pool: most of a process's PostgreSQL connections (docs/operations.md, Connection budget). */
+    DB_POOL_MAX: count(10, 'connections of the ORM pool'),
+    /** The pool of DBOS's system database (the embedded workflow engine's journal and queues). */
+    FLOW_DB_POOL_MAX: count(6, 'connections of the workflow engine pool'),
     PUBLIC_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
     FRONTEND_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
     /** What this process does: everything (the embedded default), only requests, or only flows. */
@@ -209,6 +213,9 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     port: env.PORT,
     /** Unset means: start the embedded PostgreSQL in `dataDir`. */
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    /** Pool sizes; a process's connection ceiling follows from them (docs/operations.md, Connection budget). */
+    dbPoolMax: env.DB_POOL_MAX,
+    flowDbPoolMax: env.FLOW_DB_POOL_MAX,
     dataDir: path.resolve(env.DATA_DIR),
     /** DATA_DIR was not set: the embedded PostgreSQL may keep its cluster elsewhere when it cannot reach `dataDir` (src/db/embedded-postgres.ts). */
     dataDirIsDefault: given.dataDirIsDefault,

@@ -39,7 +39,7 @@ export async function openDatabase(config: Config, log: Logger, options: { joinR
       return embedded.stop();
     };
   }
-  const orm = await MikroORM.init(ormConfig(url));
+  const orm = await MikroORM.init(ormConfig(url, { poolMax: config.dbPoolMax }));
   try {
     const applied = await withMigrationLock(url, () => orm.getMigrator().up());
     if (applied.length > 0) log.info({ migrations: applied.map((m) => m.name) }, 'migrations applied');

@@ -12,7 +12,7 @@ import type { ManagedWorkflowEngine } from './workflow-engine';
 import { RelaunchingEngine } from './relaunching-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts'> & {
+  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts' | 'flowDbPoolMax'> & {
     durations: Pick<Config['durations'], 'workflowRetentionMs' | 'executorRecoveryIntervalMs' | 'executorDeadAfterMs'>;
   };
   /** The application's database; the embedded engine keeps its journal there. */
@@ -81,7 +81,9 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
     return TemporalEngine.connect({ ...config.temporal, flowNames, log });
   }
   await withMigrationLock(databaseUrl, () => migrateDbosSchema(databaseUrl, log));
-  if (config.role === 'api') return DbosClientEngine.connect({ databaseUrl, flowNames, flowQueues, log });
+  if (config.role === 'api') {
+    return DbosClientEngine.connect({ databaseUrl, flowNames, flowQueues, log, poolSize: config.flowDbPoolMax });
+  }
 
   const executorId = await resolveExecutorId(config.executorId, config.dataDir);
   const deadAfterMs = config.durations.executorDeadAfterMs;
@@ -100,6 +102,7 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
         log,
         maxRecoveryAttempts: config.flowMaxRecoveryAttempts,
         retentionMs: config.durations.workflowRetentionMs,
+        poolSize: config.flowDbPoolMax,
         queues,
         flowQueues,
         drainedQueues: DRAINED_QUEUES,

@@ -10,6 +10,8 @@ export interface DbosClientEngineOptions {
   flowNames: string[];
   flowQueues: FlowQueue[];
   log: Logger;
+  /** Connections of the client's pool (FLOW_DB_POOL_MAX). Default: 6. */
+  poolSize?: number;
 }
 
 /**
@@ -26,11 +28,12 @@ export class DbosClientEngine implements ManagedWorkflowEngine {
     private readonly flowQueueOf: Map<string, string>,
   ) {}
 
-  static async connect({ databaseUrl, flowNames, flowQueues, log }: DbosClientEngineOptions): Promise<DbosClientEngine> {
+  static async connect(options: DbosClientEngineOptions): Promise<DbosClientEngine> {
+    const { databaseUrl, flowNames, flowQueues, log, poolSize } = options;
     const client = await DBOSClient.create({
       systemDatabaseUrl: databaseUrl,
       systemDatabaseSchemaName: DBOS_SCHEMA,
-      systemDatabasePoolSize: 6,
+      systemDatabasePoolSize: poolSize ?? 6,
       applicationName: APPLICATION_NAME,
       logger: dbosLogger(log.child({ component: 'dbos-client' })),
     });

@@ -88,6 +88,8 @@ export interface DbosEngineOptions {
   maxRecoveryAttempts?: number;
   /** Finished runs older than this are deleted by a scheduled workflow. */
   retentionMs: number;
+  /** Connections of DBOS's system database pool (FLOW_DB_POOL_MAX). Default: 6. */
+  poolSize?: number;
   /** Cron schedule of that pruning. Default: hourly. */
   retentionSchedule?: string;
   queues?: ActivityQueue[];
@@ -170,7 +172,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
         name: APPLICATION_NAME,
         systemDatabaseUrl: options.databaseUrl,
         systemDatabaseSchemaName: DBOS_SCHEMA,
-        systemDatabasePoolSize: 6,
+        systemDatabasePoolSize: options.poolSize ?? 6,
         applicationVersion: FLOW_CODE_VERSION,
         ...(options.executor ? { executorID: options.executor.lease.executorId } : {}),
         logger: dbosLogger(log),

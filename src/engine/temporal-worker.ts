@@ -37,16 +37,22 @@ export interface FlowWorkerOptions {
   taskQueue: string;
   /** Defaults to workflows/temporal/index.ts; tests pass a fixture. */
   workflowsPath?: string;
+  /** Workflows bundled ahead (scripts/build.mjs --temporal-workflows), used instead of bundling them at start. */
+  workflowBundlePath?: string;
   activities: ActivityFunctions;
 }
 
 /** A Temporal worker for our flows and activities (`npm run worker`; the Temporal tests). */
-export function createFlowWorker({ connection, namespace, taskQueue, workflowsPath, activities }: FlowWorkerOptions): Promise<Worker> {
+export function createFlowWorker(options: FlowWorkerOptions): Promise<Worker> {
+  const { connection, namespace, taskQueue, workflowsPath, workflowBundlePath, activities } = options;
+  const workflows = workflowBundlePath
+    ? { workflowBundle: { codePath: workflowBundlePath } }
+    : { workflowsPath: workflowsPath ?? TEMPORAL_WORKFLOWS_PATH };
   return Worker.create({
     connection,
     namespace,
     taskQueue,
-    workflowsPath: workflowsPath ?? TEMPORAL_WORKFLOWS_PATH,
+    ...workflows,
     activities,
     interceptors: { activity: [activityErrorNames] },
   });

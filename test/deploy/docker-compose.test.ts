@@ -2,16 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import { parse } from 'yaml';
-import { CONFIG_VARIABLES, loadConfig } from '../../src/config';
+import { CONFIG_VARIABLES, loadConfig, type Config } from '../../src/config';
 
 type Environment = Record<string, string | number | boolean | null> | string[];
 
 interface ComposeService {
   image?: string;
+  command?: string | string[];
+  read_only?: boolean;
+  tmpfs?: string[];
+  volumes?: string[];
   profiles?: string[];
   deploy?: { replicas?: number };
   build?: unknown;
-  command?: string | string[];
   environment?: Environment;
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: { test?: string | string[]; disable?: boolean };
@@ -80,6 +83,17 @@ function resolvedEnvironmentOf(service: ComposeService, host: Record<string, str
   );
 }
 
+/** Services others wait for to have finished (`service_completed_successfully`): setups that run once per `up`. */
+const ONE_SHOTS = [
+  ...new Set(
+    Object.values(services).flatMap((service) =>
+      Object.entries(Array.isArray(service.depends_on) ? {} : (service.depends_on ?? {}))
+        .filter(([, dependency]) => dependency.condition === 'service_completed_successfully')
+        .map(([name]) => name),
+    ),
+  ),
+];
+
 /** What the README tells an operator to run: `CREDENTIAL_PEPPER=$(openssl rand -base64 32) docker compose up`. */
 const OPERATOR_SHELL = { CREDENTIAL_PEPPER: randomBytes(32).toString('base64') };
 
@@ -89,7 +103,8 @@ describe('docker-compose.yml', () => {
       expect(services, `service "${name}"`).toHaveProperty([name]);
     }
     const profiled = Object.entries(services).filter(([, service]) => service.profiles?.length).map(([name]) => name);
-    expect(profiled.sort()).toEqual(['temporal', 'temporal-ui', 'temporal-worker']);
+    const temporalProfile = ['temporal', 'temporal-namespace', 'temporal-schema', 'temporal-ui', 'temporal-worker'];
+    expect(profiled.sort()).toEqual(temporalProfile);
     for (const name of profiled) expect(services[name]!.profiles).toEqual(['temporal']);
   });
 
@@ -108,9 +123,10 @@ describe('docker-compose.yml', () => {
     expect(config).toMatch(/server-template api \d+ api:4000 check resolvers docker/);
   });
 
-  it('gives every service except temporal-ui a healthcheck', () => {
+  it('gives every service except temporal-ui and the one-shot setups a healthcheck', () => {
+    expect(ONE_SHOTS.sort()).toEqual(['seaweedfs-bucket', 'temporal-namespace', 'temporal-schema']);
     for (const [name, service] of Object.entries(services)) {
-      if (name === 'temporal-ui') continue;
+      if (name === 'temporal-ui' || ONE_SHOTS.includes(name)) continue;
       const healthcheck = service.healthcheck;
       expect(healthcheck, `healthcheck of "${name}"`).toBeTruthy();
       expect(healthcheck!.disable, `healthcheck of "${name}" disabled`).not.toBe(true);
@@ -164,6 +180,88 @@ describe('docker-compose.yml', () => {
       .map(([name]) => name);
     expect(published).toEqual(['balancer']);
     expect((services.balancer as { ports?: unknown[] }).ports).toEqual(['4000:4000']);
+  });
+});
+
+/**
+ * The connection budget of docs/operations.md: the most PostgreSQL connections a process of each app
+ * service holds, from its pool sizes. An API process: the ORM pool, the DBOS client's pool (none under
+ * Temporal), the status-event and credential-change listeners and the migration lock's session at start.
+ * A worker: the ORM pool, DBOS's pool, DBOS's own client (2), the executor lease, the lock of a dead
+ * executor while taking it over and the migration lock's session. A Temporal worker: the ORM pool and the
+ * migration lock's session.
+ */
+const CONNECTIONS_PER_PROCESS = {
+  api: (config: Config) => config.dbPoolMax + (config.temporal ? 0 : config.flowDbPoolMax) + 3,
+  worker: (config: Config) => config.dbPoolMax + config.flowDbPoolMax + 5,
+  'temporal-worker': (config: Config) => config.dbPoolMax + 1,
+} as const;
+/** Kept out of the services' budget for operators: a CLI command (17 at the default pools), psql or pg_dump. */
+const OPERATOR_RESERVE = 20;
+
+describe('the connection budget', () => {
+  const maxConnections = () => {
+    const command = services.postgres!.command as string[];
+    const setting = command.find((argument) => argument.startsWith('max_connections='));
+    return Number(setting?.split('=')[1]);
+  };
+
+  it('sets max_connections, and every service of every profile fits in it with the operators\' reserve', () => {
+    const limit = maxConnections();
+    expect(limit).toBeGreaterThan(100);
+    let budget = 0;
+    for (const name of APP_SERVICES) {
+      // Under the temporal profile the API talks to Temporal, not DBOS: fewer connections; the budget takes DBOS's.
+      const config = loadConfig(resolvedEnvironmentOf(services[name]!, OPERATOR_SHELL));
+      budget += services[name]!.deploy!.replicas! * CONNECTIONS_PER_PROCESS[name](config);
+    }
+    const temporal = environmentOf(services.temporal!);
+    const temporalConnections = Number(temporal.SQL_MAX_CONNS) + Number(temporal.SQL_VIS_MAX_CONNS);
+    expect(temporalConnections, 'Temporal\'s SQL_MAX_CONNS + SQL_VIS_MAX_CONNS').toBeGreaterThan(0);
+    budget += temporalConnections;
+    expect(budget).toBe(117);
+    expect(budget + OPERATOR_RESERVE).toBeLessThanOrEqual(limit);
+  });
+
+  it('is the one docs/operations.md writes down', () => {
+    const docs = readFileSync(new URL('../../docs/operations.md', import.meta.url), 'utf8');
+    expect(docs).toContain(`max_connections=${maxConnections()}`);
+    expect(docs).toMatch(/DB_POOL_MAX \+ FLOW_DB_POOL_MAX \+ 3/);
+    expect(docs).toMatch(/DB_POOL_MAX \+ FLOW_DB_POOL_MAX \+ 5/);
+  });
+});
+
+describe('the images', () => {
+  it('are all pinned to a version tag, and none is one that no longer exists or is deprecated', () => {
+    const images = Object.entries(services)
+      .filter(([, service]) => service.image)
+      .map(([name, service]) => [name, service.image!] as const);
+    expect(images.length).toBeGreaterThan(5);
+    for (const [name, image] of images) {
+      const tag = /:([^:/]+)$/.exec(image)?.[1];
+      expect(tag, `tag of ${name}'s ${image}`).toMatch(/\d/);
+      expect(tag, `tag of ${name}'s ${image}`).not.toMatch(/latest/);
+      expect(image, name).not.toMatch(/^minio\/|^temporalio\/auto-setup:/);
+    }
+  });
+
+  it.each(APP_SERVICES)('runs %s from the image\'s own command, read-only, with DATA_DIR and /tmp writable', (name) => {
+    const service = services[name]!;
+    expect(service.command, 'the image\'s CMD: node as process 1').toBeUndefined();
+    expect((service.build as { target?: string }).target).toBe(name === 'temporal-worker' ? 'temporal-worker' : 'app');
+    expect(service.read_only).toBe(true);
+    expect(service.tmpfs).toEqual(['/tmp']);
+    expect(service.volumes).toEqual([`app-data:${resolvedEnvironmentOf(service, OPERATOR_SHELL).DATA_DIR}`]);
+  });
+
+  it('makes the bucket FILE_STORE names before the app services start', () => {
+    const bucket = /^s3:\/\/([^/]+)/.exec(resolvedEnvironmentOf(services.api!, OPERATOR_SHELL).FILE_STORE!)![1]!;
+    const setup = services['seaweedfs-bucket']!;
+    expect((setup.command as string[]).join('\n')).toContain(`s3.bucket.create -name ${bucket}`);
+    for (const name of APP_SERVICES) {
+      const dependsOn = services[name]!.depends_on as Record<string, { condition?: string }>;
+      expect(dependsOn['seaweedfs-bucket']?.condition).toBe('service_completed_successfully');
+    }
   });
 });
 
