@@ -51,7 +51,13 @@ export async function checkout(options: CheckoutOptions): Promise<CheckoutResult
 
   // 1. The customer's project: the editor link comes back at once, the book is laid out meanwhile.
   const generated = await rest.POST('/v2/generate', {
-    body: { sku: options.sku ?? 'PB-HC-A4-P', psp: options.psp ?? 'local', marketId, photos: options.photoUrls, userId: 'checkout-example' },
+    body: {
+      sku: options.sku ?? 'PB-HC-A4-P',
+      psp: options.psp ?? 'local',
+      marketId,
+      photos: options.photoUrls,
+      userId: 'checkout-example',
+    },
   });
   if (!generated.data) throw new Error(`generate: ${JSON.stringify(generated.error)}`);
   const projectId = new URL(generated.data.url).searchParams.get('id')!;
@@ -74,7 +80,11 @@ export async function checkout(options: CheckoutOptions): Promise<CheckoutResult
     body: {
       orderId,
       quoteId: quote.quoteId,
-      projects: quote.lines.map((line) => ({ id: line.projectId!, quantity: line.quantity, lineItemTotal: line.lineTotal })),
+      projects: quote.lines.map((line) => ({
+        id: line.projectId!,
+        quantity: line.quantity,
+        lineItemTotal: line.lineTotal,
+      })),
       payment: {
         grandTotal: quote.grandTotal,
         shipping: { cost: quote.shipping, ...(quote.shippingLevel ? { method: quote.shippingLevel } : {}) },
@@ -88,21 +98,26 @@ export async function checkout(options: CheckoutOptions): Promise<CheckoutResult
       },
     },
   });
-  if (!printed.data || !('message' in printed.data)) throw new Error(`print: ${JSON.stringify(printed.error ?? printed.data)}`);
+  if (!printed.data || !('message' in printed.data))
+    throw new Error(`print: ${JSON.stringify(printed.error ?? printed.data)}`);
   log(printed.data.message);
 
   // 4. The order's events, caught up by polling with the last id seen (a webhook receives the same).
   const events: Event[] = [];
   await until(timeoutMs, `order ${orderId} at the printer`, async () => {
     const after = events.at(-1)?.id;
-    const { data, error } = await rest.GET('/v2/events', { params: { query: { orderId, ...(after ? { after } : {}) } } });
+    const { data, error } = await rest.GET('/v2/events', {
+      params: { query: { orderId, ...(after ? { after } : {}) } },
+    });
     if (error) throw new Error(`events: ${JSON.stringify(error)}`);
     for (const event of data.data) {
       events.push(event);
       const line = lineOf(event);
       log(`${event.occurredAt} ${event.type}${line ? `: ${line.projectId} ${line.status}` : ''}`);
     }
-    return events.some((event) => event.type === 'order.line.status_changed' && lineOf(event)?.status === AT_THE_PRINTER);
+    return events.some(
+      (event) => event.type === 'order.line.status_changed' && lineOf(event)?.status === AT_THE_PRINTER,
+    );
   });
   return { projectId, quoteId: quote.quoteId, grandTotal: quote.grandTotal, currency: quote.currency, orderId, events };
 }
@@ -121,7 +136,8 @@ async function until(timeoutMs: number, what: string, done: () => Promise<boolea
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const env = (name: string) => process.env[name] ?? (console.error(`set ${name} (see the top of examples/checkout.ts)`), process.exit(2));
+  const env = (name: string) =>
+    process.env[name] ?? (console.error(`set ${name} (see the top of examples/checkout.ts)`), process.exit(2));
   await checkout({
     baseUrl: env('BASE_URL'),
     credentials: { accessKey: env('ACCESS_KEY'), accessSecret: env('ACCESS_SECRET') },

@@ -76,7 +76,8 @@ export function dashboard(options: DashboardOptions): Dashboard {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const env = (name: string) => process.env[name] ?? (console.error(`set ${name} (see the top of examples/dashboard.ts)`), process.exit(2));
+  const env = (name: string) =>
+    process.env[name] ?? (console.error(`set ${name} (see the top of examples/dashboard.ts)`), process.exit(2));
   const board = dashboard({
     baseUrl: env('BASE_URL'),
     credentials: { accessKey: env('ACCESS_KEY'), accessSecret: env('ACCESS_SECRET') },

@@ -24,7 +24,12 @@ describe('examples/checkout.ts', () => {
     shop = await api.createClient('Example shop');
     photos = await startPhotoServer(
       Object.fromEntries(
-        await Promise.all([1, 2, 3].map(async (day) => [`/${day}.jpg`, { body: await makePhoto({ width: 2400, height: 1700, takenAt: `2024:05:0${day} 10:00:00` }) }])),
+        await Promise.all(
+          [1, 2, 3].map(async (day) => [
+            `/${day}.jpg`,
+            { body: await makePhoto({ width: 2400, height: 1700, takenAt: `2024:05:0${day} 10:00:00` }) },
+          ]),
+        ),
       ),
     );
   });
@@ -33,7 +38,7 @@ describe('examples/checkout.ts', () => {
     await api?.stop();
   });
 
-  it('makes a book from photos, quotes it, orders it and follows its events until the local printer has the job', async () => {
+  it('makes a book from photos, quotes and orders it, follows its events until the local printer has it', async () => {
     const lines: string[] = [];
     const result = await checkout({
       baseUrl: api.url,
@@ -47,25 +52,42 @@ describe('examples/checkout.ts', () => {
     expect(result.grandTotal).toBeGreaterThan(0);
     const walk = result.events.filter((event) => event.type === 'order.line.status_changed');
     expect(walk.map((event) => (event.data as { line: { status: string } }).line.status)).toEqual([
-      'paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob',
+      'paid',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sending printjob',
+      'sent printjob',
     ]);
     expect(walk.map((event) => event.sequence)).toEqual([1, 2, 3, 4, 5, 6, 7]);
     expect(lines).toContain(`Order example-1001: projects ${result.projectId} accepted for printing`);
 
-    const job = JSON.parse(await readFile(path.join(api.config.dataDir, 'printjobs', 'example-1001', result.projectId, 'job.json'), 'utf8'));
+    const job = JSON.parse(
+      await readFile(path.join(api.config.dataDir, 'printjobs', 'example-1001', result.projectId, 'job.json'), 'utf8'),
+    );
     expect(job).toMatchObject({ orderId: 'example-1001', projectId: result.projectId, quantity: 1 });
     expect(photos.hits.get('/1.jpg')).toBeGreaterThan(0);
   });
 
   it('runs as an integrator runs it: `npx tsx examples/checkout.ts`, saying what is missing or refused', async () => {
     const root = path.resolve(import.meta.dirname, '../..');
-    const missing = await run('npx', ['tsx', 'examples/checkout.ts'], { cwd: root, env: { ...process.env, BASE_URL: api.url } }).catch((error) => error);
+    const missing = await run('npx', ['tsx', 'examples/checkout.ts'], {
+      cwd: root,
+      env: { ...process.env, BASE_URL: api.url },
+    }).catch((error) => error);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('set ACCESS_KEY');
 
     const refused = await run('npx', ['tsx', 'examples/checkout.ts'], {
       cwd: root,
-      env: { ...process.env, BASE_URL: api.url, ACCESS_KEY: shop.credentials.prod.accessKey, ACCESS_SECRET: 'not-the-secret', PHOTO_URLS: photos.url('/1.jpg') },
+      env: {
+        ...process.env,
+        BASE_URL: api.url,
+        ACCESS_KEY: shop.credentials.prod.accessKey,
+        ACCESS_SECRET: 'not-the-secret',
+        PHOTO_URLS: photos.url('/1.jpg'),
+      },
     }).catch((error) => error);
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('UNAUTHENTICATED');

@@ -24,7 +24,10 @@ describe('schema/openapi.json', () => {
     const served = canonical(await response.text(), api.config.publicUrl);
     if (process.env.OPENAPI_EMIT === 'write') await writeFile(COMMITTED, served);
     const committed = await readFile(COMMITTED, 'utf8').catch(() => '(missing)');
-    expect(committed, 'schema/openapi.json is stale: run `npm run openapi:emit` (then `npm run codegen`) and commit both').toBe(served);
+    expect(
+      committed,
+      'schema/openapi.json is stale: run `npm run openapi:emit` (then `npm run codegen`) and commit both',
+    ).toBe(served);
   });
 });
 

@@ -21,11 +21,18 @@ describe('GET /problems/<code>', () => {
     const explained = new Set(ERROR_EXPLANATIONS.flatMap((explanation) => explanation.codes));
     const emitted = new Set([...(await errorCodesInSource()), DATABASE_UNAVAILABLE_CODE, 'INTERNAL']);
     expect(emitted.size).toBeGreaterThan(60); // the scan still finds the service's errors
-    expect([...emitted].filter((code) => !explained.has(code) && !FRAMEWORK_CODES.includes(code)), 'codes thrown in src/ without an explanation').toEqual([]);
+    expect(
+      [...emitted].filter((code) => !explained.has(code) && !FRAMEWORK_CODES.includes(code)),
+      'codes thrown in src/ without an explanation',
+    ).toEqual([]);
 
     for (const code of new Set([...emitted, ...explained, ...FRAMEWORK_CODES])) {
-      const statuses = ERROR_EXPLANATIONS.filter((explanation) => explanation.codes.includes(code)).map((explanation) => explanation.status);
-      const page = await fetch(`${api.url}${problemTypeOf(code)}`, { headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' } });
+      const statuses = ERROR_EXPLANATIONS.filter((explanation) => explanation.codes.includes(code)).map(
+        (explanation) => explanation.status,
+      );
+      const page = await fetch(`${api.url}${problemTypeOf(code)}`, {
+        headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' },
+      });
       expect(page.status, code).toBe(200);
       expect(page.headers.get('content-type'), code).toContain('text/html');
       const html = await page.text();
@@ -36,7 +43,11 @@ describe('GET /problems/<code>', () => {
       expect(json.status, code).toBe(200);
       expect(json.body.code, code).toBe(code);
       expect(json.body.type, code).toBe(problemTypeOf(code));
-      if (statuses.length) expect(json.body.answers.map((answer: { status: number }) => answer.status), code).toEqual(statuses);
+      if (statuses.length)
+        expect(
+          json.body.answers.map((answer: { status: number }) => answer.status),
+          code,
+        ).toEqual(statuses);
       else expect(json.body.answers.length, code).toBeGreaterThan(0);
     }
   });
@@ -59,9 +70,15 @@ describe('GET /problems/<code>', () => {
   });
 
   it('answers an unknown code with a 404 problem naming it', async () => {
-    const unknown = await request(api.url, 'GET', '/problems/no-such-thing', { headers: { accept: 'application/json' } });
+    const unknown = await request(api.url, 'GET', '/problems/no-such-thing', {
+      headers: { accept: 'application/json' },
+    });
     expect(unknown.status).toBe(404);
     expect(unknown.headers.get('content-type')).toContain('application/problem+json');
-    expect(unknown.body).toMatchObject({ code: 'NOT_FOUND', type: '/problems/not-found', errors: [{ path: 'code', message: 'problem type "no-such-thing" was not found' }] });
+    expect(unknown.body).toMatchObject({
+      code: 'NOT_FOUND',
+      type: '/problems/not-found',
+      errors: [{ path: 'code', message: 'problem type "no-such-thing" was not found' }],
+    });
   });
 });

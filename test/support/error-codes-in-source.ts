@@ -1,8 +1,21 @@
 import { readdir, readFile } from 'node:fs/promises';
 
 /** The errors a client can receive; other Error classes are internal or operator-facing. */
-const CLIENT_ERROR_CALL =
-  /(?:new (?:ValidationError|UnauthenticatedError|ForbiddenError|NotFoundError|ConflictError|RejectedError|RateLimitedError|DomainError)|ValidationError\.field|\bproblem|\bsuper)\(/g;
+const CLIENT_ERRORS = [
+  'ValidationError',
+  'UnauthenticatedError',
+  'ForbiddenError',
+  'NotFoundError',
+  'ConflictError',
+  'RejectedError',
+  'RateLimitedError',
+  'DomainError',
+].join('|');
+/** A client error's construction: `new XError(`, `ValidationError.field(`, `problem(`, or a `super(` inside one. */
+const CLIENT_ERROR_CALL = new RegExp(
+  `(?:new (?:${CLIENT_ERRORS})|ValidationError\\.field|\\bproblem|\\bsuper)\\(`,
+  'g',
+);
 
 /** Every `'CODE'` literal among the arguments of a client error's construction, across src/. */
 export async function errorCodesInSource(): Promise<Set<string>> {
@@ -12,7 +25,8 @@ export async function errorCodesInSource(): Promise<Set<string>> {
   for (const file of files) {
     const source = await readFile(new URL(file, root), 'utf8');
     for (const match of source.matchAll(CLIENT_ERROR_CALL)) {
-      for (const [, code] of argumentsAt(source, match.index + match[0].length).matchAll(/'([A-Z][A-Z0-9_]{3,})'/g)) codes.add(code);
+      const args = argumentsAt(source, match.index + match[0].length);
+      for (const [, code] of args.matchAll(/'([A-Z][A-Z0-9_]{3,})'/g)) codes.add(code);
     }
   }
   return codes;

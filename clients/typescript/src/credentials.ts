@@ -15,7 +15,9 @@ export type PhotobookCredentials = ClientCredentials | EditorCredentials;
 /** The headers that authenticate REST and GraphQL-over-HTTP requests (docs/api.md, Authentication). */
 export function credentialHeaders(credentials: PhotobookCredentials): Record<string, string> {
   if ('accessKey' in credentials) {
-    return { 'X-Service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }) };
+    return {
+      'X-Service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }),
+    };
   }
   return { 'X-Editor-Project': credentials.editorProject, 'X-Editor-Key': credentials.editorKey };
 }

@@ -11,7 +11,11 @@ export class PhotobookGraphQLError extends Error {
     readonly errors: readonly GraphQLErrorEntry[],
     readonly httpStatus?: number,
   ) {
-    super(errors.map((error) => (error.extensions?.code ? `${error.extensions.code}: ${error.message}` : error.message)).join('; '));
+    super(
+      errors
+        .map((error) => (error.extensions?.code ? `${error.extensions.code}: ${error.message}` : error.message))
+        .join('; '),
+    );
     this.name = 'PhotobookGraphQLError';
   }
 

@@ -9,7 +9,10 @@ export interface PhotobookSubscriptions {
    * `break` out of `for await`, or a call from elsewhere, which also ends a pending wait); an
    * error answer or a closed connection is thrown.
    */
-  subscribe<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, ...variables: VariablesArgument<TVariables>): AsyncIterableIterator<TResult>;
+  subscribe<TResult, TVariables>(
+    document: TypedDocument<TResult, TVariables>,
+    ...variables: VariablesArgument<TVariables>
+  ): AsyncIterableIterator<TResult>;
   close(): Promise<void>;
 }
 
@@ -20,24 +23,37 @@ const REFUSALS = [4403, 4410];
  * graphql-ws at `<baseUrl>/graphql` (ws:// or wss://), authenticated by the `connection_init`
  * payload. `webSocketImpl` is for runtimes without a global WebSocket (Node before 22).
  */
-export function graphqlSubscriptions(endpoint: string, connectionParams: Record<string, string>, webSocketImpl?: unknown): PhotobookSubscriptions {
+export function graphqlSubscriptions(
+  endpoint: string,
+  connectionParams: Record<string, string>,
+  webSocketImpl?: unknown,
+): PhotobookSubscriptions {
   const client: Client = createClient({
     url: endpoint.replace(/^http/, 'ws'),
     connectionParams,
     lazy: true,
     webSocketImpl,
     // A closed connection is retried (graphql-ws's default), but refused credentials would only be refused again.
-    shouldRetry: (closed) => typeof (closed as CloseEvent)?.code === 'number' && !REFUSALS.includes((closed as CloseEvent).code),
+    shouldRetry: (closed) =>
+      typeof (closed as CloseEvent)?.code === 'number' && !REFUSALS.includes((closed as CloseEvent).code),
   });
   return {
-    subscribe<TResult, TVariables>(document: TypedDocument<TResult, TVariables>, ...[variables]: VariablesArgument<TVariables>) {
+    subscribe<TResult, TVariables>(
+      document: TypedDocument<TResult, TVariables>,
+      ...[variables]: VariablesArgument<TVariables>
+    ) {
       const events = new EventQueue<TResult>();
       const unsubscribe = client.subscribe(
         { query: document.toString(), variables: (variables ?? {}) as Record<string, unknown> },
         {
           next: (result: FormattedExecutionResult) =>
-            result.errors?.length ? events.fail(new PhotobookGraphQLError(result.errors as GraphQLErrorEntry[])) : events.push(result.data as TResult),
-          error: (error) => events.fail(error instanceof Error ? error : new Error(`the subscription's connection closed: ${describe(error)}`)),
+            result.errors?.length
+              ? events.fail(new PhotobookGraphQLError(result.errors as GraphQLErrorEntry[]))
+              : events.push(result.data as TResult),
+          error: (error) =>
+            events.fail(
+              error instanceof Error ? error : new Error(`the subscription's connection closed: ${describe(error)}`),
+            ),
           complete: () => events.end(),
         },
       );

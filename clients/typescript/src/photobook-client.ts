@@ -31,6 +31,7 @@ export function createPhotobookClient(options: PhotobookClientOptions): Photoboo
   return {
     rest: createFetchClient<paths>({ baseUrl, headers, fetch: (request) => fetchImpl(request) }),
     graphql: graphqlOverHttp(`${baseUrl}/graphql`, headers, fetchImpl),
-    subscriptions: () => graphqlSubscriptions(`${baseUrl}/graphql`, connectionInitPayload(options.credentials), options.webSocketImpl),
+    subscriptions: () =>
+      graphqlSubscriptions(`${baseUrl}/graphql`, connectionInitPayload(options.credentials), options.webSocketImpl),
   };
 }

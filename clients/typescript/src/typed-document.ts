@@ -4,4 +4,5 @@ import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 export type TypedDocument<TResult, TVariables> = DocumentTypeDecoration<TResult, TVariables> & { toString(): string };
 
 /** Variables as an argument: optional when the operation has no required variable. */
-export type VariablesArgument<TVariables> = Record<string, never> extends TVariables ? [variables?: TVariables] : [variables: TVariables];
+export type VariablesArgument<TVariables> =
+  Record<string, never> extends TVariables ? [variables?: TVariables] : [variables: TVariables];

@@ -15,14 +15,22 @@ export interface ProblemDoc {
  */
 function frameworkExplanations(): { status: number; code: string; when: string }[] {
   const framework = Object.values(errorCodes).map((Raised) => new Raised());
-  const refusals = framework.filter((error) => error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500);
+  const refusals = framework.filter(
+    (error) => error.statusCode !== undefined && error.statusCode >= 400 && error.statusCode < 500,
+  );
   return [
     ...refusals.map((error) => ({
       status: error.statusCode!,
       code: error.code,
-      when: `the HTTP framework (Fastify) refused the request with its \`${error.code}\`; \`detail\` gives its message (rare)`,
+      when:
+        `the HTTP framework (Fastify) refused the request with its \`${error.code}\`; ` +
+        '`detail` gives its message (rare)',
     })),
-    { status: 400, code: 'BAD_REQUEST', when: 'the HTTP framework refused the request without a code of its own; `detail` says why (rare)' },
+    {
+      status: 400,
+      code: 'BAD_REQUEST',
+      when: 'the HTTP framework refused the request without a code of its own; `detail` says why (rare)',
+    },
   ];
 }
 
@@ -36,6 +44,7 @@ export function problemDocsByType(): Map<string, ProblemDoc> {
     docs.set(type, doc);
   };
   for (const { status, codes, when } of ERROR_EXPLANATIONS) for (const code of codes) add(code, status, when);
-  for (const { status, code, when } of frameworkExplanations()) if (!docs.has(problemTypeOf(code))) add(code, status, when);
+  for (const { status, code, when } of frameworkExplanations())
+    if (!docs.has(problemTypeOf(code))) add(code, status, when);
   return docs;
 }

@@ -24,7 +24,9 @@ function wantsJson(accept: string | undefined): boolean {
 
 function htmlPage(doc: ProblemDoc): string {
   const answers = doc.answers
-    .map((answer) => `<h2>HTTP ${answer.status} ${escapeHtml(answer.title)}</h2>\n<p>${markdownToHtml(answer.when)}</p>`)
+    .map(
+      (answer) => `<h2>HTTP ${answer.status} ${escapeHtml(answer.title)}</h2>\n<p>${markdownToHtml(answer.when)}</p>`,
+    )
     .join('\n');
   return `<!doctype html>
 <html lang="en">
