@@ -8,6 +8,7 @@ import { build } from 'esbuild';
 import { mkdir, readdir, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildExplorer } from './build-explorer.mjs';
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const outdir = path.join(root, '.build');
@@ -15,7 +16,8 @@ const outdir = path.join(root, '.build');
 // Empties the folder rather than replacing it: in the Docker image the service's user owns
 // .build but not the folder it sits in.
 await mkdir(outdir, { recursive: true });
-for (const entry of await readdir(outdir)) await rm(path.join(outdir, entry), { recursive: true, force: true });
+// The explorer's bundle is kept: it is rebuilt only when it changes (build-explorer.mjs), below.
+for (const entry of await readdir(outdir)) if (entry !== 'explorer') await rm(path.join(outdir, entry), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   // The print render process is forked from its own entry (src/imaging/print/render-process.ts).
@@ -31,3 +33,4 @@ await build({
   tsconfig: 'tsconfig.json',
   logLevel: 'warning',
 });
+await buildExplorer();

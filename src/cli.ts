@@ -63,7 +63,8 @@ async function main(argv: string[]): Promise<void> {
   const config = loadConfig();
   // Logs go to stderr so `--json` output on stdout stays machine-readable.
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 2);
-  const database = await openDatabase(config, log);
+  // Beside a running service on the embedded PostgreSQL, the CLI uses the service's server.
+  const database = await openDatabase(config, log, { joinRunningEmbedded: true });
   try {
     const pepper = await loadCredentialPepper(config);
     const em = database.orm.em.fork();

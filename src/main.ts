@@ -2,7 +2,9 @@ import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
 import { startService } from './service';
-import { takeOverShutdownSignals } from './db/embedded-postgres';
+import { EmbeddedPostgresInUseError, takeOverShutdownSignals } from './db/embedded-postgres';
+import { anotherServiceOnDataDir, forgetRunningService, recordRunningService } from './db/running-service-record';
+import { isPortTaken, portTakenBeforeStart, portTakenMessage } from './http/port-taken';
 
 let config: Config;
 try {
@@ -21,8 +23,23 @@ if (config.role === 'worker' && config.temporal) {
   process.exit(1);
 }
 const log = createLogger(config.logLevel);
-const service = await startService(config, log);
+// What another process holds (this DATA_DIR's database, the port) is said in a line: no stack trace.
+const refusal =
+  (config.databaseUrl ? undefined : await anotherServiceOnDataDir(config.dataDir)) ??
+  (await portTakenBeforeStart(config.host, config.port));
+if (refusal) {
+  console.error(refusal);
+  process.exit(1);
+}
+const service = await startService(config, log).catch((error: unknown) => {
+  // A race past the checks above: another start took the database or the port meanwhile.
+  if (error instanceof EmbeddedPostgresInUseError) console.error(error.message);
+  else if (isPortTaken(error)) console.error(portTakenMessage(config.host, config.port));
+  else throw error;
+  process.exit(1);
+});
 log.info({ url: service.url, role: config.role }, 'photobook service listening');
+if (!config.databaseUrl) await recordRunningService({ url: service.url, dataDir: config.dataDir, role: config.role });
 
 takeOverShutdownSignals();
 let stopping = false;
@@ -39,6 +56,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
       log.error({ err: error }, 'shutdown failed');
       process.exit(1);
     }
+    if (!config.databaseUrl) await forgetRunningService(config.dataDir);
     log.info('photobook service stopped');
     process.exit(0);
   });

@@ -58,7 +58,7 @@ try {
 const database = await openDatabase(config, log);
 const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
 // Campaign and notification activities start flows (project builds, webhook deliveries).
-const engine = await TemporalEngine.connect({ ...temporal, flowNames: FLOWS.map((flow) => flow.name), log });
+const engine = await TemporalEngine.connect({ ...temporal, flowNames: FLOWS.map((flow) => flow.contract.name), log });
 const pepper = await loadCredentialPepper(config);
 const files = createFileStore(config, pepper);
 await completePendingFileMoves(database.orm.em, files, log);

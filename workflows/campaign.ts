@@ -17,18 +17,14 @@ const page: ActivityOptions = {
   retry: { maximumAttempts: 10, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 60_000 },
 };
 
-export interface CampaignInput {
-  campaignId: string;
-}
-
 /**
  * A CSV becomes one project per good row: download and store the rows (a bad file fails the
  * campaign), then generate page by page, each page's builds finished before the next starts.
  * Flow state is one line number, whatever the file's length. Notifications follow each project's
  * build (workflows/project-build.ts), and the last one completes the campaign.
  */
-export const campaignFlow: FlowDefinition<CampaignInput, { status: string }, Activities> = {
-  name: CAMPAIGN_FLOW,
+export const campaignFlow: FlowDefinition<typeof CAMPAIGN_FLOW, Activities> = {
+  contract: CAMPAIGN_FLOW,
   activityOptions: { importCampaignCsv: download, failCampaign: database, generateCampaignPage: page, finishCampaignGeneration: database },
   async run({ activities }, { campaignId }) {
     let imported: { status: string };

@@ -5,6 +5,7 @@
  */
 
 import type { ActivityPolicy } from '../src/domain/retry-policies';
+import type { FlowContract, SignalContract } from '../src/domain/flows';
 
 /** Timeout and retry policy of one activity, in milliseconds. */
 export type ActivityOptions = ActivityPolicy;
@@ -17,16 +18,26 @@ export interface FlowContext<A extends ActivityFunctions> {
   activities: A;
   /** A durable timer: survives a restart of the process running the flow. */
   sleep(ms: number): Promise<void>;
-  /** The payload of the next signal `name` sent to this flow, or undefined after `timeoutMs`. */
-  waitForSignal<T>(name: string, timeoutMs?: number): Promise<T | undefined>;
+  /** The payload of the next `signal` sent to this flow, or undefined after `timeoutMs`. */
+  waitForSignal<T>(signal: SignalContract<T>, timeoutMs?: number): Promise<T | undefined>;
   /** The flow's clock (replay-safe). */
   now(): number;
 }
 
-export interface FlowDefinition<Input, Output, A extends ActivityFunctions> {
-  /** Also the Temporal workflow type name. */
-  name: string;
-  /** Timeouts and retries, per activity, grouped at the top of each flow file. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+type AnyContract = FlowContract<any, any>;
+export type InputOf<C extends AnyContract> = C extends FlowContract<infer I, unknown> ? I : never;
+export type OutputOf<C extends AnyContract> = NonNullable<C['outputType']>;
+
+/** A flow's code for contract `C`, with the activities `A` it calls. */
+export interface FlowDefinition<C extends AnyContract, A extends ActivityFunctions> {
+  /** The flow's name (also the Temporal workflow type), ids, input, output and queue (src/domain/flows). */
+  contract: C;
+  /** Timeouts, retries and queues, per activity, grouped at the top of each flow file. */
   activityOptions: { [K in keyof A]: ActivityOptions };
-  run(ctx: FlowContext<A>, input: Input): Promise<Output>;
+  run(ctx: FlowContext<A>, input: InputOf<C>): Promise<OutputOf<C>>;
 }
+
+/** Any flow, as the engines hold them: each is checked against its contract where it is written. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyFlowDefinition = FlowDefinition<AnyContract, any>;

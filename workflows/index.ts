@@ -3,6 +3,7 @@ import { projectExpungeFlow } from './project-expunge';
 import { printFulfilmentFlow } from './print-fulfilment';
 import { campaignFlow } from './campaign';
 import { webhookDeliveryFlow } from './webhook-delivery';
+import type { AnyFlowDefinition } from './flow-context';
 
-/** Every flow of the service, for the embedded runner; workflows/temporal/ wraps the same ones. */
-export const FLOWS = [projectBuildFlow, projectExpungeFlow, printFulfilmentFlow, campaignFlow, webhookDeliveryFlow];
+/** Every flow of the service, run by both engines (workflows/temporal/ runs the same list): its registration. */
+export const FLOWS: AnyFlowDefinition[] = [projectBuildFlow, projectExpungeFlow, printFulfilmentFlow, campaignFlow, webhookDeliveryFlow];

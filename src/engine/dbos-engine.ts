@@ -4,14 +4,14 @@ import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
 import { ensureSystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
 import { GlobalLogger } from '@dbos-inc/dbos-sdk/internal/telemetry/logs';
 import type { Logger } from 'pino';
-import type { ActivityFunctions, ActivityOptions, FlowDefinition } from '../../workflows/flow-context';
+import type { ActivityFunctions, ActivityOptions, AnyFlowDefinition } from '../../workflows/flow-context';
 import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
 import { registerRetention } from './workflow-retention';
 import { recoveryProgress } from './recovery-attempts';
 import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import type { ExecutorLease } from './executor-lease';
 import { startExecutorRecovery, type ExecutorRecovery } from './executor-recovery';
-import { tenantQueueKey, type FlowStartOptions, type FlowTenant } from '../domain/flows';
+import { tenantQueueKey, type FlowContract, type FlowStartOptions, type FlowTenant, type SignalContract } from '../domain/flows';
 import type { Environment } from '../domain/environment';
 import {
   UnknownFlowError,
@@ -77,8 +77,7 @@ export interface DbosEngineOptions {
    * DBOS's default executor id, `local`, and no takeovers (one process on the database).
    */
   executor?: { lease: ExecutorLease; deadAfterMs: number; recoveryIntervalMs: number };
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  flows: FlowDefinition<any, any, any>[];
+  flows: AnyFlowDefinition[];
   /** Every activity by name; each flow's `activityOptions` names must be among them. */
   activities: ActivityFunctions;
   log: Logger;
@@ -237,10 +236,11 @@ export class DbosEngine implements ManagedWorkflowEngine {
       }
     }
     for (const flow of flows) {
-      if (this.workflows.has(flow.name)) throw new Error(`Two flows are named "${flow.name}"`);
+      const { name } = flow.contract;
+      if (this.workflows.has(name)) throw new Error(`Two flows are named "${name}"`);
       for (const activity of Object.keys(flow.activityOptions)) {
         if (typeof activities[activity] !== 'function') {
-          throw new Error(`Flow ${flow.name} uses activity "${activity}", which is not among the activities given to the engine`);
+          throw new Error(`Flow ${name} uses activity "${activity}", which is not among the activities given to the engine`);
         }
       }
       // A queued activity runs on its flow run's tenant partition, on the queue of the tenant's environment.
@@ -260,14 +260,16 @@ export class DbosEngine implements ManagedWorkflowEngine {
         const progressed = recoveryProgress(DBOS.workflowID!, log);
         return jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued: queuedFor(tenant), progressed }), input));
       };
-      this.workflows.set(flow.name, DBOS.registerWorkflow(run, { name: flow.name, ...bounded }));
+      this.workflows.set(name, DBOS.registerWorkflow(run, { name, ...bounded }));
     }
     return registerRetention(bounded);
   }
 
-  async start<I>(flowName: string, workflowId: string, input: I, { tenant }: FlowStartOptions): Promise<void> {
+  async start<I>(flow: FlowContract<I>, input: NoInfer<I>, { tenant }: FlowStartOptions): Promise<void> {
+    const flowName = flow.name;
     const workflow = this.workflows.get(flowName);
     if (!workflow) throw new UnknownFlowError(flowName);
+    const workflowId = flow.workflowId(input, tenant);
     this.assertRunning();
     const run: FlowRun = { input, startedAt: Date.now(), tenant: { clientId: tenant.clientId, env: tenant.env } };
     const queueName = this.flowQueueOf.get(flowName);
@@ -283,11 +285,11 @@ export class DbosEngine implements ManagedWorkflowEngine {
     );
   }
 
-  async signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
+  async signal<P>(signal: SignalContract<P>, workflowId: string, payload: NoInfer<P>): Promise<void> {
     this.assertRunning();
     const status = await DBOS.getWorkflowStatus(workflowId);
     if (!status || !UNFINISHED.includes(status.status)) throw new WorkflowNotFoundError(workflowId);
-    await DBOS.send(workflowId, signalMessage(payload), name);
+    await DBOS.send(workflowId, signalMessage(payload), signal.name);
   }
 
   waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {

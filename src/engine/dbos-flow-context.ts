@@ -1,5 +1,6 @@
 import { DBOS, Error as DBOSErrors } from '@dbos-inc/dbos-sdk';
-import type { ActivityFunctions, ActivityOptions, FlowContext, FlowDefinition } from '../../workflows/flow-context';
+import type { ActivityFunctions, ActivityOptions, AnyFlowDefinition, FlowContext } from '../../workflows/flow-context';
+import type { SignalContract } from '../domain/flows';
 
 /** setTimeout's (and so DBOS's) longest wait, about 24.8 days; longer waits are made of several. */
 const MAX_WAIT_MS = 2_147_483_647;
@@ -19,8 +20,7 @@ class EngineStoppedError extends Error {
 }
 
 export interface DbosFlowContextDeps {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  flow: FlowDefinition<any, any, any>;
+  flow: AnyFlowDefinition;
   activities: ActivityFunctions;
   /** The run's start, recorded with its input: the flow clock before its first step. */
   startedAt: number;
@@ -82,11 +82,11 @@ export function dbosFlowContext({ flow, activities, startedAt, stopped, queued, 
       live();
       clock = Math.max(clock, await DBOS.now());
     },
-    async waitForSignal<T>(name: string, timeoutMs?: number): Promise<T | undefined> {
+    async waitForSignal<T>(signal: SignalContract<T>, timeoutMs?: number): Promise<T | undefined> {
       let message: { payload?: T } | null = null;
       for (let left = timeoutMs === undefined ? Infinity : Math.max(0, timeoutMs); ; left -= MAX_WAIT_MS) {
         live();
-        message = await waiting(DBOS.recv<{ payload?: T }>(name, { timeoutSeconds: Math.min(left, MAX_WAIT_MS) / 1000 }));
+        message = await waiting(DBOS.recv<{ payload?: T }>(signal.name, { timeoutSeconds: Math.min(left, MAX_WAIT_MS) / 1000 }));
         if (message !== null || left <= MAX_WAIT_MS) break;
       }
       live();

@@ -1,4 +1,4 @@
-import type { FlowStartOptions } from '../domain/flows';
+import type { FlowContract, FlowStartOptions, SignalContract } from '../domain/flows';
 import type { WorkflowEngine } from './workflow-engine';
 
 /**
@@ -13,12 +13,12 @@ export class LateBoundEngine implements WorkflowEngine {
     this.engine = engine;
   }
 
-  start<I>(flowName: string, workflowId: string, input: I, options: FlowStartOptions): Promise<void> {
-    return this.bound().start(flowName, workflowId, input, options);
+  start<I>(flow: FlowContract<I>, input: NoInfer<I>, options: FlowStartOptions): Promise<void> {
+    return this.bound().start(flow, input, options);
   }
 
-  signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
-    return this.bound().signal(workflowId, name, payload);
+  signal<P>(signal: SignalContract<P>, workflowId: string, payload: NoInfer<P>): Promise<void> {
+    return this.bound().signal(signal, workflowId, payload);
   }
 
   async stop(): Promise<void> {

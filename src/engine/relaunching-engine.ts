@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { WorkflowEngineUnavailableError, type FlowStartOptions } from '../domain/flows';
+import { WorkflowEngineUnavailableError, type FlowContract, type FlowStartOptions, type SignalContract } from '../domain/flows';
 import type { DbosEngine } from './dbos-engine';
 import type { ExecutorLease } from './executor-lease';
 import type { ParkedFlow } from './parked-flows';
@@ -47,12 +47,12 @@ export class RelaunchingEngine implements ManagedWorkflowEngine {
     return engine;
   }
 
-  start<I>(flowName: string, workflowId: string, input: I, options: FlowStartOptions): Promise<void> {
-    return this.running().start(flowName, workflowId, input, options);
+  start<I>(flow: FlowContract<I>, input: NoInfer<I>, options: FlowStartOptions): Promise<void> {
+    return this.running().start(flow, input, options);
   }
 
-  signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
-    return this.running().signal(workflowId, name, payload);
+  signal<P>(signal: SignalContract<P>, workflowId: string, payload: NoInfer<P>): Promise<void> {
+    return this.running().signal(signal, workflowId, payload);
   }
 
   waitForCompletion(workflowId: string, timeoutMs: number): Promise<WorkflowOutcome> {

@@ -14,7 +14,7 @@ import {
   type WorkflowOutcome,
 } from './workflow-engine';
 import { setTimeout as delay } from 'node:timers/promises';
-import { tenantQueueKey, type FlowStartOptions } from '../domain/flows';
+import { tenantQueueKey, type FlowContract, type FlowStartOptions, type SignalContract } from '../domain/flows';
 
 /**
  * Temporal's priority keys run from 1 (first) to 5; 3 is the default. Sandbox work waits behind
@@ -50,11 +50,11 @@ export class TemporalEngine implements ManagedWorkflowEngine {
     return new TemporalEngine(connection, client, options);
   }
 
-  async start<I>(flowName: string, workflowId: string, input: I, { tenant }: FlowStartOptions): Promise<void> {
-    if (!this.options.flowNames.includes(flowName)) throw new UnknownFlowError(flowName);
+  async start<I>(flow: FlowContract<I>, input: NoInfer<I>, { tenant }: FlowStartOptions): Promise<void> {
+    if (!this.options.flowNames.includes(flow.name)) throw new UnknownFlowError(flow.name);
     try {
-      await this.client.workflow.start(flowName, {
-        workflowId,
+      await this.client.workflow.start(flow.name, {
+        workflowId: flow.workflowId(input, tenant),
         taskQueue: this.options.taskQueue,
         args: [input],
         // Task-queue fairness: a backlog is dispatched in turn per tenant, whoever enqueued most.
@@ -71,11 +71,11 @@ export class TemporalEngine implements ManagedWorkflowEngine {
     }
   }
 
-  async signal(workflowId: string, name: string, payload?: unknown): Promise<void> {
+  async signal<P>(signal: SignalContract<P>, workflowId: string, payload: NoInfer<P>): Promise<void> {
     const handle = this.client.workflow.getHandle(workflowId);
     try {
-      if (payload === undefined) await handle.signal(name);
-      else await handle.signal(name, payload);
+      if (payload === undefined) await handle.signal(signal.name);
+      else await handle.signal(signal.name, payload);
     } catch (error) {
       if (error instanceof TemporalWorkflowNotFoundError) throw new WorkflowNotFoundError(workflowId);
       throw error;

@@ -14,6 +14,7 @@ import { pspRoutes } from './psp/routes';
 import { healthRoutes } from './health/routes';
 import { problemRoutes } from './problems/routes';
 import { webRoutes } from '../web/routes';
+import { registerGraphqlExplorer } from '../web/explorer-routes';
 import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem, type OpenApiTag } from './shared-schemas';
@@ -113,6 +114,7 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
   await app.register(problemRoutes);
+  if (config.graphqlExplorer) await registerGraphqlExplorer(app, log);
   await registerGraphql(app, services, bus, config.limits, addresses.addressOf, config.production);
   await app.register(webRoutes, { publicUrl: config.publicUrl, shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId) });
   return app;

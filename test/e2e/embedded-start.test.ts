@@ -86,7 +86,8 @@ describe('npm start on a fresh machine (embedded PostgreSQL)', () => {
     twin.stderr!.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => twin.once('exit', resolve));
     expect(code).not.toBe(0);
-    expect(stderr).toMatch(/embedded PostgreSQL in .* is already running \(pid \d+\): another process of the service uses this DATA_DIR/);
+    expect(stderr).toMatch(new RegExp(`A photobook service is already running on DATA_DIR ${dataDir}: pid \\d+, listening at ${second.url} `));
+    expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect((await post(second.url, '/api/v2/misc/get-market.php', auth)).status).toBe(200);
   }, 180_000);
 });

@@ -1,7 +1,6 @@
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { FlowDefinition } from '../../workflows/flow-context';
 import { DBOS_SCHEMA, DbosEngine, signalMessage, type ActivityQueue } from '../../src/engine/dbos-engine';
 import { RETENTION_SCHEDULE } from '../../src/engine/workflow-retention';
 import { UnknownFlowError, WorkflowNotFoundError } from '../../src/engine/workflow-engine';
@@ -16,6 +15,10 @@ import {
   timeoutFlow,
   versionedFlowV1,
   versionedFlowV2,
+  APPROVE,
+  GO,
+  testContract,
+  type TestFlow,
 } from './fixtures/test-flows';
 
 /** Whose work the test runs are: every start names a tenant. */
@@ -28,7 +31,7 @@ const TENANT = { tenant: { clientId: 'engine-test-client', env: 'prod' as const 
  */
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-type AnyFlow = FlowDefinition<any, any, any>;
+type AnyFlow = TestFlow<any, any, any>;
 const ALL_FLOWS: AnyFlow[] = [orderFlow, retryFlow, timeoutFlow, compensateFlow, signalFlow, batchFlow];
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
@@ -96,9 +99,9 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('order');
 
-    await running.start('testOrder', id, { orderId: id, sleepMs: 300 }, TENANT);
+    await running.start(orderFlow.contract, { runId: id, orderId: id, sleepMs: 300 }, TENANT);
     await waitFor(() => test.calls(`charge:${id}`) === 1, 'charge');
-    await running.signal(id, 'approve', { by: 'ops' });
+    await running.signal(APPROVE, id, { by: 'ops' });
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toMatchObject({
@@ -114,7 +117,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('retry');
 
-    await running.start('testRetry', id, { key: id, failures: 2 }, TENANT);
+    await running.start(retryFlow.contract, { runId: id, key: id, failures: 2 }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({ status: 'completed', result: 'ok after 3 attempts' });
@@ -130,7 +133,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('exhausted');
 
-    await running.start('testRetry', id, { key: id, failures: 100 }, TENANT);
+    await running.start(retryFlow.contract, { runId: id, key: id, failures: 100 }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({ status: 'failed', error: 'TransientError: attempt 4 failed' });
@@ -152,7 +155,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(activities);
     const id = uniqueId('timeout');
 
-    await running.start('testTimeout', id, { key: id }, TENANT);
+    await running.start(timeoutFlow.contract, { runId: id, key: id }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({ status: 'completed', result: 'attempt 2' });
@@ -167,7 +170,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('compensate');
 
-    await running.start('testCompensate', id, { orderId: id }, TENANT);
+    await running.start(compensateFlow.contract, { runId: id, orderId: id }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome).toEqual({
@@ -186,8 +189,8 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(createTestActivities().activities);
     const id = uniqueId('early-signal');
 
-    await running.start('testSignal', id, { sleepMs: 400, timeoutMs: 5_000 }, TENANT);
-    await running.signal(id, 'go', { n: 1 });
+    await running.start(signalFlow.contract, { runId: id, sleepMs: 400, timeoutMs: 5_000 }, TENANT);
+    await running.signal(GO, id, { n: 1 });
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome.status).toBe('completed');
@@ -196,20 +199,20 @@ describe('embedded engine on DBOS', () => {
   });
 
   it('hands signals of the same name to consecutive waits in the order they were sent', async () => {
-    const twoSignals: FlowDefinition<Record<string, never>, unknown[], Record<string, never>> = {
-      name: 'testTwoSignals',
+    const twoSignals: TestFlow<object, unknown[], Record<string, never>> = {
+      contract: testContract('testTwoSignals'),
       activityOptions: {},
       async run({ sleep, waitForSignal }) {
         await sleep(200);
-        return [await waitForSignal('go', 2_000), await waitForSignal('go', 2_000), await waitForSignal('go', 100)];
+        return [await waitForSignal(GO, 2_000), await waitForSignal(GO, 2_000), await waitForSignal(GO, 100)];
       },
     };
     const running = await launch(createTestActivities().activities, { flows: [twoSignals] });
     const id = uniqueId('two-signals');
 
-    await running.start('testTwoSignals', id, {}, TENANT);
-    await running.signal(id, 'go', 'first');
-    await running.signal(id, 'go', 'second');
+    await running.start(twoSignals.contract, { runId: id }, TENANT);
+    await running.signal(GO, id, 'first');
+    await running.signal(GO, id, 'second');
 
     expect(await running.waitForCompletion(id, 10_000)).toEqual({ status: 'completed', result: ['first', 'second', null] });
   });
@@ -218,7 +221,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(createTestActivities().activities);
     const id = uniqueId('signal-timeout');
 
-    await running.start('testSignal', id, { sleepMs: 0, timeoutMs: 300 }, TENANT);
+    await running.start(signalFlow.contract, { runId: id, sleepMs: 0, timeoutMs: 300 }, TENANT);
     const outcome = await running.waitForCompletion(id, 10_000);
 
     expect(outcome.status).toBe('completed');
@@ -233,14 +236,14 @@ describe('embedded engine on DBOS', () => {
       ...test.activities,
       // Like an activity that starts a follow-up flow (a campaign row its project's build).
       async startFollowUp(orderId: string): Promise<void> {
-        await self!.start('testOrder', `${orderId}-follow-up`, { orderId: `${orderId}-follow-up`, sleepMs: 0 }, TENANT);
+        await self!.start(orderFlow.contract, { runId: `${orderId}-follow-up`, orderId: `${orderId}-follow-up`, sleepMs: 0 }, TENANT);
       },
       async approveFollowUp(orderId: string): Promise<void> {
-        await self!.signal(`${orderId}-follow-up`, 'approve', { by: 'activity' });
+        await self!.signal(APPROVE, `${orderId}-follow-up`, { by: 'activity' });
       },
     };
-    const starter: FlowDefinition<{ orderId: string }, string, Pick<typeof activities, 'startFollowUp' | 'approveFollowUp'>> = {
-      name: 'testStarter',
+    const starter: TestFlow<{ orderId: string }, string, Pick<typeof activities, 'startFollowUp' | 'approveFollowUp'>> = {
+      contract: testContract('testStarter'),
       activityOptions: {
         startFollowUp: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 3, initialIntervalMs: 20, backoffCoefficient: 2, maximumIntervalMs: 200 } },
         approveFollowUp: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 20, initialIntervalMs: 100, backoffCoefficient: 1, maximumIntervalMs: 100 } },
@@ -254,7 +257,7 @@ describe('embedded engine on DBOS', () => {
     const running = (self = await launch(activities as TestActivities, { flows: [starter, orderFlow] }));
     const id = uniqueId('starter');
 
-    await running.start('testStarter', id, { orderId: id }, TENANT);
+    await running.start(starter.contract, { runId: id, orderId: id }, TENANT);
     expect(await running.waitForCompletion(id, 10_000)).toEqual({ status: 'completed', result: 'started' });
     expect(await running.waitForCompletion(`${id}-follow-up`, 10_000)).toMatchObject({ status: 'completed', result: { approvedBy: 'activity' } });
   });
@@ -264,11 +267,11 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('finished');
 
-    await expect(running.signal(uniqueId('never-started'), 'go')).rejects.toBeInstanceOf(WorkflowNotFoundError);
-    await running.start('testCompensate', id, { orderId: id }, TENANT);
+    await expect(running.signal(GO, uniqueId('never-started'), undefined)).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await running.start(compensateFlow.contract, { runId: id, orderId: id }, TENANT);
     expect((await running.waitForCompletion(id, 10_000)).status).toBe('completed');
-    await expect(running.signal(id, 'go')).rejects.toBeInstanceOf(WorkflowNotFoundError);
-    await expect(running.start('noSuchFlow', uniqueId('x'), {}, TENANT)).rejects.toBeInstanceOf(UnknownFlowError);
+    await expect(running.signal(GO, id, undefined)).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(running.start(testContract<object, unknown>('noSuchFlow'), { runId: uniqueId('x') }, TENANT)).rejects.toBeInstanceOf(UnknownFlowError);
   });
 
   it('starts a workflowId once: starting it again, running or finished, is a no-op', async () => {
@@ -276,16 +279,16 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('idempotent');
 
-    await running.start('testCompensate', id, { orderId: 'first' }, TENANT);
+    await running.start(compensateFlow.contract, { runId: id, orderId: 'first' }, TENANT);
     await Promise.all([
-      running.start('testCompensate', id, { orderId: 'second' }, TENANT),
-      running.start('testCompensate', id, { orderId: 'third' }, TENANT),
+      running.start(compensateFlow.contract, { runId: id, orderId: 'second' }, TENANT),
+      running.start(compensateFlow.contract, { runId: id, orderId: 'third' }, TENANT),
     ]);
     expect((await running.waitForCompletion(id, 10_000)).status).toBe('completed');
-    await running.start('testCompensate', id, { orderId: 'fourth' }, TENANT);
+    await running.start(compensateFlow.contract, { runId: id, orderId: 'fourth' }, TENANT);
     // And again after a restart, which recovers nothing: the run has finished.
     const restarted = await launch(test.activities);
-    await restarted.start('testCompensate', id, { orderId: 'fifth' }, TENANT);
+    await restarted.start(compensateFlow.contract, { runId: id, orderId: 'fifth' }, TENANT);
     await new Promise((resolve) => setTimeout(resolve, 300));
 
     expect(test.calls('reserve:first')).toBe(1);
@@ -299,7 +302,7 @@ describe('embedded engine on DBOS', () => {
     const id = uniqueId('crash-sleep');
     const sleepMs = 3_000;
 
-    await first.start('testOrder', id, { orderId: id, sleepMs }, TENANT);
+    await first.start(orderFlow.contract, { runId: id, orderId: id, sleepMs }, TENANT);
     await waitFor(() => test.calls(`reserve:${id}`) === 1, 'reserve');
     // The sleep starts right after reserve has been recorded.
     const wakeAt = test.times(`reserve:${id}`)[0] + sleepMs;
@@ -310,7 +313,7 @@ describe('embedded engine on DBOS', () => {
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, wakeAt - 1_500 - Date.now())));
     const restarted = await launch(test.activities);
     await waitFor(() => test.calls(`charge:${id}`) === 1, 'charge');
-    await restarted.signal(id, 'approve', { by: 'after-restart' });
+    await restarted.signal(APPROVE, id, { by: 'after-restart' });
     const outcome = await restarted.waitForCompletion(id, 10_000);
 
     expect(outcome).toMatchObject({ status: 'completed', result: { shipped: `shipped:${id}:after-restart` } });
@@ -327,7 +330,7 @@ describe('embedded engine on DBOS', () => {
     const first = await launch(test.activities);
     const id = uniqueId('signal-while-down');
 
-    await first.start('testOrder', id, { orderId: id, sleepMs: 0 }, TENANT);
+    await first.start(orderFlow.contract, { runId: id, orderId: id, sleepMs: 0 }, TENANT);
     await waitFor(() => test.calls(`charge:${id}`) === 1, 'charge');
     await crash();
     // Another process (an API instance, the CLI) signals while this one is down.
@@ -350,14 +353,14 @@ describe('embedded engine on DBOS', () => {
     const id = uniqueId('crash-activity');
     const gate = test.gate(`charge:${id}`);
 
-    await first.start('testOrder', id, { orderId: id, sleepMs: 10 }, TENANT);
+    await first.start(orderFlow.contract, { runId: id, orderId: id, sleepMs: 10 }, TENANT);
     await gate.entered;
     await crash();
     gate.open();
 
     const restarted = await launch(test.activities);
     await waitFor(() => test.calls(`charge:${id}`) === 2, 'charge again');
-    await restarted.signal(id, 'approve', { by: 'x' });
+    await restarted.signal(APPROVE, id, { by: 'x' });
     const outcome = await restarted.waitForCompletion(id, 10_000);
 
     expect(outcome.status).toBe('completed');
@@ -380,7 +383,7 @@ describe('embedded engine on DBOS', () => {
     const failing = Array.from({ length: 12 }, (_, i) => `fail-after-${(12 - i) * 20}`);
     const gate = test.gate('fetchItem:slow');
 
-    await first.start('testBatch', id, { items: [...failing, 'slow'] }, TENANT);
+    await first.start(batchFlow.contract, { runId: id, items: [...failing, 'slow'] }, TENANT);
     await waitFor(() => failing.every((item) => test.calls(`markFailed:${item}`) === 1), 'every markFailed');
     await gate.entered;
     // Let the last markFailed outcome be recorded.
@@ -399,7 +402,7 @@ describe('embedded engine on DBOS', () => {
     const old = await launch(test.activities, { flows: [versionedFlowV1] });
     const id = uniqueId('versioned');
 
-    await old.start('testVersioned', id, {}, TENANT);
+    await old.start(versionedFlowV1.contract, { runId: id }, TENANT);
     await waitFor(() => test.calls('reserve:v') === 1, 'reserve');
     await new Promise((resolve) => setTimeout(resolve, 200));
     await crash();
@@ -425,7 +428,7 @@ describe('embedded engine on DBOS', () => {
     const id = uniqueId('queued');
     const gates = ['a', 'b'].map((item) => test.gate(`fetchItem:${id}-${item}`));
 
-    await running.start('testBatch', id, { items: [`${id}-a`, `${id}-b`] }, TENANT);
+    await running.start(batchFlow.contract, { runId: id, items: [`${id}-a`, `${id}-b`] }, TENANT);
     await Promise.race(gates.map((gate) => gate.entered));
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     // Both were started by the flow; the queue let one in.
@@ -445,9 +448,9 @@ describe('embedded engine on DBOS', () => {
     const noisyGates = noisyItems.map((item) => test.gate(`fetchItem:${item}`));
     const quietGate = test.gate(`fetchItem:${quiet}-a`);
 
-    await running.start('testBatch', noisy, { items: noisyItems }, { tenant: { clientId: 'noisy-shop', env: 'prod' } });
+    await running.start(batchFlow.contract, { runId: noisy, items: noisyItems }, { tenant: { clientId: 'noisy-shop', env: 'prod' } });
     await Promise.race(noisyGates.map((gate) => gate.entered));
-    await running.start('testBatch', quiet, { items: [`${quiet}-a`] }, { tenant: { clientId: 'quiet-shop', env: 'prod' } });
+    await running.start(batchFlow.contract, { runId: quiet, items: [`${quiet}-a`] }, { tenant: { clientId: 'quiet-shop', env: 'prod' } });
     await quietGate.entered;
     // The quiet shop took the second slot: the noisy one still runs one item, its others wait.
     expect(noisyItems.reduce((sum, item) => sum + test.calls(`fetchItem:${item}`), 0)).toBe(1);
@@ -470,9 +473,9 @@ describe('embedded engine on DBOS', () => {
     const sandboxGate = test.gate(`fetchItem:${sandbox}-a`);
     const liveGate = test.gate(`fetchItem:${live}-a`);
 
-    await running.start('testBatch', sandbox, { items: [`${sandbox}-a`] }, { tenant: { clientId: 'sandbox-shop', env: 'dev' } });
+    await running.start(batchFlow.contract, { runId: sandbox, items: [`${sandbox}-a`] }, { tenant: { clientId: 'sandbox-shop', env: 'dev' } });
     await sandboxGate.entered;
-    await running.start('testBatch', live, { items: [`${live}-a`] }, { tenant: { clientId: 'live-shop', env: 'prod' } });
+    await running.start(batchFlow.contract, { runId: live, items: [`${live}-a`] }, { tenant: { clientId: 'live-shop', env: 'prod' } });
     await liveGate.entered;
     liveGate.open();
     expect(await running.waitForCompletion(live, 10_000)).toEqual({ status: 'completed', result: [`fetched:${live}-a`] });
@@ -488,9 +491,9 @@ describe('embedded engine on DBOS', () => {
     const finished = uniqueId('finished');
     const pending = uniqueId('pending');
 
-    await running.start('testCompensate', finished, { orderId: finished }, TENANT);
+    await running.start(compensateFlow.contract, { runId: finished, orderId: finished }, TENANT);
     expect((await running.waitForCompletion(finished, 10_000)).status).toBe('completed');
-    await running.start('testSignal', pending, { sleepMs: 0, timeoutMs: 60_000 }, TENANT);
+    await running.start(signalFlow.contract, { runId: pending, sleepMs: 0, timeoutMs: 60_000 }, TENANT);
     await new Promise((resolve) => setTimeout(resolve, 50));
     const pruning = await DBOS.triggerSchedule(RETENTION_SCHEDULE);
     await pruning.getResult();
@@ -499,7 +502,7 @@ describe('embedded engine on DBOS', () => {
     await expect(running.waitForCompletion(finished, 0)).rejects.toBeInstanceOf(WorkflowNotFoundError);
     expect((await DBOS.getWorkflowStatus(pending))?.status).toBe('PENDING');
     // A pruned id is free again: starting it runs the flow anew.
-    await running.start('testCompensate', finished, { orderId: `${finished}-again` }, TENANT);
+    await running.start(compensateFlow.contract, { runId: finished, orderId: `${finished}-again` }, TENANT);
     expect((await running.waitForCompletion(finished, 10_000)).status).toBe('completed');
     expect(test.calls(`reserve:${finished}-again`)).toBe(1);
   });
@@ -508,8 +511,8 @@ describe('embedded engine on DBOS', () => {
   // per-step maximum interval, so maximumIntervalMs is not honoured.
   it.fails('caps the retry interval at maximumIntervalMs', async () => {
     const test = createTestActivities();
-    const capped: FlowDefinition<{ key: string }, string, Pick<TestActivities, 'flaky'>> = {
-      name: 'testCappedRetry',
+    const capped: TestFlow<{ key: string }, string, Pick<TestActivities, 'flaky'>> = {
+      contract: testContract('testCappedRetry'),
       activityOptions: {
         flaky: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 4, initialIntervalMs: 50, backoffCoefficient: 20, maximumIntervalMs: 100 } },
       },
@@ -518,7 +521,7 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities, { flows: [capped] });
     const id = uniqueId('capped');
 
-    await running.start('testCappedRetry', id, { key: id }, TENANT);
+    await running.start(capped.contract, { runId: id, key: id }, TENANT);
     await running.waitForCompletion(id, 10_000);
     const [, second, third] = test.times(`flaky:${id}`);
     // Without the cap the second wait is 1 s.
@@ -539,7 +542,7 @@ describe('recoveries of the embedded engine', () => {
     const id = uniqueId('poison');
     test.gate(`reserve:${id}`); // never opened: each execution hangs in `reserve` until its process "dies"
     const first = await launch(test.activities, { maxRecoveryAttempts: MAX });
-    await first.start('testOrder', id, { orderId: id, sleepMs: 0 }, TENANT);
+    await first.start(orderFlow.contract, { runId: id, orderId: id, sleepMs: 0 }, TENANT);
     for (let life = 1; life <= MAX; life++) {
       await waitFor(() => test.calls(`reserve:${id}`) === life, `execution ${life} in reserve`);
       await crash();
@@ -558,7 +561,7 @@ describe('recoveries of the embedded engine', () => {
     const test = createTestActivities();
     const id = uniqueId('patient');
     let running = await launch(test.activities, { maxRecoveryAttempts: MAX, flows: [signalFlow] });
-    await running.start('testSignal', id, { sleepMs: 0 }, TENANT);
+    await running.start(signalFlow.contract, { runId: id, sleepMs: 0 }, TENANT);
     for (let life = 0; life < MAX + 3; life++) {
       // Waiting over a second is a real wait: that life got the run somewhere (once its recovery is
       // dispatched, within a second of the launch).
@@ -568,7 +571,7 @@ describe('recoveries of the embedded engine', () => {
     }
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await running.parkedFlows()).map((flow) => flow.workflowId)).not.toContain(id);
-    await running.signal(id, 'go', 'finally');
+    await running.signal(GO, id, 'finally');
     expect(await running.waitForCompletion(id, 10_000)).toMatchObject({ status: 'completed', result: { payload: 'finally' } });
   });
 });

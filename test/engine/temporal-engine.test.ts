@@ -6,7 +6,7 @@ import { TemporalEngine } from '../../src/engine/temporal-engine';
 import { createFlowWorker } from '../../src/engine/temporal-worker';
 import { WorkflowNotFoundError } from '../../src/engine/workflow-engine';
 import { createTestActivities } from './fixtures/test-activities';
-import type { OrderResult } from './fixtures/test-flows';
+import { APPROVE, GO, compensateFlow, orderFlow, signalFlow, type OrderResult } from './fixtures/test-flows';
 
 /** Whose work the test runs are: every start names a tenant. */
 const TENANT = { tenant: { clientId: 'engine-test-client', env: 'prod' as const } };
@@ -61,9 +61,9 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('runs a flow with activities, a sleep and a signal to completion', async () => {
     const id = uniqueId('order');
-    await engine.start('testOrder', id, { orderId: id, sleepMs: 500 }, TENANT);
+    await engine.start(orderFlow.contract, { runId: id, orderId: id, sleepMs: 500 }, TENANT);
     await waitFor(() => test.calls(`charge:${id}`) === 1, 'charge');
-    await engine.signal(id, 'approve', { by: 'ops' });
+    await engine.signal(APPROVE, id, { by: 'ops' });
     const outcome = await engine.waitForCompletion(id, 30_000);
 
     expect(outcome).toMatchObject({
@@ -76,7 +76,7 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('hands the flow an activity error by name, without retrying a non-retryable one', async () => {
     const id = uniqueId('compensate');
-    await engine.start('testCompensate', id, { orderId: id }, TENANT);
+    await engine.start(compensateFlow.contract, { runId: id, orderId: id }, TENANT);
     const outcome = await engine.waitForCompletion(id, 30_000);
 
     expect(outcome).toEqual({
@@ -92,15 +92,15 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('delivers a signal sent before the wait, and times a wait out', async () => {
     const early = uniqueId('early-signal');
-    await engine.start('testSignal', early, { sleepMs: 1_000, timeoutMs: 10_000 }, TENANT);
-    await engine.signal(early, 'go', { n: 1 });
+    await engine.start(signalFlow.contract, { runId: early, sleepMs: 1_000, timeoutMs: 10_000 }, TENANT);
+    await engine.signal(GO, early, { n: 1 });
     expect(await engine.waitForCompletion(early, 30_000)).toMatchObject({
       status: 'completed',
       result: { payload: { n: 1 }, timedOut: false },
     });
 
     const late = uniqueId('signal-timeout');
-    await engine.start('testSignal', late, { sleepMs: 1, timeoutMs: 500 }, TENANT);
+    await engine.start(signalFlow.contract, { runId: late, sleepMs: 1, timeoutMs: 500 }, TENANT);
     expect(await engine.waitForCompletion(late, 30_000)).toMatchObject({
       status: 'completed',
       result: { payload: null, timedOut: true },
@@ -109,16 +109,16 @@ describe.skipIf(!address)('flows on a real Temporal server', () => {
 
   it('starts a workflowId once, and refuses signals to runs that are not running', async () => {
     const id = uniqueId('idempotent');
-    await engine.start('testCompensate', id, { orderId: `${id}-first` }, TENANT);
-    await engine.start('testCompensate', id, { orderId: `${id}-second` }, TENANT);
+    await engine.start(compensateFlow.contract, { runId: id, orderId: `${id}-first` }, TENANT);
+    await engine.start(compensateFlow.contract, { runId: id, orderId: `${id}-second` }, TENANT);
     expect((await engine.waitForCompletion(id, 30_000)).status).toBe('completed');
-    await engine.start('testCompensate', id, { orderId: `${id}-third` }, TENANT);
+    await engine.start(compensateFlow.contract, { runId: id, orderId: `${id}-third` }, TENANT);
     await new Promise((resolve) => setTimeout(resolve, 1_000));
 
     expect(test.calls(`reserve:${id}-first`)).toBe(1);
     expect(test.calls(`reserve:${id}-second`)).toBe(0);
     expect(test.calls(`reserve:${id}-third`)).toBe(0);
-    await expect(engine.signal(id, 'go')).rejects.toBeInstanceOf(WorkflowNotFoundError);
-    await expect(engine.signal(uniqueId('never-started'), 'go')).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(engine.signal(GO, id, undefined)).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(engine.signal(GO, uniqueId('never-started'), undefined)).rejects.toBeInstanceOf(WorkflowNotFoundError);
   }, 60_000);
 });

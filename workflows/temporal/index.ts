@@ -1,30 +1,19 @@
 /**
- * The Temporal workflows: one per flow of workflows/, named like the flow (`flow.name` is the
- * workflow type the engine starts). The worker bundles this file (src/worker.ts).
+ * The Temporal workflows: every flow of workflows/index.ts, as one dynamic workflow that runs the
+ * flow whose contract's name is the run's workflow type (`flow.contract.name`, what the engine
+ * starts). The worker bundles this file (src/worker.ts); a new flow needs no line here.
  */
-import { projectBuildFlow, type ProjectBuildInput } from '../project-build';
-import { projectExpungeFlow, type ProjectExpungeInput } from '../project-expunge';
-import { printFulfilmentFlow, type PrintFulfilmentInput } from '../print-fulfilment';
-import { campaignFlow, type CampaignInput } from '../campaign';
-import { webhookDeliveryFlow, type WebhookDeliveryFlowInput } from '../webhook-delivery';
+import { workflowInfo } from '@temporalio/workflow';
+import { FLOWS } from '../index';
 import { runFlowOnTemporal } from './run-flow';
 
-export async function projectBuild(input: ProjectBuildInput) {
-  return runFlowOnTemporal(projectBuildFlow, input);
-}
+const FLOW_BY_TYPE = new Map(FLOWS.map((flow) => [flow.contract.name, flow]));
 
-export async function projectExpunge(input: ProjectExpungeInput) {
-  return runFlowOnTemporal(projectExpungeFlow, input);
-}
-
-export async function printFulfilment(input: PrintFulfilmentInput) {
-  return runFlowOnTemporal(printFulfilmentFlow, input);
-}
-
-export async function campaign(input: CampaignInput) {
-  return runFlowOnTemporal(campaignFlow, input);
-}
-
-export async function webhookDelivery(input: WebhookDeliveryFlowInput) {
-  return runFlowOnTemporal(webhookDeliveryFlow, input);
+export default async function runFlowOfType(input: unknown): Promise<unknown> {
+  const { workflowType } = workflowInfo();
+  const flow = FLOW_BY_TYPE.get(workflowType);
+  // An unknown type is a deployment error: thrown as a plain Error, it fails the workflow task and
+  // Temporal retries it until a worker that knows the flow picks it up.
+  if (!flow) throw new Error(`No flow is named "${workflowType}" in this worker's bundle`);
+  return runFlowOnTemporal(flow, input as never);
 }

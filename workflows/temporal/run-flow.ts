@@ -16,12 +16,14 @@ import {
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import type { ActivityFunctions, ActivityOptions, FlowContext, FlowDefinition } from '../flow-context';
+import type { ActivityFunctions, ActivityOptions, FlowContext, FlowDefinition, InputOf, OutputOf } from '../flow-context';
+import type { FlowContract, SignalContract } from '../../src/domain/flows';
 
-export async function runFlowOnTemporal<Input, Output, A extends ActivityFunctions>(
-  flow: FlowDefinition<Input, Output, A>,
-  input: Input,
-): Promise<Output> {
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export async function runFlowOnTemporal<C extends FlowContract<any, any>, A extends ActivityFunctions>(
+  flow: FlowDefinition<C, A>,
+  input: InputOf<C>,
+): Promise<OutputOf<C>> {
   const activities: ActivityFunctions = {};
   for (const name of Object.keys(flow.activityOptions)) {
     const options = (flow.activityOptions as Record<string, ActivityOptions>)[name];
@@ -63,8 +65,8 @@ export async function runFlowOnTemporal<Input, Output, A extends ActivityFunctio
   const context: FlowContext<A> = {
     activities: activities as A,
     sleep: (ms) => sleep(ms),
-    async waitForSignal<T>(name: string, timeoutMs?: number): Promise<T | undefined> {
-      const queue = queueOf(name);
+    async waitForSignal<T>(signal: SignalContract<T>, timeoutMs?: number): Promise<T | undefined> {
+      const queue = queueOf(signal.name);
       if (timeoutMs === undefined) await condition(() => queue.length > 0);
       else if (!(await condition(() => queue.length > 0, timeoutMs))) return undefined;
       return queue.shift() as T;

@@ -4,7 +4,7 @@ import { CampaignRow, Project, type Campaign, type WebhookDelivery } from '../..
 import type { RequestContext } from '../context';
 import { DomainError } from '../../domain/errors';
 import { generateProject, type GenerateInput } from '../projects/generate-project';
-import { PROJECT_BUILD_FLOW, projectBuildWorkflowId } from '../../domain/flows';
+import { PROJECT_BUILD_FLOW } from '../../domain/flows';
 import { newProjectId } from '../projects/project-ids';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
 import { canMoveCampaignRow } from '../../domain/campaign-status';
@@ -57,7 +57,7 @@ async function generateCampaignRow(em: EntityManager, deps: ProjectServiceDeps, 
   };
   try {
     if (await em.count(Project, { id: row.projectId! })) {
-      await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(row.projectId!), { projectId: row.projectId }, { tenant: ctx.tenant });
+      await deps.engine.start(PROJECT_BUILD_FLOW, { projectId: row.projectId! }, { tenant: ctx.tenant });
     } else {
       await generateProject(ctx, deps, row.input as unknown as GenerateInput, { projectId: row.projectId! });
     }

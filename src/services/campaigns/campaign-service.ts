@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Campaign, CampaignRow, WebhookDelivery } from '../../db/entities';
 import type { Config } from '../../config';
 import type { WorkflowEngine } from '../../domain/flows';
-import { CAMPAIGN_FLOW, campaignWorkflowId } from '../../domain/flows';
+import { CAMPAIGN_FLOW } from '../../domain/flows';
 import { CAMPAIGN_ROW_STATES, type CampaignRowState } from '../../domain/campaign-status';
 import { CAMPAIGN_ID_PREFIX, isCampaignId } from '../../domain/ids';
 import { CAMPAIGN_SUBJECT } from '../../domain/status-subjects';
@@ -56,7 +56,7 @@ export class CampaignService {
       await recordCampaignProgress(tx, created, { force: true });
       return created;
     });
-    await this.deps.engine.start(CAMPAIGN_FLOW, campaignWorkflowId(ctx.tenant.clientId, campaign.id), { campaignId: campaign.id }, { tenant: ctx.tenant });
+    await this.deps.engine.start(CAMPAIGN_FLOW, { campaignId: campaign.id }, { tenant: ctx.tenant });
     return { message: `Automated generation is processing for ${csvUrl}: campaign ${campaign.id}`, campaign };
   }
 

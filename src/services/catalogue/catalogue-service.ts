@@ -3,6 +3,8 @@ import type { RequestContext } from '../context';
 import { pick } from '../../domain/localized';
 import { RejectedError } from '../../domain/errors';
 import type { AttributeView, CatalogueView, ProductView } from './catalogue-view';
+import type { DineroCurrency } from 'dinero.js';
+import { asNumber, currencyOf, roundedMoneyOf } from '../money/money';
 
 export const SUPPORTED_PRINT_TYPES = ['photobook'];
 export const SUPPORTED_SCHEMAS = [1];
@@ -47,7 +49,7 @@ export class CatalogueService {
     ]);
 
     const language = query.language;
-    const decimals = market.currency.decimals;
+    const currency = currencyOf(market.currency.code, market.currency.decimals);
     const priceOf = new Map(prices.map((p) => [p.product.id, p]));
     const categoryAttribute = new Map(categories.map((c) => [c.id, categoryAsAttribute(c, language)]));
 
@@ -62,7 +64,7 @@ export class CatalogueService {
         metaTitle: pick(p.metaTitle, language),
         thumbnail: p.thumbnail,
         payment: {
-          prices: price ? [{ price: round(price.price, decimals), extraCostPerPage: round(price.extraCostPerPage, decimals) }] : [],
+          prices: price ? [{ price: shown(price.price, currency), extraCostPerPage: shown(price.extraCostPerPage, currency) }] : [],
         },
         attributes: [
           categoryAttribute.get(p.category.id)!,
@@ -88,7 +90,7 @@ export class CatalogueService {
     return {
       baseUrl: client.catalogueBaseUrl ?? this.defaultAssetBaseUrl,
       pricesIncludeTax: client.pricesIncludeTax,
-      currency: { code: market.currency.code, left: market.currency.left, right: market.currency.right, decimals },
+      currency: { code: market.currency.code, left: market.currency.left, right: market.currency.right, decimals: market.currency.decimals },
       products: productViews,
       categories: categories.map((c) => ({
         categoryId: c.categoryId,
@@ -118,8 +120,7 @@ function categoryAsAttribute(c: Category, language: string): AttributeView {
   };
 }
 
-/** Prices are shown with the currency's decimals (0 for JPY), rounded half away from zero. */
-function round(value: number, decimals: number): number {
-  const factor = 10 ** decimals;
-  return Math.sign(value) * Math.round(Math.abs(value) * factor + Number.EPSILON) / factor;
+/** Prices are shown with the currency's decimals (0 for JPY), rounded half away from zero on their decimal digits. */
+function shown(value: number, currency: DineroCurrency<number, string>): number {
+  return asNumber(roundedMoneyOf(value, currency));
 }

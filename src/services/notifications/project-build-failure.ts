@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Project } from '../../db/entities';
 import { ACROSS_TENANTS, scopeToOwnerOf } from '../../db/tenant-filter';
 import { ConflictError, NotFoundError } from '../../domain/errors';
-import { PROJECT_BUILD_FLOW, projectRebuildWorkflowId, type WorkflowEngine } from '../../domain/flows';
+import { PROJECT_BUILD_FLOW, type WorkflowEngine } from '../../domain/flows';
 import { moveProject, type ProjectStatus } from '../../domain/project-status';
 import { recordStatusChange } from '../../events/status-event-log';
 import { recordEvent } from '../webhooks/webhook-events';
@@ -43,7 +43,8 @@ export async function rebuildProject(em: EntityManager, engine: Pick<WorkflowEng
   const scoped = em.fork();
   scopeToOwnerOf(scoped, found);
   const tenant = { clientId: found.client.id, env: found.env };
-  const workflowId = projectRebuildWorkflowId(projectId, Date.now());
+  const input = { projectId, rebuildAt: Date.now() };
+  const workflowId = PROJECT_BUILD_FLOW.workflowId(input, tenant);
   await scoped.transactional(async (tx) => {
     const project = await tx.findOneOrFail(Project, { id: projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner', 'client'] });
     if (project.status !== 'failed') throw new ConflictError('PROJECT_STATUS_CONFLICT', `project ${projectId} is ${project.status}: only a failed build can be rebuilt`);
@@ -52,7 +53,7 @@ export async function rebuildProject(em: EntityManager, engine: Pick<WorkflowEng
     await recordStatusChange(tx, tenant, projectStatusChange({ id: project.id, status: project.status, photosStatus: project.photosStatus, ownerExternalId: project.owner.externalId }));
   });
   try {
-    await engine.start(PROJECT_BUILD_FLOW, workflowId, { projectId }, { tenant });
+    await engine.start(PROJECT_BUILD_FLOW, input, { tenant });
   } catch (error) {
     // No run builds it: failed again, so the operator can try once more.
     await failProjectBuild(scoped, projectId, `the rebuild could not start: ${(error as Error).message}`);

@@ -53,6 +53,6 @@ export async function retryOrderLine(em: EntityManager, engine: FlowControl, lin
   const scoped = em.fork();
   scopeToOwnerOf(scoped, line.order);
   const moved = await moveOrderLine(scoped, lineId, { status: 'processing' });
-  await engine.signal(fulfilmentWorkflowId(lineId), STATUS_UPDATE_SIGNAL, { status: 'processing' });
+  await engine.signal(STATUS_UPDATE_SIGNAL, fulfilmentWorkflowId(lineId), { status: 'processing' });
   return { status: moved.status };
 }

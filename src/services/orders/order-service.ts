@@ -295,7 +295,7 @@ export class OrderService {
 
   private async notifyFlow(lineId: string, update: StatusUpdate): Promise<boolean> {
     try {
-      await this.deps.engine.signal(fulfilmentWorkflowId(lineId), STATUS_UPDATE_SIGNAL, update);
+      await this.deps.engine.signal(STATUS_UPDATE_SIGNAL, fulfilmentWorkflowId(lineId), update);
       return true;
     } catch (error) {
       if (error instanceof WorkflowNotFoundError) return false;

@@ -1,5 +1,5 @@
 import { add, allocate, halfAwayFromZero, isZero, multiply, toSnapshot, transformScale, type DineroCurrency } from 'dinero.js';
-import { minus, sum, zero, type Money } from './money';
+import { minus, sum, zero, type Money } from '../money/money';
 
 /** One book line to price: the market's prices of its product and the book's page count. */
 interface LineToPrice {

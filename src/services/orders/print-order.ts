@@ -16,7 +16,7 @@ import { checkAddress, type CheckedAddress } from './address-check';
 import { OrderChecks, type OrderProblem } from './order-checks';
 import { checkAgainstQuote } from './quote-check';
 import { matchShippingLevel, type MatchedLevel } from './shipping-level';
-import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW, fulfilmentWorkflowId, projectBuildWorkflowId } from '../../domain/flows';
+import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW } from '../../domain/flows';
 import type { PrintInput } from './print-input';
 import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
 import { moveProject } from '../../domain/project-status';
@@ -26,7 +26,7 @@ import { freeformLimitError } from '../../domain/safe-text';
 import { assertPrintable } from '../preflight/preflight';
 import { evenPageBounds } from '../projects/book-builder';
 import { checkAmount, checkCopies, checkExtraPages, checkPageCount } from './order-numbers';
-import { asNumber, currencyOf, decimal, minus, roundedMoneyOf, sum, type Money } from './money';
+import { asNumber, currencyOf, decimal, minus, roundedMoneyOf, sum, type Money } from '../money/money';
 
 /**
  * docs/api.md, Print. Validates the whole order, then stores order, lines, payment, shipping and user in one
@@ -132,9 +132,9 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
   async function startFlows(written: Order): Promise<void> {
     for (const line of written.lines) {
       if (lines.find((l) => l.project.id === line.project.id)?.photos) {
-        await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(line.project.id, line.id), { projectId: line.project.id }, { tenant: ctx.tenant });
+        await deps.engine.start(PROJECT_BUILD_FLOW, { projectId: line.project.id, orderLineId: line.id }, { tenant: ctx.tenant });
       }
-      await deps.engine.start(PRINT_FULFILMENT_FLOW, fulfilmentWorkflowId(line.id), {
+      await deps.engine.start(PRINT_FULFILMENT_FLOW, {
         lineId: line.id,
         assetsTimeoutMs: deps.config.durations.orderStatusTimeoutMs,
         sandboxStepMs: deps.config.durations.sandboxPrinterStepMs,

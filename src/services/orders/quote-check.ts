@@ -2,7 +2,7 @@ import { equal } from 'dinero.js';
 import { Quote } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ConflictError, DomainError, NotFoundError, type FieldError } from '../../domain/errors';
-import { currencyOf, moneyOf } from './money';
+import { currencyOf, moneyOf } from '../money/money';
 
 /** An order as `/v2/print` is about to write it, in the terms a quote priced. */
 export interface OrderAgainstQuote {

@@ -12,7 +12,7 @@ import { bookPageCounts } from '../projects/book-page-count';
 import { effectiveStatus } from '../projects/project-view';
 import { countryByIso2 } from './countries';
 import { estimateDelivery, leadDaysOf } from './delivery-estimate';
-import { asNumber, currencyOf, decimal, moneyOf, zero, type Money } from './money';
+import { asNumber, currencyOf, decimal, moneyOf, zero, type Money } from '../money/money';
 import { priceOrder, type PricedOrder } from './pricing';
 import type { QuoteInput } from './quote-input';
 import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';

@@ -14,7 +14,7 @@ import { appendStatusEvent } from '../../events/status-event-log';
 import { photosStatusOf } from '../../domain/project-status';
 import { LAYOUT_TYPES, type LayoutType } from '../../domain/book';
 import type { ProjectServiceDeps } from './project-service-deps';
-import { PROJECT_BUILD_FLOW, projectBuildWorkflowId } from '../../domain/flows';
+import { PROJECT_BUILD_FLOW } from '../../domain/flows';
 import { freeformLimitError, unsafeTextError } from '../../domain/safe-text';
 
 export interface GenerateInput {
@@ -116,7 +116,7 @@ export async function generateProject(
     await appendStatusEvent(db, trx, tenant, projectStatusChange({ ...project, ownerExternalId: owner.externalId }));
   });
 
-  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(project.id), { projectId: project.id }, { tenant: ctx.tenant });
+  await deps.engine.start(PROJECT_BUILD_FLOW, { projectId: project.id }, { tenant: ctx.tenant });
   return { url: deps.editorLinks.editorUrl(ctx.tenant, { ...project, language }, owner.externalId), project };
 }
 

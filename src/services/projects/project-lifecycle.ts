@@ -10,7 +10,7 @@ import { recordProjectStatus } from './project-events';
 import { canMoveProject, moveProject } from '../../domain/project-status';
 import { projectPrefix } from './storage-keys';
 import type { ProjectServiceDeps } from './project-service-deps';
-import { PROJECT_BUILD_FLOW, PROJECT_EXPUNGE_FLOW, projectBuildWorkflowId, projectExpungeWorkflowId } from '../../domain/flows';
+import { PROJECT_BUILD_FLOW, PROJECT_EXPUNGE_FLOW } from '../../domain/flows';
 import { checkCallback } from './generate-project';
 import { isProjectId } from '../../domain/ids';
 import { MAX_DELETE_IDS } from '../../domain/limits';
@@ -58,7 +58,7 @@ export async function deleteProjects(
       }
     });
     for (const project of projects) {
-      await deps.engine.start(PROJECT_EXPUNGE_FLOW, projectExpungeWorkflowId(project.id), {
+      await deps.engine.start(PROJECT_EXPUNGE_FLOW, {
         projectId: project.id,
         retentionMs: deps.config.durations.deletionRetentionMs,
       }, { tenant: ctx.tenant });
@@ -124,7 +124,7 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
   }
   // The copy goes through the build flow like every project: nothing is left to fetch or lay
   // out, and its end tells the copy's callback URL that it is ready.
-  await deps.engine.start(PROJECT_BUILD_FLOW, projectBuildWorkflowId(copy.id), { projectId: copy.id }, { tenant: ctx.tenant });
+  await deps.engine.start(PROJECT_BUILD_FLOW, { projectId: copy.id }, { tenant: ctx.tenant });
   return copy;
 }
 

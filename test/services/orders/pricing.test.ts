@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { loadDemoCatalogue } from '../../../src/services/catalogue/catalogue-import';
-import { asNumber, currencyOf, decimal, moneyOf } from '../../../src/services/orders/money';
+import { asNumber, currencyOf, decimal, moneyOf } from '../../../src/services/money/money';
 import { priceOrder } from '../../../src/services/orders/pricing';
 
 /*

@@ -1,0 +1,15 @@
+import { defineFlow } from './flow-contract';
+
+export interface WebhookDeliveryInput {
+  deliveryId: string;
+  /** WEBHOOK_RETRY_SPACING when the round started; the backoff doubles it per retry. */
+  retrySpacingMs: number;
+  /** Round 0 is a delivery's first sending; each replay of a failed delivery is a new round (a new run). */
+  round?: number;
+}
+
+/** One webhook delivery's round: a signed POST, retried on its schedule. */
+export const WEBHOOK_DELIVERY_FLOW = defineFlow<WebhookDeliveryInput, { status: string; attempts: number }>({
+  name: 'webhookDelivery',
+  workflowId: ({ deliveryId, round = 0 }) => (round === 0 ? `webhook:${deliveryId}` : `webhook:${deliveryId}:replay-${round}`),
+});
