@@ -12,6 +12,7 @@ import { pwaRoutes } from './pwa/routes';
 import { fileRoutes } from './files/routes';
 import { pspRoutes } from './psp/routes';
 import { healthRoutes } from './health/routes';
+import { problemRoutes } from './problems/routes';
 import { webRoutes } from '../web/routes';
 import { registerGraphqlExplorer } from '../web/explorer-routes';
 import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
@@ -112,6 +113,7 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
+  await app.register(problemRoutes);
   if (config.graphqlExplorer) await registerGraphqlExplorer(app, log);
   await registerGraphql(app, services, bus, config.limits, addresses.addressOf, config.production);
   await app.register(webRoutes, { publicUrl: config.publicUrl, shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId) });

@@ -24,6 +24,7 @@ const TITLES: Record<number, string> = {
   406: 'Not Acceptable',
   409: 'Conflict',
   413: 'Content Too Large',
+  414: 'URI Too Long',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
@@ -31,10 +32,20 @@ const TITLES: Record<number, string> = {
   503: 'Service Unavailable',
 };
 
+/** A problem's `type`: `VALIDATION_FAILED` -> `/problems/validation-failed`, served by ./problems/routes.ts. */
+export function problemTypeOf(code: string): string {
+  return `/problems/${code.toLowerCase().replace(/_/g, '-')}`;
+}
+
+/** The `title` of a problem with this HTTP status. */
+export function problemTitleOf(status: number): string {
+  return TITLES[status] ?? 'Error';
+}
+
 export function problem(status: number, code: string, detail: string, errors: FieldError[] = []): Problem {
   return {
-    type: `/problems/${code.toLowerCase().replace(/_/g, '-')}`,
-    title: TITLES[status] ?? 'Error',
+    type: problemTypeOf(code),
+    title: problemTitleOf(status),
     status,
     detail,
     code,

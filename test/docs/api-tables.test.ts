@@ -1,6 +1,8 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { errorCodesInSource } from '../support/error-codes-in-source';
 import { displayStatusOf, ORDER_STATUS_MEANINGS, ORDER_STATUSES, ORDER_TRANSITIONS } from '../../src/domain/order-status';
+import { ERROR_EXPLANATIONS } from '../../src/domain/error-explanations';
 import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES, PROJECT_TRANSITIONS } from '../../src/domain/project-status';
 
 /**
@@ -63,6 +65,13 @@ describe('docs/api.md', () => {
     expect(missing, 'codes thrown in src/ but absent from docs/api.md').toEqual([]);
   });
 
+  it('lists the error codes as src/domain/error-explanations.ts explains them (/problems/<code>)', async () => {
+    const rows = tableAfter(await apiDoc(), '### Error codes');
+    const codeCell = (codes: readonly string[]) => codes.map((code) => `\`${code}\``).join(', ');
+    const fromCode = ERROR_EXPLANATIONS.map(({ status, codes, when }) => [String(status), codeCell(codes), when]);
+    expect(rows).toEqual(fromCode);
+  });
+
   it('links no file outside the repository', async () => {
     for (const file of ['../../docs/api.md', '../../docs/architecture.md', '../../docs/operations.md', '../../docs/performance.md', '../../docs/reliability.md', '../../README.md']) {
       const text = await readFile(new URL(file, import.meta.url), 'utf8');
@@ -70,30 +79,3 @@ describe('docs/api.md', () => {
     }
   });
 });
-
-/** The errors a client can receive; other Error classes are internal or operator-facing. */
-const CLIENT_ERROR_CALL = /(?:new (?:ValidationError|UnauthenticatedError|NotFoundError|ConflictError|RejectedError|DomainError)|ValidationError\.field|\bproblem)\(/g;
-
-/** Every `'CODE'` literal among the arguments of a client error's construction, across src/. */
-async function errorCodesInSource(): Promise<Set<string>> {
-  const root = new URL('../../src/', import.meta.url);
-  const files = (await readdir(root, { recursive: true })).filter((file) => file.endsWith('.ts'));
-  const codes = new Set<string>();
-  for (const file of files) {
-    const source = await readFile(new URL(file, root), 'utf8');
-    for (const match of source.matchAll(CLIENT_ERROR_CALL)) {
-      for (const [, code] of argumentsAt(source, match.index + match[0].length).matchAll(/'([A-Z][A-Z0-9_]{3,})'/g)) codes.add(code);
-    }
-  }
-  return codes;
-}
-
-/** The text up to the parenthesis that closes the call opened just before `start`. */
-function argumentsAt(source: string, start: number): string {
-  let depth = 1;
-  for (let i = start; i < source.length; i++) {
-    if (source[i] === '(') depth++;
-    else if (source[i] === ')' && --depth === 0) return source.slice(start, i);
-  }
-  return source.slice(start);
-}
