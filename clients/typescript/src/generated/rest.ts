@@ -292,7 +292,7 @@ export interface paths {
         };
         /**
          * The client's orders
-         * @description Newest first, keyset-paged (at most 100 a page, 20 by default); pass the returned cursor for the next page. Filters: a line in `status`, created in [createdAfter, createdBefore), the owner's e-mail.
+         * @description Newest first, keyset-paged (at most 100 a page, 20 by default); pass the returned cursor for the next page. Filters: a line in `status`, created in [createdAfter, createdBefore), the owner's e-mail, the order id, the customer's name or e-mail (words, any case).
          */
         get: operations["listOrders"];
         put?: never;
@@ -2152,6 +2152,10 @@ export interface operations {
                 createdBefore?: string;
                 /** @description The owner's e-mail */
                 email?: string;
+                /** @description The order with this id */
+                orderId?: string;
+                /** @description Each word found, in any case, in the first name, last name or e-mail */
+                customer?: string;
                 /** @description The cursor of the previous page */
                 cursor?: string;
                 /** @description Orders a page (default 20) */

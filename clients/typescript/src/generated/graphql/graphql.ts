@@ -1031,7 +1031,7 @@ export type Query = {
   order: Order;
   /** Each order action with whether it is available now and why not (REST: GET /v2/order/actions) */
   orderActions: Array<OrderActionAvailability>;
-  /** Orders, newest first; a user's when email is given */
+  /** Orders, newest first; a user's when email is given; the filters of GET /v2/order/list */
   orders: OrderConnection;
   /** One project of this client (REST: project/status) */
   project: Project;
@@ -1041,6 +1041,8 @@ export type Query = {
   validateOrder: OrderValidation;
   /** This client's webhook in this environment; null when none is set */
   webhook?: Maybe<Webhook>;
+  /** This client's webhook deliveries in this environment, newest first, with their attempts */
+  webhookDeliveries: WebhookDeliveryConnection;
   /** One webhook delivery with its attempts */
   webhookDelivery: WebhookDelivery;
 };
@@ -1099,8 +1101,10 @@ export type QueryOrdersArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   createdAfter?: InputMaybe<Scalars['String']['input']>;
   createdBefore?: InputMaybe<Scalars['String']['input']>;
+  customer?: InputMaybe<Scalars['String']['input']>;
   email?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
+  orderId?: InputMaybe<Scalars['String']['input']>;
   status?: InputMaybe<Scalars['String']['input']>;
 };
 
@@ -1119,6 +1123,12 @@ export type QueryProjectsArgs = {
 
 export type QueryValidateOrderArgs = {
   input: PrintOrderInput;
+};
+
+
+export type QueryWebhookDeliveriesArgs = {
+  after?: InputMaybe<Scalars['String']['input']>;
+  first?: Scalars['Int']['input'];
 };
 
 
