@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { access, mkdtemp, rm } from 'node:fs/promises';
+import { access, mkdtemp, readFile, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { ConfigError, loadConfig, MIN_PEPPER_BYTES } from '../../src/config';
 import { Client } from '../../src/db/entities';
 import { startTestService } from '../support/harness';
 import { startServiceProcess } from '../support/service-process';
+import { graphql } from '../support/graphql';
+import { serviceHeader } from '../support/http';
 
 const STRONG = randomBytes(MIN_PEPPER_BYTES).toString('base64');
 
@@ -77,7 +79,12 @@ describe('NODE_ENV=production', () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-demo-'));
     const api = await startTestService({ DATA_DIR: dataDir });
     try {
-      await access(path.join(dataDir, 'demo-client.json'));
+      // The credentials it wrote answer an authenticated request, as the README's first call does.
+      const issued = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
+      const answer = await graphql(api.url, serviceHeader(issued.credentials.dev), '{ webhook { url } }');
+      expect(answer).toEqual({ data: { webhook: null } });
+      const refused = await graphql(api.url, serviceHeader({ accessKey: issued.credentials.dev.accessKey, accessSecret: 'wrong' }), '{ webhook { url } }');
+      expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     } finally {
       await api.stop();
       await rm(dataDir, { recursive: true, force: true });
