@@ -24,16 +24,26 @@ describe('health, request ids and metrics', () => {
     expect(problem.body.requestId).toBe('trace-456');
   });
 
-  it('exposes Prometheus metrics labelled by route pattern', async () => {
+  it('exposes Prometheus metrics labelled by route pattern on the metrics listener only', async () => {
     await request(api.url, 'GET', '/healthz');
     await request(api.url, 'GET', '/no/such/path/12345');
-    const { status, headers, body } = await request(api.url, 'GET', '/metrics');
-    expect(status).toBe(200);
-    expect(headers.get('content-type')).toContain('text/plain');
+    const response = await fetch(api.metricsUrl!);
+    expect(new URL(api.metricsUrl!).hostname).toBe('127.0.0.1');
+    expect(new URL(api.metricsUrl!).port).not.toBe(new URL(api.url).port);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toContain('text/plain');
+    const body = await response.text();
     expect(body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/healthz",status_code="200"\} \d+/);
     expect(body).toContain('route="(unmatched)"');
     expect(body).not.toContain('12345');
     expect(body).toContain('process_cpu_user_seconds_total');
+    // Without METRICS_TOKEN the public port has no /metrics at all.
+    const publicMetrics = await request(api.url, 'GET', '/metrics');
+    expect(publicMetrics.status).toBe(404);
+    expect(publicMetrics.body.code).toBe('NO_SUCH_ROUTE');
+    // The listener serves nothing else.
+    expect((await fetch(new URL('/healthz', api.metricsUrl!))).status).toBe(404);
+    expect((await fetch(api.metricsUrl!, { method: 'POST' })).status).toBe(404);
   });
 });
 
