@@ -16,9 +16,9 @@ export async function queueBacklog(em: EntityManager, queues: string[]): Promise
             count(*) FILTER (WHERE status = 'PENDING')::int AS running,
             min(created_at) FILTER (WHERE status = 'ENQUEUED') AS oldest_ms
        FROM "${DBOS_SCHEMA}".workflow_status
-      WHERE status IN ('ENQUEUED', 'PENDING') AND queue_name = ANY(?)
+      WHERE status IN ('ENQUEUED', 'PENDING') AND queue_name IN (${queues.map(() => '?').join(', ')})
       GROUP BY queue_name`,
-    [queues],
+    queues,
   );
   const now = Date.now();
   return queues.map((queue) => {
