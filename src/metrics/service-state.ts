@@ -35,7 +35,7 @@ export interface ServiceStateSources {
 }
 
 /** How long one reading serves every scrape: a scrape storm costs the database one query per source per period. */
-export const STATE_CACHE_MS = 5_000;
+const STATE_CACHE_MS = 5_000;
 
 let current: ServiceStateSources = {};
 

@@ -1,5 +1,5 @@
 /** One sample of Prometheus's text exposition format: `name{label="value",…} value`. */
-export interface Sample {
+interface Sample {
   name: string;
   labels: Record<string, string>;
   value: number;
@@ -17,7 +17,7 @@ const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/;
 const LABEL = /([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g;
 
 /** Parses a scrape (the text format prom-client writes). */
-export function parseScrape(text: string): Scrape {
+function parseScrape(text: string): Scrape {
   const samples: Sample[] = [];
   const names = new Set<string>();
   for (const line of text.split('\n')) {
