@@ -19,6 +19,7 @@ import { TemporalEngine } from './engine/temporal-engine';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { FLOWS } from '../workflows';
 import { startOutboxRelay } from './services/webhooks/outbox-relay';
+import { startMetricsListener } from './http/metrics-listener';
 
 function exitWith(message: string): never {
   console.error(message);
@@ -66,6 +67,13 @@ const printers = createPrinters(config, files, fetch);
 const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
 // The relay starts the deliveries the outbox holds; API processes (ROLE=api) leave it to workers.
 const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
+// Its renders, printer calls and webhook attempts are counted here: scrape it like any process (docs/operations.md, Metrics).
+const metrics = config.metrics.listen
+  ? await startMetricsListener(config.metrics.listen).catch((error: Error) =>
+      exitWith(`Cannot serve metrics on ${config.metrics.listen!.host}:${config.metrics.listen!.port} (${error.message}): beside an API process on this host, give the worker another METRICS_PORT (or off)`),
+    )
+  : undefined;
+if (metrics) log.info({ metricsUrl: `${metrics.url}/metrics` }, 'metrics listening');
 
 try {
   const worker = await createFlowWorker({ connection, namespace: temporal.namespace, taskQueue: temporal.taskQueue, activities });
@@ -75,6 +83,7 @@ try {
   await worker.run();
   log.info('Temporal worker stopped');
 } finally {
+  await metrics?.close();
   await relay.stop();
   await connection.close();
   await engine.stop();
