@@ -1,4 +1,4 @@
-import { Gauge } from 'prom-client';
+import { Counter, Gauge } from 'prom-client';
 import { metricsRegistry } from './registry';
 
 /** One queue's runs: waiting to be taken, running, and how long the oldest waiting one has waited. */
@@ -45,10 +45,10 @@ let current: ServiceStateSources = {};
  */
 export function reportServiceState(sources: ServiceStateSources, cacheMs = STATE_CACHE_MS): { stop(): void } {
   const reported: ServiceStateSources = {
-    ...(sources.queues ? { queues: cached(sources.queues, cacheMs) } : {}),
-    ...(sources.webhooks ? { webhooks: cached(sources.webhooks, cacheMs) } : {}),
-    ...(sources.orderLines ? { orderLines: cached(sources.orderLines, cacheMs) } : {}),
-    ...(sources.parkedFlows ? { parkedFlows: cached(sources.parkedFlows, cacheMs) } : {}),
+    ...(sources.queues ? { queues: cached('queues', sources.queues, cacheMs) } : {}),
+    ...(sources.webhooks ? { webhooks: cached('webhooks', sources.webhooks, cacheMs) } : {}),
+    ...(sources.orderLines ? { orderLines: cached('order_lines', sources.orderLines, cacheMs) } : {}),
+    ...(sources.parkedFlows ? { parkedFlows: cached('parked_flows', sources.parkedFlows, cacheMs) } : {}),
   };
   current = reported;
   return {
@@ -58,16 +58,24 @@ export function reportServiceState(sources: ServiceStateSources, cacheMs = STATE
   };
 }
 
+const readFailures = new Counter({
+  name: 'photobook_metrics_read_failures_total',
+  help: 'Readings of the scrape-time gauges that failed (the database away or slow), by source; their series keep the last values meanwhile',
+  labelNames: ['source'],
+  registers: [metricsRegistry],
+});
+
 /** Single flight, then the answer for `ms`: concurrent and repeated scrapes share one query. */
-function cached<T>(read: () => Promise<T>, ms: number): () => Promise<T> {
+function cached<T>(source: string, read: () => Promise<T>, ms: number): () => Promise<T> {
   let reading: { at: number; value: Promise<T> } | undefined;
   return () => {
     if (!reading || Date.now() - reading.at >= ms) {
       const value = read();
       const entry = { at: Date.now(), value };
       reading = entry;
-      // A failed reading is not kept: the next scrape asks again.
+      // A failed reading is counted and not kept: the next scrape asks again.
       value.catch(() => {
+        readFailures.inc({ source });
         if (reading === entry) reading = undefined;
       });
     }

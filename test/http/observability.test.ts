@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/harness';
 import { post, request } from '../support/http';
+import { scrape } from '../support/prometheus';
+import { waitFor } from '../support/wait';
 
 describe('health, request ids and metrics', () => {
   let api: TestService;
@@ -57,6 +59,8 @@ describe('readiness', () => {
     const { status, body } = await request(other.url, 'GET', '/readyz');
     expect(status).toBe(503);
     expect(body.status).toBe('unavailable');
+    // The metrics still answer; the gauges read from the database count their failed readings.
+    await waitFor(async () => ((await scrape(other.metricsUrl!)).value('photobook_metrics_read_failures_total', { source: 'order_lines' }) ?? 0) >= 1, 10_000, 'a failed reading counted');
     await other.service.app.close();
     await other.service.bus.stop();
     await other.service.engine.stop();
