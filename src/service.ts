@@ -99,8 +99,21 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const credentialCache = new CredentialCache();
   const credentialWatch = servesClients ? await watchCredentialChanges(database.url, credentialCache, log) : undefined;
   const app = servesClients
-    ? await buildApp({ config, services: createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache }), bus, log })
-    : await buildWorkerApp({ em: database.orm.em, log, metricsToken: config.metrics.token, store: { files, minFreeBytes: config.limits.storeMinFreeBytes }, limits: config.limits });
+    ? await buildApp({
+        config,
+        services: createAppServices({
+          config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache,
+        }),
+        bus,
+        log,
+      })
+    : await buildWorkerApp({
+        em: database.orm.em,
+        log,
+        metricsToken: config.metrics.token,
+        store: { files, minFreeBytes: config.limits.storeMinFreeBytes },
+        limits: config.limits,
+      });
   const address = await app.listen({ host: config.host, port: config.port });
   const metrics = config.metrics.listen ? await listenForMetrics(config.metrics.listen, log) : undefined;
   return {
@@ -138,6 +151,11 @@ async function listenForMetrics(at: { host: string; port: number }, log: Logger)
     log.info({ metricsUrl: `${listener.url}/metrics` }, 'metrics listening');
     return listener;
   } catch (error) {
-    throw new Error(`cannot serve metrics on ${at.host}:${at.port} (METRICS_HOST, METRICS_PORT): ${(error as Error).message}; set METRICS_PORT to a free port, 0 for any, or off`, { cause: error });
+    const reason = (error as Error).message;
+    throw new Error(
+      `cannot serve metrics on ${at.host}:${at.port} (METRICS_HOST, METRICS_PORT): ${reason}; ` +
+        'set METRICS_PORT to a free port, 0 for any, or off',
+      { cause: error },
+    );
   }
 }

@@ -67,10 +67,14 @@ const printers = createPrinters(config, files, fetch);
 const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
 // The relay starts the deliveries the outbox holds; API processes (ROLE=api) leave it to workers.
 const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
-// Its renders, printer calls and webhook attempts are counted here: scrape it like any process (docs/operations.md, Metrics).
+// Its renders, printer calls and webhook attempts are counted here: scrape it like any process
+// (docs/operations.md, Metrics).
 const metrics = config.metrics.listen
   ? await startMetricsListener(config.metrics.listen).catch((error: Error) =>
-      exitWith(`Cannot serve metrics on ${config.metrics.listen!.host}:${config.metrics.listen!.port} (${error.message}): beside an API process on this host, give the worker another METRICS_PORT (or off)`),
+      exitWith(
+        `Cannot serve metrics on ${config.metrics.listen!.host}:${config.metrics.listen!.port} (${error.message}): ` +
+          'beside an API process on this host, give the worker another METRICS_PORT (or off)',
+      ),
     )
   : undefined;
 if (metrics) log.info({ metricsUrl: `${metrics.url}/metrics` }, 'metrics listening');

@@ -160,7 +160,8 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       const { widthMm, heightMm } = specifications.format;
       const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
       const preview = await withScratchDir(async (scratch) => {
-        const photo = coverPhoto?.originalKey ? { file: await files.localFile(coverPhoto.originalKey, scratch) } : undefined;
+        const original = coverPhoto?.originalKey;
+        const photo = original ? { file: await files.localFile(original, scratch) } : undefined;
         return timeRender('cover_preview', () =>
           renderCoverPreview({
             widthPx: Math.round(widthMm * scale),

@@ -32,9 +32,15 @@ const EnvironmentSchema = Type.Object(
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4000, description: 'an integer from 0 to 65535' }),
     /** The metrics listener (docs/operations.md, Metrics): loopback by default, never the public port. */
     METRICS_HOST: Type.String({ default: '127.0.0.1', description: 'a host name or address to listen on' }),
-    METRICS_PORT: Type.String({ pattern: '^(off|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})$', default: '9464', description: 'an integer from 0 to 65535, or off' }),
+    METRICS_PORT: Type.String({
+      pattern: '^(off|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})$',
+      default: '9464',
+      description: 'an integer from 0 to 65535, or off',
+    }),
     /** Also serves /metrics on the public port, to callers presenting it as a bearer token. */
-    METRICS_TOKEN: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    METRICS_TOKEN: Type.Optional(
+      Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' }),
+    ),
     /** Unset means: start the embedded PostgreSQL in DATA_DIR. */
     DATABASE_URL: Type.Optional(Type.String({ format: 'postgres-url', writeOnly: true, description: 'a postgres:// URL' })),
     DATA_DIR: Type.String({ default: '.data', description: 'a directory' }),

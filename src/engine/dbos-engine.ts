@@ -259,8 +259,10 @@ export class DbosEngine implements ManagedWorkflowEngine {
       // A flow's result is JSON, as under Temporal.
       const run = async ({ input, startedAt, tenant }: FlowRun) => {
         const progressed = recoveryProgress(DBOS.workflowID!, log);
+        const stopped = () => this.stopped;
+        const context = dbosFlowContext({ flow, activities, startedAt, stopped, queued: queuedFor(tenant), progressed });
         try {
-          return jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued: queuedFor(tenant), progressed }), input));
+          return jsonClone(await flow.run(context, input));
         } catch (error) {
           recordFlowFailure(flow.name, 'error');
           throw error;

@@ -10,7 +10,8 @@ import { DBOS_SCHEMA } from './dbos-engine';
  * partitions of a queue, never appear.
  */
 export async function queueBacklog(em: EntityManager, queues: string[]): Promise<QueueBacklog[]> {
-  const rows = await em.getConnection().execute<{ queue_name: string; waiting: number; running: number; oldest_ms: string | null }[]>(
+  type Row = { queue_name: string; waiting: number; running: number; oldest_ms: string | null };
+  const rows = await em.getConnection().execute<Row[]>(
     `SELECT queue_name,
             count(*) FILTER (WHERE status = 'ENQUEUED')::int AS waiting,
             count(*) FILTER (WHERE status = 'PENDING')::int AS running,

@@ -15,15 +15,17 @@ export interface MetricsListener {
  * the public port is saturated.
  */
 export async function startMetricsListener({ host, port }: { host: string; port: number }): Promise<MetricsListener> {
+  const text = { 'content-type': 'text/plain; charset=utf-8' };
   const server = createServer((request, response) => {
     const path = (request.url ?? '').split('?')[0];
     if (path !== '/metrics' || (request.method !== 'GET' && request.method !== 'HEAD')) {
-      response.writeHead(404, { 'content-type': 'text/plain; charset=utf-8' }).end('only GET /metrics is served here\n');
+      response.writeHead(404, text).end('only GET /metrics is served here\n');
       return;
     }
+    const exposition = { 'content-type': metricsRegistry.contentType };
     metricsRegistry.metrics().then(
-      (text) => response.writeHead(200, { 'content-type': metricsRegistry.contentType }).end(request.method === 'HEAD' ? undefined : text),
-      (error: Error) => response.writeHead(500, { 'content-type': 'text/plain; charset=utf-8' }).end(`metrics failed: ${error.message}\n`),
+      (body) => response.writeHead(200, exposition).end(request.method === 'HEAD' ? undefined : body),
+      (error: Error) => response.writeHead(500, text).end(`metrics failed: ${error.message}\n`),
     );
   });
   // A scrape is one short request; a client that holds its socket open must not hold shutdown.

@@ -69,7 +69,9 @@ export function registerObservability(app: FastifyInstance, { metricsToken }: { 
     const given = createHash('sha256').update(request.headers.authorization ?? '').digest();
     if (!timingSafeEqual(given, expected)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
-      throw new UnauthenticatedError('GET /metrics on this port needs the METRICS_TOKEN as a bearer token (Authorization: Bearer <token>)');
+      throw new UnauthenticatedError(
+        'GET /metrics on this port needs the METRICS_TOKEN as a bearer token (Authorization: Bearer <token>)',
+      );
     }
     reply.type(metricsRegistry.contentType);
     return metricsRegistry.metrics();

@@ -32,7 +32,12 @@ export async function buildWorkerApp({ em, log, metricsToken, store, limits }: {
       .status(404)
       .type('application/problem+json')
       .send({
-        ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not served by a worker process (ROLE=worker): only /healthz and /readyz (metrics: the METRICS_PORT listener)`),
+        ...problem(
+          404,
+          'NO_SUCH_ROUTE',
+          `${request.method} ${request.url.split('?')[0]} is not served by a worker process (ROLE=worker): ` +
+            'only /healthz and /readyz (metrics: the METRICS_PORT listener)',
+        ),
         requestId: request.id,
       }),
   );

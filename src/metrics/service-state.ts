@@ -60,7 +60,9 @@ export function reportServiceState(sources: ServiceStateSources, cacheMs = STATE
 
 const readFailures = new Counter({
   name: 'photobook_metrics_read_failures_total',
-  help: 'Readings of the scrape-time gauges that failed (the database away or slow), by source; their series keep the last values meanwhile',
+  help:
+    'Readings of the scrape-time gauges that failed (the database away or slow), by source; ' +
+    'their series keep the last values meanwhile',
   labelNames: ['source'],
   registers: [metricsRegistry],
 });
@@ -159,7 +161,9 @@ labelledGauge<StatusCount>({
 
 new Gauge({
   name: 'photobook_flows_dead_lettered',
-  help: 'Flow runs parked after too many recoveries without progress (npm run cli -- flow list --dead); 0 under Temporal',
+  help:
+    'Flow runs parked after too many recoveries without progress (npm run cli -- flow list --dead); ' +
+    '0 under Temporal',
   registers: [metricsRegistry],
   async collect() {
     const read = current.parkedFlows;

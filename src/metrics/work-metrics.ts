@@ -37,12 +37,17 @@ export async function timeRender<T>(kind: RenderKind, render: () => Promise<T>):
   }
 }
 
-/** `gave_up`: the flow ended its work as failed (a failed project, line, campaign or delivery); `error`: the run itself threw. */
+/**
+ * `gave_up`: the flow ended its work as failed (a failed project, line, campaign or delivery);
+ * `error`: the run itself threw.
+ */
 export type FlowFailure = 'gave_up' | 'error';
 
 const flowFailures = new Counter({
   name: 'photobook_flow_failures_total',
-  help: 'Flow runs that failed, by flow name and reason (gave_up: retries spent, the work is failed; error: the run threw)',
+  help:
+    'Flow runs that failed, by flow name and reason ' +
+    '(gave_up: retries spent, the work is failed; error: the run threw)',
   labelNames: ['flow', 'reason'],
   registers: [metricsRegistry],
 });
@@ -65,7 +70,10 @@ export function recordWebhookOutcome(outcome: WebhookOutcome): void {
   webhookDeliveries.inc({ outcome });
 }
 
-/** rejected: refused for good; unavailable: try later; refused_cancel: too late to cancel; other: anything else thrown. */
+/**
+ * rejected: refused for good; unavailable: try later; refused_cancel: too late to cancel;
+ * other: anything else thrown.
+ */
 export type PrinterErrorReason = 'rejected' | 'unavailable' | 'refused_cancel' | 'other';
 
 const printerErrors = new Counter({

@@ -33,7 +33,10 @@ export function createPrinterRegistry(options: PrinterRegistryOptions): PrinterR
   };
 }
 
-/** The printer, each error of its calls counted by printer kind, operation and reason (photobook_printer_errors_total). */
+/**
+ * The printer, each error of its calls counted by printer kind, operation and reason
+ * (photobook_printer_errors_total).
+ */
 function countingErrors(printer: Printer): Printer {
   const counted = async <T>(operation: 'submit' | 'cancel', call: () => Promise<T>): Promise<T> => {
     try {

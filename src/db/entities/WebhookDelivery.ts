@@ -15,7 +15,9 @@ import { TenantOwned } from './TenantOwned';
 // What the metrics read for webhook lag (src/services/webhooks/webhook-backlog.ts): the few pending deliveries.
 @Index({
   name: 'webhook_deliveries_pending_index',
-  expression: `create index "webhook_deliveries_pending_index" on "webhook_deliveries" ("env", "updated_at") where "status" = 'pending'`,
+  expression:
+    'create index "webhook_deliveries_pending_index" on "webhook_deliveries" ("env", "updated_at") ' +
+    `where "status" = 'pending'`,
 })
 export class WebhookDelivery extends TenantOwned {
   @PrimaryKey({ type: 'uuid' })

@@ -8,7 +8,10 @@ import { Migration } from '@mikro-orm/migrations';
 export class Migration20261127162000 extends Migration {
 
   override async up(): Promise<void> {
-    this.addSql(`create index if not exists "webhook_deliveries_pending_index" on "webhook_deliveries" ("env", "updated_at") where "status" = 'pending';`);
+    this.addSql(
+      `create index if not exists "webhook_deliveries_pending_index" on "webhook_deliveries" ("env", "updated_at") ` +
+        `where "status" = 'pending';`,
+    );
   }
 
   override async down(): Promise<void> {

@@ -110,7 +110,9 @@ export class BookProduction {
             colorCorrection,
             photoFiles,
             outFile,
-            ...(number === 0 ? { cover: { cover: book.cover, geometry: geometryOf(line) } } : { page: book.pages[number - 1] }),
+            ...(number === 0
+              ? { cover: { cover: book.cover, geometry: geometryOf(line) } }
+              : { page: book.pages[number - 1] }),
           }),
         );
         await files.putFrom(key, createReadStream(outFile));
