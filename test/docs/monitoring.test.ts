@@ -8,7 +8,9 @@ import { scrape } from '../support/prometheus';
 const MONITORING = path.resolve(import.meta.dirname, '../../docs/monitoring');
 
 /** PromQL's keywords and aggregation modifiers: identifiers of an expression that name no series. */
-const KEYWORDS = new Set(['by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset']);
+const KEYWORDS = new Set([
+  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset',
+]);
 
 /**
  * The series an expression reads: its identifiers once strings, label matchers, ranges, grouping
@@ -26,8 +28,14 @@ function seriesOf(expr: string): string[] {
 }
 
 /** Every PromQL expression of the dashboard's panels. */
-function dashboardExpressions(dashboard: { panels: { title: string; targets?: { expr: string }[] }[] }): { where: string; expr: string }[] {
-  return dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ where: `panel "${panel.title}"`, expr: target.expr })));
+function dashboardExpressions(dashboard: Dashboard): { where: string; expr: string }[] {
+  return dashboard.panels.flatMap((panel) =>
+    (panel.targets ?? []).map((target) => ({ where: `panel "${panel.title}"`, expr: target.expr })),
+  );
+}
+
+interface Dashboard {
+  panels: { title: string; targets?: { expr: string }[] }[];
 }
 
 interface Rule {
@@ -55,16 +63,20 @@ describe('monitoring kept in the repository', () => {
   afterAll(() => api?.stop());
 
   it('parses the expression reader on known shapes', () => {
-    expect(seriesOf('sum by (kind) (rate(a_total{x="b c",y!~"d"}[5m])) / sum(rate(b_count[5m])) > 0.1')).toEqual(['a_total', 'b_count']);
+    const ratio = 'sum by (kind) (rate(a_total{x="b c",y!~"d"}[5m])) / sum(rate(b_count[5m])) > 0.1';
+    expect(seriesOf(ratio)).toEqual(['a_total', 'b_count']);
     expect(seriesOf('histogram_quantile(0.95, sum by (kind, le) (rate(c_bucket[15m])))')).toEqual(['c_bucket']);
     expect(seriesOf('max(d) > 1e3')).toEqual(['d']);
   });
 
   it('the alert rules parse, and each rule has a page-worthy shape and reads exported series', async () => {
-    const rules = parse(await readFile(path.join(MONITORING, 'alert-rules.yml'), 'utf8')) as { groups: { name: string; rules: Rule[] }[] };
+    const file = await readFile(path.join(MONITORING, 'alert-rules.yml'), 'utf8');
+    const rules = parse(file) as { groups: { name: string; rules: Rule[] }[] };
     const all = rules.groups.flatMap((group) => group.rules);
     expect(all.map((rule) => rule.alert)).toEqual(
-      expect.arrayContaining(['PhotobookRendersFailing', 'PhotobookQueueWaitingLong', 'PhotobookWebhookLag', 'PhotobookPrinterErrors']),
+      expect.arrayContaining([
+        'PhotobookRendersFailing', 'PhotobookQueueWaitingLong', 'PhotobookWebhookLag', 'PhotobookPrinterErrors',
+      ]),
     );
     for (const rule of all) {
       expect(rule.for, rule.alert).toMatch(/^\d+[smh]$/);
@@ -72,7 +84,9 @@ describe('monitoring kept in the repository', () => {
       expect(rule.annotations?.summary, rule.alert).toBeTruthy();
       const series = seriesOf(rule.expr);
       expect(series.length, rule.alert).toBeGreaterThan(0);
-      for (const name of series) expect(exported.has(name), `${rule.alert} reads ${name}, which the service does not export`).toBe(true);
+      for (const name of series) {
+        expect(exported.has(name), `${rule.alert} reads ${name}, which the service does not export`).toBe(true);
+      }
     }
   });
 
@@ -90,7 +104,13 @@ describe('monitoring kept in the repository', () => {
       }
     }
     // The few that matter each have a panel.
-    for (const name of ['photobook_render_failures_total', 'photobook_queue_oldest_waiting_seconds', 'photobook_webhook_oldest_pending_seconds', 'photobook_printer_errors_total']) {
+    const paged = [
+      'photobook_render_failures_total',
+      'photobook_queue_oldest_waiting_seconds',
+      'photobook_webhook_oldest_pending_seconds',
+      'photobook_printer_errors_total',
+    ];
+    for (const name of paged) {
       expect(read.has(name), name).toBe(true);
     }
   });

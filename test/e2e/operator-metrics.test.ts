@@ -35,9 +35,14 @@ describe('metrics an operator pages on', () => {
   beforeAll(async () => {
     photos = await startPhotoServer({
       '/a.jpg': { body: await makePhoto({ width: 2400, height: 3200, takenAt: '2024:07:01 10:00:00' }) },
-      '/b.jpg': { body: await makePhoto({ width: 2400, height: 3200, colour: '#c0392b', takenAt: '2024:07:02 10:00:00' }) },
+      '/b.jpg': {
+        body: await makePhoto({ width: 2400, height: 3200, colour: '#c0392b', takenAt: '2024:07:02 10:00:00' }),
+      },
     });
-    receiver = await startWebhookReceiver((hookPath, nth) => (hookPath === '/down' ? 503 : hookPath === '/shop' && nth === 1 ? 500 : 200));
+    receiver = await startWebhookReceiver((hookPath, nth) => {
+      if (hookPath === '/down') return 503;
+      return hookPath === '/shop' && nth === 1 ? 500 : 200;
+    });
     api = await startTestService({
       ALLOW_LOOPBACK_URLS: 'true',
       SANDBOX_PRINTER_STEP: '100ms',
@@ -56,23 +61,30 @@ describe('metrics an operator pages on', () => {
   });
 
   const metrics = () => scrape(api.metricsUrl!);
-  const grew = (before: Scrape, after: Scrape, name: string, labels: Record<string, string>) => (after.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
+  const grew = (before: Scrape, after: Scrape, name: string, labels: Record<string, string>) =>
+    (after.value(name, labels) ?? 0) - (before.value(name, labels) ?? 0);
   const shopWith = async (name: string, hookPath?: string) => {
     const client = await api.createClient(name);
     const dev = serviceHeader(client.credentials.dev);
     if (hookPath) {
-      const set = await post(api.url, '/graphql', { query: 'mutation ($url: String!) { setWebhook(url: $url) { secret } }', variables: { url: receiver.url(hookPath) } }, dev);
+      const query = 'mutation ($url: String!) { setWebhook(url: $url) { secret } }';
+      const set = await post(api.url, '/graphql', { query, variables: { url: receiver.url(hookPath) } }, dev);
       expect(set.body.errors).toBeUndefined();
     }
     return { dev, prod: serviceHeader(client.credentials.prod) };
   };
   const lineStatus = async (orderId: string, auth: Record<string, string>) =>
-    (await request(api.url, 'GET', `/v2/order?orderId=${orderId}`, { headers: auth })).body.lines?.[0]?.status as string | undefined;
+    (await request(api.url, 'GET', `/v2/order?orderId=${orderId}`, { headers: auth })).body.lines?.[0]?.status as
+      | string
+      | undefined;
 
-  it('counts and times the renders of a sandbox order, its webhook outcomes, and reports order lines and queues', async () => {
+  it('times the renders of a sandbox order, counts its webhook outcomes, reports order lines and queues', async () => {
     const before = await metrics();
     const { dev } = await shopWith('Metrics shop', '/shop');
-    const projectId = await editableProject(api, dev, { email: 'metrics@example.com', photos: [photos.url('/a.jpg'), photos.url('/b.jpg')] });
+    const projectId = await editableProject(api, dev, {
+      email: 'metrics@example.com',
+      photos: [photos.url('/a.jpg'), photos.url('/b.jpg')],
+    });
     expect((await post(api.url, '/v2/print', printBody('metrics-1', projectId), dev)).status).toBe(200);
     await waitFor(async () => (await lineStatus('metrics-1', dev)) === 'complete', 150_000, 'metrics-1 complete');
     // The receiver refused the first event once; the events after it were delivered.
@@ -83,7 +95,8 @@ describe('metrics an operator pages on', () => {
     expect(grew(before, delivered, 'photobook_webhook_deliveries_total', { outcome: 'failed_attempt' })).toBe(1);
     expect(grew(before, delivered, 'photobook_webhook_deliveries_total', { outcome: 'gave_up' })).toBe(0);
 
-    const files = (await request(api.url, 'GET', '/v2/order/print-files?orderId=metrics-1', { headers: dev })).body.lines[0].printFiles;
+    const printFiles = await request(api.url, 'GET', '/v2/order/print-files?orderId=metrics-1', { headers: dev });
+    const files = printFiles.body.lines[0].printFiles;
     const interiorPages = files.pages - 1;
     const after = await metrics();
     // One render of each interior page, one cover sheet, one assembly of the PDFs, one cover preview of the build.
@@ -98,7 +111,8 @@ describe('metrics an operator pages on', () => {
       expect(seconds / (after.value('photobook_render_duration_seconds_count', { kind }) ?? 1), kind).toBeLessThan(60);
       expect(after.value('photobook_render_failures_total', { kind }) ?? 0, kind).toBe(0);
       // The +Inf bucket holds every render.
-      expect(after.value('photobook_render_duration_seconds_bucket', { kind, le: '+Inf' })).toBe(after.value('photobook_render_duration_seconds_count', { kind }));
+      const count = after.value('photobook_render_duration_seconds_count', { kind });
+      expect(after.value('photobook_render_duration_seconds_bucket', { kind, le: '+Inf' })).toBe(count);
     }
     expect(after.value('photobook_flow_failures_total', { flow: 'printFulfilment' }) ?? 0).toBe(0);
 
@@ -118,7 +132,8 @@ describe('metrics an operator pages on', () => {
     const labelValues = settled.samples.flatMap((sample) => Object.values(sample.labels));
     expect(labelValues.join(' ')).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
     expect(settled.value('photobook_webhook_oldest_pending_seconds', { env: 'prod' })).toBe(0);
-    expect(settled.value('http_requests_total', { method: 'POST', route: '/v2/print', status_code: '200' })).toBeGreaterThanOrEqual(1);
+    const prints = settled.value('http_requests_total', { method: 'POST', route: '/v2/print', status_code: '200' });
+    expect(prints).toBeGreaterThanOrEqual(1);
   }, 240_000);
 
   it('shows a webhook endpoint that is down as lag while its delivery waits, then as a delivery given up', async () => {
@@ -129,19 +144,24 @@ describe('metrics an operator pages on', () => {
     // Between its retries the delivery is pending, and ages.
     const lagging = await waitFor(async () => {
       const now = await metrics();
-      return (now.value('photobook_webhook_pending_deliveries', { env: 'dev' }) ?? 0) >= 1 && (now.value('photobook_webhook_oldest_pending_seconds', { env: 'dev' }) ?? 0) > 1 ? now : undefined;
+      const pending = now.value('photobook_webhook_pending_deliveries', { env: 'dev' }) ?? 0;
+      const oldest = now.value('photobook_webhook_oldest_pending_seconds', { env: 'dev' }) ?? 0;
+      return pending >= 1 && oldest > 1 ? now : undefined;
     }, 30_000, 'the delivery pending and lagging');
     expect(lagging.value('photobook_webhook_oldest_pending_seconds', { env: 'dev' })).toBeLessThan(60);
     // WEBHOOK_RETRIES (3) retries after 2, 4 and 8 s, then given up: the delivery, then its flow's end.
     const gaveUp = await waitFor(async () => {
       const now = await metrics();
-      const ended = grew(before, now, 'photobook_flow_failures_total', { flow: 'webhookDelivery', reason: 'gave_up' }) === 1;
-      return ended && grew(before, now, 'photobook_webhook_deliveries_total', { outcome: 'gave_up' }) === 1 ? now : undefined;
+      const ended = { flow: 'webhookDelivery', reason: 'gave_up' };
+      const flowEnded = grew(before, now, 'photobook_flow_failures_total', ended);
+      const givenUp = grew(before, now, 'photobook_webhook_deliveries_total', { outcome: 'gave_up' });
+      return flowEnded === 1 && givenUp === 1 ? now : undefined;
     }, 60_000, 'the delivery given up');
     expect(grew(before, gaveUp, 'photobook_webhook_deliveries_total', { outcome: 'failed_attempt' })).toBe(4);
     expect(receiver.received.filter((r) => r.path === '/down')).toHaveLength(4);
     // Nothing waits any more: the lag is back to 0 once the cached reading expires.
-    await waitFor(async () => (await metrics()).value('photobook_webhook_oldest_pending_seconds', { env: 'dev' }) === 0, 15_000, 'no lag');
+    const lag = async () => (await metrics()).value('photobook_webhook_oldest_pending_seconds', { env: 'dev' });
+    await waitFor(async () => (await lag()) === 0, 15_000, 'no lag');
   }, 120_000);
 
   it('counts the errors of a live printer that does not answer, by printer', async () => {
@@ -151,7 +171,8 @@ describe('metrics an operator pages on', () => {
     expect((await post(api.url, '/v2/print', printBody('metrics-live-1', projectId), prod)).status).toBe(200);
     const failing = await waitFor(async () => {
       const now = await metrics();
-      return grew(before, now, 'photobook_printer_errors_total', { printer: 'http', operation: 'submit', reason: 'unavailable' }) >= 1 ? now : undefined;
+      const unavailable = { printer: 'http', operation: 'submit', reason: 'unavailable' };
+      return grew(before, now, 'photobook_printer_errors_total', unavailable) >= 1 ? now : undefined;
     }, 150_000, 'a printer error counted');
     // Live renders ran on their own queue; the sandbox printer had no error.
     expect(grew(before, failing, 'photobook_render_duration_seconds_count', { kind: 'print_page' })).toBeGreaterThan(0);
@@ -164,8 +185,10 @@ describe('metrics an operator pages on', () => {
     expect(none.status).toBe(401);
     expect(none.headers.get('www-authenticate')).toBe('Bearer realm="metrics"');
     expect(none.body).toMatchObject({ code: 'UNAUTHENTICATED', detail: expect.stringContaining('METRICS_TOKEN') });
-    expect((await request(api.url, 'GET', '/metrics', { headers: { authorization: `Bearer ${METRICS_TOKEN}x` } })).status).toBe(401);
-    expect((await request(api.url, 'GET', '/metrics', { headers: { authorization: METRICS_TOKEN } })).status).toBe(401);
+    const withAuthorization = (authorization: string) =>
+      request(api.url, 'GET', '/metrics', { headers: { authorization } });
+    expect((await withAuthorization(`Bearer ${METRICS_TOKEN}x`)).status).toBe(401);
+    expect((await withAuthorization(METRICS_TOKEN)).status).toBe(401);
     const given = await fetch(`${api.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(given.status).toBe(200);
     expect(await given.text()).toContain('# TYPE photobook_render_duration_seconds histogram');

@@ -110,6 +110,8 @@ describe('a flow that exhausts the heap at every recovery', () => {
     expect(await cli('flow', 'retry', parkedLog.workflowId)).toContain('resumes from its last recorded step');
     await waitFor(async () => (await line()) === 'complete', 120_000, 'the retried order complete');
     expect(JSON.parse(await cli('flow', 'list', '--dead', '--json'))).toEqual([]);
-    await waitFor(async () => /^photobook_flows_dead_lettered 0$/m.test(await (await fetch(service!.metricsUrl!)).text()), 10_000, 'the metric back to 0');
+    const parkedMetric = async () => (await fetch(service!.metricsUrl!)).text();
+    const back = async () => /^photobook_flows_dead_lettered 0$/m.test(await parkedMetric());
+    await waitFor(back, 10_000, 'the metric back to 0');
   }, 420_000);
 });

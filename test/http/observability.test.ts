@@ -60,7 +60,9 @@ describe('readiness', () => {
     expect(status).toBe(503);
     expect(body.status).toBe('unavailable');
     // The metrics still answer; the gauges read from the database count their failed readings.
-    await waitFor(async () => ((await scrape(other.metricsUrl!)).value('photobook_metrics_read_failures_total', { source: 'order_lines' }) ?? 0) >= 1, 10_000, 'a failed reading counted');
+    const failedReadings = async () =>
+      (await scrape(other.metricsUrl!)).value('photobook_metrics_read_failures_total', { source: 'order_lines' }) ?? 0;
+    await waitFor(async () => (await failedReadings()) >= 1, 10_000, 'a failed reading counted');
     await other.service.app.close();
     await other.service.bus.stop();
     await other.service.engine.stop();

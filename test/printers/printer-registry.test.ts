@@ -43,7 +43,8 @@ describe('printer registry', () => {
       (await metricsRegistry.getSingleMetric('photobook_printer_errors_total')!.get()).values.find((value) =>
         Object.entries(labels).every(([key, label]) => value.labels[key] === label),
       )?.value ?? 0;
-    expect((await registry.printerFor({ psp: 'acme', env: 'dev' }).submit(JOB)).jobId).toBe((await sandbox.submit(JOB)).jobId);
+    const viaRegistry = await registry.printerFor({ psp: 'acme', env: 'dev' }).submit(JOB);
+    expect(viaRegistry.jobId).toBe((await sandbox.submit(JOB)).jobId);
     const before = await counted({ printer: 'http', operation: 'submit', reason: 'unavailable' });
     // Nothing listens on port 9: the printer is down.
     await expect(registry.printerFor({ psp: 'acme', env: 'prod' }).submit(JOB)).rejects.toThrow(PrinterUnavailable);

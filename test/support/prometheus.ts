@@ -7,7 +7,7 @@ interface Sample {
 
 export interface Scrape {
   samples: Sample[];
-  /** Every metric family named by a `# TYPE` line, as PromQL names them (a histogram's `_bucket`, `_sum` and `_count` too). */
+  /** Every metric family of a `# TYPE` line, as PromQL names them (a histogram's `_bucket`, `_sum`, `_count` too). */
   names: Set<string>;
   /** The value of the one sample of `name` whose labels include `labels`; undefined when none. */
   value(name: string, labels?: Record<string, string>): number | undefined;
@@ -39,7 +39,8 @@ function parseScrape(text: string): Scrape {
     samples,
     names,
     value(name, wanted = {}) {
-      return samples.find((sample) => sample.name === name && Object.entries(wanted).every(([key, value]) => sample.labels[key] === value))?.value;
+      const matches = (sample: Sample) => Object.entries(wanted).every(([key, value]) => sample.labels[key] === value);
+      return samples.find((sample) => sample.name === name && matches(sample))?.value;
     },
   };
 }
