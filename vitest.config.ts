@@ -17,6 +17,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     // Two cores: more workers only contend for the same database and CPU.
     maxWorkers: 2,
-    env: { LOG_LEVEL: 'silent' },
+    // The metrics listener on any free port: test services run side by side (docs/operations.md, Metrics).
+    env: { LOG_LEVEL: 'silent', METRICS_PORT: '0' },
   },
 });

@@ -24,6 +24,12 @@ import { startOutboxRelay } from './services/webhooks/outbox-relay';
 import { watchParkedFlows } from './engine/parked-flows';
 import { failWorkOfParkedFlow } from './engine/parked-flow-lines';
 import { withInjectedFaults } from './activities/injected-faults';
+import { startMetricsListener, type MetricsListener } from './http/metrics-listener';
+import { reportServiceState } from './metrics/service-state';
+import { QUEUE_NAMES } from './engine/create-engine';
+import { queueBacklog } from './engine/queue-backlog';
+import { orderLinesByStatus } from './services/orders/order-line-counts';
+import { webhookBacklog } from './services/webhooks/webhook-backlog';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -32,6 +38,8 @@ export interface RunningService {
   engine: WorkflowEngine;
   files: FileStore;
   url: string;
+  /** The metrics listener's `http://host:port/metrics`; absent with METRICS_PORT=off. */
+  metricsUrl?: string;
   databaseUrl: string;
   stop(): Promise<void>;
 }
@@ -81,13 +89,33 @@ export async function startService(config: Config, log: Logger): Promise<Running
     runsFlows && parkedFlows
       ? watchParkedFlows({ parkedFlows, onParked: (flow) => failWorkOfParkedFlow(database.orm, flow), intervalMs: PARKED_FLOW_CHECK_MS, log })
       : undefined;
-  const gauges = parkedFlows ? { parkedFlows: async () => (await parkedFlows()).length } : {};
+  // Deployment-wide figures read at scrape time (src/metrics/service-state.ts); queues are DBOS's.
+  const stateReport = reportServiceState({
+    ...(parkedFlows ? { parkedFlows: async () => (await parkedFlows()).length } : {}),
+    ...(config.temporal ? {} : { queues: () => queueBacklog(database.orm.em, QUEUE_NAMES) }),
+    orderLines: () => orderLinesByStatus(database.orm.em),
+    webhooks: () => webhookBacklog(database.orm.em),
+  });
   const credentialCache = new CredentialCache();
   const credentialWatch = servesClients ? await watchCredentialChanges(database.url, credentialCache, log) : undefined;
   const app = servesClients
-    ? await buildApp({ config, services: createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache }), bus, log, gauges })
-    : await buildWorkerApp({ em: database.orm.em, log, gauges, store: { files, minFreeBytes: config.limits.storeMinFreeBytes }, limits: config.limits });
+    ? await buildApp({
+        config,
+        services: createAppServices({
+          config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache,
+        }),
+        bus,
+        log,
+      })
+    : await buildWorkerApp({
+        em: database.orm.em,
+        log,
+        metricsToken: config.metrics.token,
+        store: { files, minFreeBytes: config.limits.storeMinFreeBytes },
+        limits: config.limits,
+      });
   const address = await app.listen({ host: config.host, port: config.port });
+  const metrics = config.metrics.listen ? await listenForMetrics(config.metrics.listen, log) : undefined;
   return {
     app,
     orm: database.orm,
@@ -95,6 +123,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
     engine,
     files,
     url: address,
+    ...(metrics ? { metricsUrl: `${metrics.url}/metrics` } : {}),
     databaseUrl: database.url,
     async stop() {
       const closeLingering = setTimeout(() => app.server.closeAllConnections(), SHUTDOWN_GRACE_MS);
@@ -103,6 +132,8 @@ export async function startService(config: Config, log: Logger): Promise<Running
       } finally {
         clearTimeout(closeLingering);
       }
+      await metrics?.close();
+      stateReport.stop();
       await relay?.stop();
       await parkedWatch?.stop();
       await credentialWatch?.stop();
@@ -111,4 +142,20 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await database.close();
     },
   };
+}
+
+/** The metrics listener, or a start that fails saying which variable to change. */
+async function listenForMetrics(at: { host: string; port: number }, log: Logger): Promise<MetricsListener> {
+  try {
+    const listener = await startMetricsListener(at);
+    log.info({ metricsUrl: `${listener.url}/metrics` }, 'metrics listening');
+    return listener;
+  } catch (error) {
+    const reason = (error as Error).message;
+    throw new Error(
+      `cannot serve metrics on ${at.host}:${at.port} (METRICS_HOST, METRICS_PORT): ${reason}; ` +
+        'set METRICS_PORT to a free port, 0 for any, or off',
+      { cause: error },
+    );
+  }
 }

@@ -21,6 +21,7 @@ import { TemporalEngine } from './engine/temporal-engine';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { FLOWS } from '../workflows';
 import { startOutboxRelay } from './services/webhooks/outbox-relay';
+import { startMetricsListener } from './http/metrics-listener';
 
 function exitWith(message: string): never {
   console.error(message);
@@ -68,6 +69,17 @@ const printers = createPrinters(config, files, fetch);
 const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
 // The relay starts the deliveries the outbox holds; API processes (ROLE=api) leave it to workers.
 const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
+// Its renders, printer calls and webhook attempts are counted here: scrape it like any process
+// (docs/operations.md, Metrics).
+const metrics = config.metrics.listen
+  ? await startMetricsListener(config.metrics.listen).catch((error: Error) =>
+      exitWith(
+        `Cannot serve metrics on ${config.metrics.listen!.host}:${config.metrics.listen!.port} (${error.message}): ` +
+          'beside an API process on this host, give the worker another METRICS_PORT (or off)',
+      ),
+    )
+  : undefined;
+if (metrics) log.info({ metricsUrl: `${metrics.url}/metrics` }, 'metrics listening');
 
 // Built ahead of time (the image: scripts/build.mjs --temporal-workflows), the workflows' bundle lies next to
 // this module; run from the sources (tsx), Temporal bundles workflows/temporal at start instead.
@@ -83,6 +95,7 @@ try {
   await worker.run();
   log.info('Temporal worker stopped');
 } finally {
+  await metrics?.close();
   await relay.stop();
   await connection.close();
   await engine.stop();

@@ -11,6 +11,8 @@ import { EditorLinks } from '../services/projects/editor-links';
 import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
 import { attemptDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
 import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
+import { recordFlowFailure } from '../metrics/work-metrics';
+import { CAMPAIGN_FLOW, WEBHOOK_DELIVERY_FLOW } from '../domain/flows';
 
 export interface CampaignActivityDeps {
   orm: MikroORM;
@@ -39,6 +41,7 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
     async failCampaign(campaignId: string, reason: string): Promise<void> {
       const em = await emForCampaign(orm, campaignId);
       if (em) await failCampaign(em, campaignId, reason);
+      recordFlowFailure(CAMPAIGN_FLOW.name, 'gave_up');
     },
 
     async generateCampaignPage(campaignId: string, afterLine: number): Promise<{ rows: number; lastLine: number }> {
@@ -75,6 +78,7 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
     async finishWebhook(deliveryId: string, outcome: 'delivered' | 'failed'): Promise<void> {
       const em = await emForDelivery(orm, deliveryId);
       const delivery = em ? await settleDelivery(em.fork(), deliveryId, outcome) : null;
+      if (outcome === 'failed' && delivery?.status === 'failed') recordFlowFailure(WEBHOOK_DELIVERY_FLOW.name, 'gave_up');
       log.info({ deliveryId, status: delivery?.status }, 'webhook delivery settled');
     },
   };

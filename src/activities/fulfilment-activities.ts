@@ -7,6 +7,8 @@ import { BookProduction } from '../services/production/book-production';
 import type { Parcel } from '../domain/parcel';
 import { emForOrderLine } from './tenant-scope';
 import { failOrderLine } from '../services/orders/order-line-failure';
+import { recordFlowFailure } from '../metrics/work-metrics';
+import { PRINT_FULFILMENT_FLOW } from '../domain/flows';
 
 export interface FulfilmentActivityDeps {
   orm: MikroORM;
@@ -35,7 +37,11 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
     assemblePrintFiles: async (lineId: string) => production.assemblePrintFiles(await emFor(lineId), lineId),
     submitPrintJob: async (lineId: string) => production.submitPrintJob(await emFor(lineId), lineId),
     /** Production gave up: the line is `failed processing` with the reason, for the shop and the operator. */
-    failLine: async (lineId: string, reason: string) => failOrderLine(await emFor(lineId), lineId, reason),
+    failLine: async (lineId: string, reason: string) => {
+      const failed = await failOrderLine(await emFor(lineId), lineId, reason);
+      if (failed.moved) recordFlowFailure(PRINT_FULFILMENT_FLOW.name, 'gave_up');
+      return failed;
+    },
   };
 }
 

@@ -10,6 +10,8 @@ import { OutboundError, type SafeFetch } from '../outbound/safe-fetch';
 import { analyzePhoto, NotAnImageError } from '../imaging/photo-analysis';
 import { makeThumbnail } from '../imaging/thumbnail';
 import { renderCoverPreview } from '../imaging/cover-preview';
+import { recordFlowFailure, timeRender } from '../metrics/work-metrics';
+import { PROJECT_BUILD_FLOW } from '../domain/flows';
 import { buildBook } from '../services/projects/book-builder';
 import { recordProjectStatus } from '../services/projects/project-events';
 import { photosStatusOf, type ProjectStatus } from '../domain/project-status';
@@ -90,6 +92,7 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
     async failBuild(projectId: string, reason: string): Promise<void> {
       const em = await emForProject(orm, projectId);
       if (em) await failProjectBuild(em, projectId, reason);
+      recordFlowFailure(PROJECT_BUILD_FLOW.name, 'gave_up');
     },
 
     /** Records a photo as failed after its download kept failing; the flow calls it on give-up. */
@@ -156,15 +159,19 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);
       const { widthMm, heightMm } = specifications.format;
       const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
-      const preview = await withScratchDir(async (scratch) =>
-        renderCoverPreview({
-          widthPx: Math.round(widthMm * scale),
-          heightPx: Math.round(heightMm * scale),
-          photo: coverPhoto?.originalKey ? { file: await files.localFile(coverPhoto.originalKey, scratch) } : undefined,
-          title: book.cover.title,
-          subtitle: book.cover.subtitle,
-        }),
-      );
+      const preview = await withScratchDir(async (scratch) => {
+        const original = coverPhoto?.originalKey;
+        const photo = original ? { file: await files.localFile(original, scratch) } : undefined;
+        return timeRender('cover_preview', () =>
+          renderCoverPreview({
+            widthPx: Math.round(widthMm * scale),
+            heightPx: Math.round(heightMm * scale),
+            photo,
+            title: book.cover.title,
+            subtitle: book.cover.subtitle,
+          }),
+        );
+      });
       const key = previewKey(projectPrefix(project.clientId, project.env, project.storageKey));
       await files.put(key, preview);
 

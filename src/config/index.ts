@@ -30,6 +30,17 @@ const EnvironmentSchema = Type.Object(
   {
     HOST: Type.String({ default: '127.0.0.1', description: 'a host name or address to listen on' }),
     PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 4000, description: 'an integer from 0 to 65535' }),
+    /** The metrics listener (docs/operations.md, Metrics): loopback by default, never the public port. */
+    METRICS_HOST: Type.String({ default: '127.0.0.1', description: 'a host name or address to listen on' }),
+    METRICS_PORT: Type.String({
+      pattern: '^(off|6553[0-5]|655[0-2][0-9]|65[0-4][0-9]{2}|6[0-4][0-9]{3}|[1-5][0-9]{4}|[0-9]{1,4})$',
+      default: '9464',
+      description: 'an integer from 0 to 65535, or off',
+    }),
+    /** Also serves /metrics on the public port, to callers presenting it as a bearer token. */
+    METRICS_TOKEN: Type.Optional(
+      Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' }),
+    ),
     /** Unset means: start the embedded PostgreSQL in DATA_DIR. */
     DATABASE_URL: Type.Optional(Type.String({ format: 'postgres-url', writeOnly: true, description: 'a postgres:// URL' })),
     DATA_DIR: Type.String({ default: '.data', description: 'a directory' }),
@@ -211,6 +222,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     production: env.NODE_ENV === 'production',
     host: env.HOST,
     port: env.PORT,
+    metrics: metricsOf(env),
     /** Unset means: start the embedded PostgreSQL in `dataDir`. */
     ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
     /** Pool sizes; a process's connection ceiling follows from them (docs/operations.md, Connection budget). */
@@ -288,6 +300,14 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     },
     /** Fastify's `trustProxy`, from TRUST_PROXY. */
     trustProxy: trustProxyOf(env.TRUST_PROXY)!,
+  };
+}
+
+/** Where /metrics is served: its own listener (unless METRICS_PORT=off), and the public port only with a token. */
+function metricsOf(env: Environment): { listen?: { host: string; port: number }; token?: string } {
+  return {
+    ...(env.METRICS_PORT === 'off' ? {} : { listen: { host: env.METRICS_HOST, port: Number(env.METRICS_PORT) } }),
+    ...(env.METRICS_TOKEN ? { token: env.METRICS_TOKEN } : {}),
   };
 }
 

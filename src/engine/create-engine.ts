@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, AnyFlowDefinition } from '../../workflows/flow-context';
-import { DbosEngine, migrateDbosSchema, type ActivityQueue, type FlowQueue } from './dbos-engine';
+import { DbosEngine, FLOW_START_QUEUE, migrateDbosSchema, type ActivityQueue, type FlowQueue } from './dbos-engine';
 import { withMigrationLock } from '../db/database';
 import { DbosClientEngine } from './dbos-client-engine';
 import { resolveExecutorId } from './executor-identity';
@@ -61,6 +61,11 @@ const DRAINED_QUEUES = [
   { name: 'project-builds', workerConcurrency: 10 },
   { name: 'renders', workerConcurrency: 2 },
 ];
+
+/** Every queue of the embedded engine, by name: what the queue metrics report (queue-backlog.ts). */
+export const QUEUE_NAMES = [FLOW_START_QUEUE, ...ACTIVITY_QUEUES, ...FLOW_QUEUES, ...DRAINED_QUEUES].map((queue) =>
+  typeof queue === 'string' ? queue : queue.name,
+);
 
 /**
  * Temporal when TEMPORAL_ADDRESS is set (flows then execute in Temporal workers: `npm run worker`),

@@ -7,6 +7,7 @@ import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, AnyFlowDefinition } from '../../workflows/flow-context';
 import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
 import { registerRetention } from './workflow-retention';
+import { recordFlowFailure } from '../metrics/work-metrics';
 import { recoveryProgress } from './recovery-attempts';
 import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import type { ExecutorLease } from './executor-lease';
@@ -260,7 +261,14 @@ export class DbosEngine implements ManagedWorkflowEngine {
       // A flow's result is JSON, as under Temporal.
       const run = async ({ input, startedAt, tenant }: FlowRun) => {
         const progressed = recoveryProgress(DBOS.workflowID!, log);
-        return jsonClone(await flow.run(dbosFlowContext({ flow, activities, startedAt, stopped: () => this.stopped, queued: queuedFor(tenant), progressed }), input));
+        const stopped = () => this.stopped;
+        const context = dbosFlowContext({ flow, activities, startedAt, stopped, queued: queuedFor(tenant), progressed });
+        try {
+          return jsonClone(await flow.run(context, input));
+        } catch (error) {
+          recordFlowFailure(name, 'error');
+          throw error;
+        }
       };
       this.workflows.set(name, DBOS.registerWorkflow(run, { name, ...bounded }));
     }

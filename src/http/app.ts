@@ -15,7 +15,7 @@ import { healthRoutes } from './health/routes';
 import { problemRoutes } from './problems/routes';
 import { webRoutes } from '../web/routes';
 import { registerGraphqlExplorer } from '../web/explorer-routes';
-import { OneLinePerRequest, registerObservability, requestIdOf, type ServiceGauges } from './observability';
+import { OneLinePerRequest, registerObservability, requestIdOf } from './observability';
 import { problem, sendProblem } from './problem';
 import { Problem, type OpenApiTag } from './shared-schemas';
 import { registerRateLimits } from './rate-limits';
@@ -35,7 +35,6 @@ export interface AppDependencies {
   services: AppServices;
   bus: StatusEventBus;
   log: Logger;
-  gauges?: ServiceGauges;
 }
 
 /** The tags the route families declare beside their schemas, alphabetical as documentation tools list them. */
@@ -43,8 +42,8 @@ const ROUTE_FAMILY_TAGS: OpenApiTag[] = [HEALTH_TAGS, ECOMMERCE_TAGS, PWA_TAGS, 
   .flatMap((family) => Object.values(family))
   .sort((a, b) => a.name.localeCompare(b.name));
 
-/** The HTTP face of the service: REST facade, GraphQL, docs, health and metrics. */
-export async function buildApp({ config, services, bus, log, gauges }: AppDependencies): Promise<FastifyInstance> {
+/** The HTTP face of the service: REST facade, GraphQL, docs and health (metrics only with METRICS_TOKEN). */
+export async function buildApp({ config, services, bus, log }: AppDependencies): Promise<FastifyInstance> {
   const addresses = clientAddresses(config.trustProxy);
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -107,7 +106,7 @@ export async function buildApp({ config, services, bus, log, gauges }: AppDepend
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  registerObservability(app, gauges);
+  registerObservability(app, { metricsToken: config.metrics.token });
   await app.register(healthRoutes, { em: services.em, store: { files: services.files, minFreeBytes: config.limits.storeMinFreeBytes } });
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });

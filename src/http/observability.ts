@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { LogController, type FastifyInstance } from 'fastify';
-import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { Counter, Histogram } from 'prom-client';
+import { metricsRegistry } from '../metrics/registry';
+import { UnauthenticatedError } from '../domain/errors';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -28,47 +30,27 @@ export class OneLinePerRequest extends LogController {
   }
 }
 
-/** What the service's own state adds to the request metrics. */
-export interface ServiceGauges {
-  /** How many flow runs the embedded engine has parked (src/engine/parked-flows.ts); absent under Temporal. */
-  parkedFlows?: () => Promise<number>;
-}
+const requestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by route and status',
+  labelNames: ['method', 'route', 'status_code'],
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [metricsRegistry],
+});
+const requests = new Counter({
+  name: 'http_requests_total',
+  help: 'HTTP requests by route and status',
+  labelNames: ['method', 'route', 'status_code'],
+  registers: [metricsRegistry],
+});
 
 /**
  * Echoes the request id, and records Prometheus metrics, labelled by route pattern rather than
- * URL so a scan of random paths cannot blow up the series count. Served at /metrics.
+ * URL so a scan of random paths cannot blow up the series count. The metrics are served on their
+ * own listener (metrics-listener.ts); on this port only with `metricsToken` (METRICS_TOKEN), to
+ * callers that present it as a bearer token, and otherwise /metrics is a 404 like any unknown path.
  */
-export function registerObservability(app: FastifyInstance, gauges: ServiceGauges = {}): Registry {
-  const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
-  const duration = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'HTTP request duration by route and status',
-    labelNames: ['method', 'route', 'status_code'],
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [registry],
-  });
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests by route and status',
-    labelNames: ['method', 'route', 'status_code'],
-    registers: [registry],
-  });
-
-  const { parkedFlows } = gauges;
-  if (parkedFlows) {
-    new Gauge({
-      name: 'photobook_flows_dead_lettered',
-      help: 'Flow runs parked after too many recoveries without progress (npm run cli -- flow list --dead)',
-      registers: [registry],
-      // Read at each scrape; a database that is away leaves the last value.
-      async collect() {
-        const count = await parkedFlows().catch(() => undefined);
-        if (count !== undefined) this.set(count);
-      },
-    });
-  }
-
+export function registerObservability(app: FastifyInstance, { metricsToken }: { metricsToken?: string } = {}): void {
   // Callback hooks, not async ones: nothing here waits, and an async hook costs every request a
   // promise and its microtasks (docs/performance.md).
   app.addHook('onRequest', (request, reply, done) => {
@@ -77,13 +59,21 @@ export function registerObservability(app: FastifyInstance, gauges: ServiceGauge
   });
   app.addHook('onResponse', (request, reply, done) => {
     const labels = { method: request.method, route: request.routeOptions.url ?? '(unmatched)', status_code: String(reply.statusCode) };
-    duration.observe(labels, reply.elapsedTime / 1000);
+    requestDuration.observe(labels, reply.elapsedTime / 1000);
     requests.inc(labels);
     done();
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
+  if (!metricsToken) return;
+  const expected = createHash('sha256').update(`Bearer ${metricsToken}`).digest();
+  app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
+    const given = createHash('sha256').update(request.headers.authorization ?? '').digest();
+    if (!timingSafeEqual(given, expected)) {
+      reply.header('www-authenticate', 'Bearer realm="metrics"');
+      throw new UnauthenticatedError(
+        'GET /metrics on this port needs the METRICS_TOKEN as a bearer token (Authorization: Bearer <token>)',
+      );
+    }
+    reply.type(metricsRegistry.contentType);
+    return metricsRegistry.metrics();
   });
-  return registry;
 }

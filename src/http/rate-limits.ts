@@ -3,8 +3,12 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain/errors';
 import { budgetKeyOf, type RequestBudget } from '../services/tenancy/request-budget';
 
-/** Probes of a supervisor are never throttled: a busy client must not get the service restarted. */
-const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz', '/metrics']);
+/**
+ * Probes of a supervisor are never throttled: a busy client must not get the service restarted.
+ * Prometheus scrapes the metrics listener, which has no limits; /metrics on this port (METRICS_TOKEN)
+ * spends its address's budget like any request, so guessing the token is throttled.
+ */
+const UNLIMITED_ROUTES = new Set(['/healthz', '/readyz']);
 
 /**
  * Per-client rate limits (docs/operations.md, Limits), spent from the RequestBudget that graphql-ws operations

@@ -1,7 +1,8 @@
 import type { Environment } from '../domain/environment';
 import type { HttpPrinter } from './http-printer';
 import type { LocalPrinter } from './local-printer';
-import type { Printer } from './printer';
+import { PrinterRefusedCancel, PrinterRejectedJob, PrinterUnavailable, type Printer } from './printer';
+import { recordPrinterError, type PrinterErrorReason } from '../metrics/work-metrics';
 import type { SandboxPrinter } from './sandbox-printer';
 
 export interface PrinterRegistry {
@@ -23,9 +24,38 @@ export interface PrinterRegistryOptions {
  * printer without one is a configuration error, caught when the registry is built.
  */
 export function createPrinterRegistry(options: PrinterRegistryOptions): PrinterRegistry {
-  const live: Printer | undefined = options.defaultKind === 'http' ? options.http : options.local;
-  if (!live) throw new Error('the HTTP printer is the default (PRINTER=http) but none was configured');
+  const configured: Printer | undefined = options.defaultKind === 'http' ? options.http : options.local;
+  if (!configured) throw new Error('the HTTP printer is the default (PRINTER=http) but none was configured');
+  const live = countingErrors(configured);
+  const sandbox = countingErrors(options.sandbox);
   return {
-    printerFor: ({ env }) => (env === 'dev' ? options.sandbox : live),
+    printerFor: ({ env }) => (env === 'dev' ? sandbox : live),
   };
+}
+
+/**
+ * The printer, each error of its calls counted by printer kind, operation and reason
+ * (photobook_printer_errors_total).
+ */
+function countingErrors(printer: Printer): Printer {
+  const counted = async <T>(operation: 'submit' | 'cancel', call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (error) {
+      recordPrinterError(printer.kind, operation, reasonOf(error));
+      throw error;
+    }
+  };
+  return {
+    kind: printer.kind,
+    submit: (job) => counted('submit', () => printer.submit(job)),
+    cancel: (job) => counted('cancel', () => printer.cancel(job)),
+  };
+}
+
+function reasonOf(error: unknown): PrinterErrorReason {
+  if (error instanceof PrinterRejectedJob) return 'rejected';
+  if (error instanceof PrinterUnavailable) return 'unavailable';
+  if (error instanceof PrinterRefusedCancel) return 'refused_cancel';
+  return 'other';
 }

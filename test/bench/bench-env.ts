@@ -122,6 +122,8 @@ export async function startProject({ databaseUrl, dataDir, env = {}, nodeFlags }
       WS_MAX_SUBSCRIPTIONS_PER_CLIENT: '1000000',
       // Thousands of sockets from one loopback address: the per-address door limits are not what is measured.
       WS_CONNECTS_PER_ADDRESS: '1000000000',
+      // Several processes on one host: each metrics listener on a free port unless the bench names one.
+      METRICS_PORT: '0',
       ...env,
     },
   });

@@ -26,7 +26,7 @@ import { setWebhook } from '../../src/services/webhooks/webhook-endpoints';
 import { Campaign } from '../../src/db/entities';
 import { campaignCounts } from '../../src/services/campaigns/campaign-progress';
 import { scopeToTenant } from '../../src/db/tenant-filter';
-import { PEPPER, ROOT, SERVER_URL, benchDatabase, median, newDataDir, residentKiB, serviceProcessId, startProject } from './bench-env';
+import { PEPPER, ROOT, SERVER_URL, benchDatabase, freePort, median, newDataDir, residentKiB, serviceProcessId, startProject } from './bench-env';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -101,7 +101,8 @@ const dataDir = await newDataDir();
 
 // The service as users start it (`npm start`: the bundle, its glibc and V8 settings), in a process
 // of its own, so that its memory is measured alone, without this script's servers.
-const env = { LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true' };
+const metricsPort = await freePort();
+const env = { LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true', METRICS_PORT: String(metricsPort) };
 // BENCH_PROFILE_DIR: the service runs under --cpu-prof and writes its profile there when stopped.
 const profileDir = process.env.BENCH_PROFILE_DIR;
 const service = await startProject({ databaseUrl, dataDir, env, ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
@@ -123,7 +124,7 @@ function serviceMemory(): { rss: number; peak: number } {
 const idle = serviceMemory();
 /** The service's V8 heap (used / reserved) and off-heap Buffers, from its Prometheus metrics. */
 async function v8Heap(): Promise<string> {
-  const metrics = await (await fetch(`${serviceUrl}/metrics`)).text();
+  const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
   const mib = (name: string) => (Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20).toFixed(0);
   return `${mib('nodejs_heap_size_used_bytes')}/${mib('nodejs_heap_size_total_bytes')} MiB, buffers ${mib('nodejs_external_memory_bytes')} MiB`;
 }

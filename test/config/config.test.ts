@@ -113,6 +113,20 @@ describe('configuration', () => {
     expect(message).not.toContain('pepper-too-short');
   });
 
+  it('serves metrics on 127.0.0.1:9464 by default, elsewhere or nowhere, and publicly only with a long token', () => {
+    expect(loadConfig({}).metrics).toEqual({ listen: { host: '127.0.0.1', port: 9464 } });
+    const anyPort = loadConfig({ METRICS_HOST: '0.0.0.0', METRICS_PORT: '0' }).metrics;
+    expect(anyPort).toEqual({ listen: { host: '0.0.0.0', port: 0 } });
+    expect(loadConfig({ METRICS_PORT: 'off' }).metrics).toEqual({});
+    const token = 'a'.repeat(32);
+    expect(loadConfig({ METRICS_TOKEN: token }).metrics.token).toBe(token);
+    expect(() => loadConfig({ METRICS_PORT: '65536' })).toThrow(/METRICS_PORT must be an integer from 0 to 65535/);
+    expect(() => loadConfig({ METRICS_PORT: 'none' })).toThrow(/METRICS_PORT/);
+    const short = 'short-metrics-token';
+    expect(() => loadConfig({ METRICS_TOKEN: short })).toThrow(/METRICS_TOKEN must be at least 32 characters/);
+    expect(() => loadConfig({ METRICS_TOKEN: short })).not.toThrow(new RegExp(short));
+  });
+
   it('counts blank values as unset', () => {
     expect(loadConfig({ PORT: ' ', PROJECT_TTL: '', LOG_LEVEL: ' debug ' })).toMatchObject({ port: 4000, logLevel: 'debug', durations: { projectTtlMs: 30 * 86_400_000 } });
   });

@@ -139,7 +139,8 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     expect(await orderHistory('balanced-1', projectId)).toEqual(FULFILMENT);
     // Round robin: each API process has answered requests; the workers answer no API route.
     for (const api of cluster.apis) {
-      const metrics = await (await fetch(`${api.url}/metrics`)).text();
+      expect((await fetch(`${api.url}/metrics`)).status, 'metrics are not on the public port').toBe(404);
+      const metrics = await (await fetch(api.metricsUrl!)).text();
       expect(metrics, api.name).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/project\/status"[^}]*\} [1-9]/);
     }
     const fromWorker = await request(cluster.workers[0]!.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth });

@@ -92,8 +92,8 @@ describe('a flow that exhausts the heap at every recovery', () => {
     const events = await post(url, '/graphql', { query: '{ events(orderId: "poison-order", first: 100) { events { type data } } }' }, auth);
     const failed = events.body.data.events.events.find((e: { data: { line?: { status: string } } }) => e.data.line?.status === 'failed processing');
     expect(failed).toMatchObject({ type: 'order.line.status_changed', data: { reason: expect.stringContaining('an operator retries or cancels it') } });
-    const metrics = await request(url, 'GET', '/metrics');
-    expect(metrics.body).toMatch(/^photobook_flows_dead_lettered 1$/m);
+    const metrics = await fetch(service.metricsUrl!);
+    expect(await metrics.text()).toMatch(/^photobook_flows_dead_lettered 1$/m);
     // Still up a while later, answering work of every kind.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect(service.child.exitCode).toBeNull();
@@ -110,6 +110,8 @@ describe('a flow that exhausts the heap at every recovery', () => {
     expect(await cli('flow', 'retry', parkedLog.workflowId)).toContain('resumes from its last recorded step');
     await waitFor(async () => (await line()) === 'complete', 120_000, 'the retried order complete');
     expect(JSON.parse(await cli('flow', 'list', '--dead', '--json'))).toEqual([]);
-    await waitFor(async () => /^photobook_flows_dead_lettered 0$/m.test((await request(url, 'GET', '/metrics')).body), 10_000, 'the metric back to 0');
+    const parkedMetric = async () => (await fetch(service!.metricsUrl!)).text();
+    const back = async () => /^photobook_flows_dead_lettered 0$/m.test(await parkedMetric());
+    await waitFor(back, 10_000, 'the metric back to 0');
   }, 420_000);
 });

@@ -5,7 +5,8 @@ import { createSafeFetch } from '../../src/outbound/safe-fetch';
 import { createPrinters } from '../../src/printers/create-printers';
 import { HttpPrinter } from '../../src/printers/http-printer';
 import { LocalPrinter } from '../../src/printers/local-printer';
-import type { PrintJob } from '../../src/printers/printer';
+import { PrinterUnavailable, type PrintJob } from '../../src/printers/printer';
+import { metricsRegistry } from '../../src/metrics/registry';
 import { createPrinterRegistry } from '../../src/printers/printer-registry';
 import { SANDBOX_PRINTER_STEPS, SandboxPrinter, sandboxTrackingUrl } from '../../src/printers/sandbox-printer';
 import { canMoveOrder } from '../../src/domain/order-status';
@@ -30,10 +31,25 @@ describe('printer registry', () => {
     const viaLocal = createPrinterRegistry({ local, http, sandbox, defaultKind: 'local' });
     const viaHttp = createPrinterRegistry({ local, http, sandbox, defaultKind: 'http' });
 
-    expect(viaLocal.printerFor({ psp: 'acme', env: 'dev' })).toBe(sandbox);
-    expect(viaHttp.printerFor({ psp: 'acme', env: 'dev' })).toBe(sandbox);
-    expect(viaLocal.printerFor({ psp: 'acme', env: 'prod' })).toBe(local);
-    expect(viaHttp.printerFor({ psp: 'acme', env: 'prod' })).toBe(http);
+    expect(viaLocal.printerFor({ psp: 'acme', env: 'dev' }).kind).toBe('sandbox');
+    expect(viaHttp.printerFor({ psp: 'acme', env: 'dev' }).kind).toBe('sandbox');
+    expect(viaLocal.printerFor({ psp: 'acme', env: 'prod' }).kind).toBe('local');
+    expect(viaHttp.printerFor({ psp: 'acme', env: 'prod' }).kind).toBe('http');
+  });
+
+  it('hands calls to the chosen printer and counts each error by printer, operation and reason', async () => {
+    const registry = createPrinterRegistry({ local, http, sandbox, defaultKind: 'http' });
+    const counted = async (labels: Record<string, string>) =>
+      (await metricsRegistry.getSingleMetric('photobook_printer_errors_total')!.get()).values.find((value) =>
+        Object.entries(labels).every(([key, label]) => value.labels[key] === label),
+      )?.value ?? 0;
+    const viaRegistry = await registry.printerFor({ psp: 'acme', env: 'dev' }).submit(JOB);
+    expect(viaRegistry.jobId).toBe((await sandbox.submit(JOB)).jobId);
+    const before = await counted({ printer: 'http', operation: 'submit', reason: 'unavailable' });
+    // Nothing listens on port 9: the printer is down.
+    await expect(registry.printerFor({ psp: 'acme', env: 'prod' }).submit(JOB)).rejects.toThrow(PrinterUnavailable);
+    expect(await counted({ printer: 'http', operation: 'submit', reason: 'unavailable' })).toBe(before + 1);
+    expect(await counted({ printer: 'sandbox' })).toBe(0);
   });
 
   it('refuses an HTTP default without an HTTP printer', () => {

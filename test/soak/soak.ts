@@ -47,6 +47,7 @@ await chmod(dataDir, 0o755);
 // One shop sends the whole mix: its per-credential rate limit must not be what the soak measures.
 const service = await startServiceProcess({ DATA_DIR: dataDir, PORT: '0', DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined, SANDBOX_PRINTER_STEP: '1s', RATE_LIMIT_MAX: '10000000' });
 const url = service.url;
+const metricsUrl = service.metricsUrl!;
 const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
 const credentials = demo.credentials.dev;
 const auth = { 'x-service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }), 'content-type': 'application/json' };
@@ -95,7 +96,7 @@ await writeFile(MEMORY_CSV, 'elapsed_s,t_s,phase,rss_mib,heap_used_mib,heap_tota
 console.log(`memory samples every ${SAMPLE_SECONDS} s: ${MEMORY_CSV}`);
 async function sampleMemory() {
   try {
-    const response = await fetch(`${url}/metrics`, { signal: AbortSignal.timeout(30_000) });
+    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(30_000) });
     const text = await response.text();
     const now = Date.now();
     const sample = {

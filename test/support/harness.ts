@@ -43,6 +43,8 @@ export async function createTestDatabase(): Promise<{ url: string; drop(): Promi
 export interface TestService {
   /** Base URL, e.g. http://127.0.0.1:41234 */
   url: string;
+  /** The metrics listener's `http://127.0.0.1:<port>/metrics` (METRICS_PORT=0 unless `env` says otherwise). */
+  metricsUrl?: string;
   config: Config;
   databaseUrl: string;
   service: RunningService;
@@ -63,13 +65,14 @@ export async function startTestService(env: Record<string, string> = {}, restart
   const database = restartOf ? { url: restartOf.databaseUrl, drop: restartOf.dropDatabase } : await createTestDatabase();
   const dataDir = restartOf?.config.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'photobook-test-')));
   // A concrete port, so PUBLIC_URL (asset links) names the port the service really listens on.
-  const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'silent', METRICS_PORT: '0', ...env });
   const log = logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startService(config, log);
   const pepper = await loadCredentialPepper(config);
   let extraOrm: MikroORM | undefined;
   return {
     url: service.url,
+    ...(service.metricsUrl ? { metricsUrl: service.metricsUrl } : {}),
     config,
     databaseUrl: database.url,
     service,

@@ -12,6 +12,13 @@ import { TenantOwned } from './TenantOwned';
 @Index({ properties: ['client', 'env', 'createdAt'] })
 @Index({ properties: ['client', 'env', 'orderingKey', 'position'] })
 @Index({ properties: ['dispatchedAt', 'status'] })
+// What the metrics read for webhook lag (src/services/webhooks/webhook-backlog.ts): the few pending deliveries.
+@Index({
+  name: 'webhook_deliveries_pending_index',
+  expression:
+    'create index "webhook_deliveries_pending_index" on "webhook_deliveries" ("env", "updated_at") ' +
+    `where "status" = 'pending'`,
+})
 export class WebhookDelivery extends TenantOwned {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();

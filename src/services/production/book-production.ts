@@ -21,6 +21,7 @@ import { moveOrderLine } from '../orders/order-line-status';
 import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
 import { printJobKeyOf } from '../orders/printer-job-match';
 import { recordProjectStatus } from '../projects/project-events';
+import { timeRender } from '../../metrics/work-metrics';
 
 export interface BookProductionDeps {
   files: FileStore;
@@ -102,14 +103,18 @@ export class BookProduction {
           if (original && !photoFiles[photoId]) photoFiles[photoId] = await files.localFile(original, scratch);
         }
         const outFile = path.join(scratch, `page-${number}.jpg`);
-        const placements = await this.renderer.render({
-          bookKey: lineId,
-          format,
-          colorCorrection,
-          photoFiles,
-          outFile,
-          ...(number === 0 ? { cover: { cover: book.cover, geometry: geometryOf(line) } } : { page: book.pages[number - 1] }),
-        });
+        const placements = await timeRender(number === 0 ? 'cover_sheet' : 'print_page', () =>
+          this.renderer.render({
+            bookKey: lineId,
+            format,
+            colorCorrection,
+            photoFiles,
+            outFile,
+            ...(number === 0
+              ? { cover: { cover: book.cover, geometry: geometryOf(line) } }
+              : { page: book.pages[number - 1] }),
+          }),
+        );
         await files.putFrom(key, createReadStream(outFile));
         rendered++;
         for (const placement of placements) {
@@ -140,7 +145,7 @@ export class BookProduction {
     const pageCount = line.project.book!.pages.length;
     // The manifest is written last; a line assembled before cover sheets existed has one but no cover.pdf.
     const assembled = (await files.exists(manifestKey)) && (await files.exists(coverPdfKey)) && (await files.exists(pdfKey));
-    if (!assembled) {
+    if (!assembled) await timeRender('print_files', async () => {
       const format = line.project.product.specifications.format;
       const geometry = geometryOf(line);
       const title = line.project.book!.cover.title;
@@ -160,7 +165,7 @@ export class BookProduction {
         warnings: line.warnings,
       });
       await files.put(manifestKey, Buffer.from(JSON.stringify(manifest, null, 2)));
-    }
+    });
     await em.fork().nativeUpdate(OrderLine, { id: lineId }, { coverPdfKey, pdfKey, manifestKey, pageCount });
     return { coverPdfKey, pdfKey, manifestKey, pageCount };
   }

@@ -6,6 +6,7 @@ import type { SafeFetch } from '../../outbound/safe-fetch';
 import { OutboundError } from '../../outbound/safe-fetch';
 import { canMoveDelivery, webhookMessageId, type WebhookDeliveryStatus } from '../../domain/webhook-delivery-status';
 import { signingSecretOf } from './webhook-endpoints';
+import { recordWebhookOutcome } from '../../metrics/work-metrics';
 
 /** A receiver has this long to answer one attempt. */
 const WEBHOOK_TIMEOUT_MS = 10_000;
@@ -65,6 +66,7 @@ export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, peppe
   const latencyMs = Math.round(performance.now() - started);
   em.create(WebhookAttempt, { delivery, attemptedAt, statusCode, latencyMs, error });
   await em.flush();
+  recordWebhookOutcome(error === null ? 'delivered' : 'failed_attempt');
   return { delivered: error === null, statusCode, error };
 }
 
@@ -92,12 +94,19 @@ async function isDeliveryTurn(em: EntityManager, deliveryId: string): Promise<bo
 
 /** pending -> delivered | failed; a delivery already final keeps its status. Returns the delivery. */
 export async function finishDelivery(em: EntityManager, deliveryId: string, outcome: 'delivered' | 'failed'): Promise<WebhookDelivery | null> {
-  return em.transactional(async (tx) => {
-    const delivery = await tx.findOne(WebhookDelivery, { id: deliveryId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-    if (!delivery) return null;
-    if (canMoveDelivery(delivery.status, outcome)) tx.assign(delivery, { status: outcome, updatedAt: new Date() });
-    return delivery;
+  let gaveUp = false;
+  const delivery = await em.transactional(async (tx) => {
+    const locked = await tx.findOne(WebhookDelivery, { id: deliveryId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!locked) return null;
+    if (canMoveDelivery(locked.status, outcome)) {
+      tx.assign(locked, { status: outcome, updatedAt: new Date() });
+      gaveUp = outcome === 'failed';
+    }
+    return locked;
   });
+  // Counted once the move has committed: settling a settled delivery again moves nothing.
+  if (gaveUp) recordWebhookOutcome('gave_up');
+  return delivery;
 }
 
 /** A failed delivery goes out again as the same event (same `webhook-id`), in a new round. */
