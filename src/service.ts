@@ -2,20 +2,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from './config';
-import { openDatabase } from './db/database';
 import { seedDemoClient } from './services/clients/seed-demo-client';
 import { StatusEventBus } from './events/status-event-bus';
 import { buildApp } from './http/app';
 import { buildWorkerApp } from './http/worker-app';
 import { createAppServices } from './services/app-services';
-import { loadCredentialPepper } from './services/tenancy/pepper';
-import { createFileStore } from './storage/create-file-store';
 import type { FileStore } from './storage/file-store';
-import { completePendingFileMoves } from './services/projects/file-moves';
 import { CredentialCache, watchCredentialChanges } from './services/tenancy/credential-cache';
-import { createSafeFetch } from './outbound/safe-fetch';
-import { createActivities } from './activities';
-import { createPrinters } from './printers/create-printers';
 import { createWorkflowEngine } from './engine/create-engine';
 import type { WorkflowEngine } from './domain/flows';
 import { LateBoundEngine } from './engine/late-bound-engine';
@@ -23,13 +16,12 @@ import { FLOWS } from '../workflows';
 import { startOutboxRelay } from './services/webhooks/outbox-relay';
 import { watchParkedFlows } from './engine/parked-flows';
 import { failWorkOfParkedFlow } from './engine/parked-flow-lines';
-import { withInjectedFaults } from './activities/injected-faults';
-import { startMetricsListener, type MetricsListener } from './http/metrics-listener';
 import { reportServiceState } from './metrics/service-state';
 import { QUEUE_NAMES } from './engine/create-engine';
 import { queueBacklog } from './engine/queue-backlog';
 import { orderLinesByStatus } from './services/orders/order-line-counts';
 import { webhookBacklog } from './services/webhooks/webhook-backlog';
+import { assembleWorkParts, listenForMetrics } from './work-parts';
 
 export interface RunningService {
   app: FastifyInstance;
@@ -55,7 +47,6 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How often a process running flows looks for runs the engine has parked (src/engine/parked-flows.ts). */
 const PARKED_FLOW_CHECK_MS = 15_000;
 
-
 /**
  * Starts what `npm start` runs for its ROLE: database (embedded if needed), migrations, then
  * - all (default): seed (outside production), the workflow engine (resuming unfinished flows when
@@ -67,20 +58,13 @@ const PARKED_FLOW_CHECK_MS = 15_000;
 export async function startService(config: Config, log: Logger): Promise<RunningService> {
   const runsFlows = config.role !== 'api';
   const servesClients = config.role !== 'worker';
-  const database = await openDatabase(config, log);
-  const pepper = await loadCredentialPepper(config);
+  const { database, pepper, files, printers, activitiesFor } = await assembleWorkParts(config, log);
   // A production database gets its clients from an operator (`npm run cli -- client create`), never a demo one with known files of secrets.
   if (!config.production && servesClients) await seedDemoClient(database.orm.em.fork(), pepper, config.dataDir, log);
   const bus = new StatusEventBus(database.url, log);
   if (servesClients) await bus.start();
-  const files = createFileStore(config, pepper);
-  await completePendingFileMoves(database.orm.em, files, log);
-  const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const lateEngine = new LateBoundEngine();
-  const printers = createPrinters(config, files, fetch);
-  const activities = runsFlows
-    ? withInjectedFaults(createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine: lateEngine }), config, log)
-    : {};
+  const activities = runsFlows ? activitiesFor(lateEngine) : {};
   const engine = await createWorkflowEngine({ config, databaseUrl: database.url, flows: FLOWS, activities, log });
   lateEngine.bind(engine);
   const relay = runsFlows ? startOutboxRelay(database.orm.em, { engine, config }, log) : undefined;
@@ -142,20 +126,4 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await database.close();
     },
   };
-}
-
-/** The metrics listener, or a start that fails saying which variable to change. */
-async function listenForMetrics(at: { host: string; port: number }, log: Logger): Promise<MetricsListener> {
-  try {
-    const listener = await startMetricsListener(at);
-    log.info({ metricsUrl: `${listener.url}/metrics` }, 'metrics listening');
-    return listener;
-  } catch (error) {
-    const reason = (error as Error).message;
-    throw new Error(
-      `cannot serve metrics on ${at.host}:${at.port} (METRICS_HOST, METRICS_PORT): ${reason}; ` +
-        'set METRICS_PORT to a free port, 0 for any, or off',
-      { cause: error },
-    );
-  }
 }

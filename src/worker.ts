@@ -9,19 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { NativeConnection } from '@temporalio/worker';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
-import { openDatabase } from './db/database';
 import { takeOverShutdownSignals } from './db/embedded-postgres';
-import { createActivities } from './activities';
-import { createPrinters } from './printers/create-printers';
-import { createSafeFetch } from './outbound/safe-fetch';
-import { createFileStore } from './storage/create-file-store';
-import { completePendingFileMoves } from './services/projects/file-moves';
 import { createFlowWorker } from './engine/temporal-worker';
 import { TemporalEngine } from './engine/temporal-engine';
-import { loadCredentialPepper } from './services/tenancy/pepper';
 import { FLOWS } from '../workflows';
 import { startOutboxRelay } from './services/webhooks/outbox-relay';
-import { startMetricsListener } from './http/metrics-listener';
+import { assembleWorkParts, listenForMetrics } from './work-parts';
 
 function exitWith(message: string): never {
   console.error(message);
@@ -58,28 +51,18 @@ try {
 } catch (error) {
   exitWith(`Cannot reach Temporal at TEMPORAL_ADDRESS=${temporal.address}: ${(error as Error).message}`);
 }
-const database = await openDatabase(config, log);
-const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
+const { database, activitiesFor } = await assembleWorkParts(config, log);
 // Campaign and notification activities start flows (project builds, webhook deliveries).
 const engine = await TemporalEngine.connect({ ...temporal, flowNames: FLOWS.map((flow) => flow.contract.name), log });
-const pepper = await loadCredentialPepper(config);
-const files = createFileStore(config, pepper);
-await completePendingFileMoves(database.orm.em, files, log);
-const printers = createPrinters(config, files, fetch);
-const activities = createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine });
+const activities = activitiesFor(engine);
 // The relay starts the deliveries the outbox holds; API processes (ROLE=api) leave it to workers.
 const relay = startOutboxRelay(database.orm.em, { engine, config }, log);
 // Its renders, printer calls and webhook attempts are counted here: scrape it like any process
 // (docs/operations.md, Metrics).
+// Beside an API process on this host the default port is taken: the message names METRICS_PORT.
 const metrics = config.metrics.listen
-  ? await startMetricsListener(config.metrics.listen).catch((error: Error) =>
-      exitWith(
-        `Cannot serve metrics on ${config.metrics.listen!.host}:${config.metrics.listen!.port} (${error.message}): ` +
-          'beside an API process on this host, give the worker another METRICS_PORT (or off)',
-      ),
-    )
+  ? await listenForMetrics(config.metrics.listen, log).catch((error: Error) => exitWith(error.message))
   : undefined;
-if (metrics) log.info({ metricsUrl: `${metrics.url}/metrics` }, 'metrics listening');
 
 // Built ahead of time (the image: scripts/build.mjs --temporal-workflows), the workflows' bundle lies next to
 // this module; run from the sources (tsx), Temporal bundles workflows/temporal at start instead.
