@@ -9,7 +9,8 @@
  *   0  src/domain            vocabulary: statuses and transition tables, id formats, value types,
  *                            flow names and workflow ids, error kinds. Imports nothing of ours and no
  *                            runtime package (Temporal's workflow bundle may include it).
- *   1  src/config, src/logger  read the environment; make the process logger.
+ *   1  src/config, src/logger, src/telemetry
+ *                            read the environment; make the process logger; tracing (OpenTelemetry).
  *   2  src/storage, src/outbound, src/db
  *                            files, guarded outbound HTTP, MikroORM entities and migrations.
  *   3  src/events, src/imaging, src/printers
@@ -34,7 +35,7 @@
  */
 const LAYERS = [
   { name: 'domain', path: '^src/domain/' },
-  { name: 'config', path: '^src/(config|logger)/' },
+  { name: 'config', path: '^src/(config|logger|telemetry)/' },
   { name: 'storage-outbound-db', path: '^src/(storage|outbound|db)/' },
   { name: 'events-imaging-printers', path: '^src/(events|imaging|printers)/' },
   { name: 'services', path: '^src/services/' },

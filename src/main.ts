@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
-import { startService } from './service';
+import { startTracing } from './telemetry/start-tracing';
 import { takeOverShutdownSignals } from './db/embedded-postgres';
 
 let config: Config;
@@ -21,6 +21,9 @@ if (config.role === 'worker' && config.temporal) {
   process.exit(1);
 }
 const log = createLogger(config.logLevel);
+const tracing = await startTracing(config);
+// Loaded once tracing runs (when configured), so that its instrumentations see pg and graphql being required.
+const { startService } = await import('./service');
 const service = await startService(config, log);
 log.info({ url: service.url, role: config.role }, 'photobook service listening');
 
@@ -35,6 +38,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     log.info({ signal }, 'shutting down');
     try {
       await service.stop();
+      await tracing?.shutdown();
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
       process.exit(1);
