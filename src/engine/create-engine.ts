@@ -11,7 +11,7 @@ import type { ManagedWorkflowEngine } from './workflow-engine';
 import { RelaunchingEngine } from './relaunching-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts'> & {
+  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts' | 'tracing'> & {
     durations: Pick<Config['durations'], 'workflowRetentionMs' | 'executorRecoveryIntervalMs' | 'executorDeadAfterMs'>;
   };
   /** The application's database; the embedded engine keeps its journal there. */
@@ -93,6 +93,7 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
         queues,
         flowQueues: FLOW_QUEUES,
         drainedQueues: DRAINED_QUEUES,
+        tracing: config.tracing !== undefined,
       }),
     log,
   });
