@@ -1,6 +1,6 @@
 import { context, propagation, trace } from '@opentelemetry/api';
 import type { Config } from '../config';
-import { EngineQueryFilter } from './engine-query-filter';
+import { EngineSpanFilter } from './engine-span-filter';
 import { withoutLiterals } from './query-text';
 
 export interface Tracing {
@@ -28,7 +28,7 @@ export async function startTracing(config: Pick<Config, 'tracing' | 'role'>): Pr
   const exporter = new OTLPTraceExporter({ url: config.tracing.tracesUrl });
   const provider = new sdk.TracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.tracing.serviceName, 'photobook.role': config.role }),
-    spanProcessors: [new EngineQueryFilter(new sdk.BatchSpanProcessor({ exporter, scheduledDelayMillis: 2_000 }))],
+    spanProcessors: [new EngineSpanFilter(new sdk.BatchSpanProcessor({ exporter, scheduledDelayMillis: 2_000 }))],
   });
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
@@ -47,6 +47,10 @@ export async function startTracing(config: Pick<Config, 'tracing' | 'role'>): Pr
       instrumentHooks: false,
       ignorePaths: ({ url }) => UNTRACED_PATHS.test(url),
       requestHook: (span, request) => span.updateName(`${request.method} ${request.routeOptions.url ?? 'unmatched'}`),
+      // Fastify names a handler after its plugin, which may be an anonymous function's source.
+      lifecycleHook: (span, { hookName, request }) => {
+        if (hookName === 'handler') span.updateName(`handler ${request.routeOptions.url ?? 'unmatched'}`);
+      },
     }),
     // Only queries made for something traced: the engines poll their queues several times a second.
     new PgInstrumentation({
