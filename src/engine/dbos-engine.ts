@@ -90,10 +90,6 @@ export interface DbosEngineOptions {
   maxRecoveryAttempts?: number;
   /** Finished runs older than this are deleted by a scheduled workflow. */
   retentionMs: number;
-  /**
-   * An OpenTelemetry SDK is registered (src/telemetry/): DBOS then records its spans of runs and steps through it.
-   */
-  tracing?: boolean;
   /** Cron schedule of that pruning. Default: hourly. */
   retentionSchedule?: string;
   queues?: ActivityQueue[];
@@ -103,6 +99,8 @@ export interface DbosEngineOptions {
    * enqueued without a partition key, so these stay registered (unpartitioned) until drained.
    */
   drainedQueues?: { name: string; workerConcurrency: number }[];
+  /** An OpenTelemetry SDK is registered (src/telemetry/): DBOS then records its spans of runs and steps through it. */
+  tracing?: boolean;
 }
 
 /**
@@ -284,7 +282,11 @@ export class DbosEngine implements ManagedWorkflowEngine {
         const queue = queueForEnvironment(queuesOf.get(activity), tenant?.env ?? 'prod');
         if (!workflow || !queue) return undefined;
         const enqueueOptions = { queuePartitionKey: tenant ? tenantQueueKey(tenant) : UNATTRIBUTED_PARTITION };
-        return DBOS.startWorkflow(workflow, { queueName: queue.name, enqueueOptions })(args, flow.activityOptions[activity], currentTraceparent())
+        const start = DBOS.startWorkflow(workflow, { queueName: queue.name, enqueueOptions });
+        // Untraced, the run is recorded as before: the activity's arguments and options only.
+        const traceparent = currentTraceparent();
+        const options = flow.activityOptions[activity];
+        return (traceparent ? start(args, options, traceparent) : start(args, options))
           .then((handle) => handle.getResult({ pollingIntervalMs: QUEUE_POLL_MS }))
           .catch((error: unknown) => {
             throw asActivityError(error);
@@ -294,7 +296,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
       const run = async ({ input, startedAt, tenant, traceparent }: FlowRun) => {
         const progressed = recoveryProgress(DBOS.workflowID!, log);
         const stopped = () => this.stopped;
-        const context = dbosFlowContext({ flow, activities, startedAt, stopped, queued: queuedFor(tenant), progressed });
+        const queued = queuedFor(tenant);
+        const context = dbosFlowContext({ flow, activities, startedAt, stopped, queued, progressed });
         // The run's steps are spans of the trace that started it; no span of the run itself, which may wait for days.
         return jsonClone(await inTraceOf(traceparent, () => flow.run(context, input)));
       };

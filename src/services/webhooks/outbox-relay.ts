@@ -21,7 +21,8 @@ async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDe
     const trx = tx.getTransactionContext();
     type Row = { id: string; round: number; client_id: string; env: Environment; traceparent: string | null };
     const rows = await connection.execute<Row[]>(
-      `SELECT id, round, client_id, env, traceparent FROM webhook_deliveries WHERE dispatched_at IS NULL AND status = 'pending'
+      `SELECT id, round, client_id, env, traceparent FROM webhook_deliveries
+        WHERE dispatched_at IS NULL AND status = 'pending'
         ORDER BY position NULLS FIRST, created_at LIMIT ? FOR UPDATE SKIP LOCKED`,
       [RELAY_BATCH],
       'all',
