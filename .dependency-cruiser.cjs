@@ -9,9 +9,10 @@
  *   0  src/domain            vocabulary: statuses and transition tables, id formats, value types,
  *                            flow names and workflow ids, error kinds. Imports nothing of ours and no
  *                            runtime package (Temporal's workflow bundle may include it).
- *   1  src/config, src/logger, src/metrics
+ *   1  src/config, src/logger, src/metrics, src/telemetry
  *                            read the environment; make the process logger; the process's Prometheus
- *                            registry and the series every layer records into (no database, no HTTP).
+ *                            registry and the series every layer records into (no database, no HTTP);
+ *                            tracing (OpenTelemetry).
  *   2  src/storage, src/outbound, src/db
  *                            files, guarded outbound HTTP, MikroORM entities and migrations.
  *   3  src/events, src/imaging, src/printers
@@ -36,7 +37,7 @@
  */
 const LAYERS = [
   { name: 'domain', path: '^src/domain/' },
-  { name: 'config', path: '^src/(config|logger|metrics)/' },
+  { name: 'config', path: '^src/(config|logger|metrics|telemetry)/' },
   { name: 'storage-outbound-db', path: '^src/(storage|outbound|db)/' },
   { name: 'events-imaging-printers', path: '^src/(events|imaging|printers)/' },
   { name: 'services', path: '^src/services/' },

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ConfigError, loadConfig, type Config } from './config';
 import { createLogger } from './logger';
-import { startService } from './service';
+import { startTracing } from './telemetry/start-tracing';
 import { EmbeddedPostgresInUseError, takeOverShutdownSignals } from './db/embedded-postgres';
 import { anotherServiceOnDataDir, forgetRunningService, recordRunningService } from './db/running-service-record';
 import { isPortTaken, portTakenBeforeStart, portTakenMessage } from './http/port-taken';
@@ -31,6 +31,9 @@ if (refusal) {
   console.error(refusal);
   process.exit(1);
 }
+const tracing = await startTracing(config);
+// Loaded once tracing runs (when configured), so that its instrumentations see pg and graphql being required.
+const { startService } = await import('./service');
 const service = await startService(config, log).catch((error: unknown) => {
   // A race past the checks above: another start took the database or the port meanwhile.
   if (error instanceof EmbeddedPostgresInUseError) console.error(error.message);
@@ -52,6 +55,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     log.info({ signal }, 'shutting down');
     try {
       await service.stop();
+      await tracing?.shutdown();
     } catch (error) {
       log.error({ err: error }, 'shutdown failed');
       process.exit(1);

@@ -112,6 +112,21 @@ const EnvironmentSchema = Type.Object(
     S3_FORCE_PATH_STYLE: Type.String({ format: 'switch', default: 'false', description: 'true or false' }),
     TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
+    /**
+     * OpenTelemetry's standard variables (docs/operations.md, Traces). Unset: no tracing SDK is loaded. The traces
+     * endpoint is the whole URL; the general one is a base to which `/v1/traces` is added, as the specification says.
+     */
+    OTEL_EXPORTER_OTLP_ENDPOINT: Type.Optional(
+      Type.String({ format: 'http-url', description: 'an absolute http(s) URL (an OTLP/HTTP collector)' }),
+    ),
+    OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: Type.Optional(
+      Type.String({ format: 'http-url', description: 'an absolute http(s) URL (an OTLP/HTTP traces endpoint)' }),
+    ),
+    OTEL_SERVICE_NAME: Type.String({
+      pattern: '^\\S{1,100}$',
+      default: 'photobook-service',
+      description: 'a service name of up to 100 characters without spaces',
+    }),
     PROJECT_TTL: duration('30d'),
     DELETION_RETENTION: duration('2d'),
     WEBHOOK_RETRY_SPACING: duration('1m'),
@@ -215,8 +230,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined });
 }
 
+/** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT with the signal's path. */
+function tracesUrlOf(env: Environment): string | undefined {
+  if (env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT) return env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  return base ? `${withoutTrailingSlash(base)}/v1/traces` : undefined;
+}
+
 function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
   const publicUrl = withoutTrailingSlash(env.PUBLIC_URL ?? `http://${hostForUrl(env.HOST)}:${env.PORT}`);
+  const tracesUrl = tracesUrlOf(env);
   return {
     /** NODE_ENV=production: no generated pepper, no demo client. */
     production: env.NODE_ENV === 'production',
@@ -259,6 +282,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     fileStore: fileStoreOf(env),
     timezone: env.TZ,
     logLevel: env.LOG_LEVEL,
+    /** Where spans go over OTLP/HTTP (JSON); unset: tracing is off and costs nothing (src/telemetry/). */
+    ...(tracesUrl ? { tracing: { tracesUrl, serviceName: env.OTEL_SERVICE_NAME } } : {}),
     durations: {
       projectTtlMs: milliseconds(env.PROJECT_TTL),
       deletionRetentionMs: milliseconds(env.DELETION_RETENTION),

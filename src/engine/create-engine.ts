@@ -12,7 +12,7 @@ import type { ManagedWorkflowEngine } from './workflow-engine';
 import { RelaunchingEngine } from './relaunching-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts' | 'flowDbPoolMax'> & {
+  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts' | 'flowDbPoolMax' | 'tracing'> & {
     durations: Pick<Config['durations'], 'workflowRetentionMs' | 'executorRecoveryIntervalMs' | 'executorDeadAfterMs'>;
   };
   /** The application's database; the embedded engine keeps its journal there. */
@@ -111,6 +111,7 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
         queues,
         flowQueues,
         drainedQueues: DRAINED_QUEUES,
+        tracing: config.tracing !== undefined,
       }),
     log,
   });

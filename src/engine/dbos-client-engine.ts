@@ -1,7 +1,19 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
 import { tenantQueueKey, type FlowContract, type FlowStartOptions, type SignalContract } from '../domain/flows';
-import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE, UNFINISHED, dbosLogger, pollOutcome, signalMessage, type FlowQueue } from './dbos-engine';
+import {
+  APPLICATION_NAME,
+  DBOS_SCHEMA,
+  FLOW_CODE_VERSION,
+  FLOW_START_QUEUE,
+  UNFINISHED,
+  dbosLogger,
+  pollOutcome,
+  signalMessage,
+  startersTrace,
+  type FlowQueue,
+  type FlowRun,
+} from './dbos-engine';
 import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import { UnknownFlowError, WorkflowNotFoundError, type ManagedWorkflowEngine, type WorkflowOutcome } from './workflow-engine';
 
@@ -47,6 +59,8 @@ export class DbosClientEngine implements ManagedWorkflowEngine {
     this.assertRunning();
     const queueName = this.flowQueueOf.get(flow.name);
     // The same run record as DbosEngine.start writes; an existing id leaves that run as it is.
+    const owner = { clientId: tenant.clientId, env: tenant.env };
+    const run: FlowRun = { input, startedAt: Date.now(), tenant: owner, ...startersTrace() };
     await this.client.enqueue(
       {
         queueName: queueName ?? FLOW_START_QUEUE,
@@ -55,7 +69,7 @@ export class DbosClientEngine implements ManagedWorkflowEngine {
         workflowID: flow.workflowId(input, tenant),
         appVersion: FLOW_CODE_VERSION,
       },
-      { input, startedAt: Date.now(), tenant: { clientId: tenant.clientId, env: tenant.env } },
+      run,
     );
   }
 

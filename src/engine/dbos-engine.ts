@@ -14,6 +14,7 @@ import type { ExecutorLease } from './executor-lease';
 import { startExecutorRecovery, type ExecutorRecovery } from './executor-recovery';
 import { tenantQueueKey, type FlowContract, type FlowStartOptions, type FlowTenant, type SignalContract } from '../domain/flows';
 import type { Environment } from '../domain/environment';
+import { activeSpan, currentTraceparent, inSpan, inTraceOf } from '../telemetry/trace-context';
 import {
   UnknownFlowError,
   WorkflowNotFoundError,
@@ -100,16 +101,41 @@ export interface DbosEngineOptions {
    * enqueued without a partition key, so these stay registered (unpartitioned) until drained.
    */
   drainedQueues?: { name: string; workerConcurrency: number }[];
+  /** An OpenTelemetry SDK is registered (src/telemetry/): DBOS then records its spans of runs and steps through it. */
+  tracing?: boolean;
 }
 
 /**
- * What a flow's workflow receives: the caller's input, when the run was started (its clock) and
- * whose work it is (absent in runs recorded before runs had tenants).
+ * What a flow's workflow receives: the caller's input, when the run was started (its clock),
+ * whose work it is (absent in runs recorded before runs had tenants) and the trace of the request
+ * that started it (W3C `traceparent`; absent when not tracing and in runs recorded before).
  */
-interface FlowRun {
+export interface FlowRun {
   input: unknown;
   startedAt: number;
   tenant?: FlowTenant;
+  traceparent?: string;
+}
+
+/**
+ * The run's `traceparent` field, when tracing: DBOS's queues do not carry trace context, so a run
+ * taken from a queue by another process continues the starter's trace from it.
+ */
+export function startersTrace(): Pick<FlowRun, 'traceparent'> {
+  const traceparent = currentTraceparent();
+  return traceparent ? { traceparent } : {};
+}
+
+/**
+ * Runs a queued activity inside a span of the trace of the flow run that queued it. DBOS's own span
+ * of the run (a queued run's is a root of its own) is linked; the activity's step is a child of this span.
+ * Only spans: what the run records and replays is unchanged.
+ */
+function inActivitySpan<T>(activity: string, traceparent: string | undefined, body: () => Promise<T>): Promise<T> {
+  const engineSpan = activeSpan();
+  const attributes = { 'workflow.id': DBOS.workflowID ?? '' };
+  const options = { kind: 'consumer', attributes, linkedTo: engineSpan } as const;
+  return inTraceOf(traceparent, () => inSpan(`activity ${activity}`, options, body));
 }
 
 /** The partition of a run recorded without a tenant. */
@@ -177,6 +203,7 @@ export class DbosEngine implements ManagedWorkflowEngine {
         applicationVersion: FLOW_CODE_VERSION,
         ...(options.executor ? { executorID: options.executor.lease.executorId } : {}),
         logger: dbosLogger(log),
+        ...(options.tracing ? { tracingEnabled: true } : {}),
       });
       await DBOS.launch();
       engine.client = await DBOSClient.create({
@@ -224,17 +251,23 @@ export class DbosEngine implements ManagedWorkflowEngine {
     for (const queue of flowQueues) for (const flow of queue.flows) this.flowQueueOf.set(flow, queue.name);
     // An activity on a queue runs as a child workflow of its own, started on that queue.
     const queuesOf = new Map<string, ActivityQueue[]>();
-    const queuedWorkflows = new Map<string, (args: unknown[], options: ActivityOptions) => Promise<ActivityOutcome>>();
+    type QueuedWorkflow = (args: unknown[], options: ActivityOptions, traceparent?: string) => Promise<ActivityOutcome>;
+    const queuedWorkflows = new Map<string, QueuedWorkflow>();
     for (const queue of queues) {
       for (const activity of queue.activities) {
         queuesOf.set(activity, [...(queuesOf.get(activity) ?? []), queue]);
         if (queuedWorkflows.has(activity)) continue;
         queuedWorkflows.set(
           activity,
-          DBOS.registerWorkflow((args: unknown[], options: ActivityOptions) => runActivityStep(activity, activities, args, options), {
-            name: `activity:${activity}`,
-            ...bounded,
-          }),
+          // `traceparent`, a third argument that runs recorded before it lack, is the flow run's trace.
+          DBOS.registerWorkflow(
+            (args: unknown[], options: ActivityOptions, traceparent?: string) =>
+              inActivitySpan(activity, traceparent, () => runActivityStep(activity, activities, args, options)),
+            {
+              name: `activity:${activity}`,
+              ...bounded,
+            },
+          ),
         );
       }
     }
@@ -252,19 +285,25 @@ export class DbosEngine implements ManagedWorkflowEngine {
         const queue = queueForEnvironment(queuesOf.get(activity), tenant?.env ?? 'prod');
         if (!workflow || !queue) return undefined;
         const enqueueOptions = { queuePartitionKey: tenant ? tenantQueueKey(tenant) : UNATTRIBUTED_PARTITION };
-        return DBOS.startWorkflow(workflow, { queueName: queue.name, enqueueOptions })(args, flow.activityOptions[activity])
+        const start = DBOS.startWorkflow(workflow, { queueName: queue.name, enqueueOptions });
+        // Untraced, the run is recorded as before: the activity's arguments and options only.
+        const traceparent = currentTraceparent();
+        const options = flow.activityOptions[activity];
+        return (traceparent ? start(args, options, traceparent) : start(args, options))
           .then((handle) => handle.getResult({ pollingIntervalMs: QUEUE_POLL_MS }))
           .catch((error: unknown) => {
             throw asActivityError(error);
           });
       };
       // A flow's result is JSON, as under Temporal.
-      const run = async ({ input, startedAt, tenant }: FlowRun) => {
+      const run = async ({ input, startedAt, tenant, traceparent }: FlowRun) => {
         const progressed = recoveryProgress(DBOS.workflowID!, log);
         const stopped = () => this.stopped;
-        const context = dbosFlowContext({ flow, activities, startedAt, stopped, queued: queuedFor(tenant), progressed });
+        const queued = queuedFor(tenant);
+        const context = dbosFlowContext({ flow, activities, startedAt, stopped, queued, progressed });
         try {
-          return jsonClone(await flow.run(context, input));
+          // The run's steps are spans of the trace that started it; no span of the run itself, which may wait for days.
+          return jsonClone(await inTraceOf(traceparent, () => flow.run(context, input)));
         } catch (error) {
           recordFlowFailure(name, 'error');
           throw error;
@@ -281,7 +320,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
     if (!workflow) throw new UnknownFlowError(flowName);
     const workflowId = flow.workflowId(input, tenant);
     this.assertRunning();
-    const run: FlowRun = { input, startedAt: Date.now(), tenant: { clientId: tenant.clientId, env: tenant.env } };
+    const owner = { clientId: tenant.clientId, env: tenant.env };
+    const run: FlowRun = { input, startedAt: Date.now(), tenant: owner, ...startersTrace() };
     const queueName = this.flowQueueOf.get(flowName);
     const partition = queueName ? { queuePartitionKey: tenantQueueKey(tenant) } : {};
     // An existing id (running or finished) gives a handle to that run; nothing new starts.

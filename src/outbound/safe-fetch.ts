@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import { addressRefusal } from './address-policy';
+import { inSpan, traceHeaders } from '../telemetry/trace-context';
 
 /**
  * The one outbound HTTP client of the service (photo and CSV downloads, webhooks, printer calls).
@@ -100,7 +101,25 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
   const resolve = options.lookup ?? systemLookup;
   const policy = { allowLoopback: options.allowLoopback };
 
-  return async function safeFetch(url, init = {}) {
+  // One client span per call (redirects included); its `traceparent` goes to the receiver (a printer, a shop).
+  return async function tracedFetch(url, init = {}) {
+    const method = (init.method ?? 'GET').toUpperCase();
+    return inSpan(`HTTP ${method}`, { kind: 'client', attributes: spanAttributesOf(url, method) }, async (span) => {
+      try {
+        const response = await safeFetch(url, { ...init, headers: { ...init.headers, ...traceHeaders() } });
+        span.setAttribute('http.response.status_code', response.status);
+        return response;
+      } catch (error) {
+        if (error instanceof OutboundError) {
+          span.setAttribute('error.type', error.code);
+          if (error.status !== undefined) span.setAttribute('http.response.status_code', error.status);
+        }
+        throw error;
+      }
+    });
+  };
+
+  async function safeFetch(url: string, init: SafeFetchInit = {}): Promise<SafeFetchResponse> {
     const timeoutMs = init.timeoutMs ?? options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     const maxBytes = init.maxBytes ?? options.maxBytes ?? DEFAULT_MAX_BYTES;
     const maxRedirects = options.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
@@ -158,7 +177,23 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
       clearTimeout(timer);
       if (!deadline.signal.aborted) deadline.abort(); // nothing should outlive the call
     }
-  };
+  }
+}
+
+/** Where a call goes, for its span: the URL without its query (photo and file URLs carry signatures there). */
+function spanAttributesOf(url: string, method: string): Record<string, string | number> {
+  try {
+    const target = new URL(url);
+    const port = target.port === '' ? (target.protocol === 'https:' ? 443 : 80) : Number(target.port);
+    return {
+      'http.request.method': method,
+      'url.full': `${target.origin}${target.pathname}`,
+      'server.address': bareHostname(target),
+      'server.port': port,
+    };
+  } catch {
+    return { 'http.request.method': method };
+  }
 }
 
 /** Parses and checks an absolute URL, or a redirect Location relative to the current one. */

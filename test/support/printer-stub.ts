@@ -8,7 +8,7 @@ const WALK = ['accepted', 'printing', 'printed', 'delivering', 'complete'];
 export interface PrinterStub {
   url: string;
   /** Every job request received, in order (a retried request appears again under the same key). */
-  requests: { jobKey: string; idempotencyKey: string; at: number }[];
+  requests: { jobKey: string; idempotencyKey: string; at: number; traceparent?: string }[];
   /** Jobs created: one per distinct job key, however often it was sent. */
   jobs: Map<string, string>;
   /**
@@ -67,7 +67,9 @@ export async function startPrinterStub(options: PrinterStubOptions): Promise<Pri
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const job = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-      requests.push({ jobKey: job.jobKey, idempotencyKey: String(request.headers['idempotency-key']), at: Date.now() });
+      const traceparent = request.headers.traceparent;
+      const idempotencyKey = String(request.headers['idempotency-key']);
+      requests.push({ jobKey: job.jobKey, idempotencyKey, at: Date.now(), ...(typeof traceparent === 'string' ? { traceparent } : {}) });
       // The job exists once the request arrived, whether or not its answer reaches the caller.
       let jobId = jobs.get(job.jobKey);
       if (!jobId) {

@@ -69,6 +69,10 @@ export class WebhookDelivery extends TenantOwned {
   @Property({ type: 'datetime', nullable: true })
   dispatchedAt?: Date | null;
 
+  /** The W3C `traceparent` of the change that recorded the event: its delivery continues that trace (when tracing). */
+  @Property({ type: 'string', length: 55, nullable: true })
+  traceparent?: string | null;
+
   @OneToMany(() => WebhookAttempt, (attempt) => attempt.delivery, { orderBy: { attemptedAt: 'asc', id: 'asc' } })
   attempts = new Collection<WebhookAttempt>(this);
 

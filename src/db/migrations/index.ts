@@ -15,6 +15,7 @@ import { Migration20261127110000 } from './Migration20261127110000';
 import { Migration20261127120000 } from './Migration20261127120000';
 import { Migration20261127120010 } from './Migration20261127120010';
 import { Migration20261127140000 } from './Migration20261127140000';
+import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127162000 } from './Migration20261127162000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
@@ -36,5 +37,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261127120000', class: Migration20261127120000 },
   { name: 'Migration20261127120010', class: Migration20261127120010 },
   { name: 'Migration20261127140000', class: Migration20261127140000 },
+  { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127162000', class: Migration20261127162000 },
 ];

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Environment } from '../../domain/environment';
+import { inTraceOf } from '../../telemetry/trace-context';
 import { startDelivery, type DeliveryStartDeps } from './start-delivery';
 
 /** Deliveries started per pass; the rest wait for the next pass. */
@@ -18,14 +19,20 @@ async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDe
   return root.fork().transactional(async (tx) => {
     const connection = tx.getConnection();
     const trx = tx.getTransactionContext();
-    const rows = await connection.execute<{ id: string; round: number; client_id: string; env: Environment }[]>(
-      `SELECT id, round, client_id, env FROM webhook_deliveries WHERE dispatched_at IS NULL AND status = 'pending'
+    type Row = { id: string; round: number; client_id: string; env: Environment; traceparent: string | null };
+    const rows = await connection.execute<Row[]>(
+      `SELECT id, round, client_id, env, traceparent FROM webhook_deliveries
+        WHERE dispatched_at IS NULL AND status = 'pending'
         ORDER BY position NULLS FIRST, created_at LIMIT ? FOR UPDATE SKIP LOCKED`,
       [RELAY_BATCH],
       'all',
       trx,
     );
-    for (const row of rows) await startDelivery(deps, { id: row.id, round: row.round, tenant: { clientId: row.client_id, env: row.env } });
+    for (const row of rows) {
+      // The delivery's flow continues the trace of the change that recorded its event.
+      const delivery = { id: row.id, round: row.round, tenant: { clientId: row.client_id, env: row.env } };
+      await inTraceOf(row.traceparent ?? undefined, () => startDelivery(deps, delivery));
+    }
     if (rows.length > 0) await connection.execute('UPDATE webhook_deliveries SET dispatched_at = now() WHERE id IN (?)', [rows.map((r) => r.id)], 'run', trx);
     return rows.length;
   });

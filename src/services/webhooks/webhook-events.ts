@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventRecord } from '../../db/entities';
 import type { Environment } from '../../domain/environment';
 import type { WebhookEvent } from '../../domain/webhook-delivery-status';
+import { currentTraceparent } from '../../telemetry/trace-context';
 
 /** Whose event it is. */
 export interface EventOwner {
@@ -95,11 +96,13 @@ export async function recordEvent(em: EntityManager, owner: EventOwner, event: N
   if (endpoint && (event.type === 'webhook.test' || endpoint.event_types === null || endpoint.event_types.includes(event.type))) {
     const payload = JSON.stringify(envelopeOf({ eventId, type: event.type, occurredAt, sequence: event.sequence ?? null, data: event.data }));
     await connection.execute(
-      `INSERT INTO webhook_deliveries (id, client_id, env, event_key, event, project_id, reference, url, payload, status, round, event_id, ordering_key, position, created_at, updated_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?)`,
+      `INSERT INTO webhook_deliveries (id, client_id, env, event_key, event, project_id, reference, url, payload, status,
+         round, event_id, ordering_key, position, traceparent, created_at, updated_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?, ?)`,
       [
         randomUUID(), owner.clientId, owner.env, `event:${eventId}`, event.type, event.projectId ?? '', event.orderId ?? eventId, endpoint.url, payload,
-        eventId, event.orderId ? orderingKeyOf(event.orderId) : null, position, occurredAt, occurredAt,
+        eventId, event.orderId ? orderingKeyOf(event.orderId) : null, position, currentTraceparent() ?? null,
+        occurredAt, occurredAt,
       ],
       'run',
       trx,
