@@ -137,7 +137,7 @@ async function until(timeoutMs: number, what: string, done: () => Promise<boolea
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const env = (name: string) =>
-    process.env[name] ?? (console.error(`set ${name} (see the top of examples/checkout.ts)`), process.exit(2));
+    process.env[name] ?? exitSaying(`set ${name} (see the top of examples/checkout.ts)`);
   await checkout({
     baseUrl: env('BASE_URL'),
     credentials: { accessKey: env('ACCESS_KEY'), accessSecret: env('ACCESS_SECRET') },
@@ -150,4 +150,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error(error.message);
     process.exitCode = 1;
   });
+}
+
+function exitSaying(message: string): never {
+  console.error(message);
+  process.exit(2);
 }

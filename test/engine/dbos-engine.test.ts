@@ -30,7 +30,6 @@ const TENANT = { tenant: { clientId: 'engine-test-client', env: 'prod' as const 
  * restarted process), queues and pruning. Two `it.fails` show what DBOS cannot express.
  */
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 type AnyFlow = TestFlow<any, any, any>;
 const ALL_FLOWS: AnyFlow[] = [orderFlow, retryFlow, timeoutFlow, compensateFlow, signalFlow, batchFlow];
 const log = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });

@@ -195,7 +195,7 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
       await fc.assert(
         fc.asyncProperty(caseOf, async ({ operation, variables }) => {
           // Whatever the subscription says first (an error, an event, or nothing within 150 ms).
-          let stop = () => undefined as void;
+          let stop: () => void = () => {};
           const said = await new Promise<string>((resolve) => {
             stop = socket.subscribe(
               { query: operation.text, variables },

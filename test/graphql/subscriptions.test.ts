@@ -89,7 +89,7 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
       try {
         await waitFor('a probe event', () => subscription.events.some((event) => event.status === 'probe'), 250);
         return;
-      } catch (error) {
+      } catch {
         if (Date.now() > deadline) throw new Error(`the subscription never received a probe (${attempt} tries); errors: ${JSON.stringify(subscription.errors)}`);
       }
     }

@@ -51,7 +51,7 @@ const metricsUrl = service.metricsUrl!;
 const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
 const credentials = demo.credentials.dev;
 const auth = { 'x-service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }), 'content-type': 'application/json' };
-const embeddedPort = (service.logs.find((l) => l.msg === 'embedded PostgreSQL started') ?? {}).port;
+const embeddedPort = service.logs.find((l) => l.msg === 'embedded PostgreSQL started')?.port;
 const database = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/photobook` });
 
 // 0. Memory, sampled from now to the end of the settling. `t` counts from the start of the driven

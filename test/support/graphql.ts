@@ -4,7 +4,6 @@ import { post } from './http';
 
 export interface GraphqlResult<R> {
   data?: R;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   errors?: { message: string; path?: (string | number)[]; extensions?: Record<string, any> }[];
 }
 
@@ -13,7 +12,6 @@ export interface GraphqlResult<R> {
  * from test/support/generated (its result typed) or a query written in the test (its body as parsed).
  */
 export async function graphql<R, V>(url: string, headers: Record<string, string>, query: TypedDocumentNode<R, V>, variables: V): Promise<GraphqlResult<R>>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function graphql(url: string, headers: Record<string, string>, query: string, variables?: Record<string, unknown>): Promise<any>;
 export async function graphql<R, V>(
   url: string,

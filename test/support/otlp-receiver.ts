@@ -32,14 +32,14 @@ interface OtlpKeyValue {
 type AnyValue = Record<string, unknown>;
 type Link = { traceId: string; spanId: string };
 
-function valueOf(value: AnyValue): unknown {
+function attributeValue(value: AnyValue): unknown {
   if ('intValue' in value) return Number(value.intValue);
-  if ('arrayValue' in value) return ((value.arrayValue as { values?: AnyValue[] }).values ?? []).map(valueOf);
+  if ('arrayValue' in value) return ((value.arrayValue as { values?: AnyValue[] }).values ?? []).map(attributeValue);
   return Object.values(value)[0];
 }
 
 const attributesOf = (list: OtlpKeyValue[] | undefined) =>
-  Object.fromEntries((list ?? []).map(({ key, value }) => [key, valueOf(value)]));
+  Object.fromEntries((list ?? []).map(({ key, value }) => [key, attributeValue(value)]));
 
 /**
  * A trace collector's OTLP/HTTP endpoint on 127.0.0.1: takes `POST /v1/traces` with a JSON body (what

@@ -1,6 +1,6 @@
-import { readFile } from 'node:fs/promises';
+
 import { createClient, type Client } from 'graphql-ws';
-import { PDFDocument, PDFName, PDFRawStream, PDFDict } from 'pdf-lib';
+import { PDFDocument, PDFName, type PDFRawStream, PDFDict } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';

@@ -19,7 +19,7 @@ import {
 import type { ActivityFunctions, ActivityOptions, FlowContext, FlowDefinition, InputOf, OutputOf } from '../flow-context';
 import type { FlowContract, SignalContract } from '../../src/domain/flows';
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: runs a flow of any contract
 export async function runFlowOnTemporal<C extends FlowContract<any, any>, A extends ActivityFunctions>(
   flow: FlowDefinition<C, A>,
   input: InputOf<C>,

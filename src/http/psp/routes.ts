@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { UnauthenticatedError, ValidationError } from '../../domain/errors';
-import { verifyPspEvent, PspWebhookError } from '../../printers/psp-webhooks';
+import { verifyPspEvent, PspWebhookError, type PspEvent } from '../../printers/psp-webhooks';
 import { printerEventSchema } from './schemas';
 
 /**
@@ -18,7 +18,7 @@ export const pspRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; secre
     async (request, reply) => {
       const secret = secrets[request.params.psp];
       if (!secret) throw new UnauthenticatedError(`no signing secret is configured for psp "${request.params.psp}"`, 'psp');
-      let event;
+      let event: PspEvent;
       try {
         event = verifyPspEvent({ secret, headers: request.headers as Record<string, string>, rawBody: (request.body as string | undefined) ?? '' });
       } catch (error) {

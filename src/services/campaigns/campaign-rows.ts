@@ -31,7 +31,7 @@ const WINDOW_POLL_MS = 100;
  */
 async function generateCampaignRow(em: EntityManager, deps: ProjectServiceDeps, rowId: string): Promise<void> {
   const row = await em.findOne(CampaignRow, { id: rowId }, { populate: ['client', 'input'] });
-  if (!row || row.state !== 'pending' || !row.reference) return;
+  if (row?.state !== 'pending' || !row.reference) return;
 
   if (!row.projectId) {
     const projectId = newProjectId();
@@ -138,7 +138,7 @@ async function countBuilding(em: EntityManager, campaignId: string): Promise<num
 export async function finishCampaignGeneration(em: EntityManager, campaignId: string): Promise<void> {
   await em.transactional(async (tx) => {
     const campaign = await lockCampaign(tx, campaignId);
-    if (!campaign || campaign.status !== 'generating') return;
+    if (campaign?.status !== 'generating') return;
     await moveCampaign(tx, campaign, 'notifying');
     await completeIfDone(tx, campaign);
   });

@@ -21,7 +21,7 @@ export async function failProjectBuild(em: EntityManager, projectId: string, rea
   const text = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason;
   return em.transactional(async (tx) => {
     const project = await tx.findOne(Project, { id: projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner', 'client'] });
-    if (!project || project.status !== 'building') return { moved: false, status: project?.status ?? 'deleted' };
+    if (project?.status !== 'building') return { moved: false, status: project?.status ?? 'deleted' };
     moveProject(project, 'failed');
     project.buildProblem = text;
     const owner = { clientId: project.client.id, env: project.env };

@@ -42,7 +42,7 @@ export async function isProjectReadyAwaited(db: AbstractSqlConnection, projectId
  */
 export async function notifyProjectReady(em: EntityManager, deps: NotifyDeps, projectId: string): Promise<string | null> {
   const project = await em.findOne(Project, { id: projectId }, { populate: ['owner', 'market', 'client'] });
-  if (!project || project.status !== 'editable') return null;
+  if (project?.status !== 'editable') return null;
   const tenant = { clientId: project.client.id, clientName: project.client.name, env: project.env };
 
   const row = await campaignRowOfProject(em, projectId);

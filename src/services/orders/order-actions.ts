@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Order, OrderLine } from '../../db/entities';
+import { type Order, OrderLine } from '../../db/entities';
 import { ConflictError } from '../../domain/errors';
 import {
   canMoveOrder,

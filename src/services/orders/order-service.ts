@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Order, OrderLine } from '../../db/entities';
-import { ACROSS_TENANTS, scopeToOwnerOf } from '../../db/tenant-filter';
+import { Order, type OrderLine } from '../../db/entities';
+import { scopeToOwnerOf } from '../../db/tenant-filter';
 import { lineOfPrinterEvent, printJobKeyOf, type PrinterEventJob } from './printer-job-match';
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';

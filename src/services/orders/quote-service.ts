@@ -1,5 +1,5 @@
 import { lessThanOrEqual } from 'dinero.js';
-import { Client, Market, Product, ProductPrice, Project, Quote } from '../../db/entities';
+import { Client, type Market, type Product, ProductPrice, Project, Quote } from '../../db/entities';
 import type { QuotedLine } from '../../db/entities/Quote';
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, RejectedError, ValidationError } from '../../domain/errors';

@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Project } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ValidationError, type FieldError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';

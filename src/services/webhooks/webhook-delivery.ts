@@ -28,7 +28,7 @@ export interface AttemptResult {
  */
 export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, pepper: string, deliveryId: string): Promise<AttemptResult> {
   const delivery = await em.findOne(WebhookDelivery, { id: deliveryId });
-  if (!delivery || delivery.status !== 'pending') {
+  if (delivery?.status !== 'pending') {
     return { delivered: delivery?.status === 'delivered', statusCode: null, error: delivery ? `delivery is ${delivery.status}` : 'no such delivery' };
   }
   if (delivery.orderingKey && !(await isDeliveryTurn(em, deliveryId))) return { delivered: false, statusCode: null, error: null, waiting: true };

@@ -38,7 +38,7 @@ describe('projects over GraphQL', () => {
       '/text.jpg': { body: Buffer.from('this is not a photo'), type: 'image/jpeg' },
     });
     ws = createClient({
-      url: api.url.replace('http', 'ws') + '/graphql',
+      url: `${api.url.replace('http', 'ws')}/graphql`,
       webSocketImpl: WebSocket,
       connectionParams: { accessKey: client.credentials.dev.accessKey, accessSecret: client.credentials.dev.accessSecret },
     });

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
+import { PDFDict, PDFDocument, PDFName, type PDFRawStream } from 'pdf-lib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { jpegSize, writeBookPdf } from '../../../src/imaging/print/book-pdf';
@@ -36,7 +36,13 @@ async function writeToStore(name: string, options: BookPdfOptions, watch?: (chun
   const store = new FilesystemFileStore(dir, 'http://127.0.0.1:4000');
   let result: Awaited<ReturnType<typeof writeBookPdf>> | undefined;
   await store.putStreamed(name, async (write) => {
-    result = await writeBookPdf({ ...options, write: (chunk) => (watch?.(chunk), write(chunk)) });
+    result = await writeBookPdf({
+      ...options,
+      write: (chunk) => {
+        watch?.(chunk);
+        return write(chunk);
+      },
+    });
   });
   return result!;
 }

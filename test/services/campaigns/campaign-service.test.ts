@@ -59,7 +59,7 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
       const { auth, secret, client } = await shopWithWebhook(receiver);
       const csvUrl = serveCsv(
         '/customers.csv',
-        [
+        `${[
           HEADER,
           `r-1,ann@example.com,,PB-HC-A4-P,local,0,de,${files.url('/beach.jpg')}|${files.url('/city.jpg')},"Summer, 2024",`, // 2
           `r-2,,customer-2,PB-HC-A4-P,local,0,,,,`, // 3
@@ -71,7 +71,7 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
           `over two lines",`, // 9
           `r-6,gus@example.com,,PB-HC-A4-P,local,999,,,,unknown market`, // 10
           `r-7,,,PB-HC-A4-P,local,0,,,,no identity`, // 11
-        ].join('\n') + '\n',
+        ].join('\n')}\n`,
       );
       const campaign = await runCampaign(auth, csvUrl);
 
