@@ -136,8 +136,7 @@ async function until(timeoutMs: number, what: string, done: () => Promise<boolea
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const env = (name: string) =>
-    process.env[name] ?? exitSaying(`set ${name} (see the top of examples/checkout.ts)`);
+  const env = (name: string) => process.env[name] ?? exitSaying(`set ${name} (see the top of examples/checkout.ts)`);
   await checkout({
     baseUrl: env('BASE_URL'),
     credentials: { accessKey: env('ACCESS_KEY'), accessSecret: env('ACCESS_SECRET') },

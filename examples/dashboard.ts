@@ -76,8 +76,7 @@ export function dashboard(options: DashboardOptions): Dashboard {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const env = (name: string) =>
-    process.env[name] ?? exitSaying(`set ${name} (see the top of examples/dashboard.ts)`);
+  const env = (name: string) => process.env[name] ?? exitSaying(`set ${name} (see the top of examples/dashboard.ts)`);
   const board = dashboard({
     baseUrl: env('BASE_URL'),
     credentials: { accessKey: env('ACCESS_KEY'), accessSecret: env('ACCESS_SECRET') },

@@ -19,7 +19,9 @@ export async function buildExplorer(outdir = path.join(root, '.build/explorer'))
   // GraphiQL and React are devDependencies: an install without them (npm ci --omit=dev) serves a
   // bundle built beforehand, or none (the explorer's page then says how to build it).
   if (!existsSync(path.join(root, 'node_modules/graphiql/package.json'))) {
-    console.warn('build-explorer: graphiql is not installed (a production install?); the GraphQL explorer is not built');
+    console.warn(
+      'build-explorer: graphiql is not installed (a production install?); the GraphQL explorer is not built',
+    );
     return;
   }
   const stamp = await stampOf();

@@ -26,7 +26,8 @@ const outdir = path.resolve(root, options.outdir ?? '.build');
 // .build but not the folder it sits in.
 await mkdir(outdir, { recursive: true });
 // The explorer's bundle is kept: it is rebuilt only when it changes (build-explorer.mjs), below.
-for (const entry of await readdir(outdir)) if (entry !== 'explorer') await rm(path.join(outdir, entry), { recursive: true, force: true });
+for (const entry of await readdir(outdir))
+  if (entry !== 'explorer') await rm(path.join(outdir, entry), { recursive: true, force: true });
 await build({
   absWorkingDir: root,
   entryPoints: {

@@ -13,7 +13,8 @@ import { startPrivatePostgres, type PrivatePostgres } from '../test/support/priv
 import { startS3TestServer, type S3TestServer } from '../test/support/s3-test-server';
 import pg from 'pg';
 
-const count = (value: string | undefined, fallback: number) => (value && /^[1-9]\d*$/.test(value) ? Number(value) : fallback);
+const count = (value: string | undefined, fallback: number) =>
+  value && /^[1-9]\d*$/.test(value) ? Number(value) : fallback;
 
 let postgres: PrivatePostgres | undefined;
 let databaseUrl = process.env.DATABASE_URL;
@@ -37,10 +38,17 @@ const cluster = await startCluster({
   await postgres?.destroy();
   throw error;
 });
-console.log(`Photobook cluster: ${cluster.apis.length} API processes and ${cluster.workers.length} workers behind HAProxy`);
+console.log(
+  `Photobook cluster: ${cluster.apis.length} API processes and ${cluster.workers.length} workers behind HAProxy`,
+);
 console.log(`  balancer     ${cluster.url}   (docs: ${cluster.url}/docs)`);
-console.log(`  files        ${s3 ? `${s3.env.FILE_STORE} on the S3 test server ${s3.endpoint}` : process.env.FILE_STORE}`);
-for (const member of [...cluster.apis, ...cluster.workers]) console.log(`  ${member.name.padEnd(12)} ${member.url}${member.executorId ? `   executor ${member.executorId}` : ''}`);
+console.log(
+  `  files        ${s3 ? `${s3.env.FILE_STORE} on the S3 test server ${s3.endpoint}` : process.env.FILE_STORE}`,
+);
+for (const member of [...cluster.apis, ...cluster.workers])
+  console.log(
+    `  ${member.name.padEnd(12)} ${member.url}${member.executorId ? `   executor ${member.executorId}` : ''}`,
+  );
 console.log(`  demo client  ${cluster.dataDir}/demo-client.json (dev and prod credentials)`);
 console.log(`  a client     ${(await cluster.cli('client', 'create', '--name', 'Cluster shop', '--json')).trim()}`);
 console.log('Ctrl-C stops it.');

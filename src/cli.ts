@@ -78,7 +78,11 @@ async function main(argv: string[]): Promise<void> {
       case 'client list': {
         const clients = await admin.list();
         if (values.json) console.log(terminalJson(clients));
-        else for (const c of clients) console.log(terminalLine`${c.clientId}  ${c.name}  dev=${c.accessKeys.dev ?? '-'}  prod=${c.accessKeys.prod ?? '-'}`);
+        else
+          for (const c of clients)
+            console.log(
+              terminalLine`${c.clientId}  ${c.name}  dev=${c.accessKeys.dev ?? '-'}  prod=${c.accessKeys.prod ?? '-'}`,
+            );
         break;
       }
       case 'client rotate': {
@@ -92,7 +96,11 @@ async function main(argv: string[]): Promise<void> {
         // The editor's frame-ancestors: every --origin replaces the list; none empties it (no page may frame the editor).
         if (!values.client) throw new UsageError('client shop-origins needs --client <clientId>');
         const result = await admin.setShopOrigins(values.client, values.origin ?? []);
-        console.log(values.json ? terminalJson(result) : terminalLine`shop origins of ${result.clientId}: ${result.shopOrigins.join(' ') || "none (no page may frame the editor)"}`);
+        console.log(
+          values.json
+            ? terminalJson(result)
+            : terminalLine`shop origins of ${result.clientId}: ${result.shopOrigins.join(' ') || 'none (no page may frame the editor)'}`,
+        );
         break;
       }
       case 'catalogue import': {
@@ -103,13 +111,28 @@ async function main(argv: string[]): Promise<void> {
         await replaceCatalogue(em, values.client, catalogue);
         console.log(
           values.json
-            ? terminalJson({ clientId: values.client, products: catalogue.products.length, markets: catalogue.markets.length })
+            ? terminalJson({
+                clientId: values.client,
+                products: catalogue.products.length,
+                markets: catalogue.markets.length,
+              })
             : terminalLine`imported ${catalogue.products.length} products in ${catalogue.markets.length} markets for ${values.client}`,
         );
         break;
       }
       default:
-        if (await runCampaignCommand(`${group} ${command}`, { em, pepper, values, rest, usage: (message) => { throw new UsageError(message); } })) break;
+        if (
+          await runCampaignCommand(`${group} ${command}`, {
+            em,
+            pepper,
+            values,
+            rest,
+            usage: (message) => {
+              throw new UsageError(message);
+            },
+          })
+        )
+          break;
         if (
           await runFlowCommand(`${group} ${command}`, {
             orm: database.orm,
@@ -124,7 +147,20 @@ async function main(argv: string[]): Promise<void> {
           })
         )
           break;
-        if (await runProductionCommand(`${group} ${command}`, { em, config, databaseUrl: database.url, log, values, rest, usage: (message) => { throw new UsageError(message); } })) break;
+        if (
+          await runProductionCommand(`${group} ${command}`, {
+            em,
+            config,
+            databaseUrl: database.url,
+            log,
+            values,
+            rest,
+            usage: (message) => {
+              throw new UsageError(message);
+            },
+          })
+        )
+          break;
         throw new UsageError(`unknown command "${[group, command].filter(Boolean).join(' ')}"`);
     }
   } finally {
@@ -155,6 +191,11 @@ main(process.argv.slice(2)).catch((error: unknown) => {
     process.exit(1);
   }
   // Line by line: a stack's own line breaks stay, anything in its messages is shown, not obeyed.
-  console.error(String((error as Error)?.stack ?? error).split('\n').map(shownAsText).join('\n'));
+  console.error(
+    String((error as Error)?.stack ?? error)
+      .split('\n')
+      .map(shownAsText)
+      .join('\n'),
+  );
   process.exit(1);
 });

@@ -71,7 +71,12 @@ export async function startService(config: Config, log: Logger): Promise<Running
   const parkedFlows = engine.parkedFlows?.bind(engine);
   const parkedWatch =
     runsFlows && parkedFlows
-      ? watchParkedFlows({ parkedFlows, onParked: (flow) => failWorkOfParkedFlow(database.orm, flow), intervalMs: PARKED_FLOW_CHECK_MS, log })
+      ? watchParkedFlows({
+          parkedFlows,
+          onParked: (flow) => failWorkOfParkedFlow(database.orm, flow),
+          intervalMs: PARKED_FLOW_CHECK_MS,
+          log,
+        })
       : undefined;
   // Deployment-wide figures read at scrape time (src/metrics/service-state.ts); queues are DBOS's.
   const stateReport = reportServiceState({
@@ -86,7 +91,14 @@ export async function startService(config: Config, log: Logger): Promise<Running
     ? await buildApp({
         config,
         services: createAppServices({
-          config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache,
+          config,
+          em: database.orm.em,
+          pepper,
+          files,
+          engine,
+          printers,
+          log,
+          credentialCache,
         }),
         bus,
         log,

@@ -37,7 +37,11 @@ export async function assembleWorkParts(config: Config, log: Logger): Promise<Wo
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const printers = createPrinters(config, files, fetch);
   const activitiesFor = (engine: WorkflowEngine) =>
-    withInjectedFaults(createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine }), config, log);
+    withInjectedFaults(
+      createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine }),
+      config,
+      log,
+    );
   return { database, pepper, files, fetch, printers, activitiesFor };
 }
 

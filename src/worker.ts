@@ -72,7 +72,10 @@ const workflowBundlePath = existsSync(prebuiltWorkflows) ? prebuiltWorkflows : u
 try {
   const { namespace, taskQueue } = temporal;
   const worker = await createFlowWorker({ connection, namespace, taskQueue, activities, workflowBundlePath });
-  log.info({ address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue }, 'Temporal worker running');
+  log.info(
+    { address: temporal.address, namespace: temporal.namespace, taskQueue: temporal.taskQueue },
+    'Temporal worker running',
+  );
   // Temporal's runtime shuts the worker down gracefully on SIGINT and SIGTERM (its default
   // shutdownSignals); run() resolves once in-flight tasks have finished.
   await worker.run();

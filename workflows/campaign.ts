@@ -3,7 +3,10 @@ import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { CAMPAIGN_FLOW } from '../src/domain/flows';
 import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 
-type Activities = Pick<CampaignActivities, 'importCampaignCsv' | 'failCampaign' | 'generateCampaignPage' | 'finishCampaignGeneration'>;
+type Activities = Pick<
+  CampaignActivities,
+  'importCampaignCsv' | 'failCampaign' | 'generateCampaignPage' | 'finishCampaignGeneration'
+>;
 
 const database = DATABASE_ACTIVITY_POLICY;
 /** Downloading and storing the whole file; a passing network failure is tried again. */
@@ -25,7 +28,12 @@ const page: ActivityOptions = {
  */
 export const campaignFlow: FlowDefinition<typeof CAMPAIGN_FLOW, Activities> = {
   contract: CAMPAIGN_FLOW,
-  activityOptions: { importCampaignCsv: download, failCampaign: database, generateCampaignPage: page, finishCampaignGeneration: database },
+  activityOptions: {
+    importCampaignCsv: download,
+    failCampaign: database,
+    generateCampaignPage: page,
+    finishCampaignGeneration: database,
+  },
   async run({ activities }, { campaignId }) {
     let imported: { status: string };
     try {

@@ -6,4 +6,10 @@ import { webhookDeliveryFlow } from './webhook-delivery';
 import type { AnyFlowDefinition } from './flow-context';
 
 /** Every flow of the service, run by both engines (workflows/temporal/ runs the same list): its registration. */
-export const FLOWS: AnyFlowDefinition[] = [projectBuildFlow, projectExpungeFlow, printFulfilmentFlow, campaignFlow, webhookDeliveryFlow];
+export const FLOWS: AnyFlowDefinition[] = [
+  projectBuildFlow,
+  projectExpungeFlow,
+  printFulfilmentFlow,
+  campaignFlow,
+  webhookDeliveryFlow,
+];

@@ -12,11 +12,23 @@ const render: ActivityOptions = {
   queue: 'renders',
   startToCloseTimeoutMs: 10 * 60_000,
   // A full or unavailable store is ridden out by the flow itself (resource-retry.ts), with durable sleeps.
-  retry: { maximumAttempts: 5, initialIntervalMs: 2_000, backoffCoefficient: 2, maximumIntervalMs: 60_000, nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR] },
+  retry: {
+    maximumAttempts: 5,
+    initialIntervalMs: 2_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 60_000,
+    nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR],
+  },
 };
 const printer: ActivityOptions = {
   startToCloseTimeoutMs: 5 * 60_000,
-  retry: { maximumAttempts: 0, initialIntervalMs: 5_000, backoffCoefficient: 2, maximumIntervalMs: 10 * 60_000, nonRetryableErrorTypes: ['PrinterRejectedJob', RESOURCE_UNAVAILABLE_ERROR] },
+  retry: {
+    maximumAttempts: 0,
+    initialIntervalMs: 5_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 10 * 60_000,
+    nonRetryableErrorTypes: ['PrinterRejectedJob', RESOURCE_UNAVAILABLE_ERROR],
+  },
 };
 
 type FulfilmentActivities = ProductionActivities & ResourceActivities;

@@ -8,7 +8,10 @@ import type { ResourceActivities } from '../src/activities/resource-activities';
 import type { FlowContext } from './flow-context';
 import { failureReasonOf, rideOutResourceFaults } from './resource-retry';
 
-type Activities = Pick<ProjectActivities, 'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook' | 'failBuild'> &
+type Activities = Pick<
+  ProjectActivities,
+  'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook' | 'failBuild'
+> &
   Pick<CampaignActivities, 'notifyProjectReady' | 'reportProjectNotReady'> &
   ResourceActivities;
 
@@ -21,11 +24,23 @@ const database = DATABASE_ACTIVITY_POLICY;
  */
 const download: ActivityOptions = {
   startToCloseTimeoutMs: 5 * 60_000,
-  retry: { maximumAttempts: 2, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 2_000, nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR] },
+  retry: {
+    maximumAttempts: 2,
+    initialIntervalMs: 1_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 2_000,
+    nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR],
+  },
 };
 const imaging: ActivityOptions = {
   startToCloseTimeoutMs: 120_000,
-  retry: { maximumAttempts: 3, initialIntervalMs: 1_000, backoffCoefficient: 2, maximumIntervalMs: 10_000, nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR] },
+  retry: {
+    maximumAttempts: 3,
+    initialIntervalMs: 1_000,
+    backoffCoefficient: 2,
+    maximumIntervalMs: 10_000,
+    nonRetryableErrorTypes: [RESOURCE_UNAVAILABLE_ERROR],
+  },
 };
 
 /** Photos fetched at once: hides network latency without hammering one photo host. */
@@ -66,7 +81,11 @@ export const projectBuildFlow: FlowDefinition<typeof PROJECT_BUILD_FLOW, Activit
       return { status: 'failed', pages: 0 };
     }
     if (built.status === 'editable') await activities.notifyProjectReady(projectId);
-    else await activities.reportProjectNotReady(projectId, `project ${projectId} is ${built.status}; it never became editable and is not notified`);
+    else
+      await activities.reportProjectNotReady(
+        projectId,
+        `project ${projectId} is ${built.status}; it never became editable and is not notified`,
+      );
     return built;
   },
 };
@@ -83,13 +102,19 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
     // Downloads of a batch, then its failures in photo order, then its analyses: calls are always
     // made in an order that does not depend on which download finished first, which replay
     // under either engine relies on (DBOS hands recorded outcomes back by call order).
-    const downloads = await Promise.allSettled(batch.map((photoId) => activities.downloadPhoto(photoId, downloadDeadline)));
+    const downloads = await Promise.allSettled(
+      batch.map((photoId) => activities.downloadPhoto(photoId, downloadDeadline)),
+    );
     for (const [index, download] of downloads.entries()) {
       if (download.status !== 'rejected') continue;
       // The store could not take the photo: not the photo's fault. Fetched again (with no deadline:
       // the wait was the store's) once it can; a store that stays full fails the build, not the photo.
       if (isResourceUnavailable(download.reason)) await ride(() => activities.downloadPhoto(batch[index]));
-      else await activities.failPhoto(batch[index], { code: 'DOWNLOAD_FAILED', message: (download.reason as Error).message });
+      else
+        await activities.failPhoto(batch[index], {
+          code: 'DOWNLOAD_FAILED',
+          message: (download.reason as Error).message,
+        });
     }
     const analyses = await Promise.allSettled(batch.map((photoId) => activities.analyzePhoto(photoId)));
     for (const [index, analysis] of analyses.entries()) {

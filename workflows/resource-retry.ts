@@ -13,7 +13,11 @@ const LONGEST_PAUSE_MS = 60_000;
  * outlasts the window, or any other error at once, is thrown for the flow to fail its line or
  * project. Sleeps survive restarts, so the window counts from the first fault, not from a restart.
  */
-export async function rideOutResourceFaults<T>(ctx: Pick<FlowContext<never>, 'sleep' | 'now'>, window: () => Promise<number>, call: () => Promise<T>): Promise<T> {
+export async function rideOutResourceFaults<T>(
+  ctx: Pick<FlowContext<never>, 'sleep' | 'now'>,
+  window: () => Promise<number>,
+  call: () => Promise<T>,
+): Promise<T> {
   let windowMs: number | undefined;
   let since: number | undefined;
   let pause = FIRST_PAUSE_MS;

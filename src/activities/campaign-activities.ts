@@ -6,7 +6,12 @@ import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
 import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
-import { failRowOfProject, finishCampaignGeneration, generateCampaignPage, settleDelivery } from '../services/campaigns/campaign-rows';
+import {
+  failRowOfProject,
+  finishCampaignGeneration,
+  generateCampaignPage,
+  settleDelivery,
+} from '../services/campaigns/campaign-rows';
 import { EditorLinks } from '../services/projects/editor-links';
 import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
 import { attemptDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
@@ -35,7 +40,9 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
   return {
     async importCampaignCsv(campaignId: string): Promise<{ status: CampaignStatus }> {
       const em = await emForCampaign(orm, campaignId);
-      return em ? importCampaignCsv(em, fetch, campaignId, { maxRows: config.limits.campaignMaxRows }) : { status: 'failed' };
+      return em
+        ? importCampaignCsv(em, fetch, campaignId, { maxRows: config.limits.campaignMaxRows })
+        : { status: 'failed' };
     },
 
     async failCampaign(campaignId: string, reason: string): Promise<void> {
@@ -71,14 +78,16 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
       const em = await emForDelivery(orm, deliveryId);
       if (!em) return { delivered: false, statusCode: null, error: 'no such delivery' };
       const result = await attemptDelivery(em, fetch, pepper, deliveryId);
-      if (!result.delivered && !result.waiting) log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
+      if (!result.delivered && !result.waiting)
+        log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
       return result;
     },
 
     async finishWebhook(deliveryId: string, outcome: 'delivered' | 'failed'): Promise<void> {
       const em = await emForDelivery(orm, deliveryId);
       const delivery = em ? await settleDelivery(em.fork(), deliveryId, outcome) : null;
-      if (outcome === 'failed' && delivery?.status === 'failed') recordFlowFailure(WEBHOOK_DELIVERY_FLOW.name, 'gave_up');
+      if (outcome === 'failed' && delivery?.status === 'failed')
+        recordFlowFailure(WEBHOOK_DELIVERY_FLOW.name, 'gave_up');
       log.info({ deliveryId, status: delivery?.status }, 'webhook delivery settled');
     },
   };

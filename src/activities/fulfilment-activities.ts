@@ -33,7 +33,8 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
     setLineStatus: async (lineId: string, status: OrderStatus, trackingUrl?: string, parcels?: Parcel[]) =>
       production.moveLine(await emFor(lineId), lineId, status, trackingUrl, parcels),
     planRender: async (lineId: string) => production.planRender(await emFor(lineId), lineId),
-    renderPages: async (lineId: string, from: number, to: number) => production.renderPages(await emFor(lineId), lineId, from, to),
+    renderPages: async (lineId: string, from: number, to: number) =>
+      production.renderPages(await emFor(lineId), lineId, from, to),
     assemblePrintFiles: async (lineId: string) => production.assemblePrintFiles(await emFor(lineId), lineId),
     submitPrintJob: async (lineId: string) => production.submitPrintJob(await emFor(lineId), lineId),
     /** Production gave up: the line is `failed processing` with the reason, for the shop and the operator. */

@@ -11,10 +11,17 @@ const CHUNK = 1 << 20;
  * run and every recovery. Otherwise the activities are returned as they are.
  */
 // biome-ignore lint/suspicious/noExplicitAny: wraps any activity, whatever its arguments and result
-export function withInjectedFaults<A extends Record<string, (...args: any[]) => Promise<any>>>(activities: A, config: Pick<Config, 'exhaustMemoryInActivity'>, log: Logger): A {
+export function withInjectedFaults<A extends Record<string, (...args: any[]) => Promise<any>>>(
+  activities: A,
+  config: Pick<Config, 'exhaustMemoryInActivity'>,
+  log: Logger,
+): A {
   const name = config.exhaustMemoryInActivity;
   if (!name || !(name in activities)) return activities;
-  log.warn({ activity: name }, 'TEST_EXHAUST_MEMORY_IN_ACTIVITY: this activity exhausts the heap whenever it runs (tests only)');
+  log.warn(
+    { activity: name },
+    'TEST_EXHAUST_MEMORY_IN_ACTIVITY: this activity exhausts the heap whenever it runs (tests only)',
+  );
   const exhaust = async () => {
     const kept: unknown[] = [];
     for (;;) {

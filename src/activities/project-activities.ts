@@ -41,7 +41,10 @@ const PREVIEW_LONG_SIDE = 800;
  */
 export function createProjectActivities({ orm, files, fetch, log, config }: ProjectActivityDeps) {
   const { photoDownloadTimeoutMs, buildDownloadDeadlineMs } = config.durations;
-  const timeLimitProblem = { code: DOWNLOAD_TIME_LIMIT, message: `not downloaded within the build's download time limit (${buildDownloadDeadlineMs / 1000} s)` };
+  const timeLimitProblem = {
+    code: DOWNLOAD_TIME_LIMIT,
+    message: `not downloaded within the build's download time limit (${buildDownloadDeadlineMs / 1000} s)`,
+  };
   return {
     /**
      * created -> building; returns the photos still to fetch and analyse, and when their
@@ -69,7 +72,10 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
         return;
       }
       const timeoutMs = Math.min(photoDownloadTimeoutMs, left);
-      const key = photoOriginalKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey), photo.id);
+      const key = photoOriginalKey(
+        projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey),
+        photo.id,
+      );
       try {
         const bytes = await files.putStreamed(key, (write) => fetch(photo.url, { timeoutMs, onChunk: write }));
         await updatePhoto(em, photo, { status: 'analyzing', originalKey: key, bytes });
@@ -80,7 +86,11 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
           await updatePhoto(em, photo, { status: 'failed', problem: timeLimitProblem });
           return;
         }
-        if (error.code === 'TIMEOUT' || error.code === 'UNREACHABLE' || (error.code === 'HTTP_STATUS' && (error.status ?? 0) >= 500)) {
+        if (
+          error.code === 'TIMEOUT' ||
+          error.code === 'UNREACHABLE' ||
+          (error.code === 'HTTP_STATUS' && (error.status ?? 0) >= 500)
+        ) {
           // Possibly passing: retry, and report the photo as failed only when retries are spent.
           throw Object.assign(new Error(`${error.code}: ${error.message}`), { name: 'PhotoDownloadFailed' });
         }
@@ -117,7 +127,10 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
           const original = { file: await files.localFile(originalKey, scratch) };
           return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original) };
         });
-        const thumbnailKey = photoThumbnailKey(projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey), photo.id);
+        const thumbnailKey = photoThumbnailKey(
+          projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey),
+          photo.id,
+        );
         await files.put(thumbnailKey, thumbnail);
         await updatePhoto(em, photo, {
           status: 'idle',
@@ -176,7 +189,8 @@ export function createProjectActivities({ orm, files, fetch, log, config }: Proj
       await files.put(key, preview);
 
       const status = await finishProjectBuild(db, projectId, { book, previewKey: key });
-      if (status === 'editable') log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
+      if (status === 'editable')
+        log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
       return { status, pages: book.pages.length };
     },
   };

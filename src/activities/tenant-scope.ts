@@ -17,12 +17,16 @@ export async function emForProject(orm: MikroORM, projectId: string): Promise<En
 }
 
 export async function emForPhoto(orm: MikroORM, photoId: string): Promise<EntityManager | null> {
-  const photo = await orm.em.fork().findOne(Photo, { id: photoId }, { fields: ['project.client', 'project.env'], ...LOOKUP });
+  const photo = await orm.em
+    .fork()
+    .findOne(Photo, { id: photoId }, { fields: ['project.client', 'project.env'], ...LOOKUP });
   return photo ? scopeToOwnerOf(orm.em.fork(), photo.project) : null;
 }
 
 export async function emForOrderLine(orm: MikroORM, lineId: string): Promise<EntityManager | null> {
-  const line = await orm.em.fork().findOne(OrderLine, { id: lineId }, { fields: ['order.client', 'order.env'], ...LOOKUP });
+  const line = await orm.em
+    .fork()
+    .findOne(OrderLine, { id: lineId }, { fields: ['order.client', 'order.env'], ...LOOKUP });
   return line ? scopeToOwnerOf(orm.em.fork(), line.order) : null;
 }
 
@@ -32,6 +36,8 @@ export async function emForCampaign(orm: MikroORM, campaignId: string): Promise<
 }
 
 export async function emForDelivery(orm: MikroORM, deliveryId: string): Promise<EntityManager | null> {
-  const delivery = await orm.em.fork().findOne(WebhookDelivery, { id: deliveryId }, { fields: ['client', 'env'], ...LOOKUP });
+  const delivery = await orm.em
+    .fork()
+    .findOne(WebhookDelivery, { id: deliveryId }, { fields: ['client', 'env'], ...LOOKUP });
   return delivery ? scopeToOwnerOf(orm.em.fork(), delivery) : null;
 }

@@ -9,7 +9,15 @@ import { Campaign, EventRecord } from '../db/entities';
 import { envelopeOf } from '../services/webhooks/webhook-events';
 import { sendTestEvent } from '../services/webhooks/test-event';
 import { isEnvironment, type Environment } from '../domain/environment';
-import { eventTypesOf, findWebhook, rotateWebhookSecret, setWebhook, setWebhookEventTypes, type IssuedWebhook, type WebhookTarget } from '../services/webhooks/webhook-endpoints';
+import {
+  eventTypesOf,
+  findWebhook,
+  rotateWebhookSecret,
+  setWebhook,
+  setWebhookEventTypes,
+  type IssuedWebhook,
+  type WebhookTarget,
+} from '../services/webhooks/webhook-endpoints';
 import { campaignCounts, type CampaignCounts } from '../services/campaigns/campaign-progress';
 import { ACROSS_TENANTS, scopeToTenant } from '../db/tenant-filter';
 import { terminalJson, terminalLine } from './terminal-text';
@@ -46,8 +54,16 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
       const where = target();
       if (!values.url) return usage('webhook set needs --url <url>');
       const issued = await setWebhook(scopeToTenant(em, where), pepper, where, values.url);
-      const types = values.events === undefined ? undefined : values.events === 'all' ? null : values.events.split(',').map((t) => t.trim());
-      const chosen = types === undefined ? undefined : eventTypesOf(await setWebhookEventTypes(scopeToTenant(em, where), where, types));
+      const types =
+        values.events === undefined
+          ? undefined
+          : values.events === 'all'
+            ? null
+            : values.events.split(',').map((t) => t.trim());
+      const chosen =
+        types === undefined
+          ? undefined
+          : eventTypesOf(await setWebhookEventTypes(scopeToTenant(em, where), where, types));
       printIssued(issued, where.env, values.json, chosen);
       return true;
     }
@@ -59,37 +75,84 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     case 'webhook show': {
       const where = target();
       const endpoint = await findWebhook(scopeToTenant(em, where), where);
-      if (values.json) console.log(terminalJson(endpoint ? { url: endpoint.url, env: where.env, eventTypes: eventTypesOf(endpoint), updatedAt: endpoint.updatedAt.toISOString() } : null));
-      else console.log(endpoint ? terminalLine`${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}` : terminalLine`no webhook set for ${where.env}`);
+      if (values.json)
+        console.log(
+          terminalJson(
+            endpoint
+              ? {
+                  url: endpoint.url,
+                  env: where.env,
+                  eventTypes: eventTypesOf(endpoint),
+                  updatedAt: endpoint.updatedAt.toISOString(),
+                }
+              : null,
+          ),
+        );
+      else
+        console.log(
+          endpoint
+            ? terminalLine`${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}`
+            : terminalLine`no webhook set for ${where.env}`,
+        );
       return true;
     }
     case 'webhook test': {
       // The running service's outbox relay sends it within a moment.
       const where = target();
       const delivery = await sendTestEvent(scopeToTenant(em, where), where, 'the operator (CLI)');
-      if (values.json) console.log(terminalJson({ deliveryId: delivery.id, eventId: delivery.eventId, url: delivery.url }));
-      else console.log(terminalLine`queued webhook.test ${delivery.eventId} to ${delivery.url} (delivery ${delivery.id}); the running service sends it`);
+      if (values.json)
+        console.log(terminalJson({ deliveryId: delivery.id, eventId: delivery.eventId, url: delivery.url }));
+      else
+        console.log(
+          terminalLine`queued webhook.test ${delivery.eventId} to ${delivery.url} (delivery ${delivery.id}); the running service sends it`,
+        );
       return true;
     }
     case 'webhook events': {
       const where = target();
       const limit = values.limit === undefined ? 20 : Number(values.limit);
       const scoped = scopeToTenant(em, where);
-      const latest = await scoped.find(EventRecord, {}, { orderBy: { position: 'desc' }, limit: Number.isInteger(limit) && limit > 0 && limit <= 100 ? limit : usage('--limit must be from 1 to 100') });
+      const latest = await scoped.find(
+        EventRecord,
+        {},
+        {
+          orderBy: { position: 'desc' },
+          limit: Number.isInteger(limit) && limit > 0 && limit <= 100 ? limit : usage('--limit must be from 1 to 100'),
+        },
+      );
       const events = latest.reverse().map(envelopeOf);
       if (values.json) console.log(terminalJson(events));
-      else for (const e of events) console.log(terminalLine`${e.occurredAt}  ${e.id}  ${e.type.padEnd(26)}  ${String(e.data.orderId ?? '')}  ${e.sequence ?? ''}`);
+      else
+        for (const e of events)
+          console.log(
+            terminalLine`${e.occurredAt}  ${e.id}  ${e.type.padEnd(26)}  ${String(e.data.orderId ?? '')}  ${e.sequence ?? ''}`,
+          );
       return true;
     }
     case 'campaign list': {
       // The operator sees every client's campaigns.
-      const campaigns = await em.find(Campaign, values.client ? { client: values.client } : {}, { orderBy: { createdAt: 'desc' }, limit: 100, populate: ['client'], ...ACROSS_TENANTS });
+      const campaigns = await em.find(Campaign, values.client ? { client: values.client } : {}, {
+        orderBy: { createdAt: 'desc' },
+        limit: 100,
+        populate: ['client'],
+        ...ACROSS_TENANTS,
+      });
       const listed = [];
       for (const c of campaigns) {
-        listed.push({ id: c.id, clientId: c.client.id, env: c.env, status: c.status, csvUrl: c.csvUrl, createdAt: c.createdAt.toISOString(), counts: await campaignCounts(em, c) });
+        listed.push({
+          id: c.id,
+          clientId: c.client.id,
+          env: c.env,
+          status: c.status,
+          csvUrl: c.csvUrl,
+          createdAt: c.createdAt.toISOString(),
+          counts: await campaignCounts(em, c),
+        });
       }
       if (values.json) console.log(terminalJson(listed));
-      else for (const c of listed) console.log(terminalLine`${c.id}  ${c.env}  ${c.status.padEnd(10)}  ${summary(c.counts)}  ${c.csvUrl}`);
+      else
+        for (const c of listed)
+          console.log(terminalLine`${c.id}  ${c.env}  ${c.status.padEnd(10)}  ${summary(c.counts)}  ${c.csvUrl}`);
       return true;
     }
     case 'campaign watch': {
@@ -113,7 +176,10 @@ async function watch(em: EntityManager, id: string, usage: (message: string) => 
   let state = await load();
   if (!state) return usage(`no campaign ${id}`);
   const bar = new cliProgress.SingleBar(
-    { format: `${id} {status} |{bar}| {value}/{total} rows settled | generated {generated} notified {notified} failed {failed}`, hideCursor: true },
+    {
+      format: `${id} {status} |{bar}| {value}/{total} rows settled | generated {generated} notified {notified} failed {failed}`,
+      hideCursor: true,
+    },
     cliProgress.Presets.shades_classic,
   );
   const settled = (c: CampaignCounts) => c.notified + c.failed + c.duplicate;
@@ -125,7 +191,9 @@ async function watch(em: EntityManager, id: string, usage: (message: string) => 
     bar.update(settled(state.counts), { status: state.campaign.status, ...state.counts });
   }
   bar.stop();
-  console.log(terminalLine`${id} ${state.campaign.status}: ${summary(state.counts)}${state.campaign.reason ? ` (${state.campaign.reason})` : ''}`);
+  console.log(
+    terminalLine`${id} ${state.campaign.status}: ${summary(state.counts)}${state.campaign.reason ? ` (${state.campaign.reason})` : ''}`,
+  );
   return state.campaign.status;
 }
 
@@ -140,6 +208,7 @@ function printIssued(issued: IssuedWebhook, env: Environment, json: boolean, eve
   }
   console.log(terminalLine`webhook (${env}): ${issued.url}`);
   if (eventTypes) console.log(terminalLine`event types: ${eventTypes.join(', ')}`);
-  if (issued.secret) console.log(terminalLine`signing secret: ${issued.secret}\nThe secret is shown only now; store it safely.`);
+  if (issued.secret)
+    console.log(terminalLine`signing secret: ${issued.secret}\nThe secret is shown only now; store it safely.`);
   else console.log('signing secret unchanged (replace it with: webhook rotate-secret)');
 }

@@ -56,7 +56,8 @@ export async function runFlowCommand(command: string, input: FlowCommandInput): 
     switch (command) {
       case 'flow list': {
         const limit = values.limit === undefined ? 100 : Number(values.limit);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 10_000) return usage('--limit must be an integer from 1 to 10000');
+        if (!Number.isInteger(limit) || limit < 1 || limit > 10_000)
+          return usage('--limit must be an integer from 1 to 10000');
         const runs = await client.listWorkflows({
           status: values.dead ? PARKED : [...UNFINISHED, PARKED],
           sortDesc: true,
@@ -67,14 +68,20 @@ export async function runFlowCommand(command: string, input: FlowCommandInput): 
         if (values.json) {
           console.log(JSON.stringify(runs.map(describe)));
         } else {
-          for (const r of runs.map(describe)) console.log(`${r.workflowId}  ${r.flow}  ${r.status}  attempts=${r.recoveryAttempts}  updated ${r.updatedAt}`);
+          for (const r of runs.map(describe))
+            console.log(
+              `${r.workflowId}  ${r.flow}  ${r.status}  attempts=${r.recoveryAttempts}  updated ${r.updatedAt}`,
+            );
           if (runs.length === 0) console.log(values.dead ? 'no parked flow runs' : 'no flow runs under way or parked');
         }
         return true;
       }
       case 'flow retry': {
         const status = await run();
-        if (!RETRYABLE.includes(status.status)) throw new Error(`flow run ${status.workflowID} is ${status.status}: only a parked or cancelled run can be retried`);
+        if (!RETRYABLE.includes(status.status))
+          throw new Error(
+            `flow run ${status.workflowID} is ${status.status}: only a parked or cancelled run can be retried`,
+          );
         // Its order line back where the run left it, then the run from its last recorded step.
         await reopenWorkOfParkedFlow(orm, status.workflowID);
         await client.resumeWorkflow(status.workflowID);
@@ -83,7 +90,8 @@ export async function runFlowCommand(command: string, input: FlowCommandInput): 
       }
       case 'flow cancel': {
         const status = await run();
-        if (status.status === 'SUCCESS' || status.status === 'ERROR') throw new Error(`flow run ${status.workflowID} has already ended (${status.status})`);
+        if (status.status === 'SUCCESS' || status.status === 'ERROR')
+          throw new Error(`flow run ${status.workflowID} has already ended (${status.status})`);
         await client.cancelWorkflow(status.workflowID);
         console.log(`flow run ${status.workflowID} (${status.workflowName}) cancelled`);
         return true;

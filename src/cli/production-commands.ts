@@ -40,10 +40,18 @@ export async function runProductionCommand(command: string, input: ProductionCom
   try {
     if (command === 'order retry') {
       const { status } = await retryOrderLine(input.em, engine, id);
-      console.log(input.values.json ? JSON.stringify({ orderLineId: id, status }) : `order line ${id} is ${status} again; its fulfilment renders what is missing and goes on`);
+      console.log(
+        input.values.json
+          ? JSON.stringify({ orderLineId: id, status })
+          : `order line ${id} is ${status} again; its fulfilment renders what is missing and goes on`,
+      );
     } else {
       const { status, workflowId } = await rebuildProject(input.em, engine, id);
-      console.log(input.values.json ? JSON.stringify({ projectId: id, status, workflowId }) : `project ${id} is ${status} again (run ${workflowId})`);
+      console.log(
+        input.values.json
+          ? JSON.stringify({ projectId: id, status, workflowId })
+          : `project ${id} is ${status} again (run ${workflowId})`,
+      );
     }
   } finally {
     await engine.stop();

@@ -19,7 +19,10 @@ export function shownAsText(text: string): string {
  * or a stored row could carry) is shownAsText. `terminalLine\`${id}  ${orderId}\``
  */
 export function terminalLine(strings: TemplateStringsArray, ...values: unknown[]): string {
-  return strings.reduce((line, piece, i) => line + piece + (i < values.length ? shownAsText(String(values[i])) : ''), '');
+  return strings.reduce(
+    (line, piece, i) => line + piece + (i < values.length ? shownAsText(String(values[i])) : ''),
+    '',
+  );
 }
 
 /** Characters JSON.stringify leaves as they are that a terminal still acts on (C1 controls, bidirectional controls). */
@@ -27,5 +30,8 @@ const ACTING_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u202a-\u202e\u2066-\u20
 
 /** `value` as JSON for a terminal: JSON.stringify's text with the characters it leaves raw written as `\uXXXX` (the same JSON value). */
 export function terminalJson(value: unknown): string {
-  return JSON.stringify(value).replace(ACTING_IN_JSON, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return JSON.stringify(value).replace(
+    ACTING_IN_JSON,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }

@@ -20,7 +20,11 @@ const duration = (fallback: string) =>
   Type.String({ pattern: DURATION, default: fallback, description: 'a duration such as 500ms, 30s, 15m, 2h or 2d' });
 /** A duration that is not zero: a time limit of nothing would fail every call it bounds. */
 const limit = (fallback: string) =>
-  Type.String({ pattern: `^(?!0+(\\.0+)?(ms|s|m|h|d)?$)${DURATION.slice(1)}`, default: fallback, description: 'a duration above zero such as 500ms, 30s, 15m, 2h or 2d' });
+  Type.String({
+    pattern: `^(?!0+(\\.0+)?(ms|s|m|h|d)?$)${DURATION.slice(1)}`,
+    default: fallback,
+    description: 'a duration above zero such as 500ms, 30s, 15m, 2h or 2d',
+  });
 const count = (fallback: number, what: string) =>
   Type.Integer({ minimum: 1, default: fallback, description: `a positive integer (${what})` });
 const oneOf = <const Values extends string[]>(values: readonly [...Values], fallback: Values[number]) =>
@@ -42,7 +46,9 @@ const EnvironmentSchema = Type.Object(
       Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' }),
     ),
     /** Unset means: start the embedded PostgreSQL in DATA_DIR. */
-    DATABASE_URL: Type.Optional(Type.String({ format: 'postgres-url', writeOnly: true, description: 'a postgres:// URL' })),
+    DATABASE_URL: Type.Optional(
+      Type.String({ format: 'postgres-url', writeOnly: true, description: 'a postgres:// URL' }),
+    ),
     DATA_DIR: Type.String({ default: '.data', description: 'a directory' }),
     /** The ORM's pool: most of a process's PostgreSQL connections (docs/operations.md, Connection budget). */
     DB_POOL_MAX: count(10, 'connections of the ORM pool'),
@@ -55,7 +61,12 @@ const EnvironmentSchema = Type.Object(
     /** The GraphQL explorer at /graphql/explorer; unset means: on outside production, off in it. */
     GRAPHQL_EXPLORER: Type.Optional(Type.Enum(['on', 'off'], { description: 'on or off' })),
     /** This process's DBOS executor id; unset: the host name and an id kept in DATA_DIR (src/engine/executor-identity.ts). */
-    EXECUTOR_ID: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9._:-]{1,100}$', description: 'up to 100 letters, digits, dots, colons, hyphens or underscores' })),
+    EXECUTOR_ID: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9._:-]{1,100}$',
+        description: 'up to 100 letters, digits, dots, colons, hyphens or underscores',
+      }),
+    ),
     /** How often a process that runs flows looks for the runs of dead executors to take over. */
     EXECUTOR_RECOVERY_INTERVAL: limit('5s'),
     /** An executor whose lease lock has been free this long is dead and its runs are taken over (docs/operations.md). */
@@ -70,15 +81,23 @@ const EnvironmentSchema = Type.Object(
      * Test-only fault injection (test/faults/poison-flow.test.ts): the named activity exhausts the
      * process's heap whenever it runs. Refused with NODE_ENV=production.
      */
-    TEST_EXHAUST_MEMORY_IN_ACTIVITY: Type.Optional(Type.String({ pattern: '^[A-Za-z]{1,60}$', description: 'the name of an activity (tests only)' })),
+    TEST_EXHAUST_MEMORY_IN_ACTIVITY: Type.Optional(
+      Type.String({ pattern: '^[A-Za-z]{1,60}$', description: 'the name of an activity (tests only)' }),
+    ),
     TEMPORAL_ADDRESS: Type.Optional(Type.String({ description: 'a host:port' })),
     TEMPORAL_NAMESPACE: Type.String({ default: 'default', description: 'a Temporal namespace' }),
     TEMPORAL_TASK_QUEUE: Type.String({ default: 'photobook', description: 'a Temporal task queue' }),
     ALLOW_LOOPBACK_URLS: Type.String({ format: 'switch', default: 'false', description: 'true or false' }),
     PRINTER: oneOf(['local', 'http'], 'local'),
-    PRINTER_HTTP_URL: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL (needed when PRINTER=http)' })),
+    PRINTER_HTTP_URL: Type.Optional(
+      Type.String({ format: 'http-url', description: 'an absolute http(s) URL (needed when PRINTER=http)' }),
+    ),
     PRINTER_HTTP_SECRET: Type.Optional(
-      Type.String({ format: 'webhook-secret', writeOnly: true, description: 'whsec_ followed by the base64 of 16 or more bytes (needed when PRINTER=http)' }),
+      Type.String({
+        format: 'webhook-secret',
+        writeOnly: true,
+        description: 'whsec_ followed by the base64 of 16 or more bytes (needed when PRINTER=http)',
+      }),
     ),
     /** How long one job request to the HTTP printer may take before it counts as unavailable (retried). */
     PRINTER_HTTP_TIMEOUT: duration('30s'),
@@ -87,14 +106,22 @@ const EnvironmentSchema = Type.Object(
       format: 'webhook-secrets',
       default: '',
       writeOnly: true,
-      description: 'a comma-separated list of psp=secret, each secret whsec_ followed by the base64 of 16 or more bytes',
+      description:
+        'a comma-separated list of psp=secret, each secret whsec_ followed by the base64 of 16 or more bytes',
     }),
     /** `production` turns on the safe defaults: a strong CREDENTIAL_PEPPER is required and no demo client is seeded. */
-    NODE_ENV: Type.String({ default: 'development', description: 'an environment name such as production or development' }),
+    NODE_ENV: Type.String({
+      default: 'development',
+      description: 'an environment name such as production or development',
+    }),
     /** Key of the HMAC that turns credential secrets into stored digests. */
-    CREDENTIAL_PEPPER: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    CREDENTIAL_PEPPER: Type.Optional(
+      Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' }),
+    ),
     /** Key of the HMAC that signs /files URLs; unset means one derived from the credential pepper. */
-    FILE_URL_SECRET: Type.Optional(Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' })),
+    FILE_URL_SECRET: Type.Optional(
+      Type.String({ minLength: 32, writeOnly: true, description: 'at least 32 characters' }),
+    ),
     /** How long a signed /files URL handed to a client (print files, previews) stays valid. */
     FILE_URL_TTL: duration('15m'),
     /** How long a signed /files URL handed to an HTTP printer with a job stays valid. */
@@ -102,13 +129,30 @@ const EnvironmentSchema = Type.Object(
     /** How long the cover preview URLs of lists, status and order history stay valid (shops put them in e-mails). */
     PREVIEW_URL_TTL: duration('30d'),
     /** Unset: files under DATA_DIR/files. `s3://bucket/prefix`: an S3-API bucket every process shares. */
-    FILE_STORE: Type.Optional(Type.String({ format: 's3-location', description: 'an s3://bucket or s3://bucket/prefix URL (bucket: 3 to 63 of a-z, 0-9, dot and hyphen)' })),
+    FILE_STORE: Type.Optional(
+      Type.String({
+        format: 's3-location',
+        description: 'an s3://bucket or s3://bucket/prefix URL (bucket: 3 to 63 of a-z, 0-9, dot and hyphen)',
+      }),
+    ),
     /** The S3 API's address for a store other than AWS S3 (MinIO, Ceph, R2). */
     S3_ENDPOINT: Type.Optional(Type.String({ format: 'http-url', description: 'an absolute http(s) URL' })),
-    S3_REGION: Type.String({ pattern: '^[a-z0-9-]+$', default: 'us-east-1', description: 'an S3 region such as eu-central-1' }),
+    S3_REGION: Type.String({
+      pattern: '^[a-z0-9-]+$',
+      default: 'us-east-1',
+      description: 'an S3 region such as eu-central-1',
+    }),
     /** Unset (with S3_SECRET_ACCESS_KEY): the AWS SDK's own credential chain. */
-    S3_ACCESS_KEY_ID: Type.Optional(Type.String({ minLength: 1, description: 'an access key id (set together with S3_SECRET_ACCESS_KEY)' })),
-    S3_SECRET_ACCESS_KEY: Type.Optional(Type.String({ minLength: 1, writeOnly: true, description: 'a secret access key (set together with S3_ACCESS_KEY_ID)' })),
+    S3_ACCESS_KEY_ID: Type.Optional(
+      Type.String({ minLength: 1, description: 'an access key id (set together with S3_SECRET_ACCESS_KEY)' }),
+    ),
+    S3_SECRET_ACCESS_KEY: Type.Optional(
+      Type.String({
+        minLength: 1,
+        writeOnly: true,
+        description: 'a secret access key (set together with S3_ACCESS_KEY_ID)',
+      }),
+    ),
     S3_FORCE_PATH_STYLE: Type.String({ format: 'switch', default: 'false', description: 'true or false' }),
     TZ: Type.String({ format: 'time-zone', default: 'UTC', description: 'an IANA time zone such as Europe/Berlin' }),
     LOG_LEVEL: oneOf(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'], 'info'),
@@ -141,7 +185,11 @@ const EnvironmentSchema = Type.Object(
     /** How long a render or build rides out a full or unavailable file store (backoff up to 1 min) before its line or project fails. */
     RESOURCE_RETRY_WINDOW: duration('15m'),
     /** Free bytes the file store must keep for /readyz to answer ready (a filesystem store; 0 checks only that a write succeeds). */
-    STORE_MIN_FREE_BYTES: Type.Integer({ minimum: 0, default: 256 * 1024 * 1024, description: 'a number of bytes, 0 or more' }),
+    STORE_MIN_FREE_BYTES: Type.Integer({
+      minimum: 0,
+      default: 256 * 1024 * 1024,
+      description: 'a number of bytes, 0 or more',
+    }),
     /** How long an Idempotency-Key and its stored answer are kept. */
     IDEMPOTENCY_RETENTION: duration('24h'),
     /** How long a quote's prices hold for an order that names its quoteId. */
@@ -177,7 +225,8 @@ const EnvironmentSchema = Type.Object(
     TRUST_PROXY: Type.String({
       format: 'trust-proxy',
       default: 'false',
-      description: 'false, true (every peer is a proxy), or a comma-separated list of proxy addresses and CIDR ranges (or loopback, linklocal, uniquelocal)',
+      description:
+        'false, true (every peer is a proxy), or a comma-separated list of proxy addresses and CIDR ranges (or loopback, linklocal, uniquelocal)',
     }),
   },
   {
@@ -227,7 +276,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const production = valid.NODE_ENV === 'production';
   const weakPepper = production ? productionPepperProblem(valid.CREDENTIAL_PEPPER) : null;
   if (weakPepper) throw new ConfigError([weakPepper]);
-  if (production && valid.TEST_EXHAUST_MEMORY_IN_ACTIVITY) throw new ConfigError(['TEST_EXHAUST_MEMORY_IN_ACTIVITY is for tests only and must not be set with NODE_ENV=production']);
+  if (production && valid.TEST_EXHAUST_MEMORY_IN_ACTIVITY)
+    throw new ConfigError([
+      'TEST_EXHAUST_MEMORY_IN_ACTIVITY is for tests only and must not be set with NODE_ENV=production',
+    ]);
   return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined });
 }
 
@@ -267,12 +319,26 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
     /** Tests only: the activity that exhausts the heap whenever it runs (src/activities/injected-faults.ts). */
     ...(env.TEST_EXHAUST_MEMORY_IN_ACTIVITY ? { exhaustMemoryInActivity: env.TEST_EXHAUST_MEMORY_IN_ACTIVITY } : {}),
     ...(env.TEMPORAL_ADDRESS
-      ? { temporal: { address: env.TEMPORAL_ADDRESS, namespace: env.TEMPORAL_NAMESPACE, taskQueue: env.TEMPORAL_TASK_QUEUE } }
+      ? {
+          temporal: {
+            address: env.TEMPORAL_ADDRESS,
+            namespace: env.TEMPORAL_NAMESPACE,
+            taskQueue: env.TEMPORAL_TASK_QUEUE,
+          },
+        }
       : {}),
     allowLoopbackUrls: /^(true|1|yes)$/i.test(env.ALLOW_LOOPBACK_URLS),
     printer: env.PRINTER,
     /** The HTTP printer's job endpoint and Standard Webhooks signing secret (PRINTER=http). */
-    ...(env.PRINTER === 'http' ? { printerHttp: { url: withoutTrailingSlash(env.PRINTER_HTTP_URL!), secret: env.PRINTER_HTTP_SECRET!, timeoutMs: milliseconds(env.PRINTER_HTTP_TIMEOUT) } } : {}),
+    ...(env.PRINTER === 'http'
+      ? {
+          printerHttp: {
+            url: withoutTrailingSlash(env.PRINTER_HTTP_URL!),
+            secret: env.PRINTER_HTTP_SECRET!,
+            timeoutMs: milliseconds(env.PRINTER_HTTP_TIMEOUT),
+          },
+        }
+      : {}),
     /** Secrets that sign inbound printer status events, by psp name. */
     pspWebhookSecrets: secretsByPsp(env.PSP_WEBHOOK_SECRETS)!,
     /** Key of the HMAC that turns credential secrets into stored digests. */
@@ -358,7 +424,9 @@ const FORMATS: Record<string, (value: string) => boolean> = {
 
 /** `s3://bucket/prefix` as bucket and prefix, or undefined when malformed. */
 function s3LocationOf(value: string): { bucket: string; prefix: string } | undefined {
-  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*)?)?\/?$/.exec(value);
+  const match = /^s3:\/\/([a-z0-9][a-z0-9.-]{1,61}[a-z0-9])(?:\/([A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*)?)?\/?$/.exec(
+    value,
+  );
   if (!match || match[2]?.split('/').some((segment) => segment === '.' || segment === '..')) return undefined;
   return { bucket: match[1], prefix: match[2] ?? '' };
 }
@@ -371,7 +439,9 @@ function fileStoreOf(env: Environment) {
     ...(env.S3_ENDPOINT ? { endpoint: withoutTrailingSlash(env.S3_ENDPOINT) } : {}),
     region: env.S3_REGION,
     forcePathStyle: /^(true|1|yes)$/i.test(env.S3_FORCE_PATH_STYLE),
-    ...(env.S3_ACCESS_KEY_ID ? { credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } } : {}),
+    ...(env.S3_ACCESS_KEY_ID
+      ? { credentials: { accessKeyId: env.S3_ACCESS_KEY_ID, secretAccessKey: env.S3_SECRET_ACCESS_KEY! } }
+      : {}),
   };
 }
 
@@ -388,9 +458,18 @@ const PUBLIC_PEPPERS = new Set(['change-me-to-a-random-string-of-32-chars-or-mor
 function productionPepperProblem(pepper: string | undefined): string | null {
   const wanted = `with NODE_ENV=production it must be the hex or base64 of at least ${MIN_PEPPER_BYTES} random bytes (openssl rand -base64 ${MIN_PEPPER_BYTES})`;
   if (!pepper) return `CREDENTIAL_PEPPER is not set; ${wanted}`;
-  const bytes = /^[0-9a-f]+$/i.test(pepper) ? pepper.length / 2 : /^[A-Za-z0-9+/_-]+={0,2}$/.test(pepper) ? Math.floor((pepper.replace(/=+$/, '').length * 3) / 4) : 0;
+  const bytes = /^[0-9a-f]+$/i.test(pepper)
+    ? pepper.length / 2
+    : /^[A-Za-z0-9+/_-]+={0,2}$/.test(pepper)
+      ? Math.floor((pepper.replace(/=+$/, '').length * 3) / 4)
+      : 0;
   if (bytes < MIN_PEPPER_BYTES) return `CREDENTIAL_PEPPER is too weak; ${wanted}`;
-  if (PUBLIC_PEPPERS.has(pepper) || /change-?me|example|secret|password/i.test(pepper) || new Set(pepper).size < 10 || isPatterned(pepper)) {
+  if (
+    PUBLIC_PEPPERS.has(pepper) ||
+    /change-?me|example|secret|password/i.test(pepper) ||
+    new Set(pepper).size < 10 ||
+    isPatterned(pepper)
+  ) {
     return `CREDENTIAL_PEPPER is a placeholder or a repeated or counting pattern, not a random key; ${wanted}`;
   }
   return null;
@@ -409,7 +488,10 @@ function isPatterned(pepper: string): boolean {
   let counting = 1;
   for (let at = 0; at < pepper.length; at++) {
     const step = at > 0 ? pepper.charCodeAt(at) - pepper.charCodeAt(at - 1) : 0;
-    counting = Math.abs(step) === 1 && (counting === 1 || step === pepper.charCodeAt(at - 1) - pepper.charCodeAt(at - 2)) ? counting + 1 : 1;
+    counting =
+      Math.abs(step) === 1 && (counting === 1 || step === pepper.charCodeAt(at - 1) - pepper.charCodeAt(at - 2))
+        ? counting + 1
+        : 1;
     if (counting >= PATTERN_LENGTH) return true;
     if (at + PATTERN_LENGTH > pepper.length) continue;
     const piece = pepper.slice(at, at + PATTERN_LENGTH);
@@ -426,8 +508,13 @@ function isPatterned(pepper: string): boolean {
 function trustProxyOf(value: string): boolean | string[] | undefined {
   if (/^(false|no)$/i.test(value)) return false;
   if (/^(true|yes)$/i.test(value)) return true;
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
-  const valid = entries.every((entry) => ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || isAddressOrRange(entry));
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
+  const valid = entries.every(
+    (entry) => ['loopback', 'linklocal', 'uniquelocal'].includes(entry) || isAddressOrRange(entry),
+  );
   return entries.length > 0 && valid ? entries : undefined;
 }
 
@@ -445,19 +532,31 @@ function isAddressOrRange(entry: string): boolean {
 }
 
 /** env-schema's own ajv options, with our formats; one instance, so the schema compiles once. */
-const validator = new Ajv({ allErrors: true, removeAdditional: true, useDefaults: true, coerceTypes: true, allowUnionTypes: true, formats: FORMATS });
+const validator = new Ajv({
+  allErrors: true,
+  removeAdditional: true,
+  useDefaults: true,
+  coerceTypes: true,
+  allowUnionTypes: true,
+  formats: FORMATS,
+});
 
 /** One message per variable, naming it, in the schema's words. */
 function problemsOf(errors: ErrorObject[], data: Record<string, string>): string[] {
   const problems = new Map<string, string>();
   for (const error of errors) {
-    const variable = (error.instancePath.slice(1) || (error.params as { missingProperty?: string }).missingProperty) as Variable | undefined;
+    const variable = (error.instancePath.slice(1) || (error.params as { missingProperty?: string }).missingProperty) as
+      | Variable
+      | undefined;
     if (!variable || problems.has(variable) || !(variable in EnvironmentSchema.properties)) continue;
     const schema: TSchemaOptions = { ...EnvironmentSchema.properties[variable] };
     if (error.keyword === 'required' || error.keyword === 'dependencies') {
       problems.set(variable, `${variable} is not set; it must be ${schema.description}`);
     } else {
-      problems.set(variable, `${variable} must be ${schema.description}${schema.writeOnly ? '' : `, got "${data[variable]}"`}`);
+      problems.set(
+        variable,
+        `${variable} must be ${schema.description}${schema.writeOnly ? '' : `, got "${data[variable]}"`}`,
+      );
     }
   }
   return problems.size > 0 ? [...problems.values()] : errors.map((error) => error.message ?? error.keyword);
@@ -466,7 +565,10 @@ function problemsOf(errors: ErrorObject[], data: Record<string, string>): string
 /** `psp=secret,other=secret2` by psp, or undefined when an entry is malformed. */
 function secretsByPsp(value: string): Record<string, string> | undefined {
   const secrets: Record<string, string> = {};
-  for (const entry of value.split(',').map((e) => e.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
     const equals = entry.indexOf('=');
     const [psp, secret] = [entry.slice(0, equals), entry.slice(equals + 1)];
     if (equals < 1 || !/^[A-Za-z0-9_-]+$/.test(psp) || webhookSecretProblem(secret) !== null) return undefined;

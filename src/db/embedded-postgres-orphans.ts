@@ -65,8 +65,15 @@ export interface PostgresWatchdog {
  */
 export function startPostgresWatchdog(databaseDir: string, log: Logger): PostgresWatchdog {
   if (process.platform === 'win32') return { pid: undefined, disarm() {} };
-  const child: ChildProcess = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'photobook-postgres-watchdog', databaseDir], { stdio: ['pipe', 'ignore', 'ignore'] });
-  child.on('error', (error) => log.warn({ err: error }, 'the embedded PostgreSQL watchdog could not start; an orphan is reclaimed at the next start instead'));
+  const child: ChildProcess = spawn('/bin/sh', ['-c', WATCHDOG_SCRIPT, 'photobook-postgres-watchdog', databaseDir], {
+    stdio: ['pipe', 'ignore', 'ignore'],
+  });
+  child.on('error', (error) =>
+    log.warn(
+      { err: error },
+      'the embedded PostgreSQL watchdog could not start; an orphan is reclaimed at the next start instead',
+    ),
+  );
   child.stdin!.on('error', () => {}); // The watchdog gone first: nothing to tell it.
   // It must not keep a process (the CLI) alive that is otherwise done.
   child.unref();
@@ -95,14 +102,22 @@ export async function forgetOwner(dataDir: string): Promise<void> {
  * at once). One whose owner lives is refused with `inUse`. An orphan of ours (a postgres on this
  * data directory whose owner is gone) is stopped, and the start goes on (true: one was stopped).
  */
-export async function reclaimOrphanedServer(dataDir: string, databaseDir: string, log: Logger, inUse: (pid: number) => Error): Promise<boolean> {
+export async function reclaimOrphanedServer(
+  dataDir: string,
+  databaseDir: string,
+  log: Logger,
+  inUse: (pid: number) => Error,
+): Promise<boolean> {
   const lock = (await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
   const pid = Number(lock[0]);
   if (!Number.isInteger(pid) || pid <= 0 || !isAlive(pid)) return false;
   const owner = await readOwner(dataDir);
   if (owner ? await ownerLives(owner) : !(await reparentedToInit(pid))) throw inUse(pid);
   if (!(await servesDirectory(pid, lock[1] ?? '', databaseDir))) throw inUse(pid);
-  log.warn({ pid, databaseDir, owner }, 'found an orphaned embedded PostgreSQL on our data directory (its service died without stopping it): stopping it');
+  log.warn(
+    { pid, databaseDir, owner },
+    'found an orphaned embedded PostgreSQL on our data directory (its service died without stopping it): stopping it',
+  );
   await stopServer(pid);
   log.warn({ pid }, 'stopped the orphaned embedded PostgreSQL');
   return true;
@@ -138,7 +153,8 @@ async function reparentedToInit(pid: number): Promise<boolean> {
 
 /** A postgres process whose lock file names `databaseDir` (where /proc tells, its command line too). */
 async function servesDirectory(pid: number, lockedDirectory: string, databaseDir: string): Promise<boolean> {
-  const same = async (a: string, b: string) => a === b || (await realpath(a).catch(() => a)) === (await realpath(b).catch(() => b));
+  const same = async (a: string, b: string) =>
+    a === b || (await realpath(a).catch(() => a)) === (await realpath(b).catch(() => b));
   if (!(await same(lockedDirectory, databaseDir))) return false;
   const commandLine = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => undefined);
   if (commandLine === undefined) return process.platform !== 'linux';
@@ -159,7 +175,8 @@ async function stopServer(pid: number): Promise<void> {
   for (let waited = 0; isAlive(pid); waited += 100) {
     if (waited === FAST_SHUTDOWN_AFTER_S * 1000) signal('SIGINT');
     if (waited === KILL_AFTER_S * 1000) signal('SIGKILL');
-    if (waited > (KILL_AFTER_S + 10) * 1000) throw new Error(`the orphaned embedded PostgreSQL (pid ${pid}) did not stop`);
+    if (waited > (KILL_AFTER_S + 10) * 1000)
+      throw new Error(`the orphaned embedded PostgreSQL (pid ${pid}) did not stop`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

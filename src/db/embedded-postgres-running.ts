@@ -13,7 +13,10 @@ export interface RunningEmbeddedServer {
  * directory (2), port (4) and, once it accepts connections, `ready` (8). An orphan (its owner gone)
  * or a server still starting or stopping is not joined: the caller starts, or reclaims, its own.
  */
-export async function runningEmbeddedServer(dataDir: string, databaseDir: string): Promise<RunningEmbeddedServer | undefined> {
+export async function runningEmbeddedServer(
+  dataDir: string,
+  databaseDir: string,
+): Promise<RunningEmbeddedServer | undefined> {
   const lock = (await readFile(path.join(databaseDir, 'postmaster.pid'), 'utf8').catch(() => '')).split('\n');
   const pid = Number(lock[0]);
   const port = Number(lock[3]);

@@ -25,12 +25,19 @@ export interface EmbeddedPostgresSupervisor {
  * hold its shared memory for a moment, so starting is retried until `giveUpAfterMs`; then the process
  * exits non-zero (`onGiveUp`).
  */
-export function superviseEmbeddedPostgres(server: EmbeddedPostgres, log: Logger, options: SupervisorOptions = {}): EmbeddedPostgresSupervisor {
+export function superviseEmbeddedPostgres(
+  server: EmbeddedPostgres,
+  log: Logger,
+  options: SupervisorOptions = {},
+): EmbeddedPostgresSupervisor {
   const giveUpAfterMs = options.giveUpAfterMs ?? 60_000;
   const onGiveUp =
     options.onGiveUp ??
     ((error: unknown) => {
-      log.fatal({ err: error }, 'the embedded PostgreSQL could not be restarted; exiting so that the service is restarted');
+      log.fatal(
+        { err: error },
+        'the embedded PostgreSQL could not be restarted; exiting so that the service is restarted',
+      );
       process.exit(1);
     });
   let released = false;

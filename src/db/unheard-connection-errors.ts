@@ -19,12 +19,16 @@ export function logUnheardConnectionErrors(log: Logger): void {
   installed = true;
   const { connect, emit } = pg.Client.prototype;
   pg.Client.prototype.connect = function (this: pg.Client, ...args: unknown[]) {
-    if (!whereConnected.has(this)) whereConnected.set(this, new Error('connected').stack?.split('\n').slice(2, 9).join('\n') ?? '');
+    if (!whereConnected.has(this))
+      whereConnected.set(this, new Error('connected').stack?.split('\n').slice(2, 9).join('\n') ?? '');
     return (connect as (...a: unknown[]) => unknown).apply(this, args);
   } as typeof connect;
   pg.Client.prototype.emit = function (this: pg.Client, event: string | symbol, ...args: unknown[]): boolean {
     if (event === 'error' && this.listenerCount('error') === 0) {
-      log.error({ err: args[0], connectedAt: whereConnected.get(this) }, 'a database connection died with no one listening; its owner will see it on its next query');
+      log.error(
+        { err: args[0], connectedAt: whereConnected.get(this) },
+        'a database connection died with no one listening; its owner will see it on its next query',
+      );
       return false;
     }
     return emit.call(this, event, ...args);

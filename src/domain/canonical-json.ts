@@ -28,7 +28,9 @@ export function canonicalJson(value: unknown): string {
       const record = current as Record<string, unknown>;
       const keys = sortedKeys(record).filter((key) => isWritten(record[key]));
       const parts: ({ value: unknown } | { text: string })[] = [{ text: '{' }];
-      keys.forEach((key, i) => parts.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: record[key] }));
+      keys.forEach((key, i) =>
+        parts.push({ text: `${i > 0 ? ',' : ''}${JSON.stringify(key)}:` }, { value: record[key] }),
+      );
       parts.push({ text: '}' });
       pushReversed(todo, parts);
     } else {

@@ -37,8 +37,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 400,
     codes: ['INVALID_USER_ID'],
     when:
-      'a `userId` (or `user`, `targetUser`) does not match `[-_]?(?:[A-Za-z0-9]+[-_]?)+` or is longer ' +
-      'than 200',
+      'a `userId` (or `user`, `targetUser`) does not match `[-_]?(?:[A-Za-z0-9]+[-_]?)+` or is longer ' + 'than 200',
   },
   {
     status: 400,
@@ -103,7 +102,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 400,
     codes: ['PAGE_FULL', 'SAME_PAGE'],
-    when: '`movePhoto`: the target page has no free slot, or is the photo\'s own page',
+    when: "`movePhoto`: the target page has no free slot, or is the photo's own page",
   },
   {
     status: 400,
@@ -113,12 +112,12 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 400,
     codes: ['PAGE_LIMIT'],
-    when: '`addPages` / `removePages`: the book would leave the product\'s `min.pages`…`max.pages`',
+    when: "`addPages` / `removePages`: the book would leave the product's `min.pages`…`max.pages`",
   },
   {
     status: 400,
     codes: ['INVALID_PAGE_COUNT'],
-    when: 'cover dimensions: `pages` is odd or outside the product\'s `min.pages`…`max.pages` (path `pages`)',
+    when: "cover dimensions: `pages` is odd or outside the product's `min.pages`…`max.pages` (path `pages`)",
   },
   {
     status: 400,
@@ -128,12 +127,12 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 400,
     codes: ['COUNTRY_NOT_SHIPPED'],
-    when: 'quote: the market\'s `shipsWithin` does not cover `countryIso2` (print: 422)',
+    when: "quote: the market's `shipsWithin` does not cover `countryIso2` (print: 422)",
   },
   {
     status: 400,
     codes: ['UNKNOWN_SHIPPING_LEVEL'],
-    when: 'quote: `shippingLevel` is no level\'s code or name in the market',
+    when: "quote: `shippingLevel` is no level's code or name in the market",
   },
   {
     status: 400,
@@ -148,7 +147,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 400,
     codes: ['COUPON_TOO_LARGE'],
-    when: 'quote: `coupon.value` is more than the books\' subtotal (print: 422, path `payment.coupon.value`)',
+    when: "quote: `coupon.value` is more than the books' subtotal (print: 422, path `payment.coupon.value`)",
   },
   {
     status: 400,
@@ -167,7 +166,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 400,
     codes: ['INVALID_CATALOGUE'],
     when:
-      'operator CLI `catalogue import`: the file is not valid JSON, breaks the catalogue\'s schema or its rules, ' +
+      "operator CLI `catalogue import`: the file is not valid JSON, breaks the catalogue's schema or its rules, " +
       'or drops a market that projects or orders are in; `errors[]` lists every problem by path',
   },
   {
@@ -180,9 +179,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 403,
     codes: ['FILE_URL_UNSIGNED'],
-    when:
-      'a `/files/…` path without `expires` and `signature`: only the signed URLs the API hands out are ' +
-      'served',
+    when: 'a `/files/…` path without `expires` and `signature`: only the signed URLs the API hands out are ' + 'served',
   },
   {
     status: 403,
@@ -217,7 +214,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 409,
     codes: ['PROJECT_LOCKED'],
-    when: 'delete: the project\'s status does not allow deletion',
+    when: "delete: the project's status does not allow deletion",
   },
   {
     status: 409,
@@ -255,7 +252,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     codes: ['QUOTE_MISMATCH'],
     when:
       'print: the order differs from the quote named by `quoteId`; `errors[]` lists every difference by ' +
-      'the order\'s field',
+      "the order's field",
   },
   {
     status: 409,
@@ -275,12 +272,12 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 409,
     codes: ['PROJECT_STATUS_CONFLICT'],
-    when: 'a project\'s status does not allow the change (the project status table refuses it)',
+    when: "a project's status does not allow the change (the project status table refuses it)",
   },
   {
     status: 409,
     codes: ['ORDER_STATUS_CONFLICT'],
-    when: 'GraphQL `setOrderStatus` / `confirmPayment`: the order line\'s status does not allow the change',
+    when: "GraphQL `setOrderStatus` / `confirmPayment`: the order line's status does not allow the change",
   },
   {
     status: 409,
@@ -304,9 +301,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 409,
     codes: ['PROJECT_NOT_EDITABLE'],
-    when:
-      'GraphQL book edits (`movePage`, …): the project is not `editable` (still building, ordered, ' +
-      'expired)',
+    when: 'GraphQL book edits (`movePage`, …): the project is not `editable` (still building, ordered, ' + 'expired)',
   },
   {
     status: 409,
@@ -330,7 +325,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 422,
     codes: ['UNKNOWN_SKU'],
-    when: '`sku` is neither a sku nor a `renderOptions.productId` of the client\'s catalogue (quote: 400)',
+    when: "`sku` is neither a sku nor a `renderOptions.productId` of the client's catalogue (quote: 400)",
   },
   {
     status: 422,
@@ -356,14 +351,14 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 422,
     codes: ['NOT_PRINTABLE'],
     when:
-      'print: a project\'s book has a blocking preflight problem; one `errors[]` entry per problem, path ' +
+      "print: a project's book has a blocking preflight problem; one `errors[]` entry per problem, path " +
       '`projects[i].id`, message naming the page, the problem and its preflight code; nothing is ' +
       'written',
   },
   {
     status: 422,
     codes: ['COUNTRY_NOT_SHIPPED'],
-    when: 'print: the market\'s `shipsWithin` does not cover `user.address.countryIso2`',
+    when: "print: the market's `shipsWithin` does not cover `user.address.countryIso2`",
   },
   {
     status: 422,
@@ -375,14 +370,12 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 422,
     codes: ['INVALID_POSTCODE'],
-    when: 'print: `user.address.postcode` does not have the country\'s format',
+    when: "print: `user.address.postcode` does not have the country's format",
   },
   {
     status: 422,
     codes: ['STATE_REQUIRED'],
-    when:
-      'print: `user.address.state` is missing for a country whose carriers need it (US, CA, AU, BR, IN, ' +
-      'MX)',
+    when: 'print: `user.address.state` is missing for a country whose carriers need it (US, CA, AU, BR, IN, ' + 'MX)',
   },
   {
     status: 422,
@@ -400,13 +393,12 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 422,
     codes: ['TOTALS_MISMATCH'],
     when:
-      'print: `payment.grandTotal` differs from the line items + shipping − coupon; the message names ' +
-      'all amounts',
+      'print: `payment.grandTotal` differs from the line items + shipping − coupon; the message names ' + 'all amounts',
   },
   {
     status: 422,
     codes: ['COUPON_TOO_LARGE'],
-    when: 'print: `payment.coupon.value` is more than the line items\' subtotal (no grand total is negative)',
+    when: "print: `payment.coupon.value` is more than the line items' subtotal (no grand total is negative)",
   },
   {
     status: 422,
@@ -426,7 +418,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
       'credentials, the address) spent its `RATE_LIMIT_MAX` requests of the window, graphql-ws ' +
       'operations included; or the address spent its failed authentications (`AUTH_FAILURES_MAX`). ' +
       '`Retry-After` says when to try again. graphql-ws: an operation over the rate limit or over ' +
-      '`WS_MAX_SUBSCRIPTIONS_PER_CLIENT` gets it as the operation\'s error ' +
+      "`WS_MAX_SUBSCRIPTIONS_PER_CLIENT` gets it as the operation's error " +
       '(`extensions.retryAfterSeconds`); an upgrade over `WS_CONNECTS_PER_ADDRESS` is answered HTTP 429',
   },
   {
@@ -439,7 +431,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     codes: ['SERVICE_UNAVAILABLE'],
     when:
       'the database cannot be reached right now (a restart, a failover, an exhausted pool): nothing is ' +
-      'wrong with the request; retry after the `Retry-After` header\'s seconds. GraphQL answers HTTP 503 ' +
+      "wrong with the request; retry after the `Retry-After` header's seconds. GraphQL answers HTTP 503 " +
       'with `extensions.code` `SERVICE_UNAVAILABLE` (over graphql-ws, the same code in the error; a ' +
       'connection that cannot be authenticated meanwhile closes with 1013 Try Again Later). `GET ' +
       '/readyz` answers 503 `{"status":"unavailable"}` meanwhile',

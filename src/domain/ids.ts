@@ -6,7 +6,9 @@
  */
 export const PROJECT_ID_PREFIX = 'p-';
 export const PROJECT_ID_MAX_LENGTH = 40;
-const PROJECT_ID = new RegExp(`^${PROJECT_ID_PREFIX}[A-Za-z0-9_-]{1,${PROJECT_ID_MAX_LENGTH - PROJECT_ID_PREFIX.length}}$`);
+const PROJECT_ID = new RegExp(
+  `^${PROJECT_ID_PREFIX}[A-Za-z0-9_-]{1,${PROJECT_ID_MAX_LENGTH - PROJECT_ID_PREFIX.length}}$`,
+);
 
 export function isProjectId(value: unknown): value is string {
   return typeof value === 'string' && PROJECT_ID.test(value);

@@ -101,7 +101,12 @@ export const ORDER_START_STATUSES = ['waiting', 'paid'] as const satisfies reado
  * Before payment, each unpaid timer moves an order line one step along this chain: reminders at
  * `expiring` and `last call`, then `abandoned` ends it.
  */
-export const UNPAID_TIMER_CHAIN = ['waiting', 'expiring', 'last call', 'abandoned'] as const satisfies readonly OrderStatus[];
+export const UNPAID_TIMER_CHAIN = [
+  'waiting',
+  'expiring',
+  'last call',
+  'abandoned',
+] as const satisfies readonly OrderStatus[];
 
 /** Whether a line still waits for its payment on the unpaid timers: any status of the chain but its end. */
 export function isAwaitingPayment(status: OrderStatus): boolean {
@@ -114,7 +119,12 @@ export const ECOMMERCE_STATUSES = ['cancelled', 'refunded'] as const satisfies r
 export type EcommerceStatus = (typeof ECOMMERCE_STATUSES)[number];
 
 /** Printer-side interruptions: the only statuses whose exits may go back in rank (resumptions). */
-export const EXCEPTION_ORDER_STATUSES = ['on hold', 'failed processing', 'abnormal', 'undelivered'] as const satisfies readonly OrderStatus[];
+export const EXCEPTION_ORDER_STATUSES = [
+  'on hold',
+  'failed processing',
+  'abnormal',
+  'undelivered',
+] as const satisfies readonly OrderStatus[];
 
 /** Statuses a printer may report in a status event; the others are ours or the eCommerce side's. */
 export const PRINTER_EVENT_STATUSES = [
@@ -171,15 +181,57 @@ export const ORDER_TRANSITIONS: Record<OrderStatus, readonly OrderStatus[]> = {
 
   // The printer: any later status directly (skipped events), never an earlier one.
   // Cancellable (the printer told first) until production starts.
-  'sent printjob': ['accepted', 'printing', 'printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'cancelled', 'refunded', 'deleted'],
-  accepted: ['printing', 'printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'cancelled', 'refunded', 'deleted'],
-  printing: ['printed', 'delivering', 'ready for collection', 'complete', 'on hold', 'failed processing', 'refunded', 'deleted'],
+  'sent printjob': [
+    'accepted',
+    'printing',
+    'printed',
+    'delivering',
+    'ready for collection',
+    'complete',
+    'on hold',
+    'failed processing',
+    'cancelled',
+    'refunded',
+    'deleted',
+  ],
+  accepted: [
+    'printing',
+    'printed',
+    'delivering',
+    'ready for collection',
+    'complete',
+    'on hold',
+    'failed processing',
+    'cancelled',
+    'refunded',
+    'deleted',
+  ],
+  printing: [
+    'printed',
+    'delivering',
+    'ready for collection',
+    'complete',
+    'on hold',
+    'failed processing',
+    'refunded',
+    'deleted',
+  ],
   printed: ['delivering', 'ready for collection', 'complete', 'on hold', 'refunded', 'deleted'],
   delivering: ['ready for collection', 'complete', 'abnormal', 'undelivered', 'expired', 'refunded', 'deleted'],
   'ready for collection': ['collected', 'expired', 'refunded', 'deleted'],
 
   // Printer-side interruptions and their resumptions.
-  'on hold': ['accepted', 'printing', 'printed', 'delivering', 'ready for collection', 'complete', 'failed processing', 'refunded', 'deleted'],
+  'on hold': [
+    'accepted',
+    'printing',
+    'printed',
+    'delivering',
+    'ready for collection',
+    'complete',
+    'failed processing',
+    'refunded',
+    'deleted',
+  ],
   'failed processing': ['processing', 'cancelled', 'refunded', 'deleted'],
   abnormal: ['delivering', 'undelivered', 'ready for collection', 'complete', 'expired', 'refunded', 'deleted'],
   undelivered: ['delivering', 'ready for collection', 'complete', 'expired', 'refunded', 'deleted'],

@@ -1,7 +1,15 @@
 import { ConflictError } from './errors';
 
 /** docs/api.md, Project statuses (`status.project`). */
-export const PROJECT_STATUSES = ['created', 'building', 'failed', 'editable', 'ordering', 'expired', 'deleted'] as const;
+export const PROJECT_STATUSES = [
+  'created',
+  'building',
+  'failed',
+  'editable',
+  'ordering',
+  'expired',
+  'deleted',
+] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
 
 /** docs/api.md, Photo statuses: the status of a project (`status.photos`): the state of its photos as a whole. */
@@ -36,10 +44,17 @@ export function canMoveProject(from: ProjectStatus, to: ProjectStatus): boolean 
  * nothing and answers false; a move the table does not allow throws `PROJECT_STATUS_CONFLICT`.
  * The caller records the status event in the same transaction.
  */
-export function moveProject(project: { id: string; status: ProjectStatus; updatedAt: Date }, to: ProjectStatus, now = new Date()): boolean {
+export function moveProject(
+  project: { id: string; status: ProjectStatus; updatedAt: Date },
+  to: ProjectStatus,
+  now = new Date(),
+): boolean {
   if (project.status === to) return false;
   if (!canMoveProject(project.status, to)) {
-    throw new ConflictError('PROJECT_STATUS_CONFLICT', `project ${project.id} is ${project.status} and cannot become ${to}`);
+    throw new ConflictError(
+      'PROJECT_STATUS_CONFLICT',
+      `project ${project.id} is ${project.status} and cannot become ${to}`,
+    );
   }
   project.status = to;
   project.updatedAt = now;

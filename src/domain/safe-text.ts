@@ -41,12 +41,17 @@ export function unsafeTextError(value: unknown, path: string): FieldError | null
   while (stack.length > 0) {
     const [current, at] = stack.pop()!;
     if (typeof current === 'string') {
-      if (!isSafeText(current)) return { path: at || '(body)', message: 'must not contain a NUL character or an unpaired UTF-16 surrogate' };
+      if (!isSafeText(current))
+        return { path: at || '(body)', message: 'must not contain a NUL character or an unpaired UTF-16 surrogate' };
     } else if (Array.isArray(current)) {
       current.forEach((item, i) => stack.push([item, childPath(at, i)]));
     } else if (current !== null && typeof current === 'object') {
       for (const [key, item] of Object.entries(current)) {
-        if (!isSafeText(key)) return { path: at || '(body)', message: 'must not have a key with a NUL character or an unpaired UTF-16 surrogate' };
+        if (!isSafeText(key))
+          return {
+            path: at || '(body)',
+            message: 'must not have a key with a NUL character or an unpaired UTF-16 surrogate',
+          };
         if (isPrototypeKey(key)) return { path: childPath(at, key), message: PROTOTYPE_KEY_MESSAGE };
         stack.push([item, childPath(at, key)]);
       }
@@ -65,9 +70,11 @@ export function freeformLimitError(value: unknown, path: string): FieldError | n
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
     if (current === null || typeof current !== 'object') continue;
-    if (depth > MAX_FREEFORM_DEPTH) return { path, message: `must not nest objects or arrays more than ${MAX_FREEFORM_DEPTH} levels deep` };
+    if (depth > MAX_FREEFORM_DEPTH)
+      return { path, message: `must not nest objects or arrays more than ${MAX_FREEFORM_DEPTH} levels deep` };
     for (const item of Object.values(current)) stack.push([item, depth + 1]);
   }
-  if (new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREEFORM_BYTES) return { path, message: `must be at most ${MAX_FREEFORM_BYTES} bytes as JSON` };
+  if (new TextEncoder().encode(JSON.stringify(value)).length > MAX_FREEFORM_BYTES)
+    return { path, message: `must be at most ${MAX_FREEFORM_BYTES} bytes as JSON` };
   return null;
 }

@@ -8,7 +8,8 @@ const MIN_KEY_BYTES = 16;
 /** Why a secret is unusable, or null when it is a valid `whsec_<base64>` secret (16+ bytes). */
 export function webhookSecretProblem(secret: string): string | null {
   const match = SECRET.exec(secret);
-  if (!match || match[1].length % 4 !== 0) return 'must be whsec_ followed by base64 (e.g. whsec_ + 32 random bytes in base64)';
+  if (!match || match[1].length % 4 !== 0)
+    return 'must be whsec_ followed by base64 (e.g. whsec_ + 32 random bytes in base64)';
   if (decodedLength(match[1]) < MIN_KEY_BYTES) return `must encode at least ${MIN_KEY_BYTES} bytes`;
   return null;
 }

@@ -12,7 +12,10 @@ import type { ManagedWorkflowEngine } from './workflow-engine';
 import { RelaunchingEngine } from './relaunching-engine';
 
 export interface WorkflowEngineDeps {
-  config: Pick<Config, 'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts' | 'flowDbPoolMax' | 'tracing'> & {
+  config: Pick<
+    Config,
+    'temporal' | 'role' | 'executorId' | 'dataDir' | 'flowMaxRecoveryAttempts' | 'flowDbPoolMax' | 'tracing'
+  > & {
     durations: Pick<Config['durations'], 'workflowRetentionMs' | 'executorRecoveryIntervalMs' | 'executorDeadAfterMs'>;
   };
   /** The application's database; the embedded engine keeps its journal there. */
@@ -52,7 +55,11 @@ const FLOW_QUEUES: (Omit<FlowQueue, 'flows'> & { class: FlowQueueClass })[] = [
 
 /** The activities of `flows` whose options name a queue of `queueClass`. */
 function activitiesOn(flows: AnyFlowDefinition[], queueClass: ActivityQueueClass): string[] {
-  const names = flows.flatMap((flow) => Object.entries(flow.activityOptions).filter(([, options]) => options.queue === queueClass).map(([name]) => name));
+  const names = flows.flatMap((flow) =>
+    Object.entries(flow.activityOptions)
+      .filter(([, options]) => options.queue === queueClass)
+      .map(([name]) => name),
+  );
   return [...new Set(names)];
 }
 
@@ -73,7 +80,13 @@ export const QUEUE_NAMES = [FLOW_START_QUEUE, ...ACTIVITY_QUEUES, ...FLOW_QUEUES
  * that runs flows (ROLE=all or worker) launches DBOS as its own executor, holding that executor's
  * lease, resumes its own pending runs at once and takes over those of dead executors.
  */
-export async function createWorkflowEngine({ config, databaseUrl, flows, activities, log }: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
+export async function createWorkflowEngine({
+  config,
+  databaseUrl,
+  flows,
+  activities,
+  log,
+}: WorkflowEngineDeps): Promise<ManagedWorkflowEngine> {
   const flowNames = flows.map((flow) => flow.contract.name);
   const flowQueues = FLOW_QUEUES.map(({ class: queueClass, ...queue }) => ({
     ...queue,
@@ -92,7 +105,10 @@ export async function createWorkflowEngine({ config, databaseUrl, flows, activit
 
   const executorId = await resolveExecutorId(config.executorId, config.dataDir);
   const deadAfterMs = config.durations.executorDeadAfterMs;
-  const queues = ACTIVITY_QUEUES.map(({ class: queueClass, ...queue }) => ({ ...queue, activities: activitiesOn(flows, queueClass) }));
+  const queues = ACTIVITY_QUEUES.map(({ class: queueClass, ...queue }) => ({
+    ...queue,
+    activities: activitiesOn(flows, queueClass),
+  }));
   // The lease before DBOS launches: its launch recovers this executor's pending runs, which must be
   // nobody else's by then. A lease lost to a database outage stops DBOS, which launches again under
   // a new lease once the database answers (relaunching-engine.ts): the process never exits for it.

@@ -15,7 +15,12 @@ import {
   type FlowRun,
 } from './dbos-engine';
 import { listParkedFlows, type ParkedFlow } from './parked-flows';
-import { UnknownFlowError, WorkflowNotFoundError, type ManagedWorkflowEngine, type WorkflowOutcome } from './workflow-engine';
+import {
+  UnknownFlowError,
+  WorkflowNotFoundError,
+  type ManagedWorkflowEngine,
+  type WorkflowOutcome,
+} from './workflow-engine';
 
 export interface DbosClientEngineOptions {
   databaseUrl: string;

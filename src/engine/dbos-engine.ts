@@ -5,14 +5,26 @@ import { ensureSystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_databas
 import { GlobalLogger } from '@dbos-inc/dbos-sdk/internal/telemetry/logs';
 import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, AnyFlowDefinition } from '../../workflows/flow-context';
-import { asActivityError, dbosFlowContext, jsonClone, runActivityStep, type ActivityOutcome } from './dbos-flow-context';
+import {
+  asActivityError,
+  dbosFlowContext,
+  jsonClone,
+  runActivityStep,
+  type ActivityOutcome,
+} from './dbos-flow-context';
 import { registerRetention } from './workflow-retention';
 import { recordFlowFailure } from '../metrics/work-metrics';
 import { recoveryProgress } from './recovery-attempts';
 import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import type { ExecutorLease } from './executor-lease';
 import { startExecutorRecovery, type ExecutorRecovery } from './executor-recovery';
-import { tenantQueueKey, type FlowContract, type FlowStartOptions, type FlowTenant, type SignalContract } from '../domain/flows';
+import {
+  tenantQueueKey,
+  type FlowContract,
+  type FlowStartOptions,
+  type FlowTenant,
+  type SignalContract,
+} from '../domain/flows';
 import type { Environment } from '../domain/environment';
 import { activeSpan, currentTraceparent, inSpan, inTraceOf } from '../telemetry/trace-context';
 import {
@@ -164,7 +176,12 @@ export function signalMessage(payload: unknown): { payload?: unknown } {
  * together would race. An API process (a DBOSClient) never does it, and may be the first to start.
  */
 export async function migrateDbosSchema(databaseUrl: string, log: Logger): Promise<void> {
-  await ensureSystemDatabase(databaseUrl, new GlobalLogger(undefined, { logger: dbosLogger(log) }), undefined, DBOS_SCHEMA);
+  await ensureSystemDatabase(
+    databaseUrl,
+    new GlobalLogger(undefined, { logger: dbosLogger(log) }),
+    undefined,
+    DBOS_SCHEMA,
+  );
 }
 
 /** The engine holding DBOS in this process: DBOS is a process-wide singleton. */
@@ -223,7 +240,11 @@ export class DbosEngine implements ManagedWorkflowEngine {
         });
       }
       for (const queue of options.drainedQueues ?? []) {
-        await DBOS.registerQueue(queue.name, { workerConcurrency: queue.workerConcurrency, minPollingIntervalMs: DRAINED_QUEUE_POLL_MS, onConflict: 'always_update' });
+        await DBOS.registerQueue(queue.name, {
+          workerConcurrency: queue.workerConcurrency,
+          minPollingIntervalMs: DRAINED_QUEUE_POLL_MS,
+          onConflict: 'always_update',
+        });
       }
       await retention.schedule(options.retentionMs, options.retentionSchedule ?? '0 * * * *');
       if (options.executor) {
@@ -246,7 +267,10 @@ export class DbosEngine implements ManagedWorkflowEngine {
   }
 
   /** Registers every workflow with DBOS (before launch); returns the pruning's scheduler. */
-  private register({ flows, activities, queues = [], flowQueues = [], maxRecoveryAttempts }: DbosEngineOptions, log: Logger): ReturnType<typeof registerRetention> {
+  private register(
+    { flows, activities, queues = [], flowQueues = [], maxRecoveryAttempts }: DbosEngineOptions,
+    log: Logger,
+  ): ReturnType<typeof registerRetention> {
     const bounded = maxRecoveryAttempts === undefined ? {} : { maxRecoveryAttempts };
     for (const queue of flowQueues) for (const flow of queue.flows) this.flowQueueOf.set(flow, queue.name);
     // An activity on a queue runs as a child workflow of its own, started on that queue.
@@ -276,7 +300,9 @@ export class DbosEngine implements ManagedWorkflowEngine {
       if (this.workflows.has(name)) throw new Error(`Two flows are named "${name}"`);
       for (const activity of Object.keys(flow.activityOptions)) {
         if (typeof activities[activity] !== 'function') {
-          throw new Error(`Flow ${name} uses activity "${activity}", which is not among the activities given to the engine`);
+          throw new Error(
+            `Flow ${name} uses activity "${activity}", which is not among the activities given to the engine`,
+          );
         }
       }
       // A queued activity runs on its flow run's tenant partition, on the queue of the tenant's environment.
@@ -326,11 +352,21 @@ export class DbosEngine implements ManagedWorkflowEngine {
     const partition = queueName ? { queuePartitionKey: tenantQueueKey(tenant) } : {};
     // An existing id (running or finished) gives a handle to that run; nothing new starts.
     if (!DBOS.isInStep()) {
-      await DBOS.startWorkflow(workflow, { workflowID: workflowId, queueName, ...(queueName ? { enqueueOptions: partition } : {}) })(run);
+      await DBOS.startWorkflow(workflow, {
+        workflowID: workflowId,
+        queueName,
+        ...(queueName ? { enqueueOptions: partition } : {}),
+      })(run);
       return;
     }
     await this.client!.enqueue(
-      { queueName: queueName ?? FLOW_START_QUEUE, ...partition, workflowName: flowName, workflowID: workflowId, appVersion: FLOW_CODE_VERSION },
+      {
+        queueName: queueName ?? FLOW_START_QUEUE,
+        ...partition,
+        workflowName: flowName,
+        workflowID: workflowId,
+        appVersion: FLOW_CODE_VERSION,
+      },
       run,
     );
   }
@@ -415,7 +451,8 @@ export async function pollOutcome(
   for (;;) {
     const status = await statusOf(workflowId);
     if (status?.status === 'SUCCESS') return { status: 'completed', result: status.output ?? undefined };
-    if (status && !UNFINISHED.includes(status.status)) return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
+    if (status && !UNFINISHED.includes(status.status))
+      return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
     if (Date.now() >= deadline) {
       if (!status) throw new WorkflowNotFoundError(workflowId);
       return { status: 'running' };

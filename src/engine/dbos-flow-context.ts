@@ -48,7 +48,14 @@ export interface ActivityOutcome {
  * topic is the signal name, and `now()` is a clock that only moves to recorded times (the run's
  * start, each activity's recorded end, DBOS.now() after a sleep or wait), so replay sees the same.
  */
-export function dbosFlowContext({ flow, activities, startedAt, stopped, queued, progressed = () => {} }: DbosFlowContextDeps): FlowContext<ActivityFunctions> {
+export function dbosFlowContext({
+  flow,
+  activities,
+  startedAt,
+  stopped,
+  queued,
+  progressed = () => {},
+}: DbosFlowContextDeps): FlowContext<ActivityFunctions> {
   let clock = startedAt;
   const live = () => {
     if (stopped()) throw new EngineStoppedError();
@@ -66,7 +73,8 @@ export function dbosFlowContext({ flow, activities, startedAt, stopped, queued, 
     proxies[name] = async (...args: unknown[]) => {
       live();
       const jsonArgs = args.map(jsonClone);
-      const outcome = await (queued?.(name, jsonArgs) ?? runActivityStep(name, activities, jsonArgs, flow.activityOptions[name], progressed));
+      const outcome = await (queued?.(name, jsonArgs) ??
+        runActivityStep(name, activities, jsonArgs, flow.activityOptions[name], progressed));
       clock = Math.max(clock, outcome.at);
       return outcome.value;
     };
@@ -86,7 +94,9 @@ export function dbosFlowContext({ flow, activities, startedAt, stopped, queued, 
       let message: { payload?: T } | null = null;
       for (let left = timeoutMs === undefined ? Infinity : Math.max(0, timeoutMs); ; left -= MAX_WAIT_MS) {
         live();
-        message = await waiting(DBOS.recv<{ payload?: T }>(signal.name, { timeoutSeconds: Math.min(left, MAX_WAIT_MS) / 1000 }));
+        message = await waiting(
+          DBOS.recv<{ payload?: T }>(signal.name, { timeoutSeconds: Math.min(left, MAX_WAIT_MS) / 1000 }),
+        );
         if (message !== null || left <= MAX_WAIT_MS) break;
       }
       live();

@@ -15,7 +15,11 @@ const IDENTITY_DIR = 'executors';
  */
 export async function resolveExecutorId(given: string | undefined, dataDir: string): Promise<string> {
   if (given) return given;
-  const host = os.hostname().replace(/[^A-Za-z0-9._-]/g, '_').slice(0, 60) || 'host';
+  const host =
+    os
+      .hostname()
+      .replace(/[^A-Za-z0-9._-]/g, '_')
+      .slice(0, 60) || 'host';
   const file = path.join(dataDir, IDENTITY_DIR, host);
   try {
     const kept = (await readFile(file, 'utf8')).trim();

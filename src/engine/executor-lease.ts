@@ -60,7 +60,13 @@ export interface ExecutorLease {
  * well before any worker would call it dead. At start, a lock held by another live process (the same
  * id twice) stops this one; a database that does not answer throws ExecutorLeaseUnreachableError.
  */
-export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterMs, log, onLost }: ExecutorLeaseOptions): Promise<ExecutorLease> {
+export async function acquireExecutorLease({
+  databaseUrl,
+  executorId,
+  deadAfterMs,
+  log,
+  onLost,
+}: ExecutorLeaseOptions): Promise<ExecutorLease> {
   const key = executorLockKey(executorId);
   const graceMs = Math.floor(deadAfterMs / 3);
   let connection: pg.Client | undefined;
@@ -81,7 +87,10 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
       await client.connect();
       // The server notices a vanished host within about 11 s and ends the session (and the lock).
       await client.query('SET tcp_keepalives_idle = 5; SET tcp_keepalives_interval = 2; SET tcp_keepalives_count = 3');
-      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [EXECUTOR_LOCK_SPACE, key]);
+      const { rows } = await client.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', [
+        EXECUTOR_LOCK_SPACE,
+        key,
+      ]);
       if (rows[0]!.locked) return client;
     } catch (error) {
       await client.end().catch(() => {});
@@ -118,7 +127,10 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
       return;
     }
     if (!back) {
-      log.error({ executorId, graceMs }, 'executor lease not taken back in time: no more flows run here until it is, so that a live worker may take over this executor\'s runs');
+      log.error(
+        { executorId, graceMs },
+        "executor lease not taken back in time: no more flows run here until it is, so that a live worker may take over this executor's runs",
+      );
       onLost();
       return;
     }
@@ -165,7 +177,9 @@ export async function acquireExecutorLease({ databaseUrl, executorId, deadAfterM
       const session = connection;
       if (!session) return 'held';
       const otherKey = [EXECUTOR_LOCK_SPACE, executorLockKey(other)];
-      const { rows } = await inTurn(() => session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', otherKey));
+      const { rows } = await inTurn(() =>
+        session.query<{ locked: boolean }>('SELECT pg_try_advisory_lock($1, $2) AS locked', otherKey),
+      );
       if (!rows[0]!.locked) return 'held';
       try {
         await whileHeld();

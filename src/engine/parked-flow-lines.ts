@@ -16,13 +16,23 @@ export async function failWorkOfParkedFlow(orm: MikroORM, flow: ParkedFlow): Pro
   const lineId = orderLineOfFulfilment(flow.workflowId);
   if (lineId) {
     const em = await emForOrderLine(orm, lineId);
-    if (em) await failParkedFulfilment(em, lineId, `its fulfilment was stopped after ${attempts} attempts that each ended with the service process (a crash or memory exhaustion); an operator retries or cancels it`);
+    if (em)
+      await failParkedFulfilment(
+        em,
+        lineId,
+        `its fulfilment was stopped after ${attempts} attempts that each ended with the service process (a crash or memory exhaustion); an operator retries or cancels it`,
+      );
     return;
   }
   const projectId = projectOfBuild(flow.workflowId);
   if (projectId) {
     const em = await emForProject(orm, projectId);
-    if (em) await failProjectBuild(em, projectId, `its build was stopped after ${attempts} attempts that each ended with the service process (a crash or memory exhaustion); an operator rebuilds it`);
+    if (em)
+      await failProjectBuild(
+        em,
+        projectId,
+        `its build was stopped after ${attempts} attempts that each ended with the service process (a crash or memory exhaustion); an operator rebuilds it`,
+      );
   }
 }
 

@@ -61,7 +61,12 @@ export function watchParkedFlows({ parkedFlows, onParked, intervalMs, log }: Par
       if (stopped) return;
       if (handled.has(flow.workflowId)) continue;
       log.error(
-        { workflowId: flow.workflowId, flow: flow.flowName, recoveryAttempts: flow.recoveryAttempts, parkedAt: flow.parkedAt },
+        {
+          workflowId: flow.workflowId,
+          flow: flow.flowName,
+          recoveryAttempts: flow.recoveryAttempts,
+          parkedAt: flow.parkedAt,
+        },
         `flow parked: its recoveries kept ending with the process; \`npm run cli -- flow retry ${flow.workflowId}\` once the cause is fixed, or \`flow cancel\``,
       );
       await onParked(flow);

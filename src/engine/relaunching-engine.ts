@@ -1,5 +1,10 @@
 import type { Logger } from 'pino';
-import { WorkflowEngineUnavailableError, type FlowContract, type FlowStartOptions, type SignalContract } from '../domain/flows';
+import {
+  WorkflowEngineUnavailableError,
+  type FlowContract,
+  type FlowStartOptions,
+  type SignalContract,
+} from '../domain/flows';
 import type { DbosEngine } from './dbos-engine';
 import type { ExecutorLease } from './executor-lease';
 import type { ParkedFlow } from './parked-flows';
@@ -101,7 +106,11 @@ export class RelaunchingEngine implements ManagedWorkflowEngine {
     const lost = this.current;
     this.current = undefined;
     // Executions left in memory make no further call to their context once their engine stopped.
-    await lost?.stop().catch((error: unknown) => log.warn({ err: error }, 'stopping the workflow engine after the lease was lost failed'));
+    await lost
+      ?.stop()
+      .catch((error: unknown) =>
+        log.warn({ err: error }, 'stopping the workflow engine after the lease was lost failed'),
+      );
     log.warn('the workflow engine stopped with its executor lease; it launches again once the database answers');
     for (let wait = FIRST_RETRY_MS; !this.stopped; wait = Math.min(wait * 2, LAST_RETRY_MS)) {
       await new Promise((resolve) => setTimeout(resolve, wait));
@@ -118,7 +127,10 @@ export class RelaunchingEngine implements ManagedWorkflowEngine {
         return;
       } catch (error) {
         await lease?.release().catch(() => {});
-        log.warn({ err: error, retryInMs: Math.min(wait * 2, LAST_RETRY_MS) }, 'the workflow engine cannot launch again yet');
+        log.warn(
+          { err: error, retryInMs: Math.min(wait * 2, LAST_RETRY_MS) },
+          'the workflow engine cannot launch again yet',
+        );
       }
     }
   }

@@ -46,7 +46,10 @@ export class TemporalEngine implements ManagedWorkflowEngine {
   static async connect(options: TemporalEngineOptions): Promise<TemporalEngine> {
     const connection = await Connection.connect({ address: options.address });
     const client = new Client({ connection, namespace: options.namespace });
-    options.log.info({ address: options.address, namespace: options.namespace, taskQueue: options.taskQueue }, 'flows run on Temporal');
+    options.log.info(
+      { address: options.address, namespace: options.namespace, taskQueue: options.taskQueue },
+      'flows run on Temporal',
+    );
     return new TemporalEngine(connection, client, options);
   }
 
@@ -59,7 +62,10 @@ export class TemporalEngine implements ManagedWorkflowEngine {
         args: [input],
         // Task-queue fairness: a backlog is dispatched in turn per tenant, whoever enqueued most.
         // The workflow's activities inherit its priority.
-        priority: { fairnessKey: tenantQueueKey(tenant), priorityKey: tenant.env === 'dev' ? SANDBOX_PRIORITY : LIVE_PRIORITY },
+        priority: {
+          fairnessKey: tenantQueueKey(tenant),
+          priorityKey: tenant.env === 'dev' ? SANDBOX_PRIORITY : LIVE_PRIORITY,
+        },
         // A running workflow with this id: keep it. A closed one (completed or failed): refuse,
         // which the catch below turns into a no-op.
         workflowIdConflictPolicy: 'USE_EXISTING',

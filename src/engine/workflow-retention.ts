@@ -16,8 +16,18 @@ async function pruneFinishedRuns(scheduledAt: Date, context: { retentionMs: numb
     async () => {
       const completedBefore = new Date(scheduledAt.getTime() - context.retentionMs).toISOString();
       for (;;) {
-        const old = await DBOS.listWorkflows({ status: FINISHED, completedBefore, limit: BATCH, loadInput: false, loadOutput: false });
-        if (old.length > 0) await DBOS.deleteWorkflows(old.map((run) => run.workflowID), true);
+        const old = await DBOS.listWorkflows({
+          status: FINISHED,
+          completedBefore,
+          limit: BATCH,
+          loadInput: false,
+          loadOutput: false,
+        });
+        if (old.length > 0)
+          await DBOS.deleteWorkflows(
+            old.map((run) => run.workflowID),
+            true,
+          );
         if (old.length < BATCH) return;
       }
     },
@@ -30,6 +40,8 @@ export function registerRetention(options: { maxRecoveryAttempts?: number } = {}
   const workflow = DBOS.registerWorkflow(pruneFinishedRuns, { name: 'pruneFinishedRuns', ...options });
   return {
     schedule: (retentionMs: number, cron: string) =>
-      DBOS.applySchedules([{ scheduleName: RETENTION_SCHEDULE, workflowFn: workflow, schedule: cron, context: { retentionMs } }]),
+      DBOS.applySchedules([
+        { scheduleName: RETENTION_SCHEDULE, workflowFn: workflow, schedule: cron, context: { retentionMs } },
+      ]),
   };
 }

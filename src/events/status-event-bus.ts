@@ -109,7 +109,11 @@ export class StatusEventBus {
     if (listener.reconnected) this.reconnectListeners.add(listener);
   }
 
-  private remove(from: Map<string, Set<StatusEventListener>>, audience: EventAudience, listener: StatusEventListener): void {
+  private remove(
+    from: Map<string, Set<StatusEventListener>>,
+    audience: EventAudience,
+    listener: StatusEventListener,
+  ): void {
     const key = audienceKey(audience, audience.subject);
     const listeners = from.get(key);
     listeners?.delete(listener);
@@ -157,6 +161,11 @@ class AcceptedEvents extends EventFeed<StatusEventMessage> implements StatusEven
   }
 }
 
-function audienceKey(tenant: { clientId: string; env: string }, subject?: { subjectType: string; subjectId: string }): string {
-  return subject ? `${tenant.clientId}\u0000${tenant.env}\u0000${subject.subjectType}\u0000${subject.subjectId}` : `${tenant.clientId}\u0000${tenant.env}`;
+function audienceKey(
+  tenant: { clientId: string; env: string },
+  subject?: { subjectType: string; subjectId: string },
+): string {
+  return subject
+    ? `${tenant.clientId}\u0000${tenant.env}\u0000${subject.subjectType}\u0000${subject.subjectId}`
+    : `${tenant.clientId}\u0000${tenant.env}`;
 }

@@ -35,7 +35,11 @@ export interface StatusChange {
  * Appends a status change and queues its NOTIFY in the caller's transaction: subscribers hear of
  * it exactly when, and only if, the change commits. Must run inside `em.transactional`.
  */
-export async function recordStatusChange(em: EntityManager, tenant: StatusEventOwner, change: StatusChange): Promise<StatusEventMessage> {
+export async function recordStatusChange(
+  em: EntityManager,
+  tenant: StatusEventOwner,
+  change: StatusChange,
+): Promise<StatusEventMessage> {
   if (!em.isInTransaction()) throw new Error('recordStatusChange must run inside a transaction');
   // Write the caller's pending changes first: every writer then takes row locks before the
   // subject's advisory lock, in the same order, so two writers can never deadlock.
@@ -48,14 +52,32 @@ export async function recordStatusChange(em: EntityManager, tenant: StatusEventO
  * has already taken its row locks. Two statements, no entity: every status change of the service
  * goes through here.
  */
-export async function appendStatusEvent(connection: Connection, trx: Transaction, tenant: StatusEventOwner, change: StatusChange): Promise<StatusEventMessage> {
+export async function appendStatusEvent(
+  connection: Connection,
+  trx: Transaction,
+  tenant: StatusEventOwner,
+  change: StatusChange,
+): Promise<StatusEventMessage> {
   // Serialises writers of one subject so sequences are gap-free and never collide. A statement of
   // its own: a statement's snapshot is taken before it runs, so the next sequence must be read
   // by a later statement than the one that waits for the lock.
-  await connection.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`${change.subjectType}:${change.subjectId}`], 'run', trx);
+  await connection.execute(
+    'SELECT pg_advisory_xact_lock(hashtext(?))',
+    [`${change.subjectType}:${change.subjectId}`],
+    'run',
+    trx,
+  );
   const occurredAt = new Date();
   const detail = change.detail ?? {};
-  const known = { clientId: tenant.clientId, env: tenant.env, subjectType: change.subjectType, subjectId: change.subjectId, status: change.status, detail, occurredAt: occurredAt.toISOString() };
+  const known = {
+    clientId: tenant.clientId,
+    env: tenant.env,
+    subjectType: change.subjectType,
+    subjectId: change.subjectId,
+    status: change.status,
+    detail,
+    occurredAt: occurredAt.toISOString(),
+  };
   // The row and its NOTIFY in one round trip; the payload is the message, with the id and sequence
   // only the insert knows.
   const [row] = await connection.execute<{ id: string; sequence: number }[]>(
@@ -65,9 +87,17 @@ export async function appendStatusEvent(connection: Connection, trx: Transaction
        RETURNING id, sequence)
      SELECT id, sequence, pg_notify(?, (?::jsonb || jsonb_build_object('id', id::text, 'sequence', sequence))::text) FROM event`,
     [
-      tenant.clientId, tenant.env, change.subjectType, change.subjectId, change.status, JSON.stringify(detail), occurredAt,
-      change.subjectType, change.subjectId,
-      STATUS_EVENTS_CHANNEL, JSON.stringify(known),
+      tenant.clientId,
+      tenant.env,
+      change.subjectType,
+      change.subjectId,
+      change.status,
+      JSON.stringify(detail),
+      occurredAt,
+      change.subjectType,
+      change.subjectId,
+      STATUS_EVENTS_CHANNEL,
+      JSON.stringify(known),
     ],
     'all',
     trx,
@@ -88,7 +118,11 @@ export async function readSubjectEvents(
 ): Promise<StatusEventMessage[]> {
   const events = await em.fork().find(
     StatusEvent,
-    { subjectType: subject.subjectType, subjectId: subject.subjectId, sequence: { $gt: afterSequence, ...(beforeSequence ? { $lt: beforeSequence } : {}) } },
+    {
+      subjectType: subject.subjectType,
+      subjectId: subject.subjectId,
+      sequence: { $gt: afterSequence, ...(beforeSequence ? { $lt: beforeSequence } : {}) },
+    },
     { orderBy: { sequence: 'asc' } },
   );
   return events.map((event) => messageOf(event, event.client.id));

@@ -20,7 +20,10 @@ function checkEditorScope(fieldName: string, args: Record<string, unknown>, cont
   const scope = context.ctx.projectScope;
   if (!scope) return;
   const argument = EDITOR_FIELDS[fieldName];
-  if (!argument) throw new UnauthenticatedError(`${fieldName} needs the client's credentials (X-Service); an editor session reaches its own project only`);
+  if (!argument)
+    throw new UnauthenticatedError(
+      `${fieldName} needs the client's credentials (X-Service); an editor session reaches its own project only`,
+    );
   const id = args[argument];
   if (id !== scope) throw new NotFoundError('project', String(id ?? ''), argument);
 }
@@ -35,7 +38,8 @@ function checkEditorScope(fieldName: string, args: Record<string, unknown>, cont
 export function scopeRootFieldsToEditorSessions(schema: GraphQLSchema): GraphQLSchema {
   for (const root of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()]) {
     for (const field of Object.values(root?.getFields() ?? {})) {
-      const guard = (resolve: GraphQLFieldResolver<unknown, GraphqlContext>): GraphQLFieldResolver<unknown, GraphqlContext> =>
+      const guard =
+        (resolve: GraphQLFieldResolver<unknown, GraphqlContext>): GraphQLFieldResolver<unknown, GraphqlContext> =>
         (source, args, context, info) => {
           checkEditorScope(field.name, args, context);
           return resolve(source, args, context, info);

@@ -75,7 +75,11 @@ export class EditorSocketWatch implements StatusEventListener {
 
   private audience(): EventAudience & Required<Pick<EventAudience, 'subject'>> {
     const { tenant, projectId } = this.session;
-    return { clientId: tenant.clientId, env: tenant.env, subject: { subjectType: PROJECT_SUBJECT, subjectId: projectId } };
+    return {
+      clientId: tenant.clientId,
+      env: tenant.env,
+      subject: { subjectType: PROJECT_SUBJECT, subjectId: projectId },
+    };
   }
 
   private armExpiry(): void {

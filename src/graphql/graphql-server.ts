@@ -3,7 +3,14 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { fastifyApolloDrainPlugin } from '@as-integrations/fastify';
 import type { FastifyInstance } from 'fastify';
-import { GraphQLError, specifiedRules, validate, type ExecutionResult, type FormattedExecutionResult, type GraphQLFormattedError } from 'graphql';
+import {
+  GraphQLError,
+  specifiedRules,
+  validate,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+  type GraphQLFormattedError,
+} from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import type { IncomingMessage } from 'node:http';
 import type { RateLimiterRes } from 'rate-limiter-flexible';
@@ -14,7 +21,11 @@ import { budgetKeyOf } from '../services/tenancy/request-budget';
 import { createRequestContext, type RequestContext } from '../services/context';
 import type { StatusEventBus } from '../events/status-event-bus';
 import { DomainError, RateLimitedError } from '../domain/errors';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE } from '../domain/database-unavailable';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_CODE,
+  DATABASE_UNAVAILABLE_MESSAGE,
+} from '../domain/database-unavailable';
 import { isDatabaseUnavailable } from '../services/database-unavailable';
 import type { GraphqlContext } from './context';
 import { graphqlSchema } from './schema';
@@ -45,11 +56,17 @@ export async function startGraphqlServer(
 ): Promise<ApolloServer<GraphqlContext>> {
   // In production no error names fields or types the caller did not ask for ("Did you mean …?"): it
   // would map the schema for someone without introspection. Apollo strips them from HTTP answers.
-  const clientErrors = limits.hideSchemaDetails ? withoutSuggestions : (errors: readonly GraphQLFormattedError[]) => errors;
+  const clientErrors = limits.hideSchemaDetails
+    ? withoutSuggestions
+    : (errors: readonly GraphQLFormattedError[]) => errors;
   const schema = await graphqlSchema();
   const rules = operationRules(limits);
   const caps = new SocketCaps(limits, services.socketSlots);
-  const connectAttempts = services.limitStore.windowCounter({ keyPrefix: 'ws-connects', points: limits.wsConnectsPerAddress, windowMs: limits.rateLimitWindowMs });
+  const connectAttempts = services.limitStore.windowCounter({
+    keyPrefix: 'ws-connects',
+    points: limits.wsConnectsPerAddress,
+    windowMs: limits.rateLimitWindowMs,
+  });
   /** Per socket: the client it counts against, the ids of its running operations, and how results are written to it. */
   type SocketExtra = {
     tenant?: GraphqlContext['ctx']['tenant'];
@@ -72,18 +89,23 @@ export async function startGraphqlServer(
       schema,
       parse: sharedDocumentParser(),
       validate: (validatedSchema, document) => validate(validatedSchema, document, [...specifiedRules, ...rules]),
-      subscribe: subscribeSharingResults(({ ctx }: GraphqlContext) => `${ctx.tenant.clientId}:${ctx.tenant.env}:${ctx.projectScope ?? ''}`, {
-        targetOf: (context) => pushTargets.get(context),
-        format: formatResult,
-      }),
+      subscribe: subscribeSharingResults(
+        ({ ctx }: GraphqlContext) => `${ctx.tenant.clientId}:${ctx.tenant.env}:${ctx.projectScope ?? ''}`,
+        {
+          targetOf: (context) => pushTargets.get(context),
+          format: formatResult,
+        },
+      ),
       onSubscribe: async (socketContext, id, payload) => {
         const extra = socketContext.extra as SocketExtra;
         const { spent, resetMs } = await services.requestBudget.spend(extra.callerKey!);
-        if (spent > services.requestBudget.max) return [rateLimitedError(services.requestBudget.max, limits.rateLimitWindowMs, resetMs)];
+        if (spent > services.requestBudget.max)
+          return [rateLimitedError(services.requestBudget.max, limits.rateLimitWindowMs, resetMs)];
         const unsafe = unsafeVariablesError(payload.variables);
         if (unsafe) return [unsafe];
         // An editor link may have ended since the socket opened (or while it was authenticated, before its watch listened).
-        if (extra.watch && !(await extra.watch.stillOpen())) return [new GraphQLError('the editor link ended', { extensions: { code: 'UNAUTHENTICATED' } })];
+        if (extra.watch && !(await extra.watch.stillOpen()))
+          return [new GraphQLError('the editor link ended', { extensions: { code: 'UNAUTHENTICATED' } })];
         const refused = await caps.startOperation(extra.callerKey!);
         if (refused) return [refused];
         if (extra.closed) {
@@ -107,7 +129,11 @@ export async function startGraphqlServer(
         try {
           const { request } = socketContext.extra;
           // An editor session works as the project's client, with caps and budget of its own: an editor link cannot use up the shop's.
-          const identity = await services.authenticator.identify(presentedBy(request, socketContext.connectionParams), limits.addressOf(request), { editor: true });
+          const identity = await services.authenticator.identify(
+            presentedBy(request, socketContext.connectionParams),
+            limits.addressOf(request),
+            { editor: true },
+          );
           const { tenant } = identity;
           const extra = socketContext.extra as SocketExtra & { socket: { close(code: number, reason: string): void } };
           const callerKey = budgetKeyOf(identity);
@@ -121,7 +147,8 @@ export async function startGraphqlServer(
             return false;
           }
           Object.assign(extra, { tenant, projectScope: identity.projectScope, callerKey, running: new Set<string>() });
-          if (identity.editorSession) extra.watch = new EditorSocketWatch(identity.editorSession, extra.socket, bus, services.editor);
+          if (identity.editorSession)
+            extra.watch = new EditorSocketWatch(identity.editorSession, extra.socket, bus, services.editor);
           // The upgrade request and the connection's credentials are read only here: not kept for the
           // socket's life (nor the secret in memory). Set rather than deleted: a deleted property
           // turns the object into a dictionary, larger for every socket.
@@ -130,13 +157,19 @@ export async function startGraphqlServer(
           return true;
         } catch (error) {
           if (error instanceof RateLimitedError) {
-            socketContext.extra.socket.close(TOO_MANY_CONNECTIONS, `${error.code}: retry in ${error.retryAfterSeconds} s`);
+            socketContext.extra.socket.close(
+              TOO_MANY_CONNECTIONS,
+              `${error.code}: retry in ${error.retryAfterSeconds} s`,
+            );
             return false;
           }
           if (error instanceof DomainError) return false; // graphql-ws closes with 4403 Forbidden
           if (isDatabaseUnavailable(error)) {
             // 1013 Try Again Later, rather than graphql-ws's 4500 with the driver's message as reason.
-            socketContext.extra.socket.close(1013, `${DATABASE_UNAVAILABLE_CODE}: retry in ${DATABASE_RETRY_AFTER_SECONDS} s`);
+            socketContext.extra.socket.close(
+              1013,
+              `${DATABASE_UNAVAILABLE_CODE}: retry in ${DATABASE_RETRY_AFTER_SECONDS} s`,
+            );
             return false;
           }
           throw error;
@@ -144,7 +177,8 @@ export async function startGraphqlServer(
       },
       connectionInitWaitTimeout: limits.wsConnectionInitTimeoutMs,
       // Subscriptions answer errors in the same vocabulary as queries (codes, no internals).
-      onError: (_ctx, _id, _payload, errors) => clientErrors(errors.map((error) => formatGraphqlError(error.toJSON(), error))),
+      onError: (_ctx, _id, _payload, errors) =>
+        clientErrors(errors.map((error) => formatGraphqlError(error.toJSON(), error))),
       onNext: (_ctx, _id, _payload, _args, result) => {
         if (!result.errors) return undefined;
         const formatted = formatResult(result);
@@ -155,7 +189,11 @@ export async function startGraphqlServer(
         // Not randomUUID: Node builds it by concatenation, a chain of string pieces that every
         // subscription's context would keep for its whole life (docs/performance.md).
         const requestId = `ws-${randomBytes(12).toString('hex')}`;
-        const context = graphqlContext(createRequestContext(services.em, extra.tenant!, requestId, extra.projectScope), services, bus);
+        const context = graphqlContext(
+          createRequestContext(services.em, extra.tenant!, requestId, extra.projectScope),
+          services,
+          bus,
+        );
         const { socket } = extra;
         extra.send ??= (text) => {
           if (socket.readyState === WebSocket.OPEN) socket.send(text);
@@ -179,7 +217,9 @@ export async function startGraphqlServer(
       () => sockets.handleUpgrade(request, socket, head, (ws) => sockets.emit('connection', ws, request)),
       (refused: RateLimiterRes) => {
         const retryAfter = Math.max(1, Math.ceil(refused.msBeforeNext / 1000));
-        socket.end(`HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfter}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        socket.end(
+          `HTTP/1.1 429 Too Many Requests\r\nRetry-After: ${retryAfter}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+        );
       },
     );
   });
@@ -200,10 +240,24 @@ export async function startGraphqlServer(
     schema,
     // Cache control (installed unless disabled) would have Apollo wrap every field resolver of the
     // schema, on every request, to track cache hints that nothing here sets or reads.
-    plugins: [fastifyApolloDrainPlugin(app), drainSockets, idempotencyPlugin(), unavailableAs503, ApolloServerPluginCacheControlDisabled()],
+    plugins: [
+      fastifyApolloDrainPlugin(app),
+      drainSockets,
+      idempotencyPlugin(),
+      unavailableAs503,
+      ApolloServerPluginCacheControlDisabled(),
+    ],
     // X-Service is a non-simple header, so a browser must preflight any request carrying it:
     // requiring it (or Apollo's own headers) keeps CSRF prevention without blocking real clients.
-    csrfPrevention: { requestHeaders: ['x-service', 'x-editor-project', 'x-editor-key', 'x-apollo-operation-name', 'apollo-require-preflight'] },
+    csrfPrevention: {
+      requestHeaders: [
+        'x-service',
+        'x-editor-project',
+        'x-editor-key',
+        'x-apollo-operation-name',
+        'apollo-require-preflight',
+      ],
+    },
     includeStacktraceInErrorResponses: false,
     hideSchemaDetailsFromClientErrors: limits.hideSchemaDetails,
     validationRules: rules,
@@ -232,8 +286,10 @@ export interface SocketDoorLimits {
  */
 function presentedBy(request: IncomingMessage, params: Record<string, unknown> | undefined): Presented {
   const header = request.headers['x-service'];
-  const clientCredential = params && 'accessKey' in params ? { payload: params } : header !== undefined ? { header } : undefined;
-  const editorProject = params && 'editorProject' in params ? params.editorProject : request.headers['x-editor-project'];
+  const clientCredential =
+    params && 'accessKey' in params ? { payload: params } : header !== undefined ? { header } : undefined;
+  const editorProject =
+    params && 'editorProject' in params ? params.editorProject : request.headers['x-editor-project'];
   const editorKey = params && 'editorKey' in params ? params.editorKey : request.headers['x-editor-key'];
   return { ...(clientCredential ? { clientCredential } : {}), editorProject, editorKey };
 }
@@ -241,9 +297,12 @@ function presentedBy(request: IncomingMessage, params: Record<string, unknown> |
 /** A graphql-ws operation over its client's RequestBudget: the operation's error, as REST's 429. */
 function rateLimitedError(max: number, windowMs: number, resetMs: number): GraphQLError {
   const retryAfterSeconds = Math.max(1, Math.ceil(resetMs / 1000));
-  return new GraphQLError(`more than ${max} requests in ${Math.round(windowMs / 1000)}s from this client; retry in ${retryAfterSeconds}s`, {
-    extensions: { code: 'RATE_LIMITED', retryAfterSeconds },
-  });
+  return new GraphQLError(
+    `more than ${max} requests in ${Math.round(windowMs / 1000)}s from this client; retry in ${retryAfterSeconds}s`,
+    {
+      extensions: { code: 'RATE_LIMITED', retryAfterSeconds },
+    },
+  );
 }
 
 /**
@@ -264,7 +323,12 @@ const unavailableAs503: ApolloServerPlugin<GraphqlContext> = {
 };
 
 /** What every resolver receives, for one request or one subscription connection. */
-export function graphqlContext(ctx: RequestContext, services: AppServices, bus: StatusEventBus, receivedAt = Date.now()): GraphqlContext {
+export function graphqlContext(
+  ctx: RequestContext,
+  services: AppServices,
+  bus: StatusEventBus,
+  receivedAt = Date.now(),
+): GraphqlContext {
   return new LazyLoadersContext(ctx, services, bus, receivedAt);
 }
 
@@ -296,7 +360,9 @@ function withoutSuggestions(errors: readonly GraphQLFormattedError[]): GraphQLFo
 
 /** A result with its errors in the vocabulary of queries, as subscribers receive it. */
 function formatResult(result: ExecutionResult): FormattedExecutionResult {
-  return result.errors ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) } : (result as FormattedExecutionResult);
+  return result.errors
+    ? { ...result, errors: result.errors.map((error) => formatGraphqlError(error.toJSON(), error)) }
+    : (result as FormattedExecutionResult);
 }
 
 /** Domain errors keep their code and field paths; unexpected errors never leak internals. */
@@ -318,7 +384,12 @@ function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): G
     };
   }
   if (original && !(original instanceof GraphQLError) && formatted.extensions?.code === 'INTERNAL_SERVER_ERROR') {
-    return { message: 'internal error; it has been logged', locations: formatted.locations, path: formatted.path, extensions: { code: 'INTERNAL' } };
+    return {
+      message: 'internal error; it has been logged',
+      locations: formatted.locations,
+      path: formatted.path,
+      extensions: { code: 'INTERNAL' },
+    };
   }
   return formatted;
 }

@@ -17,7 +17,8 @@ const ARGUMENT = 'idempotencyKey';
 export const IdempotencyKeyArg = () =>
   Arg(ARGUMENT, () => String, {
     nullable: true,
-    description: 'Sent again with the same operation and variables, answers the first answer without doing it again (docs/api.md, Idempotency)',
+    description:
+      'Sent again with the same operation and variables, answers the first answer without doing it again (docs/api.md, Idempotency)',
   });
 
 /**
@@ -48,7 +49,12 @@ export function idempotencyPlugin(): ApolloServerPlugin<GraphqlContext> {
             if (!(error instanceof DomainError)) throw error;
             return {
               http: request.response.http,
-              body: { kind: 'single', singleResult: { errors: [{ message: error.message, extensions: { code: error.code, errors: error.errors } }] } },
+              body: {
+                kind: 'single',
+                singleResult: {
+                  errors: [{ message: error.message, extensions: { code: error.code, errors: error.errors } }],
+                },
+              },
             };
           }
         },
@@ -57,9 +63,16 @@ export function idempotencyPlugin(): ApolloServerPlugin<GraphqlContext> {
           const { ctx, services } = request.contextValue;
           const result = request.response.body.singleResult;
           // As REST frees a key on any 5xx: a fault of ours, or a database away, may succeed when retried.
-          const failedOnOurSide = result.errors?.some((error) => error.extensions?.code === 'INTERNAL' || error.extensions?.code === DATABASE_UNAVAILABLE_CODE);
+          const failedOnOurSide = result.errors?.some(
+            (error) => error.extensions?.code === 'INTERNAL' || error.extensions?.code === DATABASE_UNAVAILABLE_CODE,
+          );
           if (failedOnOurSide) await services.idempotency.release(ctx, claimed);
-          else await services.idempotency.complete(ctx, claimed, { status: 200, contentType: 'application/json', body: JSON.stringify(result) });
+          else
+            await services.idempotency.complete(ctx, claimed, {
+              status: 200,
+              contentType: 'application/json',
+              body: JSON.stringify(result),
+            });
           claimed = undefined;
         },
       };
@@ -74,7 +87,12 @@ function keyOf(operation: OperationDefinitionNode | undefined, variables: Record
     if (selection.kind !== Kind.FIELD) continue;
     const argument = selection.arguments?.find((a) => a.name.value === ARGUMENT);
     if (!argument) continue;
-    const value = argument.value.kind === Kind.VARIABLE ? variables[argument.value.name.value] : argument.value.kind === Kind.STRING ? argument.value.value : undefined;
+    const value =
+      argument.value.kind === Kind.VARIABLE
+        ? variables[argument.value.name.value]
+        : argument.value.kind === Kind.STRING
+          ? argument.value.value
+          : undefined;
     if (typeof value === 'string') return value;
   }
   return undefined;
@@ -82,5 +100,7 @@ function keyOf(operation: OperationDefinitionNode | undefined, variables: Record
 
 function requestHashOf(request: GraphQLRequestContext<GraphqlContext>): string {
   const { query, variables, operationName } = request.request;
-  return createHash('sha256').update(`GRAPHQL ${operationName ?? ''}\n${query ?? ''}\n${canonicalJson(variables ?? {})}`).digest('hex');
+  return createHash('sha256')
+    .update(`GRAPHQL ${operationName ?? ''}\n${query ?? ''}\n${canonicalJson(variables ?? {})}`)
+    .digest('hex');
 }

@@ -36,7 +36,11 @@ export interface OperationLimits {
  */
 export function operationRules(limits: OperationLimits): ValidationRule[] {
   // Reported as validation errors (all of them, like GraphQL's own), not thrown out of `validate`.
-  const report = { exposeLimits: true, propagateOnRejection: false, onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)] };
+  const report = {
+    exposeLimits: true,
+    propagateOnRejection: false,
+    onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
+  };
   return [
     maxDepthRule({ n: limits.graphqlMaxDepth, ...report }),
     costWithPageSizes({ maxCost: limits.graphqlMaxCost, ...report }),
@@ -66,8 +70,13 @@ function costWithPageSizes(options: Parameters<typeof costLimitRule>[0]): Valida
       if (rewritten.kind === Kind.OPERATION_DEFINITION) operations.set(definition, rewritten);
     });
     // armor reads fragments and reports through its context: this one serves the explicit fragments.
-    const explicitContext = { getFragment: (name: string) => fragments.get(name), reportError: (error: GraphQLError) => context.reportError(error) };
-    const costOf = armor(explicitContext as unknown as ValidationContext) as unknown as { OperationDefinition: { enter(node: OperationDefinitionNode): void } };
+    const explicitContext = {
+      getFragment: (name: string) => fragments.get(name),
+      reportError: (error: GraphQLError) => context.reportError(error),
+    };
+    const costOf = armor(explicitContext as unknown as ValidationContext) as unknown as {
+      OperationDefinition: { enter(node: OperationDefinitionNode): void };
+    };
     return {
       OperationDefinition(node) {
         costOf.OperationDefinition.enter(operations.get(node) ?? node);
@@ -86,9 +95,17 @@ function withExplicitPageSizes(schema: GraphQLSchema, document: DocumentNode): D
         if (!pageSize) return undefined;
         const given = node.arguments?.find((argument) => argument.name.value === 'first');
         if (given?.value.kind === Kind.INT) return undefined;
-        const size = given ? (given.value.kind === Kind.VARIABLE ? LARGEST_PAGE_SIZE : undefined) : pageSize.defaultValue;
+        const size = given
+          ? given.value.kind === Kind.VARIABLE
+            ? LARGEST_PAGE_SIZE
+            : undefined
+          : pageSize.defaultValue;
         if (typeof size !== 'number') return undefined;
-        const first: ArgumentNode = { kind: Kind.ARGUMENT, name: { kind: Kind.NAME, value: 'first' }, value: { kind: Kind.INT, value: String(size) } };
+        const first: ArgumentNode = {
+          kind: Kind.ARGUMENT,
+          name: { kind: Kind.NAME, value: 'first' },
+          value: { kind: Kind.INT, value: String(size) },
+        };
         return { ...node, arguments: [...(node.arguments ?? []).filter((argument) => argument !== given), first] };
       },
     }),
@@ -102,7 +119,10 @@ function safeStringLiterals(context: ValidationContext): ASTVisitor {
       if (!isPrototypeKey(node.name.value)) return;
       const field = fieldPathOf([...(parent ? [...ancestors, parent] : ancestors), node]);
       context.reportError(
-        new GraphQLError(`${field}: ${PROTOTYPE_KEY_MESSAGE}`, { nodes: node, extensions: { code: 'INVALID_TEXT', errors: [{ path: field, message: PROTOTYPE_KEY_MESSAGE }] } }),
+        new GraphQLError(`${field}: ${PROTOTYPE_KEY_MESSAGE}`, {
+          nodes: node,
+          extensions: { code: 'INVALID_TEXT', errors: [{ path: field, message: PROTOTYPE_KEY_MESSAGE }] },
+        }),
       );
     },
     StringValue(node, _key, parent, _path, ancestors) {
@@ -110,7 +130,10 @@ function safeStringLiterals(context: ValidationContext): ASTVisitor {
       const field = fieldPathOf(parent ? [...ancestors, parent] : ancestors);
       const message = 'must not contain a NUL character or an unpaired UTF-16 surrogate';
       context.reportError(
-        new GraphQLError(`${field}: ${message}`, { nodes: node, extensions: { code: 'INVALID_TEXT', errors: [{ path: field, message }] } }),
+        new GraphQLError(`${field}: ${message}`, {
+          nodes: node,
+          extensions: { code: 'INVALID_TEXT', errors: [{ path: field, message }] },
+        }),
       );
     },
   };
@@ -130,5 +153,7 @@ function fieldPathOf(ancestors: readonly (ASTNode | readonly ASTNode[])[]): stri
 export function unsafeVariablesError(variables: unknown): GraphQLError | null {
   const problem = unsafeTextError(variables, 'variables');
   if (!problem) return null;
-  return new GraphQLError(`${problem.path}: ${problem.message}`, { extensions: { code: 'INVALID_TEXT', errors: [problem] } });
+  return new GraphQLError(`${problem.path}: ${problem.message}`, {
+    extensions: { code: 'INVALID_TEXT', errors: [problem] },
+  });
 }

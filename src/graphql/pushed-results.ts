@@ -67,7 +67,9 @@ class PushedResults implements AsyncIterableIterator<ExecutionResult>, FeedSink<
     try {
       while (this.unsent.length > 0 && this.unsent[0]!.isSettled) {
         const result = this.unsent.shift()!;
-        this.target.send(`{"id":${JSON.stringify(this.target.id)},"type":"next","payload":${result.payloadJson(this.format)}}`);
+        this.target.send(
+          `{"id":${JSON.stringify(this.target.id)},"type":"next","payload":${result.payloadJson(this.format)}}`,
+        );
       }
     } catch (error) {
       this.unsent.length = 0;

@@ -21,7 +21,11 @@ type Arrival = StatusEventMessage | 'reconnected';
  * too: at a gap in the sequence, and as soon as the listener is back. A live event in order is
  * handed on synchronously; while the table is being read, later arrivals wait behind the read.
  */
-export function subscribeSubjectEvents(context: GraphqlContext, subject: Subject, afterSequence?: number | null): EventFeed<StatusEventMessage> {
+export function subscribeSubjectEvents(
+  context: GraphqlContext,
+  subject: Subject,
+  afterSequence?: number | null,
+): EventFeed<StatusEventMessage> {
   if (afterSequence != null && (!Number.isInteger(afterSequence) || afterSequence < 0)) {
     throw ValidationError.field('afterSequence', 'must be a whole number, 0 or more');
   }
@@ -82,7 +86,8 @@ class SubjectEventFeed extends EventFeed<StatusEventMessage> implements StatusEv
         const arrival = queue.shift()!;
         if (this.needsRead(arrival)) {
           const before = arrival === 'reconnected' ? undefined : arrival.sequence;
-          for (const missed of await readSubjectEvents(this.context.ctx.em, this.subject, this.last!, before)) this.handOn(missed);
+          for (const missed of await readSubjectEvents(this.context.ctx.em, this.subject, this.last!, before))
+            this.handOn(missed);
         }
         if (arrival !== 'reconnected') this.handOn(arrival);
       }
@@ -96,5 +101,6 @@ class SubjectEventFeed extends EventFeed<StatusEventMessage> implements StatusEv
 
 /** `afterSequence` counts one subject's events: refused where a subscription covers several. */
 export function refuseResumeOfSeveralSubjects(afterSequence: number | null | undefined, needs: string): void {
-  if (afterSequence != null) throw ValidationError.field('afterSequence', `resuming needs ${needs}: sequences count the events of one subject`);
+  if (afterSequence != null)
+    throw ValidationError.field('afterSequence', `resuming needs ${needs}: sequences count the events of one subject`);
 }

@@ -34,7 +34,22 @@ let schema: Promise<GraphQLSchema> | undefined;
 /** The schema is built once per process from the resolver classes. */
 export function graphqlSchema(): Promise<GraphQLSchema> {
   schema ??= buildSchema({
-    resolvers: [CatalogueResolver, MarketResolver, StatusEventResolver, ProjectResolver, ProjectStatusResolver, OrderResolver, OrderStatusResolver, QuoteResolver, CampaignResolver, CampaignProgressResolver, WebhookResolver, EditorResolver, PhotoResolver, ProductionResolver],
+    resolvers: [
+      CatalogueResolver,
+      MarketResolver,
+      StatusEventResolver,
+      ProjectResolver,
+      ProjectStatusResolver,
+      OrderResolver,
+      OrderStatusResolver,
+      QuoteResolver,
+      CampaignResolver,
+      CampaignProgressResolver,
+      WebhookResolver,
+      EditorResolver,
+      PhotoResolver,
+      ProductionResolver,
+    ],
     validate: false,
     pubSub: topicsUnsupported,
   }).then(scopeRootFieldsToEditorSessions);

@@ -6,6 +6,8 @@ import { Kind, type GraphQLResolveInfo } from 'graphql';
  */
 export function selectsOnly(info: GraphQLResolveInfo, fields: ReadonlySet<string>): boolean {
   return info.fieldNodes.every((node) =>
-    (node.selectionSet?.selections ?? []).every((selection) => selection.kind === Kind.FIELD && fields.has(selection.name.value)),
+    (node.selectionSet?.selections ?? []).every(
+      (selection) => selection.kind === Kind.FIELD && fields.has(selection.name.value),
+    ),
   );
 }

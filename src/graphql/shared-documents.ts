@@ -15,7 +15,10 @@ const MAX_KEPT_TEXT = 256 * 1024;
  * document, so sharing one is safe; the least recently used are dropped past 256 KiB of text.
  */
 export function sharedDocumentParser(): (source: string | Source) => DocumentNode {
-  const documents = new LRUCache<string, DocumentNode>({ maxSize: MAX_KEPT_TEXT, sizeCalculation: (_document, text) => Math.max(1, text.length) });
+  const documents = new LRUCache<string, DocumentNode>({
+    maxSize: MAX_KEPT_TEXT,
+    sizeCalculation: (_document, text) => Math.max(1, text.length),
+  });
   return (source) => {
     const text = typeof source === 'string' ? source : source.body;
     let document = documents.get(text);

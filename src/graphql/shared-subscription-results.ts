@@ -1,4 +1,11 @@
-import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
+import {
+  createSourceEventStream,
+  execute,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+} from 'graphql';
 import { EventFeed } from '../events/event-feed';
 import { pushResults, type PushTarget } from './pushed-results';
 import { SharedResult } from './shared-result';
@@ -24,7 +31,10 @@ export interface PushOptions<Context> {
  * subscription whose events come from an event feed and whose context has a push target has its
  * results written to the socket as the events arrive (pushed-results.ts), serialized once.
  */
-export function subscribeSharingResults<Context>(audienceOf: (context: Context) => string, push?: PushOptions<Context>): (args: ExecutionArgs) => Promise<Result> {
+export function subscribeSharingResults<Context>(
+  audienceOf: (context: Context) => string,
+  push?: PushOptions<Context>,
+): (args: ExecutionArgs) => Promise<Result> {
   const resultsByEvent = new WeakMap<object, Map<string, SharedResult>>();
   // The same document object is the same operation (graphql-ws's parse shares them, shared-documents.ts):
   // a number names it in the key instead of its printed text, which each subscription would hold.
@@ -39,7 +49,12 @@ export function subscribeSharingResults<Context>(audienceOf: (context: Context) 
   return async (args) => {
     const stream = await createSourceEventStream(args);
     if (!isAsyncIterable(stream)) return stream;
-    const key = [audienceOf(args.contextValue as Context), args.operationName ?? '', JSON.stringify(args.variableValues ?? {}), numberOf(args.document)].join('\n');
+    const key = [
+      audienceOf(args.contextValue as Context),
+      args.operationName ?? '',
+      JSON.stringify(args.variableValues ?? {}),
+      numberOf(args.document),
+    ].join('\n');
     const executeFor = (event: unknown) => new SharedResult(() => execute({ ...args, rootValue: event }));
     const resultOf = (event: unknown): SharedResult => {
       if (typeof event !== 'object' || event === null) return executeFor(event);
@@ -64,7 +79,10 @@ function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
  * does): an async generator waiting for the next event would only stop once one arrived, keeping
  * its listener for as long as the subject stays quiet.
  */
-function mapEvents(source: AsyncIterator<unknown>, map: (event: unknown) => Promise<ExecutionResult>): AsyncIterableIterator<ExecutionResult> {
+function mapEvents(
+  source: AsyncIterator<unknown>,
+  map: (event: unknown) => Promise<ExecutionResult>,
+): AsyncIterableIterator<ExecutionResult> {
   const close = async () => {
     await source.return?.();
   };

@@ -35,9 +35,12 @@ export class SocketCaps {
   /** An error when the client already runs its share of operations; otherwise it is counted. */
   async startOperation(client: string): Promise<GraphQLError | null> {
     if (await this.slots.take(client, 'subscriptions', this.limits.wsMaxSubscriptionsPerClient)) return null;
-    return new GraphQLError(`at most ${this.limits.wsMaxSubscriptionsPerClient} subscriptions per client at a time; complete one first`, {
-      extensions: { code: 'RATE_LIMITED' },
-    });
+    return new GraphQLError(
+      `at most ${this.limits.wsMaxSubscriptionsPerClient} subscriptions per client at a time; complete one first`,
+      {
+        extensions: { code: 'RATE_LIMITED' },
+      },
+    );
   }
 
   endOperation(client: string): void {

@@ -14,11 +14,18 @@ export function tenantAudience(context: GraphqlContext): EventAudience {
  * Every subscription listens through here or with `tenantAudience`, so none can hear another
  * shop's or partition's events.
  */
-export function subscribeTenantEvents(context: GraphqlContext, accept: (event: StatusEventMessage) => boolean): EventFeed<StatusEventMessage> {
+export function subscribeTenantEvents(
+  context: GraphqlContext,
+  accept: (event: StatusEventMessage) => boolean,
+): EventFeed<StatusEventMessage> {
   return context.bus.subscribe(tenantAudience(context), accept);
 }
 
 /** The committed status events of one subject of the subscriber's own client and environment. */
-export function subscribeOwnSubjectEvents(context: GraphqlContext, subjectType: string, subjectId: string): EventFeed<StatusEventMessage> {
+export function subscribeOwnSubjectEvents(
+  context: GraphqlContext,
+  subjectType: string,
+  subjectId: string,
+): EventFeed<StatusEventMessage> {
   return context.bus.subscribe({ ...tenantAudience(context), subject: { subjectType, subjectId } }, () => true);
 }

@@ -75,7 +75,14 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     reply
       .status(404)
       .type('application/problem+json')
-      .send({ ...problem(404, 'NO_SUCH_ROUTE', `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`), requestId: request.id }),
+      .send({
+        ...problem(
+          404,
+          'NO_SUCH_ROUTE',
+          `${request.method} ${request.url.split('?')[0]} is not an endpoint of this service`,
+        ),
+        requestId: request.id,
+      }),
   );
   honourIdempotencyKeys(app, services);
 
@@ -85,13 +92,19 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
       info: {
         title: 'Photobook service API',
         version: '2',
-        description: 'PWA backend API (X-Service header) and eCommerce API (env + key in the body). Errors are RFC 9457 problem details.',
+        description:
+          'PWA backend API (X-Service header) and eCommerce API (env + key in the body). Errors are RFC 9457 problem details.',
         contact: { name: 'Photobook service', url: `${config.publicUrl}/docs` },
       },
       servers: [{ url: config.publicUrl, description: 'This deployment (PUBLIC_URL)' }],
       components: {
         securitySchemes: {
-          XService: { type: 'apiKey', in: 'header', name: 'X-Service', description: 'JSON {"accessKey": "...", "accessSecret": "..."}' },
+          XService: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Service',
+            description: 'JSON {"accessKey": "...", "accessSecret": "..."}',
+          },
         },
       },
       tags: ROUTE_FAMILY_TAGS,
@@ -102,12 +115,16 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
     routePrefix: '/docs',
     // Its own page CSP (hashes of its inline parts), not framable, and no upgrade of plain-HTTP deployments.
     staticCSP: true,
-    transformStaticCSP: (header) => header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
+    transformStaticCSP: (header) =>
+      header.replace("frame-ancestors 'self'", "frame-ancestors 'none'").replace(/\s*upgrade-insecure-requests;?/, ''),
   });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   registerObservability(app, { metricsToken: config.metrics.token });
-  await app.register(healthRoutes, { em: services.em, store: { files: services.files, minFreeBytes: config.limits.storeMinFreeBytes } });
+  await app.register(healthRoutes, {
+    em: services.em,
+    store: { files: services.files, minFreeBytes: config.limits.storeMinFreeBytes },
+  });
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
@@ -115,6 +132,9 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(problemRoutes);
   if (config.graphqlExplorer) await registerGraphqlExplorer(app, log);
   await registerGraphql(app, services, bus, config.limits, addresses.addressOf, config.production);
-  await app.register(webRoutes, { publicUrl: config.publicUrl, shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId) });
+  await app.register(webRoutes, {
+    publicUrl: config.publicUrl,
+    shopOriginsOf: (projectId) => services.editor.shopOriginsOf(projectId),
+  });
   return app;
 }

@@ -13,7 +13,11 @@ function presentedBy(request: FastifyRequest): Presented {
  * is read (the Authenticator decides who it is), and only then lets its routes read bodies up to
  * `bodyLimit` (BODY_LIMIT); everything else reads at most UNAUTHENTICATED_BODY_LIMIT.
  */
-export function authenticateBeforeTheBody(app: FastifyInstance, authenticator: Authenticator, options: { editor: boolean; bodyLimit: number }): void {
+export function authenticateBeforeTheBody(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  options: { editor: boolean; bodyLimit: number },
+): void {
   app.addHook('onRoute', (route) => {
     route.bodyLimit ??= options.bodyLimit;
   });

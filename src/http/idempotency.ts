@@ -9,7 +9,10 @@ import { PSP_TAGS } from './psp/schemas';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ description: 'Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency)' }),
+    Type.String({
+      description:
+        'Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency)',
+    }),
   ),
 });
 
@@ -34,7 +37,11 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
       request.claimedIdempotencyKey = key;
       return;
     }
-    return reply.status(outcome.status).type(outcome.contentType).header('idempotent-replayed', 'true').send(outcome.body);
+    return reply
+      .status(outcome.status)
+      .type(outcome.contentType)
+      .header('idempotent-replayed', 'true')
+      .send(outcome.body);
   };
 
   const store: onSendHookHandler = async (request, reply, payload) => {
@@ -43,7 +50,12 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
     request.claimedIdempotencyKey = undefined;
     const ctx = contextOf(request, services.em);
     if (reply.statusCode >= 500 || typeof payload !== 'string') await services.idempotency.release(ctx, key);
-    else await services.idempotency.complete(ctx, key, { status: reply.statusCode, contentType: contentTypeOf(reply), body: payload });
+    else
+      await services.idempotency.complete(ctx, key, {
+        status: reply.statusCode,
+        contentType: contentTypeOf(reply),
+        body: payload,
+      });
     return payload;
   };
 
@@ -52,7 +64,8 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
     // Published in the OpenAPI document with each POST a client calls (printers' signed events
     // authenticate no client, so no key is kept for them); the store checks the value.
     const forClients = !(route.schema?.tags as string[] | undefined)?.includes(PSP_TAGS.printers.name);
-    if (route.schema && !route.schema.headers && !route.schema.hide && forClients) route.schema = { ...route.schema, headers: IdempotencyKeyHeader };
+    if (route.schema && !route.schema.headers && !route.schema.hide && forClients)
+      route.schema = { ...route.schema, headers: IdempotencyKeyHeader };
     route.preHandler = [...[route.preHandler ?? []].flat(), claim];
     route.onSend = [...[route.onSend ?? []].flat(), store];
   });

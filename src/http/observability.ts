@@ -58,7 +58,11 @@ export function registerObservability(app: FastifyInstance, { metricsToken }: { 
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const labels = { method: request.method, route: request.routeOptions.url ?? '(unmatched)', status_code: String(reply.statusCode) };
+    const labels = {
+      method: request.method,
+      route: request.routeOptions.url ?? '(unmatched)',
+      status_code: String(reply.statusCode),
+    };
     requestDuration.observe(labels, reply.elapsedTime / 1000);
     requests.inc(labels);
     done();
@@ -66,7 +70,9 @@ export function registerObservability(app: FastifyInstance, { metricsToken }: { 
   if (!metricsToken) return;
   const expected = createHash('sha256').update(`Bearer ${metricsToken}`).digest();
   app.get('/metrics', { schema: { hide: true } }, async (request, reply) => {
-    const given = createHash('sha256').update(request.headers.authorization ?? '').digest();
+    const given = createHash('sha256')
+      .update(request.headers.authorization ?? '')
+      .digest();
     if (!timingSafeEqual(given, expected)) {
       reply.header('www-authenticate', 'Bearer realm="metrics"');
       throw new UnauthenticatedError(

@@ -1,6 +1,10 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { DomainError, RateLimitedError, type ErrorKind, type FieldError } from '../domain/errors';
-import { DATABASE_RETRY_AFTER_SECONDS, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE } from '../domain/database-unavailable';
+import {
+  DATABASE_RETRY_AFTER_SECONDS,
+  DATABASE_UNAVAILABLE_CODE,
+  DATABASE_UNAVAILABLE_MESSAGE,
+} from '../domain/database-unavailable';
 import { isDatabaseUnavailable } from '../services/database-unavailable';
 import type { Problem } from './shared-schemas';
 
@@ -67,9 +71,13 @@ export function toProblem(error: unknown): Problem {
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
-      return problem(400, 'MALFORMED_JSON', `the request body is not valid JSON: ${fastifyError.message}`, [{ path: '(body)', message: 'is not valid JSON' }]);
+      return problem(400, 'MALFORMED_JSON', `the request body is not valid JSON: ${fastifyError.message}`, [
+        { path: '(body)', message: 'is not valid JSON' },
+      ]);
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return problem(400, 'MALFORMED_JSON', 'the request body is empty but Content-Type is application/json', [{ path: '(body)', message: 'is empty' }]);
+      return problem(400, 'MALFORMED_JSON', 'the request body is empty but Content-Type is application/json', [
+        { path: '(body)', message: 'is empty' },
+      ]);
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return problem(413, 'PAYLOAD_TOO_LARGE', 'the request body is larger than the service accepts');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
@@ -109,7 +117,9 @@ function collapseAlternatives(errors: AjvLikeError[]): AjvLikeError[] {
   return errors.filter((error) => {
     if (error.keyword === 'anyOf' || error.keyword === 'oneOf') return true;
     return !alternatives.some(
-      (alt) => error.schemaPath?.startsWith(alt.schemaPath ?? '\0') && (error.instancePath === alt.instancePath || error.instancePath.startsWith(`${alt.instancePath}/`)),
+      (alt) =>
+        error.schemaPath?.startsWith(alt.schemaPath ?? '\0') &&
+        (error.instancePath === alt.instancePath || error.instancePath.startsWith(`${alt.instancePath}/`)),
     );
   });
 }
@@ -122,8 +132,10 @@ function fieldErrorOf(error: AjvLikeError, context?: string): FieldError {
   let message = error.message ?? 'is invalid';
   if (error.keyword === 'required') message = 'is required';
   else if (error.keyword === 'type') message = `must be ${error.params.type}`;
-  else if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && error.parentSchema?.description) message = `must be ${error.parentSchema.description}`;
-  else if (error.keyword === 'enum') message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  else if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && error.parentSchema?.description)
+    message = `must be ${error.parentSchema.description}`;
+  else if (error.keyword === 'enum')
+    message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   return { path: path || (context === 'querystring' ? '(query)' : '(body)'), message };
 }
 

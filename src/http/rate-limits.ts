@@ -34,7 +34,11 @@ export async function registerRateLimits(app: FastifyInstance, budget: RequestBu
     store: budgetStore(budget),
     allowList: (request) => UNLIMITED_ROUTES.has(request.routeOptions.url ?? ''),
     errorResponseBuilder: (_request, context) =>
-      new DomainError('rate_limited', 'RATE_LIMITED', `more than ${context.max} requests in ${windowSeconds}s from this client; retry in ${context.after}`),
+      new DomainError(
+        'rate_limited',
+        'RATE_LIMITED',
+        `more than ${context.max} requests in ${windowSeconds}s from this client; retry in ${context.after}`,
+      ),
   });
   // A callback hook: an async one costs every answer a promise and its microtasks.
   app.addHook('onSend', (request, reply, payload, done) => {

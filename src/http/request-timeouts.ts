@@ -15,6 +15,10 @@ export function requestTimeoutOptions(limits: Pick<Config['limits'], 'requestTim
   const checkEvery = Math.max(50, Math.min(MAX_CHECK_INTERVAL_MS, Math.floor(limits.requestTimeoutMs / 4)));
   return {
     requestTimeout: limits.requestTimeoutMs,
-    http: { requestTimeout: limits.requestTimeoutMs, headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: checkEvery },
+    http: {
+      requestTimeout: limits.requestTimeoutMs,
+      headersTimeout: limits.headersTimeoutMs,
+      connectionsCheckingInterval: checkEvery,
+    },
   };
 }

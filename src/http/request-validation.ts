@@ -12,7 +12,14 @@ import { unsafeTextError } from '../domain/safe-text';
  * is text by nature, so there "2" still means 2 and "true" means true.
  */
 
-const COMMON = { allErrors: true, verbose: true, allowUnionTypes: true, useDefaults: true, removeAdditional: true, addUsedSchema: false } as const;
+const COMMON = {
+  allErrors: true,
+  verbose: true,
+  allowUnionTypes: true,
+  useDefaults: true,
+  removeAdditional: true,
+  addUsedSchema: false,
+} as const;
 
 function ajvWith(coerceTypes: boolean): Ajv {
   const ajv = new Ajv({ ...COMMON, coerceTypes });
@@ -36,7 +43,8 @@ export function requestValidatorCompiler(): FastifySchemaCompiler<FastifySchema>
 export function refuseUnsafeText(app: FastifyInstance): void {
   // A callback hook: the check never waits, and an async hook costs every request a promise.
   app.addHook('preValidation', (request, _reply, done) => {
-    const problem = unsafeTextError(request.query, '') ?? unsafeTextError(request.params, '') ?? unsafeTextError(request.body, '');
+    const problem =
+      unsafeTextError(request.query, '') ?? unsafeTextError(request.params, '') ?? unsafeTextError(request.body, '');
     done(problem ? new ValidationError([problem], 'INVALID_TEXT') : undefined);
   });
 }

@@ -46,7 +46,10 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
   const serviceHeaders = helmetHeaders(SERVICE_HEADERS);
   app.addHook('onRoute', (route) => {
     if (!route.helmet) return;
-    route.config = { ...route.config, securityHeaders: helmetHeaders({ ...SERVICE_HEADERS, ...route.helmet } as HelmetOptions) };
+    route.config = {
+      ...route.config,
+      securityHeaders: helmetHeaders({ ...SERVICE_HEADERS, ...route.helmet } as HelmetOptions),
+    };
   });
   app.addHook('onRequest', (request, reply, done) => {
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
@@ -59,7 +62,8 @@ export async function registerSecurityHeaders(app: FastifyInstance): Promise<voi
 function helmetHeaders(options: HelmetOptions): Readonly<Record<string, string>> {
   const csp = options.contentSecurityPolicy;
   const directives = typeof csp === 'object' ? Object.values(csp.directives ?? {}).flat() : [];
-  if (directives.some((value) => typeof value === 'function')) throw new Error('a per-request CSP directive cannot be recorded once per route');
+  if (directives.some((value) => typeof value === 'function'))
+    throw new Error('a per-request CSP directive cannot be recorded once per route');
   const headers: Record<string, string> = {};
   const recorder = {
     setHeader: (name: string, value: string | number) => (headers[name.toLowerCase()] = String(value)),

@@ -41,7 +41,10 @@ const problemResponse = Type.Unsafe<Problem>({
 const EVERY_OPERATION = [429, 503] as const;
 
 export const problemResponses = <S extends number>(...statuses: S[]) =>
-  Object.fromEntries([...statuses, ...EVERY_OPERATION].map((status) => [status, problemResponse])) as Record<S | (typeof EVERY_OPERATION)[number], typeof problemResponse>;
+  Object.fromEntries([...statuses, ...EVERY_OPERATION].map((status) => [status, problemResponse])) as Record<
+    S | (typeof EVERY_OPERATION)[number],
+    typeof problemResponse
+  >;
 
 /** A plain confirmation, `{"message": "..."}`. */
 export const Message = Type.Object({ message: Type.String() });

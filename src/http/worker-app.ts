@@ -13,7 +13,13 @@ import type { Config } from '../config';
  * are on the metrics listener, here only with METRICS_TOKEN), nothing a client could call; every other
  * path is a 404 saying so.
  */
-export async function buildWorkerApp({ em, log, metricsToken, store, limits }: {
+export async function buildWorkerApp({
+  em,
+  log,
+  metricsToken,
+  store,
+  limits,
+}: {
   em: EntityManager;
   log: Logger;
   metricsToken?: string;

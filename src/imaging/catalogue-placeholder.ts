@@ -9,7 +9,13 @@ export async function cataloguePlaceholder(assetPath: string): Promise<Buffer> {
   const carousel = assetPath.includes('carousel');
   const [width, height] = carousel ? [1200, 600] : [600, 600];
   const hue = [...assetPath].reduce((sum, ch) => (sum * 31 + ch.charCodeAt(0)) % 360, 7);
-  const label = assetPath.replace(/\.[a-z]+$/, '').split('/').slice(-2).join(' · ').replace(/-/g, ' ').toUpperCase();
+  const label = assetPath
+    .replace(/\.[a-z]+$/, '')
+    .split('/')
+    .slice(-2)
+    .join(' · ')
+    .replace(/-/g, ' ')
+    .toUpperCase();
   const bookW = Math.round(height * 0.6);
   const bookH = Math.round(height * 0.42);
   const x = Math.round((width - bookW) / 2);

@@ -40,7 +40,10 @@ const BAND_OPACITY = 0.55;
  */
 export async function renderCoverPreview(options: CoverPreviewOptions): Promise<Buffer> {
   const { widthPx: width, heightPx: height, photo } = options;
-  for (const [name, value] of [['widthPx', width], ['heightPx', height]] as const) {
+  for (const [name, value] of [
+    ['widthPx', width],
+    ['heightPx', height],
+  ] as const) {
     if (!Number.isInteger(value) || value < 1 || value > MAX_COVER_SIDE) {
       throw new RangeError(`${name} must be an integer from 1 to ${MAX_COVER_SIDE}, got ${value}`);
     }
@@ -84,7 +87,12 @@ interface TextLine {
 }
 
 /** The title and subtitle as a cover of this size sets them: their sizes, and each cut to the width. */
-export async function coverTextLines(width: number, height: number, title: string, subtitle?: string): Promise<{ lines: TextLine[]; titleSize: number }> {
+export async function coverTextLines(
+  width: number,
+  height: number,
+  title: string,
+  subtitle?: string,
+): Promise<{ lines: TextLine[]; titleSize: number }> {
   const titleText = cleanText(title);
   const subtitleText = cleanText(subtitle);
   // Sizes relative to the cover: a 800x600 cover gets a 42 px title and a 23 px subtitle.
@@ -95,7 +103,10 @@ export async function coverTextLines(width: number, height: number, title: strin
   const maxTextWidth = Math.max(1, width - 2 * sidePadding);
 
   const lines: TextLine[] = [];
-  for (const [assetId, text, fontSize, bold, opacity] of [['title', titleText, titleSize, true, 1], ['subtitle', subtitleText, subtitleSize, false, 0.9]] as const) {
+  for (const [assetId, text, fontSize, bold, opacity] of [
+    ['title', titleText, titleSize, true, 1],
+    ['subtitle', subtitleText, subtitleSize, false, 0.9],
+  ] as const) {
     if (!text) continue;
     const fitted = await fitText(text, fontSize, bold, maxTextWidth);
     lines.push({ assetId, text: fitted, fontSize, bold, opacity, cut: fitted !== text });
@@ -104,13 +115,21 @@ export async function coverTextLines(width: number, height: number, title: strin
 }
 
 /** The SVG drawn over the cover, or null when there is no text. Exported for tests. */
-export async function textOverlaySvg(width: number, height: number, title: string, subtitle?: string): Promise<string | null> {
+export async function textOverlaySvg(
+  width: number,
+  height: number,
+  title: string,
+  subtitle?: string,
+): Promise<string | null> {
   const { lines, titleSize } = await coverTextLines(width, height, title, subtitle);
   if (lines.length === 0) return null;
   const padding = Math.round(titleSize * 0.5);
 
   // Line box 1.3 em, baseline at 0.95 em (DejaVu/Liberation ascent ~0.93 em, descent ~0.24 em).
-  const bandHeight = Math.min(height, Math.round(2 * padding + lines.reduce((sum, line) => sum + line.fontSize * 1.3, 0)));
+  const bandHeight = Math.min(
+    height,
+    Math.round(2 * padding + lines.reduce((sum, line) => sum + line.fontSize * 1.3, 0)),
+  );
   const bandTop = height - bandHeight;
   let lineTop = bandTop + padding;
   const texts: string[] = [];
@@ -190,5 +209,8 @@ export function cleanText(text: string | undefined | null): string {
 
 /** Escapes the five XML special characters (also valid for Pango markup). */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!);
+  return text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' })[c]!,
+  );
 }

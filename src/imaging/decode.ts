@@ -14,7 +14,17 @@ export const MAX_INPUT_PIXELS = 100_000_000;
  * Deliberately not SVG/PDF (vector, and a large parser surface for untrusted input) nor the
  * scientific/raw formats libvips happens to read.
  */
-const PHOTO_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'avif', 'jp2', 'jxl']);
+const PHOTO_FORMATS: ReadonlySet<string> = new Set([
+  'jpeg',
+  'png',
+  'webp',
+  'gif',
+  'tiff',
+  'heif',
+  'avif',
+  'jp2',
+  'jxl',
+]);
 
 /**
  * Decoder options for untrusted input: `failOn: 'error'` makes truncated and corrupt data an error
@@ -48,9 +58,14 @@ export async function readImageMetadata(input: ImageSource): Promise<Metadata> {
   const source = sharpInput(input);
   if (typeof source === 'string' ? (await stat(source)).size === 0 : source.length === 0) throw emptyError();
   // Header only, so the pixel limit is checked here by us, with the real size in the message.
-  const metadata = await guardDecode(Promise.resolve().then(() => sharp(source, { ...DECODE_OPTIONS, limitInputPixels: false }).metadata()));
+  const metadata = await guardDecode(
+    Promise.resolve().then(() => sharp(source, { ...DECODE_OPTIONS, limitInputPixels: false }).metadata()),
+  );
   if (!PHOTO_FORMATS.has(metadata.format)) {
-    throw new NotAnImageError('unsupported-format', `Unsupported image format "${metadata.format}": expected a photo (JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF)`);
+    throw new NotAnImageError(
+      'unsupported-format',
+      `Unsupported image format "${metadata.format}": expected a photo (JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF)`,
+    );
   }
   const { width, height } = metadata;
   if (!(width > 0 && height > 0)) {
@@ -78,12 +93,20 @@ function toNotAnImageError(error: unknown): NotAnImageError {
   const detail = error instanceof Error ? error.message : String(error);
   if (/empty/i.test(detail) && /input/i.test(detail)) return emptyError(error);
   if (/pixel limit/i.test(detail)) {
-    return new NotAnImageError('too-large', `The image is too large: more than ${formatPixels(MAX_INPUT_PIXELS)} pixels`, { cause: error });
+    return new NotAnImageError(
+      'too-large',
+      `The image is too large: more than ${formatPixels(MAX_INPUT_PIXELS)} pixels`,
+      { cause: error },
+    );
   }
   if (/unsupported image format|unknown.*format|not a known file format/i.test(detail)) {
-    return new NotAnImageError('unsupported-format', 'The file is not an image in a supported format', { cause: error });
+    return new NotAnImageError('unsupported-format', 'The file is not an image in a supported format', {
+      cause: error,
+    });
   }
-  return new NotAnImageError('corrupt', 'The image data is truncated or corrupt and cannot be decoded', { cause: error });
+  return new NotAnImageError('corrupt', 'The image data is truncated or corrupt and cannot be decoded', {
+    cause: error,
+  });
 }
 
 function tooLargeError(width: number, height: number): NotAnImageError {
@@ -94,7 +117,11 @@ function tooLargeError(width: number, height: number): NotAnImageError {
 }
 
 function emptyError(cause?: unknown): NotAnImageError {
-  return new NotAnImageError('empty', 'The file is empty (0 bytes), not an image', cause === undefined ? undefined : { cause });
+  return new NotAnImageError(
+    'empty',
+    'The file is empty (0 bytes), not an image',
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** What sharp is given: the Buffer, or the file's path. */

@@ -225,7 +225,8 @@ function isExifOrientation(value: unknown): value is number {
 function toSingleChannel(data: Buffer, width: number, height: number, channels: number): Uint8Array {
   const pixels = width * height;
   if (channels === 1) return data;
-  if (data.length < pixels * channels) throw new NotAnImageError('corrupt', 'The image data is truncated or corrupt and cannot be decoded');
+  if (data.length < pixels * channels)
+    throw new NotAnImageError('corrupt', 'The image data is truncated or corrupt and cannot be decoded');
   const out = new Uint8Array(pixels);
   for (let i = 0; i < pixels; i++) out[i] = data[i * channels];
   return out;

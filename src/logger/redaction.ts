@@ -15,7 +15,19 @@ import { stdSerializers } from 'pino';
 export const CENSORED = '[redacted]';
 
 /** Fields censored wherever a log call or a serializer puts them (at the top, and one level deep). */
-const SENSITIVE_FIELDS = ['accessSecret', 'apiKey', 'secret', 'signature', 'password', 'pepper', 'email', 'editorProject', 'editorKey', 'authorization', 'cookie'];
+const SENSITIVE_FIELDS = [
+  'accessSecret',
+  'apiKey',
+  'secret',
+  'signature',
+  'password',
+  'pepper',
+  'email',
+  'editorProject',
+  'editorKey',
+  'authorization',
+  'cookie',
+];
 
 export const REDACT_PATHS = [
   ...SENSITIVE_FIELDS.flatMap((field) => [field, `*.${field}`]),
@@ -43,7 +55,8 @@ function withoutStatementValues(serialized: unknown, depth: number): unknown {
   const fields = serialized as Record<string, unknown>;
   for (const field of STATEMENT_VALUE_FIELDS) delete fields[field];
   // The original error rides along as a non-enumerable `raw`; the others may hold errors of their own.
-  for (const [key, value] of Object.entries(fields)) if (typeof value === 'object') fields[key] = withoutStatementValues(value, depth + 1);
+  for (const [key, value] of Object.entries(fields))
+    if (typeof value === 'object') fields[key] = withoutStatementValues(value, depth + 1);
   return serialized;
 }
 
@@ -60,8 +73,20 @@ export function withoutQueryValues(url: string): string {
 }
 
 /** The request as a log line shows it: Fastify's fields, with the query's values censored. */
-export function requestForLog(req: { method?: string; url?: string; host?: string; ip?: string; socket?: { remotePort?: number } }) {
-  return { method: req.method, url: req.url === undefined ? undefined : withoutQueryValues(req.url), host: req.host, remoteAddress: req.ip, remotePort: req.socket?.remotePort };
+export function requestForLog(req: {
+  method?: string;
+  url?: string;
+  host?: string;
+  ip?: string;
+  socket?: { remotePort?: number };
+}) {
+  return {
+    method: req.method,
+    url: req.url === undefined ? undefined : withoutQueryValues(req.url),
+    host: req.host,
+    remoteAddress: req.ip,
+    remotePort: req.socket?.remotePort,
+  };
 }
 
 /** Issued project ids (`p-` + 24 base62), e-mail addresses, our credential and signing secrets. */
@@ -90,12 +115,17 @@ export function scrubLogLine(line: string): string {
   // Each pattern runs only on a line holding the text every match of it must contain: a plain
   // substring search is several times cheaper than the pattern's scan, and most lines hold none.
   let scrubbed = line;
-  if (scrubbed.includes('p-')) scrubbed = scrubbed.replace(PROJECT_ID, (id) => `p#${createHash('sha256').update(id).digest('hex').slice(0, 12)}`);
+  if (scrubbed.includes('p-'))
+    scrubbed = scrubbed.replace(PROJECT_ID, (id) => `p#${createHash('sha256').update(id).digest('hex').slice(0, 12)}`);
   if (scrubbed.includes('@') || scrubbed.includes('%40')) scrubbed = scrubbed.replace(EMAIL, '[email]');
   if (SECRET_MARKS.some((mark) => scrubbed.includes(mark))) {
-    scrubbed = scrubbed.replace(SECRET, (_match, query: string | undefined) => (query ? `${query}${CENSORED}` : CENSORED));
+    scrubbed = scrubbed.replace(SECRET, (_match, query: string | undefined) =>
+      query ? `${query}${CENSORED}` : CENSORED,
+    );
   }
-  if (scrubbed.includes("'")) scrubbed = scrubbed.replace(STATEMENT, (statement) => statement.replace(STATEMENT_LITERAL, `'${CENSORED}'`));
-  if (scrubbed.includes('Key (') || scrubbed.includes('Failing row')) scrubbed = scrubbed.replace(QUOTED_ROW, `$1${CENSORED})`);
+  if (scrubbed.includes("'"))
+    scrubbed = scrubbed.replace(STATEMENT, (statement) => statement.replace(STATEMENT_LITERAL, `'${CENSORED}'`));
+  if (scrubbed.includes('Key (') || scrubbed.includes('Failing row'))
+    scrubbed = scrubbed.replace(QUOTED_ROW, `$1${CENSORED})`);
   return scrubbed;
 }

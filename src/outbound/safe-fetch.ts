@@ -152,7 +152,10 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
         if (REDIRECT_STATUSES.has(response.statusCode ?? 0) && location !== undefined) {
           response.destroy();
           if (redirects >= maxRedirects) {
-            throw new OutboundError('TOO_MANY_REDIRECTS', `${describe(url)} redirected more than ${maxRedirects} times`);
+            throw new OutboundError(
+              'TOO_MANY_REDIRECTS',
+              `${describe(url)} redirected more than ${maxRedirects} times`,
+            );
           }
           const next = parseTarget(location, target, ` (redirect from ${describe(url)})`);
           const status = response.statusCode ?? 0;
@@ -166,7 +169,12 @@ export function createSafeFetch(options: SafeFetchOptions): SafeFetch {
           continue;
         }
 
-        return await readResponse(response, target.href, hopLabel, { okStatuses, accept: init.accept, maxBytes, onChunk: init.onChunk });
+        return await readResponse(response, target.href, hopLabel, {
+          okStatuses,
+          accept: init.accept,
+          maxBytes,
+          onChunk: init.onChunk,
+        });
       }
     })();
     work.catch(() => undefined); // after a timeout its rejection is expected and nobody awaits it
@@ -232,7 +240,9 @@ async function vet(
     } catch (error) {
       signal.throwIfAborted();
       const code = (error as NodeJS.ErrnoException).code;
-      throw new OutboundError('UNREACHABLE', `${label}: cannot resolve ${hostname}${code ? ` (${code})` : ''}`, { cause: error });
+      throw new OutboundError('UNREACHABLE', `${label}: cannot resolve ${hostname}${code ? ` (${code})` : ''}`, {
+        cause: error,
+      });
     }
     signal.throwIfAborted();
     if (addresses.length === 0) {
@@ -266,7 +276,11 @@ function send(
   signal: AbortSignal,
 ): Promise<http.IncomingMessage> {
   signal.throwIfAborted();
-  const pinnedLookup = ((_hostname: string, lookupOptions: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+  const pinnedLookup = ((
+    _hostname: string,
+    lookupOptions: { all?: boolean },
+    callback: (...args: unknown[]) => void,
+  ) => {
     if (lookupOptions?.all) callback(null, addresses);
     else callback(null, addresses[0].address, addresses[0].family);
   }) as unknown as net.LookupFunction;
@@ -300,7 +314,12 @@ async function readResponse(
   response: http.IncomingMessage,
   url: string,
   label: string,
-  rules: { okStatuses: (status: number) => boolean; accept: RegExp | undefined; maxBytes: number; onChunk?: (chunk: Buffer) => void | Promise<void> },
+  rules: {
+    okStatuses: (status: number) => boolean;
+    accept: RegExp | undefined;
+    maxBytes: number;
+    onChunk?: (chunk: Buffer) => void | Promise<void>;
+  },
 ): Promise<SafeFetchResponse> {
   const status = response.statusCode ?? 0;
   if (!rules.okStatuses(status)) {
@@ -310,10 +329,12 @@ async function readResponse(
   const contentType = response.headers['content-type'] ?? '';
   if (rules.accept && !rules.accept.test(contentType)) {
     response.destroy();
-    throw new OutboundError('BAD_CONTENT_TYPE', `${label} answered with content type "${contentType || '(none)'}", expected ${rules.accept}`);
+    throw new OutboundError(
+      'BAD_CONTENT_TYPE',
+      `${label} answered with content type "${contentType || '(none)'}", expected ${rules.accept}`,
+    );
   }
-  const tooLarge = () =>
-    new OutboundError('TOO_LARGE', `${label} answered with more than ${rules.maxBytes} bytes`);
+  const tooLarge = () => new OutboundError('TOO_LARGE', `${label} answered with more than ${rules.maxBytes} bytes`);
   const declared = Number(response.headers['content-length']);
   if (Number.isFinite(declared) && declared > rules.maxBytes) {
     response.destroy();

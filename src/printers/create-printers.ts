@@ -8,7 +8,9 @@ import { SandboxPrinter } from './sandbox-printer';
 
 /** The printers of a process, from configuration: PRINTER picks the live one; `dev` jobs use the sandbox. */
 export function createPrinters(
-  config: Pick<Config, 'dataDir' | 'printer' | 'printerHttp'> & { durations: Pick<Config['durations'], 'printerFileUrlTtlMs'> },
+  config: Pick<Config, 'dataDir' | 'printer' | 'printerHttp'> & {
+    durations: Pick<Config['durations'], 'printerFileUrlTtlMs'>;
+  },
   files: FileStore,
   fetch: SafeFetch,
 ): PrinterRegistry {

@@ -1,6 +1,14 @@
 import { createHash } from 'node:crypto';
 import { OutboundError, type SafeFetch, type SafeFetchResponse } from '../outbound/safe-fetch';
-import { PrinterRefusedCancel, PrinterRejectedJob, PrinterUnavailable, type Printer, type PrintJob, type PrintJobRef, type PrintSubmission } from './printer';
+import {
+  PrinterRefusedCancel,
+  PrinterRejectedJob,
+  PrinterUnavailable,
+  type Printer,
+  type PrintJob,
+  type PrintJobRef,
+  type PrintSubmission,
+} from './printer';
 import { unixSeconds, WebhookSigner } from './standard-webhooks';
 
 export interface HttpPrinterOptions {
@@ -87,7 +95,9 @@ export class HttpPrinter implements Printer {
       });
     } catch (error) {
       if (error instanceof OutboundError) {
-        throw new PrinterUnavailable(`${what} could not be reached for job ${job.jobKey}: ${error.message}`, { cause: error });
+        throw new PrinterUnavailable(`${what} could not be reached for job ${job.jobKey}: ${error.message}`, {
+          cause: error,
+        });
       }
       throw error;
     }
@@ -96,7 +106,10 @@ export class HttpPrinter implements Printer {
     if (status >= 200 && status < 300) {
       const jobId = jobIdFrom(response.body);
       if (jobId === undefined) {
-        throw new PrinterUnavailable(`${what} answered HTTP ${status} for job ${job.jobKey} without a JSON {"jobId": string}`, { status });
+        throw new PrinterUnavailable(
+          `${what} answered HTTP ${status} for job ${job.jobKey} without a JSON {"jobId": string}`,
+          { status },
+        );
       }
       return { jobId };
     }
@@ -106,7 +119,10 @@ export class HttpPrinter implements Printer {
       throw new PrinterRejectedJob(message, { status });
     }
     const retryAfterSeconds = retryAfterOf(response.headers['retry-after']);
-    throw new PrinterUnavailable(message, { status, ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }) });
+    throw new PrinterUnavailable(message, {
+      status,
+      ...(retryAfterSeconds === undefined ? {} : { retryAfterSeconds }),
+    });
   }
 
   /**
@@ -116,21 +132,35 @@ export class HttpPrinter implements Printer {
    */
   async cancel(job: PrintJobRef): Promise<void> {
     const url = `${this.options.endpoint}/${encodeURIComponent(job.jobId)}/cancel`;
-    const payload: HttpCancelBody = { jobKey: job.jobKey, jobId: job.jobId, orderId: job.orderId, projectId: job.projectId };
+    const payload: HttpCancelBody = {
+      jobKey: job.jobKey,
+      jobId: job.jobId,
+      orderId: job.orderId,
+      projectId: job.projectId,
+    };
     const body = JSON.stringify(payload);
     const key = `cancel:${job.jobKey}`;
     let response: SafeFetchResponse;
     try {
       response = await this.options.fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json', 'idempotency-key': key, ...this.signer.headers(webhookIdOf(key), unixSeconds(this.options.now?.() ?? new Date()), body) },
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          'idempotency-key': key,
+          ...this.signer.headers(webhookIdOf(key), unixSeconds(this.options.now?.() ?? new Date()), body),
+        },
         body,
         timeoutMs: this.options.timeoutMs ?? 30_000,
         maxBytes: MAX_RESPONSE_BYTES,
         okStatuses: () => true,
       });
     } catch (error) {
-      if (error instanceof OutboundError) throw new PrinterUnavailable(`the printer at ${url} could not be reached to cancel job ${job.jobId}: ${error.message}`, { cause: error });
+      if (error instanceof OutboundError)
+        throw new PrinterUnavailable(
+          `the printer at ${url} could not be reached to cancel job ${job.jobId}: ${error.message}`,
+          { cause: error },
+        );
       throw error;
     }
     const { status } = response;

@@ -5,7 +5,14 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileStore } from '../storage/file-store';
 import { replaceFileAtomically, temporaryNameBeside } from '../storage/write-file-atomically';
-import { derivedJobId, PrinterRefusedCancel, type Printer, type PrintJob, type PrintJobRef, type PrintSubmission } from './printer';
+import {
+  derivedJobId,
+  PrinterRefusedCancel,
+  type Printer,
+  type PrintJob,
+  type PrintJobRef,
+  type PrintSubmission,
+} from './printer';
 
 export interface LocalPrinterOptions {
   /** DATA_DIR: jobs go to `<dataDir>/printjobs/<orderId>/<projectId>/`. */
@@ -45,17 +52,28 @@ export class LocalPrinter implements Printer {
     await mkdir(dir, { recursive: true });
     const { files } = this.options;
     const sources = { 'cover.pdf': job.coverPdfKey, 'interior.pdf': job.pdfKey, 'manifest.json': job.manifestKey };
-    for (const [field, key] of [['coverPdfKey', job.coverPdfKey], ['pdfKey', job.pdfKey], ['manifestKey', job.manifestKey]]) {
+    for (const [field, key] of [
+      ['coverPdfKey', job.coverPdfKey],
+      ['pdfKey', job.pdfKey],
+      ['manifestKey', job.manifestKey],
+    ]) {
       if (!files.isValidKey(key)) throw new Error(`print job ${field} ${JSON.stringify(key)} is not a storage key`);
       // Every file is there before any is copied: a job with a file missing leaves its folder empty for the retry.
-      if (!(await files.exists(key))) throw new Error(`print job ${field} ${JSON.stringify(key)}: no such file in the store`);
+      if (!(await files.exists(key)))
+        throw new Error(`print job ${field} ${JSON.stringify(key)}: no such file in the store`);
     }
     // Streamed from the store (wherever it is) into the job's folder.
     for (const [name, key] of Object.entries(sources)) {
-      await replaceFileAtomically(path.join(dir, name), async (temporary) => pipeline(await files.read(key), createWriteStream(temporary, { flags: 'wx' })));
+      await replaceFileAtomically(path.join(dir, name), async (temporary) =>
+        pipeline(await files.read(key), createWriteStream(temporary, { flags: 'wx' })),
+      );
     }
 
-    const record: LocalJobRecord = { ...job, jobId: derivedJobId('local', job.jobKey), submittedAt: new Date().toISOString() };
+    const record: LocalJobRecord = {
+      ...job,
+      jobId: derivedJobId('local', job.jobKey),
+      submittedAt: new Date().toISOString(),
+    };
     const temp = temporaryNameBeside(jobFile);
     await writeFile(temp, `${JSON.stringify(record, null, 2)}\n`);
     try {
@@ -78,11 +96,16 @@ export class LocalPrinter implements Printer {
    */
   async cancel(job: PrintJobRef): Promise<void> {
     const dir = this.jobDir(job);
-    const started = await readFile(path.join(dir, 'started.json'), 'utf8').then(() => true, () => false);
+    const started = await readFile(path.join(dir, 'started.json'), 'utf8').then(
+      () => true,
+      () => false,
+    );
     if (started) throw new PrinterRefusedCancel(`the print shop has started producing job ${job.jobId} (started.json)`);
     const record: LocalCancelRecord = { jobId: job.jobId, cancelledAt: new Date().toISOString() };
     await mkdir(dir, { recursive: true });
-    await replaceFileAtomically(path.join(dir, 'cancel.json'), (temporary) => writeFile(temporary, `${JSON.stringify(record, null, 2)}\n`));
+    await replaceFileAtomically(path.join(dir, 'cancel.json'), (temporary) =>
+      writeFile(temporary, `${JSON.stringify(record, null, 2)}\n`),
+    );
   }
 }
 
@@ -117,7 +140,10 @@ const SAFE_SEGMENT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/;
  */
 function pathSegment(value: string): string {
   if (SAFE_SEGMENT.test(value)) return value;
-  const readable = value.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '').slice(0, 60);
+  const readable = value
+    .replace(/[^A-Za-z0-9._-]/g, '_')
+    .replace(/^[._-]+/, '')
+    .slice(0, 60);
   const hash = createHash('sha256').update(value).digest('hex').slice(0, 16);
   return readable ? `${readable}~${hash}` : `~${hash}`;
 }

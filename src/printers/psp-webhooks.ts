@@ -1,8 +1,4 @@
-import {
-  isPrinterEventStatus,
-  PRINTER_EVENT_STATUSES,
-  type PrinterEventStatus,
-} from '../domain/order-status';
+import { isPrinterEventStatus, PRINTER_EVENT_STATUSES, type PrinterEventStatus } from '../domain/order-status';
 import { MAX_PARCELS, type Parcel } from '../domain/parcel';
 import {
   verifyStandardWebhook,
@@ -85,7 +81,10 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
   const { jobId, jobKey, orderId, status, trackingUrl, parcels, occurredAt } = body as Record<string, unknown>;
 
   if (typeof jobId !== 'string' || jobId.trim() === '' || jobId.length > MAX_JOB_ID_LENGTH) {
-    throw new PspWebhookError('MALFORMED_EVENT', `jobId must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`);
+    throw new PspWebhookError(
+      'MALFORMED_EVENT',
+      `jobId must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`,
+    );
   }
   if (!isPrinterEventStatus(status)) {
     throw new PspWebhookError(
@@ -94,16 +93,25 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
     );
   }
   const event: Omit<PspEvent, 'webhookId' | 'timestamp'> = { jobId, status };
-  for (const [name, value] of [['jobKey', jobKey], ['orderId', orderId]] as const) {
+  for (const [name, value] of [
+    ['jobKey', jobKey],
+    ['orderId', orderId],
+  ] as const) {
     if (value === undefined || value === null) continue;
     if (typeof value !== 'string' || value.trim() === '' || value.length > MAX_JOB_ID_LENGTH) {
-      throw new PspWebhookError('MALFORMED_EVENT', `${name} must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`);
+      throw new PspWebhookError(
+        'MALFORMED_EVENT',
+        `${name} must be a non-empty string of at most ${MAX_JOB_ID_LENGTH} characters`,
+      );
     }
     event[name] = value;
   }
   if (trackingUrl !== undefined && trackingUrl !== null) {
     if (typeof trackingUrl !== 'string' || !isWebUrl(trackingUrl)) {
-      throw new PspWebhookError('MALFORMED_EVENT', `trackingUrl must be an http or https URL of at most ${MAX_URL_LENGTH} characters`);
+      throw new PspWebhookError(
+        'MALFORMED_EVENT',
+        `trackingUrl must be an http or https URL of at most ${MAX_URL_LENGTH} characters`,
+      );
     }
     event.trackingUrl = trackingUrl;
   }
@@ -111,7 +119,10 @@ function parseEventBody(rawBody: string | Buffer): Omit<PspEvent, 'webhookId' | 
   if (occurredAt !== undefined && occurredAt !== null) {
     const at = typeof occurredAt === 'string' && ISO_DATE_TIME.test(occurredAt) ? Date.parse(occurredAt) : Number.NaN;
     if (Number.isNaN(at)) {
-      throw new PspWebhookError('MALFORMED_EVENT', 'occurredAt must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T17:05:00Z');
+      throw new PspWebhookError(
+        'MALFORMED_EVENT',
+        'occurredAt must be an ISO 8601 date-time with a time zone, e.g. 2026-11-21T17:05:00Z',
+      );
     }
     event.occurredAt = new Date(at).toISOString();
   }
@@ -122,22 +133,40 @@ const MAX_PARCEL_TEXT = 100;
 
 function parseParcels(value: unknown): Parcel[] {
   if (!Array.isArray(value) || value.length > MAX_PARCELS) {
-    throw new PspWebhookError('MALFORMED_EVENT', `parcels must be an array of at most ${MAX_PARCELS} {carrier?, trackingNumber?, trackingUrl?} objects`);
+    throw new PspWebhookError(
+      'MALFORMED_EVENT',
+      `parcels must be an array of at most ${MAX_PARCELS} {carrier?, trackingNumber?, trackingUrl?} objects`,
+    );
   }
   return value.map((item: unknown, i) => {
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) throw new PspWebhookError('MALFORMED_EVENT', `parcels[${i}] must be an object`);
+    if (typeof item !== 'object' || item === null || Array.isArray(item))
+      throw new PspWebhookError('MALFORMED_EVENT', `parcels[${i}] must be an object`);
     const { carrier, trackingNumber, trackingUrl } = item as Record<string, unknown>;
     const parcel: Parcel = {};
-    for (const [name, text] of [['carrier', carrier], ['trackingNumber', trackingNumber]] as const) {
+    for (const [name, text] of [
+      ['carrier', carrier],
+      ['trackingNumber', trackingNumber],
+    ] as const) {
       if (text === undefined || text === null) continue;
-      if (typeof text !== 'string' || text.trim() === '' || text.length > MAX_PARCEL_TEXT || /[\u0000-\u001f\u007f]/.test(text)) {
-        throw new PspWebhookError('MALFORMED_EVENT', `parcels[${i}].${name} must be a non-empty string of at most ${MAX_PARCEL_TEXT} characters`);
+      if (
+        typeof text !== 'string' ||
+        text.trim() === '' ||
+        text.length > MAX_PARCEL_TEXT ||
+        /[\u0000-\u001f\u007f]/.test(text)
+      ) {
+        throw new PspWebhookError(
+          'MALFORMED_EVENT',
+          `parcels[${i}].${name} must be a non-empty string of at most ${MAX_PARCEL_TEXT} characters`,
+        );
       }
       parcel[name] = text.trim();
     }
     if (trackingUrl !== undefined && trackingUrl !== null) {
       if (typeof trackingUrl !== 'string' || !isWebUrl(trackingUrl)) {
-        throw new PspWebhookError('MALFORMED_EVENT', `parcels[${i}].trackingUrl must be an http or https URL of at most ${MAX_URL_LENGTH} characters`);
+        throw new PspWebhookError(
+          'MALFORMED_EVENT',
+          `parcels[${i}].trackingUrl must be an http or https URL of at most ${MAX_URL_LENGTH} characters`,
+        );
       }
       parcel.trackingUrl = trackingUrl;
     }

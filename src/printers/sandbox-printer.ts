@@ -8,7 +8,13 @@ import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from 
  * fulfilment flow applies them on durable timers (SANDBOX_PRINTER_STEP); `delivering` carries
  * `sandboxTrackingUrl(jobId)`.
  */
-export const SANDBOX_PRINTER_STEPS = ['accepted', 'printing', 'printed', 'delivering', 'complete'] as const satisfies readonly PrinterEventStatus[];
+export const SANDBOX_PRINTER_STEPS = [
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+] as const satisfies readonly PrinterEventStatus[];
 
 /** A tracking link for sandbox parcels, on a reserved `.example` domain that reaches no one. */
 export function sandboxTrackingUrl(jobId: string): string {
@@ -30,7 +36,10 @@ export const MAX_SANDBOX_PARCELS = Math.ceil(MAX_COPIES / COPIES_PER_PARCEL);
  * carrier's shape and the sandbox tracking URL, one parcel per 10 copies (at most
  * MAX_SANDBOX_PARCELS). Derived from the job id, so every replay of the flow reports the same parcels.
  */
-export function sandboxParcels(jobId: string, quantity = 1): { carrier: string; trackingNumber: string; trackingUrl: string }[] {
+export function sandboxParcels(
+  jobId: string,
+  quantity = 1,
+): { carrier: string; trackingNumber: string; trackingUrl: string }[] {
   const digits = createHash('sha256').update(jobId).digest().readBigUInt64BE().toString().padStart(20, '0');
   const wanted = Number.isFinite(quantity) ? Math.ceil(quantity / COPIES_PER_PARCEL) : MAX_SANDBOX_PARCELS;
   return Array.from({ length: Math.min(MAX_SANDBOX_PARCELS, Math.max(1, wanted)) }, (_, i) => {

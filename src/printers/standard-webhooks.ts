@@ -35,7 +35,9 @@ export class WebhookSigner {
     // The package's verify() checks the timestamp against Date.now() and its fixed 5 minutes
     // before the signature; we check it after, in verifyStandardWebhook. Its signature check
     // stays the package's; only the clock check of this instance is turned off.
-    Object.defineProperty(this.webhook, 'verifyTimestamp', { value: (header: string) => new Date(Number(header) * 1000) });
+    Object.defineProperty(this.webhook, 'verifyTimestamp', {
+      value: (header: string) => new Date(Number(header) * 1000),
+    });
   }
 
   /** The `v1,<base64>` signature of one message. */
@@ -44,7 +46,11 @@ export class WebhookSigner {
   }
 
   headers(id: string, timestampSeconds: number, body: string | Buffer): StandardWebhookHeaders {
-    return { 'webhook-id': id, 'webhook-timestamp': String(timestampSeconds), 'webhook-signature': this.signature(id, timestampSeconds, body) };
+    return {
+      'webhook-id': id,
+      'webhook-timestamp': String(timestampSeconds),
+      'webhook-signature': this.signature(id, timestampSeconds, body),
+    };
   }
 
   /** Whether one of the header's `v1` signatures signs this message (compared in constant time). */
@@ -103,20 +109,29 @@ export function verifyStandardWebhook(options: VerifyStandardWebhookOptions): { 
   const signed = signedHeaders(options.headers);
   const missing = HEADERS.filter((name) => !signed[name]);
   if (missing.length > 0) {
-    throw new WebhookVerificationFailure('BAD_SIGNATURE', `the request is not signed: missing ${missing.join(', ')} header`);
+    throw new WebhookVerificationFailure(
+      'BAD_SIGNATURE',
+      `the request is not signed: missing ${missing.join(', ')} header`,
+    );
   }
   if (!/^\d{1,12}$/.test(signed['webhook-timestamp'])) {
     throw new WebhookVerificationFailure('BAD_SIGNATURE', 'webhook-timestamp must be a Unix time in seconds');
   }
   if (!new WebhookSigner(options.secret, options.secretName).verifies(signed, options.rawBody)) {
-    throw new WebhookVerificationFailure('BAD_SIGNATURE', 'webhook-signature does not match the request and the secret configured for its sender');
+    throw new WebhookVerificationFailure(
+      'BAD_SIGNATURE',
+      'webhook-signature does not match the request and the secret configured for its sender',
+    );
   }
 
   const timestamp = Number(signed['webhook-timestamp']);
   const skew = unixSeconds(options.now ?? new Date()) - timestamp;
   if (Math.abs(skew) > toleranceSeconds) {
     const when = skew > 0 ? `${skew} s in the past` : `${-skew} s in the future`;
-    throw new WebhookVerificationFailure('STALE_TIMESTAMP', `webhook-timestamp is ${when}; requests are accepted within ${toleranceSeconds} s of the receiver's clock`);
+    throw new WebhookVerificationFailure(
+      'STALE_TIMESTAMP',
+      `webhook-timestamp is ${when}; requests are accepted within ${toleranceSeconds} s of the receiver's clock`,
+    );
   }
   return { id: signed['webhook-id'], timestamp };
 }

@@ -55,7 +55,16 @@ export interface AppServiceDeps {
   credentialCache?: CredentialCache;
 }
 
-export function createAppServices({ config, em, pepper, files, engine, printers, log, credentialCache }: AppServiceDeps): AppServices {
+export function createAppServices({
+  config,
+  em,
+  pepper,
+  files,
+  engine,
+  printers,
+  log,
+  credentialCache,
+}: AppServiceDeps): AppServices {
   const { limits } = config;
   const editorLinks = new EditorLinks(config.frontendUrl, pepper);
   const editor = new EditorService(em, editorLinks);
@@ -64,7 +73,13 @@ export function createAppServices({ config, em, pepper, files, engine, printers,
   return {
     em,
     files,
-    authenticator: new Authenticator(em, pepper, new AuthFailureLimiter(limits.authFailuresMax, limits.authFailuresWindowMs, limitStore), editor, credentialCache),
+    authenticator: new Authenticator(
+      em,
+      pepper,
+      new AuthFailureLimiter(limits.authFailuresMax, limits.authFailuresWindowMs, limitStore),
+      editor,
+      credentialCache,
+    ),
     requestBudget: new RequestBudget(limits.rateLimitMax, limits.rateLimitWindowMs, limitStore),
     limitStore,
     socketSlots: shared ? new SharedSlots(em.getKnex(), log) : new ProcessSlots(),

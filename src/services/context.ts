@@ -46,7 +46,12 @@ export interface RequestContext {
  * never needs one, and every idle subscription holding a fork would cost memory for nothing
  * (docs/performance.md).
  */
-export function createRequestContext(root: EntityManager, tenant: Tenant, requestId: string, projectScope?: string): RequestContext {
+export function createRequestContext(
+  root: EntityManager,
+  tenant: Tenant,
+  requestId: string,
+  projectScope?: string,
+): RequestContext {
   return new LazyForkContext(root, tenant, requestId, projectScope);
 }
 

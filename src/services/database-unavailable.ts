@@ -16,10 +16,21 @@ export function isDatabaseUnavailable(error: unknown): boolean {
     const current = pending.pop();
     if (!current || typeof current !== 'object' || seen.has(current)) continue;
     seen.add(current);
-    const candidate = current as { code?: unknown; name?: unknown; message?: unknown; cause?: unknown; originalError?: unknown; errors?: unknown };
+    const candidate = current as {
+      code?: unknown;
+      name?: unknown;
+      message?: unknown;
+      cause?: unknown;
+      originalError?: unknown;
+      errors?: unknown;
+    };
     if (typeof candidate.code === 'string' && UNAVAILABLE_CODES.has(candidate.code)) return true;
     if (candidate.name === 'KnexTimeoutError') return true;
-    if (typeof candidate.message === 'string' && UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(candidate.message as string))) return true;
+    if (
+      typeof candidate.message === 'string' &&
+      UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(candidate.message as string))
+    )
+      return true;
     pending.push(candidate.cause, candidate.originalError);
     if (Array.isArray(candidate.errors)) pending.push(...candidate.errors);
   }

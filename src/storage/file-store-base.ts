@@ -64,5 +64,8 @@ export abstract class FileStoreBase {
     });
   }
 
-  abstract putStreamed(key: string, fill: (write: (chunk: Buffer) => Promise<void>) => Promise<unknown>): Promise<number>;
+  abstract putStreamed(
+    key: string,
+    fill: (write: (chunk: Buffer) => Promise<void>) => Promise<unknown>,
+  ): Promise<number>;
 }

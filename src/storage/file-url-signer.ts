@@ -21,7 +21,12 @@ export class FileUrlSigner {
     return { expires, signature: this.mac(key, expires) };
   }
 
-  verify(key: string, expires: string | null | undefined, signature: string | null | undefined, now = Date.now()): SignatureVerdict {
+  verify(
+    key: string,
+    expires: string | null | undefined,
+    signature: string | null | undefined,
+    now = Date.now(),
+  ): SignatureVerdict {
     if (!expires && !signature) return 'unsigned';
     if (!expires || !signature || !/^\d{1,12}$/.test(expires)) return 'invalid';
     const expected = Buffer.from(this.mac(key, Number(expires)));

@@ -33,7 +33,8 @@ export class FilesystemFileStore extends FileStoreBase implements FileStore {
       await mkdir(this.root, { recursive: true });
       const { bavail, bsize } = await statfs(this.root);
       const free = bavail * bsize;
-      if (free < minFreeBytes) return `the file store has ${free} bytes free, less than STORE_MIN_FREE_BYTES (${minFreeBytes})`;
+      if (free < minFreeBytes)
+        return `the file store has ${free} bytes free, less than STORE_MIN_FREE_BYTES (${minFreeBytes})`;
       await writeFile(probe, 'ok');
       return null;
     } catch (error) {
@@ -85,7 +86,11 @@ export class FilesystemFileStore extends FileStoreBase implements FileStore {
     const lastModified = new Date(Math.floor(found.mtimeMs / 1000) * 1000);
     // As `send` (@fastify/static) makes them: size and modification time.
     const etag = `W/"${totalBytes.toString(16)}-${Math.floor(found.mtimeMs).toString(16)}"`;
-    if (request.ifNoneMatch !== undefined ? matchesEtag(request.ifNoneMatch, etag) : request.ifModifiedSince && lastModified <= request.ifModifiedSince) {
+    if (
+      request.ifNoneMatch !== undefined
+        ? matchesEtag(request.ifNoneMatch, etag)
+        : request.ifModifiedSince && lastModified <= request.ifModifiedSince
+    ) {
       return { kind: 'not-modified', etag, lastModified };
     }
     const whole = { kind: 'bytes' as const, contentType: contentTypeOf(key), totalBytes, etag, lastModified };
@@ -133,7 +138,8 @@ export class FilesystemFileStore extends FileStoreBase implements FileStore {
       const found = await stat(this.pathOf(key));
       return found.isFile() ? found : null;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR') return null;
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' || (error as NodeJS.ErrnoException).code === 'ENOTDIR')
+        return null;
       throw error;
     }
   }

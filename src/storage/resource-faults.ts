@@ -10,7 +10,13 @@ const FILESYSTEM_FAULTS: Record<string, string> = {
 };
 
 /** What S3 (and S3-compatible stores) answer when they are overloaded or down, beside any 5xx. */
-const S3_UNAVAILABLE = new Set(['SlowDown', 'ServiceUnavailable', 'InternalError', 'RequestTimeout', 'ThrottlingException']);
+const S3_UNAVAILABLE = new Set([
+  'SlowDown',
+  'ServiceUnavailable',
+  'InternalError',
+  'RequestTimeout',
+  'ThrottlingException',
+]);
 
 /**
  * The one classification of resource faults (docs/reliability.md): an error of the filesystem
@@ -25,7 +31,10 @@ export function classifyResourceFault(error: unknown): unknown {
   }
   const metadata = (error as { $metadata?: { httpStatusCode?: number } }).$metadata;
   if (metadata && ((metadata.httpStatusCode ?? 0) >= 500 || S3_UNAVAILABLE.has(error.name))) {
-    return new ResourceUnavailableError(`the S3 store is unavailable (HTTP ${metadata.httpStatusCode ?? '?'} ${error.name}): ${error.message}`, { cause: error });
+    return new ResourceUnavailableError(
+      `the S3 store is unavailable (HTTP ${metadata.httpStatusCode ?? '?'} ${error.name}): ${error.message}`,
+      { cause: error },
+    );
   }
   return error;
 }
@@ -34,7 +43,9 @@ export function classifyResourceFault(error: unknown): unknown {
  * The same activities, each of whose errors goes through classifyResourceFault: the flows then
  * tell a full or unavailable store from a failure of the work by the error's name.
  */
-export function withResourceFaultsClassified<A extends Record<string, (...args: never[]) => Promise<unknown>>>(activities: A): A {
+export function withResourceFaultsClassified<A extends Record<string, (...args: never[]) => Promise<unknown>>>(
+  activities: A,
+): A {
   const classified: Record<string, unknown> = {};
   for (const [name, activity] of Object.entries(activities)) {
     classified[name] = async (...args: never[]) => {

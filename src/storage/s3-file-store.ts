@@ -82,12 +82,21 @@ export class S3FileStore extends FileStoreBase implements FileStore {
       return null;
     } catch (error) {
       const fault = classifyResourceFault(error) as Error;
-      return fault.name === RESOURCE_UNAVAILABLE_ERROR ? fault.message : `the S3 store refused a probe write: ${fault.name}`;
+      return fault.name === RESOURCE_UNAVAILABLE_ERROR
+        ? fault.message
+        : `the S3 store refused a probe write: ${fault.name}`;
     }
   }
 
   async put(key: string, data: Buffer): Promise<void> {
-    await this.client.send(new PutObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key), Body: data, ContentType: contentTypeOf(key) }));
+    await this.client.send(
+      new PutObjectCommand({
+        Bucket: this.location.bucket,
+        Key: this.objectKey(key),
+        Body: data,
+        ContentType: contentTypeOf(key),
+      }),
+    );
   }
 
   async putStreamed(key: string, fill: (write: (chunk: Buffer) => Promise<void>) => Promise<unknown>): Promise<number> {
@@ -119,12 +128,16 @@ export class S3FileStore extends FileStoreBase implements FileStore {
   }
 
   async get(key: string): Promise<Buffer> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) }));
+    const object = await this.client.send(
+      new GetObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) }),
+    );
     return Buffer.from(await object.Body!.transformToByteArray());
   }
 
   async read(key: string): Promise<Readable> {
-    const object = await this.client.send(new GetObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) }));
+    const object = await this.client.send(
+      new GetObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) }),
+    );
     return object.Body as Readable;
   }
 
@@ -153,15 +166,22 @@ export class S3FileStore extends FileStoreBase implements FileStore {
           Bucket: this.location.bucket,
           Key: this.objectKey(key),
           ...(request.range ? { Range: request.range } : {}),
-          ...(request.ifNoneMatch ? { IfNoneMatch: request.ifNoneMatch } : request.ifModifiedSince ? { IfModifiedSince: request.ifModifiedSince } : {}),
+          ...(request.ifNoneMatch
+            ? { IfNoneMatch: request.ifNoneMatch }
+            : request.ifModifiedSince
+              ? { IfModifiedSince: request.ifModifiedSince }
+              : {}),
         }),
       );
     } catch (error) {
       const status = statusOf(error);
       if (status === 404) return null;
-      if (status === 304) return { kind: 'not-modified', ...(request.ifNoneMatch ? { etag: request.ifNoneMatch } : {}) };
+      if (status === 304)
+        return { kind: 'not-modified', ...(request.ifNoneMatch ? { etag: request.ifNoneMatch } : {}) };
       if (status === 416) {
-        const head = await this.client.send(new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) }));
+        const head = await this.client.send(
+          new HeadObjectCommand({ Bucket: this.location.bucket, Key: this.objectKey(key) }),
+        );
         return { kind: 'unsatisfiable', totalBytes: head.ContentLength ?? 0 };
       }
       throw error;
@@ -189,7 +209,11 @@ export class S3FileStore extends FileStoreBase implements FileStore {
     const objects = await this.treeOf(source);
     if (objects.length === 0) return false;
     for (let start = 0; start < objects.length; start += COPY_CONCURRENCY) {
-      await Promise.all(objects.slice(start, start + COPY_CONCURRENCY).map((object) => this.copyObject(object, target + object.slice(source.length))));
+      await Promise.all(
+        objects
+          .slice(start, start + COPY_CONCURRENCY)
+          .map((object) => this.copyObject(object, target + object.slice(source.length))),
+      );
     }
     await this.deleteObjects(objects);
     return true;
@@ -204,8 +228,15 @@ export class S3FileStore extends FileStoreBase implements FileStore {
     const keys: string[] = [];
     let continuationToken: string | undefined;
     do {
-      const page = await this.client.send(new ListObjectsV2Command({ Bucket: this.location.bucket, Prefix: objectKey, ContinuationToken: continuationToken }));
-      for (const { Key } of page.Contents ?? []) if (Key === objectKey || Key?.startsWith(`${objectKey}/`)) keys.push(Key);
+      const page = await this.client.send(
+        new ListObjectsV2Command({
+          Bucket: this.location.bucket,
+          Prefix: objectKey,
+          ContinuationToken: continuationToken,
+        }),
+      );
+      for (const { Key } of page.Contents ?? [])
+        if (Key === objectKey || Key?.startsWith(`${objectKey}/`)) keys.push(Key);
       continuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
     } while (continuationToken);
     return keys;
@@ -219,9 +250,17 @@ export class S3FileStore extends FileStoreBase implements FileStore {
   private async deleteObjects(keys: string[]): Promise<void> {
     for (let start = 0; start < keys.length; start += DELETE_BATCH) {
       const batch = keys.slice(start, start + DELETE_BATCH);
-      const result = await this.client.send(new DeleteObjectsCommand({ Bucket: this.location.bucket, Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true } }));
+      const result = await this.client.send(
+        new DeleteObjectsCommand({
+          Bucket: this.location.bucket,
+          Delete: { Objects: batch.map((Key) => ({ Key })), Quiet: true },
+        }),
+      );
       const failed = result.Errors ?? [];
-      if (failed.length > 0) throw new Error(`S3 refused to delete ${failed.length} object(s), the first ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`);
+      if (failed.length > 0)
+        throw new Error(
+          `S3 refused to delete ${failed.length} object(s), the first ${failed[0].Key}: ${failed[0].Code} ${failed[0].Message}`,
+        );
     }
   }
 
@@ -232,5 +271,7 @@ export class S3FileStore extends FileStoreBase implements FileStore {
 }
 
 function statusOf(error: unknown): number | undefined {
-  return error instanceof S3ServiceException ? error.$metadata.httpStatusCode : (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
+  return error instanceof S3ServiceException
+    ? error.$metadata.httpStatusCode
+    : (error as { $metadata?: { httpStatusCode?: number } })?.$metadata?.httpStatusCode;
 }

@@ -45,15 +45,27 @@ export async function registerGraphqlExplorer(app: FastifyInstance, log: Logger)
   });
 
   const built = existsSync(path.join(BUNDLE_DIR, 'explorer.js'));
-  if (!built) log.warn({ bundle: BUNDLE_DIR }, 'the GraphQL explorer is not built (node scripts/build-explorer.mjs builds it)');
+  if (!built)
+    log.warn({ bundle: BUNDLE_DIR }, 'the GraphQL explorer is not built (node scripts/build-explorer.mjs builds it)');
   const page = await readFile(projectPath('web/explorer/explorer.html'), 'utf8');
   await app.register(async (scope) => {
-    scope.get(EXPLORER_PATH, { schema: { hide: true }, helmet: { contentSecurityPolicy: false } }, async (_request, reply) => {
-      if (!built) {
-        return reply.status(503).type('text/plain; charset=utf-8').send('The GraphQL explorer is not built: run `node scripts/build-explorer.mjs`.\n');
-      }
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('content-security-policy', EXPLORER_CSP).send(page);
-    });
+    scope.get(
+      EXPLORER_PATH,
+      { schema: { hide: true }, helmet: { contentSecurityPolicy: false } },
+      async (_request, reply) => {
+        if (!built) {
+          return reply
+            .status(503)
+            .type('text/plain; charset=utf-8')
+            .send('The GraphQL explorer is not built: run `node scripts/build-explorer.mjs`.\n');
+        }
+        return reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', 'no-cache')
+          .header('content-security-policy', EXPLORER_CSP)
+          .send(page);
+      },
+    );
     if (!built) return;
     await scope.register(fastifyStatic, {
       root: BUNDLE_DIR,

@@ -7,7 +7,11 @@ import { createHash } from 'node:crypto';
  * signed /files URLs), GraphQL over fetch and graphql-ws from here. `frameAncestors` lists who may
  * frame the page: the editor's are its client's shop origins, the dashboard's nobody.
  */
-export function pageContentSecurityPolicy(options: { html: string; publicUrl: string; frameAncestors: readonly string[] }): string {
+export function pageContentSecurityPolicy(options: {
+  html: string;
+  publicUrl: string;
+  frameAncestors: readonly string[];
+}): string {
   const publicOrigin = new URL(options.publicUrl).origin;
   const socketOrigin = publicOrigin.replace(/^http/, 'ws');
   const directives: Record<string, string[]> = {

@@ -45,37 +45,53 @@ export interface WebRouteOptions {
 export const webRoutes: FastifyPluginAsync<WebRouteOptions> = async (app, { publicUrl, shopOriginsOf }) => {
   // Both pages are one shell (the import map, the stylesheet) around their own module, made once.
   const shell = await readFile(path.join(WEB_ROOT, 'page.html'), 'utf8');
-  const page = (fields: Record<'title' | 'module' | 'loading' | 'name', string>, frameAncestors: (request: FastifyRequest) => Promise<readonly string[]>) => {
+  const page = (
+    fields: Record<'title' | 'module' | 'loading' | 'name', string>,
+    frameAncestors: (request: FastifyRequest) => Promise<readonly string[]>,
+  ) => {
     const html = shell.replace(/\{\{(\w+)\}\}/g, (_match, key: keyof typeof fields) => fields[key]);
     return async (request: FastifyRequest, reply: FastifyReply) =>
       reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-cache')
-        .header('content-security-policy', pageContentSecurityPolicy({ html, publicUrl, frameAncestors: await frameAncestors(request) }))
+        .header(
+          'content-security-policy',
+          pageContentSecurityPolicy({ html, publicUrl, frameAncestors: await frameAncestors(request) }),
+        )
         .send(html);
   };
   // The shops that open the editor in an iframe are its client's; X-Frame-Options cannot list them, CSP can.
   app.get(
     '/editor',
     { schema: { hide: true }, helmet: { contentSecurityPolicy: false, frameguard: false } },
-    page({ title: 'Photobook editor', module: 'editor.js', loading: 'Opening your photobook…', name: 'photobook editor' }, (request) =>
-      shopOriginsOf((request.query as Record<string, unknown>).id),
+    page(
+      { title: 'Photobook editor', module: 'editor.js', loading: 'Opening your photobook…', name: 'photobook editor' },
+      (request) => shopOriginsOf((request.query as Record<string, unknown>).id),
     ),
   );
   // The dashboard holds a shop's key and secret: nobody may frame it.
   app.get(
     '/dashboard',
     { schema: { hide: true }, helmet: { contentSecurityPolicy: false } },
-    page({ title: 'Operations dashboard', module: 'dashboard.js', loading: 'Loading the dashboard…', name: 'dashboard' }, async () => []),
+    page(
+      { title: 'Operations dashboard', module: 'dashboard.js', loading: 'Loading the dashboard…', name: 'dashboard' },
+      async () => [],
+    ),
   );
 
   const vendorSources = new Map<string, Promise<Buffer | undefined>>();
   app.get<{ Params: { file: string } }>('/web/vendor/:file', { schema: { hide: true } }, async (request, reply) => {
     const { file } = request.params;
     // graphql-ws's client imports one sibling chunk by a relative path.
-    const resolve = VENDOR.get(file) ?? (/^common-[A-Za-z0-9_-]+\.js$/.test(file) ? () => path.join(packageDir('graphql-ws'), 'dist', file) : undefined);
+    const resolve =
+      VENDOR.get(file) ??
+      (/^common-[A-Za-z0-9_-]+\.js$/.test(file) ? () => path.join(packageDir('graphql-ws'), 'dist', file) : undefined);
     // Installed packages do not change while the process runs: each file is found and read once.
-    if (resolve && !vendorSources.has(file)) vendorSources.set(file, readFile(resolve()).catch(() => undefined));
+    if (resolve && !vendorSources.has(file))
+      vendorSources.set(
+        file,
+        readFile(resolve()).catch(() => undefined),
+      );
     const source = resolve && (await vendorSources.get(file));
     if (!source) return reply.callNotFound();
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(source);
@@ -99,7 +115,11 @@ export const webRoutes: FastifyPluginAsync<WebRouteOptions> = async (app, { publ
     if (!demoAssets.has(asset)) return reply.callNotFound();
     if (!made.has(asset)) made.set(asset, cataloguePlaceholder(asset));
     // Shops show catalogue pictures on their own pages: another origin may load them.
-    return reply.type('image/jpeg').header('cache-control', 'public, max-age=86400').header('cross-origin-resource-policy', 'cross-origin').send(await made.get(asset)!);
+    return reply
+      .type('image/jpeg')
+      .header('cache-control', 'public, max-age=86400')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .send(await made.get(asset)!);
   });
 };
 

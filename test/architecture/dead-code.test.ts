@@ -10,12 +10,27 @@ const KNIP = path.join(ROOT, 'node_modules/.bin/knip');
 
 /** What knip (configured by knip.json) finds in `directory`: one line per unused file, export, type or dependency. */
 async function findings(directory: string): Promise<string[]> {
-  const { stdout } = await promisify(execFile)(KNIP, ['--directory', directory, '--reporter', 'compact', '--no-progress', '--no-exit-code', '--treat-config-hints-as-errors'], {
-    cwd: ROOT,
-    maxBuffer: 16 * 1024 * 1024,
-    env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
-  });
-  return stdout.split('\n').map((line) => line.trim()).filter(Boolean);
+  const { stdout } = await promisify(execFile)(
+    KNIP,
+    [
+      '--directory',
+      directory,
+      '--reporter',
+      'compact',
+      '--no-progress',
+      '--no-exit-code',
+      '--treat-config-hints-as-errors',
+    ],
+    {
+      cwd: ROOT,
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, NO_COLOR: '1', FORCE_COLOR: '0' },
+    },
+  );
+  return stdout
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean);
 }
 
 describe('dead code (knip)', () => {
@@ -30,7 +45,13 @@ describe('the dead-code check itself', () => {
   beforeAll(async () => {
     fixture = await mkdtemp(path.join(tmpdir(), 'dead-code-'));
     const files: Record<string, string> = {
-      'package.json': JSON.stringify({ name: 'fixture', private: true, type: 'module', main: 'src/main.ts', dependencies: { 'left-pad': '1.3.0' } }),
+      'package.json': JSON.stringify({
+        name: 'fixture',
+        private: true,
+        type: 'module',
+        main: 'src/main.ts',
+        dependencies: { 'left-pad': '1.3.0' },
+      }),
       'knip.json': JSON.stringify({ entry: ['src/main.ts'], project: ['src/**/*.ts'] }),
       'src/main.ts': "import { used } from './prices';\nconsole.log(used);\n",
       'src/prices.ts': 'export const used = 1;\nexport const forgotten = 2;\n',

@@ -38,7 +38,8 @@ describe('the dependency rules themselves', () => {
     'src/domain/order-status.ts': "import { audit } from '../services/audit';\nexport const statuses = [audit];\n",
     'src/services/audit.ts': 'export const audit = 1;\n',
     'src/storage/files.ts': "import { fetchIt } from '../outbound/fetch';\nexport const files = fetchIt;\n",
-    'src/outbound/fetch.ts': "import type { files } from '../storage/files';\nexport const fetchIt = (f?: typeof files) => f;\n",
+    'src/outbound/fetch.ts':
+      "import type { files } from '../storage/files';\nexport const fetchIt = (f?: typeof files) => f;\n",
     'src/activities/render.ts': 'export async function render(): Promise<void> {}\n',
     'workflows/print.ts':
       "import type { render } from '../src/activities/render';\nimport { render as loaded } from '../src/activities/render';\nexport const flow: typeof render = loaded;\n",

@@ -60,7 +60,13 @@ export interface Running {
   stop(): Promise<void>;
 }
 
-async function waitForHttp(url: string, child: ChildProcess, what: string, timeoutMs = 120_000, headers: Record<string, string> = {}): Promise<void> {
+async function waitForHttp(
+  url: string,
+  child: ChildProcess,
+  what: string,
+  timeoutMs = 120_000,
+  headers: Record<string, string> = {},
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`${what} exited with ${child.exitCode}`);
@@ -134,7 +140,9 @@ export async function startProject({ databaseUrl, dataDir, env = {}, nodeFlags }
 
 /** `npm start`'s build, then its script with `flags` given to node (the profile needs them on the command line). */
 function startCommandWith(flags: string[]): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const { scripts } = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
+    scripts: Record<string, string>;
+  };
   const start = scripts.start!.replace(/\bnode \.build\/main\.js\b/, `node ${flags.join(' ')} .build/main.js`);
   if (start === scripts.start) throw new Error('npm start no longer runs node .build/main.js: update startCommandWith');
   return ['sh', '-c', `${scripts.prestart} && ${start}`];
@@ -145,11 +153,17 @@ function startCommandWith(flags: string[]): string[] {
  * tsx, the loader's parent process too: the largest is the one that serves).
  */
 export function serviceProcessId(service: Running): number {
-  const group = execFileSync('ps', ['-o', 'pid=', '-g', String(service.child.pid)], { encoding: 'utf8' }).split('\n').map(Number).filter(Boolean);
+  const group = execFileSync('ps', ['-o', 'pid=', '-g', String(service.child.pid)], { encoding: 'utf8' })
+    .split('\n')
+    .map(Number)
+    .filter(Boolean);
   const servers = group.filter((pid) => {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-      return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' && args.some((arg) => /(^|\/)main\.[jt]s$/.test(arg));
+      return (
+        readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' &&
+        args.some((arg) => /(^|\/)main\.[jt]s$/.test(arg))
+      );
     } catch {
       return false; // exited meanwhile
     }
@@ -209,13 +223,22 @@ export async function createClient(databaseUrl: string, dataDir: string, name: s
   const child = spawn('npm', ['run', '--silent', 'cli', '--', 'client', 'create', '--name', name, '--json'], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, CREDENTIAL_PEPPER: PEPPER, LOG_LEVEL: 'silent' },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATA_DIR: dataDir,
+      CREDENTIAL_PEPPER: PEPPER,
+      LOG_LEVEL: 'silent',
+    },
   });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
   const [code] = await once(child, 'exit');
   if (code !== 0) throw new Error(`client create exited with ${code}`);
-  const issued = JSON.parse(out.slice(out.indexOf('{'))) as { clientId: string; credentials: { dev: { accessKey: string; accessSecret: string } } };
+  const issued = JSON.parse(out.slice(out.indexOf('{'))) as {
+    clientId: string;
+    credentials: { dev: { accessKey: string; accessSecret: string } };
+  };
   const { accessKey, accessSecret } = issued.credentials.dev;
   return { clientId: issued.clientId, accessKey, accessSecret, header: JSON.stringify({ accessKey, accessSecret }) };
 }
@@ -224,7 +247,12 @@ export async function createClient(databaseUrl: string, dataDir: string, name: s
  * `projects` editable projects of the client's dev partition, spread over `users` users
  * (`bench-user-1` …), the newest first by one second each; ids `p-bench` + 17 digits.
  */
-export async function seedProjects(databaseUrl: string, clientId: string, projects: number, users: number): Promise<void> {
+export async function seedProjects(
+  databaseUrl: string,
+  clientId: string,
+  projects: number,
+  users: number,
+): Promise<void> {
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
@@ -276,7 +304,10 @@ export interface LoadSpec {
 
 /** autocannon in its own process (test/bench/load.ts), so the load generator does not share our event loop. */
 export async function load(spec: LoadSpec): Promise<LoadResult> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'test/bench/load.mjs')], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [path.join(ROOT, 'test/bench/load.mjs')], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   child.stdin!.end(JSON.stringify(spec));
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));

@@ -29,7 +29,11 @@ import { renderCoverPreview } from '../../src/imaging/cover-preview';
 import { limitImageProcessing } from '../../src/imaging/image-processing-limits';
 import { buildBook } from '../../src/services/projects/book-builder';
 
-const need = (name: string) => process.env[name] ?? (() => { throw new Error(`set ${name}`); })();
+const need = (name: string) =>
+  process.env[name] ??
+  (() => {
+    throw new Error(`set ${name}`);
+  })();
 const csvUrl = need('FLOOR_CSV_URL');
 const hookUrl = need('FLOOR_HOOK_URL');
 const hook = new Webhook(need('FLOOR_HOOK_SECRET'));
@@ -43,8 +47,12 @@ const TTL_MS = 30 * 24 * 3600 * 1000;
 
 limitImageProcessing();
 const pool = new pg.Pool({ connectionString: need('DATABASE_URL'), max: 10 });
-await pool.query('CREATE TABLE IF NOT EXISTS bench_floor_campaign_rows (LIKE campaign_rows INCLUDING DEFAULTS INCLUDING INDEXES)');
-await pool.query('CREATE TABLE IF NOT EXISTS bench_floor_deliveries (LIKE webhook_deliveries INCLUDING DEFAULTS INCLUDING INDEXES)');
+await pool.query(
+  'CREATE TABLE IF NOT EXISTS bench_floor_campaign_rows (LIKE campaign_rows INCLUDING DEFAULTS INCLUDING INDEXES)',
+);
+await pool.query(
+  'CREATE TABLE IF NOT EXISTS bench_floor_deliveries (LIKE webhook_deliveries INCLUDING DEFAULTS INCLUDING INDEXES)',
+);
 await pool.query(`CREATE TABLE IF NOT EXISTS bench_floor_flows (
   workflow_id text PRIMARY KEY, name text NOT NULL, input jsonb NOT NULL, status text NOT NULL, created_at timestamptz NOT NULL DEFAULT now())`);
 const campaignId = `cmp_floor_${randomBytes(6).toString('hex')}`;
@@ -92,7 +100,9 @@ interface RowInput {
 /** The CSV streamed into rows, BATCH at a time; answers the rows' ids in line order. */
 async function importRows(): Promise<string[]> {
   const response = await fetch(csvUrl);
-  const parser = Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream).pipe(parse({ columns: true, bom: true }));
+  const parser = Readable.fromWeb(response.body! as import('node:stream/web').ReadableStream).pipe(
+    parse({ columns: true, bom: true }),
+  );
   const ids: string[] = [];
   let batch: { line: number; input: RowInput }[] = [];
   const flush = async () => {
@@ -107,10 +117,23 @@ async function importRows(): Promise<string[]> {
   };
   let line = 1;
   for await (const values of parser as AsyncIterable<Record<string, string>>) {
-    const custom = Object.fromEntries(Object.entries(values).filter(([k]) => k.startsWith('custom.')).map(([k, v]) => [k.slice(7), v]));
+    const custom = Object.fromEntries(
+      Object.entries(values)
+        .filter(([k]) => k.startsWith('custom.'))
+        .map(([k, v]) => [k.slice(7), v]),
+    );
     batch.push({
       line: ++line,
-      input: { reference: values.reference, email: values.email, sku: values.sku, psp: values.psp, marketId: Number(values.marketId), language: values.language, photos: values.photos.split('|'), custom },
+      input: {
+        reference: values.reference,
+        email: values.email,
+        sku: values.sku,
+        psp: values.psp,
+        marketId: Number(values.marketId),
+        language: values.language,
+        photos: values.photos.split('|'),
+        custom,
+      },
     });
     if (batch.length === BATCH) await flush();
   }
@@ -120,7 +143,9 @@ async function importRows(): Promise<string[]> {
 
 async function row(rowId: string): Promise<void> {
   const projectId = `p-${randomBytes(12).toString('base64url')}`;
-  const { rows: [claimed] } = await pool.query(
+  const {
+    rows: [claimed],
+  } = await pool.query(
     `UPDATE bench_floor_campaign_rows SET claimed_reference = reference, project_id = $2, updated_at = now()
       WHERE id = $1 AND claimed_reference IS NULL RETURNING input`,
     [rowId, projectId],
@@ -129,7 +154,10 @@ async function row(rowId: string): Promise<void> {
 
   // Generate: the same lookups and statements as /v2/generate.
   const [product, market] = await Promise.all([
-    pool.query(`SELECT id, sku, specifications FROM products WHERE client_id = $1 AND sku = $2`, [tenant.clientId, input.sku]),
+    pool.query(`SELECT id, sku, specifications FROM products WHERE client_id = $1 AND sku = $2`, [
+      tenant.clientId,
+      input.sku,
+    ]),
     pool.query('SELECT id FROM markets WHERE client_id = $1 AND market_id = $2', [tenant.clientId, input.marketId]),
   ]);
   const photoId = randomUUID();
@@ -139,30 +167,62 @@ async function row(rowId: string): Promise<void> {
        ON CONFLICT (client_id, env, external_id) DO NOTHING RETURNING id`,
       [tenant.clientId, tenant.env, input.email, input.email],
     );
-    const owner = inserted.rows[0] ? inserted : await db.query('SELECT id FROM end_users WHERE client_id = $1 AND env = $2 AND external_id = $3', [tenant.clientId, tenant.env, input.email]);
+    const owner = inserted.rows[0]
+      ? inserted
+      : await db.query('SELECT id FROM end_users WHERE client_id = $1 AND env = $2 AND external_id = $3', [
+          tenant.clientId,
+          tenant.env,
+          input.email,
+        ]);
     const now = new Date();
     await db.query(
       `INSERT INTO projects (id, client_id, env, owner_id, product_id, market_id, sku, psp, language, layout_type, e_commerce_plugin,
                              metadata, custom, status, photos_status, storage_key, created_at, updated_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'fastbook', false, '{}', $10, 'created', 'uploading', $1, $11, $11, $12)`,
-      [projectId, tenant.clientId, tenant.env, owner.rows[0].id, product.rows[0].id, market.rows[0].id, input.sku, input.psp, input.language, JSON.stringify(input.custom), now, new Date(now.getTime() + TTL_MS)],
+      [
+        projectId,
+        tenant.clientId,
+        tenant.env,
+        owner.rows[0].id,
+        product.rows[0].id,
+        market.rows[0].id,
+        input.sku,
+        input.psp,
+        input.language,
+        JSON.stringify(input.custom),
+        now,
+        new Date(now.getTime() + TTL_MS),
+      ],
     );
-    await db.query(`INSERT INTO photos (id, project_id, url, position, status, created_at) VALUES ($1, $2, $3, 0, 'uploading', $4)`, [photoId, projectId, input.photos[0], now]);
+    await db.query(
+      `INSERT INTO photos (id, project_id, url, position, status, created_at) VALUES ($1, $2, $3, 0, 'uploading', $4)`,
+      [photoId, projectId, input.photos[0], now],
+    );
     await statusEvent(db, projectId, 'created', { photos: 'uploading', user: input.email });
-    await db.query(`INSERT INTO bench_floor_flows (workflow_id, name, input, status) VALUES ($1, 'projectBuild', $2, 'PENDING')`, [`project-build:${projectId}`, JSON.stringify({ projectId })]);
+    await db.query(
+      `INSERT INTO bench_floor_flows (workflow_id, name, input, status) VALUES ($1, 'projectBuild', $2, 'PENDING')`,
+      [`project-build:${projectId}`, JSON.stringify({ projectId })],
+    );
   });
-  await pool.query(`UPDATE bench_floor_campaign_rows SET state = 'generated', updated_at = now() WHERE id = $1`, [rowId]);
+  await pool.query(`UPDATE bench_floor_campaign_rows SET state = 'generated', updated_at = now() WHERE id = $1`, [
+    rowId,
+  ]);
 
   // Build: building, the photo fetched, analysed and thumbnailed, the book and its cover, editable.
   await inTransaction(async (db) => {
-    await db.query(`UPDATE projects SET status = 'building', updated_at = now() WHERE id = $1 AND status = 'created'`, [projectId]);
+    await db.query(`UPDATE projects SET status = 'building', updated_at = now() WHERE id = $1 AND status = 'created'`, [
+      projectId,
+    ]);
     await statusEvent(db, projectId, 'building', { photos: 'uploading' });
   });
   const folder = path.join(dataDir, projectId);
   await mkdir(folder, { recursive: true });
   const original = path.join(folder, `${photoId}.original`);
   const download = await fetch(input.photos[0]);
-  await pipeline(Readable.fromWeb(download.body! as import('node:stream/web').ReadableStream), createWriteStream(original));
+  await pipeline(
+    Readable.fromWeb(download.body! as import('node:stream/web').ReadableStream),
+    createWriteStream(original),
+  );
   await pool.query(`UPDATE photos SET status = 'analyzing', original_key = $2 WHERE id = $1`, [photoId, original]);
   const analysis = await analyzePhoto({ file: original });
   const thumbnail = path.join(folder, `${photoId}.thumb.jpg`);
@@ -170,7 +230,17 @@ async function row(rowId: string): Promise<void> {
   await inTransaction(async (db) => {
     await db.query(
       `UPDATE photos SET status = 'idle', thumbnail_key = $2, format = $3, width = $4, height = $5, exif_orientation = $6, captured_at = $7, sharpness = $8, quality = $9 WHERE id = $1`,
-      [photoId, thumbnail, analysis.format, analysis.width, analysis.height, analysis.exifOrientation, analysis.capturedAt, analysis.sharpness.toFixed(4), analysis.quality.toFixed(4)],
+      [
+        photoId,
+        thumbnail,
+        analysis.format,
+        analysis.width,
+        analysis.height,
+        analysis.exifOrientation,
+        analysis.capturedAt,
+        analysis.sharpness.toFixed(4),
+        analysis.quality.toFixed(4),
+      ],
     );
     await db.query(`UPDATE projects SET photos_status = 'idle', updated_at = now() WHERE id = $1`, [projectId]);
     await statusEvent(db, projectId, 'building', { photos: 'idle' });
@@ -178,7 +248,16 @@ async function row(rowId: string): Promise<void> {
   const specifications = product.rows[0].specifications;
   const book = buildBook({
     layoutType: 'fastbook',
-    photos: [{ id: photoId, width: analysis.width, height: analysis.height, capturedAt: analysis.capturedAt, quality: analysis.quality, position: 0 }],
+    photos: [
+      {
+        id: photoId,
+        width: analysis.width,
+        height: analysis.height,
+        capturedAt: analysis.capturedAt,
+        quality: analysis.quality,
+        position: 0,
+      },
+    ],
     minPages: specifications.min.pages,
     maxPages: specifications.max.pages,
     texts: input.custom,
@@ -187,30 +266,65 @@ async function row(rowId: string): Promise<void> {
   const { widthMm, heightMm } = specifications.format;
   const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
   const preview = path.join(folder, 'preview.jpg');
-  await writeFile(preview, await renderCoverPreview({ widthPx: Math.round(widthMm * scale), heightPx: Math.round(heightMm * scale), photo: { file: original }, title: book.cover.title, subtitle: book.cover.subtitle }));
+  await writeFile(
+    preview,
+    await renderCoverPreview({
+      widthPx: Math.round(widthMm * scale),
+      heightPx: Math.round(heightMm * scale),
+      photo: { file: original },
+      title: book.cover.title,
+      subtitle: book.cover.subtitle,
+    }),
+  );
   await inTransaction(async (db) => {
-    await db.query(`UPDATE projects SET status = 'editable', book = $2, title = $3, preview_key = $4, updated_at = now() WHERE id = $1 AND status = 'building'`, [projectId, JSON.stringify(book), book.cover.title, preview]);
+    await db.query(
+      `UPDATE projects SET status = 'editable', book = $2, title = $3, preview_key = $4, updated_at = now() WHERE id = $1 AND status = 'building'`,
+      [projectId, JSON.stringify(book), book.cover.title, preview],
+    );
     await statusEvent(db, projectId, 'editable', { photos: 'idle' });
   });
 
   // The shop's webhook, signed, recorded, and the row notified.
   const deliveryId = randomUUID();
-  const payload = JSON.stringify({ type: 'campaign.project.generated', occurredAt: new Date().toISOString(), data: { campaignId, projectId, reference: input.reference } });
+  const payload = JSON.stringify({
+    type: 'campaign.project.generated',
+    occurredAt: new Date().toISOString(),
+    data: { campaignId, projectId, reference: input.reference },
+  });
   await pool.query(
     `INSERT INTO bench_floor_deliveries (id, client_id, env, event_key, event, project_id, reference, campaign_id, url, payload, status, created_at, updated_at)
      VALUES ($1, $2, $3, $4, 'campaign.project.generated', $5, $6, $7, $8, $9, 'pending', now(), now())`,
-    [deliveryId, tenant.clientId, tenant.env, `campaign:${campaignId}:${rowId}`, projectId, input.reference, campaignId, hookUrl, payload],
+    [
+      deliveryId,
+      tenant.clientId,
+      tenant.env,
+      `campaign:${campaignId}:${rowId}`,
+      projectId,
+      input.reference,
+      campaignId,
+      hookUrl,
+      payload,
+    ],
   );
   const at = new Date();
   const answer = await fetch(hookUrl, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'webhook-id': deliveryId, 'webhook-timestamp': String(Math.floor(at.getTime() / 1000)), 'webhook-signature': hook.sign(deliveryId, at, payload) },
+    headers: {
+      'content-type': 'application/json',
+      'webhook-id': deliveryId,
+      'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+      'webhook-signature': hook.sign(deliveryId, at, payload),
+    },
     body: payload,
   });
   await answer.arrayBuffer();
   await inTransaction(async (db) => {
-    await db.query(`UPDATE bench_floor_deliveries SET status = 'delivered', updated_at = now() WHERE id = $1`, [deliveryId]);
-    await db.query(`UPDATE bench_floor_campaign_rows SET state = 'notified', updated_at = now() WHERE id = $1`, [rowId]);
+    await db.query(`UPDATE bench_floor_deliveries SET status = 'delivered', updated_at = now() WHERE id = $1`, [
+      deliveryId,
+    ]);
+    await db.query(`UPDATE bench_floor_campaign_rows SET state = 'notified', updated_at = now() WHERE id = $1`, [
+      rowId,
+    ]);
   });
 }
 
@@ -218,9 +332,11 @@ const started = Date.now();
 const ids = await importRows();
 const imported = Date.now();
 const queue = [...ids];
-await Promise.all(Array.from({ length: IN_FLIGHT }, async () => {
-  for (let id = queue.shift(); id; id = queue.shift()) await row(id);
-}));
+await Promise.all(
+  Array.from({ length: IN_FLIGHT }, async () => {
+    for (let id = queue.shift(); id; id = queue.shift()) await row(id);
+  }),
+);
 const seconds = (Date.now() - started) / 1000;
 console.log(`floor rows           ${ids.length} (imported in ${((imported - started) / 1000).toFixed(1)} s)`);
 console.log(`floor elapsed        ${seconds.toFixed(1)} s`);

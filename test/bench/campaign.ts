@@ -26,7 +26,18 @@ import { setWebhook } from '../../src/services/webhooks/webhook-endpoints';
 import { Campaign } from '../../src/db/entities';
 import { campaignCounts } from '../../src/services/campaigns/campaign-progress';
 import { scopeToTenant } from '../../src/db/tenant-filter';
-import { PEPPER, ROOT, SERVER_URL, benchDatabase, freePort, median, newDataDir, residentKiB, serviceProcessId, startProject } from './bench-env';
+import {
+  PEPPER,
+  ROOT,
+  SERVER_URL,
+  benchDatabase,
+  freePort,
+  median,
+  newDataDir,
+  residentKiB,
+  serviceProcessId,
+  startProject,
+} from './bench-env';
 
 const ROWS = Number(process.env.BENCH_ROWS ?? 10_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -41,7 +52,15 @@ async function listen(server: http.Server): Promise<string> {
 const photos = await Promise.all(
   ['#3a7bd5', '#c0392b', '#27ae60'].map((colour, i) =>
     sharp({ create: { width: 1200 + i * 100, height: 900, channels: 3, background: colour } })
-      .composite([{ input: Buffer.from(`<svg width="400" height="300"><circle cx="200" cy="150" r="${80 + i * 20}" fill="#f4d35e"/></svg>`), top: 200, left: 300 }])
+      .composite([
+        {
+          input: Buffer.from(
+            `<svg width="400" height="300"><circle cx="200" cy="150" r="${80 + i * 20}" fill="#f4d35e"/></svg>`,
+          ),
+          top: 200,
+          left: 300,
+        },
+      ])
       .jpeg({ quality: 85 })
       .toBuffer(),
   ),
@@ -95,7 +114,8 @@ const receiver = http.createServer((request, response) => {
 });
 const receiverUrl = await listen(receiver);
 
-if (!process.env.DATABASE_URL) throw new Error('set DATABASE_URL (a PostgreSQL server; the bench makes and drops its own database)');
+if (!process.env.DATABASE_URL)
+  throw new Error('set DATABASE_URL (a PostgreSQL server; the bench makes and drops its own database)');
 const databaseUrl = await benchDatabase('photobook_bench_campaign');
 const dataDir = await newDataDir();
 
@@ -105,7 +125,12 @@ const metricsPort = await freePort();
 const env = { LOG_LEVEL: 'warn', ALLOW_LOOPBACK_URLS: 'true', METRICS_PORT: String(metricsPort) };
 // BENCH_PROFILE_DIR: the service runs under --cpu-prof and writes its profile there when stopped.
 const profileDir = process.env.BENCH_PROFILE_DIR;
-const service = await startProject({ databaseUrl, dataDir, env, ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}) });
+const service = await startProject({
+  databaseUrl,
+  dataDir,
+  env,
+  ...(profileDir ? { nodeFlags: ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] } : {}),
+});
 const serviceUrl = service.url;
 const servicePid = serviceProcessId(service);
 // A crash of this script must not leave the service running against the next run's database.
@@ -125,25 +150,35 @@ const idle = serviceMemory();
 /** The service's V8 heap (used / reserved) and off-heap Buffers, from its Prometheus metrics. */
 async function v8Heap(): Promise<string> {
   const metrics = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
-  const mib = (name: string) => (Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20).toFixed(0);
+  const mib = (name: string) =>
+    (Number(new RegExp(`^${name} (\\S+)$`, 'm').exec(metrics)?.[1] ?? NaN) / 2 ** 20).toFixed(0);
   return `${mib('nodejs_heap_size_used_bytes')}/${mib('nodejs_heap_size_total_bytes')} MiB, buffers ${mib('nodejs_external_memory_bytes')} MiB`;
 }
 
 const orm = await MikroORM.init(ormConfig(databaseUrl, { poolMax: 2 }));
-const pepper = await loadCredentialPepper(loadConfig({ ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, CREDENTIAL_PEPPER: PEPPER }));
+const pepper = await loadCredentialPepper(
+  loadConfig({ ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, CREDENTIAL_PEPPER: PEPPER }),
+);
 const issued = await new ClientAdmin(orm.em.fork(), pepper).create('Bench shop');
 const tenant = { clientId: issued.clientId, env: 'dev' } as const;
 const shopEm = () => scopeToTenant(orm.em.fork(), tenant);
 secret = (await setWebhook(shopEm(), pepper, tenant, `${receiverUrl}/hook`)).secret!;
 const headers = {
   'content-type': 'application/json',
-  'x-service': JSON.stringify({ accessKey: issued.credentials.dev.accessKey, accessSecret: issued.credentials.dev.accessSecret }),
+  'x-service': JSON.stringify({
+    accessKey: issued.credentials.dev.accessKey,
+    accessSecret: issued.credentials.dev.accessSecret,
+  }),
 };
 
 /** One campaign of the service over `/campaign-<name>.csv`, watched until it completes; answers its seconds. */
 async function serviceCampaign(name: string): Promise<number> {
   const started = Date.now();
-  const answer = await fetch(`${serviceUrl}/v2/campaign/auto-generate`, { method: 'POST', headers, body: JSON.stringify({ csvUrl: `${filesUrl}/campaign-${name}.csv` }) });
+  const answer = await fetch(`${serviceUrl}/v2/campaign/auto-generate`, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ csvUrl: `${filesUrl}/campaign-${name}.csv` }),
+  });
   const { message } = (await answer.json()) as { message: string };
   const campaignId = /cmp_\w+/.exec(message)![0];
   console.log(`${answer.status} ${message}`);
@@ -157,12 +192,16 @@ async function serviceCampaign(name: string): Promise<number> {
     const counts = await campaignCounts(em, campaign);
     if (!imported && campaign.status !== 'importing') imported = Date.now();
     const seconds = (Date.now() - started) / 1000;
-    process.stdout.write(`\r${seconds.toFixed(0)} s  ${campaign.status}  generated ${counts.generated}  notified ${counts.notified}/${ROWS}  failed ${counts.failed}  rss ${memory.rss.toFixed(0)} MiB (peak ${memory.peak.toFixed(0)}; V8 heap ${heap})   `);
+    process.stdout.write(
+      `\r${seconds.toFixed(0)} s  ${campaign.status}  generated ${counts.generated}  notified ${counts.notified}/${ROWS}  failed ${counts.failed}  rss ${memory.rss.toFixed(0)} MiB (peak ${memory.peak.toFixed(0)}; V8 heap ${heap})   `,
+    );
     if (campaign.status === 'completed' || campaign.status === 'failed') break;
   }
   const seconds = (Date.now() - started) / 1000;
   const final = await campaignCounts(shopEm(), await shopEm().findOneOrFail(Campaign, { id: campaignId }));
-  console.log(`\nservice round ${name}: ${ROWS} rows in ${seconds.toFixed(1)} s (imported in ${((imported - started) / 1000).toFixed(1)} s), notified ${final.notified}, failed ${final.failed}`);
+  console.log(
+    `\nservice round ${name}: ${ROWS} rows in ${seconds.toFixed(1)} s (imported in ${((imported - started) / 1000).toFixed(1)} s), notified ${final.notified}, failed ${final.failed}`,
+  );
   return seconds;
 }
 
@@ -205,11 +244,15 @@ for (let round = 1; round <= ROUNDS; round++) {
 const { peak: maxRssMiB } = serviceMemory();
 console.log('\n');
 console.log(`rows                 ${ROWS} a round, ${ROUNDS} round(s), service and floor interleaved`);
-console.log(`deliveries received  service ${received.service}, floor ${received.floor} (of ${ROUNDS * ROWS} each), bad signatures ${badSignatures}`);
+console.log(
+  `deliveries received  service ${received.service}, floor ${received.floor} (of ${ROUNDS * ROWS} each), bad signatures ${badSignatures}`,
+);
 console.log(`rows per second      ${(ROWS / median(serviceSeconds)).toFixed(1)}`);
 console.log(`floor rows per second ${(ROWS / median(floorSeconds)).toFixed(1)}`);
 console.log(`service RSS idle     ${idle.rss.toFixed(0)} MiB (started, before the campaign)`);
-console.log(`service peak RSS     ${maxRssMiB.toFixed(0)} MiB (limit ${RSS_LIMIT_MIB} MiB: ${maxRssMiB < RSS_LIMIT_MIB ? 'within' : 'EXCEEDED'})`);
+console.log(
+  `service peak RSS     ${maxRssMiB.toFixed(0)} MiB (limit ${RSS_LIMIT_MIB} MiB: ${maxRssMiB < RSS_LIMIT_MIB ? 'within' : 'EXCEEDED'})`,
+);
 
 await orm.close();
 await service.stop();

@@ -12,7 +12,9 @@ export interface HeldMemory {
  * (the subscribers of the round before), and a difference of two readings could come out negative.
  */
 export async function heldMemory(inspectorPort: number): Promise<HeldMemory> {
-  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as { webSocketDebuggerUrl: string }[];
+  const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json/list`)).json()) as {
+    webSocketDebuggerUrl: string;
+  }[];
   const socket = new WebSocket(targets[0]!.webSocketDebuggerUrl);
   await once(socket, 'open');
   let lastId = 0;
@@ -20,7 +22,11 @@ export async function heldMemory(inspectorPort: number): Promise<HeldMemory> {
     new Promise<Record<string, unknown>>((resolve, reject) => {
       const id = ++lastId;
       const onMessage = (data: WebSocket.RawData) => {
-        const message = JSON.parse(String(data)) as { id?: number; result?: Record<string, unknown>; error?: { message: string } };
+        const message = JSON.parse(String(data)) as {
+          id?: number;
+          result?: Record<string, unknown>;
+          error?: { message: string };
+        };
         if (message.id !== id) return;
         socket.off('message', onMessage);
         if (message.error) reject(new Error(`${method}: ${message.error.message}`));
@@ -33,7 +39,10 @@ export async function heldMemory(inspectorPort: number): Promise<HeldMemory> {
     // Twice: objects kept by finalizers or weak maps go in the second.
     await call('HeapProfiler.collectGarbage');
     await call('HeapProfiler.collectGarbage');
-    const { result } = (await call('Runtime.evaluate', { expression: 'JSON.stringify(process.memoryUsage())', returnByValue: true })) as {
+    const { result } = (await call('Runtime.evaluate', {
+      expression: 'JSON.stringify(process.memoryUsage())',
+      returnByValue: true,
+    })) as {
       result: { value: string };
     };
     const usage = JSON.parse(result.value) as NodeJS.MemoryUsage;

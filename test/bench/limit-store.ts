@@ -47,11 +47,15 @@ try {
         await orm.em.getConnection().execute('TRUNCATE rate_limit_counts');
         // "every request" admits only 150 per key and window: past it, refusals from memory would be measured instead.
         const budget = make();
-        const micros = name === 'postgres, every request' ? await perSpendUnderLimit(budget, keys) : await perSpend(budget, keys);
+        const micros =
+          name === 'postgres, every request' ? await perSpendUnderLimit(budget, keys) : await perSpend(budget, keys);
         results.set(name, [...(results.get(name) ?? []), micros]);
       }
     }
-    for (const [name, micros] of results) console.log(`${keys === 1 ? 'one key ' : `${keys} keys`} | ${name.padEnd(24)} | ${median(micros).toFixed(1)} µs per request`);
+    for (const [name, micros] of results)
+      console.log(
+        `${keys === 1 ? 'one key ' : `${keys} keys`} | ${name.padEnd(24)} | ${median(micros).toFixed(1)} µs per request`,
+      );
   }
 } finally {
   await orm.close();

@@ -41,7 +41,14 @@ import type { Book, BookPage, PhotoSlot } from '../../src/domain/book';
 
 const A4: PrintFormat = { widthMm: 210, heightMm: 297, bleedMm: 3, dpi: 300 };
 /** The demo catalogue's A4 hardcover (catalogue/demo.json, docs/print-production.md). */
-const HARDCOVER: ProductProduction = { binding: 'hardcover', leafThicknessMm: 0.15, boardThicknessMm: 2.5, wrapMm: 15, hingeMm: 8, spineTextMinPages: 32 };
+const HARDCOVER: ProductProduction = {
+  binding: 'hardcover',
+  leafThicknessMm: 0.15,
+  boardThicknessMm: 2.5,
+  wrapMm: 15,
+  hingeMm: 8,
+  spineTextMinPages: 32,
+};
 const PAGES = Number(process.env.BENCH_PAGES ?? 24);
 const PHOTOS = 12;
 const DEDICATION = 'For Ada and Charles, with love: the summer we spent by the sea.';
@@ -50,7 +57,11 @@ const SCRIPT = fileURLToPath(import.meta.url);
  * Our renders run with the glibc settings `npm start` gives the service (package.json): without
  * them libvips's threads each grow a malloc arena and the same render peaks at about twice the RSS.
  */
-const AS_NPM_START = { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2', MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072' };
+const AS_NPM_START = {
+  ...process.env,
+  MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? '2',
+  MALLOC_MMAP_THRESHOLD_: process.env.MALLOC_MMAP_THRESHOLD_ ?? '131072',
+};
 
 interface Measured {
   seconds: number;
@@ -67,18 +78,26 @@ async function main() {
   if (mode === '--pdf-lib') return pdfWithPdfLib(work, Number(arg));
 
   if (!existsSync('/usr/bin/time')) {
-    console.log('GNU time (/usr/bin/time, Debian package `time`) is needed to measure peak memory; not found, nothing measured.');
+    console.log(
+      'GNU time (/usr/bin/time, Debian package `time`) is needed to measure peak memory; not found, nothing measured.',
+    );
     return;
   }
   const dir = await mkdtemp(path.join(os.tmpdir(), 'print-bench-'));
   try {
-    console.log(`${os.cpus().length} cores, Node ${process.version}, sharp ${sharp.versions.sharp} (libvips ${sharp.versions.vips}), work dir ${dir}`);
-    console.log(`making ${PHOTOS} source photos (4000 x 3000 and 3000 x 4000 JPEGs with detail, two stored sideways with EXIF orientation) ...`);
+    console.log(
+      `${os.cpus().length} cores, Node ${process.version}, sharp ${sharp.versions.sharp} (libvips ${sharp.versions.vips}), work dir ${dir}`,
+    );
+    console.log(
+      `making ${PHOTOS} source photos (4000 x 3000 and 3000 x 4000 JPEGs with detail, two stored sideways with EXIF orientation) ...`,
+    );
     await makePhotos(dir);
     const book = makeBook();
     await writeFile(path.join(dir, 'book.json'), JSON.stringify(book));
     const layouts = Object.entries(countBy(book.pages.map((p) => p.layout)));
-    console.log(`book: cover + ${book.pages.length} pages (${layouts.map(([k, v]) => `${v} ${k}`).join(', ')}), ${book.pages.reduce((n, p) => n + p.photos.length, 1)} photo placements\n`);
+    console.log(
+      `book: cover + ${book.pages.length} pages (${layouts.map(([k, v]) => `${v} ${k}`).join(', ')}), ${book.pages.reduce((n, p) => n + p.photos.length, 1)} photo placements\n`,
+    );
 
     const ours = measure(process.execPath, ['--import', 'tsx', SCRIPT, '--ours', dir, 'plain'], AS_NPM_START);
     const oursPhases = JSON.parse(ours.stdout) as OursReport;
@@ -90,8 +109,18 @@ async function main() {
     const floorPhases = JSON.parse(floor.stdout) as OursReport;
     const magick = findImageMagick();
     const rows: string[][] = [
-      ['sharp + PDFKit (this service), one process', `${ours.seconds.toFixed(1)} s (pages ${oursPhases.renderSeconds.toFixed(1)} + PDF ${oursPhases.pdfSeconds.toFixed(1)})`, `${ours.maxRssMb} MB`, `${mb(oursPhases.pdfBytes)} MB`],
-      ['  same, colour correction on for every photo', `${oursCc.seconds.toFixed(1)} s (pages ${oursCcPhases.renderSeconds.toFixed(1)} + PDF ${oursCcPhases.pdfSeconds.toFixed(1)})`, `${oursCc.maxRssMb} MB`, `${mb(oursCcPhases.pdfBytes)} MB`],
+      [
+        'sharp + PDFKit (this service), one process',
+        `${ours.seconds.toFixed(1)} s (pages ${oursPhases.renderSeconds.toFixed(1)} + PDF ${oursPhases.pdfSeconds.toFixed(1)})`,
+        `${ours.maxRssMb} MB`,
+        `${mb(oursPhases.pdfBytes)} MB`,
+      ],
+      [
+        '  same, colour correction on for every photo',
+        `${oursCc.seconds.toFixed(1)} s (pages ${oursCcPhases.renderSeconds.toFixed(1)} + PDF ${oursCcPhases.pdfSeconds.toFixed(1)})`,
+        `${oursCc.maxRssMb} MB`,
+        `${mb(oursCcPhases.pdfBytes)} MB`,
+      ],
       [
         '  two such books at once in one process (as the render queue runs two)',
         `${two.seconds.toFixed(1)} s: ${((2 * oursCc.seconds) / two.seconds).toFixed(2)}x the throughput of one after the other`,
@@ -106,7 +135,9 @@ async function main() {
       ],
     ];
     if (!magick) {
-      console.log('ImageMagick not found (no `magick`, and `convert` is not ImageMagick): `apt-get install -y imagemagick` to compare. Our figures only:');
+      console.log(
+        'ImageMagick not found (no `magick`, and `convert` is not ImageMagick): `apt-get install -y imagemagick` to compare. Our figures only:',
+      );
     } else {
       const im = await renderImageMagick(dir, book, magick);
       rows.push([
@@ -116,8 +147,18 @@ async function main() {
         '-',
       ]);
       if (im.pdf) {
-        rows.push([`ImageMagick, pages combined into the PDF${im.pdfNote}`, `${im.pdf.seconds.toFixed(1)} s`, `${im.pdf.maxRssMb} MB`, `${mb(im.pdfBytes)} MB`]);
-        rows.push(['ImageMagick, pages + PDF', `${(im.pages.seconds + im.pdf.seconds).toFixed(1)} s`, `${Math.max(im.pages.maxRssMb, im.pdf.maxRssMb)} MB`, `${mb(im.pdfBytes)} MB`]);
+        rows.push([
+          `ImageMagick, pages combined into the PDF${im.pdfNote}`,
+          `${im.pdf.seconds.toFixed(1)} s`,
+          `${im.pdf.maxRssMb} MB`,
+          `${mb(im.pdfBytes)} MB`,
+        ]);
+        rows.push([
+          'ImageMagick, pages + PDF',
+          `${(im.pages.seconds + im.pdf.seconds).toFixed(1)} s`,
+          `${Math.max(im.pages.maxRssMb, im.pdf.maxRssMb)} MB`,
+          `${mb(im.pdfBytes)} MB`,
+        ]);
       } else {
         rows.push(['ImageMagick, PDF', `refused: ${im.pdfNote}`, '-', '-']);
       }
@@ -126,10 +167,15 @@ async function main() {
     console.log('|---|---|---|---|');
     for (const row of rows) console.log(`| ${row.join(' | ')} |`);
 
-    console.log('\nPDF writers alone, streaming the page JPEGs above from disk (the interior pages repeated to the count):');
+    console.log(
+      '\nPDF writers alone, streaming the page JPEGs above from disk (the interior pages repeated to the count):',
+    );
     console.log('\n| PDF writer | 24 pages: time, max RSS | 48 pages: time, max RSS |');
     console.log('|---|---|---|');
-    for (const [label, flag] of [['PDFKit 0.17 (streams to the file)', '--pdfkit'], ['pdf-lib 1.17 (document in memory until save)', '--pdf-lib']]) {
+    for (const [label, flag] of [
+      ['PDFKit 0.17 (streams to the file)', '--pdfkit'],
+      ['pdf-lib 1.17 (document in memory until save)', '--pdf-lib'],
+    ]) {
       const cells = [24, 48].map((n) => {
         const m = measure(process.execPath, ['--import', 'tsx', SCRIPT, flag, dir, String(n)]);
         return `${m.seconds.toFixed(1)} s, ${m.maxRssMb} MB`;
@@ -161,12 +207,23 @@ async function makePhotos(dir: string) {
         return `<circle cx="${x}" cy="${y}" r="${60 + ((k * 37) % 240)}" fill="hsl(${(hue + k * 23) % 360},70%,${30 + ((k * 13) % 50)}%)" fill-opacity="0.8"/>`;
       }).join('') +
       `</svg>`;
-    const grain = await sharp({ create: { width: width / 8, height: height / 8, channels: 3, background: '#808080', noise: { type: 'gaussian', mean: 128, sigma: 50 } } })
+    const grain = await sharp({
+      create: {
+        width: width / 8,
+        height: height / 8,
+        channels: 3,
+        background: '#808080',
+        noise: { type: 'gaussian', mean: 128, sigma: 50 },
+      },
+    })
       .resize(width, height, { kernel: 'cubic' })
       .png({ compressionLevel: 1 })
       .toBuffer();
     let image = sharp(Buffer.from(svg)).composite([{ input: grain, blend: 'soft-light' }]);
-    if (sideways) image = sharp(await image.png({ compressionLevel: 1 }).toBuffer()).rotate(-90).withMetadata({ orientation: 6 });
+    if (sideways)
+      image = sharp(await image.png({ compressionLevel: 1 }).toBuffer())
+        .rotate(-90)
+        .withMetadata({ orientation: 6 });
     await image.jpeg({ quality: 90 }).toFile(path.join(dir, `photo-${i}.jpg`));
   }
 }
@@ -179,21 +236,35 @@ function makeBook(): Book {
   const half = (inner - G) / 2;
   let next = 0;
   const photo = () => `photo-${next++ % PHOTOS}`;
-  const slot = (x: number, y: number, width: number, height: number): PhotoSlot => ({ photoId: photo(), x, y, width, height });
+  const slot = (x: number, y: number, width: number, height: number): PhotoSlot => ({
+    photoId: photo(),
+    x,
+    y,
+    width,
+    height,
+  });
   const cycle: BookPage['layout'][] = ['full', 'two-side-by-side', 'two-stacked', 'grid-4'];
   const pages: BookPage[] = Array.from({ length: PAGES }, (_, i) => {
     const number = i + 1;
     const layout: BookPage['layout'] = number === PAGES / 2 ? 'blank' : cycle[i % cycle.length];
     const photos =
-      layout === 'full' ? [slot(M, M, inner, inner)]
-      : layout === 'two-side-by-side' ? [slot(M, M, half, inner), slot(M + half + G, M, half, inner)]
-      : layout === 'two-stacked' ? [slot(M, M, inner, half), slot(M, M + half + G, inner, half)]
-      : layout === 'grid-4' ? [0, 1, 2, 3].map((k) => slot(M + (k % 2) * (half + G), M + Math.floor(k / 2) * (half + G), half, half))
-      : [];
+      layout === 'full'
+        ? [slot(M, M, inner, inner)]
+        : layout === 'two-side-by-side'
+          ? [slot(M, M, half, inner), slot(M + half + G, M, half, inner)]
+          : layout === 'two-stacked'
+            ? [slot(M, M, inner, half), slot(M, M + half + G, inner, half)]
+            : layout === 'grid-4'
+              ? [0, 1, 2, 3].map((k) => slot(M + (k % 2) * (half + G), M + Math.floor(k / 2) * (half + G), half, half))
+              : [];
     const texts = number === 1 || layout === 'blank' ? [{ assetId: 'dedication', text: DEDICATION }] : [];
     return { number, layout, photos, texts };
   });
-  return { layoutType: 'smartbook', cover: { title: 'Summer by the sea', subtitle: 'July 2024', photoId: 'photo-0', texts: [] }, pages };
+  return {
+    layoutType: 'smartbook',
+    cover: { title: 'Summer by the sea', subtitle: 'July 2024', photoId: 'photo-0', texts: [] },
+    pages,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -226,7 +297,14 @@ async function renderBook(dir: string, tag: string, colorCorrection: boolean): P
   const started = performance.now();
   const corrections = new PhotoCorrections(); // as renderPages measures each photo once
   const geometry = coverGeometry(A4, HARDCOVER, book.pages.length);
-  const cover = await renderPrintCoverSheet({ cover: book.cover, geometry, format: A4, loadPhoto, colorCorrection, corrections });
+  const cover = await renderPrintCoverSheet({
+    cover: book.cover,
+    geometry,
+    format: A4,
+    loadPhoto,
+    colorCorrection,
+    corrections,
+  });
   await writeFile(pageFile(0), cover.jpeg);
   for (const page of book.pages) {
     const rendered = await renderPrintPage({ page, format: A4, loadPhoto, colorCorrection, corrections });
@@ -237,9 +315,22 @@ async function renderBook(dir: string, tag: string, colorCorrection: boolean): P
     for (let n = from; n <= to; n++) yield readFile(pageFile(n));
   }
   // As the service ships them: cover.pdf (the sheet) and interior.pdf (the pages).
-  const coverPdf = await writeBookPdf({ write: fileWriter(path.join(dir, `${tag}-cover.pdf`)), format: coverSheetFormat(geometry, A4.dpi), pages: pages(0, 0) });
-  const pdf = await writeBookPdf({ write: fileWriter(path.join(dir, `${tag}.pdf`)), format: A4, pages: pages(1, book.pages.length) });
-  return { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: coverPdf.bytes + pdf.bytes, pageCount: coverPdf.pageCount + pdf.pageCount };
+  const coverPdf = await writeBookPdf({
+    write: fileWriter(path.join(dir, `${tag}-cover.pdf`)),
+    format: coverSheetFormat(geometry, A4.dpi),
+    pages: pages(0, 0),
+  });
+  const pdf = await writeBookPdf({
+    write: fileWriter(path.join(dir, `${tag}.pdf`)),
+    format: A4,
+    pages: pages(1, book.pages.length),
+  });
+  return {
+    renderSeconds: (rendered - started) / 1000,
+    pdfSeconds: (performance.now() - rendered) / 1000,
+    pdfBytes: coverPdf.bytes + pdf.bytes,
+    pageCount: coverPdf.pageCount + pdf.pageCount,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -286,28 +377,67 @@ async function renderLibvipsFloor(dir: string) {
   };
   const photo = async (photoId: string, width: number, height: number) => {
     const { a, b } = await correctionOf(photoId);
-    return sharp(path.join(dir, `${photoId}.jpg`)).rotate().linear(a, b).resize(width, height, { fit: 'cover' }).raw().toBuffer({ resolveWithObject: true });
+    return sharp(path.join(dir, `${photoId}.jpg`))
+      .rotate()
+      .linear(a, b)
+      .resize(width, height, { fit: 'cover' })
+      .raw()
+      .toBuffer({ resolveWithObject: true });
   };
-  const encode = (size: { width: number; height: number }, background: string, photos: RawPhotoLayer[], texts: OverlayOptions[], file: string) => {
+  const encode = (
+    size: { width: number; height: number },
+    background: string,
+    photos: RawPhotoLayer[],
+    texts: OverlayOptions[],
+    file: string,
+  ) => {
     const page = sharp(pageCanvas(size, background, photos), { raw: { ...size, channels: 3 } });
-    return (texts.length > 0 ? page.composite(texts) : page).jpeg({ quality: 92, chromaSubsampling: '4:4:4', optimiseCoding: false }).withIccProfile('srgb').withDensity(A4.dpi).toFile(file);
+    return (texts.length > 0 ? page.composite(texts) : page)
+      .jpeg({ quality: 92, chromaSubsampling: '4:4:4', optimiseCoding: false })
+      .withIccProfile('srgb')
+      .withDensity(A4.dpi)
+      .toFile(file);
   };
-  const layer = (placed: { data: Buffer; info: { width: number; height: number } }, left: number, top: number): RawPhotoLayer => ({ pixels: placed.data, left, top, width: placed.info.width, height: placed.info.height });
+  const layer = (
+    placed: { data: Buffer; info: { width: number; height: number } },
+    left: number,
+    top: number,
+  ): RawPhotoLayer => ({ pixels: placed.data, left, top, width: placed.info.width, height: placed.info.height });
   const text = (width: number, height: number, line: string, y: number, px: number, fill: string) =>
-    Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${width / 2}" y="${y}" text-anchor="middle" font-family="sans-serif" font-size="${px}" fill="${fill}">${line}</text></svg>`);
+    Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><text x="${width / 2}" y="${y}" text-anchor="middle" font-family="sans-serif" font-size="${px}" fill="${fill}">${line}</text></svg>`,
+    );
 
   const started = performance.now();
   const geometry = coverGeometry(A4, HARDCOVER, book.pages.length);
   const sheet = coverSheetFormat(geometry, A4.dpi);
   const sheetSize = pagePixels(sheet);
-  const front = { left: Math.round((geometry.front.xMm / 25.4) * A4.dpi), top: 0, width: Math.round(((geometry.front.widthMm + A4.bleedMm) / 25.4) * A4.dpi), height: sheetSize.height };
+  const front = {
+    left: Math.round((geometry.front.xMm / 25.4) * A4.dpi),
+    top: 0,
+    width: Math.round(((geometry.front.widthMm + A4.bleedMm) / 25.4) * A4.dpi),
+    height: sheetSize.height,
+  };
   front.width = Math.min(front.width, sheetSize.width - front.left);
   const coverPhoto = await photo(book.cover.photoId!, front.width, front.height);
   await encode(
     sheetSize,
     '#2f3b48',
     [layer(coverPhoto, front.left, front.top)],
-    [{ input: text(sheetSize.width, sheetSize.height, book.cover.title, Math.round(sheetSize.height * 0.9), Math.round(front.width * 0.08), '#ffffff'), left: 0, top: 0 }],
+    [
+      {
+        input: text(
+          sheetSize.width,
+          sheetSize.height,
+          book.cover.title,
+          Math.round(sheetSize.height * 0.9),
+          Math.round(front.width * 0.08),
+          '#ffffff',
+        ),
+        left: 0,
+        top: 0,
+      },
+    ],
     pageFile(0),
   );
   const size = pagePixels(A4);
@@ -317,25 +447,58 @@ async function renderLibvipsFloor(dir: string) {
     for (const s of page.photos) {
       const width = Math.round(s.width * trim.width);
       const height = Math.round(s.height * trim.height);
-      photos.push(layer(await photo(s.photoId, width, height), trim.left + Math.round(s.x * trim.width), trim.top + Math.round(s.y * trim.height)));
+      photos.push(
+        layer(
+          await photo(s.photoId, width, height),
+          trim.left + Math.round(s.x * trim.width),
+          trim.top + Math.round(s.y * trim.height),
+        ),
+      );
     }
-    const texts = page.texts.map((t) => ({ input: text(size.width, size.height, t.text, trim.top + trim.height - 120, Math.round((14 / 72) * A4.dpi), '#333333'), left: 0, top: 0 }));
+    const texts = page.texts.map((t) => ({
+      input: text(
+        size.width,
+        size.height,
+        t.text,
+        trim.top + trim.height - 120,
+        Math.round((14 / 72) * A4.dpi),
+        '#333333',
+      ),
+      left: 0,
+      top: 0,
+    }));
     await encode(size, '#ffffff', photos, texts, pageFile(page.number));
   }
   const rendered = performance.now();
   async function* pages(from: number, to: number) {
     for (let n = from; n <= to; n++) yield readFile(pageFile(n));
   }
-  const coverPdf = await writeBookPdf({ write: fileWriter(path.join(dir, 'floor-cover.pdf')), format: sheet, pages: pages(0, 0) });
-  const pdf = await writeBookPdf({ write: fileWriter(path.join(dir, 'floor.pdf')), format: A4, pages: pages(1, book.pages.length) });
-  const report: OursReport = { renderSeconds: (rendered - started) / 1000, pdfSeconds: (performance.now() - rendered) / 1000, pdfBytes: coverPdf.bytes + pdf.bytes, pageCount: coverPdf.pageCount + pdf.pageCount };
+  const coverPdf = await writeBookPdf({
+    write: fileWriter(path.join(dir, 'floor-cover.pdf')),
+    format: sheet,
+    pages: pages(0, 0),
+  });
+  const pdf = await writeBookPdf({
+    write: fileWriter(path.join(dir, 'floor.pdf')),
+    format: A4,
+    pages: pages(1, book.pages.length),
+  });
+  const report: OursReport = {
+    renderSeconds: (rendered - started) / 1000,
+    pdfSeconds: (performance.now() - rendered) / 1000,
+    pdfBytes: coverPdf.bytes + pdf.bytes,
+    pageCount: coverPdf.pageCount + pdf.pageCount,
+  };
   process.stdout.write(JSON.stringify(report));
 }
 
 /** The interior page files ours rendered, repeated to `count` pages. */
 async function pageFiles(dir: string, count: number): Promise<string[]> {
   // The interior pages only: the cover sheet (0000.jpg) is wider than an A4 page.
-  const files = (await readdir(path.join(dir, 'ours-pages'))).filter((f) => f !== '0000.jpg').sort().map((f) => path.join(dir, 'ours-pages', f));
+  const files = (await readdir(path.join(dir, 'ours-pages')))
+    .filter((f) => f !== '0000.jpg')
+    .sort()
+    .map((f) => path.join(dir, 'ours-pages', f));
   return Array.from({ length: count }, (_, i) => files[i % files.length]);
 }
 
@@ -388,31 +551,92 @@ async function renderImageMagick(dir: string, book: Book, magick: { command: str
   const size = pagePixels(A4);
   const trim = trimPixels(A4);
   const photoMeta = new Map<string, { orientation: number }>();
-  for (let i = 0; i < PHOTOS; i++) photoMeta.set(`photo-${i}`, { orientation: (await sharp(path.join(dir, `photo-${i}.jpg`)).metadata()).orientation ?? 1 });
+  for (let i = 0; i < PHOTOS; i++)
+    photoMeta.set(`photo-${i}`, {
+      orientation: (await sharp(path.join(dir, `photo-${i}.jpg`)).metadata()).orientation ?? 1,
+    });
   const offset = (n: number) => (n >= 0 ? `+${n}` : `${n}`);
   const fontPx = Math.round((14 / 72) * A4.dpi);
 
   const photoArgs = (photoId: string, x: number, y: number, w: number, h: number) => {
     // jpeg:size lets the decoder shrink on load (sharp does the same by itself); stored size, so swapped for sideways photos.
     const stored = (photoMeta.get(photoId)?.orientation ?? 1) >= 5 ? `${h}x${w}` : `${w}x${h}`;
-    return ['(', '-define', `jpeg:size=${stored}`, path.join(dir, `${photoId}.jpg`), '-auto-orient', '-resize', `${w}x${h}^`, '-gravity', 'center', '-extent', `${w}x${h}`, ')',
-      '-gravity', 'northwest', '-geometry', `${offset(x)}${offset(y)}`, '-composite'];
+    return [
+      '(',
+      '-define',
+      `jpeg:size=${stored}`,
+      path.join(dir, `${photoId}.jpg`),
+      '-auto-orient',
+      '-resize',
+      `${w}x${h}^`,
+      '-gravity',
+      'center',
+      '-extent',
+      `${w}x${h}`,
+      ')',
+      '-gravity',
+      'northwest',
+      '-geometry',
+      `${offset(x)}${offset(y)}`,
+      '-composite',
+    ];
   };
   const pageArgs = (page: BookPage | null, out: string) => {
     const args = ['-size', `${size.width}x${size.height}`, page ? 'xc:white' : 'xc:#2f3b48'];
     if (page) {
       for (const s of page.photos) {
-        args.push(...photoArgs(s.photoId, trim.left + Math.round(s.x * trim.width), trim.top + Math.round(s.y * trim.height), Math.round(s.width * trim.width), Math.round(s.height * trim.height)));
+        args.push(
+          ...photoArgs(
+            s.photoId,
+            trim.left + Math.round(s.x * trim.width),
+            trim.top + Math.round(s.y * trim.height),
+            Math.round(s.width * trim.width),
+            Math.round(s.height * trim.height),
+          ),
+        );
       }
       for (const t of page.texts) {
-        args.push('-gravity', page.photos.length ? 'south' : 'center', '-font', 'DejaVu-Sans', '-pointsize', String(fontPx), '-fill', '#333333', '-annotate', page.photos.length ? '+0+80' : '+0+0', t.text);
+        args.push(
+          '-gravity',
+          page.photos.length ? 'south' : 'center',
+          '-font',
+          'DejaVu-Sans',
+          '-pointsize',
+          String(fontPx),
+          '-fill',
+          '#333333',
+          '-annotate',
+          page.photos.length ? '+0+80' : '+0+0',
+          t.text,
+        );
       }
     } else {
       if (book.cover.photoId) args.push(...photoArgs(book.cover.photoId, 0, 0, size.width, size.height));
       const band = Math.round(size.height * 0.17);
       args.push('-fill', 'rgba(0,0,0,0.55)', '-draw', `rectangle 0,${size.height - band} ${size.width},${size.height}`);
-      args.push('-gravity', 'south', '-fill', 'white', '-font', 'DejaVu-Sans-Bold', '-pointsize', String(Math.round(size.width * 0.08)), '-annotate', `+0+${Math.round(band * 0.45)}`, book.cover.title);
-      if (book.cover.subtitle) args.push('-font', 'DejaVu-Sans', '-pointsize', String(Math.round(size.width * 0.044)), '-annotate', `+0+${Math.round(band * 0.15)}`, book.cover.subtitle);
+      args.push(
+        '-gravity',
+        'south',
+        '-fill',
+        'white',
+        '-font',
+        'DejaVu-Sans-Bold',
+        '-pointsize',
+        String(Math.round(size.width * 0.08)),
+        '-annotate',
+        `+0+${Math.round(band * 0.45)}`,
+        book.cover.title,
+      );
+      if (book.cover.subtitle)
+        args.push(
+          '-font',
+          'DejaVu-Sans',
+          '-pointsize',
+          String(Math.round(size.width * 0.044)),
+          '-annotate',
+          `+0+${Math.round(band * 0.15)}`,
+          book.cover.subtitle,
+        );
     }
     // As ours: JPEG quality 92, no chroma subsampling, 300 DPI.
     args.push('-quality', '92', '-sampling-factor', '1x1', '-density', String(A4.dpi), '-units', 'PixelsPerInch', out);
@@ -435,7 +659,20 @@ async function renderImageMagick(dir: string, book: Book, magick: { command: str
 
   // The PDF: ImageMagick reads all pages, then writes them (re-encoded as JPEG at the same quality).
   const pdfPath = path.join(dir, 'magick.pdf');
-  const pdfArgs = [...outputs, '-density', String(A4.dpi), '-units', 'PixelsPerInch', '-compress', 'jpeg', '-quality', '92', '-sampling-factor', '1x1', pdfPath];
+  const pdfArgs = [
+    ...outputs,
+    '-density',
+    String(A4.dpi),
+    '-units',
+    'PixelsPerInch',
+    '-compress',
+    'jpeg',
+    '-quality',
+    '92',
+    '-sampling-factor',
+    '1x1',
+    pdfPath,
+  ];
   let pdf: Measured | null = null;
   let pdfNote = '';
   try {
@@ -445,14 +682,39 @@ async function renderImageMagick(dir: string, book: Book, magick: { command: str
     // Debian's policy forbids the PDF coder, and a user policy cannot lift a system "none". As root,
     // lift it for this one command only: a private mount namespace where the system policy file is
     // replaced by a copy without that line. The system file is not changed.
-    const systemPolicy = /Path: (\S+policy\.xml)/.exec(execFileSync(command[0], ['-list', 'policy'], { encoding: 'utf8' }))?.[1];
+    const systemPolicy = /Path: (\S+policy\.xml)/.exec(
+      execFileSync(command[0], ['-list', 'policy'], { encoding: 'utf8' }),
+    )?.[1];
     if (systemPolicy && process.getuid?.() === 0 && existsSync('/usr/bin/unshare')) {
       const copy = path.join(policyDir, 'system-policy-with-pdf.xml');
-      await writeFile(copy, (await readFile(systemPolicy, 'utf8')).replace(/<policy domain="coder" rights="none" pattern="(?:PDF|\{[^"]*PDF[^"]*\})"\s*\/>/g, ''));
-      pdf = measure('/usr/bin/unshare', ['-m', 'sh', '-c', 'mount --bind "$1" "$2" && shift 2 && exec "$@"', 'sh', copy, systemPolicy, '/usr/bin/time', '-v', command[0], ...pdfArgs], env);
+      await writeFile(
+        copy,
+        (await readFile(systemPolicy, 'utf8')).replace(
+          /<policy domain="coder" rights="none" pattern="(?:PDF|\{[^"]*PDF[^"]*\})"\s*\/>/g,
+          '',
+        ),
+      );
+      pdf = measure(
+        '/usr/bin/unshare',
+        [
+          '-m',
+          'sh',
+          '-c',
+          'mount --bind "$1" "$2" && shift 2 && exec "$@"',
+          'sh',
+          copy,
+          systemPolicy,
+          '/usr/bin/time',
+          '-v',
+          command[0],
+          ...pdfArgs,
+        ],
+        env,
+      );
       pdfNote = ' (Debian policy forbids PDF: lifted for this command in a private mount namespace)';
     } else {
-      pdfNote = "Debian's ImageMagick policy forbids writing PDF (run as root with unshare to lift it for the benchmark)";
+      pdfNote =
+        "Debian's ImageMagick policy forbids writing PDF (run as root with unshare to lift it for the benchmark)";
     }
   }
   const pdfBytes = pdf ? (await readFile(pdfPath)).length : 0;
@@ -468,7 +730,10 @@ function measure(command: string, args: string[], env: NodeJS.ProcessEnv = proce
   const result = spawnSync(timed[0], timed.slice(1), { env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
   const seconds = Number(process.hrtime.bigint() - started) / 1e9;
   if (result.status !== 0) {
-    const output = result.stderr.split('\n').filter((line) => !/^\s|^Command being timed/.test(line)).join('\n');
+    const output = result.stderr
+      .split('\n')
+      .filter((line) => !/^\s|^Command being timed/.test(line))
+      .join('\n');
     throw new Error(`${command} failed (${result.status}): ${output.slice(-2000)}`);
   }
   const rssKb = Number(/Maximum resident set size \(kbytes\): (\d+)/.exec(result.stderr)?.[1] ?? 0);

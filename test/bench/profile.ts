@@ -13,7 +13,18 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { benchDatabase, createClient, load, newDataDir, projectId, seedProjects, startFloor, startProject, type LoadSpec, type Running } from './bench-env';
+import {
+  benchDatabase,
+  createClient,
+  load,
+  newDataDir,
+  projectId,
+  seedProjects,
+  startFloor,
+  startProject,
+  type LoadSpec,
+  type Running,
+} from './bench-env';
 import { generateBodies } from './bench-rows';
 
 const [endpoint = 'status', secondsArg = '15'] = process.argv.slice(2);
@@ -47,7 +58,12 @@ function placeOf(url: string): string {
  * not the start or the shutdown), by function and by package; a native frame (no file) counts for
  * the nearest caller that has one.
  */
-export function topFrames(profile: Profile, fromUs: number, toUs: number, count = 12): { frames: string[]; places: string[] } {
+export function topFrames(
+  profile: Profile,
+  fromUs: number,
+  toUs: number,
+  count = 12,
+): { frames: string[]; places: string[] } {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -63,11 +79,15 @@ export function topFrames(profile: Profile, fromUs: number, toUs: number, count 
   const byPlace = new Map<string, number>();
   for (const [id, time] of byNode) {
     const { functionName, url, lineNumber } = nodes.get(id)!.callFrame;
-    const file = url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '').replace(/.*\/(src|test|workflows)\//, '$1/');
+    const file = url
+      .replace(/^file:\/\//, '')
+      .replace(/.*node_modules\//, '')
+      .replace(/.*\/(src|test|workflows)\//, '$1/');
     const key = `${functionName || '(anonymous)'} ${file ? `${file}:${lineNumber + 1}` : ''}`.trim();
     byFrame.set(key, (byFrame.get(key) ?? 0) + time);
     let place = placeOf(url);
-    for (let up = parent.get(id); !place && up !== undefined; up = parent.get(up)) place = placeOf(nodes.get(up)!.callFrame.url);
+    for (let up = parent.get(id); !place && up !== undefined; up = parent.get(up))
+      place = placeOf(nodes.get(up)!.callFrame.url);
     if (!place) place = functionName.startsWith('(') ? functionName : 'native';
     byPlace.set(place, (byPlace.get(place) ?? 0) + time);
   }
@@ -110,7 +130,13 @@ function ownerOf(url: string, line: number): string | undefined {
  * CPU time per request of each module on the stack (inclusive: counted once per sample for every
  * module the stack passes through), over the samples in the window, in µs; plus the total.
  */
-export function inclusivePerRequest(profile: Profile, fromUs: number, toUs: number, requests: number, count = 25): string[] {
+export function inclusivePerRequest(
+  profile: Profile,
+  fromUs: number,
+  toUs: number,
+  requests: number,
+  count = 25,
+): string[] {
   const parent = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const nodes = new Map(profile.nodes.map((n) => [n.id, n]));
@@ -138,7 +164,8 @@ export function inclusivePerRequest(profile: Profile, fromUs: number, toUs: numb
     const time = profile.timeDeltas[i + 1] ?? 0;
     busy += time;
     for (const owner of ownersOf(id)) byOwner.set(owner, (byOwner.get(owner) ?? 0) + time);
-    if (name === '(garbage collector)') byOwner.set('(garbage collector)', (byOwner.get('(garbage collector)') ?? 0) + time);
+    if (name === '(garbage collector)')
+      byOwner.set('(garbage collector)', (byOwner.get('(garbage collector)') ?? 0) + time);
   });
   return [
     `${(busy / requests).toFixed(1).padStart(7)} µs  busy CPU per request (${requests} requests)`,
@@ -151,7 +178,9 @@ export function inclusivePerRequest(profile: Profile, fromUs: number, toUs: numb
 
 /** Runs `spec` against a server started under --cpu-prof, stops it, and prints its profile. */
 async function profiled(what: string, start: (flags: string[]) => Promise<Running>, spec: Omit<LoadSpec, 'url'>) {
-  const profileDir = process.env.BENCH_PROFILE_DIR ? path.join(process.env.BENCH_PROFILE_DIR, what.replace(/[^\w.-]+/g, '-')) : await mkdtemp(path.join(os.tmpdir(), 'photobook-prof-'));
+  const profileDir = process.env.BENCH_PROFILE_DIR
+    ? path.join(process.env.BENCH_PROFILE_DIR, what.replace(/[^\w.-]+/g, '-'))
+    : await mkdtemp(path.join(os.tmpdir(), 'photobook-prof-'));
   const server = await start(['--cpu-prof', `--cpu-prof-dir=${profileDir}`]);
   // JIT and pools warm before the profiled window.
   await load({ ...spec, url: server.url, seconds: 2 });
@@ -204,14 +233,25 @@ async function main() {
               method: 'POST' as const,
               paths: ['/graphql'],
               bodies: Array.from({ length: 1000 }, () =>
-                JSON.stringify({ query: 'query ($id: String!) { project(id: $id) { id status { project photos } } }', variables: { id: projectId(1 + Math.floor(Math.random() * PROJECTS)) } }),
+                JSON.stringify({
+                  query: 'query ($id: String!) { project(id: $id) { id status { project photos } } }',
+                  variables: { id: projectId(1 + Math.floor(Math.random() * PROJECTS)) },
+                }),
               ),
             }
-          : { paths: Array.from({ length: 5000 }, () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`) };
+          : {
+              paths: Array.from(
+                { length: 5000 },
+                () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`,
+              ),
+            };
   const spec = { connections: endpoint === 'generate' ? 8 : 50, seconds, headers, ...paths };
   await profiled(`service, ${endpoint}`, (nodeFlags) => startProject({ databaseUrl: url, dataDir, nodeFlags }), spec);
   const floor = endpoint === 'graphql' ? 'apollo-floor.mjs' : 'floor-server.mjs';
-  const ready = endpoint === 'graphql' ? { path: '/?query=%7B__typename%7D', headers: { 'apollo-require-preflight': 'true' } } : undefined;
+  const ready =
+    endpoint === 'graphql'
+      ? { path: '/?query=%7B__typename%7D', headers: { 'apollo-require-preflight': 'true' } }
+      : undefined;
   await profiled(`floor (${floor}), ${endpoint}`, (nodeFlags) => startFloor(floor, url, {}, nodeFlags, ready), spec);
   await rm(dataDir, { recursive: true, force: true });
 }

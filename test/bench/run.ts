@@ -41,12 +41,24 @@ import { heldMemory } from './held-memory';
 import { makePhoto, startPhotoServer } from '../support/photo-server';
 import { printBody } from '../support/print-fixtures';
 
-const ROWS = ['status', 'graphql', 'list', 'deep', 'generate', 'rendering', 'subscriptions', 'print', 'campaign', 'scale'] as const;
+const ROWS = [
+  'status',
+  'graphql',
+  'list',
+  'deep',
+  'generate',
+  'rendering',
+  'subscriptions',
+  'print',
+  'campaign',
+  'scale',
+] as const;
 type Row = (typeof ROWS)[number];
 const args = process.argv.slice(2);
 const quick = args.includes('--quick');
 const selected = args.filter((a) => !a.startsWith('--'));
-for (const name of selected) if (!ROWS.includes(name as Row)) throw new Error(`unknown row "${name}": one of ${ROWS.join(', ')}`);
+for (const name of selected)
+  if (!ROWS.includes(name as Row)) throw new Error(`unknown row "${name}": one of ${ROWS.join(', ')}`);
 const wanted = (row: Row) => selected.length === 0 || selected.includes(row);
 
 const CONNECTIONS = 50;
@@ -78,7 +90,10 @@ const pick = (results: LoadResult[]): LoadResult => ({
 });
 
 /** Each side in turn (A B A B A B for two), ROUNDS times; `between` runs after every side (e.g. to let background work drain). */
-async function interleavedAll(sides: (() => Promise<LoadResult>)[], between?: () => Promise<void>): Promise<LoadResult[]> {
+async function interleavedAll(
+  sides: (() => Promise<LoadResult>)[],
+  between?: () => Promise<void>,
+): Promise<LoadResult[]> {
   const results: LoadResult[][] = sides.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, side] of sides.entries()) {
@@ -88,7 +103,8 @@ async function interleavedAll(sides: (() => Promise<LoadResult>)[], between?: ()
   }
   const medians = results.map(pick);
   for (const [i, r] of medians.entries()) {
-    if (r.non2xx || r.errors) notes.push(`side ${'ABCDEF'[i]} had ${r.non2xx} non-2xx answers and ${r.errors} errors (of ${r.ok + r.non2xx})`);
+    if (r.non2xx || r.errors)
+      notes.push(`side ${'ABCDEF'[i]} had ${r.non2xx} non-2xx answers and ${r.errors} errors (of ${r.ok + r.non2xx})`);
   }
   return medians;
 }
@@ -98,8 +114,12 @@ async function interleaved(a: () => Promise<LoadResult>, b: () => Promise<LoadRe
   return [ma, mb] as const;
 }
 
-const run = (target: Running, client: IssuedClient, spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds' | 'headers'>, connections = CONNECTIONS) =>
-  load({ url: target.url, connections, seconds: SECONDS, headers: { 'x-service': client.header }, ...spec });
+const run = (
+  target: Running,
+  client: IssuedClient,
+  spec: Omit<LoadSpec, 'url' | 'connections' | 'seconds' | 'headers'>,
+  connections = CONNECTIONS,
+) => load({ url: target.url, connections, seconds: SECONDS, headers: { 'x-service': client.header }, ...spec });
 
 function ratioRow(what: string, a: LoadResult, b: LoadResult, comparedWith: string, min: number, p99Max?: number) {
   const ratio = a.rps / b.rps;
@@ -127,7 +147,9 @@ async function flowsDrained(databaseUrl: string) {
   let backlog: number | undefined;
   try {
     for (let i = 0; i < 1200; i++) {
-      const { rows } = await db.query(`SELECT count(*)::int AS n FROM dbos.workflow_status WHERE status IN ('PENDING', 'ENQUEUED')`);
+      const { rows } = await db.query(
+        `SELECT count(*)::int AS n FROM dbos.workflow_status WHERE status IN ('PENDING', 'ENQUEUED')`,
+      );
       backlog ??= rows[0].n;
       if (rows[0].n === 0) break;
       await new Promise((resolve) => setTimeout(resolve, 500));
@@ -136,7 +158,10 @@ async function flowsDrained(databaseUrl: string) {
     await db.end();
   }
   const seconds = (Date.now() - started) / 1000;
-  if (backlog) console.error(`builds left after the load: ${backlog}, done ${seconds.toFixed(1)} s later (${(backlog / seconds).toFixed(0)} builds/s with nothing else to do)`);
+  if (backlog)
+    console.error(
+      `builds left after the load: ${backlog}, done ${seconds.toFixed(1)} s later (${(backlog / seconds).toFixed(0)} builds/s with nothing else to do)`,
+    );
 }
 
 async function endpointRows() {
@@ -152,13 +177,31 @@ async function endpointRows() {
   const limitedFloor = await startFloor('floor-server.mjs', url, { FLOOR_SHARED_RATE_LIMIT: '1' });
   // Apollo's standalone server answers GETs only with a CSRF-safe header.
   const apolloFloor = wanted('graphql')
-    ? await startFloor('apollo-floor.mjs', url, {}, [], { path: '/?query=%7B__typename%7D', headers: { 'apollo-require-preflight': 'true' } })
+    ? await startFloor('apollo-floor.mjs', url, {}, [], {
+        path: '/?query=%7B__typename%7D',
+        headers: { 'apollo-require-preflight': 'true' },
+      })
     : undefined;
   try {
-    const statusPaths = Array.from({ length: 5000 }, () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`);
+    const statusPaths = Array.from(
+      { length: 5000 },
+      () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`,
+    );
     // Warm both (JIT, pools) before measuring.
-    await load({ url: service.url, connections: CONNECTIONS, seconds: 2, headers: { 'x-service': client.header }, paths: statusPaths });
-    await load({ url: floor.url, connections: CONNECTIONS, seconds: 2, headers: { 'x-service': client.header }, paths: statusPaths });
+    await load({
+      url: service.url,
+      connections: CONNECTIONS,
+      seconds: 2,
+      headers: { 'x-service': client.header },
+      paths: statusPaths,
+    });
+    await load({
+      url: floor.url,
+      connections: CONNECTIONS,
+      seconds: 2,
+      headers: { 'x-service': client.header },
+      paths: statusPaths,
+    });
 
     if (wanted('status')) {
       const [a, b, c] = await interleavedAll([
@@ -166,24 +209,54 @@ async function endpointRows() {
         () => run(floor, client, { paths: statusPaths }),
         () => run(limitedFloor, client, { paths: statusPaths }),
       ]);
-      ratioRow('GET /v2/project/status', a, b, 'floor (floor-server.mjs): bare node:http + pg, credential cache, same SELECT and JSON', 0.6, 1.5);
-      ratioInfo('the status floor spending a rate limit kept in PostgreSQL (one upsert a request, FLOOR_SHARED_RATE_LIMIT)', c, b, 'the status floor');
+      ratioRow(
+        'GET /v2/project/status',
+        a,
+        b,
+        'floor (floor-server.mjs): bare node:http + pg, credential cache, same SELECT and JSON',
+        0.6,
+        1.5,
+      );
+      ratioInfo(
+        'the status floor spending a rate limit kept in PostgreSQL (one upsert a request, FLOOR_SHARED_RATE_LIMIT)',
+        c,
+        b,
+        'the status floor',
+      );
     }
     if (wanted('graphql')) {
       const query = 'query ($id: String!) { project(id: $id) { id status { project photos } } }';
-      const bodies = statusPaths.slice(0, 1000).map((p) => JSON.stringify({ query, variables: { id: p.split('=')[1] } }));
+      const bodies = statusPaths
+        .slice(0, 1000)
+        .map((p) => JSON.stringify({ query, variables: { id: p.split('=')[1] } }));
       const [a, b, c] = await interleavedAll([
         () => run(service, client, { method: 'POST', paths: ['/graphql'], bodies }),
         () => run(apolloFloor!, client, { method: 'POST', paths: ['/graphql'], bodies }),
         () => run(service, client, { paths: statusPaths }),
       ]);
-      ratioRow('GraphQL project(id) { id status { project photos } }', a, b, 'floor (apollo-floor.mjs): @apollo/server standalone, one resolver, same SELECT', 0.85);
+      ratioRow(
+        'GraphQL project(id) { id status { project photos } }',
+        a,
+        b,
+        'floor (apollo-floor.mjs): @apollo/server standalone, one resolver, same SELECT',
+        0.85,
+      );
       ratioInfo('the same GraphQL query', a, c, 'our REST GET /v2/project/status');
     }
     if (wanted('list')) {
       const paths = Array.from({ length: USERS }, (_, i) => `/v2/project/list?user=bench-user-${i + 1}`);
-      const [a, b] = await interleaved(() => run(service, client, { paths }), () => run(floor, client, { paths }));
-      ratioRow('GET /v2/project/list, a full page of 100', a, b, 'floor (floor-server.mjs): bare node:http + pg, credential cache, same keyset SELECT and JSON', 0.5, 2);
+      const [a, b] = await interleaved(
+        () => run(service, client, { paths }),
+        () => run(floor, client, { paths }),
+      );
+      ratioRow(
+        'GET /v2/project/list, a full page of 100',
+        a,
+        b,
+        'floor (floor-server.mjs): bare node:http + pg, credential cache, same keyset SELECT and JSON',
+        0.5,
+        2,
+      );
     }
     if (wanted('generate')) {
       let batch = 0;
@@ -193,7 +266,13 @@ async function endpointRows() {
         () => run(floor, client, { method: 'POST', paths: ['/v2/generate'], bodies: bodies() }),
         () => flowsDrained(url),
       );
-      ratioRow('POST /v2/generate, no photos', a, b, 'floor (floor-server.mjs): bare node:http + pg, same statements in one transaction', 0.25);
+      ratioRow(
+        'POST /v2/generate, no photos',
+        a,
+        b,
+        'floor (floor-server.mjs): bare node:http + pg, same statements in one transaction',
+        0.25,
+      );
     }
   } finally {
     await apolloFloor?.stop();
@@ -206,7 +285,14 @@ async function endpointRows() {
 
 /** A ratio shown for information, without a target. */
 function ratioInfo(what: string, a: LoadResult, b: LoadResult, comparedWith: string) {
-  table.push({ what, project: fmt(a), comparedWith: `${comparedWith}: ${fmt(b)}`, ratio: `${(a.rps / b.rps).toFixed(2)}, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(2)}x`, target: '(context)', met: '-' });
+  table.push({
+    what,
+    project: fmt(a),
+    comparedWith: `${comparedWith}: ${fmt(b)}`,
+    ratio: `${(a.rps / b.rps).toFixed(2)}, p99 ${(a.p99 / Math.max(b.p99, 1)).toFixed(2)}x`,
+    target: '(context)',
+    met: '-',
+  });
 }
 
 /** Page 10,000 of one user's 1,000,000 projects, reached by cursor, against page 1: median latency. */
@@ -234,7 +320,10 @@ async function deepRow() {
     const first = '/v2/project/list?user=bench-user-1';
     const connections = 10;
     await run(service, client, { paths: [first] }, connections);
-    const [a, b] = await interleaved(() => run(service, client, { paths: [deep] }, connections), () => run(service, client, { paths: [first] }, connections));
+    const [a, b] = await interleaved(
+      () => run(service, client, { paths: [deep] }, connections),
+      () => run(service, client, { paths: [first] }, connections),
+    );
     const ratio = a.p50 / Math.max(b.p50, 1);
     table.push({
       what: `GET /v2/project/list, page ${lastPage.toLocaleString('en')} by cursor (${DEEP_PROJECTS.toLocaleString('en')} projects, ${connections} connections)`,
@@ -252,7 +341,9 @@ async function deepRow() {
 
 /** The status of an order line's project, as a shop polls it. */
 async function orderStatusOf(service: Running, client: IssuedClient, id: string): Promise<string | undefined> {
-  const response = await fetch(`${service.url}/v2/project/status?id=${id}`, { headers: { 'x-service': client.header } });
+  const response = await fetch(`${service.url}/v2/project/status?id=${id}`, {
+    headers: { 'x-service': client.header },
+  });
   return ((await response.json()) as { status?: { order?: string } }).status?.order;
 }
 
@@ -265,24 +356,50 @@ async function orderStatusOf(service: Running, client: IssuedClient, id: string)
 async function renderingRow() {
   const url = await benchDatabase('photobook_bench_render');
   const dataDir = await newDataDir();
-  const service = await startProject({ databaseUrl: url, dataDir, env: { ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '1s' } });
+  const service = await startProject({
+    databaseUrl: url,
+    dataDir,
+    env: { ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '1s' },
+  });
   const photos = await startPhotoServer(
     Object.fromEntries(
       await Promise.all(
-        Array.from({ length: 12 }, async (_, i) => [`/p${i}.jpg`, { body: await makePhoto({ width: i % 2 ? 3000 : 4000, height: i % 2 ? 4000 : 3000, colour: `#${(0x3a7bd5 + i * 0x1111).toString(16).slice(-6)}` }) }] as const),
+        Array.from(
+          { length: 12 },
+          async (_, i) =>
+            [
+              `/p${i}.jpg`,
+              {
+                body: await makePhoto({
+                  width: i % 2 ? 3000 : 4000,
+                  height: i % 2 ? 4000 : 3000,
+                  colour: `#${(0x3a7bd5 + i * 0x1111).toString(16).slice(-6)}`,
+                }),
+              },
+            ] as const,
+        ),
       ),
     ),
   );
   try {
     const client = await createClient(url, dataDir, 'Render shop');
     await seedProjects(url, client.clientId, PROJECTS / 10, USERS / 10);
-    const statusPaths = Array.from({ length: 5000 }, () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * (PROJECTS / 10)))}`);
+    const statusPaths = Array.from(
+      { length: 5000 },
+      () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * (PROJECTS / 10)))}`,
+    );
     const books: string[] = [];
     for (let i = 0; i < ROUNDS; i++) {
       const generated = await fetch(`${service.url}/v2/generate`, {
         method: 'POST',
         headers: { 'x-service': client.header, 'content-type': 'application/json' },
-        body: JSON.stringify({ sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: `render-${i}`, photos: Array.from({ length: 12 }, (_, p) => ({ id: `c${p}`, url: photos.url(`/p${p}.jpg`) })) }),
+        body: JSON.stringify({
+          sku: 'PB-HC-A4-P',
+          psp: 'local',
+          marketId: 0,
+          userId: `render-${i}`,
+          photos: Array.from({ length: 12 }, (_, p) => ({ id: `c${p}`, url: photos.url(`/p${p}.jpg`) })),
+        }),
       });
       books.push(new URL(((await generated.json()) as { url: string }).url).searchParams.get('id')!);
     }
@@ -299,13 +416,18 @@ async function renderingRow() {
         body: JSON.stringify(printBody(`bench-render-${i}`, book, { colorCorrection: true })),
       });
       if (order.status !== 200) throw new Error(`print answered ${order.status}: ${await order.text()}`);
-      while ((await orderStatusOf(service, client, book)) !== 'rendering') await new Promise((resolve) => setTimeout(resolve, 100));
+      while ((await orderStatusOf(service, client, book)) !== 'rendering')
+        await new Promise((resolve) => setTimeout(resolve, 100));
       const started = Date.now();
       rendering.push(await run(service, client, { paths: statusPaths }));
       const stillRendering = (await orderStatusOf(service, client, book)) === 'rendering';
-      while ((await orderStatusOf(service, client, book)) === 'rendering') await new Promise((resolve) => setTimeout(resolve, 250));
+      while ((await orderStatusOf(service, client, book)) === 'rendering')
+        await new Promise((resolve) => setTimeout(resolve, 250));
       renderSeconds.push((Date.now() - started) / 1000);
-      if (!stillRendering) notes.push(`rendering: book ${i + 1} finished rendering before its ${SECONDS} s of load ended; that side measured partly idle`);
+      if (!stillRendering)
+        notes.push(
+          `rendering: book ${i + 1} finished rendering before its ${SECONDS} s of load ended; that side measured partly idle`,
+        );
     }
     const [a, b] = [pick(rendering), pick(idle)];
     const ratio = a.rps / b.rps;
@@ -331,9 +453,20 @@ async function renderingRow() {
  */
 async function fanOut(server: Running, inspectorPort: number, client: IssuedClient, count: number, project: string) {
   const before = await heldMemory(inspectorPort);
-  const child = spawn(process.execPath, ['test/bench/subscribers.mjs'], { cwd: ROOT, stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['test/bench/subscribers.mjs'], {
+    cwd: ROOT,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const exited = once(child, 'exit');
-  child.stdin!.end(JSON.stringify({ url: server.url, count, accessKey: client.accessKey, accessSecret: client.accessSecret, projectId: project }));
+  child.stdin!.end(
+    JSON.stringify({
+      url: server.url,
+      count,
+      accessKey: client.accessKey,
+      accessSecret: client.accessSecret,
+      projectId: project,
+    }),
+  );
   const lines = createInterface({ input: child.stdout! })[Symbol.asyncIterator]();
   const ready = await lines.next();
   if (ready.value !== 'ready') throw new Error(`subscribers: ${ready.value}`);
@@ -350,7 +483,12 @@ async function fanOut(server: Running, inspectorPort: number, client: IssuedClie
   await exited;
   const latencies = report.times.map((t) => t - sent).sort((a, b) => a - b);
   const p99 = latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * 0.99))] ?? Number.NaN;
-  return { perSubKiB: (held.rssKiB - before.rssKiB) / count, heapPerSubKiB: (held.heapUsedKiB - before.heapUsedKiB) / count, p99, received: report.received };
+  return {
+    perSubKiB: (held.rssKiB - before.rssKiB) / count,
+    heapPerSubKiB: (held.heapUsedKiB - before.heapUsedKiB) / count,
+    p99,
+    received: report.received,
+  };
 }
 
 type FanOut = Awaited<ReturnType<typeof fanOut>>;
@@ -372,7 +510,10 @@ async function subscriptionsRow() {
   service = await startProject({ databaseUrl: url, dataDir, nodeFlags: [`--inspect=127.0.0.1:${serviceInspector}`] });
   const floor = await startFloor('floor-server.mjs', url, {}, [`--inspect=127.0.0.1:${floorInspector}`]);
   try {
-    const sides = { service: { small: [] as FanOut[], large: [] as FanOut[] }, floor: { small: [] as FanOut[], large: [] as FanOut[] } };
+    const sides = {
+      service: { small: [] as FanOut[], large: [] as FanOut[] },
+      floor: { small: [] as FanOut[], large: [] as FanOut[] },
+    };
     let project = 0;
     for (let round = 0; round < ROUNDS; round++) {
       sides.service.small.push(await fanOut(service, serviceInspector, client, 100, projectId(++project)));
@@ -388,8 +529,12 @@ async function subscriptionsRow() {
       missed: large.reduce((n, r) => n + (many - r.received), 0),
     });
     const [ours, bare] = [summary(sides.service), summary(sides.floor)];
-    for (const [side, { missed }] of [['service', ours], ['floor', bare]] as const) {
-      if (missed) notes.push(`subscriptions (${side}): ${missed} of ${many * ROUNDS} subscribers heard nothing within the wait`);
+    for (const [side, { missed }] of [
+      ['service', ours],
+      ['floor', bare],
+    ] as const) {
+      if (missed)
+        notes.push(`subscriptions (${side}): ${missed} of ${many * ROUNDS} subscribers heard nothing within the wait`);
     }
     const ratio = ours.p99Large / ours.p99Small;
     table.push({
@@ -420,7 +565,11 @@ async function script(file: string, env: Record<string, string> = {}): Promise<s
   const child = spawn(process.execPath, ['--import', 'tsx', `test/bench/${file}`], {
     cwd: ROOT,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres', ...env },
+    env: {
+      ...process.env,
+      DATABASE_URL: process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+      ...env,
+    },
   });
   let out = '';
   child.stdout!.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -431,7 +580,12 @@ async function script(file: string, env: Record<string, string> = {}): Promise<s
 
 async function printRow() {
   const out = await script('print-render.ts', quick ? { BENCH_PAGES: '8' } : {});
-  const cell = (label: string) => out.split('\n').find((l) => l.startsWith(`| ${label}`))?.split('|').map((c) => c.trim());
+  const cell = (label: string) =>
+    out
+      .split('\n')
+      .find((l) => l.startsWith(`| ${label}`))
+      ?.split('|')
+      .map((c) => c.trim());
   const ours = cell('  same, colour correction on');
   const floor = cell('libvips floor');
   if (!ours || !floor) {
@@ -456,8 +610,14 @@ async function printRow() {
   table.push({
     what: 'the same render against ImageMagick',
     project: `${ours[2]}, ${ours[3]}`,
-    comparedWith: im && !Number.isNaN(imSpeed) ? `${im[1]}: ${im[2]}, ${im[3]}` : 'ImageMagick is not installed (Debian package imagemagick)',
-    ratio: im && !Number.isNaN(imSpeed) ? `${imSpeed.toFixed(2)}x faster, ${(Number.parseFloat(ours[3]) / Number.parseFloat(im[3])).toFixed(2)}x the memory` : '-',
+    comparedWith:
+      im && !Number.isNaN(imSpeed)
+        ? `${im[1]}: ${im[2]}, ${im[3]}`
+        : 'ImageMagick is not installed (Debian package imagemagick)',
+    ratio:
+      im && !Number.isNaN(imSpeed)
+        ? `${imSpeed.toFixed(2)}x faster, ${(Number.parseFloat(ours[3]) / Number.parseFloat(im[3])).toFixed(2)}x the memory`
+        : '-',
     target: '(context)',
     met: '-',
   });
@@ -477,9 +637,17 @@ async function printRow() {
 async function campaignRow() {
   const rows = quick ? 300 : 10_000;
   const out = await script('campaign.ts', { BENCH_ROWS: String(rows), BENCH_ROUNDS: quick ? '2' : '1' });
-  const figure = (label: string) => out.split('\n').find((l) => l.startsWith(label))?.slice(label.length).trim() ?? '?';
+  const figure = (label: string) =>
+    out
+      .split('\n')
+      .find((l) => l.startsWith(label))
+      ?.slice(label.length)
+      .trim() ?? '?';
   const peak = Number.parseFloat(figure('service peak RSS'));
-  const [ours, floor] = [Number.parseFloat(figure('rows per second')), Number.parseFloat(figure('floor rows per second'))];
+  const [ours, floor] = [
+    Number.parseFloat(figure('rows per second')),
+    Number.parseFloat(figure('floor rows per second')),
+  ];
   table.push({
     what: `campaign of ${rows.toLocaleString('en')} rows (test/bench/campaign.ts)`,
     project: `${ours} rows/s, peak RSS ${peak} MiB`,
@@ -495,13 +663,25 @@ async function scaleRow() {
   const out = await script('scale.ts', quick ? { BENCH_QUICK: '1' } : {});
   for (const line of out.trim().split('\n').slice(1)) {
     const [head = '', campaign = '', status = ''] = line.split('|');
-    table.push({ what: `scale-out: ${head.slice(0, 22).trim()} (test/bench/scale.ts)`, project: `${head.slice(22).trim()}; ${campaign.trim()}`, comparedWith: status.trim(), ratio: '-', target: '-', met: '-' });
+    table.push({
+      what: `scale-out: ${head.slice(0, 22).trim()} (test/bench/scale.ts)`,
+      project: `${head.slice(22).trim()}; ${campaign.trim()}`,
+      comparedWith: status.trim(),
+      ratio: '-',
+      target: '-',
+      met: '-',
+    });
   }
   notes.push(`scale: ${out.trim().split('\n')[0]}`);
 }
 
 const started = Date.now();
-console.error(`bench: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}, ${quick ? 'quick' : 'full'} run of ${(selected.length ? selected : ROWS).join(', ')}`);
+console.error(
+  `bench: ${os.cpus().length} cores, load ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}, ${quick ? 'quick' : 'full'} run of ${(selected.length ? selected : ROWS).join(', ')}`,
+);
 if (['status', 'graphql', 'list', 'generate'].some((r) => wanted(r as Row))) await endpointRows();
 if (wanted('deep')) await deepRow();
 if (wanted('subscriptions')) await subscriptionsRow();
@@ -510,9 +690,15 @@ if (wanted('print')) await printRow();
 if (wanted('campaign')) await campaignRow();
 if (wanted('scale')) await scaleRow();
 
-console.log(`\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ` +
-  `${CONNECTIONS} connections unless said, ${ROUNDS} rounds of ${SECONDS} s a side, interleaved, medians${quick ? ' (quick mode)' : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`);
+console.log(
+  `\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(' ')}; ` +
+    `${CONNECTIONS} connections unless said, ${ROUNDS} rounds of ${SECONDS} s a side, interleaved, medians${quick ? ' (quick mode)' : ''}; ${((Date.now() - started) / 1000).toFixed(0)} s in all\n`,
+);
 console.log('| what | project | compared with | ratio | target | met? |');
 console.log('|---|---|---|---|---|---|');
-for (const r of table) console.log(`| ${r.what} | ${r.project} | ${r.comparedWith} | ${r.ratio} | ${r.target} | ${r.met} |`);
+for (const r of table)
+  console.log(`| ${r.what} | ${r.project} | ${r.comparedWith} | ${r.ratio} | ${r.target} | ${r.met} |`);
 for (const note of notes) console.log(`\nnote: ${note}`);

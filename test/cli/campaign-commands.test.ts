@@ -19,7 +19,8 @@ describe('operator CLI: webhooks and campaigns', () => {
 
   beforeAll(async () => {
     api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', WEBHOOK_RETRY_SPACING: '100ms' });
-    const csv = 'reference,userId,sku,psp,marketId\ncli-1,cli-user-1,PB-HC-A4-P,local,0\ncli-2,cli-user-2,PB-HC-A4-P,local,0\n';
+    const csv =
+      'reference,userId,sku,psp,marketId\ncli-1,cli-user-1,PB-HC-A4-P,local,0\ncli-2,cli-user-2,PB-HC-A4-P,local,0\n';
     files = await startPhotoServer({ '/cli.csv': { body: Buffer.from(csv), type: 'text/csv' } });
     receiver = await startWebhookReceiver();
   });
@@ -58,13 +59,20 @@ describe('operator CLI: webhooks and campaigns', () => {
     expect(issued.secret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
     // Sealed at rest: the secret is nowhere in the table.
     const orm = await api.orm();
-    const rows = await orm.em.getConnection().execute('SELECT * FROM webhook_endpoints WHERE client_id = ?', [client.clientId]);
+    const rows = await orm.em
+      .getConnection()
+      .execute('SELECT * FROM webhook_endpoints WHERE client_id = ?', [client.clientId]);
     expect(JSON.stringify(rows)).not.toContain(issued.secret.slice('whsec_'.length, 20));
 
     const again = JSON.parse((await cli('webhook', 'set', '--client', client.clientId, '--url', url, '--json')).stdout);
     expect(again).toEqual({ url, secret: null });
-    expect(JSON.parse((await cli('webhook', 'show', '--client', client.clientId, '--json')).stdout)).toMatchObject({ url, env: 'dev' });
-    expect(JSON.parse((await cli('webhook', 'show', '--client', client.clientId, '--env', 'prod', '--json')).stdout)).toBeNull();
+    expect(JSON.parse((await cli('webhook', 'show', '--client', client.clientId, '--json')).stdout)).toMatchObject({
+      url,
+      env: 'dev',
+    });
+    expect(
+      JSON.parse((await cli('webhook', 'show', '--client', client.clientId, '--env', 'prod', '--json')).stdout),
+    ).toBeNull();
   }, 180_000);
 
   it('watches a campaign to its end and lists it; the printed secret signs its deliveries; rotate-secret replaces it', async () => {
@@ -77,10 +85,17 @@ describe('operator CLI: webhooks and campaigns', () => {
     expect(watched.code).toBe(0);
     expect(watched.stdout).toContain(`${campaignId} completed: rows 2, generated 2, notified 2, failed 0`);
     await waitFor(async () => receiver.received.length >= 2, 5_000, 'two deliveries');
-    for (const request of receiver.received) expect(new Webhook(issued.secret).verify(request.raw, request.headers)).toEqual(request.body);
+    for (const request of receiver.received)
+      expect(new Webhook(issued.secret).verify(request.raw, request.headers)).toEqual(request.body);
 
     const listed = JSON.parse((await cli('campaign', 'list', '--client', client.clientId, '--json')).stdout);
-    expect(listed).toEqual([expect.objectContaining({ id: campaignId, status: 'completed', counts: expect.objectContaining({ rows: 2, notified: 2 }) })]);
+    expect(listed).toEqual([
+      expect.objectContaining({
+        id: campaignId,
+        status: 'completed',
+        counts: expect.objectContaining({ rows: 2, notified: 2 }),
+      }),
+    ]);
 
     const rotated = JSON.parse((await cli('webhook', 'rotate-secret', '--client', client.clientId, '--json')).stdout);
     expect(rotated.url).toBe(url);
@@ -92,7 +107,14 @@ describe('operator CLI: webhooks and campaigns', () => {
     const missing = await cli('webhook', 'set', '--client', '00000000-0000-4000-8000-000000000000');
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('--url');
-    const unknown = await cli('webhook', 'set', '--client', '00000000-0000-4000-8000-000000000000', '--url', 'https://shop.example.com/hook');
+    const unknown = await cli(
+      'webhook',
+      'set',
+      '--client',
+      '00000000-0000-4000-8000-000000000000',
+      '--url',
+      'https://shop.example.com/hook',
+    );
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('NOT_FOUND');
   }, 120_000);
@@ -102,11 +124,24 @@ describe('operator CLI: webhooks and campaigns', () => {
     // A receiver of its own: the campaign tests check every request theirs received.
     const own = await startWebhookReceiver();
     const url = own.url('/cli-events');
-    const set = await cli('webhook', 'set', '--client', shop.clientId, '--url', url, '--events', 'order.line.shipped,order.cancelled', '--json');
+    const set = await cli(
+      'webhook',
+      'set',
+      '--client',
+      shop.clientId,
+      '--url',
+      url,
+      '--events',
+      'order.line.shipped,order.cancelled',
+      '--json',
+    );
     expect(set.code, set.stderr).toBe(0);
     const { secret, eventTypes } = JSON.parse(set.stdout);
     expect(eventTypes).toEqual(['order.line.shipped', 'order.cancelled']);
-    expect(JSON.parse((await cli('webhook', 'show', '--client', shop.clientId, '--json')).stdout).eventTypes).toEqual(['order.line.shipped', 'order.cancelled']);
+    expect(JSON.parse((await cli('webhook', 'show', '--client', shop.clientId, '--json')).stdout).eventTypes).toEqual([
+      'order.line.shipped',
+      'order.cancelled',
+    ]);
     const bad = await cli('webhook', 'set', '--client', shop.clientId, '--url', url, '--events', 'order.shipped');
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('types[0]');
@@ -118,10 +153,17 @@ describe('operator CLI: webhooks and campaigns', () => {
     // The CLI only writes the event; the service's outbox relay sends it, signed, despite the type choice.
     await waitFor(async () => own.received.length > 0, 15_000, 'the test event');
     const [received] = own.received;
-    expect(new Webhook(secret).verify(received.raw, received.headers)).toMatchObject({ id: eventId, type: 'webhook.test' });
-    const listed = JSON.parse((await cli('webhook', 'events', '--client', shop.clientId, '--limit', '5', '--json')).stdout);
+    expect(new Webhook(secret).verify(received.raw, received.headers)).toMatchObject({
+      id: eventId,
+      type: 'webhook.test',
+    });
+    const listed = JSON.parse(
+      (await cli('webhook', 'events', '--client', shop.clientId, '--limit', '5', '--json')).stdout,
+    );
     expect(listed.map((e: { id: string; type: string }) => [e.id, e.type])).toEqual([[eventId, 'webhook.test']]);
-    expect((await cli('webhook', 'test', '--client', shop.clientId, '--env', 'prod')).stderr).toContain('WEBHOOK_NOT_CONFIGURED');
+    expect((await cli('webhook', 'test', '--client', shop.clientId, '--env', 'prod')).stderr).toContain(
+      'WEBHOOK_NOT_CONFIGURED',
+    );
     await own.close();
   }, 180_000);
 

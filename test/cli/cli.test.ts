@@ -28,7 +28,8 @@ describe('operator CLI (npm run cli)', () => {
       return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr };
     }
   };
-  const listProducts = (key: string, env = 'dev') => post(api.url, '/api/v2/product/list-product.php', { env, key, os: 'web' });
+  const listProducts = (key: string, env = 'dev') =>
+    post(api.url, '/api/v2/product/list-product.php', { env, key, os: 'web' });
 
   it('creates a client and prints exactly the documented JSON; its keys work at once', async () => {
     const { code, stdout } = await cli('client', 'create', '--name', 'CLI shop', '--json');
@@ -42,7 +43,9 @@ describe('operator CLI (npm run cli)', () => {
     }
     // Only digests are stored: no secret appears anywhere in the credentials table.
     const orm = await api.orm();
-    const rows = await orm.em.getConnection().execute('SELECT * FROM client_credentials WHERE client_id = ?', [issued.clientId]);
+    const rows = await orm.em
+      .getConnection()
+      .execute('SELECT * FROM client_credentials WHERE client_id = ?', [issued.clientId]);
     const stored = JSON.stringify(rows);
     expect(rows).toHaveLength(2);
     for (const env of ['dev', 'prod']) {
@@ -54,22 +57,66 @@ describe('operator CLI (npm run cli)', () => {
 
   it("sets a client's shop origins, which the editor's CSP then lets frame it; a bad origin is refused by name and changes nothing", async () => {
     const issued = JSON.parse((await cli('client', 'create', '--name', 'Framing shop', '--json')).stdout);
-    const set = await cli('client', 'shop-origins', '--client', issued.clientId, '--origin', 'https://Shop.Example', '--origin', 'https://*.shop.example', '--json');
+    const set = await cli(
+      'client',
+      'shop-origins',
+      '--client',
+      issued.clientId,
+      '--origin',
+      'https://Shop.Example',
+      '--origin',
+      'https://*.shop.example',
+      '--json',
+    );
     expect(set.code).toBe(0);
-    expect(JSON.parse(set.stdout)).toEqual({ clientId: issued.clientId, shopOrigins: ['https://shop.example', 'https://*.shop.example'] });
-    const refused = await cli('client', 'shop-origins', '--client', issued.clientId, '--origin', 'https://ok.example', '--origin', 'http://shop.example/path');
+    expect(JSON.parse(set.stdout)).toEqual({
+      clientId: issued.clientId,
+      shopOrigins: ['https://shop.example', 'https://*.shop.example'],
+    });
+    const refused = await cli(
+      'client',
+      'shop-origins',
+      '--client',
+      issued.clientId,
+      '--origin',
+      'https://ok.example',
+      '--origin',
+      'http://shop.example/path',
+    );
     expect(refused.code).toBe(1);
     expect(refused.stderr).toContain('INVALID_SHOP_ORIGIN');
     expect(refused.stderr).toContain('origin[1]');
     // Issue 39: a wildcard for every site, or for a top-level domain, and hosts that are not names, are refused by name; nothing changes.
-    const wildcards = await cli('client', 'shop-origins', '--client', issued.clientId, '--origin', 'https://*', '--origin', 'https://*.com', '--origin', 'https://sh*p.example', '--origin', 'https://shop');
+    const wildcards = await cli(
+      'client',
+      'shop-origins',
+      '--client',
+      issued.clientId,
+      '--origin',
+      'https://*',
+      '--origin',
+      'https://*.com',
+      '--origin',
+      'https://sh*p.example',
+      '--origin',
+      'https://shop',
+    );
     expect(wildcards.code).toBe(1);
     for (const field of ['origin[0]', 'origin[1]', 'origin[2]', 'origin[3]']) expect(wildcards.stderr).toContain(field);
-    const generated = await post(api.url, '/v2/generate', { userId: 'framed', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0 }, serviceHeader(issued.credentials.dev));
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { userId: 'framed', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0 },
+      serviceHeader(issued.credentials.dev),
+    );
     const editor = await fetch(generated.body.url);
-    expect(editor.headers.get('content-security-policy')).toContain('frame-ancestors https://shop.example https://*.shop.example');
+    expect(editor.headers.get('content-security-policy')).toContain(
+      'frame-ancestors https://shop.example https://*.shop.example',
+    );
     expect((await cli('client', 'shop-origins', '--client', issued.clientId)).code).toBe(0);
-    expect((await fetch(generated.body.url)).headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+    expect((await fetch(generated.body.url)).headers.get('content-security-policy')).toContain(
+      "frame-ancestors 'none'",
+    );
   });
 
   it('lists clients and rotates one environment, invalidating only its old keys', async () => {
@@ -80,7 +127,9 @@ describe('operator CLI (npm run cli)', () => {
       accessKeys: { dev: issued.credentials.dev.accessKey, prod: issued.credentials.prod.accessKey },
     });
 
-    const rotated = JSON.parse((await cli('client', 'rotate', '--client', issued.clientId, '--env', 'dev', '--json')).stdout);
+    const rotated = JSON.parse(
+      (await cli('client', 'rotate', '--client', issued.clientId, '--env', 'dev', '--json')).stdout,
+    );
     expect(Object.keys(rotated.credentials)).toEqual(['dev']);
     expect((await listProducts(issued.credentials.dev.apiKey)).status).toBe(401);
     expect((await listProducts(rotated.credentials.dev.apiKey)).status).toBe(200);
@@ -95,8 +144,12 @@ describe('operator CLI (npm run cli)', () => {
     expect((await projects(issued.credentials.dev)).status).toBe(200);
     expect((await projects(issued.credentials.dev)).status).toBe(200);
     // A wrong secret for a cached key is still refused: the cache holds the digest, not a verdict.
-    expect((await projects({ ...issued.credentials.dev, accessSecret: `${issued.credentials.dev.accessSecret}x` })).status).toBe(401);
-    const rotated = JSON.parse((await cli('client', 'rotate', '--client', issued.clientId, '--env', 'dev', '--json')).stdout);
+    expect(
+      (await projects({ ...issued.credentials.dev, accessSecret: `${issued.credentials.dev.accessSecret}x` })).status,
+    ).toBe(401);
+    const rotated = JSON.parse(
+      (await cli('client', 'rotate', '--client', issued.clientId, '--env', 'dev', '--json')).stdout,
+    );
     expect((await projects(issued.credentials.dev)).status).toBe(401);
     expect((await projects(rotated.credentials.dev)).status).toBe(200);
   });
@@ -113,7 +166,13 @@ describe('operator CLI (npm run cli)', () => {
     expect(after.body.products).toHaveLength(2);
     expect(after.body.baseUrl).toBe('https://cdn.shop.test/img/');
 
-    const broken = { ...demo, products: [{ ...demo.products[0], categoryId: 999 }, { ...demo.products[1], prices: [{ marketId: 77, price: 1, extraCostPerPage: 0 }] }] };
+    const broken = {
+      ...demo,
+      products: [
+        { ...demo.products[0], categoryId: 999 },
+        { ...demo.products[1], prices: [{ marketId: 77, price: 1, extraCostPerPage: 0 }] },
+      ],
+    };
     await writeFile(file, JSON.stringify(broken));
     const refused = await cli('catalogue', 'import', '--client', issued.clientId, file);
     expect(refused.code).toBe(1);

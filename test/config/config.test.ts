@@ -4,7 +4,13 @@ import { ConfigError, loadConfig } from '../../src/config';
 describe('configuration', () => {
   it('has defaults that run a developer machine', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ host: '127.0.0.1', port: 4000, publicUrl: 'http://127.0.0.1:4000', allowLoopbackUrls: false, printer: 'local' });
+    expect(config).toMatchObject({
+      host: '127.0.0.1',
+      port: 4000,
+      publicUrl: 'http://127.0.0.1:4000',
+      allowLoopbackUrls: false,
+      printer: 'local',
+    });
     expect(config.databaseUrl).toBeUndefined();
     expect(config.temporal).toBeUndefined();
     expect(config.durations.deletionRetentionMs).toBe(2 * 86_400_000);
@@ -48,15 +54,23 @@ describe('configuration', () => {
   it('bounds photo downloads (10 s an attempt, 60 s a build) and campaign files (20,000 rows) unless told otherwise', () => {
     expect(loadConfig({}).durations).toMatchObject({ photoDownloadTimeoutMs: 10_000, buildDownloadDeadlineMs: 60_000 });
     expect(loadConfig({}).limits.campaignMaxRows).toBe(20_000);
-    const tuned = loadConfig({ PHOTO_DOWNLOAD_TIMEOUT: '2.5s', BUILD_DOWNLOAD_DEADLINE: '0.5m', CAMPAIGN_MAX_ROWS: '500' });
+    const tuned = loadConfig({
+      PHOTO_DOWNLOAD_TIMEOUT: '2.5s',
+      BUILD_DOWNLOAD_DEADLINE: '0.5m',
+      CAMPAIGN_MAX_ROWS: '500',
+    });
     expect(tuned.durations).toMatchObject({ photoDownloadTimeoutMs: 2_500, buildDownloadDeadlineMs: 30_000 });
     expect(tuned.limits.campaignMaxRows).toBe(500);
   });
 
-  it('reads TRUST_PROXY as Fastify\'s trustProxy: off by default, everyone, or a list of proxies', () => {
+  it("reads TRUST_PROXY as Fastify's trustProxy: off by default, everyone, or a list of proxies", () => {
     expect(loadConfig({}).trustProxy).toBe(false);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
-    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,2001:db8::1' }).trustProxy).toEqual(['10.0.0.0/8', 'loopback', '2001:db8::1']);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.0/8, loopback,2001:db8::1' }).trustProxy).toEqual([
+      '10.0.0.0/8',
+      'loopback',
+      '2001:db8::1',
+    ]);
   });
 
   it('signs file URLs for 15 minutes, printer file URLs for 7 days, unless told otherwise', () => {
@@ -66,7 +80,10 @@ describe('configuration', () => {
 
   it('runs everything in one process unless ROLE says api or worker; executors are looked at every 5 s and dead after 30 s', () => {
     expect(loadConfig({}).role).toBe('all');
-    expect(loadConfig({ ROLE: 'worker', EXECUTOR_ID: 'host-7.worker_2' })).toMatchObject({ role: 'worker', executorId: 'host-7.worker_2' });
+    expect(loadConfig({ ROLE: 'worker', EXECUTOR_ID: 'host-7.worker_2' })).toMatchObject({
+      role: 'worker',
+      executorId: 'host-7.worker_2',
+    });
     expect(loadConfig({}).durations).toMatchObject({ executorRecoveryIntervalMs: 5_000, executorDeadAfterMs: 30_000 });
     expect(() => loadConfig({ ROLE: 'boss' })).toThrow(/ROLE must be one of all, api, worker/);
     expect(() => loadConfig({ EXECUTOR_ID: 'has space' })).toThrow(/EXECUTOR_ID/);
@@ -90,12 +107,22 @@ describe('configuration', () => {
   it('needs the HTTP printer URL and secret with PRINTER=http, naming both', () => {
     expect(() => loadConfig({ PRINTER: 'http' })).toThrow(/PRINTER_HTTP_URL.*PRINTER_HTTP_SECRET/);
     const secret = `whsec_${Buffer.from('http-printer-config-secret-32byt').toString('base64')}`;
-    expect(loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs/', PRINTER_HTTP_SECRET: secret }).printerHttp).toEqual({
+    expect(
+      loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs/', PRINTER_HTTP_SECRET: secret })
+        .printerHttp,
+    ).toEqual({
       url: 'http://127.0.0.1:9/jobs',
       secret,
       timeoutMs: 30_000,
     });
-    expect(loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs', PRINTER_HTTP_SECRET: secret, PRINTER_HTTP_TIMEOUT: '2s' }).printerHttp?.timeoutMs).toBe(2000);
+    expect(
+      loadConfig({
+        PRINTER: 'http',
+        PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs',
+        PRINTER_HTTP_SECRET: secret,
+        PRINTER_HTTP_TIMEOUT: '2s',
+      }).printerHttp?.timeoutMs,
+    ).toBe(2000);
     expect(loadConfig({}).printerHttp).toBeUndefined();
   });
 
@@ -103,7 +130,12 @@ describe('configuration', () => {
     const short = 'whsec_c2hvcnQtc2VjcmV0';
     let message = '';
     try {
-      loadConfig({ PRINTER: 'http', PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs', PRINTER_HTTP_SECRET: short, CREDENTIAL_PEPPER: 'pepper-too-short' });
+      loadConfig({
+        PRINTER: 'http',
+        PRINTER_HTTP_URL: 'http://127.0.0.1:9/jobs',
+        PRINTER_HTTP_SECRET: short,
+        CREDENTIAL_PEPPER: 'pepper-too-short',
+      });
     } catch (error) {
       message = (error as Error).message;
     }
@@ -128,10 +160,18 @@ describe('configuration', () => {
   });
 
   it('counts blank values as unset', () => {
-    expect(loadConfig({ PORT: ' ', PROJECT_TTL: '', LOG_LEVEL: ' debug ' })).toMatchObject({ port: 4000, logLevel: 'debug', durations: { projectTtlMs: 30 * 86_400_000 } });
+    expect(loadConfig({ PORT: ' ', PROJECT_TTL: '', LOG_LEVEL: ' debug ' })).toMatchObject({
+      port: 4000,
+      logLevel: 'debug',
+      durations: { projectTtlMs: 30 * 86_400_000 },
+    });
   });
 
   it('configures Temporal only when TEMPORAL_ADDRESS is set', () => {
-    expect(loadConfig({ TEMPORAL_ADDRESS: 'localhost:7233' }).temporal).toEqual({ address: 'localhost:7233', namespace: 'default', taskQueue: 'photobook' });
+    expect(loadConfig({ TEMPORAL_ADDRESS: 'localhost:7233' }).temporal).toEqual({
+      address: 'localhost:7233',
+      namespace: 'default',
+      taskQueue: 'photobook',
+    });
   });
 });

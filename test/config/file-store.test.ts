@@ -25,7 +25,13 @@ describe('FILE_STORE and the S3 variables', () => {
       credentials: { accessKeyId: 'key-id', secretAccessKey: 'secret' },
     });
     // A bucket's root, AWS S3, and the SDK's own credentials.
-    expect(loadConfig({ FILE_STORE: 's3://photobook' }).fileStore).toEqual({ kind: 's3', bucket: 'photobook', prefix: '', region: 'us-east-1', forcePathStyle: false });
+    expect(loadConfig({ FILE_STORE: 's3://photobook' }).fileStore).toEqual({
+      kind: 's3',
+      bucket: 'photobook',
+      prefix: '',
+      region: 'us-east-1',
+      forcePathStyle: false,
+    });
   });
 
   it.each([
@@ -43,7 +49,9 @@ describe('FILE_STORE and the S3 variables', () => {
   });
 
   it('refuses one S3 credential without the other, naming the missing one and never echoing the secret', () => {
-    expect(() => loadConfig({ FILE_STORE: 's3://photobook', S3_ACCESS_KEY_ID: 'key-id' })).toThrow(/S3_SECRET_ACCESS_KEY is not set/);
+    expect(() => loadConfig({ FILE_STORE: 's3://photobook', S3_ACCESS_KEY_ID: 'key-id' })).toThrow(
+      /S3_SECRET_ACCESS_KEY is not set/,
+    );
     let message = '';
     try {
       loadConfig({ FILE_STORE: 's3://photobook', S3_SECRET_ACCESS_KEY: 'do-not-print-me' });

@@ -56,11 +56,18 @@ describe('NODE_ENV=production', () => {
 
   it('keeps the developer defaults outside production (a generated pepper, 32 characters when set)', () => {
     expect(loadConfig({}).production).toBe(false);
-    expect(loadConfig({ CREDENTIAL_PEPPER: 'this-pepper-is-32-characters-ok!' }).credentialPepper).toBe('this-pepper-is-32-characters-ok!');
+    expect(loadConfig({ CREDENTIAL_PEPPER: 'this-pepper-is-32-characters-ok!' }).credentialPepper).toBe(
+      'this-pepper-is-32-characters-ok!',
+    );
   });
 
   it('stops `npm start` before anything else, with the message naming CREDENTIAL_PEPPER', async () => {
-    const started = startServiceProcess({ NODE_ENV: 'production', CREDENTIAL_PEPPER: undefined, DATABASE_URL: 'postgres://127.0.0.1:9/none', PORT: '0' });
+    const started = startServiceProcess({
+      NODE_ENV: 'production',
+      CREDENTIAL_PEPPER: undefined,
+      DATABASE_URL: 'postgres://127.0.0.1:9/none',
+      PORT: '0',
+    });
     await expect(started).rejects.toThrow(/exited with 1 .*CREDENTIAL_PEPPER is not set/s);
   });
 
@@ -83,7 +90,11 @@ describe('NODE_ENV=production', () => {
       const issued = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
       const answer = await graphql(api.url, serviceHeader(issued.credentials.dev), '{ webhook { url } }');
       expect(answer).toEqual({ data: { webhook: null } });
-      const refused = await graphql(api.url, serviceHeader({ accessKey: issued.credentials.dev.accessKey, accessSecret: 'wrong' }), '{ webhook { url } }');
+      const refused = await graphql(
+        api.url,
+        serviceHeader({ accessKey: issued.credentials.dev.accessKey, accessSecret: 'wrong' }),
+        '{ webhook { url } }',
+      );
       expect(refused.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
     } finally {
       await api.stop();

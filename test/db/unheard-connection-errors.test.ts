@@ -29,7 +29,10 @@ describe('a database connection that dies with no one listening', () => {
     }
 
     await waitFor(async () => lines.length > 0, 10_000, 'the error logged');
-    expect(lines[0]).toMatchObject({ err: { code: '57P01' }, connectedAt: expect.stringContaining('unheard-connection-errors.test.ts') });
+    expect(lines[0]).toMatchObject({
+      err: { code: '57P01' },
+      connectedAt: expect.stringContaining('unheard-connection-errors.test.ts'),
+    });
     // The owner learns it on its next query.
     await expect(orphan.query('SELECT 1')).rejects.toThrow();
   });

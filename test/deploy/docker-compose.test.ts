@@ -42,7 +42,8 @@ function environmentOf(service: ComposeService): Record<string, string | undefin
     for (const entry of env) {
       const text = String(entry);
       const eq = text.indexOf('=');
-      if (eq === -1) out[text.trim()] = undefined; // `- NAME`: passed through from the host
+      if (eq === -1)
+        out[text.trim()] = undefined; // `- NAME`: passed through from the host
       else out[text.slice(0, eq).trim()] = text.slice(eq + 1);
     }
     return out;
@@ -63,7 +64,13 @@ class RequiredVariableError extends Error {}
 function interpolate(value: string, host: Record<string, string> = {}): string {
   return value.replace(
     /\$\$|\$\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])((?:[^}])*))?\}|\$([A-Za-z_][A-Za-z0-9_]*)/g,
-    (match, braced: string | undefined, operator: string | undefined, argument: string | undefined, bare: string | undefined) => {
+    (
+      match,
+      braced: string | undefined,
+      operator: string | undefined,
+      argument: string | undefined,
+      bare: string | undefined,
+    ) => {
       if (match === '$$') return '$';
       const name = braced ?? bare!;
       if (host[name]) return host[name];
@@ -74,7 +81,10 @@ function interpolate(value: string, host: Record<string, string> = {}): string {
   );
 }
 
-function resolvedEnvironmentOf(service: ComposeService, host: Record<string, string> = {}): Record<string, string | undefined> {
+function resolvedEnvironmentOf(
+  service: ComposeService,
+  host: Record<string, string> = {},
+): Record<string, string | undefined> {
   return Object.fromEntries(
     Object.entries(environmentOf(service)).map(([key, value]) => [
       key,
@@ -102,7 +112,9 @@ describe('docker-compose.yml', () => {
     for (const name of ['postgres', 'balancer', 'temporal', 'temporal-ui', 'api', 'worker', 'temporal-worker']) {
       expect(services, `service "${name}"`).toHaveProperty([name]);
     }
-    const profiled = Object.entries(services).filter(([, service]) => service.profiles?.length).map(([name]) => name);
+    const profiled = Object.entries(services)
+      .filter(([, service]) => service.profiles?.length)
+      .map(([name]) => name);
     const temporalProfile = ['temporal', 'temporal-namespace', 'temporal-schema', 'temporal-ui', 'temporal-worker'];
     expect(profiled.sort()).toEqual(temporalProfile);
     for (const name of profiled) expect(services[name]!.profiles).toEqual(['temporal']);
@@ -117,7 +129,8 @@ describe('docker-compose.yml', () => {
   it('balances over the api replicas by their readiness, found through Docker DNS', () => {
     const balancer = services.balancer as ComposeService & { configs?: { source: string; target: string }[] };
     expect(balancer.configs).toEqual([{ source: 'haproxy', target: '/usr/local/etc/haproxy/haproxy.cfg' }]);
-    const config = (parse(composeText, { merge: true }) as { configs: Record<string, { content: string }> }).configs.haproxy!.content;
+    const config = (parse(composeText, { merge: true }) as { configs: Record<string, { content: string }> }).configs
+      .haproxy!.content;
     expect(config).toContain('bind :4000');
     expect(config).toContain('option httpchk GET /readyz');
     expect(config).toMatch(/server-template api \d+ api:4000 check resolvers docker/);
@@ -164,17 +177,26 @@ describe('docker-compose.yml', () => {
     expect(config.temporal?.address).toBe(name === 'temporal-worker' ? 'temporal:7233' : undefined);
     expect(config.production).toBe(true);
     // With the temporal profile the operator points the API at Temporal.
-    if (name === 'api') expect(loadConfig(resolvedEnvironmentOf(services.api!, { ...OPERATOR_SHELL, TEMPORAL_ADDRESS: 'temporal:7233' })).temporal?.address).toBe('temporal:7233');
+    if (name === 'api')
+      expect(
+        loadConfig(resolvedEnvironmentOf(services.api!, { ...OPERATOR_SHELL, TEMPORAL_ADDRESS: 'temporal:7233' }))
+          .temporal?.address,
+      ).toBe('temporal:7233');
   });
 
-  it.each(APP_SERVICES)('refuses to start %s without a CREDENTIAL_PEPPER from the operator (no public fallback)', (name) => {
-    expect(() => resolvedEnvironmentOf(services[name] ?? {})).toThrow(RequiredVariableError);
-    expect(() => resolvedEnvironmentOf(services[name] ?? {})).toThrow(/CREDENTIAL_PEPPER/);
-    // Were the variable blank, the service itself refuses, naming it.
-    expect(() => loadConfig({ ...resolvedEnvironmentOf(services[name] ?? {}, { ...OPERATOR_SHELL }), CREDENTIAL_PEPPER: '' })).toThrow(/CREDENTIAL_PEPPER/);
-  });
+  it.each(APP_SERVICES)(
+    'refuses to start %s without a CREDENTIAL_PEPPER from the operator (no public fallback)',
+    (name) => {
+      expect(() => resolvedEnvironmentOf(services[name] ?? {})).toThrow(RequiredVariableError);
+      expect(() => resolvedEnvironmentOf(services[name] ?? {})).toThrow(/CREDENTIAL_PEPPER/);
+      // Were the variable blank, the service itself refuses, naming it.
+      expect(() =>
+        loadConfig({ ...resolvedEnvironmentOf(services[name] ?? {}, { ...OPERATOR_SHELL }), CREDENTIAL_PEPPER: '' }),
+      ).toThrow(/CREDENTIAL_PEPPER/);
+    },
+  );
 
-  it('publishes only the balancer: the replicas, Temporal\'s gRPC port and UI, and PostgreSQL stay on the compose network', () => {
+  it("publishes only the balancer: the replicas, Temporal's gRPC port and UI, and PostgreSQL stay on the compose network", () => {
     const published = Object.entries(services)
       .filter(([, service]) => (service as { ports?: unknown[] }).ports?.length)
       .map(([name]) => name);
@@ -206,7 +228,7 @@ describe('the connection budget', () => {
     return Number(setting?.split('=')[1]);
   };
 
-  it('sets max_connections, and every service of every profile fits in it with the operators\' reserve', () => {
+  it("sets max_connections, and every service of every profile fits in it with the operators' reserve", () => {
     const limit = maxConnections();
     expect(limit).toBeGreaterThan(100);
     let budget = 0;
@@ -217,7 +239,7 @@ describe('the connection budget', () => {
     }
     const temporal = environmentOf(services.temporal!);
     const temporalConnections = Number(temporal.SQL_MAX_CONNS) + Number(temporal.SQL_VIS_MAX_CONNS);
-    expect(temporalConnections, 'Temporal\'s SQL_MAX_CONNS + SQL_VIS_MAX_CONNS').toBeGreaterThan(0);
+    expect(temporalConnections, "Temporal's SQL_MAX_CONNS + SQL_VIS_MAX_CONNS").toBeGreaterThan(0);
     budget += temporalConnections;
     expect(budget).toBe(117);
     expect(budget + OPERATOR_RESERVE).toBeLessThanOrEqual(limit);
@@ -245,9 +267,9 @@ describe('the images', () => {
     }
   });
 
-  it.each(APP_SERVICES)('runs %s from the image\'s own command, read-only, with DATA_DIR and /tmp writable', (name) => {
+  it.each(APP_SERVICES)("runs %s from the image's own command, read-only, with DATA_DIR and /tmp writable", (name) => {
     const service = services[name]!;
-    expect(service.command, 'the image\'s CMD: node as process 1').toBeUndefined();
+    expect(service.command, "the image's CMD: node as process 1").toBeUndefined();
     expect((service.build as { target?: string }).target).toBe(name === 'temporal-worker' ? 'temporal-worker' : 'app');
     expect(service.read_only).toBe(true);
     expect(service.tmpfs).toEqual(['/tmp']);

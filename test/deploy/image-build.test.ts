@@ -153,7 +153,10 @@ describe('the Dockerfile', () => {
 
   it('runs node as process 1, as the node user, with the memory settings npm start uses', () => {
     const start = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts.start as string;
-    for (const [target, entry] of [['app', '.build/main.js'], ['temporal-worker', '.build/worker.js']] as const) {
+    for (const [target, entry] of [
+      ['app', '.build/main.js'],
+      ['temporal-worker', '.build/worker.js'],
+    ] as const) {
       const stage = stages.get(target)!;
       expect(stage.cmd, target).toEqual(['node', entry]);
       expect(stage.user, target).toBe('node');
@@ -164,7 +167,7 @@ describe('the Dockerfile', () => {
     }
   });
 
-  it('builds each target\'s /app with scripts/build-image-payload.sh', () => {
+  it("builds each target's /app with scripts/build-image-payload.sh", () => {
     expect(stages.get('app-payload')!.run).toEqual(['scripts/build-image-payload.sh /payload app']);
     const temporalPayload = stages.get('temporal-worker-payload')!;
     expect(temporalPayload.run).toEqual(['scripts/build-image-payload.sh /payload temporal-worker']);
@@ -188,7 +191,7 @@ describe('the app image built without Docker', () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  it('holds production dependencies only, not Temporal\'s worker; its bundles import nothing else', async () => {
+  it("holds production dependencies only, not Temporal's worker; its bundles import nothing else", async () => {
     const manifest = JSON.parse(await readFile(path.join(app, 'package.json'), 'utf8'));
     const installed = (name: string) => existsSync(path.join(app, 'node_modules', name, 'package.json'));
     // What the lockfile marks as needed by dev dependencies only (esbuild, tsx, vitest and theirs).
@@ -210,42 +213,48 @@ describe('the app image built without Docker', () => {
   });
 
   // `docker run` with a DATABASE_URL, and without one: the embedded PostgreSQL in DATA_DIR, /tmp for its password file.
-  const databases = ['the machine\'s PostgreSQL', 'its embedded PostgreSQL'];
-  it.runIf(SANDBOX).each(databases)('starts read-only, unprivileged, ready on %s; exits 0 on SIGTERM', async (on) => {
-    const embedded = on.includes('embedded');
-    const dataDir = path.join(folder, embedded ? 'data-embedded' : 'data');
-    await mkdir(dataDir);
-    await chown(dataDir, IMAGE_UID, IMAGE_UID);
-    const port = await freePort();
-    const started = startInImage(app, dataDir, dockerStages().get('app')!, {
-      HOST: '127.0.0.1',
-      PORT: String(port),
-      ...(embedded ? {} : { DATABASE_URL: database.url }),
-      LOG_LEVEL: 'info',
-    });
-    let exitCode: number | null | undefined;
-    void started.exited.then((code) => (exitCode = code));
-    try {
-      const ready = await waitFor(
-        async () => {
-          if (exitCode !== undefined) throw new Error(`the service exited with ${exitCode}: ${started.output()}`);
-          const response = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
-          return response?.status === 200 ? await response.json() : undefined;
-        },
-        90_000,
-        '/readyz',
-      );
-      expect(ready).toEqual({ status: 'ready' });
-      // What the sandbox promised: the service is not root, and `/` is read-only where it runs.
-      expect(readFileSync(`/proc/${started.pid}/status`, 'utf8')).toMatch(new RegExp(`^Uid:\\s+${IMAGE_UID}\\s`, 'm'));
-      expect(readFileSync(`/proc/${started.pid}/mounts`, 'utf8')).toMatch(/^\S+ \/ \S+ ro[,\s]/m);
-      expect(started.output()).toMatch(/photobook service listening/);
-    } finally {
-      if (exitCode === undefined) process.kill(started.pid, 'SIGTERM');
-    }
-    await expect(started.exited).resolves.toBe(0);
-    expect(started.output()).toMatch(/photobook service stopped/);
-  }, 120_000);
+  const databases = ["the machine's PostgreSQL", 'its embedded PostgreSQL'];
+  it.runIf(SANDBOX).each(databases)(
+    'starts read-only, unprivileged, ready on %s; exits 0 on SIGTERM',
+    async (on) => {
+      const embedded = on.includes('embedded');
+      const dataDir = path.join(folder, embedded ? 'data-embedded' : 'data');
+      await mkdir(dataDir);
+      await chown(dataDir, IMAGE_UID, IMAGE_UID);
+      const port = await freePort();
+      const started = startInImage(app, dataDir, dockerStages().get('app')!, {
+        HOST: '127.0.0.1',
+        PORT: String(port),
+        ...(embedded ? {} : { DATABASE_URL: database.url }),
+        LOG_LEVEL: 'info',
+      });
+      let exitCode: number | null | undefined;
+      void started.exited.then((code) => (exitCode = code));
+      try {
+        const ready = await waitFor(
+          async () => {
+            if (exitCode !== undefined) throw new Error(`the service exited with ${exitCode}: ${started.output()}`);
+            const response = await fetch(`http://127.0.0.1:${port}/readyz`).catch(() => undefined);
+            return response?.status === 200 ? await response.json() : undefined;
+          },
+          90_000,
+          '/readyz',
+        );
+        expect(ready).toEqual({ status: 'ready' });
+        // What the sandbox promised: the service is not root, and `/` is read-only where it runs.
+        expect(readFileSync(`/proc/${started.pid}/status`, 'utf8')).toMatch(
+          new RegExp(`^Uid:\\s+${IMAGE_UID}\\s`, 'm'),
+        );
+        expect(readFileSync(`/proc/${started.pid}/mounts`, 'utf8')).toMatch(/^\S+ \/ \S+ ro[,\s]/m);
+        expect(started.output()).toMatch(/photobook service listening/);
+      } finally {
+        if (exitCode === undefined) process.kill(started.pid, 'SIGTERM');
+      }
+      await expect(started.exited).resolves.toBe(0);
+      expect(started.output()).toMatch(/photobook service stopped/);
+    },
+    120_000,
+  );
 });
 
 describe('the temporal-worker image built without Docker', () => {
@@ -262,7 +271,7 @@ describe('the temporal-worker image built without Docker', () => {
     if (folder) await rm(folder, { recursive: true, force: true });
   });
 
-  it('holds the workflows bundled; its worker loads Temporal\'s native bridge, then finds no Temporal', async () => {
+  it("holds the workflows bundled; its worker loads Temporal's native bridge, then finds no Temporal", async () => {
     expect(existsSync(path.join(app, '.build', 'temporal-workflows.js'))).toBe(true);
     for (const name of TEMPORAL_WORKER_PACKAGES) {
       expect(existsSync(path.join(app, 'node_modules', name, 'package.json')), name).toBe(true);

@@ -1,9 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { errorCodesInSource } from '../support/error-codes-in-source';
-import { displayStatusOf, ORDER_STATUS_MEANINGS, ORDER_STATUSES, ORDER_TRANSITIONS } from '../../src/domain/order-status';
+import {
+  displayStatusOf,
+  ORDER_STATUS_MEANINGS,
+  ORDER_STATUSES,
+  ORDER_TRANSITIONS,
+} from '../../src/domain/order-status';
 import { ERROR_EXPLANATIONS } from '../../src/domain/error-explanations';
-import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES, PROJECT_TRANSITIONS } from '../../src/domain/project-status';
+import {
+  PHOTO_STATUSES,
+  PHOTOS_STATUSES,
+  PROJECT_STATUSES,
+  PROJECT_TRANSITIONS,
+} from '../../src/domain/project-status';
 
 /**
  * docs/api.md is what integrators read: its status tables must say exactly what the code's tables
@@ -19,7 +29,12 @@ function tableAfter(markdown: string, marker: string): string[][] {
   const first = lines.findIndex((line, i) => i > start && line.startsWith('|'));
   const rows: string[][] = [];
   for (let i = first + 2; i < lines.length && lines[i].startsWith('|'); i++) {
-    rows.push(lines[i].slice(1, -1).split(' | ').map((cell) => cell.trim()));
+    rows.push(
+      lines[i]
+        .slice(1, -1)
+        .split(' | ')
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -29,7 +44,7 @@ const unquote = (cell: string) => cell.replace(/^`|`$/g, '');
 const statusList = (cell: string) => (cell === '(none)' ? [] : cell.split(', ').map(unquote));
 
 describe('docs/api.md', () => {
-  it('lists the 28 order line statuses in the code\'s order, with their meaning, display status and moves', async () => {
+  it("lists the 28 order line statuses in the code's order, with their meaning, display status and moves", async () => {
     const rows = tableAfter(await apiDoc(), '### Order line statuses');
     expect(rows.map(([status]) => unquote(status))).toEqual([...ORDER_STATUSES]);
     for (const [status, meaning, shown, moves] of rows) {
@@ -73,7 +88,14 @@ describe('docs/api.md', () => {
   });
 
   it('links no file outside the repository', async () => {
-    for (const file of ['../../docs/api.md', '../../docs/architecture.md', '../../docs/operations.md', '../../docs/performance.md', '../../docs/reliability.md', '../../README.md']) {
+    for (const file of [
+      '../../docs/api.md',
+      '../../docs/architecture.md',
+      '../../docs/operations.md',
+      '../../docs/performance.md',
+      '../../docs/reliability.md',
+      '../../README.md',
+    ]) {
       const text = await readFile(new URL(file, import.meta.url), 'utf8');
       expect(text, file).not.toMatch(/\]\(\.\.\/\.\.\/|\]\(\.\.\/shared|\.\.\/shared\//);
     }

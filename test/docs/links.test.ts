@@ -13,7 +13,9 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const README_MAX_LINES = 250;
 
 async function documentedFiles(): Promise<string[]> {
-  const docs = (await readdir(path.join(ROOT, 'docs'))).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`);
+  const docs = (await readdir(path.join(ROOT, 'docs')))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`);
   return ['README.md', 'SECURITY.md', ...docs];
 }
 
@@ -28,7 +30,10 @@ function headingAnchors(markdown: string): Set<string> {
       .replace(/!?\[([^\]]*)\]\([^)]*\)/g, '$1')
       .replace(/<[^>]+>/g, '')
       .replace(/[`*]/g, '');
-    const slug = text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+    const slug = text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     anchors.add(count === 0 ? slug : `${slug}-${count}`);
@@ -65,8 +70,10 @@ function linkTargets(markdown: string): { line: number; target: string }[] {
   withoutCode(markdown)
     .split('\n')
     .forEach((text, index) => {
-      for (const match of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g)) targets.push({ line: index + 1, target: match[1] });
-      for (const match of text.matchAll(/<(?:img|a)\s[^>]*?(?:src|href)="([^"]+)"/g)) targets.push({ line: index + 1, target: match[1] });
+      for (const match of text.matchAll(/\]\(\s*<?([^)\s>]+)>?(?:\s+"[^"]*")?\s*\)/g))
+        targets.push({ line: index + 1, target: match[1] });
+      for (const match of text.matchAll(/<(?:img|a)\s[^>]*?(?:src|href)="([^"]+)"/g))
+        targets.push({ line: index + 1, target: match[1] });
     });
   return targets;
 }
@@ -82,7 +89,10 @@ async function brokenLinks(files: Map<string, string>, root: string): Promise<st
     for (const { line, target } of linkTargets(markdown)) {
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue; // https:, mailto:: outside the repository
       const [pathPart, anchor] = target.split('#', 2) as [string, string | undefined];
-      const resolved = pathPart === '' ? file : path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(pathPart)));
+      const resolved =
+        pathPart === ''
+          ? file
+          : path.posix.normalize(path.posix.join(path.posix.dirname(file), decodeURIComponent(pathPart)));
       const where = `${file}:${line} ${target}`;
       if (resolved.startsWith('..')) {
         problems.push(`${where}: leaves the repository`);
@@ -97,7 +107,8 @@ async function brokenLinks(files: Map<string, string>, root: string): Promise<st
         problems.push(`${where}: an anchor into a file that is not Markdown`);
         continue;
       }
-      if (!headingAnchors(await textOf(resolved)).has(anchor)) problems.push(`${where}: no heading #${anchor} in ${resolved}`);
+      if (!headingAnchors(await textOf(resolved)).has(anchor))
+        problems.push(`${where}: no heading #${anchor} in ${resolved}`);
     }
   }
   return problems;
@@ -108,7 +119,15 @@ describe('documentation links', () => {
     const names = await documentedFiles();
     const files = new Map<string, string>();
     for (const name of names) files.set(name, await readFile(path.join(ROOT, name), 'utf8'));
-    expect(names).toEqual(expect.arrayContaining(['docs/api.md', 'docs/operations.md', 'docs/performance.md', 'docs/architecture.md', 'docs/reliability.md']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'docs/api.md',
+        'docs/operations.md',
+        'docs/performance.md',
+        'docs/architecture.md',
+        'docs/reliability.md',
+      ]),
+    );
     const linked = [...files.values()].reduce((sum, text) => sum + linkTargets(text).length, 0);
     expect(linked).toBeGreaterThan(50); // the scan still finds the links it checks
     expect(await brokenLinks(files, ROOT)).toEqual([]);
@@ -116,8 +135,14 @@ describe('documentation links', () => {
 
   it('finds a missing file, a missing heading and a link out of the repository', async () => {
     const files = new Map([
-      ['README.md', '# Title\n\nSee [ops](docs/ops.md#running-it), [gone](docs/gone.md), [up](../x.md), [self](#title), [no](#nope).\n\n```sh\n[not a link](nowhere.md)\n```\n'],
-      ['docs/ops.md', '# Operations\n\n## Running it\n\nBack to [the top](../README.md#title) and [missing](../README.md#missing).\n'],
+      [
+        'README.md',
+        '# Title\n\nSee [ops](docs/ops.md#running-it), [gone](docs/gone.md), [up](../x.md), [self](#title), [no](#nope).\n\n```sh\n[not a link](nowhere.md)\n```\n',
+      ],
+      [
+        'docs/ops.md',
+        '# Operations\n\n## Running it\n\nBack to [the top](../README.md#title) and [missing](../README.md#missing).\n',
+      ],
     ]);
     expect(await brokenLinks(files, ROOT)).toEqual([
       'README.md:3 docs/gone.md: no file docs/gone.md',
@@ -128,8 +153,17 @@ describe('documentation links', () => {
   });
 
   it('makes anchors as GitHub does', () => {
-    const anchors = headingAnchors('# Photobook service: API reference\n## The editor at /editor\n### `GET /healthz` and *more*\n## Limits\n## Limits\n## Health, logs and metrics\n');
-    expect([...anchors]).toEqual(['photobook-service-api-reference', 'the-editor-at-editor', 'get-healthz-and-more', 'limits', 'limits-1', 'health-logs-and-metrics']);
+    const anchors = headingAnchors(
+      '# Photobook service: API reference\n## The editor at /editor\n### `GET /healthz` and *more*\n## Limits\n## Limits\n## Health, logs and metrics\n',
+    );
+    expect([...anchors]).toEqual([
+      'photobook-service-api-reference',
+      'the-editor-at-editor',
+      'get-healthz-and-more',
+      'limits',
+      'limits-1',
+      'health-logs-and-metrics',
+    ]);
   });
 
   it('keeps the README short enough to read in ten minutes', async () => {

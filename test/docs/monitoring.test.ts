@@ -9,7 +9,17 @@ const MONITORING = path.resolve(import.meta.dirname, '../../docs/monitoring');
 
 /** PromQL's keywords and aggregation modifiers: identifiers of an expression that name no series. */
 const KEYWORDS = new Set([
-  'by', 'without', 'on', 'ignoring', 'group_left', 'group_right', 'and', 'or', 'unless', 'bool', 'offset',
+  'by',
+  'without',
+  'on',
+  'ignoring',
+  'group_left',
+  'group_right',
+  'and',
+  'or',
+  'unless',
+  'bool',
+  'offset',
 ]);
 
 /**
@@ -75,7 +85,10 @@ describe('monitoring kept in the repository', () => {
     const all = rules.groups.flatMap((group) => group.rules);
     expect(all.map((rule) => rule.alert)).toEqual(
       expect.arrayContaining([
-        'PhotobookRendersFailing', 'PhotobookQueueWaitingLong', 'PhotobookWebhookLag', 'PhotobookPrinterErrors',
+        'PhotobookRendersFailing',
+        'PhotobookQueueWaitingLong',
+        'PhotobookWebhookLag',
+        'PhotobookPrinterErrors',
       ]),
     );
     for (const rule of all) {

@@ -7,17 +7,33 @@ function recursive(value: unknown): string {
   const sorted = (v: unknown): unknown => {
     if (Array.isArray(v)) return v.map(sorted);
     if (v === null || typeof v !== 'object') return v;
-    return Object.fromEntries(Object.keys(v).sort().map((key) => [key, sorted((v as Record<string, unknown>)[key])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((key) => [key, sorted((v as Record<string, unknown>)[key])]),
+    );
   };
   return JSON.stringify(sorted(value));
 }
 
 describe('canonicalJson', () => {
   it('writes what the recursive definition wrote, for any JSON value', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      expect(canonicalJson(value)).toBe(recursive(value));
-    }), { numRuns: 2000, seed: 39 });
-    const odd = { '10': 1, '9': 2, '01': 3, b: undefined, a: [undefined, () => 1, 1, -0], c: { z: 1, y: [2, { x: null }] }, d: new Date(0), e: 'é"\n' };
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(recursive(value));
+      }),
+      { numRuns: 2000, seed: 39 },
+    );
+    const odd = {
+      '10': 1,
+      '9': 2,
+      '01': 3,
+      b: undefined,
+      a: [undefined, () => 1, 1, -0],
+      c: { z: 1, y: [2, { x: null }] },
+      d: new Date(0),
+      e: 'é"\n',
+    };
     expect(canonicalJson(odd)).toBe(recursive(odd));
   });
 

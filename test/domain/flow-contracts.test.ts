@@ -19,22 +19,28 @@ const tenant = { clientId: 'client-1', env: 'prod' as const };
  */
 describe('flow contracts', () => {
   it('keep the flow names and workflow ids of runs under way', () => {
-    expect([PROJECT_BUILD_FLOW, PROJECT_EXPUNGE_FLOW, PRINT_FULFILMENT_FLOW, CAMPAIGN_FLOW, WEBHOOK_DELIVERY_FLOW].map((flow) => flow.name)).toEqual([
-      'projectBuild',
-      'projectExpunge',
-      'printFulfilment',
-      'campaign',
-      'webhookDelivery',
-    ]);
+    expect(
+      [PROJECT_BUILD_FLOW, PROJECT_EXPUNGE_FLOW, PRINT_FULFILMENT_FLOW, CAMPAIGN_FLOW, WEBHOOK_DELIVERY_FLOW].map(
+        (flow) => flow.name,
+      ),
+    ).toEqual(['projectBuild', 'projectExpunge', 'printFulfilment', 'campaign', 'webhookDelivery']);
     expect(PROJECT_BUILD_FLOW.workflowId({ projectId: 'p1' }, tenant)).toBe('project-build:p1');
     expect(PROJECT_BUILD_FLOW.workflowId({ projectId: 'p1', orderLineId: 'l1' }, tenant)).toBe('project-build:p1:l1');
-    expect(PROJECT_BUILD_FLOW.workflowId({ projectId: 'p1', rebuildAt: 1700000000000 }, tenant)).toBe('project-build:p1:rebuild-1700000000000');
+    expect(PROJECT_BUILD_FLOW.workflowId({ projectId: 'p1', rebuildAt: 1700000000000 }, tenant)).toBe(
+      'project-build:p1:rebuild-1700000000000',
+    );
     expect(PROJECT_EXPUNGE_FLOW.workflowId({ projectId: 'p1', retentionMs: 1 }, tenant)).toBe('project-expunge:p1');
-    expect(PRINT_FULFILMENT_FLOW.workflowId({ lineId: 'l1', assetsTimeoutMs: 1, sandboxStepMs: 1 }, tenant)).toBe('fulfilment:l1');
+    expect(PRINT_FULFILMENT_FLOW.workflowId({ lineId: 'l1', assetsTimeoutMs: 1, sandboxStepMs: 1 }, tenant)).toBe(
+      'fulfilment:l1',
+    );
     expect(CAMPAIGN_FLOW.workflowId({ campaignId: 'c1' }, tenant)).toBe('campaign:client-1:c1');
     expect(WEBHOOK_DELIVERY_FLOW.workflowId({ deliveryId: 'd1', retrySpacingMs: 1 }, tenant)).toBe('webhook:d1');
-    expect(WEBHOOK_DELIVERY_FLOW.workflowId({ deliveryId: 'd1', retrySpacingMs: 1, round: 0 }, tenant)).toBe('webhook:d1');
-    expect(WEBHOOK_DELIVERY_FLOW.workflowId({ deliveryId: 'd1', retrySpacingMs: 1, round: 2 }, tenant)).toBe('webhook:d1:replay-2');
+    expect(WEBHOOK_DELIVERY_FLOW.workflowId({ deliveryId: 'd1', retrySpacingMs: 1, round: 0 }, tenant)).toBe(
+      'webhook:d1',
+    );
+    expect(WEBHOOK_DELIVERY_FLOW.workflowId({ deliveryId: 'd1', retrySpacingMs: 1, round: 2 }, tenant)).toBe(
+      'webhook:d1:replay-2',
+    );
     expect(STATUS_UPDATE_SIGNAL.name).toBe('statusUpdate');
   });
 

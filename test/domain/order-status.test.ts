@@ -18,13 +18,48 @@ import {
 } from '../../src/domain/order-status';
 
 const SPEC_STATUSES = [
-  'waiting', 'expiring', 'last call', 'files missing', 'received', 'paid', 'processing', 'rendering', 'rendered',
-  'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete',
-  'ready for collection', 'collected', 'abnormal', 'failed processing', 'on hold', 'undelivered', 'expired',
-  'cleaned', 'cancelled', 'refunded', 'abandoned', 'deleted',
+  'waiting',
+  'expiring',
+  'last call',
+  'files missing',
+  'received',
+  'paid',
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+  'ready for collection',
+  'collected',
+  'abnormal',
+  'failed processing',
+  'on hold',
+  'undelivered',
+  'expired',
+  'cleaned',
+  'cancelled',
+  'refunded',
+  'abandoned',
+  'deleted',
 ];
 
-const PIPELINE: OrderStatus[] = ['processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
+const PIPELINE: OrderStatus[] = [
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+];
 const HAPPY_FROM_WAITING: OrderStatus[] = ['waiting', 'expiring', 'last call', 'paid', 'received', ...PIPELINE];
 const HAPPY_FROM_PAID: OrderStatus[] = ['paid', 'received', ...PIPELINE];
 
@@ -64,7 +99,8 @@ describe('order statuses', () => {
 
   it('allows the happy path step by step, from waiting and from paid', () => {
     for (const path of [HAPPY_FROM_WAITING, HAPPY_FROM_PAID]) {
-      for (let i = 1; i < path.length; i++) expect(canMoveOrder(path[i - 1], path[i]), `${path[i - 1]} → ${path[i]}`).toBe(true);
+      for (let i = 1; i < path.length; i++)
+        expect(canMoveOrder(path[i - 1], path[i]), `${path[i - 1]} → ${path[i]}`).toBe(true);
     }
     // Assets first, payment second.
     expect(canMoveOrder('waiting', 'received')).toBe(true);
@@ -140,7 +176,20 @@ describe('order statuses', () => {
   });
 
   it('cancels only until production starts (never while the job is being sent), refunds anything paid, deletes anything', () => {
-    const cancellable: OrderStatus[] = ['waiting', 'expiring', 'last call', 'paid', 'files missing', 'received', 'processing', 'rendering', 'rendered', 'sent printjob', 'accepted', 'failed processing'];
+    const cancellable: OrderStatus[] = [
+      'waiting',
+      'expiring',
+      'last call',
+      'paid',
+      'files missing',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sent printjob',
+      'accepted',
+      'failed processing',
+    ];
     for (const status of ORDER_STATUSES) {
       expect(canMoveOrder(status, 'cancelled'), `${status} → cancelled`).toBe(cancellable.includes(status));
     }
@@ -169,13 +218,20 @@ describe('order statuses', () => {
     }
     expect(canMoveOrder('complete', 'delivering')).toBe(false);
     expect(canMoveOrder('complete', 'undelivered')).toBe(false);
-    expect(ORDER_STATUSES.filter((s) => canMoveOrder('complete', s)).sort()).toEqual(['cleaned', 'deleted', 'refunded']);
+    expect(ORDER_STATUSES.filter((s) => canMoveOrder('complete', s)).sort()).toEqual([
+      'cleaned',
+      'deleted',
+      'refunded',
+    ]);
     expect(isFinalOrderStatus('complete')).toBe(true);
     expect(isFinalOrderStatus('delivering')).toBe(false);
     expect(isFinalOrderStatus('on hold')).toBe(false);
     // Every non-final status still has a way forward.
     for (const status of ORDER_STATUSES.filter((s) => !isFinalOrderStatus(s))) {
-      expect(ORDER_TRANSITIONS[status].some((to) => to !== 'deleted'), status).toBe(true);
+      expect(
+        ORDER_TRANSITIONS[status].some((to) => to !== 'deleted'),
+        status,
+      ).toBe(true);
     }
   });
 
@@ -202,7 +258,8 @@ describe('order statuses', () => {
     expect(displayStatusOf('cancelled')).toBe('Cancelled');
     expect(displayStatusOf('refunded')).toBe('Refunded');
     expect(displayStatusOf('on hold')).toBe('On hold');
-    for (const status of ORDER_STATUSES) expect(displayStatusOf(status), status).toMatch(/^[A-Z][a-z]+( [a-z]+)*$|^Payment Complete$/);
+    for (const status of ORDER_STATUSES)
+      expect(displayStatusOf(status), status).toMatch(/^[A-Z][a-z]+( [a-z]+)*$|^Payment Complete$/);
   });
 
   it('renders the table as Markdown, one row per status with its moves', () => {
@@ -211,7 +268,9 @@ describe('order statuses', () => {
     expect(lines).toHaveLength(2 + 28);
     expect(lines[0]).toMatch(/^\| Status \|.*\| May move to \|$/);
     expect(lines[1]).toMatch(/^\|(---\|)+$/);
-    expect(markdown).toContain('| `delivering` | being delivered (tracking URL may be available) | Shipped | `ready for collection`, `complete`, `abnormal`, `undelivered`, `expired`, `refunded`, `deleted` |');
+    expect(markdown).toContain(
+      '| `delivering` | being delivered (tracking URL may be available) | Shipped | `ready for collection`, `complete`, `abnormal`, `undelivered`, `expired`, `refunded`, `deleted` |',
+    );
     expect(markdown).toContain('| `deleted` | manually deleted | Deleted | (none) |');
     for (const status of ORDER_STATUSES) {
       const row = lines.find((line) => line.startsWith(`| \`${status}\` |`));

@@ -45,25 +45,35 @@ describe('an ordered project ordered again with new photos', () => {
   });
 
   const projectStatuses = async (projectId: string) =>
-    (await (await api.orm()).em.getConnection().execute(
-      `SELECT status FROM status_events WHERE subject_type = 'project' AND subject_id = ? ORDER BY sequence`,
-      [projectId],
-    )).map((row) => String(row.status) as ProjectStatus);
+    (
+      await (
+        await api.orm()
+      ).em
+        .getConnection()
+        .execute(
+          `SELECT status FROM status_events WHERE subject_type = 'project' AND subject_id = ? ORDER BY sequence`,
+          [projectId],
+        )
+    ).map((row) => String(row.status) as ProjectStatus);
 
   it('is rebuilt (ordering -> building -> editable), every status change one the table allows', async () => {
     const projectId = await editableProject(api, auth, { userId: 'reorders' });
     // Placed before payment, the orders' fulfilments wait: only print itself and the rebuild move the project.
     const first = { ...printBody('reorder-1', projectId), paymentPending: true };
     expect((await post(api.url, '/v2/print', first, auth)).status).toBe(200);
-    const second = { ...printBody('reorder-2', projectId), paymentPending: true } as ReturnType<typeof printBody> & { projects: { photos?: string[] }[] };
+    const second = { ...printBody('reorder-2', projectId), paymentPending: true } as ReturnType<typeof printBody> & {
+      projects: { photos?: string[] }[];
+    };
     second.projects[0].photos = [photos.url('/new.jpg')];
     expect((await post(api.url, '/v2/print', second, auth)).status).toBe(200);
 
-    const status = async () => (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project;
+    const status = async () =>
+      (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project;
     await waitFor(async () => (await status()) === 'editable', 60_000, 'rebuilt');
 
     const moves = (await projectStatuses(projectId)).filter((s, i, all) => i === 0 || s !== all[i - 1]);
     expect(moves.slice(-4)).toEqual(['editable', 'ordering', 'building', 'editable']);
-    for (let i = 1; i < moves.length; i++) expect(canMoveProject(moves[i - 1], moves[i]), `${moves[i - 1]} -> ${moves[i]}`).toBe(true);
+    for (let i = 1; i < moves.length; i++)
+      expect(canMoveProject(moves[i - 1], moves[i]), `${moves[i - 1]} -> ${moves[i]}`).toBe(true);
   });
 });

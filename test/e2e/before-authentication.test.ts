@@ -18,7 +18,10 @@ import { post, request, serviceHeader } from '../support/http';
 const wsUrl = (api: TestService) => `${api.url.replace(/^http/, 'ws')}/graphql`;
 
 /** How a raw socket ended: its close code, or the HTTP status that refused the upgrade; `open` when it still was after `waitMs`. */
-function outcomeOf(socket: WebSocket, waitMs = 5000): Promise<{ code?: number; status?: number; retryAfter?: string } | 'open'> {
+function outcomeOf(
+  socket: WebSocket,
+  waitMs = 5000,
+): Promise<{ code?: number; status?: number; retryAfter?: string } | 'open'> {
   return new Promise((resolve) => {
     const timer = setTimeout(() => resolve('open'), waitMs);
     socket.on('close', (code) => {
@@ -46,14 +49,24 @@ function opened(socket: WebSocket): Promise<void> {
  * writes, with its length declared or chunked; the status the service answers, or the error code
  * of a connection closed under the client's writes (EPIPE, ECONNRESET).
  */
-function postLargeBody(baseUrl: string, urlPath: string, bytes: number, headers: Record<string, string> = {}, options: { chunked?: boolean } = {}): Promise<number | string> {
+function postLargeBody(
+  baseUrl: string,
+  urlPath: string,
+  bytes: number,
+  headers: Record<string, string> = {},
+  options: { chunked?: boolean } = {},
+): Promise<number | string> {
   return new Promise((resolve) => {
     const url = new URL(urlPath, baseUrl);
     const length = options.chunked ? {} : { 'content-length': String(bytes) };
-    const req = http.request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...length, ...headers } }, (response) => {
-      response.resume();
-      resolve(response.statusCode!);
-    });
+    const req = http.request(
+      url,
+      { method: 'POST', agent: false, headers: { 'content-type': 'application/json', ...length, ...headers } },
+      (response) => {
+        response.resume();
+        resolve(response.statusCode!);
+      },
+    );
     req.on('error', (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
     const chunk = Buffer.alloc(64 * 1024, 0x20);
     let sent = 0;
@@ -113,7 +126,12 @@ describe('connection attempts and failed authentications per address', () => {
   let api: TestService;
 
   beforeAll(async () => {
-    api = await startTestService({ WS_CONNECTS_PER_ADDRESS: '3', AUTH_FAILURES_MAX: '5', TRUST_PROXY: 'loopback', RATE_LIMIT_MAX: '3' });
+    api = await startTestService({
+      WS_CONNECTS_PER_ADDRESS: '3',
+      AUTH_FAILURES_MAX: '5',
+      TRUST_PROXY: 'loopback',
+      RATE_LIMIT_MAX: '3',
+    });
   });
   afterAll(() => api?.stop());
 
@@ -138,9 +156,14 @@ describe('connection attempts and failed authentications per address', () => {
   it('answers 429 once an address spent AUTH_FAILURES_MAX failures, before any credential that needs the database, over HTTP and graphql-ws', async () => {
     const shop = await api.createClient('Shop behind the same address');
     const guesser = from('203.0.113.7');
-    const wrong = { 'x-service': JSON.stringify({ accessKey: `ak_${randomBytes(12).toString('hex')}`, accessSecret: 'guess' }) };
+    const wrong = {
+      'x-service': JSON.stringify({ accessKey: `ak_${randomBytes(12).toString('hex')}`, accessSecret: 'guess' }),
+    };
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...wrong, ...guesser } })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push(
+        (await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...wrong, ...guesser } })).status,
+      );
     expect(statuses).toEqual([401, 401, 401, 401, 401]);
 
     const limited = await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...wrong, ...guesser } });
@@ -148,45 +171,96 @@ describe('connection attempts and failed authentications per address', () => {
     expect(limited.body).toMatchObject({ code: 'RATE_LIMITED' });
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
     // A valid credential this process has not looked up yet would need the database: refused before it, like a guess.
-    expect((await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...serviceHeader(shop.credentials.dev), ...guesser } })).status).toBe(429);
-    expect((await post(api.url, '/api/v2/misc/get-market.php', { env: 'dev', key: 'guessed-key' }, guesser)).status).toBe(429);
-    expect((await post(api.url, '/graphql', { query: '{ markets { results { marketId } } }' }, { ...wrong, ...guesser })).status).toBe(429);
+    expect(
+      (
+        await request(api.url, 'GET', '/v2/project/list?user=u', {
+          headers: { ...serviceHeader(shop.credentials.dev), ...guesser },
+        })
+      ).status,
+    ).toBe(429);
+    expect(
+      (await post(api.url, '/api/v2/misc/get-market.php', { env: 'dev', key: 'guessed-key' }, guesser)).status,
+    ).toBe(429);
+    expect(
+      (await post(api.url, '/graphql', { query: '{ markets { results { marketId } } }' }, { ...wrong, ...guesser }))
+        .status,
+    ).toBe(429);
     const socket = new WebSocket(wsUrl(api), 'graphql-transport-ws', { headers: from('203.0.113.7') });
     await opened(socket);
     const ended = outcomeOf(socket);
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { accessKey: shop.credentials.prod.accessKey, accessSecret: shop.credentials.prod.accessSecret } }));
+    socket.send(
+      JSON.stringify({
+        type: 'connection_init',
+        payload: { accessKey: shop.credentials.prod.accessKey, accessSecret: shop.credentials.prod.accessSecret },
+      }),
+    );
     expect(await ended).toEqual({ code: 4429 });
 
     // Another address is not affected.
-    expect((await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...serviceHeader(shop.credentials.dev), ...from('203.0.113.8') } })).status).toBe(200);
+    expect(
+      (
+        await request(api.url, 'GET', '/v2/project/list?user=u', {
+          headers: { ...serviceHeader(shop.credentials.dev), ...from('203.0.113.8') },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("spends nothing of a shop's budget on its access key with a wrong secret, over REST, GraphQL and graphql-ws", async () => {
     const shop = await api.createClient('Shop whose key is known');
-    const stolenKey = { 'x-service': JSON.stringify({ accessKey: shop.credentials.dev.accessKey, accessSecret: 'not-the-secret' }) };
+    const stolenKey = {
+      'x-service': JSON.stringify({ accessKey: shop.credentials.dev.accessKey, accessSecret: 'not-the-secret' }),
+    };
     const attacker = from('203.0.113.50');
     const attempts = [];
     for (let i = 0; i < 2; i++) {
-      attempts.push((await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...stolenKey, ...attacker } })).status);
-      attempts.push((await post(api.url, '/graphql', { query: '{ markets { results { marketId } } }' }, { ...stolenKey, ...attacker })).status);
+      attempts.push(
+        (await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...stolenKey, ...attacker } })).status,
+      );
+      attempts.push(
+        (
+          await post(
+            api.url,
+            '/graphql',
+            { query: '{ markets { results { marketId } } }' },
+            { ...stolenKey, ...attacker },
+          )
+        ).status,
+      );
     }
     expect(attempts).toEqual([401, 401, 401, 401]);
     const socket = new WebSocket(wsUrl(api), 'graphql-transport-ws', { headers: from('203.0.113.50') });
     await opened(socket);
     const ended = outcomeOf(socket);
-    socket.send(JSON.stringify({ type: 'connection_init', payload: { accessKey: shop.credentials.dev.accessKey, accessSecret: 'not-the-secret' } }));
+    socket.send(
+      JSON.stringify({
+        type: 'connection_init',
+        payload: { accessKey: shop.credentials.dev.accessKey, accessSecret: 'not-the-secret' },
+      }),
+    );
     expect(await ended).toEqual({ code: 4403 });
 
     // The shop still has its whole budget of RATE_LIMIT_MAX=3.
     const own = [];
-    for (let i = 0; i < 3; i++) own.push(await request(api.url, 'GET', '/v2/project/list?user=u', { headers: { ...serviceHeader(shop.credentials.dev), ...from('198.51.100.60') } }));
+    for (let i = 0; i < 3; i++)
+      own.push(
+        await request(api.url, 'GET', '/v2/project/list?user=u', {
+          headers: { ...serviceHeader(shop.credentials.dev), ...from('198.51.100.60') },
+        }),
+      );
     expect(own.map((answer) => answer.status)).toEqual([200, 200, 200]);
     expect(own[0].headers.get('ratelimit-remaining')).toBe('2');
   });
 
   it('takes the client address from X-Forwarded-For only from a trusted proxy', async () => {
-    const anonymous = async (address: string) => (await request(api.url, 'GET', '/openapi.json', { headers: from(address) })).status;
-    expect([await anonymous('192.0.2.1'), await anonymous('192.0.2.1'), await anonymous('192.0.2.1'), await anonymous('192.0.2.1')]).toEqual([200, 200, 200, 429]);
+    const anonymous = async (address: string) =>
+      (await request(api.url, 'GET', '/openapi.json', { headers: from(address) })).status;
+    expect([
+      await anonymous('192.0.2.1'),
+      await anonymous('192.0.2.1'),
+      await anonymous('192.0.2.1'),
+      await anonymous('192.0.2.1'),
+    ]).toEqual([200, 200, 200, 429]);
     // Behind the proxy, callers do not share one address.
     expect(await anonymous('192.0.2.2')).toBe(200);
   });
@@ -202,7 +276,11 @@ describe('without TRUST_PROXY', () => {
 
   it('ignores X-Forwarded-For, so a caller cannot pick a fresh address per request', async () => {
     const statuses = [];
-    for (let i = 0; i < 3; i++) statuses.push((await request(api.url, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': `192.0.2.${10 + i}` } })).status);
+    for (let i = 0; i < 3; i++)
+      statuses.push(
+        (await request(api.url, 'GET', '/openapi.json', { headers: { 'x-forwarded-for': `192.0.2.${10 + i}` } }))
+          .status,
+      );
     expect(statuses).toEqual([200, 200, 429]);
   });
 });
@@ -228,7 +306,12 @@ describe('request bodies before authentication', () => {
     expect(ecommerce.status).toBe(413);
     expect(ecommerce.body.code).toBe('PAYLOAD_TOO_LARGE');
     // The same size, authenticated by its header first, is read (and then judged on its content).
-    const pwa = await post(api.url, '/v2/project/duplicate', { id: 'x'.repeat(1500) }, serviceHeader(shop.credentials.dev));
+    const pwa = await post(
+      api.url,
+      '/v2/project/duplicate',
+      { id: 'x'.repeat(1500) },
+      serviceHeader(shop.credentials.dev),
+    );
     expect(pwa.status).not.toBe(413);
   });
 });
@@ -245,7 +328,14 @@ describe('answers that come before the body is read', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-bodies-'));
-    service = await startServiceProcess({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: '0', NODE_ENV: 'development', TEMPORAL_ADDRESS: undefined, BODY_LIMIT: '2048' });
+    service = await startServiceProcess({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      NODE_ENV: 'development',
+      TEMPORAL_ADDRESS: undefined,
+      BODY_LIMIT: '2048',
+    });
   }, 120_000);
   afterAll(async () => {
     await service?.stop();
@@ -257,8 +347,14 @@ describe('answers that come before the body is read', () => {
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const outcomes = [];
     for (let i = 0; i < 3; i++) {
-      outcomes.push(await postLargeBody(service.url, '/v2/generate', 2 * 1024 * 1024, serviceHeader(demo.credentials.dev)));
-      outcomes.push(await postLargeBody(service.url, '/v2/generate', 6 * 1024 * 1024, serviceHeader(demo.credentials.dev), { chunked: true }));
+      outcomes.push(
+        await postLargeBody(service.url, '/v2/generate', 2 * 1024 * 1024, serviceHeader(demo.credentials.dev)),
+      );
+      outcomes.push(
+        await postLargeBody(service.url, '/v2/generate', 6 * 1024 * 1024, serviceHeader(demo.credentials.dev), {
+          chunked: true,
+        }),
+      );
     }
     expect(outcomes).toEqual([413, 413, 413, 413, 413, 413]);
   });

@@ -15,7 +15,20 @@ import { printBody } from '../support/print-fixtures';
 import { startS3TestServer, type S3TestServer } from '../support/s3-test-server';
 import { waitFor } from '../support/wait';
 
-const FULFILMENT = ['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
+const FULFILMENT = [
+  'paid',
+  'received',
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+];
 const HAPROXY = haproxyPath();
 
 /**
@@ -41,7 +54,12 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     database = await createTestDatabase();
     // Files in object storage, as on several machines: no process reads another's disk.
     s3 = await startS3TestServer();
-    bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    bucket = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     cluster = await startCluster({
       databaseUrl: database.url,
       env: {
@@ -63,9 +81,11 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     const photo = await makePhoto({ width: 1200, height: 900 });
     let queue = Promise.resolve();
     photos = http.createServer((_request, response) => {
-      queue = queue.then(() => new Promise((resolve) => setTimeout(resolve, 700))).then(() => {
-        response.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
-      });
+      queue = queue
+        .then(() => new Promise((resolve) => setTimeout(resolve, 700)))
+        .then(() => {
+          response.writeHead(200, { 'content-type': 'image/jpeg' }).end(photo);
+        });
     });
     await new Promise<void>((resolve) => photos.listen(0, '127.0.0.1', resolve));
     photoBase = `http://127.0.0.1:${(photos.address() as AddressInfo).port}`;
@@ -83,25 +103,45 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     await s3?.stop();
   });
 
-  const query = async <T = Record<string, unknown>>(sql: string, values: unknown[] = []) => (await db.query(sql, values)).rows as T[];
+  const query = async <T = Record<string, unknown>>(sql: string, values: unknown[] = []) =>
+    (await db.query(sql, values)).rows as T[];
 
   const generate = async (base: string, body: Record<string, unknown> = {}) => {
-    const response = await post(base, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'cluster', ...body }, auth);
+    const response = await post(
+      base,
+      '/v2/generate',
+      { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'cluster', ...body },
+      auth,
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return new URL(response.body.url).searchParams.get('id')!;
   };
-  const projectStatus = async (id: string) => (await request(cluster.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project;
-  const untilEditable = (id: string, timeoutMs = 90_000) => waitFor(async () => (await projectStatus(id)) === 'editable', timeoutMs, `${id} editable`);
+  const projectStatus = async (id: string) =>
+    (await request(cluster.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project;
+  const untilEditable = (id: string, timeoutMs = 90_000) =>
+    waitFor(async () => (await projectStatus(id)) === 'editable', timeoutMs, `${id} editable`);
   const lineStatus = async (orderId: string) =>
-    (await post(cluster.url, '/graphql', { query: `{ order(orderId: "${orderId}") { lines { status } } }` }, auth)).body.data?.order?.lines?.[0]?.status;
+    (await post(cluster.url, '/graphql', { query: `{ order(orderId: "${orderId}") { lines { status } } }` }, auth)).body
+      .data?.order?.lines?.[0]?.status;
   const orderHistory = async (orderId: string, projectId: string) =>
-    (await query<{ status: string }>(`SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = $1 ORDER BY sequence`, [`${orderId}/${projectId}`])).map(
-      (row) => row.status,
-    );
+    (
+      await query<{ status: string }>(
+        `SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = $1 ORDER BY sequence`,
+        [`${orderId}/${projectId}`],
+      )
+    ).map((row) => row.status);
   /** The worker whose executor holds a pending run of `workflowName` (it is executing it now). */
   const workerRunning = async (workflowName: string): Promise<ClusterMember | undefined> => {
-    const rows = await query<{ executor_id: string }>(`SELECT executor_id FROM dbos.workflow_status WHERE name = $1 AND status = 'PENDING'`, [workflowName]);
-    return cluster.workers.find((worker) => worker.child.exitCode === null && worker.child.signalCode === null && rows.some((row) => row.executor_id === worker.executorId));
+    const rows = await query<{ executor_id: string }>(
+      `SELECT executor_id FROM dbos.workflow_status WHERE name = $1 AND status = 'PENDING'`,
+      [workflowName],
+    );
+    return cluster.workers.find(
+      (worker) =>
+        worker.child.exitCode === null &&
+        worker.child.signalCode === null &&
+        rows.some((row) => row.executor_id === worker.executorId),
+    );
   };
 
   it('hears on API 1, over graphql-ws, the changes made through API 2 and by the workers', async () => {
@@ -109,16 +149,30 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     await untilEditable(projectId);
     const received: string[] = [];
     const errors: unknown[] = [];
-    const socket = createClient({ url: `${cluster.apis[0]!.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: credentials, retryAttempts: 0 });
+    const socket = createClient({
+      url: `${cluster.apis[0]!.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: credentials,
+      retryAttempts: 0,
+    });
     sockets.push(socket);
     socket.subscribe<{ orderStatusChanged: { status: string } }>(
       { query: 'subscription { orderStatusChanged(orderId: "heard-1") { status } }' },
-      { next: (result) => (result.data ? received.push(result.data.orderStatusChanged.status) : errors.push(result.errors)), error: (error) => errors.push(error), complete: () => undefined },
+      {
+        next: (result) =>
+          result.data ? received.push(result.data.orderStatusChanged.status) : errors.push(result.errors),
+        error: (error) => errors.push(error),
+        complete: () => undefined,
+      },
     );
     // No acknowledgement in the protocol: give the subscription a moment to listen, then order through API 2.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await post(cluster.apis[1]!.url, '/v2/print', printBody('heard-1', projectId), auth)).status).toBe(200);
-    await waitFor(async () => received.includes('complete'), 60_000, `'complete' on API 1 (so far ${JSON.stringify(received)}, errors ${JSON.stringify(errors)})`);
+    await waitFor(
+      async () => received.includes('complete'),
+      60_000,
+      `'complete' on API 1 (so far ${JSON.stringify(received)}, errors ${JSON.stringify(errors)})`,
+    );
     // Live, in order, none twice: every event API 1 pushed is the fulfilment's, at its place.
     expect(received).toEqual(FULFILMENT.slice(FULFILMENT.indexOf(received[0]!)));
     expect(received.length).toBeGreaterThan(5);
@@ -127,7 +181,12 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
   it('answers REST and GraphQL through the balancer from both API processes', async () => {
     const projectId = await generate(cluster.url, { photos: [`${photoBase}/a.jpg`, `${photoBase}/b.jpg`] });
     await untilEditable(projectId);
-    const { body: graphql } = await post(cluster.url, '/graphql', { query: `{ project(id: "${projectId}") { id photos { status } pages { photos { photoId } } } }` }, auth);
+    const { body: graphql } = await post(
+      cluster.url,
+      '/graphql',
+      { query: `{ project(id: "${projectId}") { id photos { status } pages { photos { photoId } } } }` },
+      auth,
+    );
     expect(graphql.errors).toBeUndefined();
     expect(graphql.data.project.photos).toEqual([{ status: 'idle' }, { status: 'idle' }]);
     const preflight = await request(cluster.url, 'GET', `/v2/project/preflight?id=${projectId}`, { headers: auth });
@@ -141,9 +200,13 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     for (const api of cluster.apis) {
       expect((await fetch(`${api.url}/metrics`)).status, 'metrics are not on the public port').toBe(404);
       const metrics = await (await fetch(api.metricsUrl!)).text();
-      expect(metrics, api.name).toMatch(/http_request_duration_seconds_count\{[^}]*route="\/v2\/project\/status"[^}]*\} [1-9]/);
+      expect(metrics, api.name).toMatch(
+        /http_request_duration_seconds_count\{[^}]*route="\/v2\/project\/status"[^}]*\} [1-9]/,
+      );
     }
-    const fromWorker = await request(cluster.workers[0]!.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth });
+    const fromWorker = await request(cluster.workers[0]!.url, 'GET', `/v2/project/status?id=${projectId}`, {
+      headers: auth,
+    });
     expect(fromWorker.status).toBe(404);
     expect((await request(cluster.workers[0]!.url, 'GET', '/readyz')).status).toBe(200);
   });
@@ -153,11 +216,14 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     const books = await Promise.all([1, 2, 3].map(() => generate(cluster.url)));
     await Promise.all(books.map((id) => untilEditable(id)));
     const orders = books.map((projectId, i) => ({ orderId: `killed-render-${i}`, projectId }));
-    for (const { orderId, projectId } of orders) expect((await post(cluster.url, '/v2/print', printBody(orderId, projectId), auth)).status).toBe(200);
+    for (const { orderId, projectId } of orders)
+      expect((await post(cluster.url, '/v2/print', printBody(orderId, projectId), auth)).status).toBe(200);
     const renderer = await waitFor(() => workerRunning('activity:renderPages'), 60_000, 'a render under way');
     // In the middle: some pages of some order are in the store, not all.
     const pagesStored = async () => {
-      const listed = await bucket.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `files/${clientId}/dev/orders/` }));
+      const listed = await bucket.send(
+        new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: `files/${clientId}/dev/orders/` }),
+      );
       return (listed.Contents ?? []).filter((object) => object.Key?.includes('/pages/')).length;
     };
     await waitFor(async () => (await pagesStored()) >= 1, 60_000, 'first pages rendered');
@@ -165,17 +231,25 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     await cluster.startWorker();
 
     // Builds: three projects whose photos arrive slowly; kill a worker while one is downloading.
-    const builds = await Promise.all([1, 2, 3].map((n) => generate(cluster.url, { userId: `slow-${n}`, photos: [1, 2, 3].map((p) => `${photoBase}/${n}-${p}.jpg`) })));
+    const builds = await Promise.all(
+      [1, 2, 3].map((n) =>
+        generate(cluster.url, { userId: `slow-${n}`, photos: [1, 2, 3].map((p) => `${photoBase}/${n}-${p}.jpg`) }),
+      ),
+    );
     const builder = await waitFor(() => workerRunning('projectBuild'), 30_000, 'a build under way');
     await builder.kill();
 
-    for (const { orderId } of orders) await waitFor(async () => (await lineStatus(orderId)) === 'complete', 120_000, `${orderId} complete`);
+    for (const { orderId } of orders)
+      await waitFor(async () => (await lineStatus(orderId)) === 'complete', 120_000, `${orderId} complete`);
     for (const id of builds) await untilEditable(id, 120_000);
 
     // Exactly once: each order walked every status once, was submitted to the printer once, and has all its pages.
     for (const { orderId, projectId } of orders) {
       expect(await orderHistory(orderId, projectId)).toEqual(FULFILMENT);
-      const [line] = await query<{ id: string }>(`SELECT l.id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.order_id = $1`, [orderId]);
+      const [line] = await query<{ id: string }>(
+        `SELECT l.id FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.order_id = $1`,
+        [orderId],
+      );
       const submissions = await query(
         `SELECT 1 FROM dbos.operation_outputs o JOIN dbos.workflow_status w ON w.workflow_uuid = o.workflow_uuid
           WHERE (w.workflow_uuid = $1 OR w.parent_workflow_id = $1) AND o.function_name = 'submitPrintJob'`,
@@ -188,14 +262,22 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
       const [{ count }] = await query<{ count: string }>(`SELECT count(*) FROM photos WHERE project_id = $1`, [id]);
       expect(Number(count), id).toBe(3);
       // A status may repeat with other details (photos downloading, then analysed), never the same change twice.
-      const changes = (await query<{ change: string }>(`SELECT status || ' ' || detail::text AS change FROM status_events WHERE subject_type = 'project' AND subject_id = $1 ORDER BY sequence`, [id])).map((r) => r.change);
+      const changes = (
+        await query<{ change: string }>(
+          `SELECT status || ' ' || detail::text AS change FROM status_events WHERE subject_type = 'project' AND subject_id = $1 ORDER BY sequence`,
+          [id],
+        )
+      ).map((r) => r.change);
       expect(new Set(changes).size, JSON.stringify(changes)).toBe(changes.length);
       expect(changes.at(-1)).toMatch(/^editable /);
     }
     // Every file went to the bucket: no process wrote one to the shared DATA_DIR.
     expect(await readdir(path.join(cluster.dataDir, 'files')).catch(() => [])).toEqual([]);
     // The dead executors own nothing any more: their runs moved to live workers.
-    const orphaned = await query(`SELECT workflow_uuid FROM dbos.workflow_status WHERE status = 'PENDING' AND executor_id = ANY($1)`, [[renderer.executorId, builder.executorId]]);
+    const orphaned = await query(
+      `SELECT workflow_uuid FROM dbos.workflow_status WHERE status = 'PENDING' AND executor_id = ANY($1)`,
+      [[renderer.executorId, builder.executorId]],
+    );
     expect(orphaned).toEqual([]);
   }, 300_000);
 
@@ -214,7 +296,9 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
         const key = crypto.randomUUID();
         const body = { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: `load-${n++ % 4}` };
         for (let attempt = 0; attempt < 10 && !keys.has(key); attempt++) {
-          const response = await post(cluster.url, '/v2/generate', body, { ...auth, 'idempotency-key': key }).catch(() => undefined);
+          const response = await post(cluster.url, '/v2/generate', body, { ...auth, 'idempotency-key': key }).catch(
+            () => undefined,
+          );
           if (response) statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
           if (response?.status === 200) {
             const id = new URL(response.body.url).searchParams.get('id')!;
@@ -237,10 +321,16 @@ describe.skipIf(!HAPROXY)('a cluster of 2 API processes and 2 workers behind HAP
     await waitFor(async () => acknowledged.length >= before + 10, 30_000, 'answers from the API process left');
     load = false;
     await Promise.all(clients);
-    console.log(`API process killed under load: ${JSON.stringify(Object.fromEntries(statuses))} (status: count), ${acknowledged.length} acknowledged, ${inFlight.size} in flight at the kill`);
+    console.log(
+      `API process killed under load: ${JSON.stringify(Object.fromEntries(statuses))} (status: count), ${acknowledged.length} acknowledged, ${inFlight.size} in flight at the kill`,
+    );
     // Only gateway errors for requests the dead process had accepted, and the in-flight key's 409; never a 500 of ours.
-    expect([...statuses.keys()].filter((status) => status !== 200 && status !== 409 && status !== 502 && status !== 503)).toEqual([]);
-    const stored = new Set((await query<{ id: string }>(`SELECT id FROM projects WHERE id = ANY($1)`, [acknowledged])).map((row) => row.id));
+    expect(
+      [...statuses.keys()].filter((status) => status !== 200 && status !== 409 && status !== 502 && status !== 503),
+    ).toEqual([]);
+    const stored = new Set(
+      (await query<{ id: string }>(`SELECT id FROM projects WHERE id = ANY($1)`, [acknowledged])).map((row) => row.id),
+    );
     expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
     // Exactly once: a retried request answered its first project, and no request made two (a
     // request cut off with its process made its project or not).

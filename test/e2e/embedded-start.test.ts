@@ -7,7 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { post } from '../support/http';
 
 /** `npm start` exactly as the README says, with no DATABASE_URL: the embedded PostgreSQL path. */
-function npmStart(dataDir: string): Promise<{ child: ChildProcess; url: string; startedInMs: number; messages: string[] }> {
+function npmStart(
+  dataDir: string,
+): Promise<{ child: ChildProcess; url: string; startedInMs: number; messages: string[] }> {
   const started = Date.now();
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'info' };
   delete env.DATABASE_URL;
@@ -59,11 +61,21 @@ describe('npm start on a fresh machine (embedded PostgreSQL)', () => {
     console.log(`npm start listened after ${first.startedInMs} ms (first start, initdb included)`);
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const auth = { env: 'dev', key: demo.credentials.dev.apiKey };
-    expect((await post(first.url, '/api/v2/product/list-product.php', { ...auth, os: 'web' })).body.products.length).toBeGreaterThan(7);
+    expect(
+      (await post(first.url, '/api/v2/product/list-product.php', { ...auth, os: 'web' })).body.products.length,
+    ).toBeGreaterThan(7);
     expect((await post(first.url, '/api/v2/misc/get-market.php', auth)).body.results.length).toBeGreaterThan(3);
-    const graphql = await post(first.url, '/graphql', { query: '{ catalogue { currency { code } } }' }, {
-      'x-service': JSON.stringify({ accessKey: demo.credentials.dev.accessKey, accessSecret: demo.credentials.dev.accessSecret }),
-    });
+    const graphql = await post(
+      first.url,
+      '/graphql',
+      { query: '{ catalogue { currency { code } } }' },
+      {
+        'x-service': JSON.stringify({
+          accessKey: demo.credentials.dev.accessKey,
+          accessSecret: demo.credentials.dev.accessSecret,
+        }),
+      },
+    );
     expect(graphql.body).toEqual({ data: { catalogue: { currency: { code: 'EUR' } } } });
     await stop(first.child);
     // The drain runs to its end: not killed by the second copy of the signal, nor cut short by
@@ -86,7 +98,11 @@ describe('npm start on a fresh machine (embedded PostgreSQL)', () => {
     twin.stderr!.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => twin.once('exit', resolve));
     expect(code).not.toBe(0);
-    expect(stderr).toMatch(new RegExp(`A photobook service is already running on DATA_DIR ${dataDir}: pid \\d+, listening at ${second.url} `));
+    expect(stderr).toMatch(
+      new RegExp(
+        `A photobook service is already running on DATA_DIR ${dataDir}: pid \\d+, listening at ${second.url} `,
+      ),
+    );
     expect(stderr).not.toMatch(/^\s+at .+:\d+:\d+\)?$/m);
     expect((await post(second.url, '/api/v2/misc/get-market.php', auth)).status).toBe(200);
   }, 180_000);

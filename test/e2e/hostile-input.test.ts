@@ -25,8 +25,10 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
 
   const product = { sku: 'PB-HC-15-S', psp: 'local', marketId: 0 };
   const generate = (body: Record<string, unknown>) => post(api.url, '/v2/generate', { ...product, ...body }, auth);
-  const projectCount = async () => Number((await (await api.orm()).em.getConnection().execute('SELECT count(*) AS n FROM projects'))[0].n);
-  const graphql = (query: string, variables?: Record<string, unknown>) => post(api.url, '/graphql', { query, variables }, auth);
+  const projectCount = async () =>
+    Number((await (await api.orm()).em.getConnection().execute('SELECT count(*) AS n FROM projects'))[0].n);
+  const graphql = (query: string, variables?: Record<string, unknown>) =>
+    post(api.url, '/graphql', { query, variables }, auth);
 
   it.each([
     ['metadata', { metadata: { note: NUL } }, 'metadata.note'],
@@ -34,14 +36,17 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
     ['custom as an object', { custom: { title: LONE_LOW } }, 'custom.title'],
     ['custom as a list', { custom: [{ id: 'title', value: NUL }] }, 'custom[0].value'],
     ['a plain string field', { userId: NUL }, 'userId'],
-  ])('answers 400 naming the field for a NUL or lone surrogate in %s, and stores nothing', async (_what, body, path) => {
-    const before = await projectCount();
-    const response = await generate(body);
-    expect(response.status, JSON.stringify(response.body)).toBe(400);
-    expect(response.headers.get('content-type')).toContain('application/problem+json');
-    expect(response.body.errors).toContainEqual({ path, message: expect.stringContaining('NUL') });
-    expect(await projectCount()).toBe(before);
-  });
+  ])(
+    'answers 400 naming the field for a NUL or lone surrogate in %s, and stores nothing',
+    async (_what, body, path) => {
+      const before = await projectCount();
+      const response = await generate(body);
+      expect(response.status, JSON.stringify(response.body)).toBe(400);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect(response.body.errors).toContainEqual({ path, message: expect.stringContaining('NUL') });
+      expect(await projectCount()).toBe(before);
+    },
+  );
 
   it('refuses a NUL in an object key, naming the object', async () => {
     const response = await generate({ metadata: { [`k${NUL}`]: 1 } });
@@ -59,7 +64,11 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
   });
 
   it('keeps pairs of surrogates (emoji) and other text intact', async () => {
-    const response = await generate({ userId: 'emoji-user', metadata: { note: 'Grüße 📷 ok' }, custom: { title: 'Été 🌞' } });
+    const response = await generate({
+      userId: 'emoji-user',
+      metadata: { note: 'Grüße 📷 ok' },
+      custom: { title: 'Été 🌞' },
+    });
     expect(response.status, JSON.stringify(response.body)).toBe(200);
   });
 
@@ -69,10 +78,14 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
     expect((await generate({ userId: 'depth-ok', metadata: deep })).status).toBe(200);
     const tooDeep = await generate({ metadata: { deeper: deep } });
     expect(tooDeep.status).toBe(400);
-    expect(tooDeep.body.errors).toEqual([{ path: 'metadata', message: expect.stringContaining(`${MAX_FREEFORM_DEPTH} levels`) }]);
+    expect(tooDeep.body.errors).toEqual([
+      { path: 'metadata', message: expect.stringContaining(`${MAX_FREEFORM_DEPTH} levels`) },
+    ]);
     const tooLarge = await generate({ metadata: { blob: 'x'.repeat(MAX_FREEFORM_BYTES) } });
     expect(tooLarge.status).toBe(400);
-    expect(tooLarge.body.errors).toEqual([{ path: 'metadata', message: expect.stringContaining(`${MAX_FREEFORM_BYTES} bytes`) }]);
+    expect(tooLarge.body.errors).toEqual([
+      { path: 'metadata', message: expect.stringContaining(`${MAX_FREEFORM_BYTES} bytes`) },
+    ]);
   });
 
   it.each([
@@ -88,7 +101,12 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
 
   it('still reads numbers from a querystring', async () => {
     // eCommerce bodies are strict too: marketId "0" is a string where the spec says integer.
-    const strict = await post(api.url, '/api/v2/product/list-product.php', { env: 'dev', key: shop.credentials.dev.apiKey, os: 'web', marketId: '0' });
+    const strict = await post(api.url, '/api/v2/product/list-product.php', {
+      env: 'dev',
+      key: shop.credentials.dev.apiKey,
+      os: 'web',
+      marketId: '0',
+    });
     expect(strict.status).toBe(400);
     expect(strict.body.errors[0].path).toBe('marketId');
     const list = await request(api.url, 'GET', '/v2/project/list?user=12345', { headers: auth });
@@ -100,7 +118,9 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
 
     it('refuses a NUL in variables (including a JSON scalar), naming the variable path', async () => {
       const before = await projectCount();
-      const response = await graphql(generateMutation, { input: { ...product, marketId: '0', metadata: { note: NUL } } });
+      const response = await graphql(generateMutation, {
+        input: { ...product, marketId: '0', metadata: { note: NUL } },
+      });
       expect(response.body.errors[0].extensions.code).toBe('INVALID_TEXT');
       expect(response.body.errors[0].message).toContain('variables.input.metadata.note');
       expect(await projectCount()).toBe(before);
@@ -110,14 +130,20 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
       const response = await graphql('{ projects(user: "a\\u0000b") { edges { node { id } } } }');
       // Apollo reports every validation rule's complaint as GRAPHQL_VALIDATION_FAILED.
       expect(response.body.errors[0].message).toMatch(/^user: must not contain a NUL/);
-      const literalObject = await graphql(`mutation { generateProject(input: {sku: "PB-HC-15-S", psp: "local", marketId: "0", metadata: {note: "\\u0000"}}) { url } }`);
+      const literalObject = await graphql(
+        `mutation { generateProject(input: {sku: "PB-HC-15-S", psp: "local", marketId: "0", metadata: {note: "\\u0000"}}) { url } }`,
+      );
       expect(literalObject.body.errors[0].message).toMatch(/^input\.metadata\.note: must not contain/);
     });
 
     it('applies the free-form limits to JSON scalars', async () => {
-      const response = await graphql(generateMutation, { input: { ...product, marketId: '0', metadata: { blob: 'x'.repeat(MAX_FREEFORM_BYTES) } } });
+      const response = await graphql(generateMutation, {
+        input: { ...product, marketId: '0', metadata: { blob: 'x'.repeat(MAX_FREEFORM_BYTES) } },
+      });
       expect(response.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
-      expect(response.body.errors[0].extensions.errors).toEqual([{ path: 'metadata', message: expect.stringContaining('bytes') }]);
+      expect(response.body.errors[0].extensions.errors).toEqual([
+        { path: 'metadata', message: expect.stringContaining('bytes') },
+      ]);
     });
 
     it('refuses a document of 150,000 repeated fields by its cost, before running it', async () => {
@@ -125,7 +151,9 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
       expect(response.status).toBe(400);
       expect(response.body.errors[0].message).toMatch(/Cost limit of \d+ exceeded/);
       // Without credentials the same document is never read as JSON, let alone parsed as GraphQL.
-      const anonymous = await post(api.url, '/graphql', { query: `{ markets { results { ${'id '.repeat(150_000)}} } }` });
+      const anonymous = await post(api.url, '/graphql', {
+        query: `{ markets { results { ${'id '.repeat(150_000)}} } }`,
+      });
       expect(anonymous.status).toBe(401);
     });
 
@@ -140,7 +168,10 @@ describe('hostile input: unsafe text, free-form limits, strict body types', () =
       try {
         const errors = await new Promise<unknown[]>((resolve) => {
           client.subscribe(
-            { query: 'subscription S($id: String!) { projectStatusChanged(projectId: $id) { status { project } } }', variables: { id: NUL } },
+            {
+              query: 'subscription S($id: String!) { projectStatusChanged(projectId: $id) { status { project } } }',
+              variables: { id: NUL },
+            },
             { next: () => undefined, error: (error) => resolve(error as unknown[]), complete: () => resolve([]) },
           );
         });

@@ -17,9 +17,12 @@ describe('limits without holes', () => {
 
   const from = (address: string) => ({ 'x-forwarded-for': address });
   const list = (headers: Record<string, string>) => request(api.url, 'GET', '/v2/project/list?user=u', { headers });
-  const wrongSecretFor = (accessKey: string) => ({ 'x-service': JSON.stringify({ accessKey, accessSecret: `guess-${randomBytes(4).toString('hex')}` }) });
+  const wrongSecretFor = (accessKey: string) => ({
+    'x-service': JSON.stringify({ accessKey, accessSecret: `guess-${randomBytes(4).toString('hex')}` }),
+  });
   const unknownKey = () => wrongSecretFor(`ak_${randomBytes(12).toString('hex')}`);
-  const markets = (body: Record<string, unknown>, address: string) => post(api.url, '/api/v2/misc/get-market.php', body, from(address));
+  const markets = (body: Record<string, unknown>, address: string) =>
+    post(api.url, '/api/v2/misc/get-market.php', body, from(address));
 
   it('counts wrong secrets for a key held in the credential cache, and answers 429 once they are spent', async () => {
     const shop = await api.createClient('Shop whose key is cached');
@@ -27,7 +30,8 @@ describe('limits without holes', () => {
     expect((await list({ ...serviceHeader(shop.credentials.dev), ...from('198.51.100.1') })).status).toBe(200);
 
     const statuses = [];
-    for (let i = 0; i < 7; i++) statuses.push((await list({ ...wrongSecretFor(shop.credentials.dev.accessKey), ...from('203.0.113.1') })).status);
+    for (let i = 0; i < 7; i++)
+      statuses.push((await list({ ...wrongSecretFor(shop.credentials.dev.accessKey), ...from('203.0.113.1') })).status);
     expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429]);
     // The shop itself, from the same address, still gets in with its secret (the cache checked it).
     expect((await list({ ...serviceHeader(shop.credentials.dev), ...from('203.0.113.1') })).status).toBe(200);
@@ -47,7 +51,10 @@ describe('limits without holes', () => {
     expect(known.body.detail.replace(/\d+s$/, '')).toBe(unknown.body.detail.replace(/\d+s$/, ''));
 
     const query = { query: '{ markets { results { marketId } } }' };
-    const graphqlKnown = await post(api.url, '/graphql', query, { ...wrongSecretFor(shop.credentials.dev.accessKey), ...guesser });
+    const graphqlKnown = await post(api.url, '/graphql', query, {
+      ...wrongSecretFor(shop.credentials.dev.accessKey),
+      ...guesser,
+    });
     const graphqlUnknown = await post(api.url, '/graphql', query, { ...unknownKey(), ...guesser });
     expect([graphqlKnown.status, graphqlUnknown.status]).toEqual([429, 429]);
   });
@@ -55,18 +62,23 @@ describe('limits without holes', () => {
   it('counts eCommerce calls with a fresh garbage key each time against their address', async () => {
     // A body that fails validation before any key is checked: the address's request budget (RATE_LIMIT_MAX=4).
     const malformed = [];
-    for (let i = 0; i < 5; i++) malformed.push((await markets({ env: 'nope', key: randomBytes(8).toString('hex') }, '203.0.113.3')).status);
+    for (let i = 0; i < 5; i++)
+      malformed.push((await markets({ env: 'nope', key: randomBytes(8).toString('hex') }, '203.0.113.3')).status);
     expect(malformed).toEqual([400, 400, 400, 400, 429]);
 
     // A well-formed env with a garbage key and a bad field: the key is checked first (401), each a failure of the address.
     const guessed = [];
-    for (let i = 0; i < 6; i++) guessed.push((await markets({ env: 'dev', key: randomBytes(8).toString('hex'), latitude: 'north' }, '203.0.113.4')).status);
+    for (let i = 0; i < 6; i++)
+      guessed.push(
+        (await markets({ env: 'dev', key: randomBytes(8).toString('hex'), latitude: 'north' }, '203.0.113.4')).status,
+      );
     expect(guessed).toEqual([401, 401, 401, 401, 401, 429]);
   });
 
   it('counts requests for unknown routes against their address', async () => {
     const statuses = [];
-    for (let i = 0; i < 5; i++) statuses.push((await request(api.url, 'GET', `/no/such/route/${i}`, { headers: from('203.0.113.5') })).status);
+    for (let i = 0; i < 5; i++)
+      statuses.push((await request(api.url, 'GET', `/no/such/route/${i}`, { headers: from('203.0.113.5') })).status);
     expect(statuses).toEqual([404, 404, 404, 404, 429]);
     const limited = await request(api.url, 'POST', '/v2/nothing-here', { headers: from('203.0.113.5'), body: {} });
     expect(limited.status).toBe(429);
@@ -75,7 +87,7 @@ describe('limits without holes', () => {
     expect((await request(api.url, 'GET', '/no/such/route', { headers: from('203.0.113.6') })).status).toBe(404);
   });
 
-  it("spends one budget per shop and environment, whether it presents its eCommerce key or its X-Service", async () => {
+  it('spends one budget per shop and environment, whether it presents its eCommerce key or its X-Service', async () => {
     const shop = await api.createClient('Shop with two credentials');
     const dev = shop.credentials.dev;
     const answers = [

@@ -31,7 +31,8 @@ describe('published limits', () => {
 
   /** Every test spends its own client's budget. */
   const freshShop = (): Promise<IssuedClient> => api.createClient(`Limited shop ${crypto.randomUUID()}`);
-  const list = (auth: Record<string, string>) => request(api.url, 'GET', '/v2/project/list?user=someone', { headers: auth });
+  const list = (auth: Record<string, string>) =>
+    request(api.url, 'GET', '/v2/project/list?user=someone', { headers: auth });
 
   it('rate-limits each credential on its own, announcing the budget, then answering a 429 problem with Retry-After', async () => {
     const shop = await freshShop();
@@ -62,7 +63,12 @@ describe('published limits', () => {
     const shop = await freshShop();
     const body = { env: 'dev', key: shop.credentials.dev.apiKey };
     const markets = () => post(api.url, '/api/v2/misc/get-market.php', body);
-    expect([(await markets()).status, (await markets()).status, (await markets()).status, (await markets()).status]).toEqual([200, 200, 200, 429]);
+    expect([
+      (await markets()).status,
+      (await markets()).status,
+      (await markets()).status,
+      (await markets()).status,
+    ]).toEqual([200, 200, 200, 429]);
 
     const anonymous = [];
     for (let i = 0; i < 4; i++) anonymous.push((await request(api.url, 'GET', '/openapi.json')).status);
@@ -72,24 +78,43 @@ describe('published limits', () => {
 
   it('answers 413 to a body over BODY_LIMIT', async () => {
     const auth = serviceHeader((await freshShop()).credentials.dev);
-    const response = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, metadata: { note: 'x'.repeat(3000) } }, auth);
+    const response = await post(
+      api.url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, metadata: { note: 'x'.repeat(3000) } },
+      auth,
+    );
     expect(response.status).toBe(413);
     expect(response.body.code).toBe('PAYLOAD_TOO_LARGE');
   });
 
   it('refuses GraphQL operations over the depth and alias limits before running them', async () => {
     const auth = serviceHeader((await freshShop()).credentials.dev);
-    const deep = await post(api.url, '/graphql', { query: '{ projects(user: "u") { edges { node { product { sku } } } } }' }, auth);
+    const deep = await post(
+      api.url,
+      '/graphql',
+      { query: '{ projects(user: "u") { edges { node { product { sku } } } } }' },
+      auth,
+    );
     expect(deep.status).toBe(400);
     expect(deep.body.errors[0].message).toMatch(/depth limit of 4/);
-    const aliased = await post(api.url, '/graphql', { query: '{ a: markets { results { id } } b: markets { results { id } } c: markets { results { id } } }' }, auth);
+    const aliased = await post(
+      api.url,
+      '/graphql',
+      { query: '{ a: markets { results { id } } b: markets { results { id } } c: markets { results { id } } }' },
+      auth,
+    );
     expect(aliased.status).toBe(400);
     expect(aliased.body.errors[0].message).toMatch(/Aliases limit of 2/i);
   });
 
   it('caps first on every top-level connection, naming first', async () => {
     const auth = serviceHeader((await freshShop()).credentials.dev);
-    for (const query of ['{ projects(user: "u", first: 101) { edges { cursor } } }', '{ orders(first: 101) { edges { cursor } } }', '{ campaigns(first: 101) { edges { cursor } } }']) {
+    for (const query of [
+      '{ projects(user: "u", first: 101) { edges { cursor } } }',
+      '{ orders(first: 101) { edges { cursor } } }',
+      '{ campaigns(first: 101) { edges { cursor } } }',
+    ]) {
       const { body } = await post(api.url, '/graphql', { query }, auth);
       expect(body.errors?.[0]?.message, query).toMatch(/^first: must be from 1 to 100/);
     }
@@ -99,11 +124,23 @@ describe('published limits', () => {
     const shop = await freshShop();
     const { accessKey, accessSecret } = shop.credentials.dev;
     expect((await list(serviceHeader(shop.credentials.dev))).status).toBe(200);
-    const socket = createClient({ url: `${api.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { accessKey, accessSecret }, retryAttempts: 0 });
+    const socket = createClient({
+      url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { accessKey, accessSecret },
+      retryAttempts: 0,
+    });
     sockets.push(socket);
     const run = () =>
       new Promise<string>((resolve) => {
-        socket.subscribe({ query: '{ markets { results { marketId } } }' }, { next: () => resolve('answered'), error: (error) => resolve(JSON.stringify(error)), complete: () => undefined });
+        socket.subscribe(
+          { query: '{ markets { results { marketId } } }' },
+          {
+            next: () => resolve('answered'),
+            error: (error) => resolve(JSON.stringify(error)),
+            complete: () => undefined,
+          },
+        );
       });
     expect(await run()).toBe('answered');
     expect(await run()).toBe('answered');
@@ -115,12 +152,28 @@ describe('published limits', () => {
 
   it("gives an editor link a budget and socket caps of its own: an end user cannot use up the shop's", async () => {
     const shop = await freshShop();
-    const generated = await post(api.url, '/v2/generate', { userId: 'end-user', sku: 'PB-HC-15-S', psp: 'local', marketId: 0 }, serviceHeader(shop.credentials.dev));
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { userId: 'end-user', sku: 'PB-HC-15-S', psp: 'local', marketId: 0 },
+      serviceHeader(shop.credentials.dev),
+    );
     expect(generated.status).toBe(200);
     const link = editorCredentialsOf(generated.body.url);
     const { projectId } = link;
-    const asEditor = () => post(api.url, '/graphql', { query: 'query ($id: String!) { project(id: $id) { id } }', variables: { id: projectId } }, editorHeaders(link));
-    expect([(await asEditor()).status, (await asEditor()).status, (await asEditor()).status, (await asEditor()).status]).toEqual([200, 200, 200, 429]);
+    const asEditor = () =>
+      post(
+        api.url,
+        '/graphql',
+        { query: 'query ($id: String!) { project(id: $id) { id } }', variables: { id: projectId } },
+        editorHeaders(link),
+      );
+    expect([
+      (await asEditor()).status,
+      (await asEditor()).status,
+      (await asEditor()).status,
+      (await asEditor()).status,
+    ]).toEqual([200, 200, 200, 429]);
     // The shop spent one request (generate) of its 3.
     expect((await list(serviceHeader(shop.credentials.dev))).headers.get('ratelimit-remaining')).toBe('1');
 
@@ -133,7 +186,10 @@ describe('published limits', () => {
           connectionParams,
           retryAttempts: 0,
           lazy: false,
-          on: { connected: () => resolve('connected'), closed: (event) => resolve(`closed ${(event as { code: number }).code}`) },
+          on: {
+            connected: () => resolve('connected'),
+            closed: (event) => resolve(`closed ${(event as { code: number }).code}`),
+          },
         });
         sockets.push(socket);
       });
@@ -159,7 +215,11 @@ describe('published limits', () => {
       new Promise<string>((resolve) => {
         socket.subscribe(
           { query: 'subscription { projectStatusChanged(user: "someone") { status { project } } }' },
-          { next: () => undefined, error: (error) => resolve(JSON.stringify(error)), complete: () => resolve('complete') },
+          {
+            next: () => undefined,
+            error: (error) => resolve(JSON.stringify(error)),
+            complete: () => resolve('complete'),
+          },
         );
         setTimeout(() => resolve('running'), 1000);
       });

@@ -16,7 +16,13 @@ interface Run {
 
 /** An npm script as an operator types it, on the embedded PostgreSQL (no DATABASE_URL) of `dataDir`. */
 function npm(args: string[], env: Record<string, string>): Promise<Run> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'warn', NODE_ENV: 'development', HOST: '127.0.0.1', ...env };
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'warn',
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    ...env,
+  };
   delete childEnv.DATABASE_URL;
   delete childEnv.TEMPORAL_ADDRESS;
   const child = spawn('npm', args, { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,12 +47,16 @@ describe('operator tools beside a service running on its embedded PostgreSQL', (
     // PostgreSQL runs as its own system user when we are root; it must reach the data directories.
     await chmod(dataDir, 0o755);
     await chmod(otherDataDir, 0o755);
-    service = await startServiceProcess({ DATA_DIR: dataDir, PORT: '0', DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined }, 120_000);
+    service = await startServiceProcess(
+      { DATA_DIR: dataDir, PORT: '0', DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined },
+      120_000,
+    );
   }, 150_000);
 
   afterAll(async () => {
     await service?.stop();
-    for (const dir of [dataDir, otherDataDir]) if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
+    for (const dir of [dataDir, otherDataDir])
+      if (dir) await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   });
 
   it("the CLI uses the service's database: lists clients and sets shop origins the running editor then allows", async () => {
@@ -55,7 +65,12 @@ describe('operator tools beside a service running on its embedded PostgreSQL', (
     expect(list.code).toBe(0);
     expect(JSON.parse(list.stdout).map((client: { clientId: string }) => client.clientId)).toContain(demo.clientId);
 
-    const generated = await post(service.url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0 }, serviceHeader(demo.credentials.dev));
+    const generated = await post(
+      service.url,
+      '/v2/generate',
+      { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0 },
+      serviceHeader(demo.credentials.dev),
+    );
     expect(generated.status).toBe(200);
     const projectId = new URL(generated.body.url).searchParams.get('id')!;
     const framers = async () => {
@@ -64,22 +79,42 @@ describe('operator tools beside a service running on its embedded PostgreSQL', (
     };
     expect(await framers()).toBe("'none'");
 
-    const origins = await npm(['run', '--silent', 'cli', '--', 'client', 'shop-origins', '--client', demo.clientId, '--origin', 'https://shop.example'], {
-      DATA_DIR: dataDir,
-    });
+    const origins = await npm(
+      [
+        'run',
+        '--silent',
+        'cli',
+        '--',
+        'client',
+        'shop-origins',
+        '--client',
+        demo.clientId,
+        '--origin',
+        'https://shop.example',
+      ],
+      {
+        DATA_DIR: dataDir,
+      },
+    );
     expect(origins.code).toBe(0);
     expect(origins.stdout).toBe(`shop origins of ${demo.clientId}: https://shop.example\n`);
     // Read per request from the database both share: no restart, no cache to wait for.
     expect(await framers()).toBe('https://shop.example');
     // The CLI left the service's PostgreSQL running: the service still answers from its database.
-    expect((await post(service.url, '/api/v2/misc/get-market.php', { env: 'dev', key: demo.credentials.dev.apiKey })).status).toBe(200);
+    expect(
+      (await post(service.url, '/api/v2/misc/get-market.php', { env: 'dev', key: demo.credentials.dev.apiKey })).status,
+    ).toBe(200);
   }, 120_000);
 
   it('a second npm start on the same DATA_DIR says what runs where and exits non-zero, without a stack trace', async () => {
     const twin = await npm(['start'], { DATA_DIR: dataDir, PORT: '0' });
     expect(twin.code).not.toBe(0);
     // The pid is the service's node process (tsx runs it as a child of its own).
-    expect(twin.stderr).toMatch(new RegExp(`A photobook service is already running on DATA_DIR ${dataDir}: pid \\d+, listening at ${service.url} `));
+    expect(twin.stderr).toMatch(
+      new RegExp(
+        `A photobook service is already running on DATA_DIR ${dataDir}: pid \\d+, listening at ${service.url} `,
+      ),
+    );
     expect(twin.stderr).not.toMatch(STACK_FRAME);
     expect((await request(service.url, 'GET', '/healthz')).status).toBe(200);
   }, 120_000);

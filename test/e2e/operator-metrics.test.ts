@@ -88,10 +88,16 @@ describe('metrics an operator pages on', () => {
     expect((await post(api.url, '/v2/print', printBody('metrics-1', projectId), dev)).status).toBe(200);
     await waitFor(async () => (await lineStatus('metrics-1', dev)) === 'complete', 150_000, 'metrics-1 complete');
     // The receiver refused the first event once; the events after it were delivered.
-    const delivered = await waitFor(async () => {
-      const now = await metrics();
-      return grew(before, now, 'photobook_webhook_deliveries_total', { outcome: 'delivered' }) >= 14 ? now : undefined;
-    }, 60_000, '14 events delivered');
+    const delivered = await waitFor(
+      async () => {
+        const now = await metrics();
+        return grew(before, now, 'photobook_webhook_deliveries_total', { outcome: 'delivered' }) >= 14
+          ? now
+          : undefined;
+      },
+      60_000,
+      '14 events delivered',
+    );
     expect(grew(before, delivered, 'photobook_webhook_deliveries_total', { outcome: 'failed_attempt' })).toBe(1);
     expect(grew(before, delivered, 'photobook_webhook_deliveries_total', { outcome: 'gave_up' })).toBe(0);
 
@@ -117,10 +123,14 @@ describe('metrics an operator pages on', () => {
     expect(after.value('photobook_flow_failures_total', { flow: 'printFulfilment' }) ?? 0).toBe(0);
 
     // Deployment-wide gauges, read from the database at scrape time (cached for 5 s).
-    const settled = await waitFor(async () => {
-      const now = await metrics();
-      return now.value('photobook_order_lines', { status: 'complete' }) === 1 ? now : undefined;
-    }, 15_000, 'the complete line counted');
+    const settled = await waitFor(
+      async () => {
+        const now = await metrics();
+        return now.value('photobook_order_lines', { status: 'complete' }) === 1 ? now : undefined;
+      },
+      15_000,
+      'the complete line counted',
+    );
     expect(settled.value('photobook_order_lines', { status: 'rendering' })).toBe(0);
     expect(settled.samples.filter((sample) => sample.name === 'photobook_order_lines').length).toBeGreaterThan(20);
     for (const queue of QUEUE_NAMES) {
@@ -142,21 +152,29 @@ describe('metrics an operator pages on', () => {
     const sent = await post(api.url, '/graphql', { query: 'mutation { sendTestWebhook { webhookId } }' }, dev);
     expect(sent.body.errors).toBeUndefined();
     // Between its retries the delivery is pending, and ages.
-    const lagging = await waitFor(async () => {
-      const now = await metrics();
-      const pending = now.value('photobook_webhook_pending_deliveries', { env: 'dev' }) ?? 0;
-      const oldest = now.value('photobook_webhook_oldest_pending_seconds', { env: 'dev' }) ?? 0;
-      return pending >= 1 && oldest > 1 ? now : undefined;
-    }, 30_000, 'the delivery pending and lagging');
+    const lagging = await waitFor(
+      async () => {
+        const now = await metrics();
+        const pending = now.value('photobook_webhook_pending_deliveries', { env: 'dev' }) ?? 0;
+        const oldest = now.value('photobook_webhook_oldest_pending_seconds', { env: 'dev' }) ?? 0;
+        return pending >= 1 && oldest > 1 ? now : undefined;
+      },
+      30_000,
+      'the delivery pending and lagging',
+    );
     expect(lagging.value('photobook_webhook_oldest_pending_seconds', { env: 'dev' })).toBeLessThan(60);
     // WEBHOOK_RETRIES (3) retries after 2, 4 and 8 s, then given up: the delivery, then its flow's end.
-    const gaveUp = await waitFor(async () => {
-      const now = await metrics();
-      const ended = { flow: 'webhookDelivery', reason: 'gave_up' };
-      const flowEnded = grew(before, now, 'photobook_flow_failures_total', ended);
-      const givenUp = grew(before, now, 'photobook_webhook_deliveries_total', { outcome: 'gave_up' });
-      return flowEnded === 1 && givenUp === 1 ? now : undefined;
-    }, 60_000, 'the delivery given up');
+    const gaveUp = await waitFor(
+      async () => {
+        const now = await metrics();
+        const ended = { flow: 'webhookDelivery', reason: 'gave_up' };
+        const flowEnded = grew(before, now, 'photobook_flow_failures_total', ended);
+        const givenUp = grew(before, now, 'photobook_webhook_deliveries_total', { outcome: 'gave_up' });
+        return flowEnded === 1 && givenUp === 1 ? now : undefined;
+      },
+      60_000,
+      'the delivery given up',
+    );
     expect(grew(before, gaveUp, 'photobook_webhook_deliveries_total', { outcome: 'failed_attempt' })).toBe(4);
     expect(receiver.received.filter((r) => r.path === '/down')).toHaveLength(4);
     // Nothing waits any more: the lag is back to 0 once the cached reading expires.
@@ -169,11 +187,15 @@ describe('metrics an operator pages on', () => {
     const { prod } = await shopWith('Live shop');
     const projectId = await editableProject(api, prod, { email: 'live@example.com', photos: [photos.url('/a.jpg')] });
     expect((await post(api.url, '/v2/print', printBody('metrics-live-1', projectId), prod)).status).toBe(200);
-    const failing = await waitFor(async () => {
-      const now = await metrics();
-      const unavailable = { printer: 'http', operation: 'submit', reason: 'unavailable' };
-      return grew(before, now, 'photobook_printer_errors_total', unavailable) >= 1 ? now : undefined;
-    }, 150_000, 'a printer error counted');
+    const failing = await waitFor(
+      async () => {
+        const now = await metrics();
+        const unavailable = { printer: 'http', operation: 'submit', reason: 'unavailable' };
+        return grew(before, now, 'photobook_printer_errors_total', unavailable) >= 1 ? now : undefined;
+      },
+      150_000,
+      'a printer error counted',
+    );
     // Live renders ran on their own queue; the sandbox printer had no error.
     expect(grew(before, failing, 'photobook_render_duration_seconds_count', { kind: 'print_page' })).toBeGreaterThan(0);
     expect(failing.value('photobook_printer_errors_total', { printer: 'sandbox' })).toBeUndefined();

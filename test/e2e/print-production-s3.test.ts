@@ -42,10 +42,17 @@ describe('print production with the files in S3', () => {
   beforeAll(async () => {
     s3 = await startS3TestServer({ prefix: 'shop' });
     api = await startTestService({ ...s3.env, ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '100ms' });
-    bucket = new S3Client({ endpoint: s3.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey } });
+    bucket = new S3Client({
+      endpoint: s3.endpoint,
+      region: 'us-east-1',
+      forcePathStyle: true,
+      credentials: { accessKeyId: s3.accessKeyId, secretAccessKey: s3.secretAccessKey },
+    });
     photos = await startPhotoServer({
       '/a.jpg': { body: await makePhoto({ width: 2600, height: 3500, takenAt: '2024:07:01 10:00:00' }) },
-      '/b.jpg': { body: await makePhoto({ width: 2600, height: 3500, colour: '#c0392b', takenAt: '2024:07:02 10:00:00' }) },
+      '/b.jpg': {
+        body: await makePhoto({ width: 2600, height: 3500, colour: '#c0392b', takenAt: '2024:07:02 10:00:00' }),
+      },
     });
   });
   afterAll(async () => {
@@ -57,7 +64,10 @@ describe('print production with the files in S3', () => {
 
   it('builds, renders and assembles a book whose files all live in the bucket', async () => {
     const owner = serviceHeader((await api.createClient('S3 shop')).credentials.dev);
-    const projectId = await editableProject(api, owner, { email: 's3@example.com', photos: [photos.url('/a.jpg'), photos.url('/b.jpg')] });
+    const projectId = await editableProject(api, owner, {
+      email: 's3@example.com',
+      photos: [photos.url('/a.jpg'), photos.url('/b.jpg')],
+    });
     expect((await post(api.url, '/v2/print', printBody('s3-order-1', projectId), owner)).status).toBe(200);
     const printFiles = () => request(api.url, 'GET', '/v2/order/print-files?orderId=s3-order-1', { headers: owner });
     await waitFor(async () => (await printFiles()).body.lines?.[0]?.printFiles !== undefined, 120_000, 'print files');
@@ -94,7 +104,9 @@ describe('print production with the files in S3', () => {
     expect(Buffer.from(await head.arrayBuffer()).toString()).toBe('%PDF-');
 
     // Originals, thumbnails, the preview and the rendered pages are in the bucket too; the local disk holds none.
-    const keys = ((await bucket.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'shop/' }))).Contents ?? []).map((object) => object.Key!);
+    const keys = (
+      (await bucket.send(new ListObjectsV2Command({ Bucket: s3.bucket, Prefix: 'shop/' }))).Contents ?? []
+    ).map((object) => object.Key!);
     expect(keys.filter((key) => /\/photos\//.test(key)).length).toBeGreaterThanOrEqual(2);
     expect(keys.some((key) => key.endsWith('/preview.jpg'))).toBe(true);
     expect(keys.filter((key) => /\/pages\/\d{4}\.jpg$/.test(key))).toHaveLength(pages);

@@ -14,12 +14,22 @@ interface Ending {
  * A client that sends its request line and headers at once, then its body one byte every
  * `everyMs`: a body that would take far longer than any timeout to arrive (`Content-Length` 60000, under every body limit).
  */
-function trickle(baseUrl: string, path: string, headers: Record<string, string>, options: { waitMs: number; everyMs?: number }): Promise<Ending> {
+function trickle(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  options: { waitMs: number; everyMs?: number },
+): Promise<Ending> {
   const { port } = new URL(baseUrl);
   return new Promise((resolve) => {
     const socket = net.connect(Number(port), '127.0.0.1');
     let answer = '';
-    const head = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': '60000', ...headers })
+    const head = Object.entries({
+      host: `127.0.0.1:${port}`,
+      'content-type': 'application/json',
+      'content-length': '60000',
+      ...headers,
+    })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n{`);
@@ -38,13 +48,26 @@ function trickle(baseUrl: string, path: string, headers: Record<string, string>,
 }
 
 /** A body sent in `pieces` writes `pauseMs` apart, then the answer's status line. */
-function paced(baseUrl: string, path: string, headers: Record<string, string>, body: string, pieces: number, pauseMs: number): Promise<string> {
+function paced(
+  baseUrl: string,
+  path: string,
+  headers: Record<string, string>,
+  body: string,
+  pieces: number,
+  pauseMs: number,
+): Promise<string> {
   const { port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const socket = net.connect(Number(port), '127.0.0.1');
     let answer = '';
     const bytes = Buffer.from(body);
-    const head = Object.entries({ host: `127.0.0.1:${port}`, 'content-type': 'application/json', 'content-length': String(bytes.length), connection: 'close', ...headers })
+    const head = Object.entries({
+      host: `127.0.0.1:${port}`,
+      'content-type': 'application/json',
+      'content-length': String(bytes.length),
+      connection: 'close',
+      ...headers,
+    })
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     socket.write(`POST ${path} HTTP/1.1\r\n${head}\r\n`);
@@ -94,8 +117,16 @@ describe('request timeouts', () => {
 
   it('reads a body that arrives in pieces within the timeout', async () => {
     const shop = await api.createClient('Patient shop');
-    const body = JSON.stringify({ sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'someone', metadata: { note: 'x'.repeat(12_000) } });
-    expect(await paced(api.url, '/v2/generate', serviceHeader(shop.credentials.dev), body, 4, 150)).toBe('HTTP/1.1 200 OK');
+    const body = JSON.stringify({
+      sku: 'PB-HC-15-S',
+      psp: 'local',
+      marketId: 0,
+      userId: 'someone',
+      metadata: { note: 'x'.repeat(12_000) },
+    });
+    expect(await paced(api.url, '/v2/generate', serviceHeader(shop.credentials.dev), body, 4, 150)).toBe(
+      'HTTP/1.1 200 OK',
+    );
   });
 });
 

@@ -38,10 +38,20 @@ describe('limits and subscriptions across two service processes', () => {
   const start = async () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-shared-limits-'));
     dataDirs.push(dataDir);
-    return startServiceProcess({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: '0', TEMPORAL_ADDRESS: undefined, LIMITS_STORE: undefined, CREDENTIAL_PEPPER: PEPPER, ...LIMITS });
+    return startServiceProcess({
+      DATABASE_URL: database.url,
+      DATA_DIR: dataDir,
+      PORT: '0',
+      TEMPORAL_ADDRESS: undefined,
+      LIMITS_STORE: undefined,
+      CREDENTIAL_PEPPER: PEPPER,
+      ...LIMITS,
+    });
   };
-  const freshShop = (): Promise<IssuedClient> => new ClientAdmin(orm.em.fork(), PEPPER).create(`Spread shop ${crypto.randomUUID()}`);
-  const list = (service: ServiceProcess, auth: Record<string, string>) => request(service.url, 'GET', '/v2/project/list?user=someone', { headers: auth });
+  const freshShop = (): Promise<IssuedClient> =>
+    new ClientAdmin(orm.em.fork(), PEPPER).create(`Spread shop ${crypto.randomUUID()}`);
+  const list = (service: ServiceProcess, auth: Record<string, string>) =>
+    request(service.url, 'GET', '/v2/project/list?user=someone', { headers: auth });
 
   function connect(service: ServiceProcess, shop: IssuedClient, onClosed?: (code: number) => void): Client {
     const { accessKey, accessSecret } = shop.credentials.dev;
@@ -61,7 +71,11 @@ describe('limits and subscriptions across two service processes', () => {
     return new Promise((resolve) => {
       socket.subscribe(
         { query: `subscription { projectStatusChanged(user: "${user}") { projectId status { project } } }` },
-        { next: (result) => events.push(result.data ?? result.errors), error: (error) => resolve(JSON.stringify(error)), complete: () => resolve('complete') },
+        {
+          next: (result) => events.push(result.data ?? result.errors),
+          error: (error) => resolve(JSON.stringify(error)),
+          complete: () => resolve('complete'),
+        },
       );
       setTimeout(() => resolve('running'), 1000);
     });
@@ -88,7 +102,18 @@ describe('limits and subscriptions across two service processes', () => {
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await list(a, auth), await list(b, auth));
     expect(answers.map((answer) => answer.status)).toEqual(Array(10).fill(200));
-    expect(answers.map((answer) => answer.headers.get('ratelimit-remaining'))).toEqual(['9', '8', '7', '6', '5', '4', '3', '2', '1', '0']);
+    expect(answers.map((answer) => answer.headers.get('ratelimit-remaining'))).toEqual([
+      '9',
+      '8',
+      '7',
+      '6',
+      '5',
+      '4',
+      '3',
+      '2',
+      '1',
+      '0',
+    ]);
 
     for (const service of [a, b]) {
       const limited = await list(service, auth);
@@ -134,10 +159,16 @@ describe('limits and subscriptions across two service processes', () => {
     const events: any[] = [];
     expect(await subscribe(connect(a, shop), 'subscriber-1', events)).toBe('running');
 
-    const deleted = await post(b.url, '/v2/project/delete', { user: 'subscriber-1', type: 'sync', ids: [projectId] }, serviceHeader(shop.credentials.dev));
+    const deleted = await post(
+      b.url,
+      '/v2/project/delete',
+      { user: 'subscriber-1', type: 'sync', ids: [projectId] },
+      serviceHeader(shop.credentials.dev),
+    );
     expect(deleted.status).toBe(200);
     const deadline = Date.now() + 10_000;
-    while (!events.some((event) => event?.projectStatusChanged?.projectId === projectId) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (!events.some((event) => event?.projectStatusChanged?.projectId === projectId) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(events).toContainEqual({ projectStatusChanged: expect.objectContaining({ projectId }) });
   });
 
@@ -159,7 +190,10 @@ async function seedProject(databaseUrl: string, clientId: string, user: string):
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    await db.query(`INSERT INTO end_users (id, client_id, env, external_id, created_at) VALUES (gen_random_uuid(), $1, 'dev', $2, now())`, [clientId, user]);
+    await db.query(
+      `INSERT INTO end_users (id, client_id, env, external_id, created_at) VALUES (gen_random_uuid(), $1, 'dev', $2, now())`,
+      [clientId, user],
+    );
     await db.query(
       `INSERT INTO projects (id, client_id, env, owner_id, product_id, market_id, sku, psp, language, layout_type,
                              e_commerce_plugin, metadata, custom, status, photos_status, title, ordered, created_at, updated_at, expires_at)

@@ -3,7 +3,21 @@ import { buildSchema, type GraphQLObjectType } from 'graphql';
 import { createClient, type Client as WsClient } from 'graphql-ws';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { Campaign, CampaignRow, EndUser, Market, Order, OrderLine, Photo, Product, Project, StatusEvent, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../../src/db/entities';
+import {
+  Campaign,
+  CampaignRow,
+  EndUser,
+  Market,
+  Order,
+  OrderLine,
+  Photo,
+  Product,
+  Project,
+  StatusEvent,
+  WebhookAttempt,
+  WebhookDelivery,
+  WebhookEndpoint,
+} from '../../src/db/entities';
 import { ACROSS_TENANTS, scopeToTenant, TENANT_FILTER } from '../../src/db/tenant-filter';
 import { recordStatusChange, type StatusChange } from '../../src/events/status-event-log';
 import { loadDemoCatalogue, replaceCatalogue } from '../../src/services/catalogue/catalogue-import';
@@ -107,7 +121,10 @@ function expectNotFound(response: JsonResponse, path?: string): void {
 }
 
 function expectGraphqlNotFound(result: { data?: any; errors?: any[] }): void {
-  expect(result.errors?.map((e) => e.extensions?.code), JSON.stringify(result)).toEqual(['NOT_FOUND']);
+  expect(
+    result.errors?.map((e) => e.extensions?.code),
+    JSON.stringify(result),
+  ).toEqual(['NOT_FOUND']);
   expect(result.data ?? null).toBeNull();
 }
 
@@ -126,31 +143,50 @@ function expectNoCatalogueOfB(answer: unknown): void {
 const generateBody = (user: Record<string, string>) => ({ sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, ...user });
 const userOf = (owner: Owner): Record<string, string>[] => [{ userId: owner.userId }, { email: owner.email }];
 
-const PROJECT_FIELDS = 'id title endUserId status { project photos } product { sku marketId } photos { id } preflight { printable }';
-const ORDER_FIELDS = 'orderId email lines { projectId status printFiles { coverPdfUrl interiorPdfUrl pdfUrl manifestUrl pages } }';
+const PROJECT_FIELDS =
+  'id title endUserId status { project photos } product { sku marketId } photos { id } preflight { printable }';
+const ORDER_FIELDS =
+  'orderId email lines { projectId status printFiles { coverPdfUrl interiorPdfUrl pdfUrl manifestUrl pages } }';
 
 /** A CSV nobody serves: a campaign started with it fails at once, which is all the matrix needs of it. */
 const UNREACHABLE_CSV = 'http://127.0.0.1:9/campaign.csv';
 const ownerWebhookUrl = (owner: Owner) => `http://127.0.0.1:9/webhook-of-${owner.partition.name}`;
-const campaignOf = (owner: Owner) => owner.seeded['POST /v2/campaign/auto-generate'] as { campaignId: string; deliveryId: string; projects: string[] };
+const campaignOf = (owner: Owner) =>
+  owner.seeded['POST /v2/campaign/auto-generate'] as { campaignId: string; deliveryId: string; projects: string[] };
 
 /**
  * The owner's campaign (its CSV unreachable, so it fails) and a webhook delivery of the owner's (a
  * duplicated project's callback, sent once the copy is built), made through the API.
  */
-async function seedCampaignAndDelivery(owner: Partition): Promise<{ campaignId: string; deliveryId: string; projects: string[] }> {
-  const webhook = await graphql(owner, 'mutation ($url: String!) { setWebhook(url: $url) { url } }', { url: `http://127.0.0.1:9/webhook-of-${owner.name}` });
+async function seedCampaignAndDelivery(
+  owner: Partition,
+): Promise<{ campaignId: string; deliveryId: string; projects: string[] }> {
+  const webhook = await graphql(owner, 'mutation ($url: String!) { setWebhook(url: $url) { url } }', {
+    url: `http://127.0.0.1:9/webhook-of-${owner.name}`,
+  });
   expect(webhook.errors).toBeUndefined();
   const started = await post(api.url, '/v2/campaign/auto-generate', { csvUrl: UNREACHABLE_CSV }, pwa(owner));
   expect(started.status, JSON.stringify(started.body)).toBe(200);
   const [campaignId] = /cmp_[A-Za-z0-9]+/.exec(started.body.message) ?? [];
   expect(campaignId).toBeDefined();
   const source = await editableProject(api, pwa(owner), { userId: 'b-user', sku: 'PB-SC-15-S' });
-  const copy = await post(api.url, '/v2/project/duplicate', { id: source, callback: 'http://127.0.0.1:9/callback' }, pwa(owner));
+  const copy = await post(
+    api.url,
+    '/v2/project/duplicate',
+    { id: source, callback: 'http://127.0.0.1:9/callback' },
+    pwa(owner),
+  );
   expect(copy.status, JSON.stringify(copy.body)).toBe(200);
   const db = (await api.orm()).em.getConnection();
   const deliveryId = await waitFor(
-    async () => (await db.execute('SELECT id FROM webhook_deliveries WHERE client_id = ? AND env = ? AND project_id = ?', [owner.clientId, owner.env, copy.body.id]))[0]?.id as string | undefined,
+    async () =>
+      (
+        await db.execute('SELECT id FROM webhook_deliveries WHERE client_id = ? AND env = ? AND project_id = ?', [
+          owner.clientId,
+          owner.env,
+          copy.body.id,
+        ])
+      )[0]?.id as string | undefined,
     120_000,
     `${owner.name} callback delivery`,
   );
@@ -173,7 +209,12 @@ const PROBES: Probe[] = [
       if (sameClient(caller, owner)) return; // the catalogue is the client's, shared by dev and prod
       const sku = await post(api.url, '/v2/generate', generateBody({ userId: 'a-user', sku: B_ONLY_SKU }), pwa(caller));
       expect([sku.status, sku.body.code]).toEqual([422, 'UNKNOWN_SKU']);
-      const market = await post(api.url, '/v2/generate', { ...generateBody({ userId: 'a-user' }), marketId: B_ONLY_MARKET }, pwa(caller));
+      const market = await post(
+        api.url,
+        '/v2/generate',
+        { ...generateBody({ userId: 'a-user' }), marketId: B_ONLY_MARKET },
+        pwa(caller),
+      );
       expect([market.status, market.body.code]).toEqual([422, 'UNKNOWN_MARKET']);
     },
   },
@@ -181,29 +222,39 @@ const PROBES: Probe[] = [
     operation: 'GET /v2/project/list',
     async attempt(caller, owner) {
       for (const user of [owner.userId, owner.email]) {
-        const response = await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(user)}`, { headers: pwa(caller) });
+        const response = await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(user)}`, {
+          headers: pwa(caller),
+        });
         expect(response.status).toBe(200);
-        expectOnlyOwn(response.body.data.map((p: { id: string }) => p.id), caller.own.projects, owner.projects);
+        expectOnlyOwn(
+          response.body.data.map((p: { id: string }) => p.id),
+          caller.own.projects,
+          owner.projects,
+        );
       }
     },
   },
   {
     operation: 'GET /v2/project/status',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectNotFound(await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: pwa(caller) }), 'id');
+      for (const id of owner.projects)
+        expectNotFound(await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: pwa(caller) }), 'id');
     },
   },
   {
     operation: 'GET /v2/project/preflight',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectNotFound(await request(api.url, 'GET', `/v2/project/preflight?id=${id}`, { headers: pwa(caller) }), 'id');
+      for (const id of owner.projects)
+        expectNotFound(await request(api.url, 'GET', `/v2/project/preflight?id=${id}`, { headers: pwa(caller) }), 'id');
     },
   },
   {
     operation: 'GET /v2/product/cover-dimensions',
     async attempt(caller, owner) {
       if (sameClient(caller, owner)) return; // the catalogue is the client's, shared by dev and prod
-      const response = await request(api.url, 'GET', `/v2/product/cover-dimensions?sku=${B_ONLY_SKU}&pages=24`, { headers: pwa(caller) });
+      const response = await request(api.url, 'GET', `/v2/product/cover-dimensions?sku=${B_ONLY_SKU}&pages=24`, {
+        headers: pwa(caller),
+      });
       expect([response.status, response.body.code]).toEqual([422, 'UNKNOWN_SKU']);
     },
   },
@@ -211,7 +262,12 @@ const PROBES: Probe[] = [
     operation: 'GET /v2/order/print-files',
     async attempt(caller, owner) {
       for (const { orderId, projectId } of owner.orders) {
-        expectNotFound(await request(api.url, 'GET', `/v2/order/print-files?orderId=${encodeURIComponent(orderId)}`, { headers: pwa(caller) }), 'orderId');
+        expectNotFound(
+          await request(api.url, 'GET', `/v2/order/print-files?orderId=${encodeURIComponent(orderId)}`, {
+            headers: pwa(caller),
+          }),
+          'orderId',
+        );
         const one = `/v2/order/print-files?orderId=${encodeURIComponent(orderId)}&projectId=${projectId}`;
         expectNotFound(await request(api.url, 'GET', one, { headers: pwa(caller) }), 'orderId');
       }
@@ -220,25 +276,45 @@ const PROBES: Probe[] = [
   {
     operation: 'GET /v2/order',
     async attempt(caller, owner) {
-      for (const { orderId } of owner.orders) expectNotFound(await request(api.url, 'GET', `/v2/order?orderId=${encodeURIComponent(orderId)}`, { headers: pwa(caller) }), 'orderId');
+      for (const { orderId } of owner.orders)
+        expectNotFound(
+          await request(api.url, 'GET', `/v2/order?orderId=${encodeURIComponent(orderId)}`, { headers: pwa(caller) }),
+          'orderId',
+        );
     },
   },
   {
     operation: 'GET /v2/order/list',
     async attempt(caller, owner) {
       const byId = owner.orders.map((o) => `?orderId=${encodeURIComponent(o.orderId)}`);
-      const filters = ['', `?email=${encodeURIComponent(owner.email)}`, '?status=waiting', '?status=complete', '?customer=lovelace'];
+      const filters = [
+        '',
+        `?email=${encodeURIComponent(owner.email)}`,
+        '?status=waiting',
+        '?status=complete',
+        '?customer=lovelace',
+      ];
       for (const query of [...filters, ...byId]) {
         const response = await request(api.url, 'GET', `/v2/order/list${query}`, { headers: pwa(caller) });
         expect(response.status).toBe(200);
-        expectOnlyOwn(response.body.data.map((o: { orderId: string }) => o.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
+        expectOnlyOwn(
+          response.body.data.map((o: { orderId: string }) => o.orderId),
+          caller.own.orders,
+          owner.orders.map((o) => o.orderId),
+        );
       }
     },
   },
   {
     operation: 'GET /v2/order/actions',
     async attempt(caller, owner) {
-      for (const { orderId } of owner.orders) expectNotFound(await request(api.url, 'GET', `/v2/order/actions?orderId=${encodeURIComponent(orderId)}`, { headers: pwa(caller) }), 'orderId');
+      for (const { orderId } of owner.orders)
+        expectNotFound(
+          await request(api.url, 'GET', `/v2/order/actions?orderId=${encodeURIComponent(orderId)}`, {
+            headers: pwa(caller),
+          }),
+          'orderId',
+        );
     },
   },
   {
@@ -246,20 +322,31 @@ const PROBES: Probe[] = [
     async attempt(caller, owner) {
       for (const { orderId, projectId } of owner.orders) {
         expectNotFound(await post(api.url, '/v2/order/cancel', { orderId }, pwa(caller)), 'orderId');
-        expectNotFound(await post(api.url, '/v2/order/cancel', { orderId, projectIds: [projectId] }, pwa(caller)), 'orderId');
+        expectNotFound(
+          await post(api.url, '/v2/order/cancel', { orderId, projectIds: [projectId] }, pwa(caller)),
+          'orderId',
+        );
       }
     },
   },
   {
     operation: 'POST /v2/order/update-recipient',
     async attempt(caller, owner) {
-      for (const { orderId, body } of owner.orders) expectNotFound(await post(api.url, '/v2/order/update-recipient', { orderId, user: body.user }, pwa(caller)), 'orderId');
+      for (const { orderId, body } of owner.orders)
+        expectNotFound(
+          await post(api.url, '/v2/order/update-recipient', { orderId, user: body.user }, pwa(caller)),
+          'orderId',
+        );
     },
   },
   {
     operation: 'POST /v2/order/update-shipping',
     async attempt(caller, owner) {
-      for (const { orderId } of owner.orders) expectNotFound(await post(api.url, '/v2/order/update-shipping', { orderId, shipping: { method: 'express' } }, pwa(caller)), 'orderId');
+      for (const { orderId } of owner.orders)
+        expectNotFound(
+          await post(api.url, '/v2/order/update-shipping', { orderId, shipping: { method: 'express' } }, pwa(caller)),
+          'orderId',
+        );
     },
   },
   {
@@ -271,11 +358,16 @@ const PROBES: Probe[] = [
     },
     async attempt(caller, owner) {
       const { eventIds } = owner.seeded['GET /v2/events'] as { eventIds: string[] };
-      expectNotFound(await request(api.url, 'GET', `/v2/events?after=${eventIds[0]}`, { headers: pwa(caller) }), 'after');
+      expectNotFound(
+        await request(api.url, 'GET', `/v2/events?after=${eventIds[0]}`, { headers: pwa(caller) }),
+        'after',
+      );
       for (const query of ['', ...owner.orders.map((o) => `?orderId=${encodeURIComponent(o.orderId)}`)]) {
         const response = await request(api.url, 'GET', `/v2/events${query}`, { headers: pwa(caller) });
         expect(response.status).toBe(200);
-        expect(response.body.data.map((e: { id: string }) => e.id).filter((id: string) => eventIds.includes(id))).toEqual([]);
+        expect(
+          response.body.data.map((e: { id: string }) => e.id).filter((id: string) => eventIds.includes(id)),
+        ).toEqual([]);
       }
     },
   },
@@ -283,16 +375,27 @@ const PROBES: Probe[] = [
     operation: 'Query.events',
     async attempt(caller, owner) {
       const { eventIds } = owner.seeded['GET /v2/events'] as { eventIds: string[] };
-      expectGraphqlNotFound(await graphql(caller, 'query ($after: String) { events(after: $after) { events { id } } }', { after: eventIds[0] }));
+      expectGraphqlNotFound(
+        await graphql(caller, 'query ($after: String) { events(after: $after) { events { id } } }', {
+          after: eventIds[0],
+        }),
+      );
       const all = await graphql(caller, '{ events(first: 100) { events { id data } } }');
       expect(all.errors).toBeUndefined();
-      expect(all.data.events.events.map((e: { id: string }) => e.id).filter((id: string) => eventIds.includes(id))).toEqual([]);
+      expect(
+        all.data.events.events.map((e: { id: string }) => e.id).filter((id: string) => eventIds.includes(id)),
+      ).toEqual([]);
     },
   },
   {
     operation: 'Query.orderActions',
     async attempt(caller, owner) {
-      for (const { orderId } of owner.orders) expectGraphqlNotFound(await graphql(caller, 'query ($orderId: String!) { orderActions(orderId: $orderId) { action available } }', { orderId }));
+      for (const { orderId } of owner.orders)
+        expectGraphqlNotFound(
+          await graphql(caller, 'query ($orderId: String!) { orderActions(orderId: $orderId) { action available } }', {
+            orderId,
+          }),
+        );
     },
   },
   {
@@ -300,7 +403,13 @@ const PROBES: Probe[] = [
     async attempt(caller, owner) {
       for (const { orderId, projectId } of owner.orders) {
         for (const projectIds of [null, [projectId]]) {
-          expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!, $projectIds: [String!]) { cancelOrder(orderId: $orderId, projectIds: $projectIds) { ${ORDER_FIELDS} } }`, { orderId, projectIds }));
+          expectGraphqlNotFound(
+            await graphql(
+              caller,
+              `mutation ($orderId: String!, $projectIds: [String!]) { cancelOrder(orderId: $orderId, projectIds: $projectIds) { ${ORDER_FIELDS} } }`,
+              { orderId, projectIds },
+            ),
+          );
         }
       }
     },
@@ -309,7 +418,13 @@ const PROBES: Probe[] = [
     operation: 'Mutation.updateOrderRecipient',
     async attempt(caller, owner) {
       for (const { orderId, body } of owner.orders) {
-        expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!, $user: OrderUserInput!) { updateOrderRecipient(orderId: $orderId, user: $user) { ${ORDER_FIELDS} } }`, { orderId, user: body.user }));
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($orderId: String!, $user: OrderUserInput!) { updateOrderRecipient(orderId: $orderId, user: $user) { ${ORDER_FIELDS} } }`,
+            { orderId, user: body.user },
+          ),
+        );
       }
     },
   },
@@ -317,7 +432,13 @@ const PROBES: Probe[] = [
     operation: 'Mutation.updateOrderShipping',
     async attempt(caller, owner) {
       for (const { orderId } of owner.orders) {
-        expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!) { updateOrderShipping(orderId: $orderId, shipping: { method: "express" }) { ${ORDER_FIELDS} } }`, { orderId }));
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($orderId: String!) { updateOrderShipping(orderId: $orderId, shipping: { method: "express" }) { ${ORDER_FIELDS} } }`,
+            { orderId },
+          ),
+        );
       }
     },
   },
@@ -325,23 +446,43 @@ const PROBES: Probe[] = [
     operation: 'POST /v2/print',
     async attempt(caller, owner) {
       for (const id of owner.projects) {
-        expectNotFound(await post(api.url, '/v2/print', printBody(`try-${crypto.randomUUID()}`, id), pwa(caller)), 'projects[0].id');
+        expectNotFound(
+          await post(api.url, '/v2/print', printBody(`try-${crypto.randomUUID()}`, id), pwa(caller)),
+          'projects[0].id',
+        );
       }
       // The owner's own request again, under its orderId: no replay of the owner's confirmation.
-      for (const order of owner.orders) expectNotFound(await post(api.url, '/v2/print', order.body, pwa(caller)), 'projects[0].id');
+      for (const order of owner.orders)
+        expectNotFound(await post(api.url, '/v2/print', order.body, pwa(caller)), 'projects[0].id');
     },
   },
   {
     operation: 'POST /v2/quote',
     async attempt(caller, owner) {
       for (const projectId of owner.projects) {
-        expectNotFound(await post(api.url, '/v2/quote', { marketId: 0, countryIso2: 'DE', lines: [{ projectId, quantity: 1 }] }, pwa(caller)), 'lines[0].projectId');
+        expectNotFound(
+          await post(
+            api.url,
+            '/v2/quote',
+            { marketId: 0, countryIso2: 'DE', lines: [{ projectId, quantity: 1 }] },
+            pwa(caller),
+          ),
+          'lines[0].projectId',
+        );
       }
       // validateOnly names the owner's projects as not found too, and lists nothing else of them.
       for (const id of owner.projects) {
-        const checked = await post(api.url, '/v2/print', { ...printBody(`try-${crypto.randomUUID()}`, id), validateOnly: true }, pwa(caller));
+        const checked = await post(
+          api.url,
+          '/v2/print',
+          { ...printBody(`try-${crypto.randomUUID()}`, id), validateOnly: true },
+          pwa(caller),
+        );
         expect(checked.status).toBe(200);
-        expect(checked.body).toEqual({ valid: false, problems: [expect.objectContaining({ code: 'NOT_FOUND', path: 'projects[0].id' })] });
+        expect(checked.body).toEqual({
+          valid: false,
+          problems: [expect.objectContaining({ code: 'NOT_FOUND', path: 'projects[0].id' })],
+        });
       }
     },
   },
@@ -358,7 +499,8 @@ const PROBES: Probe[] = [
   {
     operation: 'POST /v2/project/duplicate',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectNotFound(await post(api.url, '/v2/project/duplicate', { id }, pwa(caller)), 'id');
+      for (const id of owner.projects)
+        expectNotFound(await post(api.url, '/v2/project/duplicate', { id }, pwa(caller)), 'id');
     },
   },
   {
@@ -391,7 +533,11 @@ const PROBES: Probe[] = [
     async attempt(caller, owner) {
       const response = await ecommerce(caller, '/api/v2/user/get-order-history.php', { email: owner.email });
       expect(response.status).toBe(200);
-      expectOnlyOwn(response.body.results.map((o: { orderId: string }) => o.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
+      expectOnlyOwn(
+        response.body.results.map((o: { orderId: string }) => o.orderId),
+        caller.own.orders,
+        owner.orders.map((o) => o.orderId),
+      );
     },
   },
   // --- printers ---
@@ -414,16 +560,27 @@ const PROBES: Probe[] = [
   {
     operation: 'Query.project',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `query ($id: String!) { project(id: $id) { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(caller, `query ($id: String!) { project(id: $id) { ${PROJECT_FIELDS} } }`, { id }),
+        );
     },
   },
   {
     operation: 'Query.projects',
     async attempt(caller, owner) {
       for (const user of [owner.userId, owner.email]) {
-        const result = await graphql(caller, `query ($user: String!) { projects(user: $user) { edges { node { id } } } }`, { user });
+        const result = await graphql(
+          caller,
+          `query ($user: String!) { projects(user: $user) { edges { node { id } } } }`,
+          { user },
+        );
         expect(result.errors).toBeUndefined();
-        expectOnlyOwn(result.data.projects.edges.map((e: any) => e.node.id), caller.own.projects, owner.projects);
+        expectOnlyOwn(
+          result.data.projects.edges.map((e: any) => e.node.id),
+          caller.own.projects,
+          owner.projects,
+        );
       }
     },
   },
@@ -431,14 +588,23 @@ const PROBES: Probe[] = [
     operation: 'Query.order',
     async attempt(caller, owner) {
       for (const { orderId } of owner.orders) {
-        expectGraphqlNotFound(await graphql(caller, `query ($orderId: String!) { order(orderId: $orderId) { ${ORDER_FIELDS} } }`, { orderId }));
+        expectGraphqlNotFound(
+          await graphql(caller, `query ($orderId: String!) { order(orderId: $orderId) { ${ORDER_FIELDS} } }`, {
+            orderId,
+          }),
+        );
       }
     },
   },
   {
     operation: 'Query.orders',
     async attempt(caller, owner) {
-      const filters = [{ email: owner.email }, {}, { customer: 'lovelace' }, ...owner.orders.map((o) => ({ orderId: o.orderId }))];
+      const filters = [
+        { email: owner.email },
+        {},
+        { customer: 'lovelace' },
+        ...owner.orders.map((o) => ({ orderId: o.orderId })),
+      ];
       for (const variables of filters) {
         const result = await graphql(
           caller,
@@ -447,7 +613,11 @@ const PROBES: Probe[] = [
           variables,
         );
         expect(result.errors).toBeUndefined();
-        expectOnlyOwn(result.data.orders.edges.map((e: any) => e.node.orderId), caller.own.orders, owner.orders.map((o) => o.orderId));
+        expectOnlyOwn(
+          result.data.orders.edges.map((e: any) => e.node.orderId),
+          caller.own.orders,
+          owner.orders.map((o) => o.orderId),
+        );
       }
     },
   },
@@ -455,7 +625,11 @@ const PROBES: Probe[] = [
     operation: 'Query.coverDimensions',
     async attempt(caller, owner) {
       if (sameClient(caller, owner)) return;
-      const result = await graphql(caller, `query ($sku: String!) { coverDimensions(sku: $sku, pages: 24) { widthMm } }`, { sku: B_ONLY_SKU });
+      const result = await graphql(
+        caller,
+        `query ($sku: String!) { coverDimensions(sku: $sku, pages: 24) { widthMm } }`,
+        { sku: B_ONLY_SKU },
+      );
       expect(result.errors?.map((e: any) => e.extensions?.code)).toEqual(['UNKNOWN_SKU']);
     },
   },
@@ -470,7 +644,10 @@ const PROBES: Probe[] = [
   {
     operation: 'Query.markets',
     async attempt(caller, owner) {
-      const result = await graphql(caller, '{ markets(latitude: -33.87, longitude: 151.21) { results { marketIdAlt storeName } suggested { storeName } } }');
+      const result = await graphql(
+        caller,
+        '{ markets(latitude: -33.87, longitude: 151.21) { results { marketIdAlt storeName } suggested { storeName } } }',
+      );
       expect(result.errors).toBeUndefined();
       if (!sameClient(caller, owner)) expectNoCatalogueOfB(result.data);
     },
@@ -491,79 +668,154 @@ const PROBES: Probe[] = [
       }
       if (sameClient(caller, owner)) return;
       const generate = (input: Record<string, unknown>) =>
-        graphql(caller, 'mutation ($input: GenerateProjectInput!) { generateProject(input: $input) { url } }', { input: { ...generateBody({ userId: 'a-user' }), marketId: '0', ...input } });
-      expect((await generate({ sku: B_ONLY_SKU })).errors?.map((e: any) => e.extensions?.code)).toEqual(['UNKNOWN_SKU']);
-      expect((await generate({ marketId: B_ONLY_MARKET })).errors?.map((e: any) => e.extensions?.code)).toEqual(['UNKNOWN_MARKET']);
+        graphql(caller, 'mutation ($input: GenerateProjectInput!) { generateProject(input: $input) { url } }', {
+          input: { ...generateBody({ userId: 'a-user' }), marketId: '0', ...input },
+        });
+      expect((await generate({ sku: B_ONLY_SKU })).errors?.map((e: any) => e.extensions?.code)).toEqual([
+        'UNKNOWN_SKU',
+      ]);
+      expect((await generate({ marketId: B_ONLY_MARKET })).errors?.map((e: any) => e.extensions?.code)).toEqual([
+        'UNKNOWN_MARKET',
+      ]);
     },
   },
   {
     operation: 'Mutation.deleteProjects',
     async attempt(caller, owner) {
       for (const user of [owner.userId, owner.email]) {
-        expectGraphqlNotFound(await graphql(caller, 'mutation ($user: String!, $ids: [String!]!) { deleteProjects(user: $user, ids: $ids) { ids } }', { user, ids: owner.projects }));
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            'mutation ($user: String!, $ids: [String!]!) { deleteProjects(user: $user, ids: $ids) { ids } }',
+            { user, ids: owner.projects },
+          ),
+        );
       }
     },
   },
   {
     operation: 'Mutation.duplicateProject',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { duplicateProject(id: $id) { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(caller, `mutation ($id: String!) { duplicateProject(id: $id) { ${PROJECT_FIELDS} } }`, { id }),
+        );
     },
   },
   {
     operation: 'Mutation.movePage',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { movePage(projectId: $id, from: 1, to: 2) { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { movePage(projectId: $id, from: 1, to: 2) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
     },
   },
   {
     operation: 'Mutation.swapPhotos',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { swapPhotos(projectId: $id, a: { page: 1, slot: 0 }, b: { page: 2, slot: 0 }) { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { swapPhotos(projectId: $id, a: { page: 1, slot: 0 }, b: { page: 2, slot: 0 }) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
     },
   },
   {
     operation: 'Mutation.movePhoto',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 1, slot: 0 }, toPage: 2) { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 1, slot: 0 }, toPage: 2) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
     },
   },
   {
     operation: 'Mutation.setPageLayout',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { setPageLayout(projectId: $id, page: 1, layout: "full") { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { setPageLayout(projectId: $id, page: 1, layout: "full") { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
     },
   },
   {
     operation: 'Mutation.setCoverTexts',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { setCoverTexts(projectId: $id, title: "Taken") { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { setCoverTexts(projectId: $id, title: "Taken") { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
     },
   },
   {
     operation: 'Mutation.addPages',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { addPages(projectId: $id, after: 0) { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { addPages(projectId: $id, after: 0) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
     },
   },
   {
     operation: 'Mutation.removePages',
     async attempt(caller, owner) {
-      for (const id of owner.projects) expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { removePages(projectId: $id, pages: [1, 2]) { ${PROJECT_FIELDS} } }`, { id }));
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { removePages(projectId: $id, pages: [1, 2]) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
     },
   },
   {
     operation: 'Mutation.transferProject',
     async attempt(caller, owner) {
       for (const id of owner.projects) {
-        expectGraphqlNotFound(await graphql(caller, `mutation ($id: String!) { transferProject(id: $id, targetUser: "a-user") { ${PROJECT_FIELDS} } }`, { id }));
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { transferProject(id: $id, targetUser: "a-user") { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
       }
     },
   },
   {
     operation: 'Mutation.printOrder',
     async attempt(caller, owner) {
-      const print = (input: unknown) => graphql(caller, `mutation ($input: PrintOrderInput!) { printOrder(input: $input) { message order { ${ORDER_FIELDS} } } }`, { input });
+      const print = (input: unknown) =>
+        graphql(
+          caller,
+          `mutation ($input: PrintOrderInput!) { printOrder(input: $input) { message order { ${ORDER_FIELDS} } } }`,
+          { input },
+        );
       for (const id of owner.projects) expectGraphqlNotFound(await print(printBody(`try-${crypto.randomUUID()}`, id)));
       for (const order of owner.orders) expectGraphqlNotFound(await print(order.body));
     },
@@ -584,11 +836,18 @@ const PROBES: Probe[] = [
     operation: 'Query.validateOrder',
     async attempt(caller, owner) {
       for (const id of owner.projects) {
-        const result = await graphql(caller, 'query ($input: PrintOrderInput!) { validateOrder(input: $input) { valid problems { code path } } }', {
-          input: printBody(`try-${crypto.randomUUID()}`, id),
-        });
+        const result = await graphql(
+          caller,
+          'query ($input: PrintOrderInput!) { validateOrder(input: $input) { valid problems { code path } } }',
+          {
+            input: printBody(`try-${crypto.randomUUID()}`, id),
+          },
+        );
         expect(result.errors).toBeUndefined();
-        expect(result.data.validateOrder).toEqual({ valid: false, problems: [{ code: 'NOT_FOUND', path: 'projects[0].id' }] });
+        expect(result.data.validateOrder).toEqual({
+          valid: false,
+          problems: [{ code: 'NOT_FOUND', path: 'projects[0].id' }],
+        });
       }
     },
   },
@@ -596,7 +855,13 @@ const PROBES: Probe[] = [
     operation: 'Mutation.confirmPayment',
     async attempt(caller, owner) {
       for (const { orderId } of owner.orders) {
-        expectGraphqlNotFound(await graphql(caller, `mutation ($orderId: String!) { confirmPayment(orderId: $orderId) { ${ORDER_FIELDS} } }`, { orderId }));
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($orderId: String!) { confirmPayment(orderId: $orderId) { ${ORDER_FIELDS} } }`,
+            { orderId },
+          ),
+        );
       }
     },
   },
@@ -604,7 +869,10 @@ const PROBES: Probe[] = [
     operation: 'Mutation.setOrderStatus',
     async attempt(caller, owner) {
       for (const { orderId, projectId } of owner.orders) {
-        for (const variables of [{ orderId, projectId: null }, { orderId, projectId }]) {
+        for (const variables of [
+          { orderId, projectId: null },
+          { orderId, projectId },
+        ]) {
           expectGraphqlNotFound(
             await graphql(
               caller,
@@ -630,7 +898,11 @@ const PROBES: Probe[] = [
   {
     operation: 'Query.campaign',
     async attempt(caller, owner) {
-      expectGraphqlNotFound(await graphql(caller, 'query ($id: String!) { campaign(id: $id) { id status csvUrl } }', { id: campaignOf(owner).campaignId }));
+      expectGraphqlNotFound(
+        await graphql(caller, 'query ($id: String!) { campaign(id: $id) { id status csvUrl } }', {
+          id: campaignOf(owner).campaignId,
+        }),
+      );
     },
   },
   {
@@ -652,7 +924,11 @@ const PROBES: Probe[] = [
   {
     operation: 'Query.webhookDelivery',
     async attempt(caller, owner) {
-      expectGraphqlNotFound(await graphql(caller, 'query ($id: String!) { webhookDelivery(id: $id) { id status } }', { id: campaignOf(owner).deliveryId }));
+      expectGraphqlNotFound(
+        await graphql(caller, 'query ($id: String!) { webhookDelivery(id: $id) { id status } }', {
+          id: campaignOf(owner).deliveryId,
+        }),
+      );
     },
   },
   {
@@ -660,13 +936,19 @@ const PROBES: Probe[] = [
     async attempt(caller, owner) {
       const result = await graphql(caller, '{ webhookDeliveries(first: 100) { edges { node { id url } } } }');
       expect(result.errors).toBeUndefined();
-      expect(result.data.webhookDeliveries.edges.map((e: any) => e.node.id)).not.toContain(campaignOf(owner).deliveryId);
+      expect(result.data.webhookDeliveries.edges.map((e: any) => e.node.id)).not.toContain(
+        campaignOf(owner).deliveryId,
+      );
     },
   },
   {
     operation: 'Mutation.startCampaign',
     async attempt(caller, owner) {
-      const result = await graphql(caller, 'mutation ($csvUrl: String!) { startCampaign(csvUrl: $csvUrl) { message campaign { id } } }', { csvUrl: UNREACHABLE_CSV });
+      const result = await graphql(
+        caller,
+        'mutation ($csvUrl: String!) { startCampaign(csvUrl: $csvUrl) { message campaign { id } } }',
+        { csvUrl: UNREACHABLE_CSV },
+      );
       expect(JSON.stringify(result)).not.toContain(campaignOf(owner).campaignId);
     },
   },
@@ -674,7 +956,9 @@ const PROBES: Probe[] = [
     operation: 'Mutation.setWebhook',
     async attempt(caller, owner) {
       // The caller's own webhook changes; the owner's stays (its URL is checked after the matrix, below).
-      const result = await graphql(caller, 'mutation ($url: String!) { setWebhook(url: $url) { url } }', { url: `http://127.0.0.1:9/${caller.name}` });
+      const result = await graphql(caller, 'mutation ($url: String!) { setWebhook(url: $url) { url } }', {
+        url: `http://127.0.0.1:9/${caller.name}`,
+      });
       expect(result.errors).toBeUndefined();
       expect(result.data.setWebhook.url).not.toBe(ownerWebhookUrl(owner));
     },
@@ -708,7 +992,11 @@ const PROBES: Probe[] = [
   {
     operation: 'Mutation.replayWebhook',
     async attempt(caller, owner) {
-      expectGraphqlNotFound(await graphql(caller, 'mutation ($deliveryId: String!) { replayWebhook(deliveryId: $deliveryId) { id } }', { deliveryId: campaignOf(owner).deliveryId }));
+      expectGraphqlNotFound(
+        await graphql(caller, 'mutation ($deliveryId: String!) { replayWebhook(deliveryId: $deliveryId) { id } }', {
+          deliveryId: campaignOf(owner).deliveryId,
+        }),
+      );
     },
   },
   {
@@ -724,16 +1012,23 @@ const PROBES: Probe[] = [
         const outcome = await new Promise<{ data: unknown[]; errors: any[] }>((resolve) => {
           const seen = { data: [] as unknown[], errors: [] as any[] };
           socket.subscribe(
-            { query: 'subscription ($id: String!) { campaignProgress(id: $id) { campaignId status } }', variables: { id: campaignOf(owner).campaignId } },
+            {
+              query: 'subscription ($id: String!) { campaignProgress(id: $id) { campaignId status } }',
+              variables: { id: campaignOf(owner).campaignId },
+            },
             {
               next: (result) => (result.errors ? seen.errors.push(...result.errors) : seen.data.push(result.data)),
-              error: (error) => resolve({ ...seen, errors: [...seen.errors, ...(Array.isArray(error) ? error : [error])] }),
+              error: (error) =>
+                resolve({ ...seen, errors: [...seen.errors, ...(Array.isArray(error) ? error : [error])] }),
               complete: () => resolve(seen),
             },
           );
         });
         expect(outcome.data).toEqual([]);
-        expect(outcome.errors.map((e) => e.extensions?.code), JSON.stringify(outcome.errors)).toEqual(['NOT_FOUND']);
+        expect(
+          outcome.errors.map((e) => e.extensions?.code),
+          JSON.stringify(outcome.errors),
+        ).toEqual(['NOT_FOUND']);
       } finally {
         await socket.dispose();
       }
@@ -744,8 +1039,13 @@ const PROBES: Probe[] = [
 const SUBSCRIPTIONS: SubscriptionProbe[] = [
   {
     operation: 'Subscription.projectStatusChanged',
-    query: 'subscription ($projectId: String, $user: String) { projectStatusChanged(projectId: $projectId, user: $user) { projectId user status { project photos } } }',
-    variables: (owner) => [...owner.projects.map((projectId) => ({ projectId })), { user: owner.userId }, { user: owner.email }],
+    query:
+      'subscription ($projectId: String, $user: String) { projectStatusChanged(projectId: $projectId, user: $user) { projectId user status { project photos } } }',
+    variables: (owner) => [
+      ...owner.projects.map((projectId) => ({ projectId })),
+      { user: owner.userId },
+      { user: owner.email },
+    ],
     ownEvent: (variables, status) => ({
       subjectType: 'project',
       subjectId: String(variables.projectId ?? `p-own${crypto.randomUUID().slice(0, 8)}`),
@@ -766,8 +1066,13 @@ const SUBSCRIPTIONS: SubscriptionProbe[] = [
   },
   {
     operation: 'Subscription.statusEvents',
-    query: 'subscription ($subjectType: String, $subjectId: String) { statusEvents(subjectType: $subjectType, subjectId: $subjectId) { subjectType subjectId status } }',
-    variables: (owner) => [...owner.projects.map((subjectId) => ({ subjectType: 'project', subjectId })), { subjectType: 'order' }, {}],
+    query:
+      'subscription ($subjectType: String, $subjectId: String) { statusEvents(subjectType: $subjectType, subjectId: $subjectId) { subjectType subjectId status } }',
+    variables: (owner) => [
+      ...owner.projects.map((subjectId) => ({ subjectType: 'project', subjectId })),
+      { subjectType: 'order' },
+      {},
+    ],
     ownEvent: (variables, status) => ({
       subjectType: String(variables.subjectType ?? 'project'),
       subjectId: String(variables.subjectId ?? `own-${crypto.randomUUID()}`),
@@ -800,9 +1105,13 @@ describe('tenancy matrix: one partition against another partition ids, end users
     return {
       endUsers: await rows('SELECT * FROM end_users WHERE client_id = ? AND env = ? ORDER BY id'),
       projects: await rows('SELECT * FROM projects WHERE client_id = ? AND env = ? ORDER BY id'),
-      photos: await rows('SELECT ph.* FROM photos ph JOIN projects p ON p.id = ph.project_id WHERE p.client_id = ? AND p.env = ? ORDER BY ph.id'),
+      photos: await rows(
+        'SELECT ph.* FROM photos ph JOIN projects p ON p.id = ph.project_id WHERE p.client_id = ? AND p.env = ? ORDER BY ph.id',
+      ),
       orders: await rows('SELECT * FROM orders WHERE client_id = ? AND env = ? ORDER BY id'),
-      lines: await rows('SELECT l.* FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.client_id = ? AND o.env = ? ORDER BY l.id'),
+      lines: await rows(
+        'SELECT l.* FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE o.client_id = ? AND o.env = ? ORDER BY l.id',
+      ),
       statusEvents: await rows('SELECT * FROM status_events WHERE client_id = ? AND env = ? ORDER BY id'),
       webhookEndpoints: await rows('SELECT * FROM webhook_endpoints WHERE client_id = ? AND env = ? ORDER BY id'),
       events: await rows('SELECT * FROM events WHERE client_id = ? AND env = ? ORDER BY position'),
@@ -854,11 +1163,15 @@ describe('tenancy matrix: one partition against another partition ids, end users
     expect(printed.status, JSON.stringify(printed.body)).toBe(200);
     const finalStatus = sandbox ? 'complete' : 'waiting';
     await waitFor(
-      async () => (await request(api.url, 'GET', `/v2/project/status?id=${ordered}`, { headers: auth })).body.status?.order === finalStatus,
+      async () =>
+        (await request(api.url, 'GET', `/v2/project/status?id=${ordered}`, { headers: auth })).body.status?.order ===
+        finalStatus,
       120_000,
       `${owner.name} order ${finalStatus}`,
     );
-    const [line] = await (await api.orm()).em.getConnection().execute('SELECT printer_job_id FROM order_lines WHERE project_id = ?', [ordered]);
+    const [line] = await (await api.orm()).em
+      .getConnection()
+      .execute('SELECT printer_job_id FROM order_lines WHERE project_id = ?', [ordered]);
     owner.own.projects = new Set([byUserId, byEmail, ordered]);
     owner.own.orders = new Set([orderId]);
     const seeded: Record<string, unknown> = {};
@@ -886,14 +1199,19 @@ describe('tenancy matrix: one partition against another partition ids, end users
     catalogue.products[0].sku = B_ONLY_SKU;
     const market = catalogue.markets[catalogue.markets.length - 1];
     market.marketIdAlt = B_ONLY_MARKET;
-    market.storeName = Object.fromEntries(Object.keys(market.storeName).map((language) => [language, B_ONLY_STORE])) as typeof market.storeName;
+    market.storeName = Object.fromEntries(
+      Object.keys(market.storeName).map((language) => [language, B_ONLY_STORE]),
+    ) as typeof market.storeName;
     await replaceCatalogue((await api.orm()).em.fork(), b.clientId, catalogue);
 
     partitions.aDev = partition(a, 'dev', 'A dev');
     partitions.aProd = partition(a, 'prod', 'A prod');
     partitions.bDev = partition(b, 'dev', 'B dev');
     partitions.bProd = partition(b, 'prod', 'B prod');
-    [owners.bDev, owners.bProd] = await Promise.all([seedOwner(partitions.bDev, 'b-order-dev', true), seedOwner(partitions.bProd, 'b-order-prod', false)]);
+    [owners.bDev, owners.bProd] = await Promise.all([
+      seedOwner(partitions.bDev, 'b-order-dev', true),
+      seedOwner(partitions.bProd, 'b-order-prod', false),
+    ]);
     expect(owners.bDev.jobId).toMatch(/^sandbox/);
   }, 300_000);
   afterEach(async () => {
@@ -912,18 +1230,36 @@ describe('tenancy matrix: one partition against another partition ids, end users
 
   it('refuses a query of tenant-owned rows from an EntityManager that names no tenant, unless it says ACROSS_TENANTS', async () => {
     const root = api.service.orm.em;
-    for (const entity of [Project, Order, OrderLine, Photo, EndUser, StatusEvent, Product, Market, Campaign, CampaignRow, WebhookEndpoint, WebhookDelivery, WebhookAttempt]) {
-      await expect(root.fork().count(entity, {}), entity.name).rejects.toThrow(`No arguments provided for filter '${TENANT_FILTER}'`);
+    for (const entity of [
+      Project,
+      Order,
+      OrderLine,
+      Photo,
+      EndUser,
+      StatusEvent,
+      Product,
+      Market,
+      Campaign,
+      CampaignRow,
+      WebhookEndpoint,
+      WebhookDelivery,
+      WebhookAttempt,
+    ]) {
+      await expect(root.fork().count(entity, {}), entity.name).rejects.toThrow(
+        `No arguments provided for filter '${TENANT_FILTER}'`,
+      );
     }
-    expect(await root.fork().count(Project, { client: partitions.bDev.clientId }, ACROSS_TENANTS)).toBe(owners.bDev.projects.length + owners.bProd.projects.length);
+    expect(await root.fork().count(Project, { client: partitions.bDev.clientId }, ACROSS_TENANTS)).toBe(
+      owners.bDev.projects.length + owners.bProd.projects.length,
+    );
     const scoped = scopeToTenant(root.fork(), partitions.bProd);
     expect((await scoped.find(Project, {})).map((p) => p.id).sort()).toEqual([...owners.bProd.projects].sort());
   });
 
   it('covers every REST operation of the OpenAPI document', async () => {
     const doc = (await request(api.url, 'GET', '/openapi.json')).body;
-    const published = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, operations]) =>
-      Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
+    const published = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(
+      ([path, operations]) => Object.keys(operations).map((method) => `${method.toUpperCase()} ${path}`),
     );
     const covered = PROBES.map((p) => p.operation).filter((o) => !isGraphql(o));
     expect(published.filter((o) => !(o in WITHOUT_TENANT_DATA)).sort()).toEqual(covered.sort());
@@ -932,7 +1268,9 @@ describe('tenancy matrix: one partition against another partition ids, end users
 
   it('covers every query, mutation and subscription of schema/schema.graphql', () => {
     const schema = buildSchema(readFileSync(new URL('../../schema/schema.graphql', import.meta.url), 'utf8'));
-    const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter((t): t is GraphQLObjectType => !!t);
+    const roots = [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()].filter(
+      (t): t is GraphQLObjectType => !!t,
+    );
     const operations = roots.flatMap((root) => Object.keys(root.getFields()).map((field) => `${root.name}.${field}`));
     const covered = [...PROBES.map((p) => p.operation).filter(isGraphql), ...SUBSCRIPTIONS.map((s) => s.operation)];
     expect(operations.sort()).toEqual(covered.sort());
@@ -945,9 +1283,12 @@ describe('tenancy matrix: one partition against another partition ids, end users
       before = await snapshotOf(owners[ownerKey]);
     }, 150_000);
 
-    it.each(PROBES.map((probe) => [probe.operation, probe] as const))('%s finds nothing of the owner', async (_operation, probe) => {
-      await probe.attempt(partitions[callerKey], owners[ownerKey]);
-    });
+    it.each(PROBES.map((probe) => [probe.operation, probe] as const))(
+      '%s finds nothing of the owner',
+      async (_operation, probe) => {
+        await probe.attempt(partitions[callerKey], owners[ownerKey]);
+      },
+    );
 
     it("leaves the owner's rows as they were", async () => {
       expect(await snapshotOf(owners[ownerKey])).toEqual(before);
@@ -955,67 +1296,92 @@ describe('tenancy matrix: one partition against another partition ids, end users
   });
 
   describe.each(PAIRS)('subscriptions of %s to the ids of %s', (callerKey, ownerKey) => {
-    it.each(SUBSCRIPTIONS.map((s) => [s.operation, s] as const))('%s delivers none of the owner changes', async (_operation, subscription) => {
-      const caller = partitions[callerKey];
-      const owner = owners[ownerKey];
-      const socket = createClient({
-        url: `${api.url.replace(/^http/, 'ws')}/graphql`,
-        webSocketImpl: WebSocket,
-        connectionParams: { accessKey: caller.credentials.accessKey, accessSecret: caller.credentials.accessSecret },
-        lazy: true,
-        retryAttempts: 0,
-      });
-      sockets.push(socket);
-      const orm = await api.orm();
-      const commitAs = (tenant: Partition, change: StatusChange) =>
-        orm.em.fork().transactional((tx) => recordStatusChange(tx, { clientId: tenant.clientId, env: tenant.env }, change));
+    it.each(SUBSCRIPTIONS.map((s) => [s.operation, s] as const))(
+      '%s delivers none of the owner changes',
+      async (_operation, subscription) => {
+        const caller = partitions[callerKey];
+        const owner = owners[ownerKey];
+        const socket = createClient({
+          url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+          webSocketImpl: WebSocket,
+          connectionParams: { accessKey: caller.credentials.accessKey, accessSecret: caller.credentials.accessSecret },
+          lazy: true,
+          retryAttempts: 0,
+        });
+        sockets.push(socket);
+        const orm = await api.orm();
+        const commitAs = (tenant: Partition, change: StatusChange) =>
+          orm.em
+            .fork()
+            .transactional((tx) => recordStatusChange(tx, { clientId: tenant.clientId, env: tenant.env }, change));
 
-      const listeners = subscription.variables(owner).map((variables) => {
-        const statuses: string[] = [];
-        const errors: unknown[] = [];
-        socket.subscribe(
-          { query: subscription.query, variables },
-          {
-            next: (result) => (result.errors ? errors.push(...result.errors) : statuses.push(subscription.statusOf(result.data))),
-            error: (error) => errors.push(error),
-            complete: () => undefined,
-          },
-        );
-        return { variables, statuses, errors };
-      });
-      /** The caller's own event, committed until this subscription delivers it (it may not be registered yet). */
-      const deliverOwn = async (listener: (typeof listeners)[number], status: string) => {
-        await waitFor(
-          async () => {
-            if (!listener.statuses.includes(status)) await commitAs(caller, subscription.ownEvent(listener.variables, status));
-            await new Promise((resolve) => setTimeout(resolve, 100));
-            return listener.statuses.includes(status) || undefined;
-          },
-          10_000,
-          `${subscription.operation}(${JSON.stringify(listener.variables)}) to deliver the caller's own "${status}"; errors: ${JSON.stringify(listener.errors)}`,
-        );
-      };
-      for (const listener of listeners) await deliverOwn(listener, 'probe-before');
+        const listeners = subscription.variables(owner).map((variables) => {
+          const statuses: string[] = [];
+          const errors: unknown[] = [];
+          socket.subscribe(
+            { query: subscription.query, variables },
+            {
+              next: (result) =>
+                result.errors ? errors.push(...result.errors) : statuses.push(subscription.statusOf(result.data)),
+              error: (error) => errors.push(error),
+              complete: () => undefined,
+            },
+          );
+          return { variables, statuses, errors };
+        });
+        /** The caller's own event, committed until this subscription delivers it (it may not be registered yet). */
+        const deliverOwn = async (listener: (typeof listeners)[number], status: string) => {
+          await waitFor(
+            async () => {
+              if (!listener.statuses.includes(status))
+                await commitAs(caller, subscription.ownEvent(listener.variables, status));
+              await new Promise((resolve) => setTimeout(resolve, 100));
+              return listener.statuses.includes(status) || undefined;
+            },
+            10_000,
+            `${subscription.operation}(${JSON.stringify(listener.variables)}) to deliver the caller's own "${status}"; errors: ${JSON.stringify(listener.errors)}`,
+          );
+        };
+        for (const listener of listeners) await deliverOwn(listener, 'probe-before');
 
-      // The owner's statuses change: its projects (transferred to the same user: a status event
-      // each), its orders through the API where the table allows, and an event of each order line.
-      for (const id of owner.projects.slice(0, 2)) {
-        const user = id === owner.projects[0] ? owner.userId : owner.email;
-        expect((await post(api.url, '/v2/project/transfer', { id, targetUser: user }, pwa(owner.partition))).status).toBe(200);
-      }
-      for (const { orderId, projectId } of owner.orders) {
-        await graphql(owner.partition, `mutation { setOrderStatus(orderId: "${orderId}", status: refunded) { orderId } }`);
-        await commitAs(owner.partition, { subjectType: 'order', subjectId: `${orderId}/${projectId}`, status: 'owner-change', detail: { orderId, projectId } });
-      }
-      await commitAs(owner.partition, { subjectType: 'project', subjectId: owner.projects[2], status: 'owner-change', detail: { photos: 'none', user: owner.email } });
+        // The owner's statuses change: its projects (transferred to the same user: a status event
+        // each), its orders through the API where the table allows, and an event of each order line.
+        for (const id of owner.projects.slice(0, 2)) {
+          const user = id === owner.projects[0] ? owner.userId : owner.email;
+          expect(
+            (await post(api.url, '/v2/project/transfer', { id, targetUser: user }, pwa(owner.partition))).status,
+          ).toBe(200);
+        }
+        for (const { orderId, projectId } of owner.orders) {
+          await graphql(
+            owner.partition,
+            `mutation { setOrderStatus(orderId: "${orderId}", status: refunded) { orderId } }`,
+          );
+          await commitAs(owner.partition, {
+            subjectType: 'order',
+            subjectId: `${orderId}/${projectId}`,
+            status: 'owner-change',
+            detail: { orderId, projectId },
+          });
+        }
+        await commitAs(owner.partition, {
+          subjectType: 'project',
+          subjectId: owner.projects[2],
+          status: 'owner-change',
+          detail: { photos: 'none', user: owner.email },
+        });
 
-      // Events reach each subscription in commit order: once the caller's later event arrived, any
-      // of the owner's would have arrived before it.
-      for (const listener of listeners) await deliverOwn(listener, 'probe-after');
-      for (const listener of listeners) {
-        expect(listener.errors, JSON.stringify(listener.variables)).toEqual([]);
-        expect(listener.statuses.filter((status) => !status.startsWith('probe-')), JSON.stringify(listener.variables)).toEqual([]);
-      }
-    });
+        // Events reach each subscription in commit order: once the caller's later event arrived, any
+        // of the owner's would have arrived before it.
+        for (const listener of listeners) await deliverOwn(listener, 'probe-after');
+        for (const listener of listeners) {
+          expect(listener.errors, JSON.stringify(listener.variables)).toEqual([]);
+          expect(
+            listener.statuses.filter((status) => !status.startsWith('probe-')),
+            JSON.stringify(listener.variables),
+          ).toEqual([]);
+        }
+      },
+    );
   });
 });

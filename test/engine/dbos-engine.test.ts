@@ -213,7 +213,10 @@ describe('embedded engine on DBOS', () => {
     await running.signal(GO, id, 'first');
     await running.signal(GO, id, 'second');
 
-    expect(await running.waitForCompletion(id, 10_000)).toEqual({ status: 'completed', result: ['first', 'second', null] });
+    expect(await running.waitForCompletion(id, 10_000)).toEqual({
+      status: 'completed',
+      result: ['first', 'second', null],
+    });
   });
 
   it('returns undefined from waitForSignal once its timeout has passed', async () => {
@@ -235,17 +238,31 @@ describe('embedded engine on DBOS', () => {
       ...test.activities,
       // Like an activity that starts a follow-up flow (a campaign row its project's build).
       async startFollowUp(orderId: string): Promise<void> {
-        await self!.start(orderFlow.contract, { runId: `${orderId}-follow-up`, orderId: `${orderId}-follow-up`, sleepMs: 0 }, TENANT);
+        await self!.start(
+          orderFlow.contract,
+          { runId: `${orderId}-follow-up`, orderId: `${orderId}-follow-up`, sleepMs: 0 },
+          TENANT,
+        );
       },
       async approveFollowUp(orderId: string): Promise<void> {
         await self!.signal(APPROVE, `${orderId}-follow-up`, { by: 'activity' });
       },
     };
-    const starter: TestFlow<{ orderId: string }, string, Pick<typeof activities, 'startFollowUp' | 'approveFollowUp'>> = {
+    const starter: TestFlow<
+      { orderId: string },
+      string,
+      Pick<typeof activities, 'startFollowUp' | 'approveFollowUp'>
+    > = {
       contract: testContract('testStarter'),
       activityOptions: {
-        startFollowUp: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 3, initialIntervalMs: 20, backoffCoefficient: 2, maximumIntervalMs: 200 } },
-        approveFollowUp: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 20, initialIntervalMs: 100, backoffCoefficient: 1, maximumIntervalMs: 100 } },
+        startFollowUp: {
+          startToCloseTimeoutMs: 5_000,
+          retry: { maximumAttempts: 3, initialIntervalMs: 20, backoffCoefficient: 2, maximumIntervalMs: 200 },
+        },
+        approveFollowUp: {
+          startToCloseTimeoutMs: 5_000,
+          retry: { maximumAttempts: 20, initialIntervalMs: 100, backoffCoefficient: 1, maximumIntervalMs: 100 },
+        },
       },
       async run({ activities: act }, { orderId }) {
         await act.startFollowUp(orderId);
@@ -258,7 +275,10 @@ describe('embedded engine on DBOS', () => {
 
     await running.start(starter.contract, { runId: id, orderId: id }, TENANT);
     expect(await running.waitForCompletion(id, 10_000)).toEqual({ status: 'completed', result: 'started' });
-    expect(await running.waitForCompletion(`${id}-follow-up`, 10_000)).toMatchObject({ status: 'completed', result: { approvedBy: 'activity' } });
+    expect(await running.waitForCompletion(`${id}-follow-up`, 10_000)).toMatchObject({
+      status: 'completed',
+      result: { approvedBy: 'activity' },
+    });
   });
 
   it('refuses signals to runs that are not running, and unknown flows', async () => {
@@ -266,11 +286,15 @@ describe('embedded engine on DBOS', () => {
     const running = await launch(test.activities);
     const id = uniqueId('finished');
 
-    await expect(running.signal(GO, uniqueId('never-started'), undefined)).rejects.toBeInstanceOf(WorkflowNotFoundError);
+    await expect(running.signal(GO, uniqueId('never-started'), undefined)).rejects.toBeInstanceOf(
+      WorkflowNotFoundError,
+    );
     await running.start(compensateFlow.contract, { runId: id, orderId: id }, TENANT);
     expect((await running.waitForCompletion(id, 10_000)).status).toBe('completed');
     await expect(running.signal(GO, id, undefined)).rejects.toBeInstanceOf(WorkflowNotFoundError);
-    await expect(running.start(testContract<object, unknown>('noSuchFlow'), { runId: uniqueId('x') }, TENANT)).rejects.toBeInstanceOf(UnknownFlowError);
+    await expect(
+      running.start(testContract<object, unknown>('noSuchFlow'), { runId: uniqueId('x') }, TENANT),
+    ).rejects.toBeInstanceOf(UnknownFlowError);
   });
 
   it('starts a workflowId once: starting it again, running or finished, is a no-op', async () => {
@@ -393,7 +417,10 @@ describe('embedded engine on DBOS', () => {
     const restarted = await launch(test.activities);
     const outcome = await restarted.waitForCompletion(id, 10_000);
 
-    expect(outcome).toEqual({ status: 'completed', result: [...failing.map((item) => `failed:${item}`), 'fetched:slow'] });
+    expect(outcome).toEqual({
+      status: 'completed',
+      result: [...failing.map((item) => `failed:${item}`), 'fetched:slow'],
+    });
   });
 
   it('does no other work for a run whose flow no longer matches its journal', async () => {
@@ -423,7 +450,9 @@ describe('embedded engine on DBOS', () => {
 
   it('runs at most workerConcurrency queued activities at once', async () => {
     const test = createTestActivities();
-    const running = await launch(test.activities, { queues: [{ name: 'test-fetches', workerConcurrency: 1, tenantConcurrency: 1, activities: ['fetchItem'] }] });
+    const running = await launch(test.activities, {
+      queues: [{ name: 'test-fetches', workerConcurrency: 1, tenantConcurrency: 1, activities: ['fetchItem'] }],
+    });
     const id = uniqueId('queued');
     const gates = ['a', 'b'].map((item) => test.gate(`fetchItem:${id}-${item}`));
 
@@ -440,21 +469,34 @@ describe('embedded engine on DBOS', () => {
 
   it('gives each tenant a bounded share of a queue: a later tenant starts while an earlier one has a backlog', async () => {
     const test = createTestActivities();
-    const running = await launch(test.activities, { queues: [{ name: 'test-shared', workerConcurrency: 2, tenantConcurrency: 1, activities: ['fetchItem'] }] });
+    const running = await launch(test.activities, {
+      queues: [{ name: 'test-shared', workerConcurrency: 2, tenantConcurrency: 1, activities: ['fetchItem'] }],
+    });
     const noisy = uniqueId('noisy');
     const quiet = uniqueId('quiet');
     const noisyItems = ['a', 'b', 'c'].map((item) => `${noisy}-${item}`);
     const noisyGates = noisyItems.map((item) => test.gate(`fetchItem:${item}`));
     const quietGate = test.gate(`fetchItem:${quiet}-a`);
 
-    await running.start(batchFlow.contract, { runId: noisy, items: noisyItems }, { tenant: { clientId: 'noisy-shop', env: 'prod' } });
+    await running.start(
+      batchFlow.contract,
+      { runId: noisy, items: noisyItems },
+      { tenant: { clientId: 'noisy-shop', env: 'prod' } },
+    );
     await Promise.race(noisyGates.map((gate) => gate.entered));
-    await running.start(batchFlow.contract, { runId: quiet, items: [`${quiet}-a`] }, { tenant: { clientId: 'quiet-shop', env: 'prod' } });
+    await running.start(
+      batchFlow.contract,
+      { runId: quiet, items: [`${quiet}-a`] },
+      { tenant: { clientId: 'quiet-shop', env: 'prod' } },
+    );
     await quietGate.entered;
     // The quiet shop took the second slot: the noisy one still runs one item, its others wait.
     expect(noisyItems.reduce((sum, item) => sum + test.calls(`fetchItem:${item}`), 0)).toBe(1);
     quietGate.open();
-    expect(await running.waitForCompletion(quiet, 10_000)).toEqual({ status: 'completed', result: [`fetched:${quiet}-a`] });
+    expect(await running.waitForCompletion(quiet, 10_000)).toEqual({
+      status: 'completed',
+      result: [`fetched:${quiet}-a`],
+    });
     for (const gate of noisyGates) gate.open();
     expect((await running.waitForCompletion(noisy, 10_000)).status).toBe('completed');
   });
@@ -463,8 +505,20 @@ describe('embedded engine on DBOS', () => {
     const test = createTestActivities();
     const running = await launch(test.activities, {
       queues: [
-        { name: 'test-live', workerConcurrency: 1, tenantConcurrency: 1, environments: ['prod'], activities: ['fetchItem'] },
-        { name: 'test-sandbox', workerConcurrency: 1, tenantConcurrency: 1, environments: ['dev'], activities: ['fetchItem'] },
+        {
+          name: 'test-live',
+          workerConcurrency: 1,
+          tenantConcurrency: 1,
+          environments: ['prod'],
+          activities: ['fetchItem'],
+        },
+        {
+          name: 'test-sandbox',
+          workerConcurrency: 1,
+          tenantConcurrency: 1,
+          environments: ['dev'],
+          activities: ['fetchItem'],
+        },
       ],
     });
     const sandbox = uniqueId('sandbox');
@@ -472,12 +526,23 @@ describe('embedded engine on DBOS', () => {
     const sandboxGate = test.gate(`fetchItem:${sandbox}-a`);
     const liveGate = test.gate(`fetchItem:${live}-a`);
 
-    await running.start(batchFlow.contract, { runId: sandbox, items: [`${sandbox}-a`] }, { tenant: { clientId: 'sandbox-shop', env: 'dev' } });
+    await running.start(
+      batchFlow.contract,
+      { runId: sandbox, items: [`${sandbox}-a`] },
+      { tenant: { clientId: 'sandbox-shop', env: 'dev' } },
+    );
     await sandboxGate.entered;
-    await running.start(batchFlow.contract, { runId: live, items: [`${live}-a`] }, { tenant: { clientId: 'live-shop', env: 'prod' } });
+    await running.start(
+      batchFlow.contract,
+      { runId: live, items: [`${live}-a`] },
+      { tenant: { clientId: 'live-shop', env: 'prod' } },
+    );
     await liveGate.entered;
     liveGate.open();
-    expect(await running.waitForCompletion(live, 10_000)).toEqual({ status: 'completed', result: [`fetched:${live}-a`] });
+    expect(await running.waitForCompletion(live, 10_000)).toEqual({
+      status: 'completed',
+      result: [`fetched:${live}-a`],
+    });
     // The sandbox item is still held at its gate all along.
     expect((await running.waitForCompletion(sandbox, 0)).status).toBe('running');
     sandboxGate.open();
@@ -513,7 +578,10 @@ describe('embedded engine on DBOS', () => {
     const capped: TestFlow<{ key: string }, string, Pick<TestActivities, 'flaky'>> = {
       contract: testContract('testCappedRetry'),
       activityOptions: {
-        flaky: { startToCloseTimeoutMs: 5_000, retry: { maximumAttempts: 4, initialIntervalMs: 50, backoffCoefficient: 20, maximumIntervalMs: 100 } },
+        flaky: {
+          startToCloseTimeoutMs: 5_000,
+          retry: { maximumAttempts: 4, initialIntervalMs: 50, backoffCoefficient: 20, maximumIntervalMs: 100 },
+        },
       },
       run: ({ activities }, { key }) => activities.flaky(key, 2),
     };
@@ -550,10 +618,16 @@ describe('recoveries of the embedded engine', () => {
     await waitFor(() => test.calls(`reserve:${id}`) === MAX + 1, 'the last execution in reserve');
     await crash();
     const parking = await launch(test.activities, { maxRecoveryAttempts: MAX });
-    const parked = await waitFor(async () => (await parking.parkedFlows()).find((flow) => flow.workflowId === id), 'the run parked');
+    const parked = await waitFor(
+      async () => (await parking.parkedFlows()).find((flow) => flow.workflowId === id),
+      'the run parked',
+    );
     expect(parked).toMatchObject({ flowName: 'testOrder', recoveryAttempts: MAX + 2 });
     expect(test.calls(`reserve:${id}`)).toBe(MAX + 1);
-    expect(await parking.waitForCompletion(id, 0)).toMatchObject({ status: 'failed', error: expect.stringContaining('MAX_RECOVERY_ATTEMPTS_EXCEEDED') });
+    expect(await parking.waitForCompletion(id, 0)).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('MAX_RECOVERY_ATTEMPTS_EXCEEDED'),
+    });
   });
 
   it('never parks a run that waits in each life, however many restarts', async () => {
@@ -571,6 +645,9 @@ describe('recoveries of the embedded engine', () => {
     await new Promise((resolve) => setTimeout(resolve, 1_500));
     expect((await running.parkedFlows()).map((flow) => flow.workflowId)).not.toContain(id);
     await running.signal(GO, id, 'finally');
-    expect(await running.waitForCompletion(id, 10_000)).toMatchObject({ status: 'completed', result: { payload: 'finally' } });
+    expect(await running.waitForCompletion(id, 10_000)).toMatchObject({
+      status: 'completed',
+      result: { payload: 'finally' },
+    });
   });
 });

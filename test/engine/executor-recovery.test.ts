@@ -1,7 +1,12 @@
 import pg from 'pg';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { EXECUTOR_LOCK_SPACE, acquireExecutorLease, executorLockKey, type ExecutorLease } from '../../src/engine/executor-lease';
+import {
+  EXECUTOR_LOCK_SPACE,
+  acquireExecutorLease,
+  executorLockKey,
+  type ExecutorLease,
+} from '../../src/engine/executor-lease';
 import { startExecutorRecovery } from '../../src/engine/executor-recovery';
 import { createTestDatabase } from '../support/harness';
 
@@ -71,7 +76,9 @@ describe('executor leases and the takeover of dead executors', () => {
     try {
       const holders = async () =>
         (
-          await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid::int4 = $1 AND granted`, [executorLockKey('reconnecting')])
+          await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid::int4 = $1 AND granted`, [
+            executorLockKey('reconnecting'),
+          ])
         ).rows as { pid: number }[];
       const [before] = await holders();
       await admin.query('SELECT pg_terminate_backend($1)', [before!.pid]);
@@ -97,7 +104,10 @@ describe('executor leases and the takeover of dead executors', () => {
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
-      const { rows } = await admin.query(`SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid::int4 = $1 AND granted`, [executorLockKey('usurped')]);
+      const { rows } = await admin.query(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND objid::int4 = $1 AND granted`,
+        [executorLockKey('usurped')],
+      );
       // Someone else holds the lock the moment the session ends (as a sweeper might): it cannot be taken back.
       await admin.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
       await admin.query('SELECT pg_advisory_lock($1, $2)', [EXECUTOR_LOCK_SPACE, executorLockKey('usurped')]);

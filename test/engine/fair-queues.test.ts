@@ -34,7 +34,12 @@ describe('fair build queues: a shop whose photo hosts hang does not hold another
   });
 
   const generate = async (auth: Record<string, string>, userId: string, photoUrls: string[]) => {
-    const response = await post(api.url, '/v2/generate', { userId, sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, photos: photoUrls }, auth);
+    const response = await post(
+      api.url,
+      '/v2/generate',
+      { userId, sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, photos: photoUrls },
+      auth,
+    );
     expect(response.status).toBe(200);
     return new URL(response.body.url).searchParams.get('id')!;
   };
@@ -44,25 +49,43 @@ describe('fair build queues: a shop whose photo hosts hang does not hold another
     return rows.map((row) => row.status);
   };
 
-  it("builds the quiet shop's projects while the noisy shop's builds are still pending", { timeout: 150_000 }, async () => {
+  it("builds the quiet shop's projects while the noisy shop's builds are still pending", {
+    timeout: 150_000,
+  }, async () => {
     const noisy = serviceHeader((await api.createClient('Noisy shop')).credentials.prod);
     const quiet = serviceHeader((await api.createClient('Quiet shop')).credentials.prod);
 
     const noisyIds: string[] = [];
     for (let project = 0; project < NOISY_PROJECTS; project++) {
-      const hanging = Array.from({ length: PHOTOS_PER_NOISY_PROJECT }, (_, photo) => silent.url(`/p${project}-${photo}.jpg`));
+      const hanging = Array.from({ length: PHOTOS_PER_NOISY_PROJECT }, (_, photo) =>
+        silent.url(`/p${project}-${photo}.jpg`),
+      );
       noisyIds.push(await generate(noisy, `noisy-${project}`, hanging));
     }
     // The noisy shop's builds hold their slots, their downloads hanging.
-    await waitFor(async () => (await statuses(noisyIds)).filter((status) => status === 'building').length >= 4 && silent.connections() >= 4, 30_000, 'the noisy builds to hang');
+    await waitFor(
+      async () =>
+        (await statuses(noisyIds)).filter((status) => status === 'building').length >= 4 && silent.connections() >= 4,
+      30_000,
+      'the noisy builds to hang',
+    );
 
     const started = Date.now();
-    const quietIds = [await generate(quiet, 'quiet-empty', []), await generate(quiet, 'quiet-one-photo', [photos.url('/good.jpg')])];
-    await waitFor(async () => (await statuses(quietIds)).every((status) => status === 'editable'), 120_000, 'the quiet projects to be editable');
+    const quietIds = [
+      await generate(quiet, 'quiet-empty', []),
+      await generate(quiet, 'quiet-one-photo', [photos.url('/good.jpg')]),
+    ];
+    await waitFor(
+      async () => (await statuses(quietIds)).every((status) => status === 'editable'),
+      120_000,
+      'the quiet projects to be editable',
+    );
     const waited = Date.now() - started;
 
     const noisyNow = await statuses(noisyIds);
-    console.log(`quiet shop's projects editable after ${waited} ms; noisy shop's builds then: ${JSON.stringify(countOf(noisyNow))}`);
+    console.log(
+      `quiet shop's projects editable after ${waited} ms; noisy shop's builds then: ${JSON.stringify(countOf(noisyNow))}`,
+    );
     expect(noisyNow.every((status) => status === 'created' || status === 'building')).toBe(true);
   });
 });

@@ -16,7 +16,14 @@ function collectingLogger() {
   const ignore = () => {};
   return {
     errors,
-    logger: { log: ignore, trace: ignore, debug: ignore, info: ignore, warn: ignore, error: (message: string) => errors.push(message) },
+    logger: {
+      log: ignore,
+      trace: ignore,
+      debug: ignore,
+      info: ignore,
+      warn: ignore,
+      error: (message: string) => errors.push(message),
+    },
   };
 }
 
@@ -32,7 +39,8 @@ describe('Temporal workflow bundle', () => {
     // Both engines run FLOWS: the embedded one registers the list, Temporal's one dynamic workflow
     // (workflows/temporal's default export) looks the run's type up in it.
     const contracts = Object.values(flowContracts).filter(
-      (value): value is FlowContract<unknown> => typeof value === 'object' && value !== null && 'workflowId' in value && 'name' in value,
+      (value): value is FlowContract<unknown> =>
+        typeof value === 'object' && value !== null && 'workflowId' in value && 'name' in value,
     );
     expect(contracts.length).toBeGreaterThan(0);
     expect(FLOWS.map((flow) => flow.contract).sort(byName)).toEqual(contracts.sort(byName));
@@ -42,14 +50,16 @@ describe('Temporal workflow bundle', () => {
   });
 
   it('bundles the test flows the Temporal tests run', async () => {
-    await expect(bundleWorkflowCode({ workflowsPath: fixture('temporal-index.ts'), logger: collectingLogger().logger })).resolves.toBeTruthy();
+    await expect(
+      bundleWorkflowCode({ workflowsPath: fixture('temporal-index.ts'), logger: collectingLogger().logger }),
+    ).resolves.toBeTruthy();
   }, 120_000);
 
   it('refuses workflow code that imports a Node built-in', async () => {
     const { errors, logger } = collectingLogger();
-    await expect(bundleWorkflowCode({ workflowsPath: fixture('disallowed-import-workflow.ts'), logger })).rejects.toThrow(
-      /Webpack finished with errors/,
-    );
+    await expect(
+      bundleWorkflowCode({ workflowsPath: fixture('disallowed-import-workflow.ts'), logger }),
+    ).rejects.toThrow(/Webpack finished with errors/);
     expect(errors.join('\n')).toMatch(/node:fs/);
   }, 120_000);
 });

@@ -53,14 +53,28 @@ describe('status event bus', () => {
     await commit(subjectId, 'committed');
 
     // NOTIFY is delivered in commit order: had the rolled-back event been sent, it would come first.
-    expect(await heard).toMatchObject({ subjectId, status: 'committed', sequence: 1, clientId: tenant.clientId, env: 'prod' });
+    expect(await heard).toMatchObject({
+      subjectId,
+      status: 'committed',
+      sequence: 1,
+      clientId: tenant.clientId,
+      env: 'prod',
+    });
   });
 
   it('hands an event to the listeners of its tenant and of its subject only', async () => {
     const subjectId = `bus-${++subjectCounter}`;
     const otherSubject = `bus-${++subjectCounter}`;
-    const heard = { subject: [] as string[], tenant: [] as string[], otherSubject: [] as string[], otherEnv: [] as string[], otherEnvSubject: [] as string[] };
-    const record = (into: string[]) => ({ statusEvent: (event: StatusEventMessage) => into.push(`${event.subjectId}:${event.status}`) });
+    const heard = {
+      subject: [] as string[],
+      tenant: [] as string[],
+      otherSubject: [] as string[],
+      otherEnv: [] as string[],
+      otherEnvSubject: [] as string[],
+    };
+    const record = (into: string[]) => ({
+      statusEvent: (event: StatusEventMessage) => into.push(`${event.subjectId}:${event.status}`),
+    });
     const listening = [
       [{ ...tenant, subject: { subjectType: 'project', subjectId } }, record(heard.subject)],
       [tenant, record(heard.tenant)],
@@ -93,9 +107,10 @@ describe('status event bus', () => {
     const before = await listeners();
     expect(before.length).toBeGreaterThan(0); // this test's bus and the service's
 
-    const terminated = await db.execute<{ done: boolean }[]>('SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?', [
-      STATUS_EVENT_LISTENER,
-    ]);
+    const terminated = await db.execute<{ done: boolean }[]>(
+      'SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE datname = current_database() AND application_name = ?',
+      [STATUS_EVENT_LISTENER],
+    );
     expect(terminated.every((row) => row.done)).toBe(true);
 
     const old = new Set(before.map((row) => row.pid));
@@ -113,7 +128,7 @@ describe('status event bus', () => {
     await commit(subjectId, 'after the reconnect');
     expect(await heard).toMatchObject({ subjectId, status: 'after the reconnect' });
   });
-  it('hands an event to its subject\'s guards before any other listener, even one that listened first', async () => {
+  it("hands an event to its subject's guards before any other listener, even one that listened first", async () => {
     const subjectId = `bus-${++subjectCounter}`;
     const heard: string[] = [];
     const subject = { subjectType: 'project', subjectId };

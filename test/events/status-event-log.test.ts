@@ -1,6 +1,11 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appendStatusEvent, recordStatusChange, STATUS_EVENTS_CHANNEL, type StatusEventMessage } from '../../src/events/status-event-log';
+import {
+  appendStatusEvent,
+  recordStatusChange,
+  STATUS_EVENTS_CHANNEL,
+  type StatusEventMessage,
+} from '../../src/events/status-event-log';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 import { startTestService, type TestService } from '../support/harness';
 import { waitFor } from '../support/wait';
@@ -29,21 +34,30 @@ describe('status event log', () => {
     const orm = await api.orm();
     const tenant = { clientId: shop.clientId, env: 'dev' as const };
     const subjectId = 'p-concurrentwriters000000';
-    const change = (i: number) => ({ subjectType: 'project', subjectId, status: `s${i}`, detail: { writer: i, note: 'it\'s "quoted" ?' } });
+    const change = (i: number) => ({
+      subjectType: 'project',
+      subjectId,
+      status: `s${i}`,
+      detail: { writer: i, note: 'it\'s "quoted" ?' },
+    });
     // Both writers: through an entity manager's transaction, and plain SQL in a connection's.
     const written = await Promise.all(
       Array.from({ length: 24 }, (_, i) =>
         i % 2 === 0
           ? orm.em.fork().transactional((tx) => recordStatusChange(tx, tenant, change(i)))
-          : orm.em.getConnection().transactional((trx) => appendStatusEvent(orm.em.getConnection(), trx, tenant, change(i))),
+          : orm.em
+              .getConnection()
+              .transactional((trx) => appendStatusEvent(orm.em.getConnection(), trx, tenant, change(i))),
       ),
     );
 
     expect(written.map((m) => m.sequence).sort((a, b) => a - b)).toEqual(Array.from({ length: 24 }, (_, i) => i + 1));
-    const stored = await orm.em.getConnection().execute<{ id: string; sequence: number; status: string; detail: unknown; occurred_at: string }[]>(
-      'SELECT id, sequence, status, detail, occurred_at FROM status_events WHERE subject_id = ? ORDER BY sequence',
-      [subjectId],
-    );
+    const stored = await orm.em
+      .getConnection()
+      .execute<{ id: string; sequence: number; status: string; detail: unknown; occurred_at: string }[]>(
+        'SELECT id, sequence, status, detail, occurred_at FROM status_events WHERE subject_id = ? ORDER BY sequence',
+        [subjectId],
+      );
     for (const message of written) {
       const row = stored.find((r) => String(r.id) === message.id)!;
       expect(row.sequence).toBe(message.sequence);
@@ -62,12 +76,24 @@ describe('status event log', () => {
     const connection = orm.em.getConnection();
     await expect(
       connection.transactional(async (trx) => {
-        await appendStatusEvent(connection, trx, { clientId: shop.clientId, env: 'dev' }, { subjectType: 'project', subjectId, status: 'building' });
+        await appendStatusEvent(
+          connection,
+          trx,
+          { clientId: shop.clientId, env: 'dev' },
+          { subjectType: 'project', subjectId, status: 'building' },
+        );
         throw new Error('the writer changes its mind');
       }),
     ).rejects.toThrow('changes its mind');
     // A later committed event of another subject is heard; the rolled-back one never is.
-    await connection.transactional((trx) => appendStatusEvent(connection, trx, { clientId: shop.clientId, env: 'dev' }, { subjectType: 'project', subjectId: 'p-afterrollback0000000000', status: 'building' }));
+    await connection.transactional((trx) =>
+      appendStatusEvent(
+        connection,
+        trx,
+        { clientId: shop.clientId, env: 'dev' },
+        { subjectType: 'project', subjectId: 'p-afterrollback0000000000', status: 'building' },
+      ),
+    );
     await waitFor(async () => heard.some((m) => m.subjectId === 'p-afterrollback0000000000'));
     expect(heard.some((m) => m.subjectId === subjectId)).toBe(false);
     expect(await connection.execute('SELECT 1 FROM status_events WHERE subject_id = ?', [subjectId])).toEqual([]);

@@ -43,14 +43,30 @@ describe('a 60-second database outage', () => {
     const url = service.url;
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const auth = serviceHeader(demo.credentials.dev);
-    const generated = await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'outage' }, auth);
+    const generated = await post(
+      url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'outage' },
+      auth,
+    );
     const bookId = new URL(generated.body.url).searchParams.get('id')!;
-    await waitFor(async () => (await request(url, 'GET', `/v2/project/status?id=${bookId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'book editable');
+    await waitFor(
+      async () =>
+        (await request(url, 'GET', `/v2/project/status?id=${bookId}`, { headers: auth })).body.status?.project ===
+        'editable',
+      60_000,
+      'book editable',
+    );
     expect((await post(url, '/v2/print', printBody('through-outage', bookId), auth)).status).toBe(200);
     const line = async () =>
-      (await post(url, '/graphql', { query: '{ order(orderId: "through-outage") { lines { status } } }' }, auth)).body.data?.order?.lines?.[0]?.status;
+      (await post(url, '/graphql', { query: '{ order(orderId: "through-outage") { lines { status } } }' }, auth)).body
+        .data?.order?.lines?.[0]?.status;
     // Under way: the sandbox printer walks its statuses, one every 3 s.
-    await waitFor(async () => ['sent printjob', 'accepted', 'printing'].includes(await line()), 90_000, 'the fulfilment under way');
+    await waitFor(
+      async () => ['sent printjob', 'accepted', 'printing'].includes(await line()),
+      90_000,
+      'the fulfilment under way',
+    );
 
     await postgres.stop('fast');
     const downAt = Date.now();
@@ -67,18 +83,27 @@ describe('a 60-second database outage', () => {
       for (const reply of replies) {
         const code = reply.body?.code ?? reply.body?.errors?.[0]?.extensions?.code;
         answers.set(`${reply.status} ${code}`, (answers.get(`${reply.status} ${code}`) ?? 0) + 1);
-        if (reply.status !== 503 || code !== 'SERVICE_UNAVAILABLE' || !/^\d+$/.test(reply.headers.get('retry-after') ?? '')) unexpected.push({ status: reply.status, body: reply.body });
+        if (
+          reply.status !== 503 ||
+          code !== 'SERVICE_UNAVAILABLE' ||
+          !/^\d+$/.test(reply.headers.get('retry-after') ?? '')
+        )
+          unexpected.push({ status: reply.status, body: reply.body });
       }
       expect(service.child.exitCode).toBeNull();
       await new Promise((resolve) => setTimeout(resolve, 1_000));
     }
-    console.log(`during a ${OUTAGE_MS / 1000} s outage: ${JSON.stringify(Object.fromEntries(answers))} (status code: count)`);
+    console.log(
+      `during a ${OUTAGE_MS / 1000} s outage: ${JSON.stringify(Object.fromEntries(answers))} (status code: count)`,
+    );
     expect(unexpected).toEqual([]);
 
     await postgres.start();
     await waitFor(async () => (await request(url, 'GET', '/readyz')).status === 200, 30_000, 'ready again');
     await waitFor(
-      async () => (await post(url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'outage' }, auth)).status === 200,
+      async () =>
+        (await post(url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'outage' }, auth))
+          .status === 200,
       60_000,
       'a project generated after the outage',
     );
@@ -86,6 +111,10 @@ describe('a 60-second database outage', () => {
     expect(service.child.exitCode).toBeNull();
     // It had lost its executor lease (stopping its flows), and took it back: it did not exit for it.
     expect(service.logs.some((l) => l.msg?.startsWith('executor lease not taken back in time'))).toBe(true);
-    expect(service.logs.some((l) => l.msg === 'executor lease taken back and the workflow engine launched again: pending runs resume')).toBe(true);
+    expect(
+      service.logs.some(
+        (l) => l.msg === 'executor lease taken back and the workflow engine launched again: pending runs resume',
+      ),
+    ).toBe(true);
   }, 420_000);
 });

@@ -46,9 +46,20 @@ describe('PostgreSQL restarted under load', () => {
     const auth = serviceHeader(demo.credentials.dev);
 
     // An order whose fulfilment runs through the restart (the sandbox printer of dev credentials).
-    const book = await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'restart-order' }, auth);
+    const book = await post(
+      url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'restart-order' },
+      auth,
+    );
     const bookId = new URL(book.body.url).searchParams.get('id')!;
-    await waitFor(async () => (await request(url, 'GET', `/v2/project/status?id=${bookId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'book editable');
+    await waitFor(
+      async () =>
+        (await request(url, 'GET', `/v2/project/status?id=${bookId}`, { headers: auth })).body.status?.project ===
+        'editable',
+      60_000,
+      'book editable',
+    );
     expect((await post(url, '/v2/print', printBody('through-restart', bookId), auth)).status).toBe(200);
 
     const acknowledged: string[] = [];
@@ -58,13 +69,20 @@ describe('PostgreSQL restarted under load', () => {
     let n = 0;
     const worker = async () => {
       while (load) {
-        const generated = await post(url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: `load-${n++ % 5}` }, auth).catch(() => undefined);
+        const generated = await post(
+          url,
+          '/v2/generate',
+          { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: `load-${n++ % 5}` },
+          auth,
+        ).catch(() => undefined);
         if (generated) {
           count(generated.status);
           if (generated.status === 200) acknowledged.push(new URL(generated.body.url).searchParams.get('id')!);
           else if (generated.status === 503) expect(generated.headers.get('retry-after')).toMatch(/^\d+$/);
         }
-        const listed = await request(url, 'GET', '/v2/project/list?user=load-1', { headers: auth }).catch(() => undefined);
+        const listed = await request(url, 'GET', '/v2/project/list?user=load-1', { headers: auth }).catch(
+          () => undefined,
+        );
         if (listed) count(listed.status);
       }
     };
@@ -81,7 +99,12 @@ describe('PostgreSQL restarted under load', () => {
     expect(JSON.stringify(rest.body)).not.toMatch(/ECONNREFUSED|at .*\.js|select /i);
     const status = await request(url, 'GET', `/v2/project/status?id=${acknowledged[0]}`, { headers: auth });
     expect(status.status).toBe(503);
-    const graphql = await post(url, '/graphql', { query: '{ projects(user: "load-1", first: 1) { edges { node { id } } } }' }, auth);
+    const graphql = await post(
+      url,
+      '/graphql',
+      { query: '{ projects(user: "load-1", first: 1) { edges { node { id } } } }' },
+      auth,
+    );
     expect(graphql.status).toBe(503);
     expect(graphql.headers.get('retry-after')).toMatch(/^\d+$/);
     expect(graphql.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
@@ -102,12 +125,16 @@ describe('PostgreSQL restarted under load', () => {
     load = false;
     await Promise.all(workers);
 
-    console.log(`database restart under load: ${JSON.stringify(Object.fromEntries(statuses))} (status: count), ${acknowledged.length} projects acknowledged`);
+    console.log(
+      `database restart under load: ${JSON.stringify(Object.fromEntries(statuses))} (status: count), ${acknowledged.length} projects acknowledged`,
+    );
     expect([...statuses.keys()].filter((s) => s >= 500 && s !== 503)).toEqual([]);
     expect(statuses.get(503)).toBeGreaterThan(0);
     // The order went on after the restart and walked every status once.
     await waitFor(
-      async () => (await post(url, '/graphql', { query: '{ order(orderId: "through-restart") { lines { status } } }' }, auth)).body.data?.order?.lines?.[0]?.status === 'complete',
+      async () =>
+        (await post(url, '/graphql', { query: '{ order(orderId: "through-restart") { lines { status } } }' }, auth))
+          .body.data?.order?.lines?.[0]?.status === 'complete',
       120_000,
       'the order complete',
     );
@@ -118,11 +145,26 @@ describe('PostgreSQL restarted under load', () => {
       [`through-restart/${bookId}`],
     );
     await history.end();
-    expect(rows.map((r) => r.status)).toEqual(['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete']);
+    expect(rows.map((r) => r.status)).toEqual([
+      'paid',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sending printjob',
+      'sent printjob',
+      'accepted',
+      'printing',
+      'printed',
+      'delivering',
+      'complete',
+    ]);
     // Everything acknowledged is there and its build finished.
     for (const id of acknowledged) {
       await waitFor(
-        async () => (await request(url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project === 'editable',
+        async () =>
+          (await request(url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project ===
+          'editable',
         60_000,
         `${id} editable`,
       );

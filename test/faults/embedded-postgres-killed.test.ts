@@ -22,7 +22,12 @@ describe('the embedded PostgreSQL killed', () => {
   it('comes back by itself with everything acknowledged', async () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-embedded-kill-'));
     await chmod(dataDir, 0o755); // as root, PostgreSQL runs as its own user and must reach its data
-    service = await startServiceProcess({ DATA_DIR: dataDir, PORT: '0', DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined });
+    service = await startServiceProcess({
+      DATA_DIR: dataDir,
+      PORT: '0',
+      DATABASE_URL: undefined,
+      TEMPORAL_ADDRESS: undefined,
+    });
     const url = service.url;
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const auth = serviceHeader(demo.credentials.dev);
@@ -33,15 +38,25 @@ describe('the embedded PostgreSQL killed', () => {
     const acknowledged: string[] = [];
     for (let i = 0; i < 3; i++) acknowledged.push((await generate('before-kill'))!);
 
-    const postmasterPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
+    const postmasterPid = Number(
+      (await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0],
+    );
     process.kill(postmasterPid, 'SIGKILL');
-    await waitFor(async () => (await request(url, 'GET', '/readyz').catch(() => ({ status: 0 }))).status !== 200, 10_000, 'readiness to notice');
+    await waitFor(
+      async () => (await request(url, 'GET', '/readyz').catch(() => ({ status: 0 }))).status !== 200,
+      10_000,
+      'readiness to notice',
+    );
     // Meanwhile requests are "try again", never 500.
     const during = await post(url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0 }, auth);
     expect([200, 503]).toContain(during.status);
     if (during.status === 200) acknowledged.push(new URL(during.body.url).searchParams.get('id')!);
 
-    await waitFor(async () => (await request(url, 'GET', '/readyz')).status === 200, 60_000, 'ready again after the kill');
+    await waitFor(
+      async () => (await request(url, 'GET', '/readyz')).status === 200,
+      60_000,
+      'ready again after the kill',
+    );
     expect(service.child.exitCode).toBeNull();
     expect(service.logs.some((l) => l.msg === 'the embedded PostgreSQL is running again')).toBe(true);
     const newPid = Number((await readFile(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')).split('\n')[0]);
@@ -51,7 +66,9 @@ describe('the embedded PostgreSQL killed', () => {
     acknowledged.push(after);
     for (const id of acknowledged) {
       await waitFor(
-        async () => (await request(url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project === 'editable',
+        async () =>
+          (await request(url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project ===
+          'editable',
         60_000,
         `${id} editable`,
       );

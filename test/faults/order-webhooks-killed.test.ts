@@ -11,7 +11,20 @@ import { startServiceProcess, type ServiceProcess } from '../support/service-pro
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { waitFor } from '../support/wait';
 
-const WALK = ['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
+const WALK = [
+  'paid',
+  'received',
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+];
 /** The receiver holds its answer to this request long enough for the service to be killed meanwhile. */
 const HELD_REQUEST = 3;
 
@@ -35,7 +48,9 @@ describe('the service killed in the middle of a webhook delivery', () => {
   it('delivers every event once per id after the restart', async () => {
     database = await createTestDatabase();
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-webhook-kill-'));
-    receiver = await startWebhookReceiver((_path, nth) => (nth === HELD_REQUEST ? { status: 200, delayMs: 8_000 } : 200));
+    receiver = await startWebhookReceiver((_path, nth) =>
+      nth === HELD_REQUEST ? { status: 200, delayMs: 8_000 } : 200,
+    );
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const env = {
@@ -50,12 +65,31 @@ describe('the service killed in the middle of a webhook delivery', () => {
     service = await startServiceProcess(env);
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const auth = serviceHeader(demo.credentials.dev);
-    const set = await post(url, '/graphql', { query: 'mutation ($url: String!) { setWebhook(url: $url) { secret } }', variables: { url: receiver.url('/hook') } }, auth);
+    const set = await post(
+      url,
+      '/graphql',
+      {
+        query: 'mutation ($url: String!) { setWebhook(url: $url) { secret } }',
+        variables: { url: receiver.url('/hook') },
+      },
+      auth,
+    );
     const secret = set.body.data.setWebhook.secret as string;
 
-    const generated = await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'killed-delivery' }, auth);
+    const generated = await post(
+      url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'killed-delivery' },
+      auth,
+    );
     const projectId = new URL(generated.body.url).searchParams.get('id')!;
-    await waitFor(async () => (await request(url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'editable');
+    await waitFor(
+      async () =>
+        (await request(url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project ===
+        'editable',
+      60_000,
+      'editable',
+    );
     expect((await post(url, '/v2/print', printBody('kill-1', projectId), auth)).status).toBe(200);
 
     await waitFor(async () => receiver!.received.length >= HELD_REQUEST, 60_000, 'the held request');
@@ -63,11 +97,18 @@ describe('the service killed in the middle of a webhook delivery', () => {
     await service.kill();
     service = await startServiceProcess(env);
 
-    const lineStatus = async () => (await request(url, 'GET', '/v2/order?orderId=kill-1', { headers: auth })).body.lines?.[0]?.status;
+    const lineStatus = async () =>
+      (await request(url, 'GET', '/v2/order?orderId=kill-1', { headers: auth })).body.lines?.[0]?.status;
     await waitFor(async () => (await lineStatus()) === 'complete', 120_000, 'complete');
-    const outbox: { id: string; type: string; sequence: number }[] = (await request(url, 'GET', '/v2/events?orderId=kill-1', { headers: auth })).body.data;
+    const outbox: { id: string; type: string; sequence: number }[] = (
+      await request(url, 'GET', '/v2/events?orderId=kill-1', { headers: auth })
+    ).body.data;
     expect(outbox).toHaveLength(WALK.length + 2);
-    await waitFor(async () => new Set(receiver!.received.map((r) => r.body.id)).size === outbox.length, 60_000, 'every event received');
+    await waitFor(
+      async () => new Set(receiver!.received.map((r) => r.body.id)).size === outbox.length,
+      60_000,
+      'every event received',
+    );
 
     // One event per change: no type and sequence twice, whatever the engine replayed.
     expect(new Set(outbox.map((e) => `${e.type}:${e.sequence}`)).size).toBe(outbox.length);
@@ -82,11 +123,15 @@ describe('the service killed in the middle of a webhook delivery', () => {
     }
     expect([...bodyOf.keys()].sort()).toEqual(outbox.map((e) => e.id).sort());
     // Only the delivery cut off by the kill was sent again; every other event arrived once.
-    const repeats = receiver.received.filter((r, i) => receiver!.received.findIndex((s) => s.body.id === r.body.id) !== i);
+    const repeats = receiver.received.filter(
+      (r, i) => receiver!.received.findIndex((s) => s.body.id === r.body.id) !== i,
+    );
     expect(repeats.map((r) => r.body.id)).toEqual([held.body.id]);
 
     // First arrivals keep the line's order.
-    const firstArrivals = receiver.received.filter((r, i) => receiver!.received.findIndex((s) => s.body.id === r.body.id) === i);
+    const firstArrivals = receiver.received.filter(
+      (r, i) => receiver!.received.findIndex((s) => s.body.id === r.body.id) === i,
+    );
     const changes = firstArrivals.filter((r) => r.body.type === 'order.line.status_changed').map((r) => r.body);
     expect(changes.map((b) => b.sequence)).toEqual(WALK.map((_, i) => i + 1));
     expect(changes.map((b) => b.data.line.status)).toEqual(WALK);

@@ -62,7 +62,11 @@ describe('outbound endpoints that time out', () => {
     dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-timeouts-'));
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
-    printer = await startPrinterStub({ serviceUrl: () => url, eventSecret: EVENT_SECRET, delayOf: (nth) => (nth === 1 ? 4000 : 0) });
+    printer = await startPrinterStub({
+      serviceUrl: () => url,
+      eventSecret: EVENT_SECRET,
+      delayOf: (nth) => (nth === 1 ? 4000 : 0),
+    });
     receiver = await slowReceiver(12_000); // the webhook timeout is 10 s
     service = await startServiceProcess({
       DATABASE_URL: database.url,
@@ -79,17 +83,38 @@ describe('outbound endpoints that time out', () => {
     });
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const auth = serviceHeader(demo.credentials.prod);
-    const webhook = await post(url, '/graphql', { query: `mutation { setWebhook(url: "${receiver.url}") { url } }` }, auth);
+    const webhook = await post(
+      url,
+      '/graphql',
+      { query: `mutation { setWebhook(url: "${receiver.url}") { url } }` },
+      auth,
+    );
     expect(webhook.body.errors).toBeUndefined();
 
-    const generated = await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'slow', callback: receiver.url }, auth);
+    const generated = await post(
+      url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'slow', callback: receiver.url },
+      auth,
+    );
     expect(generated.status).toBe(200);
     const projectId = new URL(generated.body.url).searchParams.get('id')!;
-    await waitFor(async () => (await request(url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'editable');
+    await waitFor(
+      async () =>
+        (await request(url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project ===
+        'editable',
+      60_000,
+      'editable',
+    );
     expect((await post(url, '/v2/print', printBody('slow-printer', projectId), auth)).status).toBe(200);
 
     const lineStatus = async () => {
-      const { body } = await post(url, '/graphql', { query: '{ order(orderId: "slow-printer") { lines { status } } }' }, auth);
+      const { body } = await post(
+        url,
+        '/graphql',
+        { query: '{ order(orderId: "slow-printer") { lines { status } } }' },
+        auth,
+      );
       return body.data?.order?.lines?.[0]?.status as string | undefined;
     };
     await waitFor(async () => (await lineStatus()) === 'complete', 150_000, 'the order complete');
@@ -99,9 +124,24 @@ describe('outbound endpoints that time out', () => {
     expect(printer.jobs.size).toBe(1);
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
-    const { rows } = await client.query<{ status: string }>(`SELECT status FROM status_events WHERE subject_type = 'order' ORDER BY sequence`);
+    const { rows } = await client.query<{ status: string }>(
+      `SELECT status FROM status_events WHERE subject_type = 'order' ORDER BY sequence`,
+    );
     await client.end();
-    expect(rows.map((r) => r.status)).toEqual(['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete']);
+    expect(rows.map((r) => r.status)).toEqual([
+      'paid',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sending printjob',
+      'sent printjob',
+      'accepted',
+      'printing',
+      'printed',
+      'delivering',
+      'complete',
+    ]);
 
     // The webhook: the timed-out attempt, then a retry under the same webhook-id, then nothing more.
     // (The order's events go to the same URL, each under its own id.)
@@ -109,6 +149,8 @@ describe('outbound endpoints that time out', () => {
     await waitFor(async () => callback().length >= 2, 60_000, 'the webhook retried');
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect(callback()).toHaveLength(2);
-    console.log(`printer: ${printer.requests.length} requests, ${printer.jobs.size} job; webhook: ${callback().length} attempts, one webhook-id`);
+    console.log(
+      `printer: ${printer.requests.length} requests, ${printer.jobs.size} job; webhook: ${callback().length} attempts, one webhook-id`,
+    );
   }, 240_000);
 });

@@ -58,10 +58,21 @@ describe('a flow that exhausts the heap at every recovery', () => {
     service = await startServiceProcess(poisoned);
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     const auth = serviceHeader(demo.credentials.dev);
-    const generated = await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'poison' }, auth);
+    const generated = await post(
+      url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'poison' },
+      auth,
+    );
     expect(generated.status).toBe(200);
     const bookId = new URL(generated.body.url).searchParams.get('id')!;
-    await waitFor(async () => (await request(url, 'GET', `/v2/project/status?id=${bookId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'book editable');
+    await waitFor(
+      async () =>
+        (await request(url, 'GET', `/v2/project/status?id=${bookId}`, { headers: auth })).body.status?.project ===
+        'editable',
+      60_000,
+      'book editable',
+    );
     expect((await post(url, '/v2/print', printBody('poison-order', bookId), auth)).status).toBe(200);
 
     // The first run dies of the heap; the service is started again after each death, as a supervisor
@@ -83,28 +94,61 @@ describe('a flow that exhausts the heap at every recovery', () => {
     service = await startServiceProcess(poisoned);
 
     // This life parks the run instead of resuming it: it stays up, and serves, for good.
-    await waitFor(() => Promise.resolve(service!.logs.find((l) => l.msg?.startsWith('flow parked'))), 60_000, 'the parked flow logged');
+    await waitFor(
+      () => Promise.resolve(service!.logs.find((l) => l.msg?.startsWith('flow parked'))),
+      60_000,
+      'the parked flow logged',
+    );
     const parkedLog = service.logs.find((l) => l.msg?.startsWith('flow parked'))!;
-    expect(parkedLog).toMatchObject({ level: 50, flow: 'printFulfilment', workflowId: expect.stringMatching(/^fulfilment:/) });
+    expect(parkedLog).toMatchObject({
+      level: 50,
+      flow: 'printFulfilment',
+      workflowId: expect.stringMatching(/^fulfilment:/),
+    });
     const line = async () =>
-      (await post(url, '/graphql', { query: '{ order(orderId: "poison-order") { lines { status } } }' }, auth)).body.data?.order?.lines?.[0]?.status;
+      (await post(url, '/graphql', { query: '{ order(orderId: "poison-order") { lines { status } } }' }, auth)).body
+        .data?.order?.lines?.[0]?.status;
     await waitFor(async () => (await line()) === 'failed processing', 30_000, 'the line failed');
-    const events = await post(url, '/graphql', { query: '{ events(orderId: "poison-order", first: 100) { events { type data } } }' }, auth);
-    const failed = events.body.data.events.events.find((e: { data: { line?: { status: string } } }) => e.data.line?.status === 'failed processing');
-    expect(failed).toMatchObject({ type: 'order.line.status_changed', data: { reason: expect.stringContaining('an operator retries or cancels it') } });
+    const events = await post(
+      url,
+      '/graphql',
+      { query: '{ events(orderId: "poison-order", first: 100) { events { type data } } }' },
+      auth,
+    );
+    const failed = events.body.data.events.events.find(
+      (e: { data: { line?: { status: string } } }) => e.data.line?.status === 'failed processing',
+    );
+    expect(failed).toMatchObject({
+      type: 'order.line.status_changed',
+      data: { reason: expect.stringContaining('an operator retries or cancels it') },
+    });
     const metrics = await fetch(service.metricsUrl!);
     expect(await metrics.text()).toMatch(/^photobook_flows_dead_lettered 1$/m);
     // Still up a while later, answering work of every kind.
     await new Promise((resolve) => setTimeout(resolve, 5_000));
     expect(service.child.exitCode).toBeNull();
-    expect((await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'after-parking' }, auth)).status).toBe(200);
+    expect(
+      (await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'after-parking' }, auth))
+        .status,
+    ).toBe(200);
     expect((await request(url, 'GET', '/readyz')).status).toBe(200);
 
     // The operator sees it with the CLI, fixes the cause (a release without the fault), and retries it.
     const cli = async (...args: string[]) =>
-      (await run('npm', ['run', '--silent', 'cli', '--', ...args], { env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL, LOG_LEVEL: 'warn' } })).stdout;
+      (
+        await run('npm', ['run', '--silent', 'cli', '--', ...args], {
+          env: { ...process.env, ...env, DATABASE_URL: env.DATABASE_URL, LOG_LEVEL: 'warn' },
+        })
+      ).stdout;
     const dead = JSON.parse(await cli('flow', 'list', '--dead', '--json'));
-    expect(dead).toEqual([expect.objectContaining({ workflowId: parkedLog.workflowId, flow: 'printFulfilment', status: 'parked', recoveryAttempts: MAX_RECOVERY_ATTEMPTS + 2 })]);
+    expect(dead).toEqual([
+      expect.objectContaining({
+        workflowId: parkedLog.workflowId,
+        flow: 'printFulfilment',
+        status: 'parked',
+        recoveryAttempts: MAX_RECOVERY_ATTEMPTS + 2,
+      }),
+    ]);
     await service.stop();
     service = await startServiceProcess(env);
     expect(await cli('flow', 'retry', parkedLog.workflowId)).toContain('resumes from its last recorded step');

@@ -13,7 +13,20 @@ import { waitFor } from '../support/wait';
 
 const EVENT_SECRET = `whsec_${Buffer.from('fault-test-psp-event-secret-0001').toString('base64')}`;
 const JOB_SECRET = `whsec_${Buffer.from('fault-test-printer-job-secret-01').toString('base64')}`;
-const WALK = ['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
+const WALK = [
+  'paid',
+  'received',
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+];
 
 /**
  * The API process SIGKILLed around `/v2/print` and in the middle of a render, then started again as
@@ -61,12 +74,23 @@ describe('the API process killed around /v2/print and mid-render', () => {
 
     const projects: string[] = [];
     for (let i = 0; i < 2; i++) {
-      const generated = await post(url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: `crash-${i}` }, auth);
+      const generated = await post(
+        url,
+        '/v2/generate',
+        { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: `crash-${i}` },
+        auth,
+      );
       expect(generated.status).toBe(200);
       projects.push(new URL(generated.body.url).searchParams.get('id')!);
     }
     for (const id of projects) {
-      await waitFor(async () => (await request(url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project === 'editable', 60_000, `${id} editable`);
+      await waitFor(
+        async () =>
+          (await request(url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project ===
+          'editable',
+        60_000,
+        `${id} editable`,
+      );
     }
 
     // 1. Killed right after it answered: the order was acknowledged, so it must complete.
@@ -77,14 +101,18 @@ describe('the API process killed around /v2/print and mid-render', () => {
     await start();
 
     // 2. Killed before it answered: nothing was acknowledged; the shop retries the same order.
-    const unanswered = post(url, '/v2/print', printBody('crash-before', projects[1]), auth).catch((error: Error) => error);
+    const unanswered = post(url, '/v2/print', printBody('crash-before', projects[1]), auth).catch(
+      (error: Error) => error,
+    );
     await new Promise((resolve) => setTimeout(resolve, 15));
     await service!.kill();
     const outcome = await unanswered;
     await start();
     const retried = await post(url, '/v2/print', printBody('crash-before', projects[1]), auth);
     expect(retried.status).toBe(200);
-    console.log(`print killed before answering: the client saw ${outcome instanceof Error ? outcome.message : `HTTP ${outcome.status}`}; the retry answered 200`);
+    console.log(
+      `print killed before answering: the client saw ${outcome instanceof Error ? outcome.message : `HTTP ${outcome.status}`}; the retry answered 200`,
+    );
 
     // 3. Killed mid-render: some pages of a book are on disk, not all.
     const ordersDir = path.join(dataDir, 'files', demo.clientId, 'prod', 'orders');
@@ -98,21 +126,44 @@ describe('the API process killed around /v2/print and mid-render', () => {
       return count;
     };
     const lineStatus = async (orderId: string, projectId: string) => {
-      const { body } = await post(url, '/graphql', { query: `{ order(orderId: "${orderId}") { lines { projectId status } } }` }, auth);
-      return body.data?.order?.lines?.find((l: { projectId: string }) => l.projectId === projectId)?.status as string | undefined;
+      const { body } = await post(
+        url,
+        '/graphql',
+        { query: `{ order(orderId: "${orderId}") { lines { projectId status } } }` },
+        auth,
+      );
+      return body.data?.order?.lines?.find((l: { projectId: string }) => l.projectId === projectId)?.status as
+        | string
+        | undefined;
     };
     await waitFor(async () => (await pagesOnDisk()) >= 2, 90_000, 'pages being rendered');
     const renderedBefore = await pagesOnDisk();
     await service!.kill();
     await start();
 
-    await waitFor(async () => (await lineStatus('crash-after', projects[0])) === 'complete', 120_000, 'crash-after complete');
-    await waitFor(async () => (await lineStatus('crash-before', projects[1])) === 'complete', 120_000, 'crash-before complete');
+    await waitFor(
+      async () => (await lineStatus('crash-after', projects[0])) === 'complete',
+      120_000,
+      'crash-after complete',
+    );
+    await waitFor(
+      async () => (await lineStatus('crash-before', projects[1])) === 'complete',
+      120_000,
+      'crash-before complete',
+    );
     console.log(`killed mid-render with ${renderedBefore} page files on disk; both orders complete after 3 crashes`);
 
     // Exactly once: one order each, every status once and in order, one job per line at the printer.
-    for (const [orderId, projectId] of [['crash-after', projects[0]], ['crash-before', projects[1]]]) {
-      const { body } = await post(url, '/graphql', { query: `{ order(orderId: "${orderId}") { lines { projectId status } } }` }, auth);
+    for (const [orderId, projectId] of [
+      ['crash-after', projects[0]],
+      ['crash-before', projects[1]],
+    ]) {
+      const { body } = await post(
+        url,
+        '/graphql',
+        { query: `{ order(orderId: "${orderId}") { lines { projectId status } } }` },
+        auth,
+      );
       expect(body.data.order.lines).toHaveLength(1);
       const history = await readHistory(postgres.serverUrl, `${orderId}/${projectId}`);
       expect(history).toEqual(WALK);
@@ -136,7 +187,10 @@ async function readHistory(serverUrl: string, subjectId: string): Promise<string
   const client = new pg.Client({ connectionString: `${serverUrl}/photobook` });
   await client.connect();
   try {
-    const { rows } = await client.query<{ status: string }>(`SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = $1 ORDER BY sequence`, [subjectId]);
+    const { rows } = await client.query<{ status: string }>(
+      `SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = $1 ORDER BY sequence`,
+      [subjectId],
+    );
     return rows.map((r) => r.status);
   } finally {
     await client.end();

@@ -25,9 +25,19 @@ describe('an interrupted fulfilment resumes at the next start', () => {
     expect((await post(first.url, '/v2/print', printBody('resume-1', projectId), auth)).status).toBe(200);
 
     // Kill it once some pages are on disk (below the order line's folder) but the book is not finished.
-    const lineOf = async (api: TestService) => (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
+    const lineOf = async (api: TestService) =>
+      (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
     const line = await lineOf(first);
-    const pagesDir = path.join(first.config.dataDir, 'files', client.clientId, 'dev', 'orders', line.order.id, line.id, 'pages');
+    const pagesDir = path.join(
+      first.config.dataDir,
+      'files',
+      client.clientId,
+      'dev',
+      'orders',
+      line.order.id,
+      line.id,
+      'pages',
+    );
     await waitFor(async () => (await readdir(pagesDir).catch(() => [])).length >= 2, 60_000, 'first pages rendered');
     await first.stop({ keepData: true });
     const renderedBeforeCrash = (await readdir(pagesDir)).length;
@@ -38,11 +48,29 @@ describe('an interrupted fulfilment resumes at the next start', () => {
     await waitFor(async () => (await lineOf(second)).status === 'complete', 120_000, 'complete after restart');
     expect((await readdir(pagesDir)).length).toBe(25);
 
-    const statuses = (await (await second.orm()).em.getConnection().execute(
-      `SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = ? ORDER BY sequence`,
-      [`resume-1/${projectId}`],
-    )).map((r) => String(r.status));
-    expect(statuses).toEqual(['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete']);
+    const statuses = (
+      await (
+        await second.orm()
+      ).em
+        .getConnection()
+        .execute(`SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = ? ORDER BY sequence`, [
+          `resume-1/${projectId}`,
+        ])
+    ).map((r) => String(r.status));
+    expect(statuses).toEqual([
+      'paid',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sending printjob',
+      'sent printjob',
+      'accepted',
+      'printing',
+      'printed',
+      'delivering',
+      'complete',
+    ]);
     // One submission to the printer: the run's history (DBOS's workflow steps) has submitPrintJob once.
     const finished = await lineOf(second);
     const steps = await DBOS.listWorkflowSteps(`fulfilment:${finished.id}`);

@@ -66,7 +66,12 @@ describe.skipIf(!small)('a full file store during renders and a build', () => {
   const filler = path.join(small?.dir ?? '', 'filler.bin');
 
   beforeAll(async () => {
-    api = await startTestService({ DATA_DIR: small!.dir, RESOURCE_RETRY_WINDOW: '3s', STORE_MIN_FREE_BYTES: String(1024 * 1024), SANDBOX_PRINTER_STEP: '100ms' });
+    api = await startTestService({
+      DATA_DIR: small!.dir,
+      RESOURCE_RETRY_WINDOW: '3s',
+      STORE_MIN_FREE_BYTES: String(1024 * 1024),
+      SANDBOX_PRINTER_STEP: '100ms',
+    });
     auth = serviceHeader((await api.createClient('Full store shop')).credentials.dev);
   });
   afterAll(async () => {
@@ -85,35 +90,77 @@ describe.skipIf(!small)('a full file store during renders and a build', () => {
       return { code: failed.code, out: failed.stderr };
     }
   };
-  const lineOf = async (projectId: string) => (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId });
-  const orderStatus = async (orderId: string) => (await request(api.url, 'GET', `/v2/order?orderId=${orderId}`, { headers: auth })).body;
-  const projectStatus = async (id: string) => (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project;
-  const events = async () => (await request(api.url, 'GET', '/v2/events?limit=100', { headers: auth })).body.data as { type: string; data: Record<string, any> }[];
+  const lineOf = async (projectId: string) =>
+    (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId });
+  const orderStatus = async (orderId: string) =>
+    (await request(api.url, 'GET', `/v2/order?orderId=${orderId}`, { headers: auth })).body;
+  const projectStatus = async (id: string) =>
+    (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project;
+  const events = async () =>
+    (await request(api.url, 'GET', '/v2/events?limit=100', { headers: auth })).body.data as {
+      type: string;
+      data: Record<string, any>;
+    }[];
 
   it('fails the lines and the build with a reason, says so on /readyz, and completes them once space is back and the operator retries', async () => {
-    const projects = [await editableProject(api, auth, { userId: 'full-1' }), await editableProject(api, auth, { userId: 'full-2' })];
+    const projects = [
+      await editableProject(api, auth, { userId: 'full-1' }),
+      await editableProject(api, auth, { userId: 'full-2' }),
+    ];
     expect((await request(api.url, 'GET', '/readyz')).status).toBe(200);
 
-    for (const [i, projectId] of projects.entries()) expect((await post(api.url, '/v2/print', printBody(`full-${i}`, projectId), auth)).status).toBe(200);
+    for (const [i, projectId] of projects.entries())
+      expect((await post(api.url, '/v2/print', printBody(`full-${i}`, projectId), auth)).status).toBe(200);
     await fill(filler);
-    const generated = await post(api.url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'full-3' }, auth);
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'full-3' },
+      auth,
+    );
     expect(generated.status).toBe(200);
     const building = new URL(generated.body.url).searchParams.get('id')!;
 
     // The store answers ENOSPC: ridden out for the window, then failed for good, with the reason.
-    for (const projectId of projects) await waitFor(async () => (await lineOf(projectId)).status === 'failed processing', 120_000, `${projectId} failed processing`);
-    for (const projectId of projects) expect((await lineOf(projectId)).failureReason).toMatch(/the file store is full \(ENOSPC\)/);
+    for (const projectId of projects)
+      await waitFor(
+        async () => (await lineOf(projectId)).status === 'failed processing',
+        120_000,
+        `${projectId} failed processing`,
+      );
+    for (const projectId of projects)
+      expect((await lineOf(projectId)).failureReason).toMatch(/the file store is full \(ENOSPC\)/);
     await waitFor(async () => (await projectStatus(building)) === 'failed', 120_000, 'the build failed');
 
     // What the shop sees: the status, and an event each with the reason.
-    expect((await orderStatus('full-0')).lines[0]).toMatchObject({ status: 'failed processing', failureReason: expect.stringMatching(/ENOSPC/) });
-    const dashboard = await post(api.url, '/graphql', { query: 'query { order(orderId: "full-1") { lines { status failureReason } } }' }, auth);
-    expect(dashboard.body.data.order.lines[0]).toEqual({ status: 'failed processing', failureReason: expect.stringMatching(/the file store is full/) });
+    expect((await orderStatus('full-0')).lines[0]).toMatchObject({
+      status: 'failed processing',
+      failureReason: expect.stringMatching(/ENOSPC/),
+    });
+    const dashboard = await post(
+      api.url,
+      '/graphql',
+      { query: 'query { order(orderId: "full-1") { lines { status failureReason } } }' },
+      auth,
+    );
+    expect(dashboard.body.data.order.lines[0]).toEqual({
+      status: 'failed processing',
+      failureReason: expect.stringMatching(/the file store is full/),
+    });
     const seen = await events();
     for (const projectId of projects) {
-      expect(seen.find((e) => e.type === 'order.line.status_changed' && e.data.line.projectId === projectId && e.data.line.status === 'failed processing')?.data.line.failureReason).toMatch(/ENOSPC/);
+      expect(
+        seen.find(
+          (e) =>
+            e.type === 'order.line.status_changed' &&
+            e.data.line.projectId === projectId &&
+            e.data.line.status === 'failed processing',
+        )?.data.line.failureReason,
+      ).toMatch(/ENOSPC/);
     }
-    expect(seen.find((e) => e.type === 'project.build_failed' && e.data.projectId === building)?.data.reason).toMatch(/ENOSPC/);
+    expect(seen.find((e) => e.type === 'project.build_failed' && e.data.projectId === building)?.data.reason).toMatch(
+      /ENOSPC/,
+    );
 
     // What the operator's balancer sees.
     const full = await request(api.url, 'GET', '/readyz');
@@ -133,7 +180,8 @@ describe.skipIf(!small)('a full file store during renders and a build', () => {
     expect(rebuilt.code).toBe(0);
     expect(rebuilt.out).toMatchObject({ projectId: building, status: 'building' });
 
-    for (const projectId of projects) await waitFor(async () => (await lineOf(projectId)).status === 'complete', 180_000, `${projectId} complete`);
+    for (const projectId of projects)
+      await waitFor(async () => (await lineOf(projectId)).status === 'complete', 180_000, `${projectId} complete`);
     await waitFor(async () => (await projectStatus(building)) === 'editable', 60_000, 'rebuilt');
     for (const projectId of projects) expect((await lineOf(projectId)).failureReason).toBeNull();
 

@@ -102,7 +102,12 @@ export type GoodValues = Record<string, unknown[]>;
  * A value near `schema`: usually of the right type (often a known good value of a field of that
  * name), sometimes of any type; every optional member may be left out.
  */
-export function nearSchema(schema: JsonSchema | undefined, good: GoodValues = {}, name = '', depth = 0): fc.Arbitrary<unknown> {
+export function nearSchema(
+  schema: JsonSchema | undefined,
+  good: GoodValues = {},
+  name = '',
+  depth = 0,
+): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return anyJson;
   const alternatives = schema.anyOf ?? schema.oneOf;
   const typed = typedFor(schema, alternatives, good, depth);
@@ -114,7 +119,12 @@ export function nearSchema(schema: JsonSchema | undefined, good: GoodValues = {}
   );
 }
 
-function typedFor(schema: JsonSchema, alternatives: JsonSchema[] | undefined, good: GoodValues, depth: number): fc.Arbitrary<unknown> {
+function typedFor(
+  schema: JsonSchema,
+  alternatives: JsonSchema[] | undefined,
+  good: GoodValues,
+  depth: number,
+): fc.Arbitrary<unknown> {
   const nearSchema_ = (s: JsonSchema | undefined, name = '') => nearSchema(s, good, name, depth + 1);
   if (alternatives) return fc.oneof(...alternatives.map((s) => nearSchema_(s)));
   if (schema.const !== undefined) return fc.constant(schema.const);
@@ -124,7 +134,9 @@ function typedFor(schema: JsonSchema, alternatives: JsonSchema[] | undefined, go
     case 'object': {
       // A free-form object (metadata, a record of values): keys and values are the client's.
       if (!schema.properties) return fc.dictionary(hostileString, anyJson, { maxKeys: 4 });
-      const members = Object.fromEntries(Object.entries(schema.properties ?? {}).map(([name, s]) => [name, nearSchema_(s, name)]));
+      const members = Object.fromEntries(
+        Object.entries(schema.properties ?? {}).map(([name, s]) => [name, nearSchema_(s, name)]),
+      );
       return fc.record(members, { requiredKeys: (schema.required ?? []).filter((name) => name in members) });
     }
     case 'array':
@@ -134,7 +146,10 @@ function typedFor(schema: JsonSchema, alternatives: JsonSchema[] | undefined, go
     case 'integer':
       return fc.oneof(fc.integer({ min: schema.minimum ?? -5, max: Math.min(schema.maximum ?? 5, 5) }), hostileNumber);
     case 'number':
-      return fc.oneof(fc.double({ min: schema.minimum ?? -200, max: schema.maximum ?? 200, noNaN: true }), hostileNumber);
+      return fc.oneof(
+        fc.double({ min: schema.minimum ?? -200, max: schema.maximum ?? 200, noNaN: true }),
+        hostileNumber,
+      );
     case 'boolean':
       return fc.boolean();
     default:
@@ -163,11 +178,22 @@ export function leakIn(text: string): string | undefined {
  * The rows a request can add synchronously, by table: a rejected request must change none of them.
  * (Background work of earlier accepted requests changes statuses and events, not these counts.)
  */
-const STATE_TABLES = ['projects', 'photos', 'end_users', 'orders', 'order_lines', 'campaigns', 'campaign_rows', 'webhook_endpoints'];
+const STATE_TABLES = [
+  'projects',
+  'photos',
+  'end_users',
+  'orders',
+  'order_lines',
+  'campaigns',
+  'campaign_rows',
+  'webhook_endpoints',
+];
 
 export async function stateOf(api: TestService): Promise<string> {
   const connection = (await api.orm()).em.getConnection();
-  const [row] = await connection.execute(`SELECT ${STATE_TABLES.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(', ')}`);
+  const [row] = await connection.execute(
+    `SELECT ${STATE_TABLES.map((t) => `(SELECT count(*) FROM ${t}) AS ${t}`).join(', ')}`,
+  );
   return JSON.stringify(row);
 }
 
@@ -175,7 +201,8 @@ export async function stateOf(api: TestService): Promise<string> {
 function pathsOf(value: unknown, prefix: (string | number)[] = []): (string | number)[][] {
   const paths = [prefix];
   if (Array.isArray(value)) value.forEach((item, i) => paths.push(...pathsOf(item, [...prefix, i])));
-  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) paths.push(...pathsOf(item, [...prefix, key]));
+  else if (value !== null && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) paths.push(...pathsOf(item, [...prefix, key]));
   return paths;
 }
 
@@ -213,7 +240,8 @@ export function mutationsOf(example: unknown): fc.Arbitrary<unknown> {
       (body, { path, kind, value, name }) =>
         withAt(body, path, (old) => {
           if (kind === 'remove') return path.length ? REMOVED : {};
-          if (kind === 'add' && old !== null && typeof old === 'object' && !Array.isArray(old)) return { ...old, [name]: value };
+          if (kind === 'add' && old !== null && typeof old === 'object' && !Array.isArray(old))
+            return { ...old, [name]: value };
           if (kind === 'add' && Array.isArray(old)) return [...old, value];
           return value;
         }),

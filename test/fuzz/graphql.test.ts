@@ -18,7 +18,17 @@ import { graphqlSchema } from '../../src/graphql/schema';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 import { startTestService, type TestService } from '../support/harness';
 import { post, serviceHeader } from '../support/http';
-import { anyJson, FUZZ_RUNS, FUZZ_SEED, hostileNumber, hostileString, leakIn, mutationsOf, stateOf, type GoodValues } from './fuzz-support';
+import {
+  anyJson,
+  FUZZ_RUNS,
+  FUZZ_SEED,
+  hostileNumber,
+  hostileString,
+  leakIn,
+  mutationsOf,
+  stateOf,
+  type GoodValues,
+} from './fuzz-support';
 
 interface Operation {
   kind: 'query' | 'mutation' | 'subscription';
@@ -48,7 +58,9 @@ function selectionOf(type: GraphQLField<unknown, unknown>['type'], depth = 0): s
   if (!isObjectType(named)) return '';
   const leaves = Object.values(named.getFields())
     .filter((f) => f.args.every((a) => !isNonNullType(a.type)))
-    .map((f) => (isLeafType(getNamedType(f.type)) ? f.name : depth < 1 ? `${f.name}${selectionOf(f.type, depth + 1)}` : ''))
+    .map((f) =>
+      isLeafType(getNamedType(f.type)) ? f.name : depth < 1 ? `${f.name}${selectionOf(f.type, depth + 1)}` : '',
+    )
     .filter((s) => s && !s.endsWith('{  }'));
   return ` { __typename ${leaves.join(' ')} }`;
 }
@@ -101,7 +113,12 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
     api = await startTestService();
     shop = await api.createClient('Fuzzed GraphQL shop');
     operations = operationsOf(await graphqlSchema());
-    const made = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'fuzz-user' }, serviceHeader(shop.credentials.dev));
+    const made = await post(
+      api.url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'fuzz-user' },
+      serviceHeader(shop.credentials.dev),
+    );
     const projectId = new URL(made.body.url).searchParams.get('id')!;
     good = {
       sku: ['PB-HC-15-S', 'PB-HC-A4-L'],
@@ -125,7 +142,15 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
     };
     examples = {
       generateProject: {
-        input: { userId: 'fuzz-user', sku: 'PB-HC-15-S', psp: 'local', marketId: '0', metadata: { note: 'fuzz', nested: [1, { a: 'b' }] }, custom: { title: 'Fuzz' }, photos: [{ id: 'p1', url: 'http://127.0.0.1:1/a.jpg' }] },
+        input: {
+          userId: 'fuzz-user',
+          sku: 'PB-HC-15-S',
+          psp: 'local',
+          marketId: '0',
+          metadata: { note: 'fuzz', nested: [1, { a: 'b' }] },
+          custom: { title: 'Fuzz' },
+          photos: [{ id: 'p1', url: 'http://127.0.0.1:1/a.jpg' }],
+        },
       },
       projects: { user: 'fuzz-user', first: 10 },
       orders: { email: 'ada@example.com', first: 10 },
@@ -138,7 +163,13 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
   afterAll(() => api?.stop());
 
   /** One operation, and what every answer must be: under 500, no INTERNAL, no internals, no state change when refused. */
-  async function check({ operation, variables }: { operation: Operation; variables: Record<string, unknown> }): Promise<void> {
+  async function check({
+    operation,
+    variables,
+  }: {
+    operation: Operation;
+    variables: Record<string, unknown>;
+  }): Promise<void> {
     const auth = serviceHeader(shop.credentials.dev);
     const before = await stateOf(api);
     const response = await post(api.url, '/graphql', { query: operation.text, variables }, auth);
@@ -151,27 +182,32 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
     expect(codes, label).not.toContain('INTERNAL');
     expect(codes, label).not.toContain('INTERNAL_SERVER_ERROR');
     const rejected = codes.length > 0 && !response.body?.data?.[operation.field.name];
-    if (operation.kind === 'mutation' && rejected) expect(await stateOf(api), `state changed by a rejected mutation: ${label}`).toBe(before);
+    if (operation.kind === 'mutation' && rejected)
+      expect(await stateOf(api), `state changed by a rejected mutation: ${label}`).toBe(before);
   }
 
   it('covers every query and mutation of the schema', () => {
-    expect(operations.map((o) => o.field.name)).toEqual(expect.arrayContaining(['projects', 'orders', 'generateProject', 'printOrder', 'startCampaign']));
+    expect(operations.map((o) => o.field.name)).toEqual(
+      expect.arrayContaining(['projects', 'orders', 'generateProject', 'printOrder', 'startCampaign']),
+    );
   });
 
   it('never answers 5xx or INTERNAL, never leaks internals, never changes state on a rejected mutation', async () => {
     const overHttp = operations.filter((o) => o.kind !== 'subscription');
     const caseOf = fc.integer({ min: 0, max: overHttp.length - 1 }).chain((index) => {
       const operation = overHttp[index];
-      const generated = fc.record(Object.fromEntries(operation.field.args.map((arg) => [arg.name, valueFor(arg.type, good, arg.name)])), { requiredKeys: [] });
+      const generated = fc.record(
+        Object.fromEntries(operation.field.args.map((arg) => [arg.name, valueFor(arg.type, good, arg.name)])),
+        { requiredKeys: [] },
+      );
       const example = examples[operation.field.name];
-      const variables = (example ? fc.oneof(mutationsOf(example), generated) : generated) as fc.Arbitrary<Record<string, unknown>>;
+      const variables = (example ? fc.oneof(mutationsOf(example), generated) : generated) as fc.Arbitrary<
+        Record<string, unknown>
+      >;
       return fc.record({ operation: fc.constant(operation), variables });
     });
 
-    await fc.assert(
-      fc.asyncProperty(caseOf, check),
-      { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
-    );
+    await fc.assert(fc.asyncProperty(caseOf, check), { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true });
   }, 600_000);
 
   /** Operations the fuzzer found answered INTERNAL before (unsafe text reaching PostgreSQL), kept as fixed examples. */
@@ -184,11 +220,19 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
 
   it('never answers INTERNAL or leaks internals to a subscription over graphql-ws', async () => {
     const { accessKey, accessSecret } = shop.credentials.dev;
-    const socket = createClient({ url: `${api.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { accessKey, accessSecret }, retryAttempts: 0 });
+    const socket = createClient({
+      url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { accessKey, accessSecret },
+      retryAttempts: 0,
+    });
     const subscriptions = operations.filter((o) => o.kind === 'subscription');
     const caseOf = fc.integer({ min: 0, max: subscriptions.length - 1 }).chain((index) => {
       const operation = subscriptions[index];
-      const variables = fc.record(Object.fromEntries(operation.field.args.map((arg) => [arg.name, valueFor(arg.type, good, arg.name)])), { requiredKeys: [] });
+      const variables = fc.record(
+        Object.fromEntries(operation.field.args.map((arg) => [arg.name, valueFor(arg.type, good, arg.name)])),
+        { requiredKeys: [] },
+      );
       return fc.record({ operation: fc.constant(operation), variables });
     });
     try {
@@ -199,7 +243,11 @@ describe('GraphQL fuzzing: generated variables for every query and mutation', ()
           const said = await new Promise<string>((resolve) => {
             stop = socket.subscribe(
               { query: operation.text, variables },
-              { next: (result) => resolve(JSON.stringify(result)), error: (error) => resolve(JSON.stringify(error)), complete: () => resolve('complete') },
+              {
+                next: (result) => resolve(JSON.stringify(result)),
+                error: (error) => resolve(JSON.stringify(error)),
+                complete: () => resolve('complete'),
+              },
             );
             setTimeout(() => resolve('quiet'), 150);
           });

@@ -5,7 +5,17 @@ import { request, serviceHeader } from '../support/http';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 import { post } from '../support/http';
 import { printBody } from '../support/print-fixtures';
-import { FUZZ_RUNS, FUZZ_SEED, hostileString, leakIn, mutationsOf, nearSchema, stateOf, type GoodValues, type JsonSchema } from './fuzz-support';
+import {
+  FUZZ_RUNS,
+  FUZZ_SEED,
+  hostileString,
+  leakIn,
+  mutationsOf,
+  nearSchema,
+  stateOf,
+  type GoodValues,
+  type JsonSchema,
+} from './fuzz-support';
 
 /** JSON a header can carry: every character outside printable ASCII written as a \u escape. */
 function asciiJson(value: unknown): string {
@@ -30,7 +40,9 @@ async function operationsOf(api: TestService): Promise<Operation[]> {
         method: method.toUpperCase(),
         path,
         body: operation.requestBody?.content?.['application/json']?.schema,
-        query: (operation.parameters ?? []).filter((p: any) => p.in === 'query').map((p: any) => ({ name: p.name, schema: p.schema })),
+        query: (operation.parameters ?? [])
+          .filter((p: any) => p.in === 'query')
+          .map((p: any) => ({ name: p.name, schema: p.schema })),
       });
     }
   }
@@ -49,7 +61,12 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
     api = await startTestService();
     shop = await api.createClient('Fuzzed shop');
     operations = await operationsOf(api);
-    const made = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'fuzz-user' }, serviceHeader(shop.credentials.dev));
+    const made = await post(
+      api.url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'fuzz-user' },
+      serviceHeader(shop.credentials.dev),
+    );
     const projectId = new URL(made.body.url).searchParams.get('id')!;
     good = {
       sku: ['PB-HC-15-S', 'PB-HC-A4-L', 103],
@@ -93,9 +110,23 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
         },
       },
       // One orderId: print is idempotent on it, so at most one order is rendered however often this passes.
-      'POST /v2/print': { body: { ...printBody('fuzz-order', projectId), user: { ...printBody('fuzz-order', projectId).user, email: 'ada@example.com' } } },
+      'POST /v2/print': {
+        body: {
+          ...printBody('fuzz-order', projectId),
+          user: { ...printBody('fuzz-order', projectId).user, email: 'ada@example.com' },
+        },
+      },
       'POST /v2/quote': {
-        body: { marketId: 0, countryIso2: 'DE', shippingLevel: 'express', coupon: { value: 2 }, lines: [{ projectId, quantity: 1 }, { sku: 'PB-HC-15-S', pageCount: 30, quantity: 2 }] },
+        body: {
+          marketId: 0,
+          countryIso2: 'DE',
+          shippingLevel: 'express',
+          coupon: { value: 2 },
+          lines: [
+            { projectId, quantity: 1 },
+            { sku: 'PB-HC-15-S', pageCount: 30, quantity: 2 },
+          ],
+        },
       },
       'POST /v2/project/delete': { body: { user: 'other-user', type: 'sync', ids: [projectId] } },
       'POST /v2/project/duplicate': { body: { id: projectId, callback: 'http://127.0.0.1:1/callback' } },
@@ -103,7 +134,9 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
       'POST /v2/campaign/auto-generate': { body: { csvUrl: 'http://127.0.0.1:1/rows.csv' } },
       'GET /v2/project/list': { query: { user: 'fuzz-user' } },
       'GET /v2/project/status': { query: { id: projectId } },
-      'POST /api/v2/product/list-product.php': { body: { ...ecommerce, language: 'de', os: 'web', v: 2, schema: 1, marketId: 0, printType: 'photobook' } },
+      'POST /api/v2/product/list-product.php': {
+        body: { ...ecommerce, language: 'de', os: 'web', v: 2, schema: 1, marketId: 0, printType: 'photobook' },
+      },
       'POST /api/v2/misc/get-market.php': { body: { ...ecommerce, language: 'en', latitude: 52.5, longitude: 13.4 } },
       'POST /api/v2/user/get-order-history.php': { body: { ...ecommerce, email: 'ada@example.com', language: 'en' } },
     };
@@ -122,7 +155,9 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
   /** One request, and what every answer must be: under 500, no internals, no state change when refused. */
   async function check({ operation, query, body, credentials, extraHeaders, raw }: Case): Promise<void> {
     const path = operation.path.replace(/\{(\w+)\}/g, (_all, name) => encodeURIComponent(String(query[name] ?? 'x')));
-    const search = new URLSearchParams(Object.entries(query).map(([k, v]): [string, string] => [k, String(v)])).toString();
+    const search = new URLSearchParams(
+      Object.entries(query).map(([k, v]): [string, string] => [k, String(v)]),
+    ).toString();
     const before = await stateOf(api);
     const headers = { ...credentials, ...extraHeaders };
     const hasBody = operation.method !== 'GET' && body !== undefined;
@@ -132,28 +167,45 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
     });
     const text = typeof response.body === 'string' ? response.body : JSON.stringify(response.body);
     const label = `${operation.method} ${path}?${search} ${JSON.stringify(body)?.slice(0, 300)} -> ${response.status} ${text.slice(0, 300)}`;
-    if (process.env.FUZZ_TRACE) console.log(`${response.status} ${operation.method} ${operation.path} ${text.slice(0, 160)}`);
+    if (process.env.FUZZ_TRACE)
+      console.log(`${response.status} ${operation.method} ${operation.path} ${text.slice(0, 160)}`);
     expect(response.status, label).toBeLessThan(500);
     expect(leakIn(text), label).toBeUndefined();
-    if (response.status >= 400) expect(await stateOf(api), `state changed by a rejected request: ${label}`).toBe(before);
+    if (response.status >= 400)
+      expect(await stateOf(api), `state changed by a rejected request: ${label}`).toBe(before);
   }
 
   it('finds the endpoints in the published OpenAPI document', () => {
-    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(expect.arrayContaining(['POST /v2/generate', 'GET /v2/project/list', 'POST /api/v2/misc/get-market.php']));
+    expect(operations.map((o) => `${o.method} ${o.path}`)).toEqual(
+      expect.arrayContaining(['POST /v2/generate', 'GET /v2/project/list', 'POST /api/v2/misc/get-market.php']),
+    );
   });
 
   it('never answers 5xx, never leaks internals, never changes state on a rejected request', async () => {
     const credentials = fc.oneof(
       { weight: 5, arbitrary: fc.constant(serviceHeader(shop.credentials.dev)) },
       { weight: 1, arbitrary: fc.constant(serviceHeader(shop.credentials.prod)) },
-      { weight: 1, arbitrary: fc.record({ accessKey: hostileString, accessSecret: hostileString }).map((value) => ({ 'x-service': asciiJson(value) })) },
+      {
+        weight: 1,
+        arbitrary: fc
+          .record({ accessKey: hostileString, accessSecret: hostileString })
+          .map((value) => ({ 'x-service': asciiJson(value) })),
+      },
       { weight: 1, arbitrary: hostileString.map((value) => ({ 'x-service': value.replace(/[^\x20-\x7e]/g, '') })) },
       { weight: 1, arbitrary: fc.constant({}) },
     );
     const extraHeaders = fc.record(
       {
-        'idempotency-key': fc.oneof(fc.uuid(), hostileString.map((value) => value.replace(/[^\x20-\x7e]/g, '').slice(0, 300))),
-        'content-type': fc.constantFrom('application/json', 'application/json; charset=utf-8', 'application/json', 'text/plain'),
+        'idempotency-key': fc.oneof(
+          fc.uuid(),
+          hostileString.map((value) => value.replace(/[^\x20-\x7e]/g, '').slice(0, 300)),
+        ),
+        'content-type': fc.constantFrom(
+          'application/json',
+          'application/json; charset=utf-8',
+          'application/json',
+          'text/plain',
+        ),
         accept: fc.constantFrom('*/*', 'application/json', 'text/html'),
       },
       { requiredKeys: [] },
@@ -161,35 +213,87 @@ describe('REST fuzzing: generated bodies, headers and query strings on every end
     const caseOf = fc.integer({ min: 0, max: operations.length - 1 }).chain((index) => {
       const operation = operations[index];
       const example = examples[`${operation.method} ${operation.path}`] ?? {};
-      const generatedQuery = fc.record(Object.fromEntries(operation.query.map((q) => [q.name, nearSchema(q.schema, good, q.name)])), { requiredKeys: [] });
-      const query = (example.query ? fc.oneof(mutationsOf(example.query), generatedQuery) : generatedQuery).map((value) =>
-        Object.fromEntries(Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [k, typeof v === 'string' ? v : JSON.stringify(v)])),
+      const generatedQuery = fc.record(
+        Object.fromEntries(operation.query.map((q) => [q.name, nearSchema(q.schema, good, q.name)])),
+        { requiredKeys: [] },
+      );
+      const query = (example.query ? fc.oneof(mutationsOf(example.query), generatedQuery) : generatedQuery).map(
+        (value) =>
+          Object.fromEntries(
+            Object.entries((value ?? {}) as Record<string, unknown>).map(([k, v]) => [
+              k,
+              typeof v === 'string' ? v : JSON.stringify(v),
+            ]),
+          ),
       );
       // eCommerce routes authenticate by env + key in the body: a real key most of the time.
       const generatedBody = operation.body
         ? nearSchema(operation.body, good).chain((value) =>
-            fc.boolean().map((withKey) =>
-              withKey && value && typeof value === 'object' && !Array.isArray(value) && 'key' in (operation.body?.properties ?? {})
-                ? { ...value, env: 'dev', key: shop.credentials.dev.apiKey }
-                : value,
-            ),
+            fc
+              .boolean()
+              .map((withKey) =>
+                withKey &&
+                value &&
+                typeof value === 'object' &&
+                !Array.isArray(value) &&
+                'key' in (operation.body?.properties ?? {})
+                  ? { ...value, env: 'dev', key: shop.credentials.dev.apiKey }
+                  : value,
+              ),
           )
         : fc.constant(undefined);
-      const body = example.body ? fc.oneof({ weight: 3, arbitrary: mutationsOf(example.body) }, { weight: 2, arbitrary: generatedBody }) : generatedBody;
-      return fc.record({ operation: fc.constant(operation), query, body, credentials, extraHeaders, raw: fc.boolean() });
+      const body = example.body
+        ? fc.oneof({ weight: 3, arbitrary: mutationsOf(example.body) }, { weight: 2, arbitrary: generatedBody })
+        : generatedBody;
+      return fc.record({
+        operation: fc.constant(operation),
+        query,
+        body,
+        credentials,
+        extraHeaders,
+        raw: fc.boolean(),
+      });
     });
 
-    await fc.assert(
-      fc.asyncProperty(caseOf, check),
-      { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true },
-    );
+    await fc.assert(fc.asyncProperty(caseOf, check), { numRuns: FUZZ_RUNS, seed: FUZZ_SEED, endOnFailure: true });
   }, 600_000);
 
   /** Requests that were answered with a 500 before (issue 9, and review), kept as fixed examples. */
-  const REGRESSIONS: [string, (auth: Record<string, string>) => Omit<Case, 'credentials'> & { credentials?: Record<string, string> }][] = [
-    ['a NUL inside metadata of generate', () => ({ operation: operationNamed('POST /v2/generate'), query: {}, body: { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, metadata: { a: '\u0000' } }, extraHeaders: {}, raw: false })],
-    ['a lone surrogate inside custom of generate', () => ({ operation: operationNamed('POST /v2/generate'), query: {}, body: { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, custom: { title: '\ud800' } }, extraHeaders: {}, raw: false })],
-    ['a NUL in the X-Service accessKey', () => ({ operation: operationNamed('GET /v2/project/list'), query: { user: 'a' }, body: undefined, extraHeaders: {}, raw: false, credentials: { 'x-service': '{"accessKey":"\\u0000","accessSecret":"x"}' } })],
+  const REGRESSIONS: [
+    string,
+    (auth: Record<string, string>) => Omit<Case, 'credentials'> & { credentials?: Record<string, string> },
+  ][] = [
+    [
+      'a NUL inside metadata of generate',
+      () => ({
+        operation: operationNamed('POST /v2/generate'),
+        query: {},
+        body: { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, metadata: { a: '\u0000' } },
+        extraHeaders: {},
+        raw: false,
+      }),
+    ],
+    [
+      'a lone surrogate inside custom of generate',
+      () => ({
+        operation: operationNamed('POST /v2/generate'),
+        query: {},
+        body: { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, custom: { title: '\ud800' } },
+        extraHeaders: {},
+        raw: false,
+      }),
+    ],
+    [
+      'a NUL in the X-Service accessKey',
+      () => ({
+        operation: operationNamed('GET /v2/project/list'),
+        query: { user: 'a' },
+        body: undefined,
+        extraHeaders: {},
+        raw: false,
+        credentials: { 'x-service': '{"accessKey":"\\u0000","accessSecret":"x"}' },
+      }),
+    ],
   ];
 
   function operationNamed(name: string): Operation {

@@ -12,11 +12,16 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 describe('committed GraphQL artefacts', () => {
   it('schema/schema.graphql is the SDL the resolvers build', async () => {
     const committed = await readFile(path.join(ROOT, 'schema/schema.graphql'), 'utf8');
-    expect(committed, 'schema/schema.graphql is stale: run `npm run schema:emit` and commit it').toBe(await printedSchema());
+    expect(committed, 'schema/schema.graphql is stale: run `npm run schema:emit` and commit it').toBe(
+      await printedSchema(),
+    );
   });
 
-  it('test/support/generated and the client\'s GraphQL documents are what codegen makes of the schema', async () => {
-    const outputs: { filename: string; content: string }[] = await generate({ ...codegenConfig, cwd: ROOT, silent: true }, false);
+  it("test/support/generated and the client's GraphQL documents are what codegen makes of the schema", async () => {
+    const outputs: { filename: string; content: string }[] = await generate(
+      { ...codegenConfig, cwd: ROOT, silent: true },
+      false,
+    );
     const filenames = outputs.map((output) => path.relative(ROOT, path.resolve(ROOT, output.filename))).sort();
     expect(filenames).toEqual([
       'clients/typescript/src/generated/graphql/gql.ts',
@@ -32,7 +37,7 @@ describe('committed GraphQL artefacts', () => {
     }
   });
 
-  it('the client\'s REST types are what openapi-typescript makes of schema/openapi.json', async () => {
+  it("the client's REST types are what openapi-typescript makes of schema/openapi.json", async () => {
     const committed = await readFile(REST_TYPES_FILE, 'utf8').catch(() => '(missing)');
     const stale = 'clients/typescript/src/generated/rest.ts is stale: run `npm run codegen` and commit it';
     expect(committed, stale).toBe(await restTypesSource());

@@ -12,9 +12,21 @@ const MISSPELT = '{ marketz { results { marketId } } }';
 /** The error message a socket answers to `query`. */
 function overSocket(api: TestService, shop: IssuedClient, query: string): Promise<string> {
   const { accessKey, accessSecret } = shop.credentials.dev;
-  const socket = createClient({ url: `${api.url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { accessKey, accessSecret }, retryAttempts: 0 });
+  const socket = createClient({
+    url: `${api.url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { accessKey, accessSecret },
+    retryAttempts: 0,
+  });
   return new Promise<string>((resolve) => {
-    socket.subscribe({ query }, { next: () => undefined, error: (errors) => resolve(JSON.stringify(errors)), complete: () => resolve('complete') });
+    socket.subscribe(
+      { query },
+      {
+        next: () => undefined,
+        error: (errors) => resolve(JSON.stringify(errors)),
+        complete: () => resolve('complete'),
+      },
+    );
   }).finally(() => socket.dispose());
 }
 

@@ -21,7 +21,11 @@ async function execute<TResult, TVariables>(
 ): Promise<GraphqlResponse<TResult>> {
   const response = await fetch(`${baseUrl}/graphql`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/graphql-response+json, application/json', ...headers },
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/graphql-response+json, application/json',
+      ...headers,
+    },
     body: JSON.stringify({ query: print(document), variables }),
   });
   const text = await response.text();
@@ -104,7 +108,12 @@ describe('GraphQL over HTTP at /graphql', () => {
 
   describe('markets', () => {
     it('suggests the Japanese market for Tokyo', async () => {
-      const { status, body } = await execute(api.url, MarketsDocument, { latitude: 35.6762, longitude: 139.6503 }, auth);
+      const { status, body } = await execute(
+        api.url,
+        MarketsDocument,
+        { latitude: 35.6762, longitude: 139.6503 },
+        auth,
+      );
       expect(status).toBe(200);
       expect(body.data!.markets.suggested).toMatchObject({ marketId: 3, isoCode2: 'JP', currency: 'JPY' });
       expect(body.data!.markets.results.map((m) => m.marketId)).toEqual([0, 1, 2, 3, 4]);
@@ -187,7 +196,9 @@ describe('GraphQL over HTTP at /graphql', () => {
     const results = await Promise.all(audits.map((audit) => audit.fn()));
     const mustAudits = results.filter((result) => result.name.startsWith('MUST'));
     expect(mustAudits.length).toBeGreaterThan(5);
-    const failures = mustAudits.filter((result) => result.status === 'error').map((result) => `${result.name}: ${'reason' in result ? result.reason : ''}`);
+    const failures = mustAudits
+      .filter((result) => result.status === 'error')
+      .map((result) => `${result.name}: ${'reason' in result ? result.reason : ''}`);
     expect(failures, failures.join('\n')).toEqual([]);
   });
 });

@@ -14,7 +14,10 @@ function operations(): [string, DocumentNode][] {
     const fragments = document.definitions.filter((d) => d.kind === 'FragmentDefinition');
     return document.definitions
       .filter((d) => d.kind === 'OperationDefinition')
-      .map((d): [string, DocumentNode] => [`${file} ${d.name?.value}`, { ...document, definitions: [d, ...fragments] }]);
+      .map((d): [string, DocumentNode] => [
+        `${file} ${d.name?.value}`,
+        { ...document, definitions: [d, ...fragments] },
+      ]);
   });
 }
 
@@ -31,10 +34,16 @@ function pageOperations(): [string, DocumentNode][] {
       const source = readFileSync(new URL(file, PAGES), 'utf8');
       const projectFields = /const PROJECT_FIELDS = `([^`]*)`/.exec(source)?.[1] ?? '';
       const texts = [
-        ...[...source.matchAll(/`((?:query|mutation|subscription)\b[^`]*)`/g)].map((m) => m[1].replaceAll('${PROJECT_FIELDS}', projectFields)),
-        ...[...source.matchAll(/'(mutation [^']*\{FIELDS\}[^']*)'/g)].map((m) => m[1].replace('{FIELDS}', `{ ${projectFields} }`)),
+        ...[...source.matchAll(/`((?:query|mutation|subscription)\b[^`]*)`/g)].map((m) =>
+          m[1].replaceAll('${PROJECT_FIELDS}', projectFields),
+        ),
+        ...[...source.matchAll(/'(mutation [^']*\{FIELDS\}[^']*)'/g)].map((m) =>
+          m[1].replace('{FIELDS}', `{ ${projectFields} }`),
+        ),
       ];
-      return texts.filter((text) => !text.includes('${')).map((text): [string, DocumentNode] => [`${file} ${text.slice(0, 48).replace(/\s+/g, ' ')}`, parse(text)]);
+      return texts
+        .filter((text) => !text.includes('${'))
+        .map((text): [string, DocumentNode] => [`${file} ${text.slice(0, 48).replace(/\s+/g, ' ')}`, parse(text)]);
     });
 }
 
@@ -46,12 +55,12 @@ describe('GraphQL depth, cost and alias limits', () => {
     expect(errors.map((e) => e.message)).toEqual([]);
   });
 
-  it.each(pageOperations())('let the web pages\' operation %s through at their defaults', async (_name, document) => {
+  it.each(pageOperations())("let the web pages' operation %s through at their defaults", async (_name, document) => {
     const errors = validate(await graphqlSchema(), document, [...specifiedRules, ...operationRules(defaults)]);
     expect(errors.map((e) => e.message)).toEqual([]);
   });
 
-  it('finds the pages\' operations', () => {
+  it("finds the pages' operations", () => {
     expect(pageOperations().length).toBeGreaterThanOrEqual(12);
   });
 
@@ -59,22 +68,38 @@ describe('GraphQL depth, cost and alias limits', () => {
     const schema = await graphqlSchema();
     const tight = operationRules({ graphqlMaxDepth: 2, graphqlMaxCost: 3, graphqlMaxAliases: 1 });
     const deep = parse('{ projects(user: "u") { edges { node { id } } } }');
-    expect(validate(schema, deep, [...specifiedRules, ...tight]).map((e) => e.message).join()).toMatch(/depth/i);
+    expect(
+      validate(schema, deep, [...specifiedRules, ...tight])
+        .map((e) => e.message)
+        .join(),
+    ).toMatch(/depth/i);
     const aliased = parse('{ a: markets { results { id } } b: markets { results { id } } }');
-    expect(validate(schema, aliased, [...specifiedRules, ...tight]).map((e) => e.message).join()).toMatch(/alias/i);
-    expect(validate(schema, aliased, [...specifiedRules, ...tight]).map((e) => e.message).join()).toMatch(/cost/i);
+    expect(
+      validate(schema, aliased, [...specifiedRules, ...tight])
+        .map((e) => e.message)
+        .join(),
+    ).toMatch(/alias/i);
+    expect(
+      validate(schema, aliased, [...specifiedRules, ...tight])
+        .map((e) => e.message)
+        .join(),
+    ).toMatch(/cost/i);
   });
 
   describe('cost of connections', () => {
     /** The cost graphql-armor finds, read from its refusal at a limit of 1. */
     const costOf = async (query: string): Promise<number> => {
-      const errors = validate(await graphqlSchema(), parse(query), [...specifiedRules, ...operationRules({ graphqlMaxDepth: 20, graphqlMaxCost: 1, graphqlMaxAliases: 20 })]);
+      const errors = validate(await graphqlSchema(), parse(query), [
+        ...specifiedRules,
+        ...operationRules({ graphqlMaxDepth: 20, graphqlMaxCost: 1, graphqlMaxAliases: 20 }),
+      ]);
       expect(errors.map((e) => e.message).filter((m) => !/Cost limit/.test(m))).toEqual([]);
       const found = /found (\d+(\.\d+)?)/.exec(errors.map((e) => e.message).join())?.[1];
       if (!found) throw new Error(`no cost in ${errors.map((e) => e.message).join()}`);
       return Number(found);
     };
-    const projects = (first: string) => `query${first.includes('$n') ? ' ($n: Int!)' : ''} { projects(user: "u"${first}) { edges { cursor node { id } } } }`;
+    const projects = (first: string) =>
+      `query${first.includes('$n') ? ' ($n: Int!)' : ''} { projects(user: "u"${first}) { edges { cursor node { id } } } }`;
 
     it('multiplies by first: first: 100 costs 100 times first: 1', async () => {
       expect(await costOf(projects(', first: 100'))).toBe(100 * (await costOf(projects(', first: 1'))));
@@ -91,7 +116,8 @@ describe('GraphQL depth, cost and alias limits', () => {
     });
 
     it('multiplies nested pages, also inside fragments, and refuses what the default limit cannot afford', async () => {
-      const nested = 'query ($n: Int!) { campaigns(first: $n) { edges { node { ...Rows } } } } fragment Rows on Campaign { rows { edges { node { line } } } }';
+      const nested =
+        'query ($n: Int!) { campaigns(first: $n) { edges { node { ...Rows } } } } fragment Rows on Campaign { rows { edges { node { line } } } }';
       expect(await costOf(nested)).toBeGreaterThan(100 * 100);
       const errors = validate(await graphqlSchema(), parse(nested), [...specifiedRules, ...operationRules(defaults)]);
       expect(errors.map((e) => e.message).join()).toMatch(/Cost limit of 50000 exceeded/);

@@ -7,7 +7,11 @@ import { recordStatusChange } from '../../src/events/status-event-log';
 import { STATUS_EVENT_LISTENER } from '../../src/events/status-event-bus';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 import type { Tenant } from '../../src/services/context';
-import { StatusEventsDocument, type StatusEventsSubscription, type StatusEventsSubscriptionVariables } from '../support/generated/graphql';
+import {
+  StatusEventsDocument,
+  type StatusEventsSubscription,
+  type StatusEventsSubscriptionVariables,
+} from '../support/generated/graphql';
 import { startTestService, type TestService } from '../support/harness';
 import { waitFor } from '../support/wait';
 
@@ -17,18 +21,27 @@ describe('subscriptions resume from a sequence', () => {
   let shop: IssuedClient;
   let otherShop: IssuedClient;
   const clients: Client[] = [];
-  const tenantOf = (client: IssuedClient): Tenant => ({ clientId: client.clientId, clientName: client.name, env: 'dev' });
+  const tenantOf = (client: IssuedClient): Tenant => ({
+    clientId: client.clientId,
+    clientName: client.name,
+    env: 'dev',
+  });
 
   async function commit(tenant: Tenant, subjectId: string, status: string): Promise<void> {
     const orm = await api.orm();
-    await orm.em.fork().transactional((tx) => recordStatusChange(tx, tenant, { subjectType: 'project', subjectId, status }));
+    await orm.em
+      .fork()
+      .transactional((tx) => recordStatusChange(tx, tenant, { subjectType: 'project', subjectId, status }));
   }
 
   function subscribe(client: IssuedClient, variables: StatusEventsSubscriptionVariables) {
     const connection = createClient({
       url: `${api.url.replace(/^http/, 'ws')}/graphql`,
       webSocketImpl: WebSocket,
-      connectionParams: { accessKey: client.credentials.dev.accessKey, accessSecret: client.credentials.dev.accessSecret },
+      connectionParams: {
+        accessKey: client.credentials.dev.accessKey,
+        accessSecret: client.credentials.dev.accessSecret,
+      },
       retryAttempts: 0,
     });
     clients.push(connection);
@@ -63,7 +76,10 @@ describe('subscriptions resume from a sequence', () => {
     for (const status of ['created', 'building', 'editable']) await commit(tenantOf(shop), subjectId, status);
     const resumed = subscribe(shop, { subjectType: 'project', subjectId, afterSequence: 1 });
     await waitFor(async () => resumed.events.length >= 2, 10_000, 'the replay');
-    expect(resumed.events.map((e) => [e.sequence, e.status])).toEqual([[2, 'building'], [3, 'editable']]);
+    expect(resumed.events.map((e) => [e.sequence, e.status])).toEqual([
+      [2, 'building'],
+      [3, 'editable'],
+    ]);
 
     await commit(tenantOf(shop), subjectId, 'ordering');
     await commit(tenantOf(shop), subjectId, 'deleted');
@@ -93,10 +109,12 @@ describe('subscriptions resume from a sequence', () => {
     await waitFor(async () => live.events.length >= 1, 10_000, 'the first event');
     // Written without a NOTIFY, as when the listener was reconnecting during a database restart.
     const orm = await api.orm();
-    await orm.em.getConnection().execute(
-      `INSERT INTO status_events (client_id, env, subject_type, subject_id, status, sequence, detail) VALUES (?, 'dev', 'project', ?, 'unheard', 2, '{}')`,
-      [shop.clientId, subjectId],
-    );
+    await orm.em
+      .getConnection()
+      .execute(
+        `INSERT INTO status_events (client_id, env, subject_type, subject_id, status, sequence, detail) VALUES (?, 'dev', 'project', ?, 'unheard', 2, '{}')`,
+        [shop.clientId, subjectId],
+      );
     await commit(tenantOf(shop), subjectId, 'third');
     await waitFor(async () => live.events.length >= 3, 10_000, 'the unheard event and the next');
     expect(live.events.map((e) => e.status)).toEqual(['first', 'unheard', 'third']);
@@ -116,9 +134,10 @@ describe('subscriptions resume from a sequence', () => {
     await admin.connect();
     await admin.query(`ALTER DATABASE "${name}" ALLOW_CONNECTIONS false`);
     try {
-      await connection.execute(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ? AND datname = current_database()`, [
-        STATUS_EVENT_LISTENER,
-      ]);
+      await connection.execute(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ? AND datname = current_database()`,
+        [STATUS_EVENT_LISTENER],
+      );
       await commit(tenantOf(shop), subjectId, 'while away');
       await new Promise((resolve) => setTimeout(resolve, 1000));
       expect(live.events).toHaveLength(1);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { GraphQLInt, GraphQLObjectType, GraphQLSchema, GraphQLString, parse, type ExecutionResult, type FormattedExecutionResult } from 'graphql';
+import {
+  GraphQLInt,
+  GraphQLObjectType,
+  GraphQLSchema,
+  GraphQLString,
+  parse,
+  type ExecutionResult,
+  type FormattedExecutionResult,
+} from 'graphql';
 import { EventFeed } from '../../src/events/event-feed';
 import { subscribeSharingResults } from '../../src/graphql/shared-subscription-results';
 import { sharedDocumentParser } from '../../src/graphql/shared-documents';
@@ -40,7 +48,11 @@ function schemaOf(subscribe: () => AsyncIterable<Tick>) {
 /** Events from `emit` to listeners, each pulled through its own async iterator. */
 function tickSchema() {
   const listeners = new Set<(tick: Tick) => void>();
-  return { ...schemaOf(() => listen(listeners)), emit: (tick: Tick) => listeners.forEach((listener) => listener(tick)), listeners };
+  return {
+    ...schemaOf(() => listen(listeners)),
+    emit: (tick: Tick) => listeners.forEach((listener) => listener(tick)),
+    listeners,
+  };
 }
 
 /** An event source like the status-event bus: every listener is handed the same object. */
@@ -73,7 +85,12 @@ function listen(listeners: Set<(tick: Tick) => void>): AsyncIterableIterator<Tic
 /** As graphql-ws parses in the service: one document object per operation text. */
 const parseShared = sharedDocumentParser();
 
-async function subscribeAs(subscribe: ReturnType<typeof subscribeSharingResults<{ audience: string }>>, schema: GraphQLSchema, audience: string, query: string) {
+async function subscribeAs(
+  subscribe: ReturnType<typeof subscribeSharingResults<{ audience: string }>>,
+  schema: GraphQLSchema,
+  audience: string,
+  query: string,
+) {
   const result = await subscribe({ schema, document: parseShared(query), contextValue: { audience } });
   if (!(Symbol.asyncIterator in result)) throw new Error(JSON.stringify(result));
   return result as AsyncIterableIterator<ExecutionResult>;
@@ -83,20 +100,38 @@ describe('subscriptions share one execution per event', () => {
   it('executes an event once for subscribers of the same document, variables and audience, and gives each the same result', async () => {
     const { schema, emit, executions } = tickSchema();
     const subscribe = subscribeSharingResults<{ audience: string }>((context) => context.audience);
-    const same = await Promise.all([1, 2, 3].map(() => subscribeAs(subscribe, schema, 'shop-a', 'subscription { tick }')));
+    const same = await Promise.all(
+      [1, 2, 3].map(() => subscribeAs(subscribe, schema, 'shop-a', 'subscription { tick }')),
+    );
     const otherAudience = await subscribeAs(subscribe, schema, 'shop-b', 'subscription { tick }');
     const otherArguments = await subscribeAs(subscribe, schema, 'shop-a', 'subscription { tick(times: 10) }');
 
     emit({ n: 4 });
-    const results = await Promise.all([...same, otherAudience, otherArguments].map((subscription) => subscription.next()));
-    expect(results.map((result) => result.value)).toEqual([{ data: { tick: 4 } }, { data: { tick: 4 } }, { data: { tick: 4 } }, { data: { tick: 4 } }, { data: { tick: 40 } }]);
+    const results = await Promise.all(
+      [...same, otherAudience, otherArguments].map((subscription) => subscription.next()),
+    );
+    expect(results.map((result) => result.value)).toEqual([
+      { data: { tick: 4 } },
+      { data: { tick: 4 } },
+      { data: { tick: 4 } },
+      { data: { tick: 4 } },
+      { data: { tick: 40 } },
+    ]);
     // One execution for the three alike, one for the other shop, one for the other arguments.
     expect(executions()).toBe(3);
 
     // The same text parsed apart (a document dropped from the parser's cache meanwhile) is executed for itself.
-    const parsedApart = await subscribe({ schema, document: parse('subscription { tick }'), contextValue: { audience: 'shop-a' } });
+    const parsedApart = await subscribe({
+      schema,
+      document: parse('subscription { tick }'),
+      contextValue: { audience: 'shop-a' },
+    });
     emit({ n: 5 });
-    await Promise.all([...same, otherAudience, otherArguments, parsedApart as AsyncIterableIterator<ExecutionResult>].map((subscription) => subscription.next()));
+    await Promise.all(
+      [...same, otherAudience, otherArguments, parsedApart as AsyncIterableIterator<ExecutionResult>].map(
+        (subscription) => subscription.next(),
+      ),
+    );
     expect(executions()).toBe(7);
 
     emit({ n: 4 }); // equal, but another object (as a replay read from the table is): executed again
@@ -118,7 +153,11 @@ describe('subscriptions share one execution per event', () => {
   it('answers a subscription that cannot start with its errors, as graphql-js does', async () => {
     const { schema } = tickSchema();
     const subscribe = subscribeSharingResults<{ audience: string }>((context) => context.audience);
-    const result = await subscribe({ schema, document: parse('subscription { tick(times: "x") }'), contextValue: { audience: 'a' } });
+    const result = await subscribe({
+      schema,
+      document: parse('subscription { tick(times: "x") }'),
+      contextValue: { audience: 'a' },
+    });
     expect(Symbol.asyncIterator in result).toBe(false);
     expect((result as ExecutionResult).errors?.[0].message).toMatch(/times/);
   });
@@ -151,14 +190,23 @@ describe('subscription results pushed to sockets', () => {
     const sent = new Map<string, unknown[]>();
     let formats = 0;
     const subscribe = subscribeSharingResults<Context>((context) => context.audience, {
-      targetOf: (context) => ({ id: context.id, send: (text) => sent.set(context.id, [...(sent.get(context.id) ?? []), JSON.parse(text)]) }),
+      targetOf: (context) => ({
+        id: context.id,
+        send: (text) => sent.set(context.id, [...(sent.get(context.id) ?? []), JSON.parse(text)]),
+      }),
       format: (result) => {
         formats++;
-        return result.errors ? { ...result, errors: result.errors.map((error) => ({ message: `formatted: ${error.message}` })) } : (result as FormattedExecutionResult);
+        return result.errors
+          ? { ...result, errors: result.errors.map((error) => ({ message: `formatted: ${error.message}` })) }
+          : (result as FormattedExecutionResult);
       },
     });
     const open = async (schema: GraphQLSchema, id: string) => {
-      const subscription = (await subscribe({ schema, document: parseShared('subscription { tick }'), contextValue: { audience: 'shop', id } })) as AsyncIterableIterator<ExecutionResult>;
+      const subscription = (await subscribe({
+        schema,
+        document: parseShared('subscription { tick }'),
+        contextValue: { audience: 'shop', id },
+      })) as AsyncIterableIterator<ExecutionResult>;
       return { subscription, ended: subscription.next() };
     };
     return { sent, open, formats: () => formats };
@@ -177,7 +225,10 @@ describe('subscription results pushed to sockets', () => {
     // 3 is ready at once but waits for 2.
     expect(sent.get('b')).toHaveLength(1);
     await new Promise((resolve) => setTimeout(resolve, 50));
-    for (const id of ['a', 'b']) expect(sent.get(id)!.map((message) => (message as { payload: { data: { tick: number } } }).payload.data.tick)).toEqual([1, 2, 3]);
+    for (const id of ['a', 'b'])
+      expect(
+        sent.get(id)!.map((message) => (message as { payload: { data: { tick: number } } }).payload.data.tick),
+      ).toEqual([1, 2, 3]);
     expect(executions()).toBe(3);
     expect(formats()).toBe(3);
   });
@@ -187,7 +238,9 @@ describe('subscription results pushed to sockets', () => {
     const { sent, open } = pushing();
     await open(schema, 'a');
     emit({ n: -1 });
-    expect(sent.get('a')).toEqual([{ id: 'a', type: 'next', payload: { data: { tick: null }, errors: [{ message: 'formatted: negative tick' }] } }]);
+    expect(sent.get('a')).toEqual([
+      { id: 'a', type: 'next', payload: { data: { tick: null }, errors: [{ message: 'formatted: negative tick' }] } },
+    ]);
   });
 
   it('ends when the subscriber leaves: nothing more is written, the feed is stopped', async () => {

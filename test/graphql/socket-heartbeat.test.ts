@@ -32,7 +32,8 @@ describe('socket heartbeat', () => {
     cleanups.push(() => socket.destroy());
     await once(socket, 'connect');
     socket.write(
-      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` + `Sec-WebSocket-Key: ${Buffer.alloc(16, 1).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
+        `Sec-WebSocket-Key: ${Buffer.alloc(16, 1).toString('base64')}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
     );
     const [answer] = (await once(socket, 'data')) as [Buffer];
     expect(answer.toString()).toMatch(/^HTTP\/1.1 101/);

@@ -5,7 +5,11 @@ import WebSocket from 'ws';
 import { recordStatusChange, type StatusChange } from '../../src/events/status-event-log';
 import type { IssuedClient, IssuedCredentials } from '../../src/services/clients/client-admin';
 import type { Tenant } from '../../src/services/context';
-import { StatusEventsDocument, type StatusEventsSubscription, type StatusEventsSubscriptionVariables } from '../support/generated/graphql';
+import {
+  StatusEventsDocument,
+  type StatusEventsSubscription,
+  type StatusEventsSubscriptionVariables,
+} from '../support/generated/graphql';
 import { startTestService, type TestService } from '../support/harness';
 import { serviceHeader } from '../support/http';
 
@@ -70,7 +74,11 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
   let otherShop: IssuedClient;
   const clients: Client[] = [];
 
-  const tenantOf = (client: IssuedClient, env: Tenant['env']): Tenant => ({ clientId: client.clientId, clientName: client.name, env });
+  const tenantOf = (client: IssuedClient, env: Tenant['env']): Tenant => ({
+    clientId: client.clientId,
+    clientName: client.name,
+    env,
+  });
 
   /** Commits a status change through a second ORM, i.e. another connection pool than the API's. */
   async function commit(tenant: Tenant, change: StatusChange): Promise<void> {
@@ -90,12 +98,19 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
         await waitFor('a probe event', () => subscription.events.some((event) => event.status === 'probe'), 250);
         return;
       } catch {
-        if (Date.now() > deadline) throw new Error(`the subscription never received a probe (${attempt} tries); errors: ${JSON.stringify(subscription.errors)}`);
+        if (Date.now() > deadline)
+          throw new Error(
+            `the subscription never received a probe (${attempt} tries); errors: ${JSON.stringify(subscription.errors)}`,
+          );
       }
     }
   }
 
-  function connect(options: { connectionParams?: Record<string, unknown>; headers?: Record<string, string>; onClosed?: (event: unknown) => void }): Client {
+  function connect(options: {
+    connectionParams?: Record<string, unknown>;
+    headers?: Record<string, string>;
+    onClosed?: (event: unknown) => void;
+  }): Client {
     const client = createClient({
       url: wsUrl,
       webSocketImpl: options.headers ? webSocketWithHeaders(options.headers) : WebSocket,
@@ -121,16 +136,30 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
 
   it('delivers, in commit order, the events another connection commits for this client and environment only', async () => {
     const credentials: IssuedCredentials = shop.credentials.dev;
-    const client = connect({ connectionParams: { accessKey: credentials.accessKey, accessSecret: credentials.accessSecret } });
+    const client = connect({
+      connectionParams: { accessKey: credentials.accessKey, accessSecret: credentials.accessSecret },
+    });
     const subscription = subscribeToStatusEvents(client, { subjectType: 'project' });
     const dev = tenantOf(shop, 'dev');
     await untilListening(subscription, dev);
 
     const project = `project-${crypto.randomUUID()}`;
     // Committed before the matching events: had the filter let them through, they would arrive first.
-    await commit(tenantOf(otherShop, 'dev'), { subjectType: 'project', subjectId: `project-${crypto.randomUUID()}`, status: 'other-client' });
-    await commit(tenantOf(shop, 'prod'), { subjectType: 'project', subjectId: `project-${crypto.randomUUID()}`, status: 'prod' });
-    await commit(dev, { subjectType: 'order', subjectId: `order-${crypto.randomUUID()}`, status: 'other-subject-type' });
+    await commit(tenantOf(otherShop, 'dev'), {
+      subjectType: 'project',
+      subjectId: `project-${crypto.randomUUID()}`,
+      status: 'other-client',
+    });
+    await commit(tenantOf(shop, 'prod'), {
+      subjectType: 'project',
+      subjectId: `project-${crypto.randomUUID()}`,
+      status: 'prod',
+    });
+    await commit(dev, {
+      subjectType: 'order',
+      subjectId: `order-${crypto.randomUUID()}`,
+      status: 'other-subject-type',
+    });
     const orm = await api.orm();
     await expect(
       orm.em.fork().transactional(async (tx) => {
@@ -140,26 +169,52 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
     ).rejects.toThrow('abandon this change');
 
     await commit(dev, { subjectType: 'project', subjectId: project, status: 'created', detail: { pages: 24 } });
-    await commit(dev, { subjectType: 'project', subjectId: project, status: 'ready', detail: { previewUrl: 'https://example.com/p.pdf' } });
+    await commit(dev, {
+      subjectType: 'project',
+      subjectId: project,
+      status: 'ready',
+      detail: { previewUrl: 'https://example.com/p.pdf' },
+    });
 
     const ofProject = () => subscription.events.filter((event) => event.subjectId === project);
     await waitFor('both project events', () => ofProject().length >= 2);
     expect(subscription.errors).toEqual([]);
     expect(ofProject()).toEqual([
-      { subjectType: 'project', subjectId: project, status: 'created', sequence: 1, detail: { pages: 24 }, occurredAt: expect.any(String) },
-      { subjectType: 'project', subjectId: project, status: 'ready', sequence: 2, detail: { previewUrl: 'https://example.com/p.pdf' }, occurredAt: expect.any(String) },
+      {
+        subjectType: 'project',
+        subjectId: project,
+        status: 'created',
+        sequence: 1,
+        detail: { pages: 24 },
+        occurredAt: expect.any(String),
+      },
+      {
+        subjectType: 'project',
+        subjectId: project,
+        status: 'ready',
+        sequence: 2,
+        detail: { previewUrl: 'https://example.com/p.pdf' },
+        occurredAt: expect.any(String),
+      },
     ]);
     for (const event of ofProject()) expect(new Date(event.occurredAt).toISOString()).toBe(event.occurredAt);
     // Nothing but probes and this project's two events arrived: not the other client's, not prod's,
     // not another subject type's, not the rolled-back one.
-    expect(subscription.events.filter((event) => event.status !== 'probe').map((event) => event.status)).toEqual(['created', 'ready']);
+    expect(subscription.events.filter((event) => event.status !== 'probe').map((event) => event.status)).toEqual([
+      'created',
+      'ready',
+    ]);
   });
 
   it('authenticates with the X-Service header of the upgrade request', async () => {
     const client = connect({ headers: serviceHeader(otherShop.credentials.prod) });
     const subscription = subscribeToStatusEvents(client, {});
     await untilListening(subscription, tenantOf(otherShop, 'prod'), 'campaign');
-    await commit(tenantOf(shop, 'prod'), { subjectType: 'campaign', subjectId: `campaign-${crypto.randomUUID()}`, status: 'not-mine' });
+    await commit(tenantOf(shop, 'prod'), {
+      subjectType: 'campaign',
+      subjectId: `campaign-${crypto.randomUUID()}`,
+      status: 'not-mine',
+    });
     const campaign = `campaign-${crypto.randomUUID()}`;
     await commit(tenantOf(otherShop, 'prod'), { subjectType: 'campaign', subjectId: campaign, status: 'sent' });
     await waitFor('the campaign event', () => subscription.events.some((event) => event.subjectId === campaign));
@@ -170,9 +225,18 @@ describe('GraphQL subscriptions over graphql-ws at /graphql', () => {
 
   describe('closes the socket with 4403 for bad credentials', () => {
     it.each([
-      ['a wrong accessSecret in connection_init', () => ({ connectionParams: { accessKey: shop.credentials.dev.accessKey, accessSecret: 'wrong' } })],
-      ['an unknown accessKey in connection_init', () => ({ connectionParams: { accessKey: 'nobody', accessSecret: 'wrong' } })],
-      ['a wrong X-Service header', () => ({ headers: serviceHeader({ accessKey: shop.credentials.dev.accessKey, accessSecret: 'wrong' }) })],
+      [
+        'a wrong accessSecret in connection_init',
+        () => ({ connectionParams: { accessKey: shop.credentials.dev.accessKey, accessSecret: 'wrong' } }),
+      ],
+      [
+        'an unknown accessKey in connection_init',
+        () => ({ connectionParams: { accessKey: 'nobody', accessSecret: 'wrong' } }),
+      ],
+      [
+        'a wrong X-Service header',
+        () => ({ headers: serviceHeader({ accessKey: shop.credentials.dev.accessKey, accessSecret: 'wrong' }) }),
+      ],
       ['an X-Service header that is not JSON', () => ({ headers: { 'x-service': 'not json' } })],
       ['no credentials at all', () => ({})],
     ])('%s', async (_case, options) => {

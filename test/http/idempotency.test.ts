@@ -16,9 +16,21 @@ describe('Idempotency-Key on the POST routes of the REST facade', () => {
   afterAll(() => api?.stop());
 
   const body = (userId: string) => ({ sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId });
-  const generate = (payload: unknown, key: string, headers = auth) => post(api.url, '/v2/generate', payload, { ...headers, 'idempotency-key': key });
+  const generate = (payload: unknown, key: string, headers = auth) =>
+    post(api.url, '/v2/generate', payload, { ...headers, 'idempotency-key': key });
   const projectsOf = async (userId: string) =>
-    Number((await (await api.orm()).em.getConnection().execute(`SELECT count(*) AS n FROM projects p JOIN end_users u ON u.id = p.owner_id WHERE u.external_id = ?`, [userId]))[0].n);
+    Number(
+      (
+        await (
+          await api.orm()
+        ).em
+          .getConnection()
+          .execute(
+            `SELECT count(*) AS n FROM projects p JOIN end_users u ON u.id = p.owner_id WHERE u.external_id = ?`,
+            [userId],
+          )
+      )[0].n,
+    );
 
   it('answers a retry with the stored answer without doing the work again', async () => {
     const first = await generate(body('retry-user'), 'key-retry');
@@ -43,7 +55,9 @@ describe('Idempotency-Key on the POST routes of the REST facade', () => {
     const statuses = answers.map((a) => a.status);
     expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(1);
     expect(statuses.every((s) => s === 200 || s === 409)).toBe(true);
-    expect(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'IDEMPOTENCY_KEY_IN_FLIGHT')).toBe(true);
+    expect(answers.filter((a) => a.status === 409).every((a) => a.body.code === 'IDEMPOTENCY_KEY_IN_FLIGHT')).toBe(
+      true,
+    );
     expect(await projectsOf('racer')).toBe(1);
   });
 
@@ -60,7 +74,9 @@ describe('Idempotency-Key on the POST routes of the REST facade', () => {
     expect(afterRetention.status).toBe(200);
     expect(afterRetention.headers.get('idempotent-replayed')).toBeNull();
     // Claiming a key clears the tenant's expired ones: the store holds only the retention's worth.
-    const stale = await (await api.orm()).em.getConnection().execute(`SELECT count(*) AS n FROM idempotency_keys WHERE key = 'key-retry'`);
+    const stale = await (await api.orm()).em
+      .getConnection()
+      .execute(`SELECT count(*) AS n FROM idempotency_keys WHERE key = 'key-retry'`);
     expect(Number(stale[0].n)).toBe(0);
   });
 
@@ -84,14 +100,26 @@ describe('Idempotency-Key on the POST routes of the REST facade', () => {
 
   it('publishes the header with every POST a client calls in the OpenAPI document', async () => {
     const { body: document } = await request(api.url, 'GET', '/openapi.json');
-    const posts = Object.entries(document.paths as Record<string, Record<string, any>>).filter(([path, item]) => item.post && !path.startsWith('/v2/psp/'));
+    const posts = Object.entries(document.paths as Record<string, Record<string, any>>).filter(
+      ([path, item]) => item.post && !path.startsWith('/v2/psp/'),
+    );
     expect(posts.length).toBeGreaterThan(5);
-    for (const [path, item] of posts) expect(item.post.parameters, path).toContainEqual(expect.objectContaining({ in: 'header', name: 'idempotency-key' }));
+    for (const [path, item] of posts)
+      expect(item.post.parameters, path).toContainEqual(
+        expect.objectContaining({ in: 'header', name: 'idempotency-key' }),
+      );
   });
 
   it('honours idempotencyKey on GraphQL mutations that create things', async () => {
-    const mutation = 'mutation G($input: GenerateProjectInput!, $key: String) { generateProject(input: $input, idempotencyKey: $key) { url } }';
-    const run = (userId: string) => post(api.url, '/graphql', { query: mutation, variables: { input: { ...body(userId), marketId: '0' }, key: 'gql-key' } }, auth);
+    const mutation =
+      'mutation G($input: GenerateProjectInput!, $key: String) { generateProject(input: $input, idempotencyKey: $key) { url } }';
+    const run = (userId: string) =>
+      post(
+        api.url,
+        '/graphql',
+        { query: mutation, variables: { input: { ...body(userId), marketId: '0' }, key: 'gql-key' } },
+        auth,
+      );
     const first = await run('gql-user');
     expect(first.body.errors).toBeUndefined();
     const retry = await run('gql-user');

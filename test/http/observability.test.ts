@@ -20,7 +20,9 @@ describe('health, request ids and metrics', () => {
   it('echoes a safe request id, and makes one otherwise', async () => {
     const given = await request(api.url, 'GET', '/healthz', { headers: { 'x-request-id': 'trace-123' } });
     expect(given.headers.get('x-request-id')).toBe('trace-123');
-    const unsafe = await request(api.url, 'GET', '/healthz', { headers: { 'x-request-id': 'bad id with spaces; and <script>' } });
+    const unsafe = await request(api.url, 'GET', '/healthz', {
+      headers: { 'x-request-id': 'bad id with spaces; and <script>' },
+    });
     expect(unsafe.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
     const problem = await post(api.url, '/api/v2/misc/get-market.php', {}, { 'x-request-id': 'trace-456' });
     expect(problem.body.requestId).toBe('trace-456');

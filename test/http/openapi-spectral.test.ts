@@ -37,13 +37,18 @@ describe('the published OpenAPI document under Spectral', () => {
     const broken = JSON.parse(document);
     delete broken.paths['/healthz'].get.operationId;
     const results = await lint(JSON.stringify(broken));
-    expect(results.map((r) => [r.code, r.severity, r.path.join('.')])).toEqual([['operation-operationId', WARNING, 'paths./healthz.get']]);
+    expect(results.map((r) => [r.code, r.severity, r.path.join('.')])).toEqual([
+      ['operation-operationId', WARNING, 'paths./healthz.get'],
+    ]);
   });
 
   it('gives every operation a unique operationId, a summary and a description', () => {
     const doc = JSON.parse(document);
     const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-      Object.entries(methods as Record<string, any>).map(([method, operation]) => ({ at: `${method.toUpperCase()} ${path}`, ...operation })),
+      Object.entries(methods as Record<string, any>).map(([method, operation]) => ({
+        at: `${method.toUpperCase()} ${path}`,
+        ...operation,
+      })),
     );
     expect(operations.length).toBeGreaterThanOrEqual(13);
     for (const operation of operations) {

@@ -6,7 +6,16 @@ import type { IssuedClient } from '../../src/services/clients/client-admin';
 
 /** Request bodies with every documented field (docs/api.md, Product list and Markets). */
 const SPEC_EXAMPLES = {
-  '/api/v2/product/list-product.php': { env: 'dev', key: '<API_KEY>', language: 'en', os: 'web', v: 1, schema: 1, marketId: 0, printType: 'photobook' },
+  '/api/v2/product/list-product.php': {
+    env: 'dev',
+    key: '<API_KEY>',
+    language: 'en',
+    os: 'web',
+    v: 1,
+    schema: 1,
+    marketId: 0,
+    printType: 'photobook',
+  },
   '/api/v2/misc/get-market.php': { env: 'prod', key: '<API_KEY>', language: 'de', latitude: 52.52, longitude: 13.405 },
 };
 
@@ -39,7 +48,9 @@ describe('OpenAPI document and docs page', () => {
 
   it('lists 429 (rate limit) and 503 (database away) on every operation, as problems', () => {
     // The probes are exempt from the rate limit and answer /readyz's 503 in their own shape.
-    const operations = Object.entries(doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: object }> }>>)
+    const operations = Object.entries(
+      doc.paths as Record<string, Record<string, { responses?: Record<string, { content?: object }> }>>,
+    )
       .filter(([path]) => path !== '/healthz' && path !== '/readyz')
       .flatMap(([, methods]) => Object.values(methods))
       .filter((op) => op.responses?.['200']);
@@ -67,20 +78,34 @@ describe('OpenAPI document and docs page', () => {
       expect(validate(response.body), JSON.stringify(validate.errors)).toBe(true);
     }
     const problem = await post(api.url, '/api/v2/product/list-product.php', { ...auth });
-    const validateProblem = ajv.compile(withComponents(operation('/api/v2/product/list-product.php').responses['400'].content['application/problem+json'].schema));
+    const validateProblem = ajv.compile(
+      withComponents(
+        operation('/api/v2/product/list-product.php').responses['400'].content['application/problem+json'].schema,
+      ),
+    );
     expect(validateProblem(problem.body), JSON.stringify(validateProblem.errors)).toBe(true);
   });
 
   it('describes the PWA answers too: generate, list, status and transfer validate against their published schemas', async () => {
     const auth = serviceHeader(client.credentials.dev);
-    const schemaOf = (method: 'get' | 'post', path: string) => withComponents(doc.paths[path][method].responses['200'].content['application/json'].schema);
-    const generated = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'described' }, auth);
+    const schemaOf = (method: 'get' | 'post', path: string) =>
+      withComponents(doc.paths[path][method].responses['200'].content['application/json'].schema);
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'described' },
+      auth,
+    );
     const id = new URL(generated.body.url).searchParams.get('id')!;
     const answers = [
       ['post', '/v2/generate', generated],
       ['get', '/v2/project/list', await request(api.url, 'GET', '/v2/project/list?user=described', { headers: auth })],
       ['get', '/v2/project/status', await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })],
-      ['post', '/v2/project/transfer', await post(api.url, '/v2/project/transfer', { id, targetUser: 'described-too' }, auth)],
+      [
+        'post',
+        '/v2/project/transfer',
+        await post(api.url, '/v2/project/transfer', { id, targetUser: 'described-too' }, auth),
+      ],
     ] as const;
     for (const [method, path, response] of answers) {
       expect(response.status, `${path}: ${JSON.stringify(response.body)}`).toBe(200);

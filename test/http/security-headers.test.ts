@@ -19,7 +19,13 @@ import { editableProject } from '../support/print-fixtures';
 /** The CSP as directive -> sources. */
 function cspOf(response: Response): Map<string, string[]> {
   const header = response.headers.get('content-security-policy') ?? '';
-  return new Map(header.split(';').map((d) => d.trim().split(/\s+/)).filter((d) => d[0]).map(([name, ...values]) => [name, values]));
+  return new Map(
+    header
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name, values]),
+  );
 }
 
 describe('protective headers on every answer', () => {
@@ -36,14 +42,19 @@ describe('protective headers on every answer', () => {
   });
   afterAll(async () => api?.stop());
 
-  const get = (pathAndQuery: string, headers: Record<string, string> = {}) => fetch(`${api.url}${pathAndQuery}`, { headers });
+  const get = (pathAndQuery: string, headers: Record<string, string> = {}) =>
+    fetch(`${api.url}${pathAndQuery}`, { headers });
 
   it('API answers, errors included, allow nothing to render or frame them, and are never sniffed', async () => {
     const answers = [
       await get('/v2/project/list?user=header-user', auth),
       await get('/v2/project/list?user=header-user'), // 401
       await get('/no/such/route'), // 404
-      await fetch(`${api.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{"query":"{ __typename }"}' }),
+      await fetch(`${api.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: '{"query":"{ __typename }"}',
+      }),
       await get('/healthz'),
     ];
     expect(answers.map((r) => r.status)).toEqual([200, 401, 404, 200, expect.any(Number)]);
@@ -65,7 +76,10 @@ describe('protective headers on every answer', () => {
     expect(csp.get('frame-ancestors')).toEqual(["'none'"]);
     expect(response.headers.get('x-frame-options')).toBe('DENY');
     const importMap = /<script type="importmap">([\s\S]*?)<\/script>/.exec(html)![1];
-    expect(csp.get('script-src')).toEqual(["'self'", `'sha256-${createHash('sha256').update(importMap).digest('base64')}'`]);
+    expect(csp.get('script-src')).toEqual([
+      "'self'",
+      `'sha256-${createHash('sha256').update(importMap).digest('base64')}'`,
+    ]);
     expect(csp.get('script-src')).not.toContain("'unsafe-inline'");
     expect(csp.get('style-src')).toEqual(["'self'"]);
     expect(response.headers.get('referrer-policy')).toBe('no-referrer');
@@ -76,9 +90,17 @@ describe('protective headers on every answer', () => {
     expect(await framers(projectId)).toEqual(["'none'"]);
 
     const admin = new ClientAdmin(api.service.orm.em.fork(), await loadCredentialPepper(api.config));
-    await admin.setShopOrigins(client.clientId, ['https://Shop.Example/', 'https://*.shop-cdn.example', 'http://localhost:3000']);
+    await admin.setShopOrigins(client.clientId, [
+      'https://Shop.Example/',
+      'https://*.shop-cdn.example',
+      'http://localhost:3000',
+    ]);
     const editor = await get(`/editor?id=${projectId}`);
-    expect(cspOf(editor).get('frame-ancestors')).toEqual(['https://shop.example', 'https://*.shop-cdn.example', 'http://localhost:3000']);
+    expect(cspOf(editor).get('frame-ancestors')).toEqual([
+      'https://shop.example',
+      'https://*.shop-cdn.example',
+      'http://localhost:3000',
+    ]);
     // X-Frame-Options cannot name them, and would win in old browsers: the editor has none.
     expect(editor.headers.get('x-frame-options')).toBeNull();
     expect(editor.headers.get('x-content-type-options')).toBe('nosniff');
@@ -99,7 +121,9 @@ describe('protective headers on every answer', () => {
         return error as { code: string; errors: { path: string; message: string }[] };
       }
     };
-    expect(refusal(['http://shop.example'])?.errors).toEqual([{ path: 'origin[0]', message: expect.stringMatching(/https/) }]);
+    expect(refusal(['http://shop.example'])?.errors).toEqual([
+      { path: 'origin[0]', message: expect.stringMatching(/https/) },
+    ]);
     expect(refusal(['https://ok.example', 'https://shop.example/path'])?.errors[0].path).toBe('origin[1]');
     expect(refusal(['https://shop.example?x=1'])?.code).toBe('INVALID_SHOP_ORIGIN');
     expect(refusal(["'unsafe-inline'"])?.code).toBe('INVALID_SHOP_ORIGIN');
@@ -114,7 +138,11 @@ describe('protective headers on every answer', () => {
     expect(preview.status).toBe(200);
     expect(preview.headers.get('cross-origin-resource-policy')).toBe('cross-origin');
     expect(preview.headers.get('x-content-type-options')).toBe('nosniff');
-    const graphql = await fetch(`${api.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{"query":"{ __typename }"}' });
+    const graphql = await fetch(`${api.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...auth },
+      body: '{"query":"{ __typename }"}',
+    });
     expect(graphql.headers.get('cross-origin-resource-policy')).toBe('same-origin');
   });
 
@@ -130,21 +158,39 @@ describe('HSTS', () => {
   let dir: string;
   beforeAll(async () => {
     dir = await mkdtemp(path.join(os.tmpdir(), 'hsts-'));
-    await promisify(execFile)('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-subj', '/CN=127.0.0.1', '-days', '1', '-keyout', path.join(dir, 'key.pem'), '-out', path.join(dir, 'cert.pem')]);
+    await promisify(execFile)('openssl', [
+      'req',
+      '-x509',
+      '-newkey',
+      'rsa:2048',
+      '-nodes',
+      '-subj',
+      '/CN=127.0.0.1',
+      '-days',
+      '1',
+      '-keyout',
+      path.join(dir, 'key.pem'),
+      '-out',
+      path.join(dir, 'cert.pem'),
+    ]);
   });
   afterAll(async () => rm(dir, { recursive: true, force: true }));
 
   it('is sent on answers that went out over TLS', async () => {
-    const app = Fastify({ https: { key: await readFile(path.join(dir, 'key.pem')), cert: await readFile(path.join(dir, 'cert.pem')) } });
+    const app = Fastify({
+      https: { key: await readFile(path.join(dir, 'key.pem')), cert: await readFile(path.join(dir, 'cert.pem')) },
+    });
     await registerSecurityHeaders(app);
     app.get('/', async () => ({ ok: true }));
     const address = await app.listen({ host: '127.0.0.1', port: 0 });
     try {
       const headers = await new Promise<Record<string, unknown>>((resolve, reject) =>
-        https.get(address, { rejectUnauthorized: false }, (response) => {
-          response.resume();
-          resolve(response.headers);
-        }).on('error', reject),
+        https
+          .get(address, { rejectUnauthorized: false }, (response) => {
+            response.resume();
+            resolve(response.headers);
+          })
+          .on('error', reject),
       );
       expect(headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
       expect(headers['x-content-type-options']).toBe('nosniff');

@@ -1,6 +1,13 @@
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { cleanText, escapeXml, fitText, NotAnImageError, renderCoverPreview, textOverlaySvg } from '../../src/imaging/cover-preview';
+import {
+  cleanText,
+  escapeXml,
+  fitText,
+  NotAnImageError,
+  renderCoverPreview,
+  textOverlaySvg,
+} from '../../src/imaging/cover-preview';
 import { noise, redLeftBlueRight, regionBrightness, regionMeans, regionStats, scene, solid } from './images';
 
 let photo: Buffer;
@@ -20,7 +27,13 @@ describe('renderCoverPreview', () => {
     [40, 30],
   ])('renders exactly %ix%i, with and without a photo', async (widthPx, heightPx) => {
     for (const input of [photo, undefined]) {
-      const cover = await renderCoverPreview({ widthPx, heightPx, photo: input, title: 'Our summer', subtitle: '2023' });
+      const cover = await renderCoverPreview({
+        widthPx,
+        heightPx,
+        photo: input,
+        title: 'Our summer',
+        subtitle: '2023',
+      });
       const metadata = await sharp(cover).metadata();
       expect([metadata.format, metadata.width, metadata.height]).toEqual(['jpeg', widthPx, heightPx]);
     }
@@ -29,8 +42,14 @@ describe('renderCoverPreview', () => {
   it('shows the photo: its centre differs from the plain background', async () => {
     const red = await solid(1200, 900, '#e02020').jpeg().toBuffer();
     const centre = { left: 350, top: 200, width: 100, height: 100 };
-    const withPhoto = await regionMeans(await renderCoverPreview({ widthPx: 800, heightPx: 600, photo: red, title: 'Title' }), centre);
-    const without = await regionMeans(await renderCoverPreview({ widthPx: 800, heightPx: 600, title: 'Title' }), centre);
+    const withPhoto = await regionMeans(
+      await renderCoverPreview({ widthPx: 800, heightPx: 600, photo: red, title: 'Title' }),
+      centre,
+    );
+    const without = await regionMeans(
+      await renderCoverPreview({ widthPx: 800, heightPx: 600, title: 'Title' }),
+      centre,
+    );
     expect(withPhoto[0]).toBeGreaterThan(200); // the red photo
     expect(Math.abs(withPhoto[0] - without[0]) + Math.abs(withPhoto[2] - without[2])).toBeGreaterThan(100);
   });
@@ -41,7 +60,9 @@ describe('renderCoverPreview', () => {
     expect(r).toBeCloseTo(0x10, -1);
     expect(g).toBeCloseTo(0xa0, -1);
     expect(b).toBeCloseTo(0x40, -1);
-    await expect(renderCoverPreview({ widthPx: 200, heightPx: 200, title: '', backgroundColor: 'url(#x)' })).rejects.toThrow(RangeError);
+    await expect(
+      renderCoverPreview({ widthPx: 200, heightPx: 200, title: '', backgroundColor: 'url(#x)' }),
+    ).rejects.toThrow(RangeError);
   });
 
   it('turns the photo upright by its EXIF orientation before cropping', async () => {
@@ -59,7 +80,10 @@ describe('renderCoverPreview', () => {
   it('crops to the salient part of the photo (attention strategy), not blindly to the centre', async () => {
     // A wide, flat grey photo with a colourful, detailed subject at its right edge.
     const subject = await noise(300, 700, 3).modulate({ saturation: 2 }).tint('#e03020').png().toBuffer();
-    const wide = await solid(1600, 800, '#808080').composite([{ input: subject, left: 1260, top: 50 }]).jpeg().toBuffer();
+    const wide = await solid(1600, 800, '#808080')
+      .composite([{ input: subject, left: 1260, top: 50 }])
+      .jpeg()
+      .toBuffer();
     const cover = await renderCoverPreview({ widthPx: 400, heightPx: 400, photo: wide, title: '' });
     // A centred square crop (x 400..1200 of the original) would be all grey.
     const [r, g] = await regionMeans(cover, { left: 0, top: 0, width: 400, height: 400 });
@@ -68,13 +92,21 @@ describe('renderCoverPreview', () => {
 
   it('darkens a band at the bottom behind the title, and nothing above it', async () => {
     for (const input of [white, undefined]) {
-      const titled = await renderCoverPreview({ widthPx: 800, heightPx: 600, photo: input, title: 'Summer in Provence', subtitle: 'July 2023' });
+      const titled = await renderCoverPreview({
+        widthPx: 800,
+        heightPx: 600,
+        photo: input,
+        title: 'Summer in Provence',
+        subtitle: 'July 2023',
+      });
       const plain = await renderCoverPreview({ widthPx: 800, heightPx: 600, photo: input, title: '' });
       // A strip of the band clear of the centred text (the left margin), and the band as a whole.
       const bandMargin = { left: 0, top: 560, width: 30, height: 40 };
       const band = { left: 0, top: 520, width: 800, height: 80 };
       const top = { left: 0, top: 0, width: 800, height: 300 };
-      expect(await regionBrightness(titled, bandMargin)).toBeLessThan((await regionBrightness(plain, bandMargin)) * 0.6);
+      expect(await regionBrightness(titled, bandMargin)).toBeLessThan(
+        (await regionBrightness(plain, bandMargin)) * 0.6,
+      );
       expect(await regionBrightness(titled, band)).toBeLessThan(await regionBrightness(plain, band));
       expect(Math.abs((await regionBrightness(titled, top)) - (await regionBrightness(plain, top)))).toBeLessThan(2);
     }
@@ -90,7 +122,13 @@ describe('renderCoverPreview', () => {
 
   it('renders titles with XML special characters without throwing, escaped in the overlay', async () => {
     const title = `Tom & Jerry's <summer> "2023" ]]> <!--`;
-    const cover = await renderCoverPreview({ widthPx: 800, heightPx: 600, photo, title, subtitle: '<script>alert("&")</script>' });
+    const cover = await renderCoverPreview({
+      widthPx: 800,
+      heightPx: 600,
+      photo,
+      title,
+      subtitle: '<script>alert("&")</script>',
+    });
     expect((await sharp(cover).metadata()).width).toBe(800);
 
     const svg = (await textOverlaySvg(2000, 600, title, 'a<b'))!; // wide: nothing cut
@@ -120,7 +158,9 @@ describe('renderCoverPreview', () => {
     const cut = await fitText('Lorem ipsum dolor sit amet, consectetur adipiscing elit', 40, true, 400);
     expect(cut).toMatch(/^Lorem ipsum.*\u2026$/);
     expect(cut).not.toMatch(/ \u2026$/); // no space before the ellipsis
-    const { width } = await sharp({ text: { text: escapeXml(cut), font: 'sans-serif Bold 40px', wrap: 'none' } }).metadata();
+    const { width } = await sharp({
+      text: { text: escapeXml(cut), font: 'sans-serif Bold 40px', wrap: 'none' },
+    }).metadata();
     expect(width).toBeLessThanOrEqual(400);
     expect(width).toBeGreaterThan(300); // and uses the room
     expect(await fitText('Wide', 40, true, 5)).toBe('');
@@ -140,12 +180,19 @@ describe('renderCoverPreview', () => {
   });
 
   it('refuses bad sizes and undecodable photos', async () => {
-    for (const [widthPx, heightPx] of [[0, 100], [100, -1], [10.5, 10], [100_000, 100]]) {
+    for (const [widthPx, heightPx] of [
+      [0, 100],
+      [100, -1],
+      [10.5, 10],
+      [100_000, 100],
+    ]) {
       await expect(renderCoverPreview({ widthPx, heightPx, title: 'x' })).rejects.toThrow(RangeError);
     }
     const jpeg = await scene(800, 600).jpeg().toBuffer();
     for (const bad of [Buffer.alloc(0), Buffer.from('not a photo'), jpeg.subarray(0, jpeg.length >> 1)]) {
-      await expect(renderCoverPreview({ widthPx: 100, heightPx: 100, photo: bad, title: 'x' })).rejects.toBeInstanceOf(NotAnImageError);
+      await expect(renderCoverPreview({ widthPx: 100, heightPx: 100, photo: bad, title: 'x' })).rejects.toBeInstanceOf(
+        NotAnImageError,
+      );
     }
   });
 });

@@ -38,7 +38,10 @@ export function scene(width: number, height: number) {
     `<rect width="400" height="300" fill="url(#c)"/>` +
     `<circle cx="120" cy="150" r="70" fill="#c04030" stroke="#fff" stroke-width="3"/>` +
     `<circle cx="290" cy="110" r="45" fill="#3070c0" stroke="#000" stroke-width="2"/>` +
-    Array.from({ length: 12 }, (_, i) => `<rect x="${230 + i * 12}" y="190" width="5" height="90" fill="#f0d020"/>`).join('') +
+    Array.from(
+      { length: 12 },
+      (_, i) => `<rect x="${230 + i * 12}" y="190" width="5" height="90" fill="#f0d020"/>`,
+    ).join('') +
     `</svg>`;
   return sharp(Buffer.from(svg));
 }
@@ -58,7 +61,10 @@ export function redLeftBlueRight(width: number, height: number) {
  * Mean and max of each channel [r, g, b] in a region. (Computed from the extracted pixels:
  * sharp's stats() describes the whole input image, whatever extract() precedes it.)
  */
-export async function regionStats(image: Buffer, region: { left: number; top: number; width: number; height: number }): Promise<{ mean: number[]; max: number[] }> {
+export async function regionStats(
+  image: Buffer,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<{ mean: number[]; max: number[] }> {
   const { data, info } = await sharp(image).extract(region).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const sums = [0, 0, 0];
   const max = [0, 0, 0];
@@ -74,12 +80,18 @@ export async function regionStats(image: Buffer, region: { left: number; top: nu
 }
 
 /** Mean of each channel [r, g, b] in a region. */
-export async function regionMeans(image: Buffer, region: { left: number; top: number; width: number; height: number }): Promise<number[]> {
+export async function regionMeans(
+  image: Buffer,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<number[]> {
   return (await regionStats(image, region)).mean;
 }
 
 /** Mean luminance-ish (average of r, g, b means) of a region. */
-export async function regionBrightness(image: Buffer, region: { left: number; top: number; width: number; height: number }): Promise<number> {
+export async function regionBrightness(
+  image: Buffer,
+  region: { left: number; top: number; width: number; height: number },
+): Promise<number> {
   const [r, g, b] = await regionMeans(image, region);
   return (r + g + b) / 3;
 }

@@ -35,7 +35,13 @@ describe('analyzePhoto: size and orientation', () => {
     expect([stored.width, stored.height, stored.orientation]).toEqual([1200, 800, 6]); // the file really is landscape
 
     const analysis = await analyzePhoto(jpeg);
-    expect(analysis).toMatchObject({ format: 'jpeg', width: 800, height: 1200, orientation: 'portrait', exifOrientation: 6 });
+    expect(analysis).toMatchObject({
+      format: 'jpeg',
+      width: 800,
+      height: 1200,
+      orientation: 'portrait',
+      exifOrientation: 6,
+    });
   });
 
   it.each([
@@ -56,16 +62,32 @@ describe('analyzePhoto: size and orientation', () => {
     const jpeg = await scene(600, 400).jpeg().toBuffer();
     expect((await sharp(jpeg).metadata()).exif).toBeUndefined();
     const analysis = await analyzePhoto(jpeg);
-    expect(analysis).toMatchObject({ format: 'jpeg', width: 600, height: 400, orientation: 'landscape', exifOrientation: 1, capturedAt: null });
+    expect(analysis).toMatchObject({
+      format: 'jpeg',
+      width: 600,
+      height: 400,
+      orientation: 'landscape',
+      exifOrientation: 1,
+      capturedAt: null,
+    });
   });
 
   it('analyses PNG (with alpha) and WebP, including their EXIF', async () => {
     const exif = { IFD2: { DateTimeOriginal: '2021:02:03 04:05:06' } };
     const png = await scene(300, 200).ensureAlpha(0.6).png().withExif(exif).withMetadata({ orientation: 8 }).toBuffer();
     const webp = await scene(300, 200).webp().withExif(exif).withMetadata({ orientation: 5 }).toBuffer();
-    for (const [input, format] of [[png, 'png'], [webp, 'webp']] as const) {
+    for (const [input, format] of [
+      [png, 'png'],
+      [webp, 'webp'],
+    ] as const) {
       const analysis = await analyzePhoto(input);
-      expect(analysis).toMatchObject({ format, width: 200, height: 300, orientation: 'portrait', capturedAt: new Date('2021-02-03T04:05:06Z') });
+      expect(analysis).toMatchObject({
+        format,
+        width: 200,
+        height: 300,
+        orientation: 'portrait',
+        capturedAt: new Date('2021-02-03T04:05:06Z'),
+      });
       expect(analysis.sharpness).toBeGreaterThan(0.5);
     }
   });
@@ -90,26 +112,43 @@ describe('analyzePhoto: capture time from EXIF', () => {
   });
 
   it('falls back to DateTimeDigitized, then to DateTime in IFD0', async () => {
-    const digitized = await scene(200, 100).jpeg().withExif({ IFD0: { DateTime: '2020:01:01 00:00:00' }, IFD2: { DateTimeDigitized: '2022:02:02 02:02:02' } }).toBuffer();
+    const digitized = await scene(200, 100)
+      .jpeg()
+      .withExif({ IFD0: { DateTime: '2020:01:01 00:00:00' }, IFD2: { DateTimeDigitized: '2022:02:02 02:02:02' } })
+      .toBuffer();
     expect((await analyzePhoto(digitized)).capturedAt?.toISOString()).toBe('2022-02-02T02:02:02.000Z');
-    const modified = await scene(200, 100).jpeg().withExif({ IFD0: { DateTime: '2020:01:01 10:11:12' } }).toBuffer();
+    const modified = await scene(200, 100)
+      .jpeg()
+      .withExif({ IFD0: { DateTime: '2020:01:01 10:11:12' } })
+      .toBuffer();
     expect((await analyzePhoto(modified)).capturedAt?.toISOString()).toBe('2020-01-01T10:11:12.000Z');
   });
 
   it('applies OffsetTimeOriginal and SubSecTimeOriginal when present', async () => {
     const jpeg = await scene(200, 100)
       .jpeg()
-      .withExif({ IFD2: { DateTimeOriginal: '2023:07:14 18:30:05', OffsetTimeOriginal: '+02:00', SubSecTimeOriginal: '25' } })
+      .withExif({
+        IFD2: { DateTimeOriginal: '2023:07:14 18:30:05', OffsetTimeOriginal: '+02:00', SubSecTimeOriginal: '25' },
+      })
       .toBuffer();
     expect((await analyzePhoto(jpeg)).capturedAt?.toISOString()).toBe('2023-07-14T16:30:05.250Z');
-    const west = await scene(200, 100).jpeg().withExif({ IFD2: { DateTimeOriginal: '2023:07:14 18:30:05', OffsetTimeOriginal: '-05:30' } }).toBuffer();
+    const west = await scene(200, 100)
+      .jpeg()
+      .withExif({ IFD2: { DateTimeOriginal: '2023:07:14 18:30:05', OffsetTimeOriginal: '-05:30' } })
+      .toBuffer();
     expect((await analyzePhoto(west)).capturedAt?.toISOString()).toBe('2023-07-15T00:00:05.000Z');
   });
 
   it('ignores placeholder and malformed dates', async () => {
-    const blank = await scene(200, 100).jpeg().withExif({ IFD2: { DateTimeOriginal: '0000:00:00 00:00:00' }, IFD0: { DateTime: '    :  :     :  :  ' } }).toBuffer();
+    const blank = await scene(200, 100)
+      .jpeg()
+      .withExif({ IFD2: { DateTimeOriginal: '0000:00:00 00:00:00' }, IFD0: { DateTime: '    :  :     :  :  ' } })
+      .toBuffer();
     expect((await analyzePhoto(blank)).capturedAt).toBeNull();
-    const placeholderThenValid = await scene(200, 100).jpeg().withExif({ IFD2: { DateTimeOriginal: '0000:00:00 00:00:00' }, IFD0: { DateTime: '2019:05:06 07:08:09' } }).toBuffer();
+    const placeholderThenValid = await scene(200, 100)
+      .jpeg()
+      .withExif({ IFD2: { DateTimeOriginal: '0000:00:00 00:00:00' }, IFD0: { DateTime: '2019:05:06 07:08:09' } })
+      .toBuffer();
     expect((await analyzePhoto(placeholderThenValid)).capturedAt?.toISOString()).toBe('2019-05-06T07:08:09.000Z');
   });
 
@@ -165,7 +204,11 @@ describe('analyzePhoto: sharpness and quality', () => {
   });
 
   it('keeps sharpness and quality within 0..1', async () => {
-    for (const input of [await noise(64, 64).png().toBuffer(), await solid(2, 1, '#ffffff').png().toBuffer(), await scene(10, 10).webp().toBuffer()]) {
+    for (const input of [
+      await noise(64, 64).png().toBuffer(),
+      await solid(2, 1, '#ffffff').png().toBuffer(),
+      await scene(10, 10).webp().toBuffer(),
+    ]) {
       const { sharpness, quality } = await analyzePhoto(input);
       for (const value of [sharpness, quality]) {
         expect(value).toBeGreaterThanOrEqual(0);
@@ -207,7 +250,11 @@ describe('analyzePhoto: inputs that are not images', () => {
   });
 
   it('rejects a text file', async () => {
-    await expectNotAnImage(Buffer.from('Dear customer,\nhere are my holiday photos!\n'.repeat(50)), 'unsupported-format', /not an image/);
+    await expectNotAnImage(
+      Buffer.from('Dear customer,\nhere are my holiday photos!\n'.repeat(50)),
+      'unsupported-format',
+      /not an image/,
+    );
   });
 
   it('rejects a JPEG truncated to half its length, although its header is intact', async () => {
@@ -225,7 +272,9 @@ describe('analyzePhoto: inputs that are not images', () => {
   });
 
   it('rejects SVG: not a photo', async () => {
-    const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>');
+    const svg = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><rect width="100" height="100"/></svg>',
+    );
     await expectNotAnImage(svg, 'unsupported-format', /svg/);
   });
 

@@ -52,14 +52,23 @@ describe('makeThumbnail', () => {
   });
 
   it('puts transparent areas on white, not black', async () => {
-    const input = await sharp({ create: { width: 100, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } }).png().toBuffer();
+    const input = await sharp({
+      create: { width: 100, height: 100, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
+      .png()
+      .toBuffer();
     const [r, g, b] = await regionMeans(await makeThumbnail(input), { left: 0, top: 0, width: 100, height: 100 });
     expect(Math.min(r, g, b)).toBeGreaterThan(250);
   });
 
   it('throws NotAnImageError for undecodable input', async () => {
     const jpeg = await scene(800, 600).jpeg().toBuffer();
-    for (const input of [Buffer.alloc(0), pseudoRandomBytes(1000), Buffer.from('hello'), jpeg.subarray(0, jpeg.length >> 1)]) {
+    for (const input of [
+      Buffer.alloc(0),
+      pseudoRandomBytes(1000),
+      Buffer.from('hello'),
+      jpeg.subarray(0, jpeg.length >> 1),
+    ]) {
       await expect(makeThumbnail(input)).rejects.toBeInstanceOf(NotAnImageError);
     }
   });

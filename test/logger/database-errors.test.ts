@@ -66,7 +66,15 @@ describe('a database error in the logs', () => {
       firstName: person.firstName,
       lastName: person.lastName,
       telephone: person.telephone,
-      address: { line1: person.line1, line2: person.line2, postcode: person.postcode, city: 'Berlin', state: 'Berlin', company: person.company, countryIso2: 'DE' } as typeof body.user.address,
+      address: {
+        line1: person.line1,
+        line2: person.line2,
+        postcode: person.postcode,
+        city: 'Berlin',
+        state: 'Berlin',
+        company: person.company,
+        countryIso2: 'DE',
+      } as typeof body.user.address,
     };
     const printed = await post(api.url, '/v2/print', body, auth);
     expect(printed.status).toBe(500);
@@ -89,7 +97,9 @@ describe('a database error in the logs', () => {
       note: "the shop's own words stay",
     });
     const scrubbed = JSON.parse(scrubLogLine(line));
-    expect(scrubbed.msg).toBe(`insert into "orders" ("first_name", "shipping_address") values ('[redacted]', '[redacted]') - duplicate key value violates unique constraint "orders_pkey"`);
+    expect(scrubbed.msg).toBe(
+      `insert into "orders" ("first_name", "shipping_address") values ('[redacted]', '[redacted]') - duplicate key value violates unique constraint "orders_pkey"`,
+    );
     expect(scrubbed.detail).toBe('Key (client_id, order_id)=([redacted]) already exists.');
     expect(scrubbed.note).toBe("the shop's own words stay");
   });

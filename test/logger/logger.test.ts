@@ -26,13 +26,16 @@ describe('logs', () => {
   });
 
   // `script` (util-linux) gives the child a pseudo-terminal.
-  it.runIf(existsSync('/usr/bin/script'))('are readable lines on a terminal, and JSON there too in production', async () => {
-    const pretty = await logOutput(true);
-    expect(pretty).toContain('INFO');
-    expect(pretty).toContain('order placed');
-    expect(pretty).not.toContain('"msg"');
+  it.runIf(existsSync('/usr/bin/script'))(
+    'are readable lines on a terminal, and JSON there too in production',
+    async () => {
+      const pretty = await logOutput(true);
+      expect(pretty).toContain('INFO');
+      expect(pretty).toContain('order placed');
+      expect(pretty).not.toContain('"msg"');
 
-    const production = await logOutput(true, { NODE_ENV: 'production' });
-    expect(JSON.parse(production.trim().split('\n').pop()!)).toMatchObject({ msg: 'order placed' });
-  });
+      const production = await logOutput(true, { NODE_ENV: 'production' });
+      expect(JSON.parse(production.trim().split('\n').pop()!)).toMatchObject({ msg: 'order placed' });
+    },
+  );
 });

@@ -26,7 +26,11 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
         done();
       },
     });
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '100ms', LOG_LEVEL: 'debug' }, undefined, createLogger('debug', sink));
+    api = await startTestService(
+      { ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '100ms', LOG_LEVEL: 'debug' },
+      undefined,
+      createLogger('debug', sink),
+    );
     client = await api.createClient('Logged shop');
     photos = await startPhotoServer({ '/a.jpg': { body: await makePhoto({ width: 1200, height: 900 }) } });
   });
@@ -35,16 +39,27 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
     await api?.stop();
   });
 
-  it('after a whole project\'s life at debug level: generate, editor page, edits over HTTP and a socket, list, print, order history, a wrong secret, a 404', async () => {
+  it("after a whole project's life at debug level: generate, editor page, edits over HTTP and a socket, list, print, order history, a wrong secret, a 404", async () => {
     const dev = client.credentials.dev;
     const auth = serviceHeader(dev);
-    const generated = await post(api.url, '/v2/generate', { email: EMAIL, sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, photos: [photos.url('/a.jpg')] }, auth);
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { email: EMAIL, sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, photos: [photos.url('/a.jpg')] },
+      auth,
+    );
     expect(generated.status).toBe(200);
     const editorUrl = new URL(generated.body.url);
     const projectId = editorUrl.searchParams.get('id')!;
     const editorKey = editorUrl.searchParams.get('editorKey')!;
     await editableProject(api, auth, { email: EMAIL }); // a second project of the same user
-    await waitFor(async () => (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project === 'editable', 60_000, 'editable');
+    await waitFor(
+      async () =>
+        (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status
+          ?.project === 'editable',
+      60_000,
+      'editable',
+    );
 
     // The editor page with the generated link's query: id, user (the e-mail), client...
     expect((await fetch(`${api.url}/editor${editorUrl.search}`)).status).toBe(200);
@@ -54,9 +69,17 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
       body: JSON.stringify({ query: `mutation { setCoverTexts(projectId: "${projectId}", title: "Logged") { id } }` }),
     });
     expect(edit.status).toBe(200);
-    const socket = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { editorProject: projectId, editorKey }, retryAttempts: 0 });
+    const socket = createClient({
+      url: `${api.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { editorProject: projectId, editorKey },
+      retryAttempts: 0,
+    });
     await new Promise<void>((resolve, reject) =>
-      socket.subscribe({ query: `mutation { setCoverTexts(projectId: "${projectId}", title: "Socket") { id } }` }, { next: () => {}, error: reject, complete: resolve }),
+      socket.subscribe(
+        { query: `mutation { setCoverTexts(projectId: "${projectId}", title: "Socket") { id } }` },
+        { next: () => {}, error: reject, complete: resolve },
+      ),
     );
     await socket.dispose();
 
@@ -65,12 +88,38 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
     const preview: string = list.body.data.find((p: any) => p.id === projectId).preview;
     expect((await fetch(preview)).status).toBe(200);
     expect((await post(api.url, '/v2/print', printBody('logged-order', projectId), auth)).status).toBe(200);
-    await waitFor(async () => (await request(api.url, 'GET', `/v2/order/print-files?orderId=logged-order`, { headers: auth })).body.lines?.[0]?.printFiles, 120_000, 'print files');
-    expect((await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: dev.apiKey, email: EMAIL })).status).toBe(200);
+    await waitFor(
+      async () =>
+        (await request(api.url, 'GET', `/v2/order/print-files?orderId=logged-order`, { headers: auth })).body.lines?.[0]
+          ?.printFiles,
+      120_000,
+      'print files',
+    );
+    expect(
+      (await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: dev.apiKey, email: EMAIL })).status,
+    ).toBe(200);
     // Refusals: the secret of the X-Service header, a wrong apiKey in a body, an unknown project named in the URL.
-    expect((await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: serviceHeader({ accessKey: dev.accessKey, accessSecret: `${dev.accessSecret}x` }) })).status).toBe(401);
-    expect((await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: `${dev.apiKey}x`, email: EMAIL })).status).toBe(401);
-    expect((await request(api.url, 'GET', `/v2/project/status?id=${projectId.slice(0, -1)}${projectId.endsWith('Z') ? 'Y' : 'Z'}`, { headers: auth })).status).toBe(404);
+    expect(
+      (
+        await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, {
+          headers: serviceHeader({ accessKey: dev.accessKey, accessSecret: `${dev.accessSecret}x` }),
+        })
+      ).status,
+    ).toBe(401);
+    expect(
+      (await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: `${dev.apiKey}x`, email: EMAIL }))
+        .status,
+    ).toBe(401);
+    expect(
+      (
+        await request(
+          api.url,
+          'GET',
+          `/v2/project/status?id=${projectId.slice(0, -1)}${projectId.endsWith('Z') ? 'Y' : 'Z'}`,
+          { headers: auth },
+        )
+      ).status,
+    ).toBe(404);
 
     const log = lines.join('\n');
     // The run was logged, at debug level, request by request.
@@ -78,7 +127,17 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
     expect(lines.some((line) => JSON.parse(line).level === 20)).toBe(true);
     expect(log).toContain('"url":"/editor?id=[redacted]&editorKey=[redacted]&clientId=[redacted]');
     expect(log).toContain('project built');
-    for (const secret of [projectId, projectId.slice(2), editorKey, EMAIL, EMAIL.toLowerCase(), encodeURIComponent(EMAIL), dev.accessSecret, dev.apiKey, new URL(preview).searchParams.get('signature')!]) {
+    for (const secret of [
+      projectId,
+      projectId.slice(2),
+      editorKey,
+      EMAIL,
+      EMAIL.toLowerCase(),
+      encodeURIComponent(EMAIL),
+      dev.accessSecret,
+      dev.apiKey,
+      new URL(preview).searchParams.get('signature')!,
+    ]) {
       expect(log, secret).not.toContain(secret);
     }
   });
@@ -86,13 +145,17 @@ describe('logs carry no editor credential, e-mail address or secret', () => {
 
 describe('the redaction itself', () => {
   it('keeps query names and drops their values', () => {
-    expect(withoutQueryValues('/editor?id=p-abc&user=a%40b.example&product=true')).toBe('/editor?id=[redacted]&user=[redacted]&product=[redacted]');
+    expect(withoutQueryValues('/editor?id=p-abc&user=a%40b.example&product=true')).toBe(
+      '/editor?id=[redacted]&user=[redacted]&product=[redacted]',
+    );
     expect(withoutQueryValues('/v2/project/list')).toBe('/v2/project/list');
   });
 
   it('marks a project id the same way each time, and scrubs e-mails and secrets from any line', () => {
     const id = 'p-Abcdefghijklmnopqrstuvwx';
-    const line = scrubLogLine(`{"msg":"workflow project-build:${id} for ada@example.com with whsec_c2VjcmV0c2VjcmV0c2VjcmV0 and as_dev_Secret123 at /files/a?expires=1&signature=abc_def"}`);
+    const line = scrubLogLine(
+      `{"msg":"workflow project-build:${id} for ada@example.com with whsec_c2VjcmV0c2VjcmV0c2VjcmV0 and as_dev_Secret123 at /files/a?expires=1&signature=abc_def"}`,
+    );
     expect(line).not.toContain(id);
     expect(line).toContain(scrubLogLine(id));
     expect(scrubLogLine(id)).toMatch(/^p#[0-9a-f]{12}$/);

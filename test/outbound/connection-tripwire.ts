@@ -18,14 +18,19 @@ export interface ConnectionTripwire {
   restore(): void;
 }
 
-type LookupCallback = (error: Error | null, address?: string | { address: string; family: number }[], family?: number) => void;
+type LookupCallback = (
+  error: Error | null,
+  address?: string | { address: string; family: number }[],
+  family?: number,
+) => void;
 type Lookup = (hostname: string, options: { all?: boolean }, callback: LookupCallback) => void;
 
 const LOOPBACK = new net.BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
 LOOPBACK.addAddress('::1', 'ipv6');
 /** 127.0.0.0/8, ::1, and IPv4-mapped loopback in any spelling (BlockList matches ::ffff:a.b.c.d against IPv4 rules). */
-const isLoopback = (address: string) => net.isIP(address) !== 0 && LOOPBACK.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
+const isLoopback = (address: string) =>
+  net.isIP(address) !== 0 && LOOPBACK.check(address, net.isIPv6(address) ? 'ipv6' : 'ipv4');
 
 export function installConnectionTripwire(): ConnectionTripwire {
   const attempts: string[] = [];

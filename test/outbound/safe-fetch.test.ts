@@ -1,6 +1,12 @@
 import net from 'node:net';
 import { describe, it, expect, beforeAll, afterAll, afterEach } from 'vitest';
-import { createSafeFetch, OutboundError, type ResolvedAddress, type SafeFetch, type SafeFetchOptions } from '../../src/outbound/safe-fetch';
+import {
+  createSafeFetch,
+  OutboundError,
+  type ResolvedAddress,
+  type SafeFetch,
+  type SafeFetchOptions,
+} from '../../src/outbound/safe-fetch';
 import { installConnectionTripwire, type ConnectionTripwire } from './connection-tripwire';
 import { startLoopbackServer, type Handler, type LoopbackServer } from './loopback-server';
 
@@ -15,7 +21,9 @@ const routes: Record<string, Handler> = {
   '/notes.txt': (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('not a photo'),
   '/missing': (_req, res) => res.writeHead(404, { 'content-type': 'text/plain' }).end('nope'),
   '/echo': (req, res) =>
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ method: req.method, headers: req.headers, body: req.body })),
+    res
+      .writeHead(200, { 'content-type': 'application/json' })
+      .end(JSON.stringify({ method: req.method, headers: req.headers, body: req.body })),
   '/chain/1': (_req, res) => res.writeHead(302, { location: '/chain/2' }).end(),
   '/chain/2': (_req, res, server) => res.writeHead(301, { location: `${server.origin}/chain/3` }).end(),
   '/chain/3': (_req, res) => res.writeHead(307, { location: '4?step=4' }).end(),
@@ -25,7 +33,8 @@ const routes: Record<string, Handler> = {
   '/to-metadata': (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
   '/to-internal-host': (_req, res) => res.writeHead(302, { location: 'http://internal.example.test/' }).end(),
   '/to-ftp': (_req, res) => res.writeHead(302, { location: 'ftp://127.0.0.1/photo.jpg' }).end(),
-  '/to-other-origin': (_req, res, server) => res.writeHead(302, { location: `http://other.example.test:${server.port}/echo` }).end(),
+  '/to-other-origin': (_req, res, server) =>
+    res.writeHead(302, { location: `http://other.example.test:${server.port}/echo` }).end(),
   '/post-303': (_req, res) => res.writeHead(303, { location: '/echo' }).end(),
   '/post-302': (_req, res) => res.writeHead(302, { location: '/echo' }).end(),
   '/post-307': (_req, res) => res.writeHead(307, { location: '/echo' }).end(),
@@ -149,7 +158,10 @@ describe('loopback', () => {
     ['a hostname resolving to 127.0.0.1', (s: LoopbackServer) => `http://fixtures.example.test:${s.port}/photo.jpg`],
     ['a hostname resolving to ::1', (s: LoopbackServer) => `http://fixtures6.example.test:${s.port}/photo.jpg`],
   ])('refuses %s when loopback is not allowed', async (_name, url) => {
-    const fetch = client({ allowLoopback: false, hosts: { 'fixtures.example.test': ['127.0.0.1'], 'fixtures6.example.test': ['::1'] } });
+    const fetch = client({
+      allowLoopback: false,
+      hosts: { 'fixtures.example.test': ['127.0.0.1'], 'fixtures6.example.test': ['::1'] },
+    });
     const error = await refusedWithoutConnecting(fetch(url(v4)));
     expect(error.code).toBe('BLOCKED_ADDRESS');
     expect(error.message).toContain(url(v4));
@@ -207,15 +219,14 @@ describe('addresses that stay refused when loopback is allowed', () => {
     expect((await refusedWithoutConnecting(client()(url))).code).toBe('BLOCKED_ADDRESS');
   });
 
-  it.each([
-    [['127.0.0.1', '10.0.0.1']],
-    [['10.0.0.1', '127.0.0.1']],
-    [['::1', 'fe80::1']],
-  ])('refuses a hostname when any of its addresses is refused: %j', async (addresses) => {
-    const fetch = client({ hosts: { 'mixed.example.test': addresses } });
-    const error = await refusedWithoutConnecting(fetch(`http://mixed.example.test:${v4.port}/photo.jpg`));
-    expect(error.code).toBe('BLOCKED_ADDRESS');
-  });
+  it.each([[['127.0.0.1', '10.0.0.1']], [['10.0.0.1', '127.0.0.1']], [['::1', 'fe80::1']]])(
+    'refuses a hostname when any of its addresses is refused: %j',
+    async (addresses) => {
+      const fetch = client({ hosts: { 'mixed.example.test': addresses } });
+      const error = await refusedWithoutConnecting(fetch(`http://mixed.example.test:${v4.port}/photo.jpg`));
+      expect(error.code).toBe('BLOCKED_ADDRESS');
+    },
+  );
 });
 
 describe('redirects', () => {
@@ -224,7 +235,13 @@ describe('redirects', () => {
     expect(response.status).toBe(200);
     expect(response.body.equals(JPEG)).toBe(true);
     expect(response.url).toBe(`${v4.origin}/final.jpg`);
-    expect(v4.received.slice(-5).map((r) => r.path)).toEqual(['/chain/1', '/chain/2', '/chain/3', '/chain/4?step=4', '/final.jpg']);
+    expect(v4.received.slice(-5).map((r) => r.path)).toEqual([
+      '/chain/1',
+      '/chain/2',
+      '/chain/3',
+      '/chain/4?step=4',
+      '/final.jpg',
+    ]);
   });
 
   it('refuses a redirect to the metadata address without connecting to it', async () => {
@@ -280,7 +297,9 @@ describe('redirects', () => {
 
   it('does not forward credentials to another origin, and sends the hostname as Host', async () => {
     const fetch = client({ hosts: { 'other.example.test': ['127.0.0.1'] } });
-    const response = await fetch(`${v4.origin}/to-other-origin`, { headers: { Authorization: 'Bearer secret', 'X-Trace': 't1' } });
+    const response = await fetch(`${v4.origin}/to-other-origin`, {
+      headers: { Authorization: 'Bearer secret', 'X-Trace': 't1' },
+    });
     const echoed = JSON.parse(response.body.toString());
     expect(echoed.headers.authorization).toBeUndefined();
     expect(echoed.headers['x-trace']).toBe('t1');
@@ -341,7 +360,9 @@ describe('size, time, status and type limits', () => {
   });
 
   it('times out on a body that stalls, per call timeoutMs overriding the client default', async () => {
-    const error = await outboundError(client({ timeoutMs: 60_000 })(`${v4.origin}/stalls-mid-body`, { timeoutMs: 300 }));
+    const error = await outboundError(
+      client({ timeoutMs: 60_000 })(`${v4.origin}/stalls-mid-body`, { timeoutMs: 300 }),
+    );
     expect(error.code).toBe('TIMEOUT');
   });
 

@@ -4,7 +4,12 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createSafeFetch } from '../../src/outbound/safe-fetch';
 import { HttpPrinter, webhookIdOf } from '../../src/printers/http-printer';
-import { PrinterRefusedCancel, PrinterRejectedJob, PrinterUnavailable, type PrintJob } from '../../src/printers/printer';
+import {
+  PrinterRefusedCancel,
+  PrinterRejectedJob,
+  PrinterUnavailable,
+  type PrintJob,
+} from '../../src/printers/printer';
 import { verifyStandardWebhook } from '../../src/printers/standard-webhooks';
 
 const SECRET = `whsec_${Buffer.from('http-printer-test-secret-32bytes').toString('base64')}`;
@@ -19,7 +24,14 @@ const JOB: PrintJob = {
   coverPdfKey: 'c1/prod/orders/order-uuid-1/project-1/cover.pdf',
   pdfKey: 'c1/prod/orders/order-uuid-1/project-1/interior.pdf',
   manifestKey: 'c1/prod/orders/order-uuid-1/project-1/manifest.json',
-  shipping: { name: 'Ada Lovelace', line1: 'Unter den Linden 1', postcode: '10117', city: 'Berlin', countryIso2: 'DE', phone: '+49 30 1234' },
+  shipping: {
+    name: 'Ada Lovelace',
+    line1: 'Unter den Linden 1',
+    postcode: '10117',
+    city: 'Berlin',
+    countryIso2: 'DE',
+    phone: '+49 30 1234',
+  },
 };
 
 interface Received {
@@ -43,10 +55,18 @@ function startPsp() {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      const request: Received = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8'), method: req.method ?? '', url: req.url ?? '' };
+      const request: Received = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        method: req.method ?? '',
+        url: req.url ?? '',
+      };
       received.push(request);
       const reply = (status: number, body: unknown, headers: Record<string, string> = {}) => {
-        res.writeHead(status, { 'content-type': typeof body === 'string' ? 'text/plain' : 'application/json', ...headers });
+        res.writeHead(status, {
+          'content-type': typeof body === 'string' ? 'text/plain' : 'application/json',
+          ...headers,
+        });
         res.end(typeof body === 'string' ? body : JSON.stringify(body));
       };
       try {
@@ -72,7 +92,12 @@ function startPsp() {
     answerWith(fn: ((request: Received) => Answer) | undefined) {
       answer = fn;
     },
-    listen: () => new Promise<string>((resolve) => server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/jobs`))),
+    listen: () =>
+      new Promise<string>((resolve) =>
+        server.listen(0, '127.0.0.1', () =>
+          resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}/v1/jobs`),
+        ),
+      ),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -123,7 +148,11 @@ describe('HttpPrinter', () => {
 
   it("carries the order's shipping level when the market has one", async () => {
     await printerWith().submit({ ...JOB, shippingLevel: 'express' });
-    expect(JSON.parse(psp.received[0].body)).toMatchObject({ orderId: 'shop-1001', shippingLevel: 'express', shipping: JOB.shipping });
+    expect(JSON.parse(psp.received[0].body)).toMatchObject({
+      orderId: 'shop-1001',
+      shippingLevel: 'express',
+      shipping: JOB.shipping,
+    });
   });
 
   it("calls the partner's cancel, signed, with a stable key; a 409 is the partner's refusal with its reason, a 503 means ask later", async () => {
@@ -135,7 +164,9 @@ describe('HttpPrinter', () => {
     expect(JSON.parse(psp.received[0].body)).toEqual(ref);
 
     psp.answerWith(() => ({ status: 409, body: { detail: 'the book is on the press' } }));
-    const refused = await printerWith().cancel(ref).catch((error: unknown) => error);
+    const refused = await printerWith()
+      .cancel(ref)
+      .catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(PrinterRefusedCancel);
     expect((refused as Error).message).toContain('the book is on the press');
 
@@ -158,17 +189,25 @@ describe('HttpPrinter', () => {
   });
 
   it('is refused by the PSP when signed with another secret', async () => {
-    const error = await printerWith(OTHER_SECRET).submit(JOB).catch((e: unknown) => e);
+    const error = await printerWith(OTHER_SECRET)
+      .submit(JOB)
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(PrinterRejectedJob);
-    expect(error).toMatchObject({ name: 'PrinterRejectedJob', status: 401, message: expect.stringContaining('bad signature') });
+    expect(error).toMatchObject({
+      name: 'PrinterRejectedJob',
+      status: 401,
+      message: expect.stringContaining('bad signature'),
+    });
     expect(psp.jobs.size).toBe(0);
   });
 
   it('turns a 4xx into PrinterRejectedJob with the PSP explanation', async () => {
     psp.answerWith(() => ({ status: 422, body: { title: 'Unprocessable', detail: 'unknown product PB-XX' } }));
 
-    const error = await printerWith().submit(JOB).catch((e: unknown) => e);
+    const error = await printerWith()
+      .submit(JOB)
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(PrinterRejectedJob);
     expect(error).toMatchObject({ name: 'PrinterRejectedJob', status: 422 });
@@ -179,7 +218,9 @@ describe('HttpPrinter', () => {
   it.each([503, 500, 408, 429])('turns HTTP %i into a retryable PrinterUnavailable', async (status) => {
     psp.answerWith(() => ({ status, body: 'busy', headers: { 'retry-after': '120' } }));
 
-    const error = await printerWith().submit(JOB).catch((e: unknown) => e);
+    const error = await printerWith()
+      .submit(JOB)
+      .catch((e: unknown) => e);
 
     expect(error).toBeInstanceOf(PrinterUnavailable);
     expect(error).toMatchObject({ name: 'PrinterUnavailable', status, retryAfterSeconds: 120 });
@@ -188,7 +229,10 @@ describe('HttpPrinter', () => {
 
   it('treats a 2xx without a jobId as unavailable (retry), not as success', async () => {
     psp.answerWith(() => ({ status: 200, body: { ok: true } }));
-    await expect(printerWith().submit(JOB)).rejects.toMatchObject({ name: 'PrinterUnavailable', message: expect.stringContaining('without a JSON {"jobId": string}') });
+    await expect(printerWith().submit(JOB)).rejects.toMatchObject({
+      name: 'PrinterUnavailable',
+      message: expect.stringContaining('without a JSON {"jobId": string}'),
+    });
 
     psp.answerWith(() => ({ status: 200, body: '<html>login</html>' }));
     await expect(printerWith().submit(JOB)).rejects.toBeInstanceOf(PrinterUnavailable);
@@ -196,7 +240,9 @@ describe('HttpPrinter', () => {
 
   it('reports an unreachable PSP as PrinterUnavailable', async () => {
     const closed = http.createServer();
-    const url = await new Promise<string>((resolve) => closed.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(closed.address() as AddressInfo).port}/jobs`)));
+    const url = await new Promise<string>((resolve) =>
+      closed.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(closed.address() as AddressInfo).port}/jobs`)),
+    );
     await new Promise<void>((resolve) => closed.close(() => resolve()));
     const printer = new HttpPrinter({ endpoint: url, signingSecret: SECRET, fetch, fileUrl: (key) => key });
 
@@ -207,6 +253,8 @@ describe('HttpPrinter', () => {
   });
 
   it('refuses a malformed signing secret when built', () => {
-    expect(() => new HttpPrinter({ endpoint, signingSecret: 'not a secret', fetch, fileUrl: (key) => key })).toThrow(/PRINTER_HTTP_SECRET.*whsec_/);
+    expect(() => new HttpPrinter({ endpoint, signingSecret: 'not a secret', fetch, fileUrl: (key) => key })).toThrow(
+      /PRINTER_HTTP_SECRET.*whsec_/,
+    );
   });
 });

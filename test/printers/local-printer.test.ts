@@ -20,7 +20,13 @@ function jobFor(overrides: Partial<PrintJob> = {}): PrintJob {
     coverPdfKey: 'c1/prod/orders/order-uuid-1/project-1/cover.pdf',
     pdfKey: 'c1/prod/orders/order-uuid-1/project-1/interior.pdf',
     manifestKey: 'c1/prod/orders/order-uuid-1/project-1/manifest.json',
-    shipping: { name: 'Ada Lovelace', line1: 'Unter den Linden 1', postcode: '10117', city: 'Berlin', countryIso2: 'DE' },
+    shipping: {
+      name: 'Ada Lovelace',
+      line1: 'Unter den Linden 1',
+      postcode: '10117',
+      city: 'Berlin',
+      countryIso2: 'DE',
+    },
     ...overrides,
   };
 }
@@ -59,7 +65,9 @@ describe('LocalPrinter', () => {
   it('answers a repeated submit with the recorded jobId and leaves the job folder untouched', async () => {
     const first = await printer.submit(jobFor());
     const dir = path.join(dataDir, jobDir);
-    const before = await Promise.all(['cover.pdf', 'interior.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))));
+    const before = await Promise.all(
+      ['cover.pdf', 'interior.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))),
+    );
     const jobJson = await readFile(path.join(dir, 'job.json'), 'utf8');
     await new Promise((resolve) => setTimeout(resolve, 30));
     // Even if the source changed meanwhile, the job already handed over is what stays.
@@ -68,7 +76,9 @@ describe('LocalPrinter', () => {
     const second = await new LocalPrinter({ dataDir, files }).submit(jobFor());
 
     expect(second.jobId).toBe(first.jobId);
-    const after = await Promise.all(['cover.pdf', 'interior.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))));
+    const after = await Promise.all(
+      ['cover.pdf', 'interior.pdf', 'manifest.json', 'job.json'].map((f) => stat(path.join(dir, f))),
+    );
     expect(after.map((s) => s.mtimeMs)).toEqual(before.map((s) => s.mtimeMs));
     expect(await readFile(path.join(dir, 'job.json'), 'utf8')).toBe(jobJson);
     expect(await readFile(path.join(dir, 'cover.pdf'))).toEqual(COVER);
@@ -79,7 +89,12 @@ describe('LocalPrinter', () => {
     const results = await Promise.all([printer.submit(jobFor()), printer.submit(jobFor()), printer.submit(jobFor())]);
 
     expect(new Set(results.map((r) => r.jobId)).size).toBe(1);
-    expect((await readdir(path.join(dataDir, jobDir))).sort()).toEqual(['cover.pdf', 'interior.pdf', 'job.json', 'manifest.json']);
+    expect((await readdir(path.join(dataDir, jobDir))).sort()).toEqual([
+      'cover.pdf',
+      'interior.pdf',
+      'job.json',
+      'manifest.json',
+    ]);
   });
 
   it('cancels a job by writing cancel.json beside it, and refuses once the print shop wrote started.json', async () => {
@@ -97,13 +112,15 @@ describe('LocalPrinter', () => {
     await files.put('c1/prod/orders/order-uuid-1/project-2/interior.pdf', PDF);
     await files.put('c1/prod/orders/order-uuid-1/project-2/manifest.json', MANIFEST);
     const a = await printer.submit(jobFor());
-    const b = await printer.submit(jobFor({
-      jobKey: 'order-uuid-1:project-2',
-      projectId: 'project-2',
-      coverPdfKey: 'c1/prod/orders/order-uuid-1/project-2/cover.pdf',
-      pdfKey: 'c1/prod/orders/order-uuid-1/project-2/interior.pdf',
-      manifestKey: 'c1/prod/orders/order-uuid-1/project-2/manifest.json',
-    }));
+    const b = await printer.submit(
+      jobFor({
+        jobKey: 'order-uuid-1:project-2',
+        projectId: 'project-2',
+        coverPdfKey: 'c1/prod/orders/order-uuid-1/project-2/cover.pdf',
+        pdfKey: 'c1/prod/orders/order-uuid-1/project-2/interior.pdf',
+        manifestKey: 'c1/prod/orders/order-uuid-1/project-2/manifest.json',
+      }),
+    );
     expect(a.jobId).not.toBe(b.jobId);
   });
 
@@ -134,6 +151,8 @@ describe('LocalPrinter', () => {
 
   it('refuses another job in a folder that already holds one', async () => {
     await printer.submit(jobFor());
-    await expect(printer.submit(jobFor({ jobKey: 'other-order-uuid:project-1' }))).rejects.toThrow(/already holds job "order-uuid-1:project-1"/);
+    await expect(printer.submit(jobFor({ jobKey: 'other-order-uuid:project-1' }))).rejects.toThrow(
+      /already holds job "order-uuid-1:project-1"/,
+    );
   });
 });

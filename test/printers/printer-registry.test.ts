@@ -18,12 +18,24 @@ const SECRET = `whsec_${Buffer.from('registry-test-secret-of-32-bytes').toString
 const files = new FilesystemFileStore(path.join(os.tmpdir(), 'registry-files'), 'http://127.0.0.1:4000');
 const fetch = createSafeFetch({ allowLoopback: true });
 const local = new LocalPrinter({ dataDir: os.tmpdir(), files });
-const http = new HttpPrinter({ endpoint: 'http://127.0.0.1:9/jobs', signingSecret: SECRET, fetch, fileUrl: (key) => files.url(key) });
+const http = new HttpPrinter({
+  endpoint: 'http://127.0.0.1:9/jobs',
+  signingSecret: SECRET,
+  fetch,
+  fileUrl: (key) => files.url(key),
+});
 const sandbox = new SandboxPrinter();
 
 const JOB: PrintJob = {
-  jobKey: 'order-uuid-1:project-1', orderId: 'shop-1', projectId: 'project-1', psp: 'acme', quantity: 1,
-  coverPdfKey: 'a/cover.pdf', pdfKey: 'a/interior.pdf', manifestKey: 'a/manifest.json', shipping: { name: 'A', line1: 'B', postcode: '1', countryIso2: 'DE' },
+  jobKey: 'order-uuid-1:project-1',
+  orderId: 'shop-1',
+  projectId: 'project-1',
+  psp: 'acme',
+  quantity: 1,
+  coverPdfKey: 'a/cover.pdf',
+  pdfKey: 'a/interior.pdf',
+  manifestKey: 'a/manifest.json',
+  shipping: { name: 'A', line1: 'B', postcode: '1', countryIso2: 'DE' },
 };
 
 describe('printer registry', () => {
@@ -60,7 +72,16 @@ describe('printer registry', () => {
     const dataDir = os.tmpdir();
     const durations = { printerFileUrlTtlMs: 7 * 86_400_000 };
     const byLocal = createPrinters({ dataDir, printer: 'local', durations }, files, fetch);
-    const byHttp = createPrinters({ dataDir, printer: 'http', printerHttp: { url: 'http://127.0.0.1:9/jobs', secret: SECRET, timeoutMs: 30_000 }, durations }, files, fetch);
+    const byHttp = createPrinters(
+      {
+        dataDir,
+        printer: 'http',
+        printerHttp: { url: 'http://127.0.0.1:9/jobs', secret: SECRET, timeoutMs: 30_000 },
+        durations,
+      },
+      files,
+      fetch,
+    );
 
     expect(byLocal.printerFor({ psp: 'local', env: 'prod' }).kind).toBe('local');
     expect(byHttp.printerFor({ psp: 'acme', env: 'prod' }).kind).toBe('http');
@@ -90,6 +111,9 @@ describe('sandbox printer', () => {
     expect(url).toBe('https://tracking.sandbox.example/sandbox-abc');
     expect(new URL(sandboxTrackingUrl('a b/c')).pathname).toBe('/a%20b%2Fc');
     const body = JSON.stringify({ jobId: 'sandbox-abc', status: 'delivering', trackingUrl: url });
-    expect(verifyPspEvent({ secret: SECRET, headers: signPspEvent({ secret: SECRET, id: 'e', body }), rawBody: body }).trackingUrl).toBe(url);
+    expect(
+      verifyPspEvent({ secret: SECRET, headers: signPspEvent({ secret: SECRET, id: 'e', body }), rawBody: body })
+        .trackingUrl,
+    ).toBe(url);
   });
 });

@@ -31,7 +31,12 @@ describe.each([
     const port = await freePort();
     // The first job stops at `delivering` (the parcel is on its way when the printer restarts).
     const walk = ['accepted', 'printing', 'printed', 'delivering', 'complete'];
-    printer = await startPrinterStub({ serviceUrl: () => `http://127.0.0.1:${port}`, eventSecret: EVENT_SECRET, echo, walkOf: () => (restarted ? walk : walk.slice(0, -1)) });
+    printer = await startPrinterStub({
+      serviceUrl: () => `http://127.0.0.1:${port}`,
+      eventSecret: EVENT_SECRET,
+      echo,
+      walkOf: () => (restarted ? walk : walk.slice(0, -1)),
+    });
     api = await startTestService({
       PORT: String(port),
       ALLOW_LOOPBACK_URLS: 'true',
@@ -47,14 +52,26 @@ describe.each([
     await printer?.close();
   });
 
-  const lineOf = async (projectId: string) => (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
+  const lineOf = async (projectId: string) =>
+    (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
   const statusesOf = async (orderId: string, projectId: string) =>
-    (await (await api.orm()).em.getConnection().execute(`SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = ? ORDER BY sequence`, [`${orderId}/${projectId}`])).map((r) => String(r.status));
+    (
+      await (
+        await api.orm()
+      ).em
+        .getConnection()
+        .execute(`SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = ? ORDER BY sequence`, [
+          `${orderId}/${projectId}`,
+        ])
+    ).map((r) => String(r.status));
   const sendEvent = (event: Record<string, unknown>) => {
     const body = JSON.stringify(event);
     return request(api.url, 'POST', '/v2/psp/local/events', {
       rawBody: body,
-      headers: { 'content-type': 'application/json', ...signPspEvent({ secret: EVENT_SECRET, id: `evt_${Math.random().toString(36).slice(2)}`, body }) },
+      headers: {
+        'content-type': 'application/json',
+        ...signPspEvent({ secret: EVENT_SECRET, id: `evt_${Math.random().toString(36).slice(2)}`, body }),
+      },
     });
   };
 
@@ -73,17 +90,51 @@ describe.each([
     expect(secondLine.printerJobId).toBe(firstLine.printerJobId);
 
     expect((await lineOf(first)).status).toBe('delivering');
-    expect(await statusesOf('reissue-1', first)).toEqual(['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering']);
-    expect(await statusesOf('reissue-2', second)).toEqual(['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete']);
+    expect(await statusesOf('reissue-1', first)).toEqual([
+      'paid',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sending printjob',
+      'sent printjob',
+      'accepted',
+      'printing',
+      'printed',
+      'delivering',
+    ]);
+    expect(await statusesOf('reissue-2', second)).toEqual([
+      'paid',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sending printjob',
+      'sent printjob',
+      'accepted',
+      'printing',
+      'printed',
+      'delivering',
+      'complete',
+    ]);
 
     if (echo.includes('jobKey')) {
       // The first order's own late event, named by its key, still reaches it.
       const firstKey = `${firstLine.order.id}:${first}`;
-      expect((await sendEvent({ jobId: firstLine.printerJobId, jobKey: firstKey, status: 'complete' })).body).toEqual({ accepted: true, status: 'complete' });
+      expect((await sendEvent({ jobId: firstLine.printerJobId, jobKey: firstKey, status: 'complete' })).body).toEqual({
+        accepted: true,
+        status: 'complete',
+      });
       await waitFor(async () => (await lineOf(first)).status === 'complete', 10_000, 'first order complete');
       // An event for the older, finished job changes nothing; a key this printer never had under the id is unknown.
-      expect((await sendEvent({ jobId: firstLine.printerJobId, jobKey: firstKey, status: 'delivering' })).body).toEqual({ accepted: true, status: 'complete' });
-      const unknown = await sendEvent({ jobId: firstLine.printerJobId, jobKey: 'not-a-job-we-sent', status: 'printing' });
+      expect((await sendEvent({ jobId: firstLine.printerJobId, jobKey: firstKey, status: 'delivering' })).body).toEqual(
+        { accepted: true, status: 'complete' },
+      );
+      const unknown = await sendEvent({
+        jobId: firstLine.printerJobId,
+        jobKey: 'not-a-job-we-sent',
+        status: 'printing',
+      });
       expect(unknown.status).toBe(404);
       expect(unknown.body.errors[0].path).toBe('jobKey');
     } else {

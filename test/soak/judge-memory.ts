@@ -17,7 +17,18 @@ const MiB = 1024 * 1024;
 const underLoad = lines
   .map((line) => Object.fromEntries(line.split(',').map((value, i) => [columns[i], value])))
   .filter((row) => row.phase === 'load')
-  .map((row) => ({ t: Number(row.t_s), rssBytes: Number(row.rss_mib) * MiB, heapUsedBytes: Number(row.heap_used_mib) * MiB, heapTotalBytes: Number(row.heap_total_mib) * MiB }));
+  .map((row) => ({
+    t: Number(row.t_s),
+    rssBytes: Number(row.rss_mib) * MiB,
+    heapUsedBytes: Number(row.heap_used_mib) * MiB,
+    heapTotalBytes: Number(row.heap_total_mib) * MiB,
+  }));
 const verdict = judgePlateau(underLoad, Number(bound));
-console.log(JSON.stringify({ file, samplesUnderLoad: underLoad.length, maxGrowthPercentPerHour: Number(bound), ...verdict }, null, 2));
+console.log(
+  JSON.stringify(
+    { file, samplesUnderLoad: underLoad.length, maxGrowthPercentPerHour: Number(bound), ...verdict },
+    null,
+    2,
+  ),
+);
 process.exit(verdict.plateau ? 0 : 1);

@@ -23,20 +23,38 @@ describe('the soak memory plateau rule', () => {
   });
 
   it('fails the growth the 20-minute soak showed, kept up for two hours (221 -> 248 MiB RSS in 20 minutes)', () => {
-    const verdict = judgePlateau(twoHours((hour) => 221 + 81 * hour, (hour) => 78 + 42 * hour), 5);
+    const verdict = judgePlateau(
+      twoHours(
+        (hour) => 221 + 81 * hour,
+        (hour) => 78 + 42 * hour,
+      ),
+      5,
+    );
     expect(verdict).toMatchObject({ judged: true, plateau: false });
     expect(verdict.reason).toContain('RSS and heap total');
   });
 
   it('fails a slow leak of the live heap that RSS does not show yet (15 MiB an hour on 110)', () => {
-    const verdict = judgePlateau(twoHours(() => 405, (hour) => 110 + 15 * hour), 5);
+    const verdict = judgePlateau(
+      twoHours(
+        () => 405,
+        (hour) => 110 + 15 * hour,
+      ),
+      5,
+    );
     expect(verdict).toMatchObject({ judged: true, plateau: false });
     expect(verdict.reason).toContain('heap total');
     expect(verdict.reason).not.toContain('RSS');
   });
 
   it('does not judge a run too short to tell, and says so', () => {
-    const verdict = judgePlateau(twoHours(() => 250, () => 90).slice(0, 5), 5);
+    const verdict = judgePlateau(
+      twoHours(
+        () => 250,
+        () => 90,
+      ).slice(0, 5),
+      5,
+    );
     expect(verdict).toMatchObject({ judged: false, plateau: true });
     expect(verdict.reason).toMatch(/not judged/);
   });

@@ -83,7 +83,11 @@ function trend(points: { t: number; y: number }[]): SeriesTrend {
 /** Judges samples taken while the traffic was driven, in the order taken. */
 export function judgePlateau(samples: MemorySample[], maxPercentPerHour: number): PlateauVerdict {
   if (samples.length < MIN_SAMPLES) {
-    return { judged: false, plateau: true, reason: `not judged: ${samples.length} samples under load, at least ${MIN_SAMPLES} needed (a longer SOAK_SECONDS or a shorter SOAK_SAMPLE_SECONDS)` };
+    return {
+      judged: false,
+      plateau: true,
+      reason: `not judged: ${samples.length} samples under load, at least ${MIN_SAMPLES} needed (a longer SOAK_SECONDS or a shorter SOAK_SAMPLE_SECONDS)`,
+    };
   }
   const rss = trend(samples.map((s) => ({ t: s.t, y: s.rssBytes })));
   const heapTotal = trend(samples.map((s) => ({ t: s.t, y: s.heapTotalBytes })));

@@ -39,20 +39,34 @@ const FUZZ_RUNS = process.env.SOAK_FUZZ_RUNS ?? '20000';
 const FIXED_RATE = process.env.SOAK_RATE ? Number(process.env.SOAK_RATE) : undefined;
 const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 60);
 const MAX_GROWTH_PERCENT_PER_HOUR = Number(process.env.SOAK_MAX_GROWTH_PERCENT_PER_HOUR ?? 5);
-const MEMORY_CSV = process.env.SOAK_MEMORY_CSV ?? path.join(os.tmpdir(), `photobook-soak-memory-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`);
+const MEMORY_CSV =
+  process.env.SOAK_MEMORY_CSV ??
+  path.join(os.tmpdir(), `photobook-soak-memory-${new Date().toISOString().replace(/[:.]/g, '-')}.csv`);
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
 const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-soak-'));
 await chmod(dataDir, 0o755);
 // One shop sends the whole mix: its per-credential rate limit must not be what the soak measures.
-const service = await startServiceProcess({ DATA_DIR: dataDir, PORT: '0', DATABASE_URL: undefined, TEMPORAL_ADDRESS: undefined, SANDBOX_PRINTER_STEP: '1s', RATE_LIMIT_MAX: '10000000' });
+const service = await startServiceProcess({
+  DATA_DIR: dataDir,
+  PORT: '0',
+  DATABASE_URL: undefined,
+  TEMPORAL_ADDRESS: undefined,
+  SANDBOX_PRINTER_STEP: '1s',
+  RATE_LIMIT_MAX: '10000000',
+});
 const url = service.url;
 const metricsUrl = service.metricsUrl!;
 const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
 const credentials = demo.credentials.dev;
-const auth = { 'x-service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }), 'content-type': 'application/json' };
+const auth = {
+  'x-service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }),
+  'content-type': 'application/json',
+};
 const embeddedPort = service.logs.find((l) => l.msg === 'embedded PostgreSQL started')?.port;
-const database = new pg.Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/photobook` });
+const database = new pg.Client({
+  connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/photobook`,
+});
 
 // 0. Memory, sampled from now to the end of the settling. `t` counts from the start of the driven
 // traffic (negative during the capacity measurement), so the judgement can take the load alone.
@@ -63,7 +77,8 @@ let phase = 'capacity';
 const processStarted = Date.now();
 // The driver's counters, declared further down; until then there are none.
 let progress = () => ({ requests: 0, subscribers: 0 });
-const metric = (text: string, name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1]);
+const metric = (text: string, name: string) =>
+  Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)`, 'm').exec(text)?.[1]);
 /**
  * Proportional set size (shared pages split between their users) of the service and every process
  * it started: the node process, its render child, the embedded PostgreSQL and its backends (which
@@ -79,7 +94,8 @@ async function treePssBytes(): Promise<number> {
       /* gone meanwhile */
     }
   }
-  const inTree = (pid: number): boolean => pid === service.child.pid || (parents.has(pid) && pid > 1 && inTree(parents.get(pid)!));
+  const inTree = (pid: number): boolean =>
+    pid === service.child.pid || (parents.has(pid) && pid > 1 && inTree(parents.get(pid)!));
   let total = 0;
   for (const pid of parents.keys()) {
     if (!inTree(pid)) continue;
@@ -92,7 +108,10 @@ async function treePssBytes(): Promise<number> {
   }
   return total;
 }
-await writeFile(MEMORY_CSV, 'elapsed_s,t_s,phase,rss_mib,heap_used_mib,heap_total_mib,external_mib,tree_pss_mib,active_handles,requests,subscribers\n');
+await writeFile(
+  MEMORY_CSV,
+  'elapsed_s,t_s,phase,rss_mib,heap_used_mib,heap_total_mib,external_mib,tree_pss_mib,active_handles,requests,subscribers\n',
+);
 console.log(`memory samples every ${SAMPLE_SECONDS} s: ${MEMORY_CSV}`);
 async function sampleMemory() {
   try {
@@ -129,11 +148,21 @@ await sampleMemory();
 const sampler = setInterval(() => void sampleMemory(), SAMPLE_SECONDS * 1000);
 
 const statuses = new Map<string, number>();
-const count = (what: string, status: number) => statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
+const count = (what: string, status: number) =>
+  statuses.set(`${what} ${status}`, (statuses.get(`${what} ${status}`) ?? 0) + 1);
 let fiveHundreds = 0;
-async function call(what: string, method: string, pathAndQuery: string, body?: unknown): Promise<{ status: number; body: any } | undefined> {
+async function call(
+  what: string,
+  method: string,
+  pathAndQuery: string,
+  body?: unknown,
+): Promise<{ status: number; body: any } | undefined> {
   try {
-    const response = await fetch(`${url}${pathAndQuery}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${url}${pathAndQuery}`, {
+      method,
+      headers: auth,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     count(what, response.status);
     if (response.status >= 500) fiveHundreds++;
@@ -145,7 +174,12 @@ async function call(what: string, method: string, pathAndQuery: string, body?: u
 }
 
 const generate = async (userId: string) => {
-  const answer = await call('generate', 'POST', '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId });
+  const answer = await call('generate', 'POST', '/v2/generate', {
+    sku: 'PB-HC-15-S',
+    psp: 'local',
+    marketId: 0,
+    userId,
+  });
   return answer?.status === 200 ? new URL(answer.body.url).searchParams.get('id')! : undefined;
 };
 
@@ -158,16 +192,26 @@ const measured = await autocannon({
   connections: 8,
   duration: 10,
   requests: [
-    { method: 'POST', path: '/v2/generate', body: JSON.stringify({ sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'soak-capacity' }) },
+    {
+      method: 'POST',
+      path: '/v2/generate',
+      body: JSON.stringify({ sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'soak-capacity' }),
+    },
     { method: 'GET', path: `/v2/project/status?id=${seedProject}` },
     { method: 'GET', path: `/v2/project/status?id=${seedProject}` },
     { method: 'GET', path: '/v2/project/list?user=soak-capacity' },
-    { method: 'POST', path: '/graphql', body: JSON.stringify({ query: '{ projects(user: "soak-capacity", first: 5) { edges { node { id } } } }' }) },
+    {
+      method: 'POST',
+      path: '/graphql',
+      body: JSON.stringify({ query: '{ projects(user: "soak-capacity", first: 5) { edges { node { id } } } }' }),
+    },
   ],
 });
 const capacity = measured.requests.average;
 const rate = FIXED_RATE ?? Math.max(1, Math.round(capacity * LOAD));
-console.log(`capacity ≈ ${capacity.toFixed(0)} req/s (p99 ${measured.latency.p99} ms); driving the mix at ${rate} req/s${FIXED_RATE ? ' (SOAK_RATE)' : ''} for ${SECONDS} s`);
+console.log(
+  `capacity ≈ ${capacity.toFixed(0)} req/s (p99 ${measured.latency.p99} ms); driving the mix at ${rate} req/s${FIXED_RATE ? ' (SOAK_RATE)' : ''} for ${SECONDS} s`,
+);
 
 // 2. Subscribers: each follows one subject from sequence 0, so none can miss a change by
 // subscribing late; they are attached as projects and order lines appear.
@@ -180,9 +224,19 @@ interface Follower {
   client: Client;
 }
 const followers: Follower[] = [];
-function follow(subjectType: 'project' | 'order', subjectId: string, query: string, variables: Record<string, unknown>) {
+function follow(
+  subjectType: 'project' | 'order',
+  subjectId: string,
+  query: string,
+  variables: Record<string, unknown>,
+) {
   if (followers.length >= SUBSCRIBERS) return;
-  const client = createClient({ url: `${url.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: credentials, retryAttempts: 5 });
+  const client = createClient({
+    url: `${url.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: credentials,
+    retryAttempts: 5,
+  });
   const follower: Follower = { subjectType, subjectId, sequences: [], statuses: [], errors: 0, client };
   followers.push(follower);
   client.subscribe<Record<string, { sequence: number; status: any }>>(
@@ -200,14 +254,27 @@ function follow(subjectType: 'project' | 'order', subjectId: string, query: stri
   );
 }
 const followProject = (projectId: string) =>
-  follow('project', projectId, 'subscription ($id: String!) { projectStatusChanged(projectId: $id, afterSequence: 0) { sequence status { project } } }', { id: projectId });
+  follow(
+    'project',
+    projectId,
+    'subscription ($id: String!) { projectStatusChanged(projectId: $id, afterSequence: 0) { sequence status { project } } }',
+    { id: projectId },
+  );
 const followLine = (orderId: string, projectId: string) =>
-  follow('order', `${orderId}/${projectId}`, 'subscription ($o: String!, $p: String!) { orderStatusChanged(orderId: $o, projectId: $p, afterSequence: 0) { sequence status } }', { o: orderId, p: projectId });
+  follow(
+    'order',
+    `${orderId}/${projectId}`,
+    'subscription ($o: String!, $p: String!) { orderStatusChanged(orderId: $o, projectId: $p, afterSequence: 0) { sequence status } }',
+    { o: orderId, p: projectId },
+  );
 
 // Spread so that the run reaches SOAK_SUBSCRIBERS whatever its length: 20 per order line, the
 // rest over the projects it will generate (a fifth of the requests).
 const expectedPrints = Math.floor((SECONDS * 1000) / PRINT_EVERY_MS);
-const subscribersPerProject = Math.max(1, Math.ceil((SUBSCRIBERS - 20 * expectedPrints) / Math.max(1, rate * SECONDS * 0.2 * 0.9)));
+const subscribersPerProject = Math.max(
+  1,
+  Math.ceil((SUBSCRIBERS - 20 * expectedPrints) / Math.max(1, rate * SECONDS * 0.2 * 0.9)),
+);
 
 // 3. The mix, open loop at `rate`: a late answer does not slow the next request down.
 const generated: string[] = [seedProject];
@@ -230,13 +297,22 @@ async function oneRequest() {
   } else if (pick < 10) {
     const id = generated[i % generated.length];
     const answer = await call('status', 'GET', `/v2/project/status?id=${id}`);
-    if (answer?.body?.status?.project === 'editable' && !editable.includes(id) && !acknowledgedOrders.some((o) => o.projectId === id)) editable.push(id);
+    if (
+      answer?.body?.status?.project === 'editable' &&
+      !editable.includes(id) &&
+      !acknowledgedOrders.some((o) => o.projectId === id)
+    )
+      editable.push(id);
   } else if (pick < 14) {
     await call('list', 'GET', `/v2/project/list?user=${user}`);
   } else if (pick < 18) {
-    await call('graphql', 'POST', '/graphql', { query: `{ projects(user: "${user}", first: 5) { edges { node { id status { project } } } } }` });
+    await call('graphql', 'POST', '/graphql', {
+      query: `{ projects(user: "${user}", first: 5) { edges { node { id status { project } } } } }`,
+    });
   } else {
-    await call('graphql-orders', 'POST', '/graphql', { query: '{ catalogue(marketId: 0, language: "en") { currency { code } } }' });
+    await call('graphql-orders', 'POST', '/graphql', {
+      query: '{ catalogue(marketId: 0, language: "en") { currency { code } } }',
+    });
   }
 }
 async function onePrint() {
@@ -271,7 +347,9 @@ await new Promise<void>((resolve) => {
   timers.push(
     setInterval(() => {
       const elapsed = Math.round((Date.now() - started) / 1000);
-      console.log(`${elapsed}s: ${n} requests, ${inFlight} in flight, ${followers.length} subscribers, ${acknowledgedOrders.length} orders, ${fiveHundreds} 5xx`);
+      console.log(
+        `${elapsed}s: ${n} requests, ${inFlight} in flight, ${followers.length} subscribers, ${acknowledgedOrders.length} orders, ${fiveHundreds} 5xx`,
+      );
     }, 15_000),
   );
   setTimeout(resolve, SECONDS * 1000);
@@ -290,10 +368,13 @@ const incomplete = async () => {
   const { rows } = await database.query<{ n: string }>(
     `SELECT count(*) AS n FROM order_lines l JOIN orders o ON o.id = l.order_id WHERE l.status <> 'complete'`,
   );
-  const building = await database.query<{ n: string }>(`SELECT count(*) AS n FROM projects WHERE status IN ('created', 'building')`);
+  const building = await database.query<{ n: string }>(
+    `SELECT count(*) AS n FROM projects WHERE status IN ('created', 'building')`,
+  );
   return Number(rows[0].n) + Number(building.rows[0].n);
 };
-while ((await incomplete()) > 0 && Date.now() < settleDeadline) await new Promise((resolve) => setTimeout(resolve, 1000));
+while ((await incomplete()) > 0 && Date.now() < settleDeadline)
+  await new Promise((resolve) => setTimeout(resolve, 1000));
 await new Promise((resolve) => setTimeout(resolve, 2000)); // the last NOTIFYs reach the subscribers
 await sampleMemory();
 clearInterval(sampler);
@@ -314,18 +395,27 @@ for (const { orderId } of acknowledgedOrders) {
   else if (Number(row.lines) !== 1) duplicated++;
   else if (Number(row.complete) !== 1) notComplete++;
 }
-const orderRowsPerKey = await database.query<{ n: string }>(`SELECT count(*) AS n FROM (SELECT order_id FROM orders GROUP BY order_id HAVING count(*) > 1) d`);
+const orderRowsPerKey = await database.query<{ n: string }>(
+  `SELECT count(*) AS n FROM (SELECT order_id FROM orders GROUP BY order_id HAVING count(*) > 1) d`,
+);
 duplicated += Number(orderRowsPerKey.rows[0].n);
 if (lost) problems.push(`${lost} acknowledged orders lost`);
 if (duplicated) problems.push(`${duplicated} orders duplicated`);
 if (notComplete) problems.push(`${notComplete} acknowledged orders not complete`);
 
-const memory = judgePlateau(memorySamples.filter((s) => s.phase === 'load'), MAX_GROWTH_PERCENT_PER_HOUR);
+const memory = judgePlateau(
+  memorySamples.filter((s) => s.phase === 'load'),
+  MAX_GROWTH_PERCENT_PER_HOUR,
+);
 if (!memory.plateau) problems.push(memory.reason);
 const mib = (bytes: number | undefined) => (bytes === undefined ? undefined : Math.round(bytes / MiB));
 const underLoad = memorySamples.filter((s) => s.phase === 'load');
 const firstQuarterEnd = underLoad[Math.floor(underLoad.length / 4)];
-const at = (sample: MemorySample | undefined) => ({ rss: mib(sample?.rssBytes), heapUsed: mib(sample?.heapUsedBytes), heapTotal: mib(sample?.heapTotalBytes) });
+const at = (sample: MemorySample | undefined) => ({
+  rss: mib(sample?.rssBytes),
+  heapUsed: mib(sample?.heapUsedBytes),
+  heapTotal: mib(sample?.heapTotalBytes),
+});
 
 let subscriberMismatches = 0;
 let eventsDelivered = 0;
@@ -338,10 +428,16 @@ for (const follower of followers) {
   const expected = rows.map((r) => r.sequence).join(',');
   if (follower.sequences.join(',') !== expected || follower.errors > 0) {
     subscriberMismatches++;
-    if (subscriberMismatches <= 3) console.log(`subscriber of ${follower.subjectType} ${follower.subjectId}: got [${follower.sequences}] expected [${expected}] (${follower.errors} errors)`);
+    if (subscriberMismatches <= 3)
+      console.log(
+        `subscriber of ${follower.subjectType} ${follower.subjectId}: got [${follower.sequences}] expected [${expected}] (${follower.errors} errors)`,
+      );
   }
 }
-if (subscriberMismatches) problems.push(`${subscriberMismatches} of ${followers.length} subscribers missed, repeated or reordered a status change`);
+if (subscriberMismatches)
+  problems.push(
+    `${subscriberMismatches} of ${followers.length} subscribers missed, repeated or reordered a status change`,
+  );
 await Promise.all(followers.map((f) => f.client.dispose()));
 await database.end();
 await service.stop();
@@ -350,8 +446,13 @@ await service.stop();
 let fuzz = 'test/fuzz absent: skipped';
 if (Number(FUZZ_RUNS) === 0) fuzz = 'SOAK_FUZZ_RUNS=0: skipped';
 else if (existsSync(path.join(ROOT, 'test/fuzz'))) {
-  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/vitest'), ['run', 'test/fuzz'], { cwd: ROOT, env: { ...process.env, FUZZ_RUNS }, stdio: 'inherit' });
-  fuzz = run.status === 0 ? `test/fuzz passed with FUZZ_RUNS=${FUZZ_RUNS}` : `test/fuzz FAILED with FUZZ_RUNS=${FUZZ_RUNS}`;
+  const run = spawnSync(path.join(ROOT, 'node_modules/.bin/vitest'), ['run', 'test/fuzz'], {
+    cwd: ROOT,
+    env: { ...process.env, FUZZ_RUNS },
+    stdio: 'inherit',
+  });
+  fuzz =
+    run.status === 0 ? `test/fuzz passed with FUZZ_RUNS=${FUZZ_RUNS}` : `test/fuzz FAILED with FUZZ_RUNS=${FUZZ_RUNS}`;
   if (run.status !== 0) problems.push(fuzz);
 }
 await rm(dataDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
@@ -381,7 +482,11 @@ const summary = {
     loadStartMiB: at(underLoad[0]),
     afterFirstQuarterMiB: { t: firstQuarterEnd && Math.round(firstQuarterEnd.t), ...at(firstQuarterEnd) },
     loadEndMiB: at(underLoad.at(-1)),
-    peakUnderLoadMiB: { rss: mib(Math.max(...underLoad.map((s) => s.rssBytes))), heapUsed: mib(Math.max(...underLoad.map((s) => s.heapUsedBytes))), heapTotal: mib(Math.max(...underLoad.map((s) => s.heapTotalBytes))) },
+    peakUnderLoadMiB: {
+      rss: mib(Math.max(...underLoad.map((s) => s.rssBytes))),
+      heapUsed: mib(Math.max(...underLoad.map((s) => s.heapUsedBytes))),
+      heapTotal: mib(Math.max(...underLoad.map((s) => s.heapTotalBytes))),
+    },
     ...memory,
   },
 };

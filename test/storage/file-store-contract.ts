@@ -16,7 +16,11 @@ async function text(stream: Readable): Promise<Buffer> {
 }
 
 /** Chunks of `data`, 1 MiB each, as a producer hands them to putStreamed. */
-async function writeInChunks(data: Buffer, write: (chunk: Buffer) => Promise<void>, failAfter = Infinity): Promise<void> {
+async function writeInChunks(
+  data: Buffer,
+  write: (chunk: Buffer) => Promise<void>,
+  failAfter = Infinity,
+): Promise<void> {
   for (let offset = 0; offset < data.length; offset += 1024 * 1024) {
     if (offset >= failAfter) throw new Error('the producer failed');
     await write(data.subarray(offset, offset + 1024 * 1024));
@@ -68,10 +72,14 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       const files = store();
       const base = prefix();
       const data = randomBytes(LARGE);
-      await expect(files.putStreamed(`${base}/new.pdf`, (write) => writeInChunks(data, write, 10 * 1024 * 1024))).rejects.toThrow('the producer failed');
+      await expect(
+        files.putStreamed(`${base}/new.pdf`, (write) => writeInChunks(data, write, 10 * 1024 * 1024)),
+      ).rejects.toThrow('the producer failed');
       expect(await files.exists(`${base}/new.pdf`)).toBe(false);
       await files.put(`${base}/old.pdf`, Buffer.from('the old book'));
-      await expect(files.putStreamed(`${base}/old.pdf`, (write) => writeInChunks(data, write, 10 * 1024 * 1024))).rejects.toThrow('the producer failed');
+      await expect(
+        files.putStreamed(`${base}/old.pdf`, (write) => writeInChunks(data, write, 10 * 1024 * 1024)),
+      ).rejects.toThrow('the producer failed');
       expect((await files.get(`${base}/old.pdf`)).toString()).toBe('the old book');
     });
 
@@ -144,8 +152,13 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       expect([part.bytes, part.totalBytes]).toEqual([8, pdf.length]);
       expect((await text(part.body)).equals(pdf.subarray(0, 8))).toBe(true);
 
-      expect(await files.download(`${base}/book.pdf`, { range: `bytes=${pdf.length + 10}-` })).toEqual({ kind: 'unsatisfiable', totalBytes: pdf.length });
-      expect(await files.download(`${base}/book.pdf`, { ifNoneMatch: whole.etag })).toMatchObject({ kind: 'not-modified' });
+      expect(await files.download(`${base}/book.pdf`, { range: `bytes=${pdf.length + 10}-` })).toEqual({
+        kind: 'unsatisfiable',
+        totalBytes: pdf.length,
+      });
+      expect(await files.download(`${base}/book.pdf`, { ifNoneMatch: whole.etag })).toMatchObject({
+        kind: 'not-modified',
+      });
       expect((await files.download(`${base}/book.pdf`, { ifNoneMatch: '"something-else"' }))?.kind).toBe('bytes');
       expect(await files.download(`${base}/missing.pdf`, {})).toBeNull();
       await files.put(`${base}/folder/inner.json`, Buffer.from('{}'));
@@ -161,8 +174,20 @@ export function fileStoreContract(name: string, store: () => FileStore): void {
       const parsed = new URL(url);
       expect(parsed.pathname).toBe('/files/c1/prod/projects/x/preview.jpg');
       expect(Number(parsed.searchParams.get('expires'))).toBe(expiresAt);
-      expect(files.verifyUrl('c1/prod/projects/x/preview.jpg', parsed.searchParams.get('expires'), parsed.searchParams.get('signature'))).toBe('valid');
-      expect(files.verifyUrl('c1/prod/projects/y/preview.jpg', parsed.searchParams.get('expires'), parsed.searchParams.get('signature'))).toBe('invalid');
+      expect(
+        files.verifyUrl(
+          'c1/prod/projects/x/preview.jpg',
+          parsed.searchParams.get('expires'),
+          parsed.searchParams.get('signature'),
+        ),
+      ).toBe('valid');
+      expect(
+        files.verifyUrl(
+          'c1/prod/projects/y/preview.jpg',
+          parsed.searchParams.get('expires'),
+          parsed.searchParams.get('signature'),
+        ),
+      ).toBe('invalid');
     });
   });
 }

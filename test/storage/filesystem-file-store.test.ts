@@ -19,9 +19,11 @@ afterAll(async () => {
 fileStoreContract('filesystem store', () => files);
 
 it('filesystem store: a failed streamed write leaves no temporary file in the folder', async () => {
-  await expect(files.putStreamed('c1/prod/tmp-check/book.pdf', async (write) => {
-    await write(Buffer.from('half a book'));
-    throw new Error('the producer failed');
-  })).rejects.toThrow('the producer failed');
+  await expect(
+    files.putStreamed('c1/prod/tmp-check/book.pdf', async (write) => {
+      await write(Buffer.from('half a book'));
+      throw new Error('the producer failed');
+    }),
+  ).rejects.toThrow('the producer failed');
   expect(await readdir(path.join(root, 'c1', 'prod', 'tmp-check'))).toEqual([]);
 });

@@ -7,12 +7,24 @@ import { isResourceUnavailable } from '../../src/domain/resource-errors';
 import { classifyResourceFault } from '../../src/storage/resource-faults';
 
 const errno = (code: string) => Object.assign(new Error(`${code}: something, write`), { code });
-const s3 = (name: string, httpStatusCode: number) => new S3ServiceException({ name, $fault: httpStatusCode >= 500 ? 'server' : 'client', $metadata: { httpStatusCode }, message: `${name} answered` });
+const s3 = (name: string, httpStatusCode: number) =>
+  new S3ServiceException({
+    name,
+    $fault: httpStatusCode >= 500 ? 'server' : 'client',
+    $metadata: { httpStatusCode },
+    message: `${name} answered`,
+  });
 
 /** The one place resource faults are told from failures of the work (docs/reliability.md). */
 describe('classifyResourceFault', () => {
   it('names a full, over-quota, read-only or refusing store and keeps what the system said', () => {
-    for (const [code, says] of [['ENOSPC', 'full'], ['EDQUOT', 'quota'], ['EROFS', 'read-only'], ['EACCES', 'refuses access'], ['EPERM', 'refuses the operation']]) {
+    for (const [code, says] of [
+      ['ENOSPC', 'full'],
+      ['EDQUOT', 'quota'],
+      ['EROFS', 'read-only'],
+      ['EACCES', 'refuses access'],
+      ['EPERM', 'refuses the operation'],
+    ]) {
       const fault = classifyResourceFault(errno(code)) as Error;
       expect(isResourceUnavailable(fault), code).toBe(true);
       expect(fault.message, code).toContain(says);
@@ -23,7 +35,9 @@ describe('classifyResourceFault', () => {
   it('names an S3 store answering 5xx or throttling, not one refusing a request of ours', () => {
     expect(isResourceUnavailable(classifyResourceFault(s3('InternalError', 500)))).toBe(true);
     expect(isResourceUnavailable(classifyResourceFault(s3('SlowDown', 503)))).toBe(true);
-    expect((classifyResourceFault(s3('ServiceUnavailable', 503)) as Error).message).toMatch(/the S3 store is unavailable \(HTTP 503 ServiceUnavailable\)/);
+    expect((classifyResourceFault(s3('ServiceUnavailable', 503)) as Error).message).toMatch(
+      /the S3 store is unavailable \(HTTP 503 ServiceUnavailable\)/,
+    );
     expect(isResourceUnavailable(classifyResourceFault(s3('NoSuchKey', 404)))).toBe(false);
     expect(isResourceUnavailable(classifyResourceFault(s3('AccessDenied', 403)))).toBe(false);
   });

@@ -5,7 +5,12 @@ import { waitFor } from './wait';
 import { CampaignDocument, type CampaignQuery } from './generated/graphql';
 
 /** Runs a typed operation over HTTP; fails the test on GraphQL errors unless `allowErrors`. */
-export async function graphql<R, V>(baseUrl: string, auth: Record<string, string>, document: TypedDocumentNode<R, V> | DocumentNode, variables?: V) {
+export async function graphql<R, V>(
+  baseUrl: string,
+  auth: Record<string, string>,
+  document: TypedDocumentNode<R, V> | DocumentNode,
+  variables?: V,
+) {
   const response = await post(baseUrl, '/graphql', { query: print(document), variables }, auth);
   return response.body as { data: R; errors?: { message: string; extensions: { code: string } }[] };
 }
@@ -13,7 +18,12 @@ export async function graphql<R, V>(baseUrl: string, auth: Record<string, string
 export type CampaignState = NonNullable<CampaignQuery['campaign']>;
 
 /** Waits until the campaign is completed or failed, and returns it with its rows and deliveries. */
-export async function finishedCampaign(baseUrl: string, auth: Record<string, string>, id: string, timeoutMs = 60_000): Promise<CampaignState> {
+export async function finishedCampaign(
+  baseUrl: string,
+  auth: Record<string, string>,
+  id: string,
+  timeoutMs = 60_000,
+): Promise<CampaignState> {
   return waitFor(
     async () => {
       const { data } = await graphql(baseUrl, auth, CampaignDocument, { id });

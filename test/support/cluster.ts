@@ -71,7 +71,13 @@ export function haproxyPath(): string | undefined {
  * migrates and seeds), then the rest together. All share a credential pepper, a file-URL secret and
  * PUBLIC_URL (the balancer), as replicas behind one address must.
  */
-export async function startCluster({ databaseUrl, apis = 2, workers = 2, env = {}, port }: ClusterOptions): Promise<Cluster> {
+export async function startCluster({
+  databaseUrl,
+  apis = 2,
+  workers = 2,
+  env = {},
+  port,
+}: ClusterOptions): Promise<Cluster> {
   const haproxy = haproxyPath();
   if (!haproxy) throw new Error('HAProxy is not installed: apt-get install -y haproxy (scripts/install-test-tools.sh)');
   const dataDir = await mkdtemp(path.join(os.tmpdir(), 'photobook-cluster-'));
@@ -115,7 +121,13 @@ export async function startCluster({ databaseUrl, apis = 2, workers = 2, env = {
     apiMembers.push(...(await Promise.all(Array.from({ length: apis - 1 }, (_, i) => start('api', i + 2)))));
     const workerMembers = await Promise.all(Array.from({ length: workers }, () => start('worker', ++workerCount)));
     const config = path.join(dataDir, 'haproxy.cfg');
-    await writeFile(config, haproxyConfig(balancerPort, apiMembers.map((member) => new URL(member.url).port)));
+    await writeFile(
+      config,
+      haproxyConfig(
+        balancerPort,
+        apiMembers.map((member) => new URL(member.url).port),
+      ),
+    );
     balancer = spawn(haproxy, ['-f', config, '-db'], { stdio: ['ignore', 'ignore', 'pipe'] });
     let balancerErrors = '';
     balancer.stderr!.on('data', (chunk: Buffer) => (balancerErrors += chunk.toString()));
@@ -149,7 +161,9 @@ export async function startCluster({ databaseUrl, apis = 2, workers = 2, env = {
         members
           .map((member) => {
             const lines = member.logs.filter((line) => line.level >= 40).slice(0, 5);
-            return lines.length > 0 || member.stderr() ? `${member.name}: ${JSON.stringify(lines)} ${member.stderr().slice(-1500)}` : '';
+            return lines.length > 0 || member.stderr()
+              ? `${member.name}: ${JSON.stringify(lines)} ${member.stderr().slice(-1500)}`
+              : '';
           })
           .filter(Boolean)
           .join('\n'),

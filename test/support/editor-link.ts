@@ -22,14 +22,27 @@ export function editorConnectionParams({ projectId, editorKey }: EditorCredentia
 }
 
 /** The project's current link, as its shop reads it (GraphQL `project(id) { link }`). */
-export async function currentEditorLink(baseUrl: string, auth: Record<string, string>, projectId: string): Promise<string> {
-  const answer = await post(baseUrl, '/graphql', { query: 'query ($id: String!) { project(id: $id) { link } }', variables: { id: projectId } }, auth);
+export async function currentEditorLink(
+  baseUrl: string,
+  auth: Record<string, string>,
+  projectId: string,
+): Promise<string> {
+  const answer = await post(
+    baseUrl,
+    '/graphql',
+    { query: 'query ($id: String!) { project(id: $id) { link } }', variables: { id: projectId } },
+    auth,
+  );
   const link = answer.body.data?.project?.link;
   if (typeof link !== 'string') throw new Error(`no link for ${projectId}: ${JSON.stringify(answer.body)}`);
   return link;
 }
 
 /** The project's current credentials, read as its shop reads its link. */
-export async function editorCredentialsFor(baseUrl: string, auth: Record<string, string>, projectId: string): Promise<EditorCredentials> {
+export async function editorCredentialsFor(
+  baseUrl: string,
+  auth: Record<string, string>,
+  projectId: string,
+): Promise<EditorCredentials> {
   return editorCredentialsOf(await currentEditorLink(baseUrl, auth, projectId));
 }

@@ -11,8 +11,18 @@ export interface GraphqlResult<R> {
  * One GraphQL request over real HTTP (POST /graphql) with the caller's headers: a typed document
  * from test/support/generated (its result typed) or a query written in the test (its body as parsed).
  */
-export async function graphql<R, V>(url: string, headers: Record<string, string>, query: TypedDocumentNode<R, V>, variables: V): Promise<GraphqlResult<R>>;
-export async function graphql(url: string, headers: Record<string, string>, query: string, variables?: Record<string, unknown>): Promise<any>;
+export async function graphql<R, V>(
+  url: string,
+  headers: Record<string, string>,
+  query: TypedDocumentNode<R, V>,
+  variables: V,
+): Promise<GraphqlResult<R>>;
+export async function graphql(
+  url: string,
+  headers: Record<string, string>,
+  query: string,
+  variables?: Record<string, unknown>,
+): Promise<any>;
 export async function graphql<R, V>(
   url: string,
   headers: Record<string, string>,

@@ -61,11 +61,24 @@ export interface TestService {
  * Starts the whole service on a random loopback port with its own database and DATA_DIR; `logger`
  * replaces the silent one (a test that reads what the service logs).
  */
-export async function startTestService(env: Record<string, string> = {}, restartOf?: TestService, logger?: Logger): Promise<TestService> {
-  const database = restartOf ? { url: restartOf.databaseUrl, drop: restartOf.dropDatabase } : await createTestDatabase();
+export async function startTestService(
+  env: Record<string, string> = {},
+  restartOf?: TestService,
+  logger?: Logger,
+): Promise<TestService> {
+  const database = restartOf
+    ? { url: restartOf.databaseUrl, drop: restartOf.dropDatabase }
+    : await createTestDatabase();
   const dataDir = restartOf?.config.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), 'photobook-test-')));
   // A concrete port, so PUBLIC_URL (asset links) names the port the service really listens on.
-  const config = loadConfig({ DATABASE_URL: database.url, DATA_DIR: dataDir, PORT: String(await freePort()), LOG_LEVEL: 'silent', METRICS_PORT: '0', ...env });
+  const config = loadConfig({
+    DATABASE_URL: database.url,
+    DATA_DIR: dataDir,
+    PORT: String(await freePort()),
+    LOG_LEVEL: 'silent',
+    METRICS_PORT: '0',
+    ...env,
+  });
   const log = logger ?? pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const service = await startService(config, log);
   const pepper = await loadCredentialPepper(config);

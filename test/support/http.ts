@@ -36,6 +36,8 @@ export const post = <T = any>(baseUrl: string, path: string, body: unknown, head
   request<T>(baseUrl, 'POST', path, { body, headers });
 
 /** The PWA family's authentication header. */
-export function serviceHeader(credentials: Pick<IssuedCredentials, 'accessKey' | 'accessSecret'>): Record<string, string> {
+export function serviceHeader(
+  credentials: Pick<IssuedCredentials, 'accessKey' | 'accessSecret'>,
+): Record<string, string> {
   return { 'x-service': JSON.stringify({ accessKey: credentials.accessKey, accessSecret: credentials.accessSecret }) };
 }

@@ -22,7 +22,7 @@ export async function makePhoto(spec: PhotoSpec): Promise<Buffer> {
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}">
       <defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="${spec.colour ?? '#3a7bd5'}"/><stop offset="1" stop-color="#f4d35e"/></linearGradient></defs>
       <rect width="100%" height="100%" fill="url(#g)"/>
-      ${Array.from({ length: 12 }, (_, i) => `<circle cx="${((i * 97) % width)}" cy="${((i * 53) % height)}" r="${20 + (i % 5) * 8}" fill="#${(i * 0x13579b).toString(16).padStart(6, '0').slice(-6)}"/>`).join('')}
+      ${Array.from({ length: 12 }, (_, i) => `<circle cx="${(i * 97) % width}" cy="${(i * 53) % height}" r="${20 + (i % 5) * 8}" fill="#${(i * 0x13579b).toString(16).padStart(6, '0').slice(-6)}"/>`).join('')}
     </svg>`,
   );
   let image = sharp(svg);
@@ -52,7 +52,9 @@ export async function startPhotoServer(routes: Record<string, { body: Buffer; ty
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    response.writeHead(200, { 'content-type': route.type ?? 'image/jpeg', 'content-length': route.body.length }).end(route.body);
+    response
+      .writeHead(200, { 'content-type': route.type ?? 'image/jpeg', 'content-length': route.body.length })
+      .end(route.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

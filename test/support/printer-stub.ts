@@ -48,12 +48,20 @@ export async function startPrinterStub(options: PrinterStubOptions): Promise<Pri
     const echoed = Object.fromEntries((options.echo ?? []).map((field) => [field, job[field]]));
     const run = generation;
     for (const status of statuses) {
-      const body = JSON.stringify({ jobId, ...echoed, status, ...(status === 'delivering' ? { trackingUrl: `https://tracking.example/${jobId}` } : {}) });
+      const body = JSON.stringify({
+        jobId,
+        ...echoed,
+        status,
+        ...(status === 'delivering' ? { trackingUrl: `https://tracking.example/${jobId}` } : {}),
+      });
       const eventId = `evt_${run}_${jobId}_${status}`.replace(/[^A-Za-z0-9_]/g, '_');
       for (let attempt = 0; !closed; attempt++) {
         const answer = await fetch(`${options.serviceUrl()}/v2/psp/${options.psp ?? 'local'}/events`, {
           method: 'POST',
-          headers: { 'content-type': 'application/json', ...signPspEvent({ secret: options.eventSecret, id: eventId, body }) },
+          headers: {
+            'content-type': 'application/json',
+            ...signPspEvent({ secret: options.eventSecret, id: eventId, body }),
+          },
           body,
         }).catch(() => undefined);
         if (answer?.ok) break;
@@ -69,7 +77,12 @@ export async function startPrinterStub(options: PrinterStubOptions): Promise<Pri
       const job = JSON.parse(Buffer.concat(chunks).toString('utf8'));
       const traceparent = request.headers.traceparent;
       const idempotencyKey = String(request.headers['idempotency-key']);
-      requests.push({ jobKey: job.jobKey, idempotencyKey, at: Date.now(), ...(typeof traceparent === 'string' ? { traceparent } : {}) });
+      requests.push({
+        jobKey: job.jobKey,
+        idempotencyKey,
+        at: Date.now(),
+        ...(typeof traceparent === 'string' ? { traceparent } : {}),
+      });
       // The job exists once the request arrived, whether or not its answer reaches the caller.
       let jobId = jobs.get(job.jobKey);
       if (!jobId) {
@@ -77,7 +90,8 @@ export async function startPrinterStub(options: PrinterStubOptions): Promise<Pri
         jobs.set(job.jobKey, jobId);
         void walk(jobId, job, options.walkOf?.(jobs.size) ?? WALK);
       }
-      const answer = () => response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ jobId }));
+      const answer = () =>
+        response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ jobId }));
       const delay = options.delayOf?.(requests.length) ?? 0;
       if (delay > 0) setTimeout(answer, delay);
       else answer();

@@ -29,7 +29,9 @@ export interface PrivatePostgres {
 async function postgresBinaries(): Promise<string | undefined> {
   const root = '/usr/lib/postgresql';
   if (existsSync(root)) {
-    const versions = (await readdir(root)).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+    const versions = (await readdir(root))
+      .filter((v) => existsSync(path.join(root, v, 'bin', 'initdb')))
+      .sort((a, b) => Number(b) - Number(a));
     if (versions[0]) return path.join(root, versions[0], 'bin');
   }
   try {
@@ -52,8 +54,19 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     const gid = Number(spawnSync('id', ['-g', 'postgres']).stdout.toString().trim());
     await chown(dir, uid, gid);
   }
-  const run = (command: string, args: string[]) => (asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]) as [string, string[]];
-  const [initCommand, initArgs] = run(path.join(bin, 'initdb'), ['-D', dataDir, '-U', 'postgres', '--auth=trust', '-E', 'UTF8', '--no-sync', '--no-instructions']);
+  const run = (command: string, args: string[]) =>
+    (asRoot ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args]) as [string, string[]];
+  const [initCommand, initArgs] = run(path.join(bin, 'initdb'), [
+    '-D',
+    dataDir,
+    '-U',
+    'postgres',
+    '--auth=trust',
+    '-E',
+    'UTF8',
+    '--no-sync',
+    '--no-instructions',
+  ]);
   const init = spawnSync(initCommand, initArgs, { encoding: 'utf8' });
   if (init.status !== 0) throw new Error(`initdb failed: ${init.stderr}`);
   const port = await freePort();
@@ -68,8 +81,20 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
     },
     async start() {
       const [command, args] = run(path.join(bin, 'postgres'), [
-        '-D', dataDir, '-p', String(port), '-k', dir, '-c', 'listen_addresses=127.0.0.1',
-        '-c', 'max_connections=200', '-c', 'fsync=off', '-c', 'full_page_writes=off',
+        '-D',
+        dataDir,
+        '-p',
+        String(port),
+        '-k',
+        dir,
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=200',
+        '-c',
+        'fsync=off',
+        '-c',
+        'full_page_writes=off',
       ]);
       child = spawn(command, args, { stdio: ['ignore', 'ignore', 'pipe'] });
       child.stderr!.resume();

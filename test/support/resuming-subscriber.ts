@@ -22,7 +22,13 @@ const ORDER_LINE = `subscription ($orderId: String!, $projectId: String!, $after
  * socket drops (the service was killed), it connects again and resumes after the last sequence it
  * received, so it should see every status once and in order.
  */
-export function followOrderLine(wsUrl: string, credentials: { accessKey: string; accessSecret: string }, orderId: string, projectId: string, afterSequence = 0): ResumingSubscriber {
+export function followOrderLine(
+  wsUrl: string,
+  credentials: { accessKey: string; accessSecret: string },
+  orderId: string,
+  projectId: string,
+  afterSequence = 0,
+): ResumingSubscriber {
   const state: ResumingSubscriber & { client?: Client; closed: boolean } = {
     events: [],
     reconnects: 0,
@@ -35,7 +41,13 @@ export function followOrderLine(wsUrl: string, credentials: { accessKey: string;
   const connect = () => {
     if (state.closed) return;
     const last = state.events.at(-1)?.sequence ?? afterSequence;
-    const client = createClient({ url: wsUrl, webSocketImpl: WebSocket, connectionParams: credentials, retryAttempts: 0, lazy: true });
+    const client = createClient({
+      url: wsUrl,
+      webSocketImpl: WebSocket,
+      connectionParams: credentials,
+      retryAttempts: 0,
+      lazy: true,
+    });
     state.client = client;
     const again = () => {
       void client.dispose();

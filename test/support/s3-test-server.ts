@@ -24,7 +24,14 @@ export interface S3TestServer {
 export async function startS3TestServer(options: { prefix?: string } = {}): Promise<S3TestServer> {
   const directory = await mkdtemp(path.join(os.tmpdir(), 's3rver-'));
   const bucket = 'photobook-test';
-  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory, allowMismatchedSignatures: true, configureBuckets: [{ name: bucket }] });
+  const server = new S3rver({
+    address: '127.0.0.1',
+    port: 0,
+    silent: true,
+    directory,
+    allowMismatchedSignatures: true,
+    configureBuckets: [{ name: bucket }],
+  });
   const { port } = await server.run();
   const endpoint = `http://127.0.0.1:${port}`;
   // s3rver's one account.

@@ -22,14 +22,31 @@ export interface ServiceProcess {
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
-export function startServiceProcess(env: Record<string, string | undefined>, timeoutMs = 90_000): Promise<ServiceProcess> {
-  const childEnv: NodeJS.ProcessEnv = { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'development', HOST: '127.0.0.1', METRICS_PORT: '0', ...env };
+export function startServiceProcess(
+  env: Record<string, string | undefined>,
+  timeoutMs = 90_000,
+): Promise<ServiceProcess> {
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    LOG_LEVEL: 'info',
+    NODE_ENV: 'development',
+    HOST: '127.0.0.1',
+    METRICS_PORT: '0',
+    ...env,
+  };
   for (const [key, value] of Object.entries(env)) if (value === undefined) delete childEnv[key];
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/main.ts'], {
+    cwd: ROOT,
+    env: childEnv,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   const logs: Record<string, any>[] = [];
   const stderr: string[] = [];
   child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   const signalGroup = async (signal: NodeJS.Signals) => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     try {
@@ -57,7 +74,16 @@ export function startServiceProcess(env: Record<string, string | undefined>, tim
       if (entry.msg === 'metrics listening') metricsUrl = entry.metricsUrl;
       if (entry.msg === 'photobook service listening') {
         clearTimeout(timer);
-        resolve({ url: entry.url, ...(metricsUrl ? { metricsUrl } : {}), child, logs, stderr: () => stderr.join(''), exited, kill: () => signalGroup('SIGKILL'), stop: () => signalGroup('SIGTERM') });
+        resolve({
+          url: entry.url,
+          ...(metricsUrl ? { metricsUrl } : {}),
+          child,
+          logs,
+          stderr: () => stderr.join(''),
+          exited,
+          kill: () => signalGroup('SIGKILL'),
+          stop: () => signalGroup('SIGTERM'),
+        });
       }
     });
   });

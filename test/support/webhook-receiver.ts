@@ -23,7 +23,9 @@ export type ReceiverAnswer = number | { status: number; delayMs: number };
  * A shop's webhook endpoint on 127.0.0.1: records every request, and answers with the status
  * `answer` gives for it (1-based count of requests to that path); 200 by default.
  */
-export async function startWebhookReceiver(answer: (path: string, nth: number) => ReceiverAnswer = () => 200): Promise<WebhookReceiver> {
+export async function startWebhookReceiver(
+  answer: (path: string, nth: number) => ReceiverAnswer = () => 200,
+): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const counts = new Map<string, number>();
   const server = http.createServer((request, response) => {
@@ -32,7 +34,9 @@ export async function startWebhookReceiver(answer: (path: string, nth: number) =
     request.on('end', () => {
       const path = new URL(request.url ?? '/', 'http://localhost').pathname;
       const raw = Buffer.concat(chunks).toString('utf8');
-      const headers = Object.fromEntries(Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]));
+      const headers = Object.fromEntries(
+        Object.entries(request.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      );
       let body: unknown;
       try {
         body = JSON.parse(raw);

@@ -17,14 +17,19 @@ import { graphql as graphqlAt } from '../support/graphql';
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 
 /** Serves on loopback; each photo answers after a pause, so the editor shows the book being built. */
-async function serve(handler: (url: string) => Promise<{ status?: number; type: string; body: string | Buffer } | undefined>) {
+async function serve(
+  handler: (url: string) => Promise<{ status?: number; type: string; body: string | Buffer } | undefined>,
+) {
   const server = http.createServer(async (req, res) => {
     const answer = await handler(req.url ?? '/');
     if (!answer) return res.writeHead(404).end('not found');
     res.writeHead(answer.status ?? 200, { 'content-type': answer.type }).end(answer.body);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** A shop's page framing the editor URL it is given (`?editor=`), keeping every channel message it hears. */
@@ -54,15 +59,25 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
   const cspViolations: string[] = [];
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '400ms', WEBHOOK_RETRY_SPACING: '100ms' });
+    api = await startTestService({
+      ALLOW_LOOPBACK_URLS: 'true',
+      SANDBOX_PRINTER_STEP: '400ms',
+      WEBHOOK_RETRY_SPACING: '100ms',
+    });
     shop = await api.createClient('Browser shop');
     const colours = ['#c0392b', '#2980b9', '#27ae60', '#8e44ad', '#d35400', '#16a085', '#f39c12', '#2c3e50'];
     const images = new Map<string, Buffer>();
     for (const [i, colour] of colours.entries()) {
-      images.set(`/p${i}.jpg`, await makePhoto({ width: 3600, height: 2600, colour, takenAt: `2024:06:0${i + 1} 10:00:00` }));
+      images.set(
+        `/p${i}.jpg`,
+        await makePhoto({ width: 3600, height: 2600, colour, takenAt: `2024:06:0${i + 1} 10:00:00` }),
+      );
     }
     // Far below print resolution (about 40 DPI on its page, or on the cover if chosen for it), yet above the preflight's blocking 30 DPI.
-    images.set('/tiny.jpg', await makePhoto({ width: 480, height: 360, colour: '#7f8c8d', takenAt: '2024:06:09 10:00:00' }));
+    images.set(
+      '/tiny.jpg',
+      await makePhoto({ width: 480, height: 360, colour: '#7f8c8d', takenAt: '2024:06:09 10:00:00' }),
+    );
     photos = await serve(async (url) => {
       await new Promise((r) => setTimeout(r, 1200));
       const body = images.get(url);
@@ -71,7 +86,10 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     // The shop's page: it frames the editor and keeps every channel message it hears. The client
     // lists its origin, so the editor's CSP lets it frame the editor.
     host = await serve(shopPage);
-    await new ClientAdmin(api.service.orm.em.fork(), await loadCredentialPepper(api.config)).setShopOrigins(shop.clientId, [host.url]);
+    await new ClientAdmin(api.service.orm.em.fork(), await loadCredentialPepper(api.config)).setShopOrigins(
+      shop.clientId,
+      [host.url],
+    );
     browser = await launchBrowser();
     context = browser.context;
     context.on('console', (message) => {
@@ -88,10 +106,23 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
   });
 
   it('opens the link /v2/generate returned, builds the book live, keeps a page move and a new title across a reload, and tells the host about the order', async () => {
-    const generated = await post(api.url, '/v2/generate', {
-      userId: 'browser-user', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0, custom: { title: 'Summer in Provence' },
-      photos: [...Array.from({ length: 8 }, (_, i) => `${photos.url}/p${i}.jpg`), `${photos.url}/tiny.jpg`, `${photos.url}/gone.jpg`],
-    }, serviceHeader(shop.credentials.dev));
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      {
+        userId: 'browser-user',
+        sku: 'PB-HC-A4-L',
+        psp: 'local',
+        marketId: 0,
+        custom: { title: 'Summer in Provence' },
+        photos: [
+          ...Array.from({ length: 8 }, (_, i) => `${photos.url}/p${i}.jpg`),
+          `${photos.url}/tiny.jpg`,
+          `${photos.url}/gone.jpg`,
+        ],
+      },
+      serviceHeader(shop.credentials.dev),
+    );
     expect(generated.status).toBe(200);
     editorUrl = generated.body.url;
     projectId = new URL(editorUrl).searchParams.get('id')!;
@@ -110,7 +141,8 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await expect.poll(() => editor.getByText('Could not be downloaded').count()).toBeGreaterThan(0);
     await expect.poll(() => editor.getByText(/Too small for print/).count()).toBe(1);
 
-    const firstPhotoOf = async (n: number) => editor.getByTestId(`page-${n}`).locator('[data-photo-id]').first().getAttribute('data-photo-id');
+    const firstPhotoOf = async (n: number) =>
+      editor.getByTestId(`page-${n}`).locator('[data-photo-id]').first().getAttribute('data-photo-id');
     const [one, two] = [await firstPhotoOf(1), await firstPhotoOf(2)];
     expect(one).not.toBe(two);
     await editor.getByRole('button', { name: 'Move page 1 right' }).click();
@@ -121,18 +153,32 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await editor.getByRole('button', { name: 'Save cover' }).click();
     await expect.poll(() => editor.getByRole('heading', { level: 1 }).textContent()).toBe('Provence, June 2024');
 
-    const messages = async () => (await page.evaluate(() => (globalThis as any).messages)) as { origin: string; data: any }[];
+    const messages = async () =>
+      (await page.evaluate(() => (globalThis as any).messages)) as { origin: string; data: any }[];
     const beforeReload = await messages();
     expect(beforeReload.every((m) => m.origin === api.url)).toBe(true);
-    expect(beforeReload.map((m) => [m.data.type, m.data.change])).toEqual([['ready', undefined], ['saved', 'moved page 1 to 2'], ['saved', 'cover texts']]);
-    expect(beforeReload[2].data).toMatchObject({ source: 'photobook-editor', projectId, pageCount: 24, title: 'Provence, June 2024' });
+    expect(beforeReload.map((m) => [m.data.type, m.data.change])).toEqual([
+      ['ready', undefined],
+      ['saved', 'moved page 1 to 2'],
+      ['saved', 'cover texts'],
+    ]);
+    expect(beforeReload[2].data).toMatchObject({
+      source: 'photobook-editor',
+      projectId,
+      pageCount: 24,
+      title: 'Provence, June 2024',
+    });
 
     await page.reload();
     const reloaded = page.frameLocator('iframe');
-    await expect.poll(() => reloaded.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+    await expect
+      .poll(() => reloaded.getByTestId('project-status').textContent(), { timeout: 20_000 })
+      .toBe('Ready to edit');
     expect(await reloaded.getByRole('heading', { level: 1 }).textContent()).toBe('Provence, June 2024');
     expect(await reloaded.getByLabel('Title', { exact: true }).inputValue()).toBe('Provence, June 2024');
-    expect(await reloaded.getByTestId('page-1').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(two);
+    expect(await reloaded.getByTestId('page-1').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(
+      two,
+    );
 
     await reloaded.getByRole('button', { name: 'Order' }).click();
     await expect.poll(async () => (await messages()).some((m) => m.data.type === 'order-requested')).toBe(true);
@@ -140,7 +186,14 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     expect(all.every((m) => m.origin === api.url)).toBe(true);
     expect(all.map((m) => m.data.type)).toEqual(['ready', 'order-requested']);
     expect(all.find((m) => m.data.type === 'order-requested')!.data).toEqual({
-      source: 'photobook-editor', type: 'order-requested', projectId, sku: 'PB-HC-A4-L', psp: 'local', pageCount: 24, extraPages: 0, title: 'Provence, June 2024',
+      source: 'photobook-editor',
+      type: 'order-requested',
+      projectId,
+      sku: 'PB-HC-A4-L',
+      psp: 'local',
+      pageCount: 24,
+      extraPages: 0,
+      title: 'Provence, June 2024',
     });
     await page.close();
   }, 180_000);
@@ -149,7 +202,9 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     const page = await context.newPage();
     await page.setViewportSize({ width: 1280, height: 1000 });
     await page.goto(editorUrl);
-    await expect.poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+    await expect
+      .poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 })
+      .toBe('Ready to edit');
     await page.waitForFunction(() => [...(globalThis as any).document.images].every((img: any) => img.complete));
     await page.screenshot({ path: path.join(SCREENSHOTS, 'editor.png') });
 
@@ -158,20 +213,30 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await page.getByRole('button', { name: 'Move page 2 left' }).focus();
     await page.keyboard.press('Enter');
     await expect.poll(() => page.getByText('Saved: moved page 2 to 1').count()).toBe(1);
-    expect(await page.getByTestId('page-2').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(before);
+    expect(await page.getByTestId('page-2').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(
+      before,
+    );
 
     // A page's layout from its labelled select: the photo now fills a quarter-page slot.
     await page.getByLabel('Layout of page 1', { exact: true }).selectOption('grid-4');
     await expect.poll(() => page.getByText('Saved: layout of page 1').count()).toBe(1);
-    const slot = await page.getByTestId('page-1').locator('[data-photo-id]').first().evaluate((e: any) => e.style.width);
+    const slot = await page
+      .getByTestId('page-1')
+      .locator('[data-photo-id]')
+      .first()
+      .evaluate((e: any) => e.style.width);
     expect(parseFloat(slot)).toBeLessThan(50);
 
     // Move a photo onto the last (blank) page: select it, then the page's "move here" button.
     const moving = await page.getByTestId('page-3').locator('[data-photo-id]').first().getAttribute('data-photo-id');
     await page.getByRole('button', { name: /^Photo 1 on page 3/ }).click();
-    await expect.poll(() => page.getByRole('button', { name: /^Photo 1 on page 3/ }).getAttribute('aria-pressed')).toBe('true');
+    await expect
+      .poll(() => page.getByRole('button', { name: /^Photo 1 on page 3/ }).getAttribute('aria-pressed'))
+      .toBe('true');
     await page.getByRole('button', { name: 'Move the selected photo to page 24' }).click();
-    await expect.poll(() => page.getByTestId('page-24').locator('[data-photo-id]').first().getAttribute('data-photo-id')).toBe(moving);
+    await expect
+      .poll(() => page.getByTestId('page-24').locator('[data-photo-id]').first().getAttribute('data-photo-id'))
+      .toBe(moving);
     expect(await page.getByTestId('page-3').locator('[data-photo-id]').count()).toBe(0);
 
     await page.setViewportSize({ width: 390, height: 844 });
@@ -179,7 +244,9 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     const wider = await page.evaluate(() => {
       const doc = (globalThis as any).document;
       const width = doc.documentElement.clientWidth;
-      return [...doc.querySelectorAll('body *')].filter((e: any) => e.getBoundingClientRect().right > width + 1).map((e: any) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`);
+      return [...doc.querySelectorAll('body *')]
+        .filter((e: any) => e.getBoundingClientRect().right > width + 1)
+        .map((e: any) => `${e.tagName.toLowerCase()}.${e.className} ${Math.round(e.getBoundingClientRect().right)}px`);
     });
     expect(wider).toEqual([]);
     await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
@@ -187,7 +254,7 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await page.close();
   }, 60_000);
 
-  it('the dashboard signs in with a client\'s key and secret and shows a sandbox order walk to complete, live', async () => {
+  it("the dashboard signs in with a client's key and secret and shows a sandbox order walk to complete, live", async () => {
     const page = await context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(`${api.url}/dashboard`);
@@ -201,14 +268,26 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await expect.poll(() => page.getByText('No orders yet').count(), { timeout: 20_000 }).toBe(1);
     expect(await page.evaluate(() => Object.keys((globalThis as any).localStorage).length)).toBe(0);
 
-    const printed = await request(api.url, 'POST', '/v2/print', { headers: serviceHeader(shop.credentials.dev), body: printBody('browser-order-1', projectId) });
+    const printed = await request(api.url, 'POST', '/v2/print', {
+      headers: serviceHeader(shop.credentials.dev),
+      body: printBody('browser-order-1', projectId),
+    });
     expect(printed.status).toBeLessThan(300);
     const order = page.getByTestId('order-browser-order-1');
     // Opened while it walks: the history replays what was recorded, then goes on live over graphql-ws.
     await expect.poll(() => order.getByTestId('line-status').textContent(), { timeout: 60_000 }).not.toBe('waiting');
     await order.getByRole('button', { name: 'Show history' }).click();
     const steps = order.getByRole('list', { name: /^History of / }).locator('.step');
-    const history = ['created', 'paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob'];
+    const history = [
+      'created',
+      'paid',
+      'received',
+      'processing',
+      'rendering',
+      'rendered',
+      'sending printjob',
+      'sent printjob',
+    ];
     history.push('accepted', 'printing', 'printed', 'delivering', 'complete');
     await expect.poll(() => steps.allTextContents(), { timeout: 120_000 }).toEqual(history);
     await expect.poll(() => order.getByTestId('line-status').textContent(), { timeout: 10_000 }).toBe('complete');
@@ -222,28 +301,46 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     const pdfUrl = await page.getByRole('link', { name: 'Interior PDF' }).getAttribute('href');
     const pdf = await fetch(new URL(pdfUrl!, api.url));
     expect(pdf.status).toBe(200);
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
 
     // Each order's events; Cancel and Change address only while the order allows them.
     const first = page.getByTestId('order-browser-order-1');
     await first.getByText('Events', { exact: true }).click();
-    await expect.poll(() => first.getByTestId('events-browser-order-1').locator('li').count(), { timeout: 10_000 }).toBe(14);
-    expect(await first.getByTestId('events-browser-order-1').locator('li').first().textContent()).toContain('order.line.status_changed #1 paid');
+    await expect
+      .poll(() => first.getByTestId('events-browser-order-1').locator('li').count(), { timeout: 10_000 })
+      .toBe(14);
+    expect(await first.getByTestId('events-browser-order-1').locator('li').first().textContent()).toContain(
+      'order.line.status_changed #1 paid',
+    );
     expect(await first.getByRole('button', { name: 'Cancel' }).count()).toBe(0);
     expect(await first.getByRole('button', { name: 'Change address' }).count()).toBe(0);
     const auth = serviceHeader(shop.credentials.dev);
     const unpaid = await editableProject(api, auth, { userId: 'browser-cancel' });
-    expect((await request(api.url, 'POST', '/v2/print', { headers: auth, body: { ...printBody('browser-order-2', unpaid), paymentPending: true } })).status).toBe(200);
+    expect(
+      (
+        await request(api.url, 'POST', '/v2/print', {
+          headers: auth,
+          body: { ...printBody('browser-order-2', unpaid), paymentPending: true },
+        })
+      ).status,
+    ).toBe(200);
     const second = page.getByTestId('order-browser-order-2');
-    await expect.poll(() => second.getByRole('button', { name: 'Change address' }).count(), { timeout: 20_000 }).toBe(1);
+    await expect
+      .poll(() => second.getByRole('button', { name: 'Change address' }).count(), { timeout: 20_000 })
+      .toBe(1);
     await second.getByRole('button', { name: 'Change address' }).click();
     await second.getByLabel('Street').fill('Kungsgatan 2');
     await second.getByLabel('Postcode').fill('111 43');
     await second.getByLabel('City').fill('Stockholm');
     await second.getByLabel('Country (ISO)').fill('SE');
     await second.getByRole('button', { name: 'Save address' }).click();
-    const addressOf = async () => (await request(api.url, 'GET', '/v2/order?orderId=browser-order-2', { headers: auth })).body.recipient.address;
+    const addressOf = async () =>
+      (await request(api.url, 'GET', '/v2/order?orderId=browser-order-2', { headers: auth })).body.recipient.address;
     await expect.poll(async () => (await addressOf()).countryIso2, { timeout: 10_000 }).toBe('SE');
     expect(await addressOf()).toMatchObject({ line1: 'Kungsgatan 2', postcode: '111 43', city: 'Stockholm' });
     page.once('dialog', (dialog) => void dialog.accept());
@@ -255,19 +352,29 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await page.getByRole('tab', { name: 'Projects' }).click();
     await page.getByLabel('End user (userId or e-mail)').fill('browser-user');
     await page.getByRole('button', { name: 'Show projects' }).click();
-    await expect.poll(() => page.getByRole('link', { name: projectId }).getAttribute('href')).toContain(`/editor?id=${projectId}`);
+    await expect
+      .poll(() => page.getByRole('link', { name: projectId }).getAttribute('href'))
+      .toContain(`/editor?id=${projectId}`);
     await page.close();
   }, 180_000);
 
-  it('the dashboard shows a campaign\'s progress and rows, and replays its failed webhook delivery', async () => {
+  it("the dashboard shows a campaign's progress and rows, and replays its failed webhook delivery", async () => {
     let shopUp = false;
-    const receiver = await serve(async (url) => (url.startsWith('/hook') ? { status: shopUp ? 200 : 503, type: 'text/plain', body: 'ok' } : undefined));
-    const csv = await serve(async (url) => (url === '/list.csv' ? { type: 'text/csv', body: 'reference,userId,sku,psp,marketId\nref-1,campaign-user,PB-HC-A4-L,local,0\n' } : undefined));
+    const receiver = await serve(async (url) =>
+      url.startsWith('/hook') ? { status: shopUp ? 200 : 503, type: 'text/plain', body: 'ok' } : undefined,
+    );
+    const csv = await serve(async (url) =>
+      url === '/list.csv'
+        ? { type: 'text/csv', body: 'reference,userId,sku,psp,marketId\nref-1,campaign-user,PB-HC-A4-L,local,0\n' }
+        : undefined,
+    );
     try {
       const auth = serviceHeader(shop.credentials.dev);
       const gql = (query: string, variables: Record<string, unknown>) => graphqlAt(api.url, auth, query, variables);
       await gql('mutation ($url: String!) { setWebhook(url: $url) { secret } }', { url: `${receiver.url}/hook` });
-      const started = await gql('mutation ($csv: String!) { startCampaign(csvUrl: $csv) { campaign { id } } }', { csv: `${csv.url}/list.csv` });
+      const started = await gql('mutation ($csv: String!) { startCampaign(csvUrl: $csv) { campaign { id } } }', {
+        csv: `${csv.url}/list.csv`,
+      });
       const campaignId = started.data.startCampaign.campaign.id;
 
       const page = await context.newPage();
@@ -281,10 +388,14 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       await page.getByText('Webhook deliveries').click();
       const row = page.getByRole('row', { name: /ref-1/ });
       // The shop's endpoint answers 503: the delivery is retried, then marked failed.
-      await expect.poll(() => row.getByRole('cell', { name: 'failed', exact: true }).count(), { timeout: 60_000 }).toBe(1);
+      await expect
+        .poll(() => row.getByRole('cell', { name: 'failed', exact: true }).count(), { timeout: 60_000 })
+        .toBe(1);
       shopUp = true;
       await page.getByRole('button', { name: 'Replay the webhook for ref-1' }).click();
-      await expect.poll(() => row.getByRole('cell', { name: 'delivered', exact: true }).count(), { timeout: 30_000 }).toBe(1);
+      await expect
+        .poll(() => row.getByRole('cell', { name: 'delivered', exact: true }).count(), { timeout: 30_000 })
+        .toBe(1);
       await page.getByText('Rows', { exact: true }).click();
       // The CSV's one row is line 2 (the header is line 1), with its reference and its project.
       await expect.poll(() => page.getByRole('row', { name: /^2 ref-1 \w+ p-/ }).count()).toBe(1);
@@ -295,22 +406,46 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     }
   }, 180_000);
 
-  it('draws the cover sheet as it prints, shows the preflight\'s problems where they sit, and its Order button says what blocks', async () => {
-    const generated = await post(api.url, '/v2/generate', {
-      userId: 'preflight-user', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0,
-      custom: { title: 'Blocked', backCover: 'Written on the back' }, photos: [`${photos.url}/p0.jpg`, `${photos.url}/p1.jpg`],
-    }, serviceHeader(shop.credentials.dev));
+  it("draws the cover sheet as it prints, shows the preflight's problems where they sit, and its Order button says what blocks", async () => {
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      {
+        userId: 'preflight-user',
+        sku: 'PB-HC-A4-L',
+        psp: 'local',
+        marketId: 0,
+        custom: { title: 'Blocked', backCover: 'Written on the back' },
+        photos: [`${photos.url}/p0.jpg`, `${photos.url}/p1.jpg`],
+      },
+      serviceHeader(shop.credentials.dev),
+    );
     const id = new URL(generated.body.url).searchParams.get('id')!;
-    await expect.poll(async () => (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: serviceHeader(shop.credentials.dev) })).body.status?.project, { timeout: 60_000 }).toBe('editable');
+    await expect
+      .poll(
+        async () =>
+          (
+            await request(api.url, 'GET', `/v2/project/status?id=${id}`, {
+              headers: serviceHeader(shop.credentials.dev),
+            })
+          ).body.status?.project,
+        { timeout: 60_000 },
+      )
+      .toBe('editable');
     const db = (await api.orm()).em.getConnection();
     const [row] = await db.execute(`SELECT book FROM projects WHERE id = ?`, [id]);
     const book = typeof row.book === 'string' ? JSON.parse(row.book) : row.book;
     const placed = book.pages.find((p: { photos: unknown[] }) => p.photos.length > 0);
-    await db.execute(`UPDATE photos SET status = 'failed', original_key = NULL, problem = ? WHERE id = ?`, [JSON.stringify({ code: 'HTTP_STATUS', message: 'the photo URL answered 404' }), placed.photos[0].photoId]);
+    await db.execute(`UPDATE photos SET status = 'failed', original_key = NULL, problem = ? WHERE id = ?`, [
+      JSON.stringify({ code: 'HTTP_STATUS', message: 'the photo URL answered 404' }),
+      placed.photos[0].photoId,
+    ]);
 
     const page = await context.newPage();
     await page.goto(generated.body.url);
-    await expect.poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+    await expect
+      .poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 })
+      .toBe('Ready to edit');
     const order = page.getByTestId('order');
     expect(await order.textContent()).toBe(`Cannot order: a photo failed on page ${placed.number}`);
     expect(await order.isDisabled()).toBe(true);
@@ -324,8 +459,14 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     await page.close();
   }, 120_000);
 
-  it('serves the demo catalogue\'s pictures under the baseUrl the catalogue reports', async () => {
-    const catalogue = await post(api.url, '/api/v2/product/list-product.php', { env: 'dev', key: shop.credentials.dev.apiKey, os: 'web', marketId: 0, language: 'en' });
+  it("serves the demo catalogue's pictures under the baseUrl the catalogue reports", async () => {
+    const catalogue = await post(api.url, '/api/v2/product/list-product.php', {
+      env: 'dev',
+      key: shop.credentials.dev.apiKey,
+      os: 'web',
+      marketId: 0,
+      language: 'en',
+    });
     const body = catalogue.body;
     const baseUrl: string = body.baseUrl ?? body.data?.baseUrl;
     const thumbnail: string = JSON.stringify(body).match(/"thumbnail":"([^"]+)"/)![1];
@@ -338,13 +479,23 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
   });
 
   it('a page of an origin the client did not list cannot frame the editor', async () => {
-    const generated = await post(api.url, '/v2/generate', { userId: 'framed-user', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0 }, serviceHeader(shop.credentials.dev));
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { userId: 'framed-user', sku: 'PB-HC-A4-L', psp: 'local', marketId: 0 },
+      serviceHeader(shop.credentials.dev),
+    );
     const stranger = await serve(shopPage);
     const page = await context.newPage();
     try {
       await page.goto(`${stranger.url}/?editor=${encodeURIComponent(generated.body.url)}`);
       // Chromium blocks the frame and says why: the directive, with the one origin it allows (the client's shop).
-      await expect.poll(() => cspViolations.filter((text) => text.includes('frame-ancestors') && text.includes(host.url)).length, { timeout: 20_000 }).toBeGreaterThan(0);
+      await expect
+        .poll(
+          () => cspViolations.filter((text) => text.includes('frame-ancestors') && text.includes(host.url)).length,
+          { timeout: 20_000 },
+        )
+        .toBeGreaterThan(0);
     } finally {
       await page.close();
       // Closed after the browser: its kept-alive connection would hold server.close() until then.
@@ -359,17 +510,25 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
     const page = await context.newPage();
     try {
       await page.goto(oldLink);
-      await expect.poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+      await expect
+        .poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 })
+        .toBe('Ready to edit');
       const transferred = await post(api.url, '/v2/project/transfer', { id: giving, targetUser: 'taking-user' }, auth);
       expect(transferred.status).toBe(200);
       // The socket closes with 4410: the page drops the book and says why, without a reload.
-      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toBe('This photobook link is not valid any more.');
+      await expect
+        .poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 })
+        .toBe('This photobook link is not valid any more.');
       expect(await page.getByTestId('project-status').count()).toBe(0);
       await page.reload();
-      await expect.poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 }).toBe('This photobook link is not valid any more.');
+      await expect
+        .poll(() => page.getByRole('alert').textContent(), { timeout: 20_000 })
+        .toBe('This photobook link is not valid any more.');
       // The new owner's link opens the book.
       await page.goto(transferred.body.link);
-      await expect.poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 }).toBe('Ready to edit');
+      await expect
+        .poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 })
+        .toBe('Ready to edit');
     } finally {
       await page.close();
     }

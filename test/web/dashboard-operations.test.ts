@@ -14,8 +14,18 @@ import type { IssuedClient } from '../../src/services/clients/client-admin';
 if (!browserAvailable) console.warn(NO_BROWSER_REASON);
 
 const SANDBOX_WALK = [
-  'paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed',
-  'delivering', 'complete',
+  'paid',
+  'received',
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
 ];
 const FILLERS = 10;
 
@@ -24,7 +34,9 @@ async function accessibilityViolations(page: Page): Promise<string[]> {
   // Evaluated by the DevTools protocol, not as a page script: the dashboard's CSP allows no inline script.
   await page.evaluate(axe.source);
   const result = await page.evaluate(() =>
-    (globalThis as any).axe.run((globalThis as any).document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] } }),
+    (globalThis as any).axe.run((globalThis as any).document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
+    }),
   );
   type Violation = { id: string; nodes: { target: string[] }[] };
   return result.violations.map((v: Violation) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
@@ -49,9 +61,15 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
 
   const lineStatus = async (orderId: string) =>
     (await request(api.url, 'GET', `/v2/order?orderId=${orderId}`, { headers: auth })).body.lines?.[0]?.status;
-  const project = (userId: string) => editableProject(api, auth, { userId, photos: [photos.url('/a.jpg'), photos.url('/b.jpg')] });
+  const project = (userId: string) =>
+    editableProject(api, auth, { userId, photos: [photos.url('/a.jpg'), photos.url('/b.jpg')] });
   type Name = { firstName: string; lastName: string };
-  const place = async (orderId: string, project: string, user: Name, options: { quantity?: number; paymentPending?: boolean } = {}) => {
+  const place = async (
+    orderId: string,
+    project: string,
+    user: Name,
+    options: { quantity?: number; paymentPending?: boolean } = {},
+  ) => {
     const body = printBody(orderId, project, { quantity: options.quantity });
     Object.assign(body.user, user);
     const placed = await post(api.url, '/v2/print', { ...body, paymentPending: options.paymentPending ?? false }, auth);
@@ -70,31 +88,53 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     cards().evaluateAll((all: any[]) => all.map((e) => e.dataset.testid.slice('order-'.length)));
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '150ms', WEBHOOK_RETRY_SPACING: '100ms' });
+    api = await startTestService({
+      ALLOW_LOOPBACK_URLS: 'true',
+      SANDBOX_PRINTER_STEP: '150ms',
+      WEBHOOK_RETRY_SPACING: '100ms',
+    });
     shop = await api.createClient('Operations shop');
     auth = serviceHeader(shop.credentials.dev);
     receiver = await startWebhookReceiver();
     photos = await startPhotoServer({
-      '/a.jpg': { body: await makePhoto({ width: 2400, height: 1800, colour: '#c0392b', takenAt: '2024:06:01 10:00:00' }) },
-      '/b.jpg': { body: await makePhoto({ width: 2400, height: 1800, colour: '#2980b9', takenAt: '2024:06:02 10:00:00' }) },
+      '/a.jpg': {
+        body: await makePhoto({ width: 2400, height: 1800, colour: '#c0392b', takenAt: '2024:06:01 10:00:00' }),
+      },
+      '/b.jpg': {
+        body: await makePhoto({ width: 2400, height: 1800, colour: '#2980b9', takenAt: '2024:06:02 10:00:00' }),
+      },
     });
     const setWebhook = 'mutation ($url: String!) { setWebhook(url: $url) { secret } }';
     await post(api.url, '/graphql', { query: setWebhook, variables: { url: receiver.url('/ops') } }, auth);
 
     // The oldest order, walked by the sandbox printer to complete before the page is opened.
-    await place('ops-delivered', await project('ops-user'), { firstName: 'Ada', lastName: 'Lovelace' }, { quantity: 2 });
+    await place(
+      'ops-delivered',
+      await project('ops-user'),
+      { firstName: 'Ada', lastName: 'Lovelace' },
+      { quantity: 2 },
+    );
     const projects = await Promise.all(Array.from({ length: FILLERS }, (_, i) => project(`ops-user-${i}`)));
     await waitFor(async () => (await lineStatus('ops-delivered')) === 'complete', 120_000, 'ops-delivered complete');
     // Then newer orders, awaiting payment (nothing to render), one after the other so their order is known.
     for (const [i, id] of projects.entries()) {
-      const name = i === 3 ? { firstName: 'Grace', lastName: 'Hopper' } : { firstName: 'Alan', lastName: `Turing ${i}` };
+      const name =
+        i === 3 ? { firstName: 'Grace', lastName: 'Hopper' } : { firstName: 'Alan', lastName: `Turing ${i}` };
       await place(`ops-waiting-${i}`, id, name, { paymentPending: true });
     }
     // Another shop's order: its id must find nothing in this shop's dashboard.
     const other = await api.createClient('Another shop');
     const otherAuth = serviceHeader(other.credentials.dev);
-    const otherProject = await editableProject(api, otherAuth, { userId: 'other-user', photos: [photos.url('/a.jpg')] });
-    const elsewhere = await post(api.url, '/v2/print', { ...printBody('ops-elsewhere', otherProject), paymentPending: true }, otherAuth);
+    const otherProject = await editableProject(api, otherAuth, {
+      userId: 'other-user',
+      photos: [photos.url('/a.jpg')],
+    });
+    const elsewhere = await post(
+      api.url,
+      '/v2/print',
+      { ...printBody('ops-elsewhere', otherProject), paymentPending: true },
+      otherAuth,
+    );
     expect(elsewhere.status).toBe(200);
 
     browser = await launchBrowser();
@@ -166,7 +206,7 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     await expect.poll(() => cards().count()).toBe(FILLERS + 1);
   }, 60_000);
 
-  it("opens a delivered order: its whole history from the event log, its address and copies", async () => {
+  it('opens a delivered order: its whole history from the event log, its address and copies', async () => {
     await search({ 'Order id': 'ops-delivered' });
     const card = page.getByTestId('order-ops-delivered');
     await expect.poll(() => card.count()).toBe(1);
@@ -189,9 +229,13 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     await expect.poll(() => card.count()).toBe(1);
     await card.getByRole('button', { name: 'Show history' }).click();
     const history = card.getByRole('list', { name: /^History of / });
-    await expect.poll(() => history.locator('.step').allTextContents(), { timeout: 10_000 }).toEqual(['created', 'waiting']);
+    await expect
+      .poll(() => history.locator('.step').allTextContents(), { timeout: 10_000 })
+      .toEqual(['created', 'waiting']);
     expect((await post(api.url, '/v2/order/cancel', { orderId: 'ops-waiting-5' }, auth)).status).toBe(200);
-    await expect.poll(() => history.locator('.step').allTextContents(), { timeout: 10_000 }).toEqual(['created', 'waiting', 'cancelled']);
+    await expect
+      .poll(() => history.locator('.step').allTextContents(), { timeout: 10_000 })
+      .toEqual(['created', 'waiting', 'cancelled']);
     expect(await history.locator('.seq').allTextContents()).toEqual(['#1', '#2']);
     // The list was reloaded by the same event: the line's status pill agrees with the history.
     await expect.poll(() => card.getByTestId('line-status').textContent()).toBe('cancelled');
@@ -201,7 +245,9 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
   it('shows the webhook endpoint and its recent deliveries with their outcome, including a test event sent from there', async () => {
     await page.getByRole('tab', { name: 'Webhooks' }).click();
     const endpoint = page.getByTestId('webhook-endpoint');
-    await expect.poll(() => endpoint.locator('code').first().textContent(), { timeout: 20_000 }).toBe(receiver.url('/ops'));
+    await expect
+      .poll(() => endpoint.locator('code').first().textContent(), { timeout: 20_000 })
+      .toBe(receiver.url('/ops'));
     // The delivered order's events went to the receiver on loopback; each shows its 200.
     const delivered = page.getByRole('row', { name: /order\.line\.delivered/ });
     await expect.poll(() => delivered.count(), { timeout: 20_000 }).toBe(1);
@@ -211,11 +257,17 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     await page.getByRole('button', { name: 'Send a test event' }).click();
     const test = page.getByRole('row', { name: /webhook\.test/ });
     await expect.poll(() => test.textContent(), { timeout: 20_000 }).toMatch(/delivered.*→ 200/);
-    await waitFor(async () => receiver.received.some((r) => r.body?.type === 'webhook.test'), 10_000, 'the test event received');
+    await waitFor(
+      async () => receiver.received.some((r) => r.body?.type === 'webhook.test'),
+      10_000,
+      'the test event received',
+    );
     // Twenty a page; the rest behind "Older deliveries".
     expect(await page.getByRole('table', { name: 'Recent webhook deliveries' }).locator('tbody tr').count()).toBe(20);
     await page.getByRole('button', { name: 'Older deliveries' }).click();
-    await expect.poll(() => page.getByRole('table', { name: 'Recent webhook deliveries' }).locator('tbody tr').count()).toBeGreaterThan(20);
+    await expect
+      .poll(() => page.getByRole('table', { name: 'Recent webhook deliveries' }).locator('tbody tr').count())
+      .toBeGreaterThan(20);
     expect(await accessibilityViolations(page)).toEqual([]);
   }, 60_000);
 

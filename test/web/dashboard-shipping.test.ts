@@ -34,7 +34,19 @@ describe.skipIf(!browserAvailable)('the dashboard: shipping level, quote and war
     expect((await post(api.url, '/v2/print', legacy, auth)).status).toBe(200);
 
     const quotedProject = await editableProject(api, auth, { userId: 'dash-quoted' });
-    const quote = (await post(api.url, '/v2/quote', { marketId: 0, countryIso2: 'DE', shippingLevel: 'express', lines: [{ projectId: quotedProject, quantity: 1 }] }, auth)).body;
+    const quote = (
+      await post(
+        api.url,
+        '/v2/quote',
+        {
+          marketId: 0,
+          countryIso2: 'DE',
+          shippingLevel: 'express',
+          lines: [{ projectId: quotedProject, quantity: 1 }],
+        },
+        auth,
+      )
+    ).body;
     const quoted: any = printBody('dash-quoted', quotedProject);
     Object.assign(quoted, { quoteId: quote.quoteId });
     quoted.projects[0].lineItemTotal = quote.lines[0].lineTotal;
@@ -47,10 +59,12 @@ describe.skipIf(!browserAvailable)('the dashboard: shipping level, quote and war
     await page.getByLabel('Access secret').fill(shop.credentials.dev.accessSecret);
     await page.getByRole('button', { name: 'Sign in' }).click();
     const shipping = (orderId: string) => page.getByTestId(`order-${orderId}`).getByTestId('order-shipping');
-    await expect.poll(() => shipping('dash-legacy').textContent(), { timeout: 20_000 }).toBe('Shipping: standard (sent as “DHL Paket”) · no quote');
-    expect(await page.getByTestId('order-dash-legacy').getByRole('list', { name: 'Order warnings' }).textContent()).toBe(
-      'payment.shipping.method "DHL Paket" is not a shipping level of market eu; shipped with "standard"',
-    );
+    await expect
+      .poll(() => shipping('dash-legacy').textContent(), { timeout: 20_000 })
+      .toBe('Shipping: standard (sent as “DHL Paket”) · no quote');
+    expect(
+      await page.getByTestId('order-dash-legacy').getByRole('list', { name: 'Order warnings' }).textContent(),
+    ).toBe('payment.shipping.method "DHL Paket" is not a shipping level of market eu; shipped with "standard"');
     expect(await shipping('dash-quoted').textContent()).toBe(`Shipping: express · quote ${quote.quoteId}`);
     expect(await page.getByTestId('order-dash-quoted').getByRole('list', { name: 'Order warnings' }).count()).toBe(0);
     await page.close();

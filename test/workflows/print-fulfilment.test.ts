@@ -1,4 +1,3 @@
-
 import { createClient, type Client } from 'graphql-ws';
 import { PDFDocument, PDFName, type PDFRawStream, PDFDict } from 'pdf-lib';
 import sharp from 'sharp';
@@ -12,7 +11,20 @@ import { editableProject, printBody } from '../support/print-fixtures';
 import { waitFor } from '../support/wait';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 
-const SANDBOX_WALK = ['paid', 'received', 'processing', 'rendering', 'rendered', 'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete'];
+const SANDBOX_WALK = [
+  'paid',
+  'received',
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+];
 const ORDER_EVENTS = `subscription { orderStatusChanged { orderId projectId status tracking sequence } }`;
 
 /** A4 portrait with 3 mm bleed at 300 DPI. */
@@ -31,7 +43,9 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     client = await api.createClient('Print shop');
     auth = serviceHeader(client.credentials.dev);
     photos = await startPhotoServer({
-      '/blue-cast.jpg': { body: await makePhoto({ width: 2480, height: 3508, blueCast: true, takenAt: '2024:08:01 10:00:00' }) },
+      '/blue-cast.jpg': {
+        body: await makePhoto({ width: 2480, height: 3508, blueCast: true, takenAt: '2024:08:01 10:00:00' }),
+      },
       '/beach.jpg': { body: await makePhoto({ width: 3508, height: 2480, takenAt: '2024:08:02 10:00:00' }) },
       // About 50 DPI on a full A4 page (40 as the cover): far below print resolution, yet above the preflight's blocking floor (30).
       '/tiny.jpg': { body: await makePhoto({ width: 800, height: 534, takenAt: '2024:08:03 10:00:00' }) },
@@ -39,7 +53,10 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     ws = createClient({
       url: `${api.url.replace('http', 'ws')}/graphql`,
       webSocketImpl: WebSocket,
-      connectionParams: { accessKey: client.credentials.dev.accessKey, accessSecret: client.credentials.dev.accessSecret },
+      connectionParams: {
+        accessKey: client.credentials.dev.accessKey,
+        accessSecret: client.credentials.dev.accessSecret,
+      },
     });
   });
   afterAll(async () => {
@@ -48,17 +65,27 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     await api?.stop();
   });
 
-  const lineOf = async (projectId: string) => (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
+  const lineOf = async (projectId: string) =>
+    (await api.orm()).em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order'] });
 
   // The test's own waits allow 90 s for the order to complete; on a loaded machine it needs them.
-  it('goes from /v2/print to complete with a print-ready PDF, every status streamed in order', { timeout: 120_000 }, async () => {
+  it('goes from /v2/print to complete with a print-ready PDF, every status streamed in order', {
+    timeout: 120_000,
+  }, async () => {
     const projectId = await editableProject(api, auth, {
       email: 'ada@example.com',
       photos: ['/blue-cast.jpg', '/beach.jpg', '/tiny.jpg'].map((p) => photos.url(p)),
       custom: { title: 'August' },
     });
     const events: any[] = [];
-    const stop = ws.subscribe({ query: ORDER_EVENTS }, { next: (r) => r.data && events.push(r.data.orderStatusChanged), error: () => undefined, complete: () => undefined });
+    const stop = ws.subscribe(
+      { query: ORDER_EVENTS },
+      {
+        next: (r) => r.data && events.push(r.data.orderStatusChanged),
+        error: () => undefined,
+        complete: () => undefined,
+      },
+    );
     await new Promise((resolve) => setTimeout(resolve, 300)); // graphql-ws sends no subscribe acknowledgement
 
     const printed = await post(api.url, '/v2/print', printBody('order-1001', projectId), auth);
@@ -66,7 +93,11 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     expect(printed.body.message).toContain(projectId);
 
     await waitFor(async () => (await lineOf(projectId)).status === 'complete', 90_000, 'complete');
-    await waitFor(async () => events.filter((e) => e.orderId === 'order-1001').length >= SANDBOX_WALK.length, 5_000, 'all events');
+    await waitFor(
+      async () => events.filter((e) => e.orderId === 'order-1001').length >= SANDBOX_WALK.length,
+      5_000,
+      'all events',
+    );
     stop();
     const mine = events.filter((e) => e.orderId === 'order-1001');
     expect(mine.map((e) => e.status)).toEqual(SANDBOX_WALK);
@@ -106,7 +137,18 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     const status = await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth });
     expect(status.body).toMatchObject({
       status: { project: 'ordering', order: 'complete' },
-      user: { email: 'ada@example.com', firstName: 'Ada', lastName: 'Lovelace', shippingAddress: { line1: 'Unter den Linden 1', postal: '10117', country: 'Germany', isoCode2: 'DE', isoCode3: 'DEU' } },
+      user: {
+        email: 'ada@example.com',
+        firstName: 'Ada',
+        lastName: 'Lovelace',
+        shippingAddress: {
+          line1: 'Unter den Linden 1',
+          postal: '10117',
+          country: 'Germany',
+          isoCode2: 'DE',
+          isoCode3: 'DEU',
+        },
+      },
     });
     expect(status.body.tracking).toBeUndefined(); // only while delivering
   });
@@ -129,13 +171,19 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
   it('colour-corrects a tinted photo when asked: the channel means move together', { timeout: 120_000 }, async () => {
     const tinted = await editableProject(api, auth, { userId: 'colour', photos: [photos.url('/blue-cast.jpg')] });
     const plain = await editableProject(api, auth, { userId: 'colour', photos: [photos.url('/blue-cast.jpg')] });
-    expect((await post(api.url, '/v2/print', printBody('order-3003', tinted, { colorCorrection: true }), auth)).status).toBe(200);
-    expect((await post(api.url, '/v2/print', printBody('order-3004', plain, { colorCorrection: false }), auth)).status).toBe(200);
+    expect(
+      (await post(api.url, '/v2/print', printBody('order-3003', tinted, { colorCorrection: true }), auth)).status,
+    ).toBe(200);
+    expect(
+      (await post(api.url, '/v2/print', printBody('order-3004', plain, { colorCorrection: false }), auth)).status,
+    ).toBe(200);
     await waitFor(async () => (await lineOf(tinted)).pdfKey && (await lineOf(plain)).pdfKey, 90_000, 'both rendered');
     const spread = async (projectId: string) => {
       const line = await lineOf(projectId);
       const key = line.pdfKey!.replace(/interior\.pdf$/, 'pages/0001.jpg');
-      const { channels } = await sharp(await api.service.files.get(key)).extract({ left: 400, top: 400, width: 1600, height: 2400 }).stats();
+      const { channels } = await sharp(await api.service.files.get(key))
+        .extract({ left: 400, top: 400, width: 1600, height: 2400 })
+        .stats();
       const means = channels.slice(0, 3).map((c) => c.mean);
       return Math.max(...means) - Math.min(...means);
     };
@@ -145,24 +193,32 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
     expect(corrected).toBeLessThan(uncorrected * 0.5);
   });
 
-  it('replaces the project\'s photos with the order\'s and rebuilds the book before printing', async () => {
+  it("replaces the project's photos with the order's and rebuilds the book before printing", async () => {
     const projectId = await editableProject(api, auth, { userId: 'replacer', photos: [photos.url('/beach.jpg')] });
     const body = printBody('order-5005', projectId) as any;
     body.projects[0].photos = [photos.url('/blue-cast.jpg'), photos.url('/tiny.jpg')];
     expect((await post(api.url, '/v2/print', body, auth)).status).toBe(200);
     await waitFor(async () => (await lineOf(projectId)).status === 'complete', 90_000, 'complete');
-    const { data } = (await (await fetch(`${api.url}/graphql`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...auth },
-      body: JSON.stringify({ query: `{ project(id: "${projectId}") { status { project } photos { url status } pages { photos { photoId } } } }` }),
-    })).json()) as { data: any };
+    const { data } = (await (
+      await fetch(`${api.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...auth },
+        body: JSON.stringify({
+          query: `{ project(id: "${projectId}") { status { project } photos { url status } pages { photos { photoId } } } }`,
+        }),
+      })
+    ).json()) as { data: any };
     expect(data.project.photos.map((p: any) => p.url)).toEqual([photos.url('/blue-cast.jpg'), photos.url('/tiny.jpg')]);
     expect(data.project.pages.flatMap((p: any) => p.photos)).toHaveLength(2);
     expect(data.project.status.project).toBe('ordering');
   });
 
   it('lists the order in the order history, 10 a page, with the documented fields', async () => {
-    const { status, body } = await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: client.credentials.dev.apiKey, email: 'ADA@example.com' });
+    const { status, body } = await post(api.url, '/api/v2/user/get-order-history.php', {
+      env: 'dev',
+      key: client.credentials.dev.apiKey,
+      email: 'ADA@example.com',
+    });
     expect(status).toBe(200);
     expect(body.cursor).toBeUndefined();
     const entry = body.results.find((r: any) => r.orderId === 'order-1001');
@@ -175,20 +231,40 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
       voucherAmount: 2,
       subTotal: 34.99,
       grandTotal: 37.99,
-      shippingAddress: { firstname: 'Ada', lastname: 'Lovelace', address_1: 'Unter den Linden 1', city: 'Berlin', postcode: '10117', state: 'Berlin', country: 'Germany' },
+      shippingAddress: {
+        firstname: 'Ada',
+        lastname: 'Lovelace',
+        address_1: 'Unter den Linden 1',
+        city: 'Berlin',
+        postcode: '10117',
+        state: 'Berlin',
+        country: 'Germany',
+      },
     });
     expect(entry.displayDate).toMatch(/^\d{2}-\d{2}-\d{4} \d{2}:\d{2}$/);
     expect(entry.date).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
     expect(Math.abs(entry.timestamp - Date.now() / 1000)).toBeLessThan(600);
     // displayDate is server time (Europe/Berlin here), timestamp is UTC seconds.
-    const berlin = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(entry.timestamp * 1000));
+    const berlin = new Intl.DateTimeFormat('en-GB', {
+      timeZone: 'Europe/Berlin',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    }).format(new Date(entry.timestamp * 1000));
     expect(entry.displayDate.slice(-5)).toBe(berlin);
-    expect(entry.orders[0]).toMatchObject({ title: 'August', quantity: 1, total: 34.99, displayStatus: expect.any(String), product: { basePrice: expect.any(Number), extraCostPerPage: expect.any(Number) } });
+    expect(entry.orders[0]).toMatchObject({
+      title: 'August',
+      quantity: 1,
+      total: 34.99,
+      displayStatus: expect.any(String),
+      product: { basePrice: expect.any(Number), extraCostPerPage: expect.any(Number) },
+    });
     expect(new URL(entry.orders[0].coverPreview).pathname).toMatch(/preview\.jpg$/);
   });
 
   describe('bad orders change nothing', () => {
-    const ordersCount = async () => Number((await (await api.orm()).em.getConnection().execute('SELECT count(*) AS n FROM orders'))[0].n);
+    const ordersCount = async () =>
+      Number((await (await api.orm()).em.getConnection().execute('SELECT count(*) AS n FROM orders'))[0].n);
 
     it.each([
       ['missing line1', (b: any) => delete b.user.address.line1, 400, 'user.address.line1'],
@@ -221,7 +297,7 @@ describe('print: a paid order rendered, printed by the sandbox printer and track
       expect(problem.detail).toContain('37.99');
     });
 
-    it('refuses another client\'s project as not found', async () => {
+    it("refuses another client's project as not found", async () => {
       const other = serviceHeader((await api.createClient('Other')).credentials.dev);
       const projectId = await editableProject(api, auth, { userId: 'mine' });
       const response = await post(api.url, '/v2/print', printBody('foreign-1', projectId), other);

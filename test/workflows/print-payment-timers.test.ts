@@ -17,16 +17,24 @@ describe('orders placed before payment run on durable timers', () => {
   });
   afterAll(() => api?.stop());
 
-  const graphql = (query: TypedDocumentNode<any, any>, variables: Record<string, unknown>): Promise<any> => graphqlAt(api.url, auth, query, variables);
+  const graphql = (query: TypedDocumentNode<any, any>, variables: Record<string, unknown>): Promise<any> =>
+    graphqlAt(api.url, auth, query, variables);
   const statuses = async (orderId: string, projectId: string) =>
-    (await (await api.orm()).em.getConnection().execute(
-      `SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = ? ORDER BY sequence`,
-      [`${orderId}/${projectId}`],
-    )).map((r) => String(r.status));
+    (
+      await (
+        await api.orm()
+      ).em
+        .getConnection()
+        .execute(`SELECT status FROM status_events WHERE subject_type = 'order' AND subject_id = ? ORDER BY sequence`, [
+          `${orderId}/${projectId}`,
+        ])
+    ).map((r) => String(r.status));
 
   it('walks waiting -> expiring -> last call -> abandoned when the payment never comes', async () => {
     const projectId = await editableProject(api, auth, { userId: 'never-pays' });
-    const placed = await graphql(PrintOrderDocument, { input: { ...printBody('pending-1', projectId), paymentPending: true } });
+    const placed = await graphql(PrintOrderDocument, {
+      input: { ...printBody('pending-1', projectId), paymentPending: true },
+    });
     expect(placed.data.printOrder.order.lines[0].status).toBe('waiting');
     await waitFor(async () => (await statuses('pending-1', projectId)).includes('abandoned'), 20_000, 'abandoned');
     expect(await statuses('pending-1', projectId)).toEqual(['waiting', 'expiring', 'last call', 'abandoned']);

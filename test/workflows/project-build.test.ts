@@ -29,8 +29,12 @@ describe('generate: from photos on a web server to an editable book', () => {
     const truncated = (await makePhoto({ width: 600, height: 400 })).subarray(0, 2000);
     photos = await startPhotoServer({
       // Shot third, landscape pixels but EXIF says rotate 90°: a portrait photo.
-      '/rotated.jpg': { body: await makePhoto({ width: 1200, height: 800, orientation: 6, takenAt: '2024:06:03 09:00:00' }) },
-      '/first.jpg': { body: await makePhoto({ width: 1600, height: 1000, takenAt: '2024:06:01 08:30:00', colour: '#c0392b' }) },
+      '/rotated.jpg': {
+        body: await makePhoto({ width: 1200, height: 800, orientation: 6, takenAt: '2024:06:03 09:00:00' }),
+      },
+      '/first.jpg': {
+        body: await makePhoto({ width: 1600, height: 1000, takenAt: '2024:06:01 08:30:00', colour: '#c0392b' }),
+      },
       '/second.png': { body: await makePhoto({ width: 900, height: 900, format: 'png' }), type: 'image/png' },
       '/early.jpg': { body: await makePhoto({ width: 1000, height: 1500, takenAt: '2024:05:30 19:45:00' }) },
       '/corrupt.jpg': { body: truncated },
@@ -45,23 +49,28 @@ describe('generate: from photos on a web server to an editable book', () => {
   const graphql = (query: string, variables: Record<string, unknown>) => graphqlAt(api.url, auth, query, variables);
 
   it('creates the project at once and builds it: photos analysed, bad ones reported, book laid out, preview rendered', async () => {
-    const generated = await post(api.url, '/v2/generate', {
-      userId: 'customer-42',
-      sku: 'PB-HC-A4-P',
-      psp: 'local',
-      marketId: 0,
-      language: 'de',
-      photos: [
-        photos.url('/rotated.jpg'),
-        { id: 'client-photo-1', url: photos.url('/first.jpg') },
-        photos.url('/second.png'),
-        photos.url('/corrupt.jpg'),
-        photos.url('/missing.jpg'),
-        photos.url('/early.jpg'),
-      ],
-      custom: { title: 'Sommer in Italien', subtitle: 'Juni 2024' },
-      layoutType: 'fastbook',
-    }, auth);
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      {
+        userId: 'customer-42',
+        sku: 'PB-HC-A4-P',
+        psp: 'local',
+        marketId: 0,
+        language: 'de',
+        photos: [
+          photos.url('/rotated.jpg'),
+          { id: 'client-photo-1', url: photos.url('/first.jpg') },
+          photos.url('/second.png'),
+          photos.url('/corrupt.jpg'),
+          photos.url('/missing.jpg'),
+          photos.url('/early.jpg'),
+        ],
+        custom: { title: 'Sommer in Italien', subtitle: 'Juni 2024' },
+        layoutType: 'fastbook',
+      },
+      auth,
+    );
     expect(generated.status).toBe(200);
     const editor = new URL(generated.body.url);
     const id = editor.searchParams.get('id')!;
@@ -79,10 +88,14 @@ describe('generate: from photos on a web server to an editable book', () => {
       psp: 'local',
     });
 
-    const built = await waitFor(async () => {
-      const { body } = await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth });
-      return body.status?.project === 'editable' && body;
-    }, 60_000, 'the project to become editable');
+    const built = await waitFor(
+      async () => {
+        const { body } = await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth });
+        return body.status?.project === 'editable' && body;
+      },
+      60_000,
+      'the project to become editable',
+    );
     expect(built).toEqual({ id, status: { project: 'editable', photos: 'idle' } });
 
     const { data, errors } = await graphql(PROJECT_QUERY, { id });
@@ -92,8 +105,19 @@ describe('generate: from photos on a web server to an editable book', () => {
     const byUrl = (path: string) => project.photos.find((p: any) => p.url === photos.url(path));
 
     // EXIF orientation applied: 1200x800 pixels displayed as 800x1200.
-    expect(byUrl('/rotated.jpg')).toMatchObject({ status: 'idle', width: 800, height: 1200, exifOrientation: 6, capturedAt: '2024-06-03T09:00:00.000Z' });
-    expect(byUrl('/first.jpg')).toMatchObject({ status: 'idle', clientPhotoId: 'client-photo-1', width: 1600, height: 1000 });
+    expect(byUrl('/rotated.jpg')).toMatchObject({
+      status: 'idle',
+      width: 800,
+      height: 1200,
+      exifOrientation: 6,
+      capturedAt: '2024-06-03T09:00:00.000Z',
+    });
+    expect(byUrl('/first.jpg')).toMatchObject({
+      status: 'idle',
+      clientPhotoId: 'client-photo-1',
+      width: 1600,
+      height: 1000,
+    });
     expect(byUrl('/second.png')).toMatchObject({ status: 'idle', capturedAt: null });
     expect(byUrl('/first.jpg').quality).toBeGreaterThan(0);
     // Bad photos are reported with the reason, and the others still made the book.
@@ -111,7 +135,9 @@ describe('generate: from photos on a web server to an editable book', () => {
     expect(project.cover).toMatchObject({ title: 'Sommer in Italien', subtitle: 'Juni 2024' });
 
     // The preview is a real image at PUBLIC_URL, with the A4 portrait cover's proportions.
-    expect(project.preview).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/preview\\.jpg\\?expires=\\d+&signature=[\\w-]+$`));
+    expect(project.preview).toMatch(
+      new RegExp(`^${api.config.publicUrl}/files/.+/preview\\.jpg\\?expires=\\d+&signature=[\\w-]+$`),
+    );
     const preview = await fetch(project.preview);
     expect(preview.headers.get('content-type')).toBe('image/jpeg');
     const meta = await sharp(Buffer.from(await preview.arrayBuffer())).metadata();
@@ -120,22 +146,31 @@ describe('generate: from photos on a web server to an editable book', () => {
   });
 
   it('smartbook gives each day its best photo a full page and pairs the rest', async () => {
-    const generated = await post(api.url, '/v2/generate', {
-      email: 'Traveller@Example.COM',
-      sku: 103,
-      psp: 'local',
-      marketId: 'eu',
-      layoutType: 'smartbook',
-      photos: ['/first.jpg', '/rotated.jpg', '/early.jpg', '/second.png'].map((p) => photos.url(p)),
-      custom: [{ id: 'coverPhoto', value: photos.url('/cover.jpg') }],
-    }, auth);
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      {
+        email: 'Traveller@Example.COM',
+        sku: 103,
+        psp: 'local',
+        marketId: 'eu',
+        layoutType: 'smartbook',
+        photos: ['/first.jpg', '/rotated.jpg', '/early.jpg', '/second.png'].map((p) => photos.url(p)),
+        custom: [{ id: 'coverPhoto', value: photos.url('/cover.jpg') }],
+      },
+      auth,
+    );
     expect(generated.status).toBe(200);
     const id = new URL(generated.body.url).searchParams.get('id')!;
     expect(new URL(generated.body.url).searchParams.get('user')).toBe('traveller@example.com');
-    const project = await waitFor(async () => {
-      const { data } = await graphql(PROJECT_QUERY, { id });
-      return data?.project?.status.project === 'editable' && data.project;
-    }, 60_000, 'smartbook build');
+    const project = await waitFor(
+      async () => {
+        const { data } = await graphql(PROJECT_QUERY, { id });
+        return data?.project?.status.project === 'editable' && data.project;
+      },
+      60_000,
+      'smartbook build',
+    );
     const full = project.pages.filter((page: any) => page.layout === 'full');
     // Three dated days and one undated photo: four days, each opening on a full page.
     expect(full.length).toBe(4);
@@ -154,10 +189,14 @@ describe('generate: from photos on a web server to an editable book', () => {
     const id = url.searchParams.get('id')!;
     const first = await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth });
     expect(first.body.status.photos).toBe('none');
-    const project = await waitFor(async () => {
-      const { data } = await graphql(PROJECT_QUERY, { id });
-      return data?.project?.status.project === 'editable' && data.project;
-    }, 30_000, 'empty build');
+    const project = await waitFor(
+      async () => {
+        const { data } = await graphql(PROJECT_QUERY, { id });
+        return data?.project?.status.project === 'editable' && data.project;
+      },
+      30_000,
+      'empty build',
+    );
     expect(project.title).toBe('PB-SC-A5-P');
     expect(project.pages.every((page: any) => page.layout === 'blank')).toBe(true);
   });

@@ -43,7 +43,10 @@ function SignIn({ onSignIn, error }) {
   const [accessKey, setKey] = useState('');
   const [accessSecret, setSecret] = useState('');
   return html`
-    <form class="signin" onSubmit=${(e) => { e.preventDefault(); onSignIn({ accessKey: accessKey.trim(), accessSecret: accessSecret.trim() }); }}>
+    <form class="signin" onSubmit=${(e) => {
+      e.preventDefault();
+      onSignIn({ accessKey: accessKey.trim(), accessSecret: accessSecret.trim() });
+    }}>
       <h1>Operations dashboard</h1>
       <p class="sub">Sign in with a client's access key and secret (dev: sandbox, prod: live). They stay in this tab only.</p>
       <label>Access key <input name="accessKey" autocomplete="username" required value=${accessKey} onInput=${(e) => setKey(e.currentTarget.value)} /></label>
@@ -60,7 +63,10 @@ function App() {
 
   useEffect(() => {
     if (!credentials) return;
-    const candidate = graphqlClient({ headers: { 'x-service': JSON.stringify(credentials) }, connectionParams: credentials });
+    const candidate = graphqlClient({
+      headers: { 'x-service': JSON.stringify(credentials) },
+      connectionParams: credentials,
+    });
     candidate
       .request('query { orders(first: 1) { pageInfo { hasNextPage } } }')
       .then(() => {
@@ -77,12 +83,21 @@ function App() {
 
   if (!credentials || (!client && error)) return html`<${SignIn} onSignIn=${setCredentials} error=${error} />`;
   if (!client) return html`<p class="loading">Signing in…</p>`;
-  return html`<${Dashboard} client=${client} onSignOut=${() => { sessionStorage.removeItem(STORE); setClient(null); setCredentials(null); }} />`;
+  return html`<${Dashboard} client=${client} onSignOut=${() => {
+    sessionStorage.removeItem(STORE);
+    setClient(null);
+    setCredentials(null);
+  }} />`;
 }
 
 function Dashboard({ client, onSignOut }) {
   const [tab, setTab] = useState('orders');
-  const tabs = [['orders', 'Orders'], ['webhooks', 'Webhooks'], ['campaigns', 'Campaigns'], ['projects', 'Projects']];
+  const tabs = [
+    ['orders', 'Orders'],
+    ['webhooks', 'Webhooks'],
+    ['campaigns', 'Campaigns'],
+    ['projects', 'Projects'],
+  ];
   return html`
     <header class="bar">
       <div class="heading"><h1>Operations dashboard</h1></div>
@@ -101,7 +116,11 @@ function Dashboard({ client, onSignOut }) {
 function OrderEvents({ client, orderId }) {
   const [events, setEvents] = useState(null);
   const [error, setError] = useState(null);
-  const load = () => client.request(ORDER_EVENTS, { orderId }).then((d) => setEvents(d.events.events)).catch((e) => setError(e.message));
+  const load = () =>
+    client
+      .request(ORDER_EVENTS, { orderId })
+      .then((d) => setEvents(d.events.events))
+      .catch((e) => setError(e.message));
   return html`
     <details class="events" onToggle=${(e) => e.currentTarget.open && load()}>
       <summary>Events</summary>
@@ -115,13 +134,30 @@ function OrderActions({ client, order, onDone }) {
   const [error, setError] = useState(null);
   const [editing, setEditing] = useState(false);
   const available = (name) => order.actions.find((a) => a.action === name)?.available;
-  const run = (query, variables) => client.request(query, { ...variables, key: crypto.randomUUID() }).then(() => { setError(null); setEditing(false); onDone(); }).catch((e) => setError(e.message));
+  const run = (query, variables) =>
+    client
+      .request(query, { ...variables, key: crypto.randomUUID() })
+      .then(() => {
+        setError(null);
+        setEditing(false);
+        onDone();
+      })
+      .catch((e) => setError(e.message));
   const submit = (event) => {
     event.preventDefault();
     const form = Object.fromEntries(new FormData(event.currentTarget));
     run(CHANGE_ADDRESS, {
       orderId: order.orderId,
-      user: { firstName: order.firstName ?? undefined, lastName: order.lastName ?? undefined, address: { line1: form.line1, postcode: form.postcode, city: form.city || undefined, countryIso2: form.countryIso2 } },
+      user: {
+        firstName: order.firstName ?? undefined,
+        lastName: order.lastName ?? undefined,
+        address: {
+          line1: form.line1,
+          postcode: form.postcode,
+          city: form.city || undefined,
+          countryIso2: form.countryIso2,
+        },
+      },
     });
   };
   const address = order.shippingAddress;
@@ -129,24 +165,51 @@ function OrderActions({ client, order, onDone }) {
     <div class="actions">
       ${available('cancel') && html`<button type="button" onClick=${() => window.confirm(`Cancel order ${order.orderId}?`) && run(CANCEL, { orderId: order.orderId })}>Cancel</button>`}
       ${available('update-recipient') && html`<button type="button" onClick=${() => setEditing(!editing)}>Change address</button>`}
-      ${editing && html`
+      ${
+        editing &&
+        html`
         <form onSubmit=${submit} aria-label="Change address">
           <label>Street <input name="line1" required value=${address.line1} /></label>
           <label>Postcode <input name="postcode" required value=${address.postcode} /></label>
           <label>City <input name="city" value=${address.city ?? ''} /></label>
           <label>Country (ISO) <input name="countryIso2" required maxlength="2" value=${address.isoCode2} /></label>
           <button type="submit">Save address</button>
-        </form>`}
+        </form>`
+      }
       ${error && html`<p class="error" role="alert">${error}</p>`}
     </div>`;
 }
 
 /** The order line statuses to filter by (docs/api.md; dashboard-operations.test.ts compares them with the service's). */
 const ORDER_STATUSES = [
-  'waiting', 'expiring', 'last call', 'files missing', 'received', 'paid', 'processing', 'rendering', 'rendered',
-  'sending printjob', 'sent printjob', 'accepted', 'printing', 'printed', 'delivering', 'complete',
-  'ready for collection', 'collected', 'abnormal', 'failed processing', 'on hold', 'undelivered', 'expired', 'cleaned',
-  'cancelled', 'refunded', 'abandoned', 'deleted',
+  'waiting',
+  'expiring',
+  'last call',
+  'files missing',
+  'received',
+  'paid',
+  'processing',
+  'rendering',
+  'rendered',
+  'sending printjob',
+  'sent printjob',
+  'accepted',
+  'printing',
+  'printed',
+  'delivering',
+  'complete',
+  'ready for collection',
+  'collected',
+  'abnormal',
+  'failed processing',
+  'on hold',
+  'undelivered',
+  'expired',
+  'cleaned',
+  'cancelled',
+  'refunded',
+  'abandoned',
+  'deleted',
 ];
 const NO_FILTERS = { orderId: '', customer: '', status: '', from: '', to: '', pageSize: '20' };
 const LINE_HISTORY = `subscription ($orderId: String!, $projectId: String!) {
@@ -192,7 +255,10 @@ function OrderFilters({ applied, onApply }) {
       </div>
       <div class="filter-buttons">
         <button class="primary" type="submit">Search</button>
-        <button type="button" onClick=${() => { setForm(NO_FILTERS); onApply(NO_FILTERS); }}>Clear</button>
+        <button type="button" onClick=${() => {
+          setForm(NO_FILTERS);
+          onApply(NO_FILTERS);
+        }}>Clear</button>
       </div>
     </form>`;
 }
@@ -219,10 +285,12 @@ function LineHistory({ client, order, line }) {
       <ol class="timeline history-list" aria-label=${`History of ${line.title}`}
         data-testid=${`history-${line.projectId}`}>
         <li><span class="step">created</span> ${at(order.createdAt)}</li>
-        ${steps.map((e, i) => html`
+        ${steps.map(
+          (e, i) => html`
           <li key=${e.sequence} class=${i === steps.length - 1 ? 'current' : ''}>
             <span class="step">${e.status}</span> <span class="seq">#${e.sequence}</span> ${at(e.occurredAt)}
-          </li>`)}
+          </li>`,
+        )}
       </ol>
     </div>`;
 }
@@ -231,7 +299,11 @@ function addressLines(order) {
   const a = order.shippingAddress;
   return [
     [order.firstName, order.lastName].filter(Boolean).join(' '),
-    a.company, a.line1, a.line2, [a.postcode, a.city].filter(Boolean).join(' '), a.state,
+    a.company,
+    a.line1,
+    a.line2,
+    [a.postcode, a.city].filter(Boolean).join(' '),
+    a.state,
     `${a.country} (${a.isoCode2})`,
   ].filter(Boolean);
 }
@@ -241,7 +313,8 @@ function OrderCard({ client, order, onChanged }) {
   const customer = [order.firstName, order.lastName].filter(Boolean).join(' ');
   const created = new Date(order.createdAt).toLocaleString();
   const summary = [created, customer, order.email, `${order.grandTotal} ${order.currency}`].filter(Boolean).join(' · ');
-  const copies = (line) => html`<span data-testid="line-quantity">${line.quantity} ${line.quantity === 1 ? 'copy' : 'copies'}</span>`;
+  const copies = (line) =>
+    html`<span data-testid="line-quantity">${line.quantity} ${line.quantity === 1 ? 'copy' : 'copies'}</span>`;
   return html`
     <article class="card" data-testid=${`order-${order.orderId}`} aria-label=${`Order ${order.orderId}`}>
       <h3>Order ${order.orderId} <span class="status">${order.paymentStatus}</span></h3>
@@ -252,17 +325,22 @@ function OrderCard({ client, order, onChanged }) {
       </address>
       ${order.warnings.length > 0 && html`<ul class="warnings" aria-label="Order warnings" data-testid="order-warnings">${order.warnings.map((w) => html`<li key=${w.code}>${w.message}</li>`)}</ul>`}
       <${OrderActions} client=${client} order=${order} onDone=${onChanged} />
-      ${order.lines.map((line) => html`
+      ${order.lines.map(
+        (line) => html`
         <div key=${line.projectId} class="line">
           <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · ${copies(line)} · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}${line.failureReason ? html` · <span data-testid="line-failure" class="status-line-failure">${line.failureReason}</span>` : ''}</p>
           ${open && html`<${LineHistory} client=${client} order=${order} line=${line} />`}
-          ${line.parcels.length > 0
-            ? html`<ul class="parcels" aria-label="Parcels">${line.parcels.map((p, i) => html`<li key=${i}>${p.carrier ?? 'Parcel'} ${p.trackingNumber ?? ''} ${p.trackingUrl && html`<a href=${p.trackingUrl} target="_blank" rel="noopener">Track the parcel</a>`}</li>`)}</ul>`
-            : line.tracking && html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`}
+          ${
+            line.parcels.length > 0
+              ? html`<ul class="parcels" aria-label="Parcels">${line.parcels.map((p, i) => html`<li key=${i}>${p.carrier ?? 'Parcel'} ${p.trackingNumber ?? ''} ${p.trackingUrl && html`<a href=${p.trackingUrl} target="_blank" rel="noopener">Track the parcel</a>`}</li>`)}</ul>`
+              : line.tracking &&
+                html`<p><a href=${line.tracking} target="_blank" rel="noopener">Track the parcel</a></p>`
+          }
           ${line.printFiles?.coverPreviewUrl && html`<img class="cover-sheet-preview" src=${line.printFiles.coverPreviewUrl} alt=${`Cover sheet of ${line.title}, as printed`} />`}
           ${line.printFiles && html`<p class="print-files">Print files (${line.printFiles.pages} pages; links expire): ${line.printFiles.coverPdfUrl && html`<a href=${line.printFiles.coverPdfUrl} target="_blank" rel="noopener">Cover PDF</a> · `}<a href=${line.printFiles.interiorPdfUrl} target="_blank" rel="noopener">Interior PDF</a> · <a href=${line.printFiles.manifestUrl} target="_blank" rel="noopener">manifest</a></p>`}
           ${line.warnings.length > 0 && html`<ul class="warnings" aria-label="Print warnings">${line.warnings.map((w) => html`<li>Page ${w.page}: ${w.message}</li>`)}</ul>`}
-        </div>`)}
+        </div>`,
+      )}
       <button type="button" aria-expanded=${open ? 'true' : 'false'} onClick=${() => setOpen(!open)}>
         ${open ? 'Hide history' : 'Show history'}
       </button>
@@ -290,17 +368,25 @@ function Orders({ client }) {
   const latest = useRef(load);
   latest.current = load;
 
-  useEffect(() => { load(); }, [JSON.stringify(variables)]);
+  useEffect(() => {
+    load();
+  }, [JSON.stringify(variables)]);
   useEffect(() => {
     let timer;
     const stop = client.subscribe('subscription { orderStatusChanged { orderId sequence } }', {}, () => {
       clearTimeout(timer);
       timer = setTimeout(() => latest.current(), 250);
     });
-    return () => { clearTimeout(timer); stop(); };
+    return () => {
+      clearTimeout(timer);
+      stop();
+    };
   }, []);
 
-  const search = (form) => { setApplied(form); setCursors([undefined]); };
+  const search = (form) => {
+    setApplied(form);
+    setCursors([undefined]);
+  };
   const filtered = Object.keys(filtersOf(applied)).length > 0;
   const counts = {};
   for (const line of (page?.orders ?? []).flatMap((order) => order.lines)) {
@@ -311,14 +397,18 @@ function Orders({ client }) {
       <${OrderFilters} applied=${applied} onApply=${search} />
       ${error && html`<p class="error" role="alert">${error}</p>`}
       ${!page && !error && html`<p class="loading">Loading orders…</p>`}
-      ${page && html`
+      ${
+        page &&
+        html`
         <h2>Lines on this page by status</h2>
         <ul class="counts" data-testid="order-counts">
           ${Object.entries(counts).map(([status, n]) => html`<li key=${status}><strong>${n}</strong>${status}</li>`)}
           ${page.orders.length === 0 && html`<li>${filtered ? 'No orders match' : 'No orders yet'}</li>`}
         </ul>
-        ${page.orders.map((order) => html`
-          <${OrderCard} key=${order.orderId} client=${client} order=${order} onChanged=${load} />`)}
+        ${page.orders.map(
+          (order) => html`
+          <${OrderCard} key=${order.orderId} client=${client} order=${order} onChanged=${load} />`,
+        )}
         <nav class="pager" aria-label="Pages of orders">
           <button type="button" disabled=${pageNumber === 1} onClick=${() => setCursors(cursors.slice(0, -1))}>
             Previous page
@@ -328,7 +418,8 @@ function Orders({ client }) {
             onClick=${() => setCursors([...cursors, page.pageInfo.endCursor])}>
             Next page
           </button>
-        </nav>`}
+        </nav>`
+      }
     </section>`;
 }
 
@@ -368,7 +459,9 @@ function Webhooks({ client }) {
     }
   };
   const run = (query, variables) => client.request(query, variables).then(load).catch(fail);
-  useEffect(() => { load(); }, []);
+  useEffect(() => {
+    load();
+  }, []);
   // Deliveries being attempted are looked at again until they settle.
   const pending = (deliveries ?? []).some((d) => d.status === 'pending');
   useEffect(() => {
@@ -380,7 +473,8 @@ function Webhooks({ client }) {
   if (endpoint === undefined) {
     return error ? html`<p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading webhooks…</p>`;
   }
-  const attempt = (a) => `${new Date(a.attemptedAt).toLocaleTimeString()} → ${a.statusCode ?? a.error} (${a.latencyMs} ms)`;
+  const attempt = (a) =>
+    `${new Date(a.attemptedAt).toLocaleTimeString()} → ${a.statusCode ?? a.error} (${a.latencyMs} ms)`;
   const attempts = (d) => d.attempts.map(attempt).join('; ');
   const replay = (id) => run('mutation ($id: String!) { replayWebhook(deliveryId: $id) { id } }', { id });
   return html`
@@ -388,35 +482,45 @@ function Webhooks({ client }) {
       ${error && html`<p class="error" role="alert">${error}</p>`}
       <article class="card" data-testid="webhook-endpoint">
         <h2>Webhook endpoint</h2>
-        ${endpoint
-          ? html`<p><code>${endpoint.url}</code></p>
+        ${
+          endpoint
+            ? html`<p><code>${endpoint.url}</code></p>
               <p class="sub">
                 Receives ${endpoint.eventTypes.join(', ')} · set ${new Date(endpoint.updatedAt).toLocaleString()}
               </p>
               <button type="button" onClick=${() => run('mutation { sendTestWebhook { id } }')}>
                 Send a test event
               </button>`
-          : html`<p class="sub">
+            : html`<p class="sub">
               No webhook is set for this environment
               (GraphQL <code>setWebhook</code>, or the CLI's <code>webhook set</code>).
-            </p>`}
+            </p>`
+        }
       </article>
       <h2>Recent deliveries</h2>
       ${deliveries.length === 0 && html`<p class="empty">No deliveries yet.</p>`}
-      ${deliveries.length > 0 && html`<div class="table-wrap"><table aria-label="Recent webhook deliveries">
+      ${
+        deliveries.length > 0 &&
+        html`<div class="table-wrap"><table aria-label="Recent webhook deliveries">
         <thead><tr>
           <th>Created</th><th>Event</th><th>Reference</th><th>URL</th><th>Outcome</th><th>Attempts</th>
           <th><span class="visually-hidden">Actions</span></th>
         </tr></thead>
-        <tbody>${deliveries.map((d) => html`<tr key=${d.id} data-testid=${`delivery-${d.id}`}>
+        <tbody>${deliveries.map(
+          (d) => html`<tr key=${d.id} data-testid=${`delivery-${d.id}`}>
           <td>${new Date(d.createdAt).toLocaleString()}</td><td><code>${d.event}</code></td><td>${d.reference}</td>
           <td class="url">${d.url}</td><td>${d.status}</td><td>${attempts(d)}</td>
-          <td>${d.status === 'failed' && html`
+          <td>${
+            d.status === 'failed' &&
+            html`
             <button type="button" onClick=${() => replay(d.id)} aria-label=${`Replay delivery ${d.id}`}>
               Replay
-            </button>`}</td>
-        </tr>`)}</tbody>
-      </table></div>`}
+            </button>`
+          }</td>
+        </tr>`,
+        )}</tbody>
+      </table></div>`
+      }
       ${more?.hasNextPage && html`<button type="button" onClick=${older}>Older deliveries</button>`}
     </section>`;
 }
@@ -438,7 +542,13 @@ function Campaigns({ client }) {
   }, []);
   useEffect(() => {
     const running = (campaigns ?? []).filter((c) => c.status !== 'completed' && c.status !== 'failed');
-    const stops = running.map((c) => client.subscribe('subscription ($id: String!) { campaignProgress(id: $id) { status sequence } }', { id: c.id }, () => load()));
+    const stops = running.map((c) =>
+      client.subscribe(
+        'subscription ($id: String!) { campaignProgress(id: $id) { status sequence } }',
+        { id: c.id },
+        () => load(),
+      ),
+    );
     return () => stops.forEach((stop) => stop());
   }, [campaigns?.map((c) => `${c.id}:${c.status}`).join()]);
 
@@ -459,7 +569,8 @@ function Campaigns({ client }) {
     }
   }
 
-  if (!campaigns) return error ? html`<p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading campaigns…</p>`;
+  if (!campaigns)
+    return error ? html`<p class="error" role="alert">${error}</p>` : html`<p class="loading">Loading campaigns…</p>`;
   return html`
     <section aria-label="Campaigns">
       ${error && html`<p class="error" role="alert">${error}</p>`}
@@ -478,11 +589,13 @@ function Campaigns({ client }) {
             </table></div></details>
             <details><summary>Webhook deliveries</summary><div class="table-wrap"><table>
               <thead><tr><th>Reference</th><th>Status</th><th>Attempts</th><th></th></tr></thead>
-              <tbody>${c.deliveries.edges.map(({ node: d }) => html`<tr key=${d.id}>
+              <tbody>${c.deliveries.edges.map(
+                ({ node: d }) => html`<tr key=${d.id}>
                 <td>${d.reference}</td><td>${d.status}</td>
                 <td>${d.attempts.map((a) => `${new Date(a.attemptedAt).toLocaleTimeString()} → ${a.statusCode ?? a.error} (${a.latencyMs} ms)`).join('; ')}</td>
                 <td><button type="button" onClick=${() => replay(d.id)} aria-label=${`Replay the webhook for ${d.reference}`}>Replay</button></td>
-              </tr>`)}</tbody>
+              </tr>`,
+              )}</tbody>
             </table></div></details>
           </article>`;
       })}
@@ -510,10 +623,13 @@ function Projects({ client }) {
         <button type="submit">Show projects</button>
       </form>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${projects && html`<div class="table-wrap"><table>
+      ${
+        projects &&
+        html`<div class="table-wrap"><table>
         <thead><tr><th>Project</th><th>Title</th><th>Status</th><th>Created</th></tr></thead>
         <tbody>${projects.map((p) => html`<tr key=${p.id}><td><a href=${p.link}>${p.id}</a></td><td>${p.title}</td><td>${p.status.project}${p.ordered ? ' · ordered' : ''}</td><td>${new Date(p.createdAt).toLocaleString()}</td></tr>`)}</tbody>
-      </table></div>`}
+      </table></div>`
+      }
     </section>`;
 }
 

@@ -74,7 +74,9 @@ function App() {
 
   async function load() {
     try {
-      const data = await client.request(`query ($id: String!) { project(id: $id) { ${PROJECT_FIELDS} } }`, { id: projectId });
+      const data = await client.request(`query ($id: String!) { project(id: $id) { ${PROJECT_FIELDS} } }`, {
+        id: projectId,
+      });
       setProject(data.project);
       setError(null);
       if (!readyTold.current) {
@@ -118,7 +120,10 @@ function App() {
     setBusy(true);
     setNotice(`Saving: ${label}…`);
     try {
-      const data = await client.request(mutation.replace('{FIELDS}', `{ ${PROJECT_FIELDS} }`), { projectId, ...variables });
+      const data = await client.request(mutation.replace('{FIELDS}', `{ ${PROJECT_FIELDS} }`), {
+        projectId,
+        ...variables,
+      });
       const updated = Object.values(data)[0];
       setProject(updated);
       setError(null);
@@ -145,14 +150,24 @@ function App() {
     if (!editable) return;
     if (!selected) return setSelected(ref);
     if (selected.page === ref.page && selected.slot === ref.slot) return setSelected(null);
-    edit(`swapped photos on pages ${selected.page} and ${ref.page}`, 'mutation ($projectId: String!, $a: SlotRefInput!, $b: SlotRefInput!) { swapPhotos(projectId: $projectId, a: $a, b: $b) {FIELDS} }', { a: selected, b: ref });
+    edit(
+      `swapped photos on pages ${selected.page} and ${ref.page}`,
+      'mutation ($projectId: String!, $a: SlotRefInput!, $b: SlotRefInput!) { swapPhotos(projectId: $projectId, a: $a, b: $b) {FIELDS} }',
+      { a: selected, b: ref },
+    );
   }
 
   const blocking = project.preflight.problems.filter((p) => p.severity === 'blocking');
 
   function order() {
     if (blocking.length) return;
-    tell('order-requested', { sku: project.product.sku, psp: project.product.psp, pageCount, extraPages, title: project.cover?.title ?? project.title });
+    tell('order-requested', {
+      sku: project.product.sku,
+      psp: project.product.psp,
+      pageCount,
+      extraPages,
+      title: project.cover?.title ?? project.title,
+    });
     setNotice('Your book is on its way to the cart.');
   }
 
@@ -174,11 +189,15 @@ function App() {
     ${building && html`<${BuildProgress} project=${project} />`}
     <${PhotoProblems} photos=${project.photos} />
     <${Preflight} preflight=${project.preflight} />
-    ${project.cover && html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
-        onSave=${(title, subtitle) => edit('cover texts', 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`}
+    ${
+      project.cover &&
+      html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
+        onSave=${(title, subtitle) => edit('cover texts', 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`
+    }
     ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose a photo to swap it with, a page with room to move it to, or select it again to cancel.</p>`}
     <section aria-label="Pages" class="spreads">
-      ${spreads.map((spread) => html`
+      ${spreads.map(
+        (spread) => html`
         <div class="spread-block" key=${spread[0].number}>
           <div class="spread">
             ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} />`)}
@@ -194,7 +213,8 @@ function App() {
               onClick=${() => edit(`removed pages ${spread[0].number}–${spread.at(-1).number}`, 'mutation ($projectId: String!, $pages: [Int!]!) { removePages(projectId: $projectId, pages: $pages) {FIELDS} }', { pages: spread.map((p) => p.number) })}>
               Remove pages ${spread[0].number}–${spread.at(-1).number}</button>
           </div>
-        </div>`)}
+        </div>`,
+      )}
     </section>
     ${pageCount === 0 && !building && html`<p class="empty">This book has no pages yet.</p>`}
   `;
@@ -207,10 +227,12 @@ function BuildProgress({ project }) {
       <p>${project.status.photos === 'uploading' ? 'Downloading your photos' : project.status.photos === 'analyzing' ? 'Checking your photos' : 'Laying out your pages'} — ${settled} of ${project.photos.length} photos ready</p>
       <progress max=${project.photos.length || 1} value=${settled} aria-label="Photos ready"></progress>
       <ul class="photo-strip">
-        ${project.photos.map((photo) => html`<li key=${photo.id} class=${`strip-photo photo-${photo.status}`}>
+        ${project.photos.map(
+          (photo) => html`<li key=${photo.id} class=${`strip-photo photo-${photo.status}`}>
           ${photo.thumbnail ? html`<img src=${photo.thumbnail} alt="" />` : html`<span class="placeholder" aria-hidden="true"></span>`}
           <span class="strip-label">${photo.status === 'failed' ? 'Could not be downloaded' : photo.status === 'idle' ? 'Ready' : photo.status === 'analyzing' ? 'Checking' : 'Downloading'}</span>
-        </li>`)}
+        </li>`,
+        )}
       </ul>
     </section>`;
 }
@@ -235,12 +257,19 @@ function Cover({ project, photoById, editable, onSave }) {
   const photo = project.cover.photoId && photoById.get(project.cover.photoId);
   return html`
     <section class="cover-row" aria-label="Cover">
-      ${project.coverSheet ? html`<${CoverSpread} project=${project} photo=${photo} />` : html`
+      ${
+        project.coverSheet
+          ? html`<${CoverSpread} project=${project} photo=${photo} />`
+          : html`
         <figure class="page cover" style=${{ aspectRatio: `${project.format.widthMm} / ${project.format.heightMm}` }} data-testid="cover">
           ${photo?.thumbnail && html`<img class="cover-photo" src=${photo.thumbnail} alt="Cover photo" />`}
           <figcaption class="cover-title"><strong>${project.cover.title}</strong>${project.cover.subtitle && html`<span>${project.cover.subtitle}</span>`}</figcaption>
-        </figure>`}
-      <form class="cover-form" onSubmit=${(e) => { e.preventDefault(); onSave(title, subtitle); }}>
+        </figure>`
+      }
+      <form class="cover-form" onSubmit=${(e) => {
+        e.preventDefault();
+        onSave(title, subtitle);
+      }}>
         <h2>Cover</h2>
         <label>Title <input name="title" value=${title} maxlength="200" required onInput=${(e) => setTitle(e.currentTarget.value)} disabled=${!editable} /></label>
         <label>Subtitle <input name="subtitle" value=${subtitle} maxlength="200" onInput=${(e) => setSubtitle(e.currentTarget.value)} disabled=${!editable} /></label>
@@ -256,7 +285,12 @@ function Cover({ project, photoById, editable, onSave }) {
  */
 function CoverSpread({ project, photo }) {
   const sheet = project.coverSheet;
-  const at = (box) => ({ left: `${(box.xMm / sheet.widthMm) * 100}%`, top: `${(box.yMm / sheet.heightMm) * 100}%`, width: `${(box.widthMm / sheet.widthMm) * 100}%`, height: `${(box.heightMm / sheet.heightMm) * 100}%` });
+  const at = (box) => ({
+    left: `${(box.xMm / sheet.widthMm) * 100}%`,
+    top: `${(box.yMm / sheet.heightMm) * 100}%`,
+    width: `${(box.widthMm / sheet.widthMm) * 100}%`,
+    height: `${(box.heightMm / sheet.heightMm) * 100}%`,
+  });
   const frontEdge = sheet.spine.xMm + sheet.spine.widthMm;
   const textOf = (assetId) => project.cover.texts.find((t) => t.assetId === assetId)?.text;
   const spineText = textOf('spine') || project.cover.title;
@@ -275,9 +309,12 @@ function CoverSpread({ project, photo }) {
 
 /** What the preflight found, where it sits; blocking problems first. */
 function Preflight({ preflight }) {
-  const shown = [...preflight.problems].filter((p) => p.code !== 'BOOK_NOT_BUILT').sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'blocking' ? -1 : 1));
+  const shown = [...preflight.problems]
+    .filter((p) => p.code !== 'BOOK_NOT_BUILT')
+    .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'blocking' ? -1 : 1));
   if (!shown.length) return null;
-  const where = (p) => (p.page == null ? 'Book' : p.page === 0 ? 'Cover' : `Page ${p.page}${p.slot == null ? '' : `, photo ${p.slot + 1}`}`);
+  const where = (p) =>
+    p.page == null ? 'Book' : p.page === 0 ? 'Cover' : `Page ${p.page}${p.slot == null ? '' : `, photo ${p.slot + 1}`}`;
   return html`
     <section class="problems preflight" id="preflight" aria-label="Before you order">
       <h2>${preflight.printable ? 'Before you order: worth a look' : 'Before you order: fix these first'}</h2>
@@ -289,7 +326,15 @@ function Preflight({ preflight }) {
 function blockingSummary(blocking) {
   const first = blocking[0];
   const where = first.page == null ? '' : first.page === 0 ? ' on the cover' : ` on page ${first.page}`;
-  const what = { PHOTO_FAILED: 'a photo failed', PHOTO_MISSING: 'a photo is missing', EMPTY_SLOT: 'a photo slot is empty', RESOLUTION_TOO_LOW: 'a photo is too small', PAGE_COUNT_ODD: 'odd page count', PAGE_COUNT_OUT_OF_RANGE: 'page count out of range' }[first.code] ?? first.code;
+  const what =
+    {
+      PHOTO_FAILED: 'a photo failed',
+      PHOTO_MISSING: 'a photo is missing',
+      EMPTY_SLOT: 'a photo slot is empty',
+      RESOLUTION_TOO_LOW: 'a photo is too small',
+      PAGE_COUNT_ODD: 'odd page count',
+      PAGE_COUNT_OUT_OF_RANGE: 'page count out of range',
+    }[first.code] ?? first.code;
   return `${what}${where}${blocking.length > 1 ? ` (+${blocking.length - 1} more)` : ''}`;
 }
 
@@ -327,7 +372,11 @@ function Page({ page, project, photoById, selected, onChoose }) {
 function PageTools({ page, pageCount, editable, edit, selected }) {
   const room = SLOTS_OF[page.layout === 'blank' ? 'full' : page.layout] - page.photos.length;
   const move = (to) =>
-    edit(`moved page ${page.number} to ${to}`, 'mutation ($projectId: String!, $from: Int!, $to: Int!) { movePage(projectId: $projectId, from: $from, to: $to) {FIELDS} }', { from: page.number, to });
+    edit(
+      `moved page ${page.number} to ${to}`,
+      'mutation ($projectId: String!, $from: Int!, $to: Int!) { movePage(projectId: $projectId, from: $from, to: $to) {FIELDS} }',
+      { from: page.number, to },
+    );
   const id = `layout-${page.number}`;
   return html`<div class="page-tool-cell">
     <div class="tools">
@@ -339,9 +388,14 @@ function PageTools({ page, pageCount, editable, edit, selected }) {
       </select>
       <button type="button" aria-label=${`Move page ${page.number} right`} disabled=${!editable || page.number === pageCount} onClick=${() => move(page.number + 1)}>▶</button>
     </div>
-    ${selected && selected.page !== page.number && room > 0 && html`<button type="button" class="move-here"
+    ${
+      selected &&
+      selected.page !== page.number &&
+      room > 0 &&
+      html`<button type="button" class="move-here"
         onClick=${() => edit(`moved a photo from page ${selected.page} to page ${page.number}`, 'mutation ($projectId: String!, $from: SlotRefInput!, $toPage: Int!) { movePhoto(projectId: $projectId, from: $from, toPage: $toPage) {FIELDS} }', { from: selected, toPage: page.number })}>
-        Move the selected photo to page ${page.number}</button>`}
+        Move the selected photo to page ${page.number}</button>`
+    }
   </div>`;
 }
 

@@ -33,7 +33,10 @@ export function graphqlClient({ headers, connectionParams, finalCloseCodes = [] 
       lazy: true,
       shouldRetry: (event) => !finalCloseCodes.includes(event?.code),
     });
-    return socket.subscribe({ query, variables }, { next: (message) => message.data && onData(message.data), error: onError, complete: () => {} });
+    return socket.subscribe(
+      { query, variables },
+      { next: (message) => message.data && onData(message.data), error: onError, complete: () => {} },
+    );
   }
 
   return { request, subscribe };

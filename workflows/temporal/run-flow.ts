@@ -16,7 +16,14 @@ import {
   setHandler,
   sleep,
 } from '@temporalio/workflow';
-import type { ActivityFunctions, ActivityOptions, FlowContext, FlowDefinition, InputOf, OutputOf } from '../flow-context';
+import type {
+  ActivityFunctions,
+  ActivityOptions,
+  FlowContext,
+  FlowDefinition,
+  InputOf,
+  OutputOf,
+} from '../flow-context';
 import type { FlowContract, SignalContract } from '../../src/domain/flows';
 
 // biome-ignore lint/suspicious/noExplicitAny: runs a flow of any contract
@@ -105,7 +112,8 @@ function asFlowError(error: unknown): unknown {
 function asWorkflowFailure(error: unknown): unknown {
   // Temporal's own failures and signals to the SDK (determinism violations, continue-as-new)
   // keep their meaning.
-  const temporalOwn = error instanceof TemporalFailure || error instanceof WorkflowError || error instanceof ContinueAsNew;
+  const temporalOwn =
+    error instanceof TemporalFailure || error instanceof WorkflowError || error instanceof ContinueAsNew;
   if (temporalOwn || !(error instanceof Error)) return error;
   return ApplicationFailure.create({ message: error.message, type: error.name, nonRetryable: true });
 }

@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { Collection, DecimalType, Entity, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import {
+  Collection,
+  DecimalType,
+  Entity,
+  Index,
+  ManyToOne,
+  OneToMany,
+  type Opt,
+  PrimaryKey,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { Market } from './Market';
 import { OrderLine } from './OrderLine';
 import { TenantOwned } from './TenantOwned';
@@ -106,7 +117,11 @@ export class Order extends TenantOwned {
   @Property({ type: 'text' })
   confirmation!: string;
 
-  @OneToMany(() => OrderLine, (line) => line.order, { orderBy: { position: 'asc' } })
+  @OneToMany(
+    () => OrderLine,
+    (line) => line.order,
+    { orderBy: { position: 'asc' } },
+  )
   lines = new Collection<OrderLine>(this);
 
   @Property({ type: 'datetime' })

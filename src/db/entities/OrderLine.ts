@@ -1,5 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import {
+  DecimalType,
+  Entity,
+  Enum,
+  Filter,
+  Index,
+  ManyToOne,
+  type Opt,
+  PrimaryKey,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { Order } from './Order';
 import { Project } from './Project';
 import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';

@@ -1,4 +1,14 @@
-import { BigIntType, Collection, Entity, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import {
+  BigIntType,
+  Collection,
+  Entity,
+  ManyToOne,
+  OneToMany,
+  type Opt,
+  PrimaryKey,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { Category } from './Category';
 import { ProductAttribute } from './ProductAttribute';
 import { ProductPrice } from './ProductPrice';
@@ -69,9 +79,16 @@ export class Product extends ClientOwned {
   @Property({ type: 'integer' })
   sortOrder!: number;
 
-  @OneToMany(() => ProductAttribute, (attribute) => attribute.product, { orderBy: { sortOrder: 'asc' } })
+  @OneToMany(
+    () => ProductAttribute,
+    (attribute) => attribute.product,
+    { orderBy: { sortOrder: 'asc' } },
+  )
   attributes = new Collection<ProductAttribute>(this);
 
-  @OneToMany(() => ProductPrice, (price) => price.product)
+  @OneToMany(
+    () => ProductPrice,
+    (price) => price.product,
+  )
   prices = new Collection<ProductPrice>(this);
 }

@@ -1,4 +1,14 @@
-import { BigIntType, DecimalType, Entity, Filter, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import {
+  BigIntType,
+  DecimalType,
+  Entity,
+  Filter,
+  ManyToOne,
+  type Opt,
+  PrimaryKey,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { Product } from './Product';
 import { Market } from './Market';
 import { ownedThrough } from '../tenant-filter';

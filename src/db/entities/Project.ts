@@ -96,7 +96,11 @@ export class Project extends TenantOwned {
   @Property({ type: 'integer', nullable: true })
   heldPageCount?: number | null;
 
-  @OneToMany(() => Photo, (photo) => photo.project, { orderBy: { position: 'asc' } })
+  @OneToMany(
+    () => Photo,
+    (photo) => photo.project,
+    { orderBy: { position: 'asc' } },
+  )
   photos = new Collection<Photo>(this);
 
   @Property({ type: 'datetime' })

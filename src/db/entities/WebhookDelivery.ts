@@ -1,5 +1,17 @@
 import { randomUUID } from 'node:crypto';
-import { BigIntType, Collection, Entity, Enum, Index, ManyToOne, OneToMany, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
+import {
+  BigIntType,
+  Collection,
+  Entity,
+  Enum,
+  Index,
+  ManyToOne,
+  OneToMany,
+  type Opt,
+  PrimaryKey,
+  Property,
+  Unique,
+} from '@mikro-orm/core';
 import { Campaign } from './Campaign';
 import { WebhookAttempt } from './WebhookAttempt';
 import { WEBHOOK_DELIVERY_STATUSES, type WebhookDeliveryStatus } from '../../domain/webhook-delivery-status';
@@ -73,7 +85,11 @@ export class WebhookDelivery extends TenantOwned {
   @Property({ type: 'string', length: 55, nullable: true })
   traceparent?: string | null;
 
-  @OneToMany(() => WebhookAttempt, (attempt) => attempt.delivery, { orderBy: { attemptedAt: 'asc', id: 'asc' } })
+  @OneToMany(
+    () => WebhookAttempt,
+    (attempt) => attempt.delivery,
+    { orderBy: { attemptedAt: 'asc', id: 'asc' } },
+  )
   attempts = new Collection<WebhookAttempt>(this);
 
   @Property({ type: 'datetime' })

@@ -20,21 +20,37 @@ const moved = (column: string, from: string, to: string) =>
 export class Migration20261126000300 extends Migration {
   override async up(): Promise<void> {
     // A volatile default is evaluated per row: each existing project gets its own random key.
-    this.addSql(`alter table "projects" add column "storage_key" varchar(40) not null default replace(gen_random_uuid()::text, '-', '');`);
+    this.addSql(
+      `alter table "projects" add column "storage_key" varchar(40) not null default replace(gen_random_uuid()::text, '-', '');`,
+    );
     this.addSql(`alter table "clients" add column "shop_origins" jsonb not null default '[]';`);
-    this.addSql(`create table "pending_file_moves" ("from_prefix" varchar(300) not null, "to_prefix" varchar(300) not null, constraint "pending_file_moves_pkey" primary key ("from_prefix"));`);
+    this.addSql(
+      `create table "pending_file_moves" ("from_prefix" varchar(300) not null, "to_prefix" varchar(300) not null, constraint "pending_file_moves_pkey" primary key ("from_prefix"));`,
+    );
 
     const oldProject = projectFolder('p.id');
     const newProject = projectFolder('p.storage_key');
-    this.addSql(`insert into "pending_file_moves" ("from_prefix", "to_prefix") select ${oldProject}, ${newProject} from "projects" p;`);
-    this.addSql(`update "projects" p set "preview_key" = ${moved('p.preview_key', oldProject, newProject)} where "preview_key" is not null;`);
-    this.addSql(`update "photos" ph set "original_key" = ${moved('ph.original_key', oldProject, newProject)}, "thumbnail_key" = ${moved('ph.thumbnail_key', oldProject, newProject)} from "projects" p where ph.project_id = p.id;`);
-    this.addSql(`update "order_lines" l set "cover_preview_key" = ${moved('l.cover_preview_key', oldProject, newProject)} from "projects" p where l.project_id = p.id and l.cover_preview_key is not null;`);
+    this.addSql(
+      `insert into "pending_file_moves" ("from_prefix", "to_prefix") select ${oldProject}, ${newProject} from "projects" p;`,
+    );
+    this.addSql(
+      `update "projects" p set "preview_key" = ${moved('p.preview_key', oldProject, newProject)} where "preview_key" is not null;`,
+    );
+    this.addSql(
+      `update "photos" ph set "original_key" = ${moved('ph.original_key', oldProject, newProject)}, "thumbnail_key" = ${moved('ph.thumbnail_key', oldProject, newProject)} from "projects" p where ph.project_id = p.id;`,
+    );
+    this.addSql(
+      `update "order_lines" l set "cover_preview_key" = ${moved('l.cover_preview_key', oldProject, newProject)} from "projects" p where l.project_id = p.id and l.cover_preview_key is not null;`,
+    );
 
     const oldPrint = printFolder('l.project_id');
     const newPrint = printFolder('l.id::text');
-    this.addSql(`insert into "pending_file_moves" ("from_prefix", "to_prefix") select ${oldPrint}, ${newPrint} from "order_lines" l join "orders" o on o.id = l.order_id;`);
-    this.addSql(`update "order_lines" l set "pdf_key" = ${moved('l.pdf_key', oldPrint, newPrint)}, "manifest_key" = ${moved('l.manifest_key', oldPrint, newPrint)} from "orders" o where o.id = l.order_id and l.pdf_key is not null;`);
+    this.addSql(
+      `insert into "pending_file_moves" ("from_prefix", "to_prefix") select ${oldPrint}, ${newPrint} from "order_lines" l join "orders" o on o.id = l.order_id;`,
+    );
+    this.addSql(
+      `update "order_lines" l set "pdf_key" = ${moved('l.pdf_key', oldPrint, newPrint)}, "manifest_key" = ${moved('l.manifest_key', oldPrint, newPrint)} from "orders" o where o.id = l.order_id and l.pdf_key is not null;`,
+    );
   }
 
   override async down(): Promise<void> {

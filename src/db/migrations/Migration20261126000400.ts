@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * operator re-imports the catalogue to state each product's own.
  */
 export class Migration20261126000400 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "order_lines" add column "cover_pdf_key" varchar(300) null;`);
     this.addSql(
@@ -21,5 +20,4 @@ export class Migration20261126000400 extends Migration {
     this.addSql(`alter table "order_lines" drop column "cover_pdf_key";`);
     this.addSql(`update "products" set "specifications" = "specifications" - 'production';`);
   }
-
 }

@@ -8,11 +8,16 @@ import { Migration } from '@mikro-orm/migrations';
  * each process writes its slots again when it finds its row gone.
  */
 export class Migration20261127093000 extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create unlogged table "rate_limit_counts" ("key" varchar(255) primary key, "points" integer not null default 0, "expire" bigint null);`);
-    this.addSql(`create unlogged table "socket_slot_processes" ("process_id" uuid primary key, "seen_at" timestamptz not null);`);
-    this.addSql(`create unlogged table "socket_slots" ("process_id" uuid not null, "client_key" varchar(255) not null, "connections" integer not null default 0, "subscriptions" integer not null default 0, primary key ("client_key", "process_id"));`);
+    this.addSql(
+      `create unlogged table "rate_limit_counts" ("key" varchar(255) primary key, "points" integer not null default 0, "expire" bigint null);`,
+    );
+    this.addSql(
+      `create unlogged table "socket_slot_processes" ("process_id" uuid primary key, "seen_at" timestamptz not null);`,
+    );
+    this.addSql(
+      `create unlogged table "socket_slots" ("process_id" uuid not null, "client_key" varchar(255) not null, "connections" integer not null default 0, "subscriptions" integer not null default 0, primary key ("client_key", "process_id"));`,
+    );
   }
 
   override async down(): Promise<void> {
@@ -20,5 +25,4 @@ export class Migration20261127093000 extends Migration {
     this.addSql(`drop table if exists "socket_slot_processes";`);
     this.addSql(`drop table if exists "rate_limit_counts";`);
   }
-
 }

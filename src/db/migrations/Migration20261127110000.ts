@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * prints with the pages that were paid for (issue 39).
  */
 export class Migration20261127110000 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "projects" add column "held_page_count" int null;`);
   }
@@ -14,5 +13,4 @@ export class Migration20261127110000 extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "projects" drop column "held_page_count";`);
   }
-
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * time of the migration, which every later call began after.
  */
 export class Migration20261127120000 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_endpoints" add column "created_at" timestamptz not null default now();`);
     this.addSql(`alter table "webhook_endpoints" alter column "created_at" drop default;`);
@@ -15,5 +14,4 @@ export class Migration20261127120000 extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "webhook_endpoints" drop column "created_at";`);
   }
-
 }

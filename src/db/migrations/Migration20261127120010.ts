@@ -7,13 +7,13 @@ import { Migration } from '@mikro-orm/migrations';
  * existing project gets a seed of its own and the links listings hand out keep working.
  */
 export class Migration20261127120010 extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`alter table "projects" add column "editor_key_seed" varchar(40) not null default replace(gen_random_uuid()::text, '-', '');`);
+    this.addSql(
+      `alter table "projects" add column "editor_key_seed" varchar(40) not null default replace(gen_random_uuid()::text, '-', '');`,
+    );
   }
 
   override async down(): Promise<void> {
     this.addSql(`alter table "projects" drop column "editor_key_seed";`);
   }
-
 }

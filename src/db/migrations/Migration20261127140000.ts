@@ -8,11 +8,12 @@ import { Migration } from '@mikro-orm/migrations';
  * move an older order. Lines sent before this have no time and count as older than any that has one.
  */
 export class Migration20261127140000 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter type "project_status" add value if not exists 'failed' after 'building';`);
     this.addSql(`alter table "projects" add column "build_problem" varchar(500) null;`);
-    this.addSql(`alter table "order_lines" add column "failure_reason" varchar(500) null, add column "printer_job_sent_at" timestamptz null;`);
+    this.addSql(
+      `alter table "order_lines" add column "failure_reason" varchar(500) null, add column "printer_job_sent_at" timestamptz null;`,
+    );
   }
 
   override async down(): Promise<void> {
@@ -21,5 +22,4 @@ export class Migration20261127140000 extends Migration {
     // PostgreSQL cannot drop an enum value: `failed` stays in the type, unused once no project has it.
     this.addSql(`update "projects" set "status" = 'building' where "status" = 'failed';`);
   }
-
 }

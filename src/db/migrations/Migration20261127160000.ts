@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * trace of the request or flow that caused it. Null when tracing is off and for deliveries recorded before.
  */
 export class Migration20261127160000 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(`alter table "webhook_deliveries" add column "traceparent" varchar(55) null;`);
   }
@@ -14,5 +13,4 @@ export class Migration20261127160000 extends Migration {
   override async down(): Promise<void> {
     this.addSql(`alter table "webhook_deliveries" drop column "traceparent";`);
   }
-
 }

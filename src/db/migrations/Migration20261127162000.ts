@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * a partial index keeps that read to the handful instead of a scan of the table.
  */
 export class Migration20261127162000 extends Migration {
-
   override async up(): Promise<void> {
     this.addSql(
       `create index if not exists "webhook_deliveries_pending_index" on "webhook_deliveries" ("env", "updated_at") ` +
@@ -17,5 +16,4 @@ export class Migration20261127162000 extends Migration {
   override async down(): Promise<void> {
     this.addSql(`drop index if exists "webhook_deliveries_pending_index";`);
   }
-
 }

@@ -11,5 +11,6 @@ export interface WebhookDeliveryInput {
 /** One webhook delivery's round: a signed POST, retried on its schedule. */
 export const WEBHOOK_DELIVERY_FLOW = defineFlow<WebhookDeliveryInput, { status: string; attempts: number }>({
   name: 'webhookDelivery',
-  workflowId: ({ deliveryId, round = 0 }) => (round === 0 ? `webhook:${deliveryId}` : `webhook:${deliveryId}:replay-${round}`),
+  workflowId: ({ deliveryId, round = 0 }) =>
+    round === 0 ? `webhook:${deliveryId}` : `webhook:${deliveryId}:replay-${round}`,
 });

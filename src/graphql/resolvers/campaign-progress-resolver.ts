@@ -26,7 +26,10 @@ async function campaignProgress(context: GraphqlContext, id: string): Promise<As
   }
 }
 
-async function* follow(events: AsyncIterableIterator<StatusEventMessage>, now: CampaignProgressReport): AsyncGenerator<CampaignProgressReport> {
+async function* follow(
+  events: AsyncIterableIterator<StatusEventMessage>,
+  now: CampaignProgressReport,
+): AsyncGenerator<CampaignProgressReport> {
   try {
     yield now;
     if (FINAL.includes(now.status)) return;
@@ -42,14 +45,23 @@ async function* follow(events: AsyncIterableIterator<StatusEventMessage>, now: C
 
 function reportOf(event: StatusEventMessage): CampaignProgressReport {
   const { reason, ...counts } = event.detail as unknown as CampaignCounts & { reason?: string };
-  return { campaignId: event.subjectId, status: event.status, reason: reason ?? null, counts, sequence: event.sequence, occurredAt: new Date(event.occurredAt) };
+  return {
+    campaignId: event.subjectId,
+    status: event.status,
+    reason: reason ?? null,
+    counts,
+    sequence: event.sequence,
+    occurredAt: new Date(event.occurredAt),
+  };
 }
 
 @Resolver()
 export class CampaignProgressResolver {
   @Subscription(() => CampaignProgress, {
-    description: "A campaign's status and counts now, then as they change (at most about twice a second), until it completes or fails",
-    subscribe: ({ args, context }: SubscribeResolverData<unknown, { id: string }, GraphqlContext>) => campaignProgress(context, args.id),
+    description:
+      "A campaign's status and counts now, then as they change (at most about twice a second), until it completes or fails",
+    subscribe: ({ args, context }: SubscribeResolverData<unknown, { id: string }, GraphqlContext>) =>
+      campaignProgress(context, args.id),
   })
   campaignProgress(@Root() report: CampaignProgressReport, @Arg('id', () => String) _id: string): CampaignProgress {
     return report;

@@ -16,7 +16,9 @@ import {
 /** Campaign state for the client's dashboards; the REST twin of startCampaign is /v2/campaign/auto-generate. */
 @Resolver(() => Campaign)
 export class CampaignResolver {
-  @Mutation(() => StartCampaignPayload, { description: 'Generate one project per row of a CSV (REST: /v2/campaign/auto-generate)' })
+  @Mutation(() => StartCampaignPayload, {
+    description: 'Generate one project per row of a CSV (REST: /v2/campaign/auto-generate)',
+  })
   async startCampaign(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('csvUrl', () => String) csvUrl: string,
@@ -38,7 +40,10 @@ export class CampaignResolver {
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<CampaignConnection> {
     const page = await services.campaigns.page(ctx, { first, after: after ?? undefined });
-    return { edges: page.items.map((node) => ({ node, cursor: page.from(node) })), pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor } };
+    return {
+      edges: page.items.map((node) => ({ node, cursor: page.from(node) })),
+      pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
+    };
   }
 
   @FieldResolver(() => CampaignCounts)
@@ -46,7 +51,9 @@ export class CampaignResolver {
     return services.campaigns.counts(ctx.em, campaign);
   }
 
-  @FieldResolver(() => CampaignRowConnection, { description: 'Rows in file order, each with its line, reference, project, state and reason' })
+  @FieldResolver(() => CampaignRowConnection, {
+    description: 'Rows in file order, each with its line, reference, project, state and reason',
+  })
   async rows(
     @Root() campaign: CampaignRecord,
     @Ctx() { ctx, services }: GraphqlContext,
@@ -54,17 +61,29 @@ export class CampaignResolver {
     @Arg('after', () => String, { nullable: true }) after?: string | null,
     @Arg('state', () => CampaignRowStateEnum, { nullable: true }) state?: string | null,
   ): Promise<CampaignRowConnection> {
-    const page = await services.campaigns.rows(ctx, campaign, { first, after: after ?? undefined, state: state ?? undefined });
+    const page = await services.campaigns.rows(ctx, campaign, {
+      first,
+      after: after ?? undefined,
+      state: state ?? undefined,
+    });
     return {
       edges: page.items.map((row) => ({
         cursor: page.from(row),
-        node: { line: row.line, reference: row.reference, projectId: row.projectId, state: row.state, reason: row.reason },
+        node: {
+          line: row.line,
+          reference: row.reference,
+          projectId: row.projectId,
+          state: row.state,
+          reason: row.reason,
+        },
       })),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
     };
   }
 
-  @FieldResolver(() => WebhookDeliveryConnection, { description: 'Webhook deliveries of this campaign, oldest first, with their attempts' })
+  @FieldResolver(() => WebhookDeliveryConnection, {
+    description: 'Webhook deliveries of this campaign, oldest first, with their attempts',
+  })
   async deliveries(
     @Root() campaign: CampaignRecord,
     @Ctx() { ctx, services }: GraphqlContext,

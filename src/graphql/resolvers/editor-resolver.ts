@@ -4,7 +4,15 @@ import type { GraphqlContext } from '../context';
 import { Photo, Project } from '../types/project';
 import { ProjectFormat, SlotRefInput } from '../types/editor';
 import { PrintWarning } from '../types/order';
-import { addPages, movePage, movePhoto, removePages, setCoverTexts, setPageLayout, swapPhotos } from '../../services/editor/book-edits';
+import {
+  addPages,
+  movePage,
+  movePhoto,
+  removePages,
+  setCoverTexts,
+  setPageLayout,
+  swapPhotos,
+} from '../../services/editor/book-edits';
 
 /** The editor's reads and edits of one project's book; every edit is saved at once. */
 @Resolver(() => Project)
@@ -29,7 +37,9 @@ export class EditorResolver {
     return services.editor.edit(ctx, projectId, (book) => swapPhotos(book, { ...a }, { ...b }));
   }
 
-  @Mutation(() => Project, { description: "Move a photo to a free slot of another page (a blank page becomes a one-photo page)" })
+  @Mutation(() => Project, {
+    description: 'Move a photo to a free slot of another page (a blank page becomes a one-photo page)',
+  })
   movePhoto(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('projectId', () => String) projectId: string,
@@ -39,7 +49,10 @@ export class EditorResolver {
     return services.editor.edit(ctx, projectId, (book) => movePhoto(book, { ...from }, toPage));
   }
 
-  @Mutation(() => Project, { description: 'Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has)' })
+  @Mutation(() => Project, {
+    description:
+      'Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has)',
+  })
   setPageLayout(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('projectId', () => String) projectId: string,
@@ -59,7 +72,9 @@ export class EditorResolver {
     return services.editor.edit(ctx, projectId, (book) => setCoverTexts(book, title, subtitle));
   }
 
-  @Mutation(() => Project, { description: "Insert two blank pages after page `after` (0: at the front), within the product's maximum" })
+  @Mutation(() => Project, {
+    description: "Insert two blank pages after page `after` (0: at the front), within the product's maximum",
+  })
   addPages(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('projectId', () => String) projectId: string,
@@ -82,8 +97,13 @@ export class EditorResolver {
     return services.editor.format(ctx, project);
   }
 
-  @FieldResolver(() => [PrintWarning], { description: 'Photos placed where they would print soft or pixelated, as the book is now' })
-  async printWarnings(@Root() project: { id: string }, @Ctx() { ctx, services, loaders }: GraphqlContext): Promise<PrintWarning[]> {
+  @FieldResolver(() => [PrintWarning], {
+    description: 'Photos placed where they would print soft or pixelated, as the book is now',
+  })
+  async printWarnings(
+    @Root() project: { id: string },
+    @Ctx() { ctx, services, loaders }: GraphqlContext,
+  ): Promise<PrintWarning[]> {
     const warnings = await services.editor.printWarnings(ctx, project, await loaders.bookByProject.load(project.id));
     return warnings.map((warning) => ({ ...warning, page: String(warning.page) }));
   }

@@ -3,7 +3,17 @@ import type { OrderRecord } from '../../services/orders/order-service';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { plainInput } from '../plain-input';
-import { ClientEventPage, EcommerceOrderStatus, Order, OrderActionAvailability, OrderConnection, OrderUserInput, PrintOrderInput, PrintOrderPayload, ShippingChoiceInput } from '../types/order';
+import {
+  ClientEventPage,
+  EcommerceOrderStatus,
+  Order,
+  OrderActionAvailability,
+  OrderConnection,
+  OrderUserInput,
+  PrintOrderInput,
+  PrintOrderPayload,
+  ShippingChoiceInput,
+} from '../types/order';
 import { availabilityOf } from '../../services/orders/order-actions';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 import type { EcommerceStatus } from '../../domain/order-status';
@@ -37,9 +47,16 @@ export class OrderResolver {
     @Arg('email', () => String, { nullable: true }) email?: string | null,
     @Arg('first', () => Int, { defaultValue: DEFAULT_ORDER_PAGE_SIZE }) first = DEFAULT_ORDER_PAGE_SIZE,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
-    @Arg('status', () => String, { nullable: true, description: 'Orders with a line in this order status' }) status?: string | null,
-    @Arg('createdAfter', () => String, { nullable: true, description: 'ISO 8601 date or date-time: created at or after' }) createdAfter?: string | null,
-    @Arg('createdBefore', () => String, { nullable: true, description: 'ISO 8601 date or date-time: created before' }) createdBefore?: string | null,
+    @Arg('status', () => String, { nullable: true, description: 'Orders with a line in this order status' }) status?:
+      | string
+      | null,
+    @Arg('createdAfter', () => String, {
+      nullable: true,
+      description: 'ISO 8601 date or date-time: created at or after',
+    })
+    createdAfter?: string | null,
+    @Arg('createdBefore', () => String, { nullable: true, description: 'ISO 8601 date or date-time: created before' })
+    createdBefore?: string | null,
     @Arg('orderId', () => String, { nullable: true, description: 'The order with this id (yours only)' })
     orderId?: string | null,
     @Arg('customer', () => String, {
@@ -65,26 +82,47 @@ export class OrderResolver {
   }
 
   @Mutation(() => Order, { description: 'The payment of an order placed with paymentPending arrived' })
-  async confirmPayment(@Ctx() { ctx, services }: GraphqlContext, @Arg('orderId', () => String) orderId: string): Promise<Order> {
+  async confirmPayment(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('orderId', () => String) orderId: string,
+  ): Promise<Order> {
     return orderView(await services.orders.confirmPayment(ctx, orderId), services.files);
   }
 
-  @Query(() => [OrderActionAvailability], { description: 'Each order action with whether it is available now and why not (REST: GET /v2/order/actions)' })
-  async orderActions(@Ctx() { ctx, services }: GraphqlContext, @Arg('orderId', () => String) orderId: string): Promise<OrderActionAvailability[]> {
+  @Query(() => [OrderActionAvailability], {
+    description: 'Each order action with whether it is available now and why not (REST: GET /v2/order/actions)',
+  })
+  async orderActions(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('orderId', () => String) orderId: string,
+  ): Promise<OrderActionAvailability[]> {
     return (await services.orders.actions(ctx, orderId)).actions;
   }
 
-  @Mutation(() => Order, { description: 'Cancel the order, or the listed projects of it, until the printer starts production (REST: POST /v2/order/cancel)' })
+  @Mutation(() => Order, {
+    description:
+      'Cancel the order, or the listed projects of it, until the printer starts production (REST: POST /v2/order/cancel)',
+  })
   async cancelOrder(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
-    @Arg('projectIds', () => [String], { nullable: true, description: 'Only these lines; the whole order when left out' }) projectIds?: string[] | null,
+    @Arg('projectIds', () => [String], {
+      nullable: true,
+      description: 'Only these lines; the whole order when left out',
+    })
+    projectIds?: string[] | null,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<Order> {
-    return orderView(await services.orders.cancel(ctx, { orderId, ...(projectIds ? { projectIds } : {}) }), services.files);
+    return orderView(
+      await services.orders.cancel(ctx, { orderId, ...(projectIds ? { projectIds } : {}) }),
+      services.files,
+    );
   }
 
-  @Mutation(() => Order, { description: 'Correct the recipient before the print job is sent, checked as printOrder checks it (REST: POST /v2/order/update-recipient)' })
+  @Mutation(() => Order, {
+    description:
+      'Correct the recipient before the print job is sent, checked as printOrder checks it (REST: POST /v2/order/update-recipient)',
+  })
   async updateOrderRecipient(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
@@ -94,36 +132,59 @@ export class OrderResolver {
     return orderView(await services.orders.updateRecipient(ctx, { orderId, user: plainInput(user) }), services.files);
   }
 
-  @Mutation(() => Order, { description: 'Change the shipping method before the print job is sent (REST: POST /v2/order/update-shipping)' })
+  @Mutation(() => Order, {
+    description: 'Change the shipping method before the print job is sent (REST: POST /v2/order/update-shipping)',
+  })
   async updateOrderShipping(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
     @Arg('shipping', () => ShippingChoiceInput) shipping: ShippingChoiceInput,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<Order> {
-    return orderView(await services.orders.updateShipping(ctx, { orderId, shipping: { method: shipping.method } }), services.files);
+    return orderView(
+      await services.orders.updateShipping(ctx, { orderId, shipping: { method: shipping.method } }),
+      services.files,
+    );
   }
 
-  @Query(() => ClientEventPage, { description: `This client's events, oldest first after the event \`after\` (REST: GET /v2/events). Types: ${WEBHOOK_EVENTS.join(', ')}` })
+  @Query(() => ClientEventPage, {
+    description: `This client's events, oldest first after the event \`after\` (REST: GET /v2/events). Types: ${WEBHOOK_EVENTS.join(', ')}`,
+  })
   async events(
     @Ctx() { ctx, services }: GraphqlContext,
-    @Arg('after', () => String, { nullable: true, description: 'The id of the last event you have' }) after?: string | null,
+    @Arg('after', () => String, { nullable: true, description: 'The id of the last event you have' }) after?:
+      | string
+      | null,
     @Arg('types', () => [String], { nullable: true }) types?: string[] | null,
     @Arg('orderId', () => String, { nullable: true }) orderId?: string | null,
     @Arg('first', () => Int, { nullable: true, description: 'At most 100' }) first?: number | null,
   ): Promise<ClientEventPage> {
-    const page = await services.webhooks.events(ctx, { after: after ?? undefined, types: types ?? undefined, orderId: orderId ?? undefined, limit: first ?? undefined, limitPath: 'first' });
-    return { events: page.data.map((e) => ({ ...e, occurredAt: new Date(e.occurredAt) })), cursor: page.cursor ?? null };
+    const page = await services.webhooks.events(ctx, {
+      after: after ?? undefined,
+      types: types ?? undefined,
+      orderId: orderId ?? undefined,
+      limit: first ?? undefined,
+      limitPath: 'first',
+    });
+    return {
+      events: page.data.map((e) => ({ ...e, occurredAt: new Date(e.occurredAt) })),
+      cursor: page.cursor ?? null,
+    };
   }
 
-  @Mutation(() => Order, { description: 'Cancel or refund an order, or one project of it (cancel: the same as cancelOrder)' })
+  @Mutation(() => Order, {
+    description: 'Cancel or refund an order, or one project of it (cancel: the same as cancelOrder)',
+  })
   async setOrderStatus(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
     @Arg('status', () => EcommerceOrderStatus) status: EcommerceStatus,
     @Arg('projectId', () => String, { nullable: true }) projectId?: string | null,
   ): Promise<Order> {
-    return orderView(await services.orders.setStatus(ctx, { orderId, status, projectId: projectId ?? undefined }), services.files);
+    return orderView(
+      await services.orders.setStatus(ctx, { orderId, status, projectId: projectId ?? undefined }),
+      services.files,
+    );
   }
 }
 
@@ -153,7 +214,11 @@ function orderView(order: OrderRecord, files: FileStore): Order {
       statusChangedAt: line.statusChangedAt,
       failureReason: line.status === 'failed processing' ? (line.failureReason ?? null) : null,
       tracking: line.trackingUrl,
-      parcels: line.parcels.map((p) => ({ carrier: p.carrier ?? null, trackingNumber: p.trackingNumber ?? null, trackingUrl: p.trackingUrl ?? null })),
+      parcels: line.parcels.map((p) => ({
+        carrier: p.carrier ?? null,
+        trackingNumber: p.trackingNumber ?? null,
+        trackingUrl: p.trackingUrl ?? null,
+      })),
       shippedAt: line.shippedAt ?? null,
       deliveredAt: line.deliveredAt ?? null,
       pageCount: line.pageCount,

@@ -24,7 +24,14 @@ import {
 import { effectiveStatus } from '../../services/projects/project-view';
 
 /** The fields of Project whose resolvers need only a ProjectStatusRow. */
-const STATUS_ROW_FIELDS: ReadonlySet<string> = new Set(['__typename', 'id', 'status', 'ordered', 'expiresAt', 'photos']);
+const STATUS_ROW_FIELDS: ReadonlySet<string> = new Set([
+  '__typename',
+  'id',
+  'status',
+  'ordered',
+  'expiresAt',
+  'photos',
+]);
 
 @Resolver(() => Project)
 export class ProjectResolver {
@@ -35,19 +42,25 @@ export class ProjectResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<ProjectRecord | ProjectStatusRow> {
     // A client polling the status asks for little: one lean row, as REST's status; anything more reads the joined record.
-    return selectsOnly(info, STATUS_ROW_FIELDS) ? services.projects.statusRow(ctx, id) : services.projects.find(ctx, id);
+    return selectsOnly(info, STATUS_ROW_FIELDS)
+      ? services.projects.statusRow(ctx, id)
+      : services.projects.find(ctx, id);
   }
 
   @Query(() => ProjectConnection, { description: "A user's projects, newest first (REST: project/list)" })
   async projects(
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('user', () => String, { description: 'The userId or the e-mail used at creation' }) user: string,
-    @Arg('first', () => Int, { defaultValue: MAX_PROJECT_PAGE_SIZE, description: `At most ${MAX_PROJECT_PAGE_SIZE}` }) first: number,
+    @Arg('first', () => Int, { defaultValue: MAX_PROJECT_PAGE_SIZE, description: `At most ${MAX_PROJECT_PAGE_SIZE}` })
+    first: number,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
   ): Promise<ProjectConnection> {
     const page = await services.projects.page(ctx, user, { cursor: after ?? undefined, cursorField: 'after', first });
     return {
-      edges: page.projects.map((node) => ({ node: node as unknown as Project, cursor: services.projects.cursorOf(node) })),
+      edges: page.projects.map((node) => ({
+        node: node as unknown as Project,
+        cursor: services.projects.cursorOf(node),
+      })),
       pageInfo: { hasNextPage: page.cursor !== undefined, endCursor: page.cursor ?? null },
     };
   }
@@ -58,7 +71,10 @@ export class ProjectResolver {
     @Arg('input', () => GenerateProjectInput) input: GenerateProjectInput,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<GenerateProjectPayload> {
-    const { url, project } = await services.projects.generate(ctx, { ...input, photos: input.photos?.map((p) => ({ ...p })) });
+    const { url, project } = await services.projects.generate(ctx, {
+      ...input,
+      photos: input.photos?.map((p) => ({ ...p })),
+    });
     return { url, project: project as unknown as Project };
   }
 
@@ -116,7 +132,12 @@ export class ProjectResolver {
 
   @FieldResolver(() => ProjectProduct)
   product(@Root() project: ProjectRecord): ProjectProduct {
-    return { psp: project.psp, sku: project.sku, marketId: project.market.marketId, marketIdAlt: project.market.marketIdAlt };
+    return {
+      psp: project.psp,
+      sku: project.sku,
+      marketId: project.market.marketId,
+      marketIdAlt: project.market.marketIdAlt,
+    };
   }
 
   @FieldResolver(() => String, { description: 'The project in the editor' })

@@ -21,13 +21,21 @@ export class ProjectStatusResolver {
     description:
       "Status changes of one project, or of all a user's projects, as they commit. With projectId and afterSequence it first replays the project's events after that sequence",
     subscribe: ({ args, context }: SubscribeResolverData<unknown, Args, GraphqlContext>) => {
-      if (!args.projectId === !args.user) throw ValidationError.field('projectId', 'give exactly one of projectId and user');
-      if (args.projectId) return subscribeSubjectEvents(context, { subjectType: PROJECT_SUBJECT, subjectId: args.projectId }, args.afterSequence);
+      if (!args.projectId === !args.user)
+        throw ValidationError.field('projectId', 'give exactly one of projectId and user');
+      if (args.projectId)
+        return subscribeSubjectEvents(
+          context,
+          { subjectType: PROJECT_SUBJECT, subjectId: args.projectId },
+          args.afterSequence,
+        );
       refuseResumeOfSeveralSubjects(args.afterSequence, 'projectId');
       const user = args.user ? userKeyOf(args.user, 'user') : undefined;
       return subscribeTenantEvents(
         context,
-        (event) => event.subjectType === PROJECT_SUBJECT && (args.projectId ? event.subjectId === args.projectId : event.detail.user === user),
+        (event) =>
+          event.subjectType === PROJECT_SUBJECT &&
+          (args.projectId ? event.subjectId === args.projectId : event.detail.user === user),
       );
     },
   })
@@ -35,7 +43,10 @@ export class ProjectStatusResolver {
     @Root() event: StatusEventMessage,
     @Arg('projectId', () => String, { nullable: true }) _projectId?: string | null,
     @Arg('user', () => String, { nullable: true }) _user?: string | null,
-    @Arg('afterSequence', () => Int, { nullable: true, description: 'The last sequence the subscriber received: later events are replayed first' })
+    @Arg('afterSequence', () => Int, {
+      nullable: true,
+      description: 'The last sequence the subscriber received: later events are replayed first',
+    })
     _afterSequence?: number | null,
   ): ProjectStatusEvent {
     return {

@@ -19,12 +19,18 @@ export class StatusEventResolver {
       'Every committed status change of this client and environment, optionally of one subject. With subjectType, subjectId and afterSequence it first replays the events after that sequence, then goes on live',
     subscribe: ({ args, context }: SubscribeResolverData<unknown, StatusEventArgs, GraphqlContext>) => {
       if (args.subjectType && args.subjectId) {
-        return subscribeSubjectEvents(context, { subjectType: args.subjectType, subjectId: args.subjectId }, args.afterSequence);
+        return subscribeSubjectEvents(
+          context,
+          { subjectType: args.subjectType, subjectId: args.subjectId },
+          args.afterSequence,
+        );
       }
       refuseResumeOfSeveralSubjects(args.afterSequence, 'subjectType and subjectId');
       return subscribeTenantEvents(
         context,
-        (event) => (!args.subjectType || event.subjectType === args.subjectType) && (!args.subjectId || event.subjectId === args.subjectId),
+        (event) =>
+          (!args.subjectType || event.subjectType === args.subjectType) &&
+          (!args.subjectId || event.subjectId === args.subjectId),
       );
     },
   })
@@ -32,7 +38,10 @@ export class StatusEventResolver {
     @Root() event: StatusEventMessage,
     @Arg('subjectType', () => String, { nullable: true }) _subjectType?: string | null,
     @Arg('subjectId', () => String, { nullable: true }) _subjectId?: string | null,
-    @Arg('afterSequence', () => Int, { nullable: true, description: 'The last sequence the subscriber received: later events are replayed first' })
+    @Arg('afterSequence', () => Int, {
+      nullable: true,
+      description: 'The last sequence the subscriber received: later events are replayed first',
+    })
     _afterSequence?: number | null,
   ): StatusEvent {
     return { ...event, occurredAt: new Date(event.occurredAt) };

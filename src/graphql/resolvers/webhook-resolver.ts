@@ -8,34 +8,54 @@ import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 /** The caller's own webhook: where campaign notifications go, and the secret that signs them. */
 @Resolver()
 export class WebhookResolver {
-  @Query(() => Webhook, { nullable: true, description: "This client's webhook in this environment; null when none is set" })
+  @Query(() => Webhook, {
+    nullable: true,
+    description: "This client's webhook in this environment; null when none is set",
+  })
   async webhook(@Ctx() { ctx, services }: GraphqlContext): Promise<Webhook | null> {
     const endpoint = await services.webhooks.show(ctx);
     return endpoint ? { url: endpoint.url, updatedAt: endpoint.updatedAt, eventTypes: eventTypesOf(endpoint) } : null;
   }
 
-  @Mutation(() => [String], { description: `Choose the event types the webhook receives; null for every type (the default). Types: ${WEBHOOK_EVENTS.join(', ')}` })
-  setWebhookEventTypes(@Ctx() { ctx, services }: GraphqlContext, @Arg('types', () => [String], { nullable: true }) types?: string[] | null): Promise<string[]> {
+  @Mutation(() => [String], {
+    description: `Choose the event types the webhook receives; null for every type (the default). Types: ${WEBHOOK_EVENTS.join(', ')}`,
+  })
+  setWebhookEventTypes(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('types', () => [String], { nullable: true }) types?: string[] | null,
+  ): Promise<string[]> {
     return services.webhooks.setEventTypes(ctx, types ?? null);
   }
 
-  @Mutation(() => WebhookDelivery, { description: 'Send a webhook.test event to the webhook through the usual signed, retried, logged path' })
+  @Mutation(() => WebhookDelivery, {
+    description: 'Send a webhook.test event to the webhook through the usual signed, retried, logged path',
+  })
   async sendTestWebhook(@Ctx() { ctx, services }: GraphqlContext): Promise<WebhookDelivery> {
     return webhookDeliveryViewOf(await services.webhooks.sendTest(ctx));
   }
 
-  @Mutation(() => IssuedWebhook, { description: 'Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once' })
-  setWebhook(@Ctx() { ctx, services, receivedAt }: GraphqlContext, @Arg('url', () => String) url: string): Promise<IssuedWebhook> {
+  @Mutation(() => IssuedWebhook, {
+    description: 'Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once',
+  })
+  setWebhook(
+    @Ctx() { ctx, services, receivedAt }: GraphqlContext,
+    @Arg('url', () => String) url: string,
+  ): Promise<IssuedWebhook> {
     return services.webhooks.set(ctx, url, new Date(receivedAt));
   }
 
-  @Mutation(() => IssuedWebhook, { description: 'Replace the signing secret; the new one is shown once and signs every later attempt' })
+  @Mutation(() => IssuedWebhook, {
+    description: 'Replace the signing secret; the new one is shown once and signs every later attempt',
+  })
   rotateWebhookSecret(@Ctx() { ctx, services }: GraphqlContext): Promise<IssuedWebhook> {
     return services.webhooks.rotateSecret(ctx);
   }
 
   @Query(() => WebhookDelivery, { description: 'One webhook delivery with its attempts' })
-  async webhookDelivery(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<WebhookDelivery> {
+  async webhookDelivery(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('id', () => String) id: string,
+  ): Promise<WebhookDelivery> {
     return webhookDeliveryViewOf(await services.webhooks.delivery(ctx, id));
   }
 
@@ -54,8 +74,13 @@ export class WebhookResolver {
     };
   }
 
-  @Mutation(() => WebhookDelivery, { description: 'Send a failed delivery again: same event and webhook-id, new attempts' })
-  async replayWebhook(@Ctx() { ctx, services }: GraphqlContext, @Arg('deliveryId', () => String) deliveryId: string): Promise<WebhookDelivery> {
+  @Mutation(() => WebhookDelivery, {
+    description: 'Send a failed delivery again: same event and webhook-id, new attempts',
+  })
+  async replayWebhook(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('deliveryId', () => String) deliveryId: string,
+  ): Promise<WebhookDelivery> {
     return webhookDeliveryViewOf(await services.webhooks.replay(ctx, deliveryId));
   }
 }

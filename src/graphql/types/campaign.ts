@@ -5,10 +5,14 @@ import { WEBHOOK_DELIVERY_STATUSES } from '../../domain/webhook-delivery-status'
 import { PageInfo } from './project';
 
 /** GraphQL enums from the domain's lists: a state added there appears here. */
-const enumOf = <T extends string>(values: readonly T[]) => Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
+const enumOf = <T extends string>(values: readonly T[]) =>
+  Object.fromEntries(values.map((v) => [v, v])) as { [K in T]: K };
 
 const CampaignStatusEnum = enumOf(CAMPAIGN_STATUSES);
-registerEnumType(CampaignStatusEnum, { name: 'CampaignStatus', description: 'importing -> generating -> notifying -> completed, or importing -> failed' });
+registerEnumType(CampaignStatusEnum, {
+  name: 'CampaignStatus',
+  description: 'importing -> generating -> notifying -> completed, or importing -> failed',
+});
 export const CampaignRowStateEnum = enumOf(CAMPAIGN_ROW_STATES);
 registerEnumType(CampaignRowStateEnum, { name: 'CampaignRowState', description: 'What became of one CSV row' });
 const WebhookDeliveryStatusEnum = enumOf(WEBHOOK_DELIVERY_STATUSES);
@@ -19,9 +23,11 @@ export class CampaignCounts {
   @Field(() => Int, { description: 'Data rows in the file (the header not counted)' }) rows!: number;
   @Field(() => Int, { description: 'Rows whose project exists' }) generated!: number;
   @Field(() => Int, { description: "Rows whose project was announced to the shop's webhook" }) notified!: number;
-  @Field(() => Int, { description: 'Rows refused (invalid) plus rows whose project or delivery failed' }) failed!: number;
+  @Field(() => Int, { description: 'Rows refused (invalid) plus rows whose project or delivery failed' })
+  failed!: number;
   @Field(() => Int, { description: 'Rows refused, each with its line and reason' }) invalid!: number;
-  @Field(() => Int, { description: 'Rows whose reference already had a project (not generated or notified again)' }) duplicate!: number;
+  @Field(() => Int, { description: 'Rows whose reference already had a project (not generated or notified again)' })
+  duplicate!: number;
 }
 
 @ObjectType({ description: 'One row of the CSV and what became of it' })
@@ -30,7 +36,9 @@ export class CampaignRow {
   @Field(() => String, { nullable: true }) reference?: string | null;
   @Field(() => String, { nullable: true }) projectId?: string | null;
   @Field(() => CampaignRowStateEnum) state!: string;
-  @Field(() => String, { nullable: true, description: 'Why the row is invalid, duplicate or failed' }) reason?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why the row is invalid, duplicate or failed' }) reason?:
+    | string
+    | null;
 }
 
 @ObjectType()
@@ -48,7 +56,9 @@ export class CampaignRowConnection {
 @ObjectType({ description: 'One HTTP request of a webhook delivery' })
 export class WebhookAttempt {
   @Field(() => GraphQLDateTimeISO) attemptedAt!: Date;
-  @Field(() => Int, { nullable: true, description: "The receiver's HTTP status; null when none came" }) statusCode?: number | null;
+  @Field(() => Int, { nullable: true, description: "The receiver's HTTP status; null when none came" }) statusCode?:
+    | number
+    | null;
   @Field(() => Int) latencyMs!: number;
   @Field(() => String, { nullable: true }) error?: string | null;
 }
@@ -56,7 +66,8 @@ export class WebhookAttempt {
 @ObjectType({ description: 'One event sent to one URL, signed (Standard Webhooks), with every attempt' })
 export class WebhookDelivery {
   @Field(() => ID) id!: string;
-  @Field(() => String, { description: 'The webhook-id header: the same for every attempt and replay' }) webhookId!: string;
+  @Field(() => String, { description: 'The webhook-id header: the same for every attempt and replay' })
+  webhookId!: string;
   @Field(() => String) event!: string;
   @Field(() => String) url!: string;
   @Field(() => String) reference!: string;
@@ -84,7 +95,9 @@ export class Campaign {
   @Field(() => ID) id!: string;
   @Field(() => String) csvUrl!: string;
   @Field(() => CampaignStatusEnum) status!: string;
-  @Field(() => String, { nullable: true, description: 'Why the campaign failed (its file, never a row)' }) reason?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why the campaign failed (its file, never a row)' }) reason?:
+    | string
+    | null;
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
   @Field(() => GraphQLDateTimeISO) updatedAt!: Date;
   @Field(() => GraphQLDateTimeISO, { nullable: true }) finishedAt?: Date | null;
@@ -121,12 +134,17 @@ export class CampaignProgress {
 @ObjectType({ description: "Where this client's campaign notifications go in this environment" })
 export class Webhook {
   @Field(() => String) url!: string;
-  @Field(() => [String], { description: 'The event types sent to it (every type unless it chose some)' }) eventTypes!: string[];
+  @Field(() => [String], { description: 'The event types sent to it (every type unless it chose some)' })
+  eventTypes!: string[];
   @Field(() => GraphQLDateTimeISO) updatedAt!: Date;
 }
 
 @ObjectType()
 export class IssuedWebhook {
   @Field(() => String) url!: string;
-  @Field(() => String, { nullable: true, description: 'The whsec_ signing secret: shown only when issued (first set, or rotation)' }) secret?: string | null;
+  @Field(() => String, {
+    nullable: true,
+    description: 'The whsec_ signing secret: shown only when issued (first set, or rotation)',
+  })
+  secret?: string | null;
 }

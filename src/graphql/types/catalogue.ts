@@ -43,7 +43,8 @@ export class CarouselSlide {
 @ObjectType({ description: 'A category (first) or a variation such as the size of a product' })
 export class Attribute {
   @Field(() => Int, { nullable: true, description: 'Category entries only' }) categoryId?: number;
-  @Field(() => String, { description: '`category` for categories, otherwise the variation type (size...)' }) type!: string;
+  @Field(() => String, { description: '`category` for categories, otherwise the variation type (size...)' })
+  type!: string;
   @Field(() => String) name!: string;
   @Field(() => String) subtitle!: string;
   @Field(() => [CarouselSlide], { nullable: true }) carousel?: CarouselSlide[];
@@ -84,10 +85,15 @@ export class PageFormat {
 
 @ObjectType({ description: 'Binding and the cover geometry it needs (docs/print-production.md)' })
 export class Production {
-  @Field(() => String, { description: 'hardcover (case-wrap), softcover (perfect-bound) or layflat (case-wrap, mounted leaves)' }) binding!: string;
+  @Field(() => String, {
+    description: 'hardcover (case-wrap), softcover (perfect-bound) or layflat (case-wrap, mounted leaves)',
+  })
+  binding!: string;
   @Field(() => Float, { description: 'Thickness of one leaf (two pages), mm' }) leafThicknessMm!: number;
-  @Field(() => Float, { description: 'Greyboard (case-wrap) or cover card (softcover) on each side of the block, mm' }) boardThicknessMm!: number;
-  @Field(() => Float, { description: 'Sheet turned in over the boards on every side, mm (0: softcover)' }) wrapMm!: number;
+  @Field(() => Float, { description: 'Greyboard (case-wrap) or cover card (softcover) on each side of the block, mm' })
+  boardThicknessMm!: number;
+  @Field(() => Float, { description: 'Sheet turned in over the boards on every side, mm (0: softcover)' })
+  wrapMm!: number;
   @Field(() => Float, { description: 'Hinge between each board and the spine, mm (0: softcover)' }) hingeMm!: number;
   @Field(() => Int, { description: 'Fewer pages than this: the spine is left blank' }) spineTextMinPages!: number;
 }

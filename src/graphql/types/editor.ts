@@ -1,6 +1,8 @@
 import { Field, Float, InputType, Int, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: "The product's page: its trim size (the editor draws pages at this aspect ratio) and page bounds" })
+@ObjectType({
+  description: "The product's page: its trim size (the editor draws pages at this aspect ratio) and page bounds",
+})
 export class ProjectFormat {
   @Field(() => Float) widthMm!: number;
   @Field(() => Float) heightMm!: number;

@@ -10,7 +10,10 @@ const COPIES = `copies, 1 to ${MAX_COPIES}`;
 const AMOUNT = `0 to ${MAX_MONEY}, in the currency's major units`;
 
 export const EcommerceOrderStatus = enumOf(ECOMMERCE_STATUSES);
-registerEnumType(EcommerceOrderStatus, { name: 'EcommerceOrderStatus', description: 'Statuses the eCommerce side may set' });
+registerEnumType(EcommerceOrderStatus, {
+  name: 'EcommerceOrderStatus',
+  description: 'Statuses the eCommerce side may set',
+});
 
 @ObjectType()
 export class OrderAddress {
@@ -35,13 +38,26 @@ export class PrintWarning {
 
 @ObjectType({ description: "Signed URLs of a line's print files, valid until expiresAt; ask again for fresh ones" })
 export class PrintFiles {
-  @Field(() => String, { nullable: true, description: 'cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page; null for a line rendered before cover sheets' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page; null for a line rendered before cover sheets',
+  })
   coverPdfUrl?: string | null;
-  @Field(() => String, { nullable: true, description: 'A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints; null with coverPdfUrl' })
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints; null with coverPdfUrl',
+  })
   coverPreviewUrl?: string | null;
   @Field(() => String, { description: "interior.pdf: the book's interior pages" }) interiorPdfUrl!: string;
-  @Field(() => String, { deprecationReason: 'Use interiorPdfUrl and coverPdfUrl', description: 'The same as interiorPdfUrl' }) pdfUrl!: string;
-  @Field(() => String, { description: 'The job manifest (JSON) naming both PDFs with their sizes and SHA-256' }) manifestUrl!: string;
+  @Field(() => String, {
+    deprecationReason: 'Use interiorPdfUrl and coverPdfUrl',
+    description: 'The same as interiorPdfUrl',
+  })
+  pdfUrl!: string;
+  @Field(() => String, { description: 'The job manifest (JSON) naming both PDFs with their sizes and SHA-256' })
+  manifestUrl!: string;
   @Field(() => Int, { description: 'Pages printed: the cover plus the interior pages' }) pages!: number;
   @Field(() => Int, { description: 'Unix seconds after which the URLs are refused' }) expiresAt!: number;
 }
@@ -57,7 +73,9 @@ export class Parcel {
 export class OrderActionAvailability {
   @Field(() => String, { description: 'cancel, update-recipient or update-shipping' }) action!: string;
   @Field(() => Boolean) available!: boolean;
-  @Field(() => String, { nullable: true, description: 'Why not, naming the line and its status' }) reason?: string | null;
+  @Field(() => String, { nullable: true, description: 'Why not, naming the line and its status' }) reason?:
+    | string
+    | null;
 }
 
 @ObjectType({ description: 'One project of an order and its fulfilment' })
@@ -71,7 +89,10 @@ export class OrderLine {
   @Field(() => String, { description: `One of the ${ORDER_STATUSES.length} order statuses` }) status!: string;
   @Field(() => String) displayStatus!: string;
   @Field(() => GraphQLDateTimeISO) statusChangedAt!: Date;
-  @Field(() => String, { nullable: true, description: 'While `failed processing` because production gave up (not the printer): why; an operator retries it' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'While `failed processing` because production gave up (not the printer): why; an operator retries it',
+  })
   failureReason?: string | null;
   @Field(() => String, { nullable: true, description: "The first parcel's tracking URL" }) tracking?: string | null;
   @Field(() => [Parcel], { description: 'Carrier, tracking number and URL per parcel' }) parcels!: Parcel[];
@@ -79,7 +100,11 @@ export class OrderLine {
   @Field(() => GraphQLDateTimeISO, { nullable: true }) deliveredAt?: Date | null;
   @Field(() => Int, { nullable: true }) pageCount?: number | null;
   @Field(() => [PrintWarning]) warnings!: PrintWarning[];
-  @Field(() => PrintFiles, { nullable: true, description: 'The print files once rendered (sandbox and live); null before' }) printFiles?: PrintFiles | null;
+  @Field(() => PrintFiles, {
+    nullable: true,
+    description: 'The print files once rendered (sandbox and live); null before',
+  })
+  printFiles?: PrintFiles | null;
 }
 
 @ObjectType({ description: 'Something the service decided for the order, e.g. UNKNOWN_SHIPPING_METHOD' })
@@ -95,10 +120,17 @@ export class Order {
   @Field(() => String) currency!: string;
   @Field(() => Float) subTotal!: number;
   @Field(() => Float) shippingCost!: number;
-  @Field(() => String, { nullable: true, description: 'payment.shipping.method as sent' }) shippingMethod?: string | null;
-  @Field(() => String, { nullable: true, description: "the code of the market's shipping level the order ships with; null where the market has none" })
+  @Field(() => String, { nullable: true, description: 'payment.shipping.method as sent' }) shippingMethod?:
+    | string
+    | null;
+  @Field(() => String, {
+    nullable: true,
+    description: "the code of the market's shipping level the order ships with; null where the market has none",
+  })
   shippingLevel?: string | null;
-  @Field(() => String, { nullable: true, description: 'the quote the order was checked against' }) quoteId?: string | null;
+  @Field(() => String, { nullable: true, description: 'the quote the order was checked against' }) quoteId?:
+    | string
+    | null;
   @Field(() => [OrderWarning]) warnings!: OrderWarning[];
   @Field(() => String, { nullable: true }) couponCode?: string | null;
   @Field(() => Float) couponValue!: number;
@@ -108,7 +140,8 @@ export class Order {
   @Field(() => String, { nullable: true }) lastName?: string | null;
   @Field(() => String, { nullable: true }) telephone?: string | null;
   @Field(() => OrderAddress) shippingAddress!: OrderAddress;
-  @Field(() => [OrderActionAvailability], { description: 'The actions and whether each is available now' }) actions!: OrderActionAvailability[];
+  @Field(() => [OrderActionAvailability], { description: 'The actions and whether each is available now' })
+  actions!: OrderActionAvailability[];
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
   @Field(() => [OrderLine]) lines!: OrderLine[];
 }
@@ -198,8 +231,15 @@ export class PrintOrderInput {
   @Field(() => [PrintProjectInput]) projects!: PrintProjectInput[];
   @Field(() => PaymentInput) payment!: PaymentInput;
   @Field(() => OrderUserInput) user!: OrderUserInput;
-  @Field(() => String, { nullable: true, description: 'a quote the order must match (QUOTE_MISMATCH, QUOTE_EXPIRED); replaces the totals check' }) quoteId?: string;
-  @Field(() => Boolean, { nullable: true, description: 'Placed before payment: lines wait for confirmPayment (waiting, expiring, last call, then abandoned)' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'a quote the order must match (QUOTE_MISMATCH, QUOTE_EXPIRED); replaces the totals check',
+  })
+  quoteId?: string;
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Placed before payment: lines wait for confirmPayment (waiting, expiring, last call, then abandoned)',
+  })
   paymentPending?: boolean;
 }
 
@@ -223,12 +263,16 @@ export class ClientEvent {
   @Field(() => String, { description: 'evt_…: stable; the webhook-id of its deliveries' }) id!: string;
   @Field(() => String) type!: string;
   @Field(() => GraphQLDateTimeISO) occurredAt!: Date;
-  @Field(() => Int, { nullable: true, description: "The order line's status-event sequence (line events)" }) sequence?: number | null;
+  @Field(() => Int, { nullable: true, description: "The order line's status-event sequence (line events)" }) sequence?:
+    | number
+    | null;
   @Field(() => GraphQLJSONObject) data!: Record<string, unknown>;
 }
 
 @ObjectType()
 export class ClientEventPage {
   @Field(() => [ClientEvent]) events!: ClientEvent[];
-  @Field(() => String, { nullable: true, description: 'Present while more events follow: pass it as after' }) cursor?: string | null;
+  @Field(() => String, { nullable: true, description: 'Present while more events follow: pass it as after' }) cursor?:
+    | string
+    | null;
 }

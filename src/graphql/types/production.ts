@@ -1,6 +1,9 @@
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: "A box on the cover sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in)" })
+@ObjectType({
+  description:
+    "A box on the cover sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in)",
+})
 export class SheetBox {
   @Field(() => Float) xMm!: number;
   @Field(() => Float) yMm!: number;
@@ -12,7 +15,10 @@ export class SheetBox {
   @Field(() => Float) heightPt!: number;
 }
 
-@ObjectType({ description: 'The cover sheet a book of a product and page count prints on (cover.pdf), REST: GET /v2/product/cover-dimensions' })
+@ObjectType({
+  description:
+    'The cover sheet a book of a product and page count prints on (cover.pdf), REST: GET /v2/product/cover-dimensions',
+})
 export class CoverDimensions {
   @Field(() => String) sku!: string;
   @Field(() => String, { description: 'hardcover, softcover or layflat' }) binding!: string;
@@ -25,7 +31,8 @@ export class CoverDimensions {
   @Field(() => Float) bleedMm!: number;
   @Field(() => Float, { description: 'Turned in over the boards on every side; 0 for a softcover' }) wrapMm!: number;
   @Field(() => Float, { description: 'Between each board and the spine; 0 for a softcover' }) hingeMm!: number;
-  @Field(() => Boolean, { description: 'Whether the spine carries text; a thinner spine is left blank' }) spineText!: boolean;
+  @Field(() => Boolean, { description: 'Whether the spine carries text; a thinner spine is left blank' })
+  spineText!: boolean;
   @Field(() => SheetBox, { description: 'The sheet as cut (the PDF TrimBox)' }) trim!: SheetBox;
   @Field(() => SheetBox) back!: SheetBox;
   @Field(() => SheetBox) spine!: SheetBox;
@@ -34,16 +41,26 @@ export class CoverDimensions {
 
 @ObjectType({ description: 'One problem the preflight found in a book' })
 export class PreflightProblem {
-  @Field(() => String, { description: 'PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT' })
+  @Field(() => String, {
+    description:
+      'PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT',
+  })
   code!: string;
-  @Field(() => String, { description: 'blocking: printing refuses the project (NOT_PRINTABLE); warning: it prints, but may disappoint' }) severity!: string;
-  @Field(() => Int, { nullable: true, description: 'Interior page, from 1; 0 is the cover; null: the whole book' }) page?: number | null;
-  @Field(() => Int, { nullable: true, description: 'Photo slot on the page, from 0 in reading order' }) slot?: number | null;
+  @Field(() => String, {
+    description: 'blocking: printing refuses the project (NOT_PRINTABLE); warning: it prints, but may disappoint',
+  })
+  severity!: string;
+  @Field(() => Int, { nullable: true, description: 'Interior page, from 1; 0 is the cover; null: the whole book' })
+  page?: number | null;
+  @Field(() => Int, { nullable: true, description: 'Photo slot on the page, from 0 in reading order' }) slot?:
+    | number
+    | null;
   @Field(() => String) message!: string;
 }
 
 @ObjectType({ description: "Whether the project's book can be printed as it is now (REST: GET /v2/project/preflight)" })
 export class Preflight {
-  @Field(() => Boolean, { description: 'No blocking problem: printing accepts the project as it is now' }) printable!: boolean;
+  @Field(() => Boolean, { description: 'No blocking problem: printing accepts the project as it is now' })
+  printable!: boolean;
   @Field(() => [PreflightProblem]) problems!: PreflightProblem[];
 }

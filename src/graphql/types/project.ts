@@ -27,17 +27,24 @@ export class ProjectProduct {
 
 @ObjectType({ description: 'Why a photo could not be used' })
 export class PhotoProblem {
-  @Field(() => String, { description: 'DOWNLOAD_FAILED, DOWNLOAD_TIME_LIMIT, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ...' }) code!: string;
+  @Field(() => String, {
+    description: 'DOWNLOAD_FAILED, DOWNLOAD_TIME_LIMIT, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, ...',
+  })
+  code!: string;
   @Field(() => String) message!: string;
 }
 
 @ObjectType()
 export class Photo {
   @Field(() => ID) id!: string;
-  @Field(() => String, { nullable: true, description: 'The id the client gave with the URL' }) clientPhotoId?: string | null;
-  @Field(() => String, { nullable: true, description: 'Template asset this photo fills (from custom), if any' }) assetId?: string | null;
+  @Field(() => String, { nullable: true, description: 'The id the client gave with the URL' }) clientPhotoId?:
+    | string
+    | null;
+  @Field(() => String, { nullable: true, description: 'Template asset this photo fills (from custom), if any' })
+  assetId?: string | null;
   @Field(() => String) url!: string;
-  @Field(() => String, { description: `${PHOTO_STATUSES.slice(0, -1).join(', ')} or ${PHOTO_STATUSES.at(-1)}` }) status!: string;
+  @Field(() => String, { description: `${PHOTO_STATUSES.slice(0, -1).join(', ')} or ${PHOTO_STATUSES.at(-1)}` })
+  status!: string;
   @Field(() => PhotoProblem, { nullable: true }) problem?: PhotoProblem | null;
   @Field(() => Int, { nullable: true }) width?: number | null;
   @Field(() => Int, { nullable: true }) height?: number | null;
@@ -119,8 +126,12 @@ export class GenerateProjectInput {
   @Field(() => GraphQLJSONObject, { nullable: true }) metadata?: Record<string, unknown>;
   @Field(() => LayoutTypeEnum, { nullable: true }) layoutType?: LayoutType;
   @Field(() => Boolean, { nullable: true }) eCommercePlugin?: boolean;
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Template asset values by id' }) custom?: Record<string, unknown>;
-  @Field(() => String, { nullable: true, description: 'URL told (signed) when the project is editable' }) callback?: string;
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Template asset values by id' }) custom?: Record<
+    string,
+    unknown
+  >;
+  @Field(() => String, { nullable: true, description: 'URL told (signed) when the project is editable' })
+  callback?: string;
 }
 
 @ObjectType()

@@ -6,7 +6,11 @@ import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY } from '../../domain/limits';
 export class QuoteLineInput {
   @Field(() => String, { nullable: true }) projectId?: string;
   @Field(() => String, { nullable: true, description: 'a sku or renderOptions.productId' }) sku?: string;
-  @Field(() => Int, { nullable: true, description: `interior pages, with sku: even, 2 to ${MAX_BOOK_PAGES} and within the product's min.pages…max.pages` }) pageCount?: number;
+  @Field(() => Int, {
+    nullable: true,
+    description: `interior pages, with sku: even, 2 to ${MAX_BOOK_PAGES} and within the product's min.pages…max.pages`,
+  })
+  pageCount?: number;
   @Field(() => Int, { description: `copies, 1 to ${MAX_COPIES}` }) quantity!: number;
 }
 
@@ -20,7 +24,8 @@ export class QuoteCouponInput {
 export class QuoteInput {
   @Field(() => String, { description: 'an integer market id or an alternative id' }) marketId!: string;
   @Field(() => String, { description: 'the destination country, ISO 3166-1 alpha-2' }) countryIso2!: string;
-  @Field(() => String, { nullable: true, description: "a level's code or name; default: the market's default level" }) shippingLevel?: string;
+  @Field(() => String, { nullable: true, description: "a level's code or name; default: the market's default level" })
+  shippingLevel?: string;
   @Field(() => QuoteCouponInput, { nullable: true }) coupon?: QuoteCouponInput;
   @Field(() => String, { nullable: true, description: 'for level names; default en' }) language?: string;
   @Field(() => [QuoteLineInput]) lines!: QuoteLineInput[];

@@ -7,6 +7,9 @@ export class StatusEvent {
   @Field(() => String) subjectId!: string;
   @Field(() => String) status!: string;
   @Field(() => Int, { description: '1, 2, 3... per subject, in commit order' }) sequence!: number;
-  @Field(() => GraphQLJSONObject, { description: 'Extra facts of the change, such as a tracking URL' }) detail!: Record<string, unknown>;
+  @Field(() => GraphQLJSONObject, { description: 'Extra facts of the change, such as a tracking URL' }) detail!: Record<
+    string,
+    unknown
+  >;
   @Field(() => GraphQLDateTimeISO) occurredAt!: Date;
 }

@@ -8,7 +8,9 @@ import { getMarketSchema, listProductSchema, orderHistorySchema } from './schema
 
 /** The env + key of a body, whatever its shape. */
 function credentialsOf(body: unknown): { env?: unknown; key?: unknown } {
-  return typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as { env?: unknown; key?: unknown }) : {};
+  return typeof body === 'object' && body !== null && !Array.isArray(body)
+    ? (body as { env?: unknown; key?: unknown })
+    : {};
 }
 
 /** The eCommerce family (docs/api.md, eCommerce): `env` + `key` in the JSON body authenticate each call. */
@@ -19,12 +21,19 @@ export const ecommerceRoutes: FastifyPluginAsyncTypebox<{ services: AppServices 
   // validation answers it 400 naming the field (every route's body schema includes the credentials).
   app.addHook('preValidation', async (request) => {
     const { env, key } = credentialsOf(request.body);
-    if (isEnvironment(env) && typeof key === 'string' && key) request.tenant = await services.authenticator.fromApiKey(env, key, request.ip);
+    if (isEnvironment(env) && typeof key === 'string' && key)
+      request.tenant = await services.authenticator.fromApiKey(env, key, request.ip);
   });
 
   app.post('/api/v2/product/list-product.php', { schema: listProductSchema }, async (request) => {
     const { language, v, schema, marketId, printType } = request.body;
-    return services.catalogue.list(contextOf(request, services.em), { language: languageOf(language), v, schema, marketId, printType });
+    return services.catalogue.list(contextOf(request, services.em), {
+      language: languageOf(language),
+      v,
+      schema,
+      marketId,
+      printType,
+    });
   });
 
   app.post('/api/v2/misc/get-market.php', { schema: getMarketSchema }, async (request) => {

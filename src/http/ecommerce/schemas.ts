@@ -15,12 +15,19 @@ const credentials = {
 };
 
 const language = Type.Optional(
-  Type.String({ minLength: 2, maxLength: 35, description: 'Language code; its first 2 characters are used. Default en' }),
+  Type.String({
+    minLength: 2,
+    maxLength: 35,
+    description: 'Language code; its first 2 characters are used. Default en',
+  }),
 );
 
 /** The eCommerce family's OpenAPI tag. */
 export const ECOMMERCE_TAGS = {
-  eCommerce: { name: 'eCommerce', description: 'Catalogue, markets and order history; authenticated by env + key in the body' },
+  eCommerce: {
+    name: 'eCommerce',
+    description: 'Catalogue, markets and order history; authenticated by env + key in the body',
+  },
 } as const satisfies Record<string, OpenApiTag>;
 
 export const listProductSchema = {
@@ -33,9 +40,13 @@ export const listProductSchema = {
     language,
     os: Type.String({ minLength: 1, description: 'Target platform; web for the PWA' }),
     v: Type.Optional(Type.Integer({ minimum: 0, description: 'Returns products tagged with this value and lower' })),
-    schema: Type.Optional(Type.Integer({ minimum: 0, description: `Response schema version (${SUPPORTED_SCHEMAS.join(', ')})` })),
+    schema: Type.Optional(
+      Type.Integer({ minimum: 0, description: `Response schema version (${SUPPORTED_SCHEMAS.join(', ')})` }),
+    ),
     marketId: Type.Optional(Type.Integer({ minimum: 0, description: 'Default 0' })),
-    printType: Type.Optional(Type.String({ description: `${SUPPORTED_PRINT_TYPES.join(', ')} (other types are unsupported)` })),
+    printType: Type.Optional(
+      Type.String({ description: `${SUPPORTED_PRINT_TYPES.join(', ')} (other types are unsupported)` }),
+    ),
   }),
   response: { 200: CatalogueView, ...problemResponses(400, 401, 422) },
 } as const;

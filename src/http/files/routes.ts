@@ -7,8 +7,14 @@ import { EMBEDDABLE_ACROSS_ORIGINS } from '../security-headers';
 const SERVED = /\.(jpe?g|png|webp|pdf|json)$/;
 
 const REFUSALS = {
-  unsigned: new ForbiddenError('FILE_URL_UNSIGNED', 'files are served only at the signed URLs the API hands out (expires and signature); ask the API for a fresh URL'),
-  invalid: new ForbiddenError('FILE_URL_INVALID', 'the signature does not match this file and expiry; ask the API for a fresh URL'),
+  unsigned: new ForbiddenError(
+    'FILE_URL_UNSIGNED',
+    'files are served only at the signed URLs the API hands out (expires and signature); ask the API for a fresh URL',
+  ),
+  invalid: new ForbiddenError(
+    'FILE_URL_INVALID',
+    'the signature does not match this file and expiry; ask the API for a fresh URL',
+  ),
   expired: new ForbiddenError('FILE_URL_EXPIRED', 'this file URL has expired; ask the API for a fresh URL'),
 } as const;
 
@@ -54,14 +60,25 @@ export const fileRoutes: FastifyPluginAsync<{ files: FileStore }> = async (app, 
         });
         if (!download) throw notFound(request.url);
         // Shops embed previews in their pages and e-mails: another origin may load these.
-        reply.header('cache-control', 'private, max-age=300').header(...EMBEDDABLE_ACROSS_ORIGINS).header('accept-ranges', 'bytes');
+        reply
+          .header('cache-control', 'private, max-age=300')
+          .header(...EMBEDDABLE_ACROSS_ORIGINS)
+          .header('accept-ranges', 'bytes');
         if (download.kind === 'not-modified') {
           if (download.etag) reply.header('etag', download.etag);
           return reply.code(304).send();
         }
-        if (download.kind === 'unsatisfiable') return reply.code(416).header('content-range', `bytes */${download.totalBytes}`).send();
-        reply.header('content-type', download.contentType).header('content-length', download.bytes).header('etag', download.etag).header('last-modified', download.lastModified.toUTCString());
-        if (download.range) reply.code(206).header('content-range', `bytes ${download.range.start}-${download.range.end}/${download.totalBytes}`);
+        if (download.kind === 'unsatisfiable')
+          return reply.code(416).header('content-range', `bytes */${download.totalBytes}`).send();
+        reply
+          .header('content-type', download.contentType)
+          .header('content-length', download.bytes)
+          .header('etag', download.etag)
+          .header('last-modified', download.lastModified.toUTCString());
+        if (download.range)
+          reply
+            .code(206)
+            .header('content-range', `bytes ${download.range.start}-${download.range.end}/${download.totalBytes}`);
         return reply.send(download.body);
       });
     },

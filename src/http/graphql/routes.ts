@@ -29,9 +29,12 @@ export async function registerGraphql(
       const body = toProblem(error);
       setRetryAfter(reply, error, body.status);
       if (body.status >= 500 && body.status !== 503) request.log.error({ err: error }, 'graphql request failed');
-      return reply.status(body.status).type('application/json').send({
-        errors: [{ message: body.detail, extensions: { code: body.code, errors: body.errors } }],
-      });
+      return reply
+        .status(body.status)
+        .type('application/json')
+        .send({
+          errors: [{ message: body.detail, extensions: { code: body.code, errors: body.errors } }],
+        });
     });
     // The editor opens with its link's project id (X-Editor-Project), never with the client's secret.
     authenticateBeforeTheBody(scope, services.authenticator, { editor: true, bodyLimit: limits.bodyLimitBytes });
@@ -40,7 +43,9 @@ export async function registerGraphql(
       method: ['GET', 'POST'],
       schema: { hide: true },
       // Arrival, not now: a request that waited behind others (its authentication, the event loop) still arrived when it did.
-      handler: apolloFastifyHandler(apollo, async (request, reply) => graphqlContext(contextOf(request, services.em), services, bus, Date.now() - reply.elapsedTime)),
+      handler: apolloFastifyHandler(apollo, async (request, reply) =>
+        graphqlContext(contextOf(request, services.em), services, bus, Date.now() - reply.elapsedTime),
+      ),
     });
   });
 }

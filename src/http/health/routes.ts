@@ -22,7 +22,8 @@ export const healthRoutes: FastifyPluginAsyncTypebox<HealthOptions> = async (app
 
   let probe: { at: number; reason: Promise<string | null> } | undefined;
   const storeProblem = () => {
-    if (!probe || Date.now() - probe.at > STORE_PROBE_TTL_MS) probe = { at: Date.now(), reason: store.files.unwritableReason(store.minFreeBytes) };
+    if (!probe || Date.now() - probe.at > STORE_PROBE_TTL_MS)
+      probe = { at: Date.now(), reason: store.files.unwritableReason(store.minFreeBytes) };
     return probe.reason;
   };
 

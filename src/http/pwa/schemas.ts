@@ -23,17 +23,32 @@ import { Message, problemResponses, type OpenApiTag } from '../shared-schemas';
 
 /** The PWA backend's OpenAPI tags, one per concern. */
 export const PWA_TAGS = {
-  campaigns: { name: 'campaigns', description: 'PWA backend: a CSV becomes one project per row, each announced by a signed webhook; authenticated by the X-Service header' },
+  campaigns: {
+    name: 'campaigns',
+    description:
+      'PWA backend: a CSV becomes one project per row, each announced by a signed webhook; authenticated by the X-Service header',
+  },
   orders: { name: 'orders', description: 'PWA backend: printing paid orders; authenticated by the X-Service header' },
-  production: { name: 'production', description: 'PWA backend: cover sheets and the preflight of a book before it is ordered; authenticated by the X-Service header' },
+  production: {
+    name: 'production',
+    description:
+      'PWA backend: cover sheets and the preflight of a book before it is ordered; authenticated by the X-Service header',
+  },
   projects: { name: 'projects', description: 'PWA backend: projects; authenticated by the X-Service header' },
 } as const satisfies Record<string, OpenApiTag>;
 
 /** The service checks the full id format, so a malformed id gets its INVALID_PROJECT_ID code. */
 const ProjectIdField = Type.String({ maxLength: PROJECT_ID_MAX_LENGTH });
 /** A user as queries name it: the userId, or the e-mail used at creation. */
-const UserField = Type.String({ minLength: 1, maxLength: MAX_EMAIL_LENGTH, description: 'The userId, or the e-mail used at creation' });
-const Callback = Type.String({ maxLength: MAX_URL_LENGTH, description: "An http(s) URL; replaces the project's callback URL" });
+const UserField = Type.String({
+  minLength: 1,
+  maxLength: MAX_EMAIL_LENGTH,
+  description: 'The userId, or the e-mail used at creation',
+});
+const Callback = Type.String({
+  maxLength: MAX_URL_LENGTH,
+  description: "An http(s) URL; replaces the project's callback URL",
+});
 /** Authentication is checked in the plugin's onRequest hook, before validation; this documents it. */
 const security = [{ XService: [] }];
 
@@ -45,7 +60,12 @@ export const generateSchema = {
     'Creates a project for an end user from a product (sku, psp, market) and optional photos, and answers the URL of the editor to open in a webview or iframe. The photos are downloaded and analysed and the book laid out in the background; the status endpoint reports the progress.',
   security,
   body: Type.Object({
-    email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: 'Exactly one of email/userId, or neither (an owner id is generated)' })),
+    email: Type.Optional(
+      Type.String({
+        maxLength: MAX_EMAIL_LENGTH,
+        description: 'Exactly one of email/userId, or neither (an owner id is generated)',
+      }),
+    ),
     userId: Type.Optional(Type.String({ maxLength: MAX_USER_ID, description: `Pattern ${USER_ID_RULE}` })),
     language: Type.Optional(Type.String({ maxLength: 35 })),
     sku: SkuInput,
@@ -55,12 +75,20 @@ export const generateSchema = {
     metadata: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
     layoutType: Type.Optional(Type.Enum(LAYOUT_TYPES, { type: 'string' })),
     eCommercePlugin: Type.Optional(Type.Boolean()),
-    callback: Type.Optional(Type.String({ maxLength: 2048, description: 'URL told (signed, like campaign webhooks) when the project is editable' })),
+    callback: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        description: 'URL told (signed, like campaign webhooks) when the project is editable',
+      }),
+    ),
     custom: Type.Optional(
       Type.Union(
         [
           Type.Record(Type.String(), Type.String({ maxLength: 5000 })),
-          Type.Array(Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), value: Type.String({ maxLength: 5000 }) }), { maxItems: 100 }),
+          Type.Array(
+            Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), value: Type.String({ maxLength: 5000 }) }),
+            { maxItems: 100 },
+          ),
         ],
         { description: 'an object of asset values by id, or an array of {id, value}' },
       ),
@@ -89,10 +117,15 @@ export const statusSchema = {
   operationId: 'getProjectStatus',
   tags: [PWA_TAGS.projects.name],
   summary: "A project's status",
-  description: 'The status of the project and of its photos; once the project was sent to print, also its order status, owner, shipping address and tracking URL.',
+  description:
+    'The status of the project and of its photos; once the project was sent to print, also its order status, owner, shipping address and tracking URL.',
   security,
   querystring: Type.Object({
-    id: Type.String({ pattern: `^${PROJECT_ID_PREFIX}`, maxLength: PROJECT_ID_MAX_LENGTH, description: `Project id, starts with ${PROJECT_ID_PREFIX}` }),
+    id: Type.String({
+      pattern: `^${PROJECT_ID_PREFIX}`,
+      maxLength: PROJECT_ID_MAX_LENGTH,
+      description: `Project id, starts with ${PROJECT_ID_PREFIX}`,
+    }),
   }),
   response: { 200: ProjectStatusRecord, ...problemResponses(400, 401, 404) },
 } as const;
@@ -105,8 +138,14 @@ export const printFilesSchema = {
     "For each line of one of this client's orders (sandbox and live alike): the print-ready PDF and the manifest once rendered, as URLs signed for this caller that expire after FILE_URL_TTL (default 15 minutes). Ask again for fresh ones.",
   security,
   querystring: Type.Object({
-    orderId: Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id, as sent to /v2/print" }),
-    projectId: Type.Optional(Type.String({ maxLength: PROJECT_ID_MAX_LENGTH, description: 'Only this project of the order' })),
+    orderId: Type.String({
+      minLength: 1,
+      maxLength: ORDER_ID_MAX_LENGTH,
+      description: "The caller's order id, as sent to /v2/print",
+    }),
+    projectId: Type.Optional(
+      Type.String({ maxLength: PROJECT_ID_MAX_LENGTH, description: 'Only this project of the order' }),
+    ),
   }),
   response: { 200: OrderPrintFiles, ...problemResponses(400, 401, 404) },
 } as const;
@@ -130,7 +169,8 @@ export const duplicateSchema = {
   operationId: 'duplicateProject',
   tags: [PWA_TAGS.projects.name],
   summary: 'Copy a project for the same user',
-  description: 'A copy with a new id, its photos and its book, for the same owner. A project still being built cannot be copied yet (409).',
+  description:
+    'A copy with a new id, its photos and its book, for the same owner. A project still being built cannot be copied yet (409).',
   security,
   body: Type.Object({ id: ProjectIdField, callback: Type.Optional(Callback) }),
   response: { 200: OwnedProject, ...problemResponses(400, 401, 404, 409) },
@@ -179,7 +219,9 @@ export const campaignSchema = {
     "Each good row's project is announced to the client's webhook (signed, Standard Webhooks) when it is editable. " +
     'A webhook must be set for the environment first (409 WEBHOOK_NOT_CONFIGURED otherwise). Progress: GraphQL campaign(id) and campaignProgress(id).',
   security,
-  body: Type.Object({ csvUrl: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s) URL of the CSV to download' }) }),
+  body: Type.Object({
+    csvUrl: Type.String({ minLength: 1, maxLength: MAX_URL_LENGTH, description: 'http(s) URL of the CSV to download' }),
+  }),
   response: { 200: Message, ...problemResponses(400, 401, 409) },
 } as const;
 
@@ -192,7 +234,11 @@ export const coverDimensionsSchema = {
   security,
   querystring: Type.Object({
     sku: Type.String({ minLength: 1, maxLength: 100, description: "The product's sku" }),
-    pages: Type.Integer({ minimum: 0, maximum: 100_000, description: "Interior pages: even, within the product's min.pages..max.pages" }),
+    pages: Type.Integer({
+      minimum: 0,
+      maximum: 100_000,
+      description: "Interior pages: even, within the product's min.pages..max.pages",
+    }),
   }),
   response: { 200: CoverDimensionsView, ...problemResponses(400, 401, 422) },
 } as const;
@@ -205,20 +251,34 @@ export const preflightSchema = {
     "The project's book as it is now, checked for print before it is ordered: failed or missing photos, empty slots, page count, cover texts cut, effective resolution. printable is false when a blocking problem would make POST /v2/print refuse the project (422 NOT_PRINTABLE).",
   security,
   querystring: Type.Object({
-    id: Type.String({ pattern: `^${PROJECT_ID_PREFIX}`, maxLength: PROJECT_ID_MAX_LENGTH, description: `Project id, starts with ${PROJECT_ID_PREFIX}` }),
+    id: Type.String({
+      pattern: `^${PROJECT_ID_PREFIX}`,
+      maxLength: PROJECT_ID_MAX_LENGTH,
+      description: `Project id, starts with ${PROJECT_ID_PREFIX}`,
+    }),
   }),
   response: { 200: PreflightView, ...problemResponses(400, 401, 404) },
 } as const;
 
-const OrderIdField = Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id, as sent to /v2/print" });
-const DateFilter = (what: string) => Type.String({ maxLength: 40, description: `${what}: an ISO 8601 date (2026-11-01, UTC midnight) or date-time with a time zone` });
-const actionsNote = 'Allowed along the order-status table (docs/api.md, Order actions); a refused action is a 409 ACTION_NOT_AVAILABLE naming the action and the line\'s status, and changes nothing. Idempotent with an Idempotency-Key.';
+const OrderIdField = Type.String({
+  minLength: 1,
+  maxLength: ORDER_ID_MAX_LENGTH,
+  description: "The caller's order id, as sent to /v2/print",
+});
+const DateFilter = (what: string) =>
+  Type.String({
+    maxLength: 40,
+    description: `${what}: an ISO 8601 date (2026-11-01, UTC midnight) or date-time with a time zone`,
+  });
+const actionsNote =
+  "Allowed along the order-status table (docs/api.md, Order actions); a refused action is a 409 ACTION_NOT_AVAILABLE naming the action and the line's status, and changes nothing. Idempotent with an Idempotency-Key.";
 
 export const orderSchema = {
   operationId: 'getOrder',
   tags: [PWA_TAGS.orders.name],
   summary: 'One order',
-  description: 'The order with its lines, statuses, display statuses, tracking (carrier, tracking number and URL per parcel, shipped and delivered times), the shipping level, the print files and the actions available now.',
+  description:
+    'The order with its lines, statuses, display statuses, tracking (carrier, tracking number and URL per parcel, shipped and delivered times), the shipping level, the print files and the actions available now.',
   security,
   querystring: Type.Object({ orderId: OrderIdField }),
   response: { 200: OrderView, ...problemResponses(400, 401, 404) },
@@ -234,16 +294,26 @@ export const orderListSchema = {
     "the customer's name or e-mail (words, any case).",
   security,
   querystring: Type.Object({
-    status: Type.Optional(Type.Enum(ORDER_STATUSES, { type: 'string', description: 'Orders with a line in this status' })),
+    status: Type.Optional(
+      Type.Enum(ORDER_STATUSES, { type: 'string', description: 'Orders with a line in this status' }),
+    ),
     createdAfter: Type.Optional(DateFilter('Created at or after')),
     createdBefore: Type.Optional(DateFilter('Created before')),
     email: Type.Optional(Type.String({ maxLength: MAX_EMAIL_LENGTH, description: "The owner's e-mail" })),
-    orderId: Type.Optional(Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: 'The order with this id' })),
+    orderId: Type.Optional(
+      Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: 'The order with this id' }),
+    ),
     customer: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 320, description: 'Each word found, in any case, in the first name, last name or e-mail' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 320,
+        description: 'Each word found, in any case, in the first name, last name or e-mail',
+      }),
     ),
     cursor: Type.Optional(Type.String({ maxLength: 500, description: 'The cursor of the previous page' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_ORDER_PAGE_SIZE, description: 'Orders a page (default 20)' })),
+    limit: Type.Optional(
+      Type.Integer({ minimum: 1, maximum: MAX_ORDER_PAGE_SIZE, description: 'Orders a page (default 20)' }),
+    ),
   }),
   response: { 200: OrderListPage, ...problemResponses(400, 401) },
 } as const;
@@ -252,10 +322,14 @@ export const orderActionsSchema = {
   operationId: 'getOrderActions',
   tags: [PWA_TAGS.orders.name],
   summary: 'What can still be done to an order',
-  description: 'Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status.',
+  description:
+    'Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status.',
   security,
   querystring: Type.Object({ orderId: OrderIdField }),
-  response: { 200: Type.Object({ orderId: Type.String(), actions: Type.Array(ActionView) }), ...problemResponses(400, 401, 404) },
+  response: {
+    200: Type.Object({ orderId: Type.String(), actions: Type.Array(ActionView) }),
+    ...problemResponses(400, 401, 404),
+  },
 } as const;
 
 export const cancelOrderSchema = {
@@ -266,7 +340,13 @@ export const cancelOrderSchema = {
   security,
   body: Type.Object({
     orderId: OrderIdField,
-    projectIds: Type.Optional(Type.Array(ProjectIdField, { minItems: 1, maxItems: MAX_PROJECTS_PER_ORDER, description: 'Only these lines; the whole order when left out' })),
+    projectIds: Type.Optional(
+      Type.Array(ProjectIdField, {
+        minItems: 1,
+        maxItems: MAX_PROJECTS_PER_ORDER,
+        description: 'Only these lines; the whole order when left out',
+      }),
+    ),
   }),
   response: { 200: OrderView, ...problemResponses(400, 401, 404, 409) },
 } as const;
@@ -287,7 +367,10 @@ export const updateShippingSchema = {
   summary: 'Change the shipping method',
   description: `Until the print job is sent; the cost paid stays as it was. Emits order.updated. ${actionsNote}`,
   security,
-  body: Type.Object({ orderId: OrderIdField, shipping: Type.Object({ method: Type.String({ minLength: 1, maxLength: 100, description: 'The shipping level' }) }) }),
+  body: Type.Object({
+    orderId: OrderIdField,
+    shipping: Type.Object({ method: Type.String({ minLength: 1, maxLength: 100, description: 'The shipping level' }) }),
+  }),
   response: { 200: OrderView, ...problemResponses(400, 401, 404, 409) },
 } as const;
 
@@ -299,7 +382,9 @@ export const eventsSchema = {
   security,
   querystring: Type.Object({
     after: Type.Optional(Type.String({ maxLength: 40, description: 'An event id (evt_…)' })),
-    types: Type.Optional(Type.String({ maxLength: 500, description: 'Comma-separated event types; every type when left out' })),
+    types: Type.Optional(
+      Type.String({ maxLength: 500, description: 'Comma-separated event types; every type when left out' }),
+    ),
     orderId: Type.Optional(OrderIdField),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: MAX_EVENT_PAGE_SIZE })),
   }),

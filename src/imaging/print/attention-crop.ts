@@ -31,13 +31,21 @@ const SMALL_COPY_SIDE = 256;
  * `prepared` opens the photo as the page will use it (upright, flattened, corrected), so the
  * attention is judged on the same pixels.
  */
-export async function attentionCoverCrop(prepared: () => Sharp, format: string | undefined, upright: Size, slot: Size): Promise<CoverCrop | undefined> {
+export async function attentionCoverCrop(
+  prepared: () => Sharp,
+  format: string | undefined,
+  upright: Size,
+  slot: Size,
+): Promise<CoverCrop | undefined> {
   const cover = coverSize(upright, slot);
   if (cover.width === slot.width && cover.height === slot.height) return undefined;
   if (!format || !SHRINK_ON_LOAD.has(format) || cover.width * cover.height < SMALL_COPY_FROM_PIXELS) return undefined;
 
   const scale = Math.min(1, SMALL_COPY_SIDE / Math.max(slot.width, slot.height));
-  const smallSlot = { width: Math.max(1, Math.round(slot.width * scale)), height: Math.max(1, Math.round(slot.height * scale)) };
+  const smallSlot = {
+    width: Math.max(1, Math.round(slot.width * scale)),
+    height: Math.max(1, Math.round(slot.height * scale)),
+  };
   const { info } = await prepared()
     .resize(smallSlot.width, smallSlot.height, { fit: 'cover', position: sharp.strategy.attention })
     .raw()
@@ -52,7 +60,10 @@ export async function attentionCoverCrop(prepared: () => Sharp, format: string |
 /** The photo scaled, keeping its proportions, to the smallest size that fills `slot`. */
 function coverSize(photo: Size, slot: Size): Size {
   const scale = Math.max(slot.width / photo.width, slot.height / photo.height);
-  return { width: Math.max(slot.width, Math.round(photo.width * scale)), height: Math.max(slot.height, Math.round(photo.height * scale)) };
+  return {
+    width: Math.max(slot.width, Math.round(photo.width * scale)),
+    height: Math.max(slot.height, Math.round(photo.height * scale)),
+  };
 }
 
 function clamp(value: number, min: number, max: number): number {

@@ -40,12 +40,21 @@ export interface BookPdf {
  * the page is placed over the whole MediaBox, so that is what makes it print at the format's DPI.
  * A failure rejects, after the last awaited write; the caller's store then discards what was written.
  */
-export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<void>; format: PrintFormat; pages: AsyncIterable<Buffer>; title?: string }): Promise<BookPdf> {
+export async function writeBookPdf(options: {
+  write: (chunk: Buffer) => Promise<void>;
+  format: PrintFormat;
+  pages: AsyncIterable<Buffer>;
+  title?: string;
+}): Promise<BookPdf> {
   const boxes = pageBoxes(options.format);
   const expected = pagePixels(options.format);
   // Loaded with the first book: pdfkit and its fonts are about 5 MiB of heap a process that never prints need not hold.
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({ autoFirstPage: false, compress: true, info: { Title: options.title ?? 'Photobook', Producer: 'photobook-service' } });
+  const doc = new PDFDocument({
+    autoFirstPage: false,
+    compress: true,
+    info: { Title: options.title ?? 'Photobook', Producer: 'photobook-service' },
+  });
   const output = doc as unknown as Readable;
   const hash = createHash('sha256');
   let bytes = 0;
@@ -63,7 +72,8 @@ export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<
   consumed.catch(() => undefined);
   /** Resolves once everything PDFKit has produced so far has been written. */
   const caughtUp = async () => {
-    while (output.readableLength > 0 || writing) await Promise.race([new Promise((resolve) => setImmediate(resolve)), consumed]);
+    while (output.readableLength > 0 || writing)
+      await Promise.race([new Promise((resolve) => setImmediate(resolve)), consumed]);
   };
 
   const pages: BookPdfPage[] = [];
@@ -71,7 +81,9 @@ export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<
     for await (const jpeg of options.pages) {
       const size = jpegSize(jpeg);
       if (size.width !== expected.width || size.height !== expected.height) {
-        throw new Error(`page ${pages.length + 1} is ${size.width}x${size.height} px; the format needs ${expected.width}x${expected.height} px (${options.format.dpi} DPI with bleed)`);
+        throw new Error(
+          `page ${pages.length + 1} is ${size.width}x${size.height} px; the format needs ${expected.width}x${expected.height} px (${options.format.dpi} DPI with bleed)`,
+        );
       }
       doc.addPage({ size: [boxes.mediaBox.widthPt, boxes.mediaBox.heightPt], margin: 0 });
       const dictionary = (doc.page as unknown as { dictionary: { data: Record<string, unknown> } }).dictionary.data;
@@ -79,7 +91,12 @@ export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<
       dictionary.TrimBox = boxes.trimBoxArray;
       // Hashed before PDFKit sees the page: its EXIF reader (jpeg-exif) reverses the bytes of each
       // little-endian tag number in place, so the buffer it is given is no longer the stored file.
-      pages.push({ sha256: createHash('sha256').update(jpeg).digest('hex'), bytes: jpeg.length, widthPx: size.width, heightPx: size.height });
+      pages.push({
+        sha256: createHash('sha256').update(jpeg).digest('hex'),
+        bytes: jpeg.length,
+        widthPx: size.width,
+        heightPx: size.height,
+      });
       doc.image(embeddedAsStored(doc, jpeg), 0, 0, { width: boxes.mediaBox.widthPt, height: boxes.mediaBox.heightPt });
       await caughtUp();
     }
@@ -91,7 +108,14 @@ export async function writeBookPdf(options: { write: (chunk: Buffer) => Promise<
     await consumed.catch(() => undefined);
     throw error;
   }
-  return { pageCount: pages.length, bytes, sha256: hash.digest('hex'), mediaBox: boxes.mediaBox, trimBox: boxes.trimBox, pages };
+  return {
+    pageCount: pages.length,
+    bytes,
+    sha256: hash.digest('hex'),
+    mediaBox: boxes.mediaBox,
+    trimBox: boxes.trimBox,
+    pages,
+  };
 }
 
 /**

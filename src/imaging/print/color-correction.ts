@@ -66,7 +66,9 @@ export async function measureColourCorrection(input: Buffer): Promise<ColourCorr
   // 2. Grey-world gains.
   const means = histograms.map((histogram) => histogram.reduce((sum, count, value) => sum + count * value, 0) / pixels);
   const grey = means.reduce((sum, mean) => sum + mean, 0) / channels;
-  const gains = means.map((mean) => (mean > 0 ? clamp(grey / mean, 1 / MAX_WHITE_BALANCE_GAIN, MAX_WHITE_BALANCE_GAIN) : 1));
+  const gains = means.map((mean) =>
+    mean > 0 ? clamp(grey / mean, 1 / MAX_WHITE_BALANCE_GAIN, MAX_WHITE_BALANCE_GAIN) : 1,
+  );
 
   // 3. One stretch for all channels, from the balanced channels' extreme percentiles.
   const lo = Math.min(...histograms.map((histogram, c) => gains[c] * percentile(histogram, pixels, LEVELS_CLIP)));
@@ -78,7 +80,10 @@ export async function measureColourCorrection(input: Buffer): Promise<ColourCorr
     // Where [lo, hi] lands: at 0..255 when the stretch is not capped; when it is, the room left over
     // is shared below and above in the proportion the input had.
     const room = 255 - a * (hi - lo);
-    const below = room > 0 && lo + Math.max(0, 255 - hi) > 0 ? (room * Math.max(0, lo)) / (Math.max(0, lo) + Math.max(0, 255 - hi)) : 0;
+    const below =
+      room > 0 && lo + Math.max(0, 255 - hi) > 0
+        ? (room * Math.max(0, lo)) / (Math.max(0, lo) + Math.max(0, 255 - hi))
+        : 0;
     b = below - a * lo;
   }
   const range = metadata.depth === 'ushort' ? 257 : 1;

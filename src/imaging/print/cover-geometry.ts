@@ -65,8 +65,13 @@ function spineWidthMm(production: ProductProduction, pages: number): number {
  * The cover sheet for a book of `pages` interior pages (even, at least 2; the product's own bounds
  * are the service's to check). A softcover has no wrap and no hinge whatever its data says.
  */
-export function coverGeometry(format: Pick<PrintFormat, 'widthMm' | 'heightMm' | 'bleedMm'>, production: ProductProduction, pages: number): CoverGeometry {
-  if (!Number.isInteger(pages) || pages < 2 || pages % 2 !== 0) throw new RangeError(`a cover needs an even page count of at least 2, got ${pages}`);
+export function coverGeometry(
+  format: Pick<PrintFormat, 'widthMm' | 'heightMm' | 'bleedMm'>,
+  production: ProductProduction,
+  pages: number,
+): CoverGeometry {
+  if (!Number.isInteger(pages) || pages < 2 || pages % 2 !== 0)
+    throw new RangeError(`a cover needs an even page count of at least 2, got ${pages}`);
   const caseBound = isCaseBound(production.binding);
   const wrap = caseBound ? production.wrapMm : 0;
   const hinge = caseBound ? production.hingeMm : 0;

@@ -1,9 +1,25 @@
 import sharp, { type OverlayOptions } from 'sharp';
 import type { BookCover } from '../../domain/book';
-import { cleanText, coverTextLines, DEFAULT_COVER_BACKGROUND, escapeXml, fitText, textOverlaySvg } from '../cover-preview';
+import {
+  cleanText,
+  coverTextLines,
+  DEFAULT_COVER_BACKGROUND,
+  escapeXml,
+  fitText,
+  textOverlaySvg,
+} from '../cover-preview';
 import { boxPixels, coverSheetFormat, type CoverGeometry, type PixelBox } from './cover-geometry';
 import { MM_PER_INCH, pagePixels } from './print-geometry';
-import { compose, FONT_FAMILY, LINE_HEIGHT, placePhoto, SAFE_MARGIN_MM, wrapText, type PrintRenderOptions, type RenderedPage } from './render-page';
+import {
+  compose,
+  FONT_FAMILY,
+  LINE_HEIGHT,
+  placePhoto,
+  SAFE_MARGIN_MM,
+  wrapText,
+  type PrintRenderOptions,
+  type RenderedPage,
+} from './render-page';
 import type { RawPhotoLayer } from './page-canvas';
 
 /** Back-cover text size: a blurb, set like a page's text. */
@@ -30,7 +46,9 @@ function backCoverTextOf(cover: BookCover): string {
  * spine's edge over the front panel, its hinge, wrap and bleed to the sheet's edges, and the
  * colour fills everything else to the edges, so no white shows where the sheet turns round a board.
  */
-export async function renderPrintCoverSheet(options: PrintRenderOptions & { cover: BookCover; geometry: CoverGeometry }): Promise<RenderedPage> {
+export async function renderPrintCoverSheet(
+  options: PrintRenderOptions & { cover: BookCover; geometry: CoverGeometry },
+): Promise<RenderedPage> {
   const { cover, geometry } = options;
   const dpi = options.format.dpi;
   const sheetFormat = coverSheetFormat(geometry, dpi);
@@ -44,7 +62,12 @@ export async function renderPrintCoverSheet(options: PrintRenderOptions & { cove
   const placements: RenderedPage['placements'] = [];
   if (cover.photoId) {
     const frontEdge = spine.left + spine.width;
-    const placed = await placePhoto({ ...options, format: sheetFormat }, cover.photoId, { left: frontEdge, top: 0, width: size.width - frontEdge, height: size.height }, size);
+    const placed = await placePhoto(
+      { ...options, format: sheetFormat },
+      cover.photoId,
+      { left: frontEdge, top: 0, width: size.width - frontEdge, height: size.height },
+      size,
+    );
     if (placed.layer) photos.push(placed.layer);
     placements.push(placed.placement);
   }
@@ -75,20 +98,36 @@ export async function coverTextCuts(cover: BookCover, geometry: CoverGeometry, d
   const front = boxPixels(geometry.front, dpi);
   const safe = Math.round((SAFE_MARGIN_MM / MM_PER_INCH) * dpi);
   for (const line of (await coverTextLines(front.width, front.height, cover.title, cover.subtitle)).lines) {
-    if (line.cut) cuts.push({ assetId: line.assetId, message: `the ${line.assetId} is wider than the front cover and prints cut to "${line.text}"` });
+    if (line.cut)
+      cuts.push({
+        assetId: line.assetId,
+        message: `the ${line.assetId} is wider than the front cover and prints cut to "${line.text}"`,
+      });
   }
   if (geometry.spineText) {
     const spine = await spineLayout(boxPixels(geometry.spine, dpi), spineTextOf(cover), safe, dpi);
-    if (spine?.cut) cuts.push({ assetId: 'spine', message: `the spine text is longer than the spine and prints cut to "${spine.text}"` });
+    if (spine?.cut)
+      cuts.push({
+        assetId: 'spine',
+        message: `the spine text is longer than the spine and prints cut to "${spine.text}"`,
+      });
   }
   const back = await backLayout(boxPixels(geometry.back, dpi), backCoverTextOf(cover), safe, dpi);
   if (back && back.shown.length < back.lines.length) {
-    cuts.push({ assetId: 'backCover', message: `the back-cover text needs ${back.lines.length} lines; the back cover holds ${back.shown.length}` });
+    cuts.push({
+      assetId: 'backCover',
+      message: `the back-cover text needs ${back.lines.length} lines; the back cover holds ${back.shown.length}`,
+    });
   }
   return cuts;
 }
 
-async function spineLayout(spine: PixelBox, text: string, safe: number, dpi: number): Promise<{ text: string; fontPx: number; cut: boolean } | null> {
+async function spineLayout(
+  spine: PixelBox,
+  text: string,
+  safe: number,
+  dpi: number,
+): Promise<{ text: string; fontPx: number; cut: boolean } | null> {
   if (!text) return null;
   const fontPx = Math.max(1, Math.round(Math.min(spine.width * SPINE_TEXT_SHARE, (SPINE_TEXT_MAX_PT / 72) * dpi)));
   const fitted = await fitText(text, fontPx, true, Math.max(1, spine.height - 2 * safe));
@@ -110,7 +149,12 @@ async function spineTextSvg(spine: PixelBox, text: string, safe: number, dpi: nu
   );
 }
 
-async function backLayout(back: PixelBox, text: string, safe: number, dpi: number): Promise<{ lines: string[]; shown: string[]; fontPx: number } | null> {
+async function backLayout(
+  back: PixelBox,
+  text: string,
+  safe: number,
+  dpi: number,
+): Promise<{ lines: string[]; shown: string[]; fontPx: number } | null> {
   if (!cleanText(text)) return null;
   const fontPx = Math.round((BACK_TEXT_PT / 72) * dpi);
   const lines = await wrapText([text], fontPx, back.width - 2 * safe);
@@ -126,9 +170,14 @@ async function backTextSvg(back: PixelBox, text: string, safe: number, dpi: numb
   const lineHeight = fontPx * LINE_HEIGHT;
   const top = Math.max(safe, (back.height - shown.length * lineHeight) / 2);
   const texts = shown
-    .map((line, i) => `<text x="${back.width / 2}" y="${Math.round(top + lineHeight * i + fontPx * 1.05)}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#ffffff">${escapeXml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="${back.width / 2}" y="${Math.round(top + lineHeight * i + fontPx * 1.05)}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#ffffff">${escapeXml(line)}</text>`,
+    )
     .join('');
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${back.width}" height="${back.height}" viewBox="0 0 ${back.width} ${back.height}">${texts}</svg>`);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${back.width}" height="${back.height}" viewBox="0 0 ${back.width} ${back.height}">${texts}</svg>`,
+  );
 }
 
 /** Width of the cover sheet's preview: enough for a dashboard to show the spread legibly. */

@@ -14,9 +14,14 @@ export const SOFT_DPI = 250;
  * so the side with fewer pixels per inch decides. Example: 600 x 400 px over a full A4 page
  * (8.27 x 11.69 in) gives min(600 / 8.27, 400 / 11.69) = 34 DPI.
  */
-export function effectiveDpi(photo: { width: number; height: number }, slotInches: { width: number; height: number }): number {
+export function effectiveDpi(
+  photo: { width: number; height: number },
+  slotInches: { width: number; height: number },
+): number {
   if (!(photo.width > 0 && photo.height > 0 && slotInches.width > 0 && slotInches.height > 0)) {
-    throw new RangeError(`effectiveDpi needs positive sizes, got photo ${photo.width}x${photo.height}, slot ${slotInches.width}x${slotInches.height} in`);
+    throw new RangeError(
+      `effectiveDpi needs positive sizes, got photo ${photo.width}x${photo.height}, slot ${slotInches.width}x${slotInches.height} in`,
+    );
   }
   return Math.min(photo.width / slotInches.width, photo.height / slotInches.height);
 }

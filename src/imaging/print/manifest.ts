@@ -77,7 +77,12 @@ export function buildManifest(input: {
     },
     interior: {
       ...fileEntry(INTERIOR_PDF_FILE, interiorPdf, format),
-      pages: interiorPdf.pages.map((page, i) => ({ pdfPage: i + 1, bookPage: i + 1, jpegSha256: page.sha256, jpegBytes: page.bytes })),
+      pages: interiorPdf.pages.map((page, i) => ({
+        pdfPage: i + 1,
+        bookPage: i + 1,
+        jpegSha256: page.sha256,
+        jpegBytes: page.bytes,
+      })),
     },
     warnings: input.warnings,
     createdAt: (input.createdAt ?? new Date()).toISOString(),

@@ -37,7 +37,12 @@ export function pagePixels(format: PrintFormat): { width: number; height: number
 /** The trim box in pixels inside the full-bleed page: what slot coordinates (0..1) are relative to. */
 export function trimPixels(format: PrintFormat): { left: number; top: number; width: number; height: number } {
   const page = pagePixels(format);
-  return { left: page.bleed, top: page.bleed, width: page.width - 2 * page.bleed, height: page.height - 2 * page.bleed };
+  return {
+    left: page.bleed,
+    top: page.bleed,
+    width: page.width - 2 * page.bleed,
+    height: page.height - 2 * page.bleed,
+  };
 }
 
 /**
@@ -70,7 +75,12 @@ export function pageBoxes(format: PrintFormat): PageBoxes {
 
 function assertFormat(format: PrintFormat): void {
   const { widthMm, heightMm, bleedMm, dpi } = format;
-  if (!(widthMm > 0 && heightMm > 0 && bleedMm >= 0 && dpi > 0) || ![widthMm, heightMm, bleedMm, dpi].every(Number.isFinite)) {
-    throw new RangeError(`invalid print format ${JSON.stringify(format)}: sizes in mm and dpi must be positive numbers`);
+  if (
+    !(widthMm > 0 && heightMm > 0 && bleedMm >= 0 && dpi > 0) ||
+    ![widthMm, heightMm, bleedMm, dpi].every(Number.isFinite)
+  ) {
+    throw new RangeError(
+      `invalid print format ${JSON.stringify(format)}: sizes in mm and dpi must be positive numbers`,
+    );
   }
 }

@@ -74,7 +74,10 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
   }
   const texts = page.texts.map((t) => t.text);
   if (texts.some((t) => cleanText(t))) {
-    const photoRows = page.photos.map((s) => ({ top: trim.top + s.y * trim.height, bottom: trim.top + (s.y + s.height) * trim.height }));
+    const photoRows = page.photos.map((s) => ({
+      top: trim.top + s.y * trim.height,
+      bottom: trim.top + (s.y + s.height) * trim.height,
+    }));
     overlays.push({ input: await pageTextSvg(size, trim, texts, photoRows, format.dpi), left: 0, top: 0 });
   }
   return compose(size, photos, overlays, format.dpi, placements, options.background ?? '#ffffff');
@@ -101,13 +104,18 @@ export async function placePhoto(
   const original = await options.loadPhoto(photoId);
   const metadata = await readImageMetadata(original);
   const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
-  const dpi = effectiveDpi(upright, { width: rect.width / options.format.dpi, height: rect.height / options.format.dpi });
+  const dpi = effectiveDpi(upright, {
+    width: rect.width / options.format.dpi,
+    height: rect.height / options.format.dpi,
+  });
   const warning = dpiWarning(dpi);
   const placement: PhotoPlacement = { photoId, effectiveDpi: dpi, ...(warning ? { warning } : {}) };
 
   const visible = intersect(rect, { left: 0, top: 0, width: page.width, height: page.height });
   if (!visible) return { placement };
-  const correction = options.colorCorrection ? await (options.corrections?.of(photoId, original) ?? measureColourCorrection(original)) : undefined;
+  const correction = options.colorCorrection
+    ? await (options.corrections?.of(photoId, original) ?? measureColourCorrection(original))
+    : undefined;
   const prepared = () => {
     const photo = openImage(original).autoOrient().flatten({ background: '#ffffff' });
     return correction ? applyColourCorrection(photo, correction) : photo;
@@ -146,7 +154,9 @@ export async function compose(
   placements: PhotoPlacement[],
   background: string,
 ): Promise<RenderedPage> {
-  let page = sharp(pageCanvas(size, background, photos), { raw: { width: size.width, height: size.height, channels: 3 } });
+  let page = sharp(pageCanvas(size, background, photos), {
+    raw: { width: size.width, height: size.height, channels: 3 },
+  });
   if (overlays.length > 0) page = page.composite(overlays);
   const jpeg = await page
     // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper. No
@@ -181,7 +191,13 @@ async function pageTextSvg(
   const photosTop = Math.min(...photoRows.map((r) => r.top));
   const photosBottom = Math.max(...photoRows.map((r) => r.bottom));
   // Free bands, best first: below the photos, above them (a gap of 1/4 line keeps text off the photo).
-  const spaces = photoRows.length === 0 ? [{ top: safeTop, bottom: safeBottom }] : [{ top: photosBottom, bottom: safeBottom }, { top: safeTop, bottom: photosTop }];
+  const spaces =
+    photoRows.length === 0
+      ? [{ top: safeTop, bottom: safeBottom }]
+      : [
+          { top: photosBottom, bottom: safeBottom },
+          { top: safeTop, bottom: photosTop },
+        ];
 
   let block: { lines: string[]; fontPx: number; top: number; band: boolean } | undefined;
   for (const pt of PAGE_TEXT_PT) {
@@ -207,9 +223,14 @@ async function pageTextSvg(
     ? `<rect x="${trim.left + safe / 2}" y="${top - fontPx * 0.3}" width="${trim.width - safe}" height="${height + fontPx * 0.6}" fill="#ffffff" fill-opacity="0.85"/>`
     : '';
   const text = lines
-    .map((line, i) => `<text x="${centre}" y="${Math.round(top + fontPx * (LINE_HEIGHT * i + 1.05))}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#333333">${escapeXml(line)}</text>`)
+    .map(
+      (line, i) =>
+        `<text x="${centre}" y="${Math.round(top + fontPx * (LINE_HEIGHT * i + 1.05))}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#333333">${escapeXml(line)}</text>`,
+    )
     .join('');
-  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="${page.width}" height="${page.height}" viewBox="0 0 ${page.width} ${page.height}">${band}${text}</svg>`);
+  return Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${page.width}" height="${page.height}" viewBox="0 0 ${page.width} ${page.height}">${band}${text}</svg>`,
+  );
 }
 
 /**
@@ -218,7 +239,10 @@ async function pageTextSvg(
  */
 export async function wrapText(texts: string[], fontPx: number, maxWidth: number): Promise<string[]> {
   const lines: string[] = [];
-  for (const paragraph of texts.flatMap((t) => t.split(/\r\n|\r|\n/)).map(cleanText).filter(Boolean)) {
+  for (const paragraph of texts
+    .flatMap((t) => t.split(/\r\n|\r|\n/))
+    .map(cleanText)
+    .filter(Boolean)) {
     let line = '';
     for (const word of paragraph.split(' ')) {
       const candidate = line ? `${line} ${word}` : word;
@@ -233,14 +257,21 @@ export async function wrapText(texts: string[], fontPx: number, maxWidth: number
   }
   if (lines.length <= MAX_TEXT_LINES) return lines;
   const kept = lines.slice(0, MAX_TEXT_LINES);
-  kept[MAX_TEXT_LINES - 1] = await fitText(`${kept[MAX_TEXT_LINES - 1]} ${lines[MAX_TEXT_LINES]}`, fontPx, false, maxWidth);
+  kept[MAX_TEXT_LINES - 1] = await fitText(
+    `${kept[MAX_TEXT_LINES - 1]} ${lines[MAX_TEXT_LINES]}`,
+    fontPx,
+    false,
+    maxWidth,
+  );
   if (!kept[MAX_TEXT_LINES - 1].endsWith('\u2026')) kept[MAX_TEXT_LINES - 1] += '\u2026';
   return kept;
 }
 
 async function measureText(text: string, fontPx: number): Promise<number> {
   try {
-    const { width } = await sharp({ text: { text: escapeXml(text), font: `${FONT_FAMILY} ${fontPx}px`, wrap: 'none' } }).metadata();
+    const { width } = await sharp({
+      text: { text: escapeXml(text), font: `${FONT_FAMILY} ${fontPx}px`, wrap: 'none' },
+    }).metadata();
     return width;
   } catch {
     return text.length * fontPx * 0.62; // no usable font: a generous average glyph width

@@ -32,8 +32,15 @@ async function render(job: RenderJob) {
     if (!file) throw new Error(`photo ${photoId} has no stored original`);
     return readFile(file);
   };
-  const options = { format: job.format, loadPhoto, colorCorrection: job.colorCorrection, corrections: correctionsOf(job.bookKey) };
-  const rendered = job.cover ? await renderPrintCoverSheet({ ...options, ...job.cover }) : await renderPrintPage({ ...options, page: job.page! });
+  const options = {
+    format: job.format,
+    loadPhoto,
+    colorCorrection: job.colorCorrection,
+    corrections: correctionsOf(job.bookKey),
+  };
+  const rendered = job.cover
+    ? await renderPrintCoverSheet({ ...options, ...job.cover })
+    : await renderPrintPage({ ...options, page: job.page! });
   await writeFileAtomically(job.outFile, rendered.jpeg);
   return rendered.placements;
 }
@@ -41,6 +48,10 @@ async function render(job: RenderJob) {
 process.on('message', (message: { id: number; job: RenderJob }) => {
   render(message.job).then(
     (placements) => process.send!({ id: message.id, placements } satisfies RenderReply),
-    (error: unknown) => process.send!({ id: message.id, error: error instanceof Error ? error.message : String(error) } satisfies RenderReply),
+    (error: unknown) =>
+      process.send!({
+        id: message.id,
+        error: error instanceof Error ? error.message : String(error),
+      } satisfies RenderReply),
   );
 });

@@ -16,7 +16,9 @@ const IDLE_EXIT_MS = 30_000;
 /** The child's module: the bundle's own entry under `npm start`, the TypeScript source under tsx. */
 function childModule(): { file: string; execArgv: string[] } {
   const bundled = import.meta.url.endsWith('.js');
-  const file = fileURLToPath(new URL(bundled ? './render-process-child.js' : './render-process-child.ts', import.meta.url));
+  const file = fileURLToPath(
+    new URL(bundled ? './render-process-child.js' : './render-process-child.ts', import.meta.url),
+  );
   return { file, execArgv: bundled ? [] : ['--import', 'tsx'] };
 }
 
@@ -30,7 +32,10 @@ function childModule(): { file: string; execArgv: string[] } {
 export class PrintRenderProcess {
   private child?: ChildProcess;
   private nextId = 1;
-  private readonly pending = new Map<number, { child: ChildProcess; resolve: (placements: PhotoPlacement[]) => void; reject: (error: Error) => void }>();
+  private readonly pending = new Map<
+    number,
+    { child: ChildProcess; resolve: (placements: PhotoPlacement[]) => void; reject: (error: Error) => void }
+  >();
   private idleTimer?: NodeJS.Timeout;
 
   render(job: RenderJob): Promise<PhotoPlacement[]> {

@@ -58,7 +58,8 @@ export function createCampaignCsvReader(onRecord: (record: CampaignCsvRecord) =>
       });
       await onRecord({ line, values });
     }
-    if (!header) throw new CampaignFileError('the file is empty: a header row naming the columns is required on line 1');
+    if (!header)
+      throw new CampaignFileError('the file is empty: a header row naming the columns is required on line 1');
   })().catch((error: unknown) => {
     if (error instanceof CsvError) throw new CampaignFileError(`not a readable CSV file: ${error.message}`);
     throw error;
@@ -89,7 +90,8 @@ export function createCampaignCsvReader(onRecord: (record: CampaignCsvRecord) =>
 
 function checkHeader(header: string[]): void {
   const missing: string[] = CAMPAIGN_REQUIRED_COLUMNS.filter((column) => !header.includes(column));
-  if (!CAMPAIGN_IDENTITY_COLUMNS.some((column) => header.includes(column))) missing.push(CAMPAIGN_IDENTITY_COLUMNS.join(' or '));
+  if (!CAMPAIGN_IDENTITY_COLUMNS.some((column) => header.includes(column)))
+    missing.push(CAMPAIGN_IDENTITY_COLUMNS.join(' or '));
   if (missing.length > 0) {
     throw new CampaignFileError(
       `missing required column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}: the header (line 1) must name reference, email or userId, sku, psp and marketId`,
@@ -114,7 +116,11 @@ export interface CampaignRowInput {
  * Reads one record: its reference and generate input, or the reason it is refused. Rules that
  * need the catalogue (sku, psp, market) or shape (email, language) are generate's, applied later.
  */
-export function readCampaignRow(values: Record<string, string>): { reference: string | null; input: CampaignRowInput; problem: string | null } {
+export function readCampaignRow(values: Record<string, string>): {
+  reference: string | null;
+  input: CampaignRowInput;
+  problem: string | null;
+} {
   const text = (name: string) => {
     const value = values[name]?.trim();
     return value ? value : undefined;
@@ -129,7 +135,10 @@ export function readCampaignRow(values: Record<string, string>): { reference: st
     const value = text(name);
     if (value) input[name] = value;
   }
-  const photos = (values.photos ?? '').split(CAMPAIGN_PHOTO_SEPARATOR).map((url) => url.trim()).filter(Boolean);
+  const photos = (values.photos ?? '')
+    .split(CAMPAIGN_PHOTO_SEPARATOR)
+    .map((url) => url.trim())
+    .filter(Boolean);
   if (photos.length > 0) input.photos = photos;
   for (const [name, value] of Object.entries(values)) {
     if (name.startsWith(CAMPAIGN_CUSTOM_PREFIX) && name.length > CAMPAIGN_CUSTOM_PREFIX.length && value.trim() !== '') {
@@ -140,7 +149,8 @@ export function readCampaignRow(values: Record<string, string>): { reference: st
   const problems: string[] = [];
   if (!reference) problems.push('reference: is required');
   if (email && userId) problems.push('email, userId: give either email or userId, not both');
-  if (!email && !userId) problems.push('email, userId: one of them is required (a campaign makes a project for a known end user)');
+  if (!email && !userId)
+    problems.push('email, userId: one of them is required (a campaign makes a project for a known end user)');
   for (const name of ['sku', 'psp', 'marketId'] as const) if (!input[name]) problems.push(`${name}: is required`);
   return { reference, input, problem: problems.length > 0 ? problems.join('; ') : null };
 }

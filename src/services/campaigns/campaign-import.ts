@@ -49,11 +49,14 @@ export async function importCampaignCsv(
   const reader = createCampaignCsvReader(async ({ line, values }) => {
     rows++;
     if (rows > maxRows) {
-      throw new CampaignFileError(`the file has more than ${maxRows} rows (line ${line} is row ${rows}); split it into campaigns of at most ${maxRows} rows`);
+      throw new CampaignFileError(
+        `the file has more than ${maxRows} rows (line ${line} is row ${rows}); split it into campaigns of at most ${maxRows} rows`,
+      );
     }
     const { reference, input, problem } = readCampaignRow(values);
     let reason = problem;
-    if (reference && reference.length > MAX_REFERENCE_LENGTH) reason = `reference: must be at most ${MAX_REFERENCE_LENGTH} characters`;
+    if (reference && reference.length > MAX_REFERENCE_LENGTH)
+      reason = `reference: must be at most ${MAX_REFERENCE_LENGTH} characters`;
     else if (reference && !reason) {
       const first = firstLineOf.get(reference);
       if (first !== undefined) reason = `reference: "${reference}" repeats the reference of line ${first}`;
@@ -75,13 +78,20 @@ export async function importCampaignCsv(
 
   let failure: string | undefined;
   try {
-    await fetch(campaign.csvUrl, { timeoutMs: DOWNLOAD_TIMEOUT_MS, maxBytes: CAMPAIGN_CSV_MAX_BYTES, onChunk: (chunk) => reader.write(chunk) });
+    await fetch(campaign.csvUrl, {
+      timeoutMs: DOWNLOAD_TIMEOUT_MS,
+      maxBytes: CAMPAIGN_CSV_MAX_BYTES,
+      onChunk: (chunk) => reader.write(chunk),
+    });
     await reader.end();
     await flush();
   } catch (error) {
     if (error instanceof CampaignFileError) failure = error.message;
     else if (error instanceof OutboundError) {
-      const passing = error.code === 'TIMEOUT' || error.code === 'UNREACHABLE' || (error.code === 'HTTP_STATUS' && (error.status ?? 0) >= 500);
+      const passing =
+        error.code === 'TIMEOUT' ||
+        error.code === 'UNREACHABLE' ||
+        (error.code === 'HTTP_STATUS' && (error.status ?? 0) >= 500);
       if (passing) throw new CampaignDownloadInterrupted(`the CSV could not be downloaded: ${error.message}`);
       failure = `the CSV could not be downloaded: ${error.message}`;
     } else throw error;

@@ -4,7 +4,6 @@ import { recordStatusChange } from '../../events/status-event-log';
 import { canMoveCampaign, type CampaignStatus } from '../../domain/campaign-status';
 import { CAMPAIGN_SUBJECT } from '../../domain/status-subjects';
 
-
 /** How often at most a running campaign reports its counts; status changes always report. */
 const PROGRESS_INTERVAL_MS = 500;
 
@@ -51,7 +50,14 @@ export async function campaignCounts(em: EntityManager, campaign: Campaign): Pro
  * Every transaction that changes rows and reports progress takes it first.
  */
 export async function lockCampaign(tx: EntityManager, campaignId: string): Promise<Campaign | null> {
-  await tx.getConnection().execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`campaign-lock:${campaignId}`], 'run', tx.getTransactionContext());
+  await tx
+    .getConnection()
+    .execute(
+      'SELECT pg_advisory_xact_lock(hashtext(?))',
+      [`campaign-lock:${campaignId}`],
+      'run',
+      tx.getTransactionContext(),
+    );
   return tx.findOne(Campaign, { id: campaignId }, { populate: ['client'], refresh: true });
 }
 
@@ -60,29 +66,50 @@ export async function lockCampaign(tx: EntityManager, campaignId: string): Promi
  * Unless `force`d, at most one per PROGRESS_INTERVAL_MS: a 10,000-row campaign must not write
  * 20,000 events. Must run inside a transaction.
  */
-export async function recordCampaignProgress(tx: EntityManager, campaign: Campaign, options: { force?: boolean } = {}): Promise<void> {
+export async function recordCampaignProgress(
+  tx: EntityManager,
+  campaign: Campaign,
+  options: { force?: boolean } = {},
+): Promise<void> {
   if (!options.force) {
-    const [last] = await tx.getConnection().execute<{ occurred_at: Date }[]>(
-      'SELECT occurred_at FROM status_events WHERE subject_type = ? AND subject_id = ? ORDER BY sequence DESC LIMIT 1',
-      [CAMPAIGN_SUBJECT, campaign.id],
-      'all',
-      tx.getTransactionContext(),
-    );
+    const [last] = await tx
+      .getConnection()
+      .execute<{ occurred_at: Date }[]>(
+        'SELECT occurred_at FROM status_events WHERE subject_type = ? AND subject_id = ? ORDER BY sequence DESC LIMIT 1',
+        [CAMPAIGN_SUBJECT, campaign.id],
+        'all',
+        tx.getTransactionContext(),
+      );
     if (last && Date.now() - new Date(last.occurred_at).getTime() < PROGRESS_INTERVAL_MS) return;
   }
   const counts = await campaignCounts(tx, campaign);
   await recordStatusChange(
     tx,
     { clientId: campaign.client.id, env: campaign.env },
-    { subjectType: CAMPAIGN_SUBJECT, subjectId: campaign.id, status: campaign.status, detail: { ...counts, ...(campaign.reason ? { reason: campaign.reason } : {}) } },
+    {
+      subjectType: CAMPAIGN_SUBJECT,
+      subjectId: campaign.id,
+      status: campaign.status,
+      detail: { ...counts, ...(campaign.reason ? { reason: campaign.reason } : {}) },
+    },
   );
 }
 
 /** Moves a locked campaign along its table (a move not in the table is ignored) and reports it. */
-export async function moveCampaign(tx: EntityManager, campaign: Campaign, to: CampaignStatus, changes: Partial<Campaign> = {}): Promise<void> {
+export async function moveCampaign(
+  tx: EntityManager,
+  campaign: Campaign,
+  to: CampaignStatus,
+  changes: Partial<Campaign> = {},
+): Promise<void> {
   if (!canMoveCampaign(campaign.status, to)) return;
   const now = new Date();
-  tx.assign(campaign, { ...changes, status: to, updatedAt: now, ...(to === 'completed' || to === 'failed' ? { finishedAt: now } : {}) });
+  tx.assign(campaign, {
+    ...changes,
+    status: to,
+    updatedAt: now,
+    ...(to === 'completed' || to === 'failed' ? { finishedAt: now } : {}),
+  });
   await tx.flush();
   await recordCampaignProgress(tx, campaign, { force: true });
 }

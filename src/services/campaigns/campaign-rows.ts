@@ -36,10 +36,18 @@ async function generateCampaignRow(em: EntityManager, deps: ProjectServiceDeps, 
   if (!row.projectId) {
     const projectId = newProjectId();
     try {
-      await em.nativeUpdate(CampaignRow, { id: row.id, claimedReference: null }, { claimedReference: row.reference, projectId });
+      await em.nativeUpdate(
+        CampaignRow,
+        { id: row.id, claimedReference: null },
+        { claimedReference: row.reference, projectId },
+      );
     } catch (error) {
       if (!(error instanceof UniqueConstraintViolationException)) throw error;
-      const holder = await em.findOneOrFail(CampaignRow, { client: row.client, env: row.env, claimedReference: row.reference }, { populate: ['campaign'] });
+      const holder = await em.findOneOrFail(
+        CampaignRow,
+        { client: row.client, env: row.env, claimedReference: row.reference },
+        { populate: ['campaign'] },
+      );
       await setRow(em, row, 'duplicate', {
         projectId: holder.projectId,
         reason: `reference: "${row.reference}" already has project ${holder.projectId} (campaign ${holder.campaign.id}, line ${holder.line}); not generated or notified again`,
@@ -72,7 +80,11 @@ async function generateCampaignRow(em: EntityManager, deps: ProjectServiceDeps, 
 
 /** The row of a campaign project has its project (idempotent; the build may finish first). */
 export async function markRowGenerated(em: EntityManager, projectId: string): Promise<void> {
-  await em.nativeUpdate(CampaignRow, { projectId, claimedReference: { $ne: null }, state: 'pending' }, { state: 'generated', updatedAt: new Date() });
+  await em.nativeUpdate(
+    CampaignRow,
+    { projectId, claimedReference: { $ne: null }, state: 'pending' },
+    { state: 'generated', updatedAt: new Date() },
+  );
 }
 
 /** The row that owns `projectId` (its reference's claim), if the project came from a campaign. */
@@ -80,9 +92,18 @@ export async function campaignRowOfProject(em: EntityManager, projectId: string)
   return em.findOne(CampaignRow, { projectId, claimedReference: { $ne: null } }, { populate: ['campaign'] });
 }
 
-async function setRow(em: EntityManager, row: CampaignRow, to: CampaignRow['state'], changes: Partial<CampaignRow>): Promise<void> {
+async function setRow(
+  em: EntityManager,
+  row: CampaignRow,
+  to: CampaignRow['state'],
+  changes: Partial<CampaignRow>,
+): Promise<void> {
   if (!canMoveCampaignRow(row.state, to)) return;
-  await em.nativeUpdate(CampaignRow, { id: row.id, state: row.state }, { ...changes, state: to, updatedAt: new Date() });
+  await em.nativeUpdate(
+    CampaignRow,
+    { id: row.id, state: row.state },
+    { ...changes, state: to, updatedAt: new Date() },
+  );
 }
 
 /**
@@ -165,7 +186,11 @@ export async function failRowOfProject(em: EntityManager, projectId: string, rea
  * A delivery settles, and with it the campaign row it announced, in one transaction: nobody reads
  * the delivery delivered while its row still waits, and no crash can come between the two.
  */
-export async function settleDelivery(em: EntityManager, deliveryId: string, outcome: 'delivered' | 'failed'): Promise<WebhookDelivery | null> {
+export async function settleDelivery(
+  em: EntityManager,
+  deliveryId: string,
+  outcome: 'delivered' | 'failed',
+): Promise<WebhookDelivery | null> {
   return em.transactional(async (tx) => {
     const delivery = await finishDelivery(tx, deliveryId, outcome);
     if (delivery) await recordRowNotification(tx, delivery);
@@ -178,13 +203,20 @@ async function recordRowNotification(em: EntityManager, delivery: WebhookDeliver
   if (!delivery.campaign || delivery.status === 'pending') return;
   await em.transactional(async (tx) => {
     const campaign = await lockCampaign(tx, delivery.campaign!.id);
-    const row = await tx.findOne(CampaignRow, { campaign: delivery.campaign!.id, projectId: delivery.projectId, claimedReference: { $ne: null } });
+    const row = await tx.findOne(CampaignRow, {
+      campaign: delivery.campaign!.id,
+      projectId: delivery.projectId,
+      claimedReference: { $ne: null },
+    });
     if (!campaign || !row) return;
     const to = delivery.status === 'delivered' ? 'notified' : 'failed';
     if (canMoveCampaignRow(row.state, to)) {
       tx.assign(row, {
         state: to,
-        reason: to === 'failed' ? `the webhook delivery ${delivery.id} failed after every attempt; replayWebhook sends it again` : null,
+        reason:
+          to === 'failed'
+            ? `the webhook delivery ${delivery.id} failed after every attempt; replayWebhook sends it again`
+            : null,
         updatedAt: new Date(),
       });
       await tx.flush();

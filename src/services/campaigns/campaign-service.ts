@@ -51,7 +51,12 @@ export class CampaignService {
       );
     }
     const campaign = await ctx.em.transactional(async (tx) => {
-      const created = tx.create(Campaign, { id: `${CAMPAIGN_ID_PREFIX}${randomBase62(20)}`, client: ctx.tenant.clientId, env: ctx.tenant.env, csvUrl });
+      const created = tx.create(Campaign, {
+        id: `${CAMPAIGN_ID_PREFIX}${randomBase62(20)}`,
+        client: ctx.tenant.clientId,
+        env: ctx.tenant.env,
+        csvUrl,
+      });
       await tx.flush();
       await recordCampaignProgress(tx, created, { force: true });
       return created;
@@ -115,12 +120,19 @@ export class CampaignService {
     return ctx.em.findByCursor(
       WebhookDelivery,
       { campaign },
-      { first: options.first, after: options.after, orderBy: { createdAt: 'asc', id: 'asc' }, populate: ['attempts'], includeCount: false },
+      {
+        first: options.first,
+        after: options.after,
+        orderBy: { createdAt: 'asc', id: 'asc' },
+        populate: ['attempts'],
+        includeCount: false,
+      },
     );
   }
 }
 
 function checkPage(options: { first: number; after?: string }): void {
-  if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_PAGE) throw ValidationError.field('first', `must be from 1 to ${MAX_PAGE}`);
+  if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_PAGE)
+    throw ValidationError.field('first', `must be from 1 to ${MAX_PAGE}`);
   if (options.after !== undefined) assertIssuedCursor(options.after, 'after');
 }

@@ -117,7 +117,12 @@ const shippingLevel = {
         additionalProperties: false,
         properties: {
           isoCode2: areaCode,
-          transitDays: { type: 'object', required: ['min', 'max'], additionalProperties: false, properties: { min: days, max: days } },
+          transitDays: {
+            type: 'object',
+            required: ['min', 'max'],
+            additionalProperties: false,
+            properties: { min: days, max: days },
+          },
         },
       },
     },
@@ -191,7 +196,16 @@ const catalogueFileSchema = {
       minItems: 1,
       items: {
         type: 'object',
-        required: ['categoryId', 'name', 'subtitle', 'thumbnail', 'description', 'descriptionJson', 'carousel', 'order'],
+        required: [
+          'categoryId',
+          'name',
+          'subtitle',
+          'thumbnail',
+          'description',
+          'descriptionJson',
+          'carousel',
+          'order',
+        ],
         additionalProperties: false,
         properties: {
           categoryId: id,
@@ -221,8 +235,19 @@ const catalogueFileSchema = {
       items: {
         type: 'object',
         required: [
-          'id', 'sku', 'v', 'categoryId', 'name', 'metaTitle', 'description', 'descriptionJson',
-          'thumbnail', 'attributes', 'specifications', 'renderOptions', 'prices',
+          'id',
+          'sku',
+          'v',
+          'categoryId',
+          'name',
+          'metaTitle',
+          'description',
+          'descriptionJson',
+          'thumbnail',
+          'attributes',
+          'specifications',
+          'renderOptions',
+          'prices',
         ],
         additionalProperties: false,
         properties: {
@@ -339,7 +364,10 @@ export function parseCatalogueFile(input: unknown): CatalogueFile {
 }
 
 function ajvErrorToFieldError(error: ErrorObject): FieldError {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  const segments = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
   if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty));
   const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
@@ -358,7 +386,8 @@ function crossReferenceProblems(file: CatalogueFile): FieldError[] {
     const seen = new Set<unknown>();
     items.forEach((item, i) => {
       const value = key(item);
-      if (seen.has(value)) problems.push({ path: `${label}[${i}].${field}`, message: `duplicate ${field} ${JSON.stringify(value)}` });
+      if (seen.has(value))
+        problems.push({ path: `${label}[${i}].${field}`, message: `duplicate ${field} ${JSON.stringify(value)}` });
       seen.add(value);
     });
   };
@@ -376,29 +405,38 @@ function crossReferenceProblems(file: CatalogueFile): FieldError[] {
   const decimalsOf = new Map(file.currencies.map((c) => [c.code, c.decimals]));
   const moneyProblem = (amount: number, currency: string, path: string) => {
     const decimals = decimalsOf.get(currency);
-    if (decimals !== undefined && decimalPlaces(amount) > decimals) problems.push({ path, message: `has more decimals than ${currency} (${decimals})` });
+    if (decimals !== undefined && decimalPlaces(amount) > decimals)
+      problems.push({ path, message: `has more decimals than ${currency} (${decimals})` });
   };
   file.markets.forEach((m, i) => {
-    if (!currencies.has(m.currency)) problems.push({ path: `markets[${i}].currency`, message: `unknown currency ${m.currency}` });
+    if (!currencies.has(m.currency))
+      problems.push({ path: `markets[${i}].currency`, message: `unknown currency ${m.currency}` });
     problems.push(...shippingLevelProblems(m, `markets[${i}]`));
     (m.shippingLevels ?? []).forEach((level, j) =>
-      level.prices.forEach((price, k) => moneyProblem(price.price, price.currency, `markets[${i}].shippingLevels[${j}].prices[${k}].price`)),
+      level.prices.forEach((price, k) =>
+        moneyProblem(price.price, price.currency, `markets[${i}].shippingLevels[${j}].prices[${k}].price`),
+      ),
     );
     duplicates(m.taxRates ?? [], (t) => t.isoCode2, `markets[${i}].taxRates`, 'isoCode2');
     (m.taxRates ?? []).forEach((t, j) => {
-      if (decimalPlaces(t.rate) > 3) problems.push({ path: `markets[${i}].taxRates[${j}].rate`, message: 'has more than 3 decimals' });
+      if (decimalPlaces(t.rate) > 3)
+        problems.push({ path: `markets[${i}].taxRates[${j}].rate`, message: 'has more than 3 decimals' });
     });
   });
   const currencyOfMarket = new Map(file.markets.map((m) => [m.marketId, m.currency]));
   file.products.forEach((p, i) => {
-    if (!categories.has(p.categoryId)) problems.push({ path: `products[${i}].categoryId`, message: `unknown category ${p.categoryId}` });
+    if (!categories.has(p.categoryId))
+      problems.push({ path: `products[${i}].categoryId`, message: `unknown category ${p.categoryId}` });
     const { min, max } = p.specifications;
-    if (min.pages > max.pages) problems.push({ path: `products[${i}].specifications.min.pages`, message: 'is greater than max.pages' });
-    if (min.photos > max.photos) problems.push({ path: `products[${i}].specifications.min.photos`, message: 'is greater than max.photos' });
+    if (min.pages > max.pages)
+      problems.push({ path: `products[${i}].specifications.min.pages`, message: 'is greater than max.pages' });
+    if (min.photos > max.photos)
+      problems.push({ path: `products[${i}].specifications.min.photos`, message: 'is greater than max.photos' });
     problems.push(...productionProblems(p.specifications.production, `products[${i}].specifications.production`));
     const priced = new Set(p.prices.map((price) => price.marketId));
     p.prices.forEach((price, j) => {
-      if (!markets.has(price.marketId)) problems.push({ path: `products[${i}].prices[${j}].marketId`, message: `unknown market ${price.marketId}` });
+      if (!markets.has(price.marketId))
+        problems.push({ path: `products[${i}].prices[${j}].marketId`, message: `unknown market ${price.marketId}` });
       const currency = currencyOfMarket.get(price.marketId);
       if (currency) {
         moneyProblem(price.price, currency, `products[${i}].prices[${j}].price`);
@@ -406,22 +444,37 @@ function crossReferenceProblems(file: CatalogueFile): FieldError[] {
       }
     });
     for (const marketId of markets) {
-      if (!priced.has(marketId)) problems.push({ path: `products[${i}].prices`, message: `has no price for market ${marketId}` });
+      if (!priced.has(marketId))
+        problems.push({ path: `products[${i}].prices`, message: `has no price for market ${marketId}` });
     }
   });
   return problems;
 }
 
 /** A case-wrap cover needs greyboard, a wrap and a hinge; a softcover sheet has neither wrap nor hinge to print. */
-function productionProblems(production: CatalogueFile['products'][number]['specifications']['production'], at: string): FieldError[] {
+function productionProblems(
+  production: CatalogueFile['products'][number]['specifications']['production'],
+  at: string,
+): FieldError[] {
   const problems: FieldError[] = [];
   if (isCaseBound(production.binding)) {
-    if (production.boardThicknessMm < 1) problems.push({ path: `${at}.boardThicknessMm`, message: `must be at least 1 mm of greyboard for a ${production.binding} binding` });
-    if (production.wrapMm < 5) problems.push({ path: `${at}.wrapMm`, message: `must be at least 5 mm to turn in over the boards of a ${production.binding} binding` });
-    if (production.hingeMm <= 0) problems.push({ path: `${at}.hingeMm`, message: `must be more than 0 for a ${production.binding} binding` });
+    if (production.boardThicknessMm < 1)
+      problems.push({
+        path: `${at}.boardThicknessMm`,
+        message: `must be at least 1 mm of greyboard for a ${production.binding} binding`,
+      });
+    if (production.wrapMm < 5)
+      problems.push({
+        path: `${at}.wrapMm`,
+        message: `must be at least 5 mm to turn in over the boards of a ${production.binding} binding`,
+      });
+    if (production.hingeMm <= 0)
+      problems.push({ path: `${at}.hingeMm`, message: `must be more than 0 for a ${production.binding} binding` });
   } else {
-    if (production.wrapMm !== 0) problems.push({ path: `${at}.wrapMm`, message: 'must be 0 for a softcover: its sheet does not turn in' });
-    if (production.hingeMm !== 0) problems.push({ path: `${at}.hingeMm`, message: 'must be 0 for a softcover: it has no hinge' });
+    if (production.wrapMm !== 0)
+      problems.push({ path: `${at}.wrapMm`, message: 'must be 0 for a softcover: its sheet does not turn in' });
+    if (production.hingeMm !== 0)
+      problems.push({ path: `${at}.hingeMm`, message: 'must be 0 for a softcover: it has no hinge' });
   }
   return problems;
 }
@@ -437,19 +490,28 @@ function shippingLevelProblems(market: CatalogueFile['markets'][number], at: str
   const areas = new Set(market.shipsWithin.map((area) => area.isoCode2));
   levels.forEach((level, j) => {
     const path = `${at}.shippingLevels[${j}]`;
-    if (codes.has(level.code)) problems.push({ path: `${path}.code`, message: `duplicate code ${JSON.stringify(level.code)}` });
+    if (codes.has(level.code))
+      problems.push({ path: `${path}.code`, message: `duplicate code ${JSON.stringify(level.code)}` });
     codes.add(level.code);
-    if (!level.prices.some((p) => p.currency === market.currency)) problems.push({ path: `${path}.prices`, message: `has no price in the market's currency ${market.currency}` });
+    if (!level.prices.some((p) => p.currency === market.currency))
+      problems.push({ path: `${path}.prices`, message: `has no price in the market's currency ${market.currency}` });
     level.destinations.forEach((destination, k) => {
       if (destination.transitDays.min > destination.transitDays.max) {
-        problems.push({ path: `${path}.destinations[${k}].transitDays.min`, message: 'is greater than transitDays.max' });
+        problems.push({
+          path: `${path}.destinations[${k}].transitDays.min`,
+          message: 'is greater than transitDays.max',
+        });
       }
       if (!areas.has(destination.isoCode2) && !areas.has(continentOf(destination.isoCode2) ?? '')) {
-        problems.push({ path: `${path}.destinations[${k}].isoCode2`, message: `${destination.isoCode2} is outside the market's shipsWithin` });
+        problems.push({
+          path: `${path}.destinations[${k}].isoCode2`,
+          message: `${destination.isoCode2} is outside the market's shipsWithin`,
+        });
       }
     });
   });
-  if (levels.filter((level) => level.default).length > 1) problems.push({ path: `${at}.shippingLevels`, message: 'marks more than one level as default' });
+  if (levels.filter((level) => level.default).length > 1)
+    problems.push({ path: `${at}.shippingLevels`, message: 'marks more than one level as default' });
   return problems;
 }
 

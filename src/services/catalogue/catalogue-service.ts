@@ -27,10 +27,18 @@ export class CatalogueService {
   /** The catalogue as one market sees it: its prices and currency, in one language (docs/api.md, Product list). */
   async list(ctx: RequestContext, query: CatalogueQuery): Promise<CatalogueView> {
     if (query.printType !== undefined && !SUPPORTED_PRINT_TYPES.includes(query.printType)) {
-      throw new RejectedError('UNSUPPORTED_PRINT_TYPE', 'printType', `"${query.printType}" is not supported; use ${SUPPORTED_PRINT_TYPES.join(', ')}`);
+      throw new RejectedError(
+        'UNSUPPORTED_PRINT_TYPE',
+        'printType',
+        `"${query.printType}" is not supported; use ${SUPPORTED_PRINT_TYPES.join(', ')}`,
+      );
     }
     if (query.schema !== undefined && !SUPPORTED_SCHEMAS.includes(query.schema)) {
-      throw new RejectedError('UNSUPPORTED_SCHEMA', 'schema', `${query.schema} is not supported; use ${SUPPORTED_SCHEMAS.join(', ')}`);
+      throw new RejectedError(
+        'UNSUPPORTED_SCHEMA',
+        'schema',
+        `${query.schema} is not supported; use ${SUPPORTED_SCHEMAS.join(', ')}`,
+      );
     }
     const { em, tenant } = ctx;
     const marketId = query.marketId ?? 0;
@@ -43,7 +51,11 @@ export class CatalogueService {
 
     const productWhere = query.v === undefined ? {} : { minVersion: { $lte: query.v } };
     const [products, categories, prices] = await Promise.all([
-      em.find(Product, productWhere, { ...readOnly, populate: ['attributes', 'category'], orderBy: { sortOrder: 'asc' } }),
+      em.find(Product, productWhere, {
+        ...readOnly,
+        populate: ['attributes', 'category'],
+        orderBy: { sortOrder: 'asc' },
+      }),
       em.find(Category, {}, { ...readOnly, orderBy: { sortOrder: 'asc', categoryId: 'asc' } }),
       em.find(ProductPrice, { market, product: productWhere }, readOnly),
     ]);
@@ -64,7 +76,9 @@ export class CatalogueService {
         metaTitle: pick(p.metaTitle, language),
         thumbnail: p.thumbnail,
         payment: {
-          prices: price ? [{ price: shown(price.price, currency), extraCostPerPage: shown(price.extraCostPerPage, currency) }] : [],
+          prices: price
+            ? [{ price: shown(price.price, currency), extraCostPerPage: shown(price.extraCostPerPage, currency) }]
+            : [],
         },
         attributes: [
           categoryAttribute.get(p.category.id)!,
@@ -90,7 +104,12 @@ export class CatalogueService {
     return {
       baseUrl: client.catalogueBaseUrl ?? this.defaultAssetBaseUrl,
       pricesIncludeTax: client.pricesIncludeTax,
-      currency: { code: market.currency.code, left: market.currency.left, right: market.currency.right, decimals: market.currency.decimals },
+      currency: {
+        code: market.currency.code,
+        left: market.currency.left,
+        right: market.currency.right,
+        decimals: market.currency.decimals,
+      },
       products: productViews,
       categories: categories.map((c) => ({
         categoryId: c.categoryId,

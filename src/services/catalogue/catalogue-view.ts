@@ -7,7 +7,11 @@ import { Type, type Static } from 'typebox';
  * derived from them.
  */
 const RichText = Type.Array(
-  Type.Object({ type: Type.String(), text: Type.Optional(Type.String()), items: Type.Optional(Type.Array(Type.String())) }),
+  Type.Object({
+    type: Type.String(),
+    text: Type.Optional(Type.String()),
+    items: Type.Optional(Type.Array(Type.String())),
+  }),
 );
 
 export const AttributeView = Type.Object({
@@ -48,9 +52,14 @@ export const ProductView = Type.Object({
     ),
     production: Type.Object(
       {
-        binding: Type.Enum(BINDINGS, { type: 'string', description: 'hardcover (case-wrap), softcover (perfect-bound) or layflat (case-wrap, mounted leaves)' }),
+        binding: Type.Enum(BINDINGS, {
+          type: 'string',
+          description: 'hardcover (case-wrap), softcover (perfect-bound) or layflat (case-wrap, mounted leaves)',
+        }),
         leafThicknessMm: Type.Number({ description: 'Thickness of one leaf (two pages), mm' }),
-        boardThicknessMm: Type.Number({ description: 'Greyboard (case-wrap) or cover card (softcover) on each side of the block, mm' }),
+        boardThicknessMm: Type.Number({
+          description: 'Greyboard (case-wrap) or cover card (softcover) on each side of the block, mm',
+        }),
         wrapMm: Type.Number({ description: 'Sheet turned in over the boards on every side, mm (0: softcover)' }),
         hingeMm: Type.Number({ description: 'Hinge between each board and the spine, mm (0: softcover)' }),
         spineTextMinPages: Type.Integer({ description: 'Fewer pages than this: the spine is left blank' }),

@@ -51,8 +51,15 @@ export class ClientAdmin {
   }
 
   async list(): Promise<{ clientId: string; name: string; createdAt: string; accessKeys: Record<string, string> }[]> {
-    const credentials = await this.em.find(ClientCredential, {}, { populate: ['client'], orderBy: { client: { createdAt: 'asc' } }, ...ACROSS_TENANTS });
-    const byClient = new Map<string, { clientId: string; name: string; createdAt: string; accessKeys: Record<string, string> }>();
+    const credentials = await this.em.find(
+      ClientCredential,
+      {},
+      { populate: ['client'], orderBy: { client: { createdAt: 'asc' } }, ...ACROSS_TENANTS },
+    );
+    const byClient = new Map<
+      string,
+      { clientId: string; name: string; createdAt: string; accessKeys: Record<string, string> }
+    >();
     for (const c of credentials) {
       const entry = byClient.get(c.client.id) ?? {
         clientId: c.client.id,
@@ -81,13 +88,18 @@ export class ClientAdmin {
       }
       await tx.flush();
       // Every API process empties its credential cache when this commits (CredentialCache).
-      await tx.getConnection().execute('SELECT pg_notify(?, ?)', [CREDENTIALS_CHANGED_CHANNEL, client.id], 'run', tx.getTransactionContext());
+      await tx
+        .getConnection()
+        .execute('SELECT pg_notify(?, ?)', [CREDENTIALS_CHANGED_CHANNEL, client.id], 'run', tx.getTransactionContext());
       return { clientId: client.id, name: client.name, credentials };
     });
   }
 
   /** Replaces the shop origins that may frame the client's editor (shop-origins.ts); none: no page may. */
-  async setShopOrigins(clientId: string, origins: readonly string[]): Promise<{ clientId: string; shopOrigins: string[] }> {
+  async setShopOrigins(
+    clientId: string,
+    origins: readonly string[],
+  ): Promise<{ clientId: string; shopOrigins: string[] }> {
     const shopOrigins = parseShopOrigins(origins, 'origin');
     return this.em.transactional(async (tx) => {
       const client = await tx.findOne(Client, { id: clientId });

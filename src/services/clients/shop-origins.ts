@@ -14,7 +14,8 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
  * that is not a name of two or more labels or an IP address. Answers them normalised (lower case, no trailing slash), once each.
  */
 export function parseShopOrigins(values: readonly string[], path = 'origins'): string[] {
-  if (values.length > MAX_SHOP_ORIGINS) throw ValidationError.field(path, `must list at most ${MAX_SHOP_ORIGINS} origins`);
+  if (values.length > MAX_SHOP_ORIGINS)
+    throw ValidationError.field(path, `must list at most ${MAX_SHOP_ORIGINS} origins`);
   const errors: FieldError[] = [];
   const origins = values.map((value, i) => {
     const problem = problemOf(value);
@@ -32,7 +33,8 @@ function problemOf(value: string): string | undefined {
   // `*.` stands for any subdomain; the rest must parse as an origin on its own.
   const trimmed = value.trim().replace(/^https:\/\/\*\./i, 'https://wildcard.');
   // Any other `*` would widen frame-ancestors to hosts nobody named (`https://*` is every https site).
-  if (trimmed.includes('*')) return 'must name its host: a wildcard only as https://*.shop.example (every subdomain of one domain)';
+  if (trimmed.includes('*'))
+    return 'must name its host: a wildcard only as https://*.shop.example (every subdomain of one domain)';
   let url: URL;
   try {
     url = new URL(trimmed);
@@ -49,7 +51,8 @@ function problemOf(value: string): string | undefined {
     return 'must be scheme://host[:port] with a host name of two or more labels (shop.example) or an IP address';
   }
   // `*.com` would be every shop of a top-level domain: the wildcard stands before a domain of two labels or more.
-  if (trimmed !== value.trim() && url.hostname.split('.').length < 3) return 'must name a domain of two or more labels after *. (https://*.shop.example)';
+  if (trimmed !== value.trim() && url.hostname.split('.').length < 3)
+    return 'must name a domain of two or more labels after *. (https://*.shop.example)';
   return undefined;
 }
 

@@ -47,19 +47,29 @@ export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
   const source = pageAt(book.pages, from.page, 'from.page');
   const { photoId } = slotAt(book.pages, from, 'from');
   const target = pageAt(book.pages, toPage, 'toPage');
-  if (target.number === source.number) throw ValidationError.field('toPage', 'is the page the photo is on already', 'SAME_PAGE');
+  if (target.number === source.number)
+    throw ValidationError.field('toPage', 'is the page the photo is on already', 'SAME_PAGE');
   const targetLayout: PageLayout = target.layout === 'blank' ? 'full' : target.layout;
   const room = layoutSlots(targetLayout).length;
   if (target.photos.length >= room) {
-    throw ValidationError.field('toPage', `page ${toPage} (${target.layout}) has no free slot: change its layout or swap photos instead`, 'PAGE_FULL');
+    throw ValidationError.field(
+      'toPage',
+      `page ${toPage} (${target.layout}) has no free slot: change its layout or swap photos instead`,
+      'PAGE_FULL',
+    );
   }
   const remaining = source.photos.filter((_, i) => i !== from.slot).map((slot) => slot.photoId);
-  const relaid = (page: BookPage, layout: PageLayout, photoIds: string[]): BookPage => ({ ...placeOnLayout(layout, photoIds), number: page.number, texts: page.texts });
+  const relaid = (page: BookPage, layout: PageLayout, photoIds: string[]): BookPage => ({
+    ...placeOnLayout(layout, photoIds),
+    number: page.number,
+    texts: page.texts,
+  });
   return {
     ...book,
     pages: book.pages.map((page) => {
       if (page.number === source.number) return relaid(page, remaining.length ? source.layout : 'blank', remaining);
-      if (page.number === target.number) return relaid(page, targetLayout, [...target.photos.map((slot) => slot.photoId), photoId]);
+      if (page.number === target.number)
+        return relaid(page, targetLayout, [...target.photos.map((slot) => slot.photoId), photoId]);
       return page;
     }),
   };
@@ -73,9 +83,20 @@ export function setPageLayout(book: Book, pageNumber: number, layout: string): B
   const page = pageAt(book.pages, pageNumber, 'page');
   const room = layoutSlots(layout as PageLayout).length;
   if (page.photos.length > room) {
-    throw ValidationError.field('layout', `${layout} holds ${room} photo(s); page ${pageNumber} has ${page.photos.length}: move some first`, 'LAYOUT_TOO_SMALL');
+    throw ValidationError.field(
+      'layout',
+      `${layout} holds ${room} photo(s); page ${pageNumber} has ${page.photos.length}: move some first`,
+      'LAYOUT_TOO_SMALL',
+    );
   }
-  const relaid: BookPage = { ...placeOnLayout(layout as PageLayout, page.photos.map((slot) => slot.photoId)), number: pageNumber, texts: page.texts };
+  const relaid: BookPage = {
+    ...placeOnLayout(
+      layout as PageLayout,
+      page.photos.map((slot) => slot.photoId),
+    ),
+    number: pageNumber,
+    texts: page.texts,
+  };
   return { ...book, pages: book.pages.map((p) => (p.number === pageNumber ? relaid : p)) };
 }
 
@@ -85,8 +106,10 @@ export function setCoverTexts(book: Book, title: string, subtitle: string | null
   const sub = subtitle?.trim();
   if (!trimmed) throw ValidationError.field('title', 'must not be empty');
   // The same bounds as the template's text assets that generate fills (custom.title, custom.subtitle).
-  if (trimmed.length > TEMPLATE_ASSETS.title.maxLength) throw ValidationError.field('title', `must be at most ${TEMPLATE_ASSETS.title.maxLength} characters`);
-  if (sub && sub.length > TEMPLATE_ASSETS.subtitle.maxLength) throw ValidationError.field('subtitle', `must be at most ${TEMPLATE_ASSETS.subtitle.maxLength} characters`);
+  if (trimmed.length > TEMPLATE_ASSETS.title.maxLength)
+    throw ValidationError.field('title', `must be at most ${TEMPLATE_ASSETS.title.maxLength} characters`);
+  if (sub && sub.length > TEMPLATE_ASSETS.subtitle.maxLength)
+    throw ValidationError.field('subtitle', `must be at most ${TEMPLATE_ASSETS.subtitle.maxLength} characters`);
   const texts = book.cover.texts.filter((t) => t.assetId !== 'title' && t.assetId !== 'subtitle');
   texts.unshift({ assetId: 'title', text: trimmed }, ...(sub ? [{ assetId: 'subtitle', text: sub }] : []));
   const { subtitle: _old, ...cover } = book.cover;
@@ -99,7 +122,11 @@ export function addPages(book: Book, after: number, bounds: PageBounds): Book {
     throw ValidationError.field('after', `must be a page number between 0 and ${book.pages.length}`);
   }
   if (book.pages.length + 2 > bounds.maxPages) {
-    throw ValidationError.field('after', `the product has at most ${bounds.maxPages} pages; the book has ${book.pages.length}`, 'PAGE_LIMIT');
+    throw ValidationError.field(
+      'after',
+      `the product has at most ${bounds.maxPages} pages; the book has ${book.pages.length}`,
+      'PAGE_LIMIT',
+    );
   }
   const pages = [...book.pages];
   pages.splice(after, 0, blankPage(), blankPage());
@@ -110,11 +137,19 @@ export function addPages(book: Book, after: number, bounds: PageBounds): Book {
 export function removePages(book: Book, numbers: number[], bounds: PageBounds): Book {
   const unique = [...new Set(numbers)];
   if (unique.length === 0 || unique.length % 2 === 1) {
-    throw ValidationError.field('pages', 'must name an even number of pages, so the book keeps an even page count', 'ODD_PAGE_COUNT');
+    throw ValidationError.field(
+      'pages',
+      'must name an even number of pages, so the book keeps an even page count',
+      'ODD_PAGE_COUNT',
+    );
   }
   unique.forEach((n, i) => pageAt(book.pages, n, `pages.${i}`));
   if (book.pages.length - unique.length < bounds.minPages) {
-    throw ValidationError.field('pages', `the product needs at least ${bounds.minPages} pages; the book has ${book.pages.length}`, 'PAGE_LIMIT');
+    throw ValidationError.field(
+      'pages',
+      `the product needs at least ${bounds.minPages} pages; the book has ${book.pages.length}`,
+      'PAGE_LIMIT',
+    );
   }
   return { ...book, pages: renumber(book.pages.filter((p) => !unique.includes(p.number))) };
 }
@@ -130,7 +165,11 @@ function slotAt(pages: BookPage[], ref: SlotRef, path: string) {
   const page = pageAt(pages, ref.page, `${path}.page`);
   const slot = page.photos[ref.slot];
   if (!Number.isInteger(ref.slot) || !slot) {
-    throw ValidationError.field(`${path}.slot`, `page ${ref.page} has ${page.photos.length} photo slot(s), numbered from 0`, 'NO_SUCH_SLOT');
+    throw ValidationError.field(
+      `${path}.slot`,
+      `page ${ref.page} has ${page.photos.length} photo slot(s), numbered from 0`,
+      'NO_SUCH_SLOT',
+    );
   }
   return slot;
 }

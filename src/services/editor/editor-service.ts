@@ -42,13 +42,19 @@ export class EditorService {
 
   async openSession(projectId: unknown, editorKey: unknown): Promise<EditorSession> {
     if (!isProjectId(projectId)) {
-      throw new UnauthenticatedError('X-Editor-Project must carry the project id of the editor link', 'X-Editor-Project');
+      throw new UnauthenticatedError(
+        'X-Editor-Project must carry the project id of the editor link',
+        'X-Editor-Project',
+      );
     }
     if (typeof editorKey !== 'string' || !editorKey) {
       throw new UnauthenticatedError('X-Editor-Key must carry the editorKey of the editor link', 'X-Editor-Key');
     }
-    const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client', 'owner'] });
-    if (!project || !isOpen(project) || !this.links.opens(project, editorKey)) throw new UnauthenticatedError(NOT_OPEN, 'X-Editor-Key');
+    const project = await this.em
+      .fork()
+      .findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client', 'owner'] });
+    if (!project || !isOpen(project) || !this.links.opens(project, editorKey))
+      throw new UnauthenticatedError(NOT_OPEN, 'X-Editor-Key');
     return {
       tenant: { clientId: project.client.id, clientName: project.client.name, env: project.env },
       projectId,
@@ -65,7 +71,11 @@ export class EditorService {
   async stillOpen(session: EditorSession): Promise<boolean> {
     const project = await this.em
       .fork()
-      .findOne(Project, { id: session.projectId }, { ...ACROSS_TENANTS, fields: ['status', 'expiresAt', 'editorKeySeed'] });
+      .findOne(
+        Project,
+        { id: session.projectId },
+        { ...ACROSS_TENANTS, fields: ['status', 'expiresAt', 'editorKeySeed'] },
+      );
     return !!project && isOpen(project) && project.editorKeySeed === session.seed;
   }
 
@@ -75,13 +85,19 @@ export class EditorService {
    */
   async shopOriginsOf(projectId: unknown): Promise<string[]> {
     if (!isProjectId(projectId)) return [];
-    const project = await this.em.fork().findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'], fields: ['client.shopOrigins'] });
+    const project = await this.em
+      .fork()
+      .findOne(Project, { id: projectId }, { ...ACROSS_TENANTS, populate: ['client'], fields: ['client.shopOrigins'] });
     return project?.client.shopOrigins ?? [];
   }
 
   /** Takes the project by id: GraphQL hands over an entity or the lean row of `project(id)`. */
   async format(ctx: RequestContext, project: { id: string }): Promise<PageFormat> {
-    const { product } = await ctx.em.findOneOrFail(Project, { id: project.id }, { populate: ['product'], fields: ['product'] });
+    const { product } = await ctx.em.findOneOrFail(
+      Project,
+      { id: project.id },
+      { populate: ['product'], fields: ['product'] },
+    );
     const { specifications } = product;
     return {
       widthMm: specifications.format.widthMm,
@@ -118,10 +134,18 @@ export class EditorService {
    * session opened before the project expired, was ordered or deleted (a long-lived socket, or an
    * edit racing an order) cannot write after it.
    */
-  async edit(ctx: RequestContext, projectId: string, change: (book: Book, bounds: PageFormat) => Book): Promise<Project> {
+  async edit(
+    ctx: RequestContext,
+    projectId: string,
+    change: (book: Book, bounds: PageFormat) => Book,
+  ): Promise<Project> {
     return ctx.em.transactional(async (tx) => {
       // Read the book under the lock: an edit is always applied to the latest saved book.
-      const project = await tx.findOne(Project, { id: projectId }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      const project = await tx.findOne(
+        Project,
+        { id: projectId },
+        { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      );
       if (!project) throw new NotFoundError('project', projectId, 'projectId');
       refuseClosedForEdits(project);
       const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
@@ -147,10 +171,16 @@ function isOpen(project: Pick<Project, 'status' | 'expiresAt'>): boolean {
  */
 function refuseClosedForEdits(project: Project, now = Date.now()): asserts project is Project & { book: Book } {
   const status = effectiveStatus(project, now);
-  if (status === 'deleted') throw new ConflictError('PROJECT_DELETED', `project ${project.id} was deleted; its book can no longer be edited`);
-  if (project.ordered || status === 'ordering') throw new ConflictError('PROJECT_ORDERED', `project ${project.id} was ordered; its book can no longer be edited`);
-  if (status === 'expired') throw new ConflictError('PROJECT_EXPIRED', `project ${project.id} has expired; its book can no longer be edited`);
+  if (status === 'deleted')
+    throw new ConflictError('PROJECT_DELETED', `project ${project.id} was deleted; its book can no longer be edited`);
+  if (project.ordered || status === 'ordering')
+    throw new ConflictError('PROJECT_ORDERED', `project ${project.id} was ordered; its book can no longer be edited`);
+  if (status === 'expired')
+    throw new ConflictError('PROJECT_EXPIRED', `project ${project.id} has expired; its book can no longer be edited`);
   if (status !== 'editable' || !project.book) {
-    throw new ConflictError('PROJECT_NOT_EDITABLE', `project ${project.id} is ${status}; its book can be edited once it is editable`);
+    throw new ConflictError(
+      'PROJECT_NOT_EDITABLE',
+      `project ${project.id} is ${status}; its book can be edited once it is editable`,
+    );
   }
 }

@@ -14,7 +14,11 @@ export interface MarketQuery {
 export async function listMarkets(ctx: RequestContext, query: MarketQuery): Promise<MarketListing> {
   const hasLatitude = query.latitude !== undefined && query.latitude !== null;
   const hasLongitude = query.longitude !== undefined && query.longitude !== null;
-  const markets = await ctx.em.find(Market, {}, { populate: ['currency'], orderBy: { marketId: 'asc' }, disableIdentityMap: true });
+  const markets = await ctx.em.find(
+    Market,
+    {},
+    { populate: ['currency'], orderBy: { marketId: 'asc' }, disableIdentityMap: true },
+  );
   const results = markets.map((m) => toView(m, query.language));
   if (!hasLatitude || !hasLongitude) return { results };
   const chosen = await suggestMarket(markets, query.latitude!, query.longitude!);
@@ -50,7 +54,10 @@ function toView(market: Market, language: string): MarketView {
       name: pick(level.name, language),
       default: level === defaultLevel,
       price: level.prices.find((p) => p.currency === market.currency.code)?.price ?? 0,
-      destinations: level.destinations.map(({ isoCode2, transitDays }) => ({ isoCode2, transitDays: { min: transitDays.min, max: transitDays.max } })),
+      destinations: level.destinations.map(({ isoCode2, transitDays }) => ({
+        isoCode2,
+        transitDays: { min: transitDays.min, max: transitDays.max },
+      })),
     })),
   };
 }

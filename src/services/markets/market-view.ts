@@ -15,7 +15,10 @@ export const MarketView = Type.Object({
       default: Type.Boolean({ description: 'the level an order without a known method ships with' }),
       price: Type.Number({ description: "per order, in the market's currency" }),
       destinations: Type.Array(
-        Type.Object({ isoCode2: Type.String({ description: 'a country or continent code' }), transitDays: Type.Object({ min: Type.Integer(), max: Type.Integer() }) }),
+        Type.Object({
+          isoCode2: Type.String({ description: 'a country or continent code' }),
+          transitDays: Type.Object({ min: Type.Integer(), max: Type.Integer() }),
+        }),
       ),
     }),
     { description: 'Extension: how orders of this market ship (docs/api.md, Shipping levels)' },
@@ -25,6 +28,8 @@ export type MarketView = Static<typeof MarketView>;
 
 export const MarketListing = Type.Object({
   results: Type.Array(MarketView),
-  suggested: Type.Optional(Type.Object(MarketView.properties, { description: 'Present only when both latitude and longitude were given' })),
+  suggested: Type.Optional(
+    Type.Object(MarketView.properties, { description: 'Present only when both latitude and longitude were given' }),
+  ),
 });
 export type MarketListing = Static<typeof MarketListing>;

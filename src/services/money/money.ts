@@ -24,7 +24,8 @@ export function moneyOf(amount: number | string, currency: DineroCurrency<number
   if (!match) throw new RangeError(`${JSON.stringify(amount)} is not a decimal amount`);
   const [, sign, whole, fraction = ''] = match;
   const digits = fraction.replace(/0+$/, '');
-  if (digits.length > currency.exponent) throw new RangeError(`${text} has more decimals than ${currency.code} (${currency.exponent})`);
+  if (digits.length > currency.exponent)
+    throw new RangeError(`${text} has more decimals than ${currency.code} (${currency.exponent})`);
   const minor = Number(whole + digits.padEnd(currency.exponent, '0'));
   if (!Number.isSafeInteger(minor)) throw new RangeError(`${text} is too large an amount`);
   return dinero({ amount: sign ? -minor : minor, currency });

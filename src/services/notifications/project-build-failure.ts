@@ -17,17 +17,34 @@ const MAX_REASON = 500;
  * and the shop's `project.build_failed` event, in one transaction. A project no longer building
  * (deleted, expired, or built meanwhile) stays as it is.
  */
-export async function failProjectBuild(em: EntityManager, projectId: string, reason: string): Promise<{ moved: boolean; status: ProjectStatus }> {
+export async function failProjectBuild(
+  em: EntityManager,
+  projectId: string,
+  reason: string,
+): Promise<{ moved: boolean; status: ProjectStatus }> {
   const text = reason.length > MAX_REASON ? `${reason.slice(0, MAX_REASON - 1)}…` : reason;
   return em.transactional(async (tx) => {
-    const project = await tx.findOne(Project, { id: projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner', 'client'] });
+    const project = await tx.findOne(
+      Project,
+      { id: projectId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner', 'client'] },
+    );
     if (project?.status !== 'building') return { moved: false, status: project?.status ?? 'deleted' };
     moveProject(project, 'failed');
     project.buildProblem = text;
     const owner = { clientId: project.client.id, env: project.env };
-    const change = projectStatusChange({ id: project.id, status: project.status, photosStatus: project.photosStatus, ownerExternalId: project.owner.externalId });
+    const change = projectStatusChange({
+      id: project.id,
+      status: project.status,
+      photosStatus: project.photosStatus,
+      ownerExternalId: project.owner.externalId,
+    });
     await recordStatusChange(tx, owner, { ...change, detail: { ...change.detail, reason: text } });
-    await recordEvent(tx, owner, { type: 'project.build_failed', projectId: project.id, data: { projectId: project.id, status: 'failed', reason: text } });
+    await recordEvent(tx, owner, {
+      type: 'project.build_failed',
+      projectId: project.id,
+      data: { projectId: project.id, status: 'failed', reason: text },
+    });
     return { moved: true, status: project.status };
   });
 }
@@ -37,7 +54,11 @@ export async function failProjectBuild(em: EntityManager, projectId: string, rea
  * <projectId>`): `failed` → `building` (the problem cleared) and a new build run, which fetches the
  * photos still missing, lays the book out and makes it `editable` as a first build would.
  */
-export async function rebuildProject(em: EntityManager, engine: Pick<WorkflowEngine, 'start'>, projectId: string): Promise<{ status: ProjectStatus; workflowId: string }> {
+export async function rebuildProject(
+  em: EntityManager,
+  engine: Pick<WorkflowEngine, 'start'>,
+  projectId: string,
+): Promise<{ status: ProjectStatus; workflowId: string }> {
   const found = await em.fork().findOne(Project, { id: projectId }, { populate: ['client'], ...ACROSS_TENANTS });
   if (!found) throw new NotFoundError('project', projectId);
   const scoped = em.fork();
@@ -46,11 +67,28 @@ export async function rebuildProject(em: EntityManager, engine: Pick<WorkflowEng
   const input = { projectId, rebuildAt: Date.now() };
   const workflowId = PROJECT_BUILD_FLOW.workflowId(input, tenant);
   await scoped.transactional(async (tx) => {
-    const project = await tx.findOneOrFail(Project, { id: projectId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner', 'client'] });
-    if (project.status !== 'failed') throw new ConflictError('PROJECT_STATUS_CONFLICT', `project ${projectId} is ${project.status}: only a failed build can be rebuilt`);
+    const project = await tx.findOneOrFail(
+      Project,
+      { id: projectId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['owner', 'client'] },
+    );
+    if (project.status !== 'failed')
+      throw new ConflictError(
+        'PROJECT_STATUS_CONFLICT',
+        `project ${projectId} is ${project.status}: only a failed build can be rebuilt`,
+      );
     moveProject(project, 'building');
     project.buildProblem = null;
-    await recordStatusChange(tx, tenant, projectStatusChange({ id: project.id, status: project.status, photosStatus: project.photosStatus, ownerExternalId: project.owner.externalId }));
+    await recordStatusChange(
+      tx,
+      tenant,
+      projectStatusChange({
+        id: project.id,
+        status: project.status,
+        photosStatus: project.photosStatus,
+        ownerExternalId: project.owner.externalId,
+      }),
+    );
   });
   try {
     await engine.start(PROJECT_BUILD_FLOW, input, { tenant });

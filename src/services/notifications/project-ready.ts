@@ -40,7 +40,11 @@ export async function isProjectReadyAwaited(db: AbstractSqlConnection, projectId
  * project id as reference). One delivery per project and event, however often this runs.
  * Returns the delivery id, or null when nobody is to be told.
  */
-export async function notifyProjectReady(em: EntityManager, deps: NotifyDeps, projectId: string): Promise<string | null> {
+export async function notifyProjectReady(
+  em: EntityManager,
+  deps: NotifyDeps,
+  projectId: string,
+): Promise<string | null> {
   const project = await em.findOne(Project, { id: projectId }, { populate: ['owner', 'market', 'client'] });
   if (project?.status !== 'editable') return null;
   const tenant = { clientId: project.client.id, clientName: project.client.name, env: project.env };
@@ -58,13 +62,20 @@ export async function notifyProjectReady(em: EntityManager, deps: NotifyDeps, pr
     return null;
   }
 
-  const body = projectReadyBody(deps.editorLinks.editorUrl(tenant, project, project.owner.externalId), target.reference);
+  const body = projectReadyBody(
+    deps.editorLinks.editorUrl(tenant, project, project.owner.externalId),
+    target.reference,
+  );
   const eventKey = `${EVENT}:${project.id}`;
   const now = new Date();
   // The event in the outbox (GET /v2/events) and its delivery, once, in one transaction; the
   // delivery's webhook-id is the event's id.
   await em.transactional(async (tx) => {
-    const eventId = await recordEventOnce(tx, tenant, eventKey, { type: EVENT, projectId: project.id, data: { ...body } });
+    const eventId = await recordEventOnce(tx, tenant, eventKey, {
+      type: EVENT,
+      projectId: project.id,
+      data: { ...body },
+    });
     await tx
       .createQueryBuilder(WebhookDelivery)
       .insert({
@@ -91,6 +102,10 @@ export async function notifyProjectReady(em: EntityManager, deps: NotifyDeps, pr
       .execute();
   });
   const delivery = await em.fork().findOneOrFail(WebhookDelivery, { eventKey });
-  await startDelivery(deps, { id: delivery.id, round: delivery.round, tenant: { clientId: delivery.client.id, env: delivery.env } });
+  await startDelivery(deps, {
+    id: delivery.id,
+    round: delivery.round,
+    tenant: { clientId: delivery.client.id, env: delivery.env },
+  });
   return delivery.id;
 }

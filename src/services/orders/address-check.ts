@@ -43,29 +43,52 @@ export interface CheckedAddress {
 export function checkAddress(
   market: Pick<Market, 'shipsWithin' | 'marketIdAlt'>,
   address: AddressToCheck,
-  paths = { countryIso2: 'user.address.countryIso2', postcode: 'user.address.postcode', state: 'user.address.state', telephone: 'user.telephone' },
+  paths = {
+    countryIso2: 'user.address.countryIso2',
+    postcode: 'user.address.postcode',
+    state: 'user.address.state',
+    telephone: 'user.telephone',
+  },
 ): CheckedAddress {
   const problems: AddressProblem[] = [];
   const country = address.countryIso2.trim().toUpperCase();
   if (!marketShipsTo(market, country)) {
-    problems.push({ code: 'COUNTRY_NOT_SHIPPED', path: paths.countryIso2, message: `market ${market.marketIdAlt} does not ship to ${country}` });
+    problems.push({
+      code: 'COUNTRY_NOT_SHIPPED',
+      path: paths.countryIso2,
+      message: `market ${market.marketIdAlt} does not ship to ${country}`,
+    });
   }
   const postcode = address.postcode.trim();
   if (postcodeValidatorExistsForCountry(country) && !postcodeMatches(postcode, country)) {
-    problems.push({ code: 'INVALID_POSTCODE', path: paths.postcode, message: `"${postcode}" is not a postcode of ${country}` });
+    problems.push({
+      code: 'INVALID_POSTCODE',
+      path: paths.postcode,
+      message: `"${postcode}" is not a postcode of ${country}`,
+    });
   }
   const checked: CheckedAddress = { problems };
   if ((STATE_REQUIRED_COUNTRIES as readonly string[]).includes(country)) {
     const state = address.state?.trim();
     const subdivision = state ? findSubdivision(country, state) : undefined;
     if (!state) problems.push({ code: 'STATE_REQUIRED', path: paths.state, message: `is required for ${country}` });
-    else if (!subdivision) problems.push({ code: 'INVALID_STATE', path: paths.state, message: `"${state}" is not a state or province of ${country}` });
+    else if (!subdivision)
+      problems.push({
+        code: 'INVALID_STATE',
+        path: paths.state,
+        message: `"${state}" is not a state or province of ${country}`,
+      });
     else checked.state = subdivision.code.slice(country.length + 1);
   }
   const telephone = address.telephone?.trim();
   if (telephone) {
     const parsed = parsePhone(telephone, country);
-    if (!parsed?.isValid()) problems.push({ code: 'INVALID_PHONE', path: paths.telephone, message: `"${telephone}" is not a valid telephone number` });
+    if (!parsed?.isValid())
+      problems.push({
+        code: 'INVALID_PHONE',
+        path: paths.telephone,
+        message: `"${telephone}" is not a valid telephone number`,
+      });
     else checked.telephone = parsed.number;
   }
   return checked;
@@ -79,7 +102,8 @@ function postcodeMatches(postcode: string, country: string): boolean {
   if (postcodeValidator(postcode, country)) return true;
   const compact = postcode.replace(/[\s-]+/g, '');
   const candidates = [compact];
-  for (let at = 1; at < compact.length; at++) candidates.push(`${compact.slice(0, at)}-${compact.slice(at)}`, `${compact.slice(0, at)} ${compact.slice(at)}`);
+  for (let at = 1; at < compact.length; at++)
+    candidates.push(`${compact.slice(0, at)}-${compact.slice(at)}`, `${compact.slice(0, at)} ${compact.slice(at)}`);
   return candidates.some((candidate) => postcodeValidator(candidate, country));
 }
 
@@ -101,10 +125,16 @@ function findSubdivision(country: string, state: string) {
   const wanted = fold(state);
   const code = wanted.toUpperCase();
   return iso31662.find(
-    (entry) => entry.parent === country && (entry.code === code || entry.code === `${country}-${code}` || fold(entry.name) === wanted),
+    (entry) =>
+      entry.parent === country &&
+      (entry.code === code || entry.code === `${country}-${code}` || fold(entry.name) === wanted),
   );
 }
 
 function fold(text: string): string {
-  return text.normalize('NFD').replace(/\p{Diacritic}/gu, '').trim().toLowerCase();
+  return text
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .trim()
+    .toLowerCase();
 }

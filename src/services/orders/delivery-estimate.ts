@@ -17,9 +17,16 @@ export interface DeliveryEstimate {
  * business days (Monday to Friday; an order placed at the weekend starts on Monday). Public
  * holidays differ by country and carrier and are not counted: the range is an estimate.
  */
-export function estimateDelivery(from: Date, leadDays: number, transitDays: { min: number; max: number }): DeliveryEstimate {
+export function estimateDelivery(
+  from: Date,
+  leadDays: number,
+  transitDays: { min: number; max: number },
+): DeliveryEstimate {
   const shipped = addBusinessDays(from, leadDays);
-  return { earliest: isoDate(addBusinessDays(shipped, transitDays.min)), latest: isoDate(addBusinessDays(shipped, transitDays.max)) };
+  return {
+    earliest: isoDate(addBusinessDays(shipped, transitDays.min)),
+    latest: isoDate(addBusinessDays(shipped, transitDays.max)),
+  };
 }
 
 function addBusinessDays(from: Date, days: number): Date {

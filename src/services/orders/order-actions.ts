@@ -27,7 +27,8 @@ export function cancelBlocker(line: LineState): string | null {
   const { status } = line;
   if (status === 'cancelled') return null;
   const where = `project ${line.project.id} is "${status}"`;
-  if (status === 'sending printjob') return `${where}: its print job is being sent to the printer; ask again in a moment`;
+  if (status === 'sending printjob')
+    return `${where}: its print job is being sent to the printer; ask again in a moment`;
   if (canMoveOrder(status, 'cancelled')) return null;
   if (isFinalOrderStatus(status)) return `${where}: the line has ended`;
   if (ORDER_STATUS_RANK[status] >= ORDER_STATUS_RANK.printing) return `${where}: the printer has started production`;
@@ -48,11 +49,22 @@ function openLines<T extends LineState>(lines: T[]): T[] {
 /** Each action's availability for these lines, in ORDER_ACTIONS order. */
 export function availabilityOf(lines: LineState[]): ActionAvailability[] {
   const cancelNeeded = lines.filter((l) => l.status !== 'cancelled');
-  const cancelReason = cancelNeeded.length === 0 ? 'the order is already cancelled' : cancelNeeded.map(cancelBlocker).find((r) => r !== null);
+  const cancelReason =
+    cancelNeeded.length === 0
+      ? 'the order is already cancelled'
+      : cancelNeeded.map(cancelBlocker).find((r) => r !== null);
   const open = openLines(lines);
-  const change = (what: string) => (open.length === 0 ? 'no line of the order is still open' : open.map((l) => changeBlocker(l, what)).find((r) => r !== null));
-  const entry = (action: OrderAction, reason: string | null | undefined): ActionAvailability => (reason ? { action, available: false, reason } : { action, available: true });
-  return [entry('cancel', cancelReason), entry('update-recipient', change('recipient')), entry('update-shipping', change('shipping method'))];
+  const change = (what: string) =>
+    open.length === 0
+      ? 'no line of the order is still open'
+      : open.map((l) => changeBlocker(l, what)).find((r) => r !== null);
+  const entry = (action: OrderAction, reason: string | null | undefined): ActionAvailability =>
+    reason ? { action, available: false, reason } : { action, available: true };
+  return [
+    entry('cancel', cancelReason),
+    entry('update-recipient', change('recipient')),
+    entry('update-shipping', change('shipping method')),
+  ];
 }
 
 /** 409 ACTION_NOT_AVAILABLE naming the action and the line's status. */
@@ -73,11 +85,19 @@ export function heldByPrinter(line: LineState & Pick<OrderLine, 'printerJobId'>)
 
 /** An order's lines under their row locks, in line order: what every action's transaction takes first. */
 export async function lockLines(tx: EntityManager, order: Order): Promise<OrderLine[]> {
-  return tx.find(OrderLine, { order }, { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { position: 'asc' }, populate: ['order', 'project'] });
+  return tx.find(
+    OrderLine,
+    { order },
+    { lockMode: LockMode.PESSIMISTIC_WRITE, orderBy: { position: 'asc' }, populate: ['order', 'project'] },
+  );
 }
 
 /** The latest status-event sequence of each line (what the order's events carry per line). */
-export async function currentSequences(em: EntityManager, order: Order, lines: OrderLine[]): Promise<Map<string, number>> {
+export async function currentSequences(
+  em: EntityManager,
+  order: Order,
+  lines: OrderLine[],
+): Promise<Map<string, number>> {
   const subjects = lines.map((l) => orderLineSubjectId(order.orderId, l.project.id));
   if (subjects.length === 0) return new Map();
   const rows = await em.getConnection().execute<{ subject_id: string; sequence: number }[]>(

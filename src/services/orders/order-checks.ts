@@ -40,7 +40,12 @@ export class OrderChecks {
       return;
     }
     const message = problems.map((p) => `${p.path}: ${p.message}`).join('; ');
-    throw new DomainError(kind, problems[0].code, message, problems.map(({ path, message: text }) => ({ path, message: text })));
+    throw new DomainError(
+      kind,
+      problems[0].code,
+      message,
+      problems.map(({ path, message: text }) => ({ path, message: text })),
+    );
   }
 }
 

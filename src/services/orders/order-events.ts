@@ -46,7 +46,8 @@ export async function recordOrderLineStatus(
   });
   if (change === 'status') await recordEvent(em, owner, event('order.line.status_changed'));
   if (line.status === 'delivering') await recordEvent(em, owner, event('order.line.shipped'));
-  if (change === 'status' && (line.status === 'complete' || line.status === 'collected')) await recordEvent(em, owner, event('order.line.delivered'));
+  if (change === 'status' && (line.status === 'complete' || line.status === 'collected'))
+    await recordEvent(em, owner, event('order.line.delivered'));
   return message;
 }
 
@@ -72,7 +73,11 @@ function failureOf(line: Pick<OrderLine, 'status' | 'failureReason'>): { failure
 function trackingOf(line: Pick<OrderLine, 'parcels' | 'trackingUrl' | 'shippedAt' | 'deliveredAt'>) {
   if (line.parcels.length === 0 && !line.trackingUrl && !line.shippedAt) return null;
   return {
-    parcels: line.parcels.map((p) => ({ carrier: p.carrier ?? null, trackingNumber: p.trackingNumber ?? null, trackingUrl: p.trackingUrl ?? null })),
+    parcels: line.parcels.map((p) => ({
+      carrier: p.carrier ?? null,
+      trackingNumber: p.trackingNumber ?? null,
+      trackingUrl: p.trackingUrl ?? null,
+    })),
     shippedAt: line.shippedAt?.toISOString() ?? null,
     deliveredAt: line.deliveredAt?.toISOString() ?? null,
   };
@@ -86,9 +91,17 @@ export async function recordOrderEvent(
   lines: { line: OrderLine; sequence: number }[],
   extra: Record<string, unknown> = {},
 ): Promise<void> {
-  await recordEvent(em, { clientId: order.client.id, env: order.env }, {
-    type,
-    orderId: order.orderId,
-    data: { orderId: order.orderId, ...extra, lines: lines.map(({ line, sequence }) => ({ ...lineEventData(line), sequence })) },
-  });
+  await recordEvent(
+    em,
+    { clientId: order.client.id, env: order.env },
+    {
+      type,
+      orderId: order.orderId,
+      data: {
+        orderId: order.orderId,
+        ...extra,
+        lines: lines.map(({ line, sequence }) => ({ ...lineEventData(line), sequence })),
+      },
+    },
+  );
 }

@@ -31,7 +31,10 @@ export const OrderHistoryEntry = Type.Object({
   }),
   shippingCost: Type.Number(),
   shippingLevel: Type.Optional(
-    Type.Object({ code: Type.String(), name: Type.String() }, { description: "Extension: the market's shipping level the order ships with; absent where the market has none" }),
+    Type.Object(
+      { code: Type.String(), name: Type.String() },
+      { description: "Extension: the market's shipping level the order ships with; absent where the market has none" },
+    ),
   ),
   voucher: Type.String(),
   voucherAmount: Type.Number(),
@@ -40,5 +43,8 @@ export const OrderHistoryEntry = Type.Object({
 });
 export type OrderHistoryEntry = Static<typeof OrderHistoryEntry>;
 
-export const OrderHistoryPage = Type.Object({ results: Type.Array(OrderHistoryEntry), cursor: Type.Optional(Type.String()) });
+export const OrderHistoryPage = Type.Object({
+  results: Type.Array(OrderHistoryEntry),
+  cursor: Type.Optional(Type.String()),
+});
 export type OrderHistoryPage = Static<typeof OrderHistoryPage>;

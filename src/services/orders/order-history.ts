@@ -23,13 +23,23 @@ export async function orderHistory(
   const page = await ctx.em.findByCursor(
     Order,
     { email },
-    { first: ORDER_HISTORY_PAGE_SIZE, after: query.cursor, orderBy: { createdAt: 'desc', id: 'desc' }, populate: ['lines', 'lines.project', 'market'], includeCount: false },
+    {
+      first: ORDER_HISTORY_PAGE_SIZE,
+      after: query.cursor,
+      orderBy: { createdAt: 'desc', id: 'desc' },
+      populate: ['lines', 'lines.project', 'market'],
+      includeCount: false,
+    },
   );
   const skus = [...new Set(page.items.flatMap((o) => o.lines.getItems().map((l) => l.sku)))];
   const products = await ctx.em.find(Product, { sku: { $in: skus } });
-  const prices = await ctx.em.find(ProductPrice, { product: { $in: products }, market: { $in: page.items.map((o) => o.market) } });
+  const prices = await ctx.em.find(ProductPrice, {
+    product: { $in: products },
+    market: { $in: page.items.map((o) => o.market) },
+  });
   const productBySku = new Map(products.map((p) => [p.sku, p]));
-  const priceOf = (sku: string, marketId: string) => prices.find((p) => p.product.id === productBySku.get(sku)?.id && p.market.id === marketId);
+  const priceOf = (sku: string, marketId: string) =>
+    prices.find((p) => p.product.id === productBySku.get(sku)?.id && p.market.id === marketId);
 
   const results = page.items.map((order): OrderHistoryEntry => {
     const address = order.shippingAddress;

@@ -8,9 +8,11 @@ import type { StatusCount } from '../../metrics/service-state';
  * than a series that stops.
  */
 export async function orderLinesByStatus(em: EntityManager): Promise<StatusCount[]> {
-  const rows = await em.getConnection().execute<{ status: string; count: number }[]>(
-    'SELECT status, count(*)::int AS count FROM order_lines GROUP BY status',
-  );
+  const rows = await em
+    .getConnection()
+    .execute<{ status: string; count: number }[]>(
+      'SELECT status, count(*)::int AS count FROM order_lines GROUP BY status',
+    );
   const counts = new Map(rows.map((row) => [row.status, row.count]));
   return ORDER_STATUSES.map((status) => ({ status, count: counts.get(status) ?? 0 }));
 }

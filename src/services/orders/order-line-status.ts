@@ -20,9 +20,17 @@ export interface StatusMove {
  * table does not allow (a late or duplicate printer event, a cancel after printing) changes nothing
  * and says so; the same status again with new tracking (a parcel added) records the tracking only.
  */
-export async function moveOrderLine(em: EntityManager, lineId: string, move: StatusMove): Promise<{ moved: boolean; status: OrderStatus; sequence?: number }> {
+export async function moveOrderLine(
+  em: EntityManager,
+  lineId: string,
+  move: StatusMove,
+): Promise<{ moved: boolean; status: OrderStatus; sequence?: number }> {
   return em.transactional(async (tx) => {
-    const line = await tx.findOneOrFail(OrderLine, { id: lineId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] });
+    const line = await tx.findOneOrFail(
+      OrderLine,
+      { id: lineId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] },
+    );
     const parcels = parcelsOf(line, move);
     if (!canMoveOrder(line.status, move.status)) {
       if (line.status === move.status && parcels && JSON.stringify(parcels) !== JSON.stringify(line.parcels)) {

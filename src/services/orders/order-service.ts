@@ -5,7 +5,12 @@ import { lineOfPrinterEvent, printJobKeyOf, type PrinterEventJob } from './print
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
-import { STATUS_UPDATE_SIGNAL, WorkflowNotFoundError, fulfilmentWorkflowId, type StatusUpdate } from '../../domain/flows';
+import {
+  STATUS_UPDATE_SIGNAL,
+  WorkflowNotFoundError,
+  fulfilmentWorkflowId,
+  type StatusUpdate,
+} from '../../domain/flows';
 import { printOrder, validateOrder } from './print-order';
 import type { PrintInput } from './print-input';
 import { createQuote } from './quote-service';
@@ -20,9 +25,25 @@ import { printFilesOf, type OrderPrintFiles } from './print-files';
 import type { PrinterRegistry } from '../../printers/printer-registry';
 import { PrinterRefusedCancel, PrinterUnavailable } from '../../printers/printer';
 import { isOrderStatus } from '../../domain/order-status';
-import { actionNotAvailable, assertAvailable, availabilityOf, cancelBlocker, currentSequences, heldByPrinter, lockLines, type ActionAvailability } from './order-actions';
+import {
+  actionNotAvailable,
+  assertAvailable,
+  availabilityOf,
+  cancelBlocker,
+  currentSequences,
+  heldByPrinter,
+  lockLines,
+  type ActionAvailability,
+} from './order-actions';
 import { recordOrderEvent } from './order-events';
-import { checkDestination, checkRecipient, checkShippingChoice, levelOfChoice, type RecipientInput, type ShippingChoiceInput } from './recipient';
+import {
+  checkDestination,
+  checkRecipient,
+  checkShippingChoice,
+  levelOfChoice,
+  type RecipientInput,
+  type ShippingChoiceInput,
+} from './recipient';
 import { orderViewOf, type OrderListPage, type OrderView } from './order-view';
 import type { Parcel } from '../../domain/parcel';
 import { ORDER_ID_MAX_LENGTH } from '../../domain/ids';
@@ -51,8 +72,14 @@ const DEFAULT_ORDER_LIST_SIZE = 20;
 
 /** A date-time filter as the client sent it: ISO 8601 with a time zone, or a date (UTC midnight). */
 function dateOf(value: string, path: string): Date {
-  const at = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value) ? Date.parse(value) : Number.NaN;
-  if (Number.isNaN(at)) throw ValidationError.field(path, 'must be an ISO 8601 date (2026-11-01) or date-time with a time zone (2026-11-01T09:00:00Z)');
+  const at = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:\d{2}))?$/.test(value)
+    ? Date.parse(value)
+    : Number.NaN;
+  if (Number.isNaN(at))
+    throw ValidationError.field(
+      path,
+      'must be an ISO 8601 date (2026-11-01) or date-time with a time zone (2026-11-01T09:00:00Z)',
+    );
   return new Date(at);
 }
 
@@ -111,9 +138,11 @@ export class OrderService {
    * service issued.
    */
   async page(ctx: RequestContext, options: OrderFilter & { first: number; after?: string; afterPath?: string }) {
-    if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE) throw ValidationError.field(options.firstPath ?? 'first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
+    if (!Number.isInteger(options.first) || options.first < 1 || options.first > MAX_ORDER_PAGE_SIZE)
+      throw ValidationError.field(options.firstPath ?? 'first', `must be from 1 to ${MAX_ORDER_PAGE_SIZE}`);
     if (options.after !== undefined) assertDateIdCursor(options.after, options.afterPath ?? 'after', isUuid);
-    if (options.status !== undefined && !isOrderStatus(options.status)) throw ValidationError.field('status', 'must be an order status (docs/api.md, Order line statuses)');
+    if (options.status !== undefined && !isOrderStatus(options.status))
+      throw ValidationError.field('status', 'must be an order status (docs/api.md, Order line statuses)');
     const createdAt = {
       ...(options.createdAfter ? { $gte: dateOf(options.createdAfter, 'createdAfter') } : {}),
       ...(options.createdBefore ? { $lt: dateOf(options.createdBefore, 'createdBefore') } : {}),
@@ -137,16 +166,29 @@ export class OrderService {
   /** `GET /v2/order`: one order with its lines, tracking, print files and the actions available now. */
   async view(ctx: RequestContext, orderId: string): Promise<OrderView> {
     const order = await this.find(ctx, orderId);
-    return orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, order.lines.getItems()), availabilityOf(order.lines.getItems()));
+    return orderViewOf(
+      order,
+      this.deps.files,
+      await currentSequences(ctx.em, order, order.lines.getItems()),
+      availabilityOf(order.lines.getItems()),
+    );
   }
 
   /** `GET /v2/order/list`: `limit` orders a page (at most 100), newest first, with the filters of `page`. */
   async list(ctx: RequestContext, query: OrderFilter & { cursor?: string; limit?: number }): Promise<OrderListPage> {
-    const page = await this.page(ctx, { ...query, first: query.limit ?? DEFAULT_ORDER_LIST_SIZE, firstPath: 'limit', after: query.cursor, afterPath: 'cursor' });
+    const page = await this.page(ctx, {
+      ...query,
+      first: query.limit ?? DEFAULT_ORDER_LIST_SIZE,
+      firstPath: 'limit',
+      after: query.cursor,
+      afterPath: 'cursor',
+    });
     const data: OrderView[] = [];
     for (const order of page.items) {
       const lines = order.lines.getItems();
-      data.push(orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, lines), availabilityOf(lines)));
+      data.push(
+        orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, lines), availabilityOf(lines)),
+      );
     }
     return { data, ...(page.hasNextPage && page.endCursor ? { cursor: page.endCursor } : {}) };
   }
@@ -172,10 +214,24 @@ export class OrderService {
     for (const line of lines.filter(heldByPrinter)) {
       const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
       try {
-        await printer.cancel({ jobId: line.printerJobId!, jobKey: printJobKeyOf({ order, project: line.project }), orderId: order.orderId, projectId: line.project.id });
+        await printer.cancel({
+          jobId: line.printerJobId!,
+          jobKey: printJobKeyOf({ order, project: line.project }),
+          orderId: order.orderId,
+          projectId: line.project.id,
+        });
       } catch (error) {
-        if (error instanceof PrinterRefusedCancel) throw actionNotAvailable('cancel', order.orderId, `project ${line.project.id} is "${line.status}": the printer refused: ${error.message}`);
-        if (error instanceof PrinterUnavailable) throw new ConflictError('PRINTER_UNAVAILABLE', `the printer of project ${line.project.id} could not be asked to cancel now; try again later (${error.message})`);
+        if (error instanceof PrinterRefusedCancel)
+          throw actionNotAvailable(
+            'cancel',
+            order.orderId,
+            `project ${line.project.id} is "${line.status}": the printer refused: ${error.message}`,
+          );
+        if (error instanceof PrinterUnavailable)
+          throw new ConflictError(
+            'PRINTER_UNAVAILABLE',
+            `the printer of project ${line.project.id} could not be asked to cancel now; try again later (${error.message})`,
+          );
         throw error;
       }
     }
@@ -192,7 +248,10 @@ export class OrderService {
         const result = await moveOrderLine(tx, line.id, { status: 'cancelled' });
         moved.push({ line, sequence: result.sequence! });
       }
-      if (moved.length > 0) await recordOrderEvent(tx, locked[0].order, 'order.cancelled', moved, { wholeOrder: input.projectIds === undefined });
+      if (moved.length > 0)
+        await recordOrderEvent(tx, locked[0].order, 'order.cancelled', moved, {
+          wholeOrder: input.projectIds === undefined,
+        });
       return moved.map((m) => m.line.id);
     });
     for (const lineId of cancelled) await this.notifyFlow(lineId, { status: 'cancelled' });
@@ -226,7 +285,12 @@ export class OrderService {
   }
 
   /** An order change that must land before any line's job goes to the printer: under the lines' locks, with `order.updated`. */
-  private async changeOrder(ctx: RequestContext, orderId: string, action: 'update-recipient' | 'update-shipping', change: (order: Order) => Record<string, unknown>): Promise<Order> {
+  private async changeOrder(
+    ctx: RequestContext,
+    orderId: string,
+    action: 'update-recipient' | 'update-shipping',
+    change: (order: Order) => Record<string, unknown>,
+  ): Promise<Order> {
     const order = await this.find(ctx, orderId);
     await ctx.em.fork().transactional(async (tx) => {
       const lines = await lockLines(tx, order);
@@ -235,7 +299,13 @@ export class OrderService {
       const extra = change(locked);
       const open = lines.filter((l) => l.status !== 'cancelled');
       const sequences = await currentSequences(tx, locked, open);
-      await recordOrderEvent(tx, locked, 'order.updated', open.map((line) => ({ line, sequence: sequences.get(line.id) ?? 0 })), extra);
+      await recordOrderEvent(
+        tx,
+        locked,
+        'order.updated',
+        open.map((line) => ({ line, sequence: sequences.get(line.id) ?? 0 })),
+        extra,
+      );
     });
     ctx.em.clear();
     return this.find(ctx, orderId);
@@ -245,7 +315,11 @@ export class OrderService {
   private selectLines(order: Order, projectIds: string[] | undefined, path: string): OrderLine[] {
     const lines = order.lines.getItems();
     if (projectIds === undefined) return lines;
-    if (!Array.isArray(projectIds) || projectIds.length === 0) throw ValidationError.field(path, 'must name at least one project of the order, or be left out for the whole order');
+    if (!Array.isArray(projectIds) || projectIds.length === 0)
+      throw ValidationError.field(
+        path,
+        'must name at least one project of the order, or be left out for the whole order',
+      );
     return projectIds.map((id, i) => {
       const line = lines.find((l) => l.project.id === id);
       if (!line) throw new NotFoundError('project of order', id, `${path}[${i}]`);
@@ -258,14 +332,21 @@ export class OrderService {
     if (!(ECOMMERCE_STATUSES as readonly string[]).includes(input.status)) {
       throw ValidationError.field('status', `must be one of ${ECOMMERCE_STATUSES.join(', ')}`);
     }
-    if (input.status === 'cancelled') return this.cancel(ctx, { orderId: input.orderId, ...(input.projectId ? { projectIds: [input.projectId] } : {}) });
+    if (input.status === 'cancelled')
+      return this.cancel(ctx, {
+        orderId: input.orderId,
+        ...(input.projectId ? { projectIds: [input.projectId] } : {}),
+      });
     const order = await this.find(ctx, input.orderId);
     const lines = order.lines.getItems().filter((l) => !input.projectId || l.project.id === input.projectId);
     if (lines.length === 0) throw new NotFoundError('project of order', input.projectId ?? '', 'projectId');
     for (const line of lines) {
       const result = await moveOrderLine(ctx.em.fork(), line.id, { status: input.status as OrderStatus });
       if (!result.moved && result.status !== input.status) {
-        throw new ConflictError('ORDER_STATUS_CONFLICT', `project ${line.project.id} of order ${order.orderId} is "${result.status}" and cannot become "${input.status}"`);
+        throw new ConflictError(
+          'ORDER_STATUS_CONFLICT',
+          `project ${line.project.id} of order ${order.orderId} is "${result.status}" and cannot become "${input.status}"`,
+        );
       }
       await this.notifyFlow(line.id, { status: result.status });
     }
@@ -279,7 +360,10 @@ export class OrderService {
     for (const line of order.lines.getItems()) {
       const result = await moveOrderLine(ctx.em.fork(), line.id, { status: 'paid' });
       if (!result.moved && result.status !== 'paid') {
-        throw new ConflictError('ORDER_STATUS_CONFLICT', `project ${line.project.id} of order ${order.orderId} is "${result.status}" and cannot become "paid"`);
+        throw new ConflictError(
+          'ORDER_STATUS_CONFLICT',
+          `project ${line.project.id} of order ${order.orderId} is "${result.status}" and cannot become "paid"`,
+        );
       }
       await this.notifyFlow(line.id, { status: 'paid' });
     }
@@ -295,7 +379,10 @@ export class OrderService {
    * (printer-job-match.ts); it decides the tenant the status move then runs as. An event about an
    * older, ended job whose id was reissued changes nothing.
    */
-  async receivePrinterEvent(psp: string, event: PrinterEventJob & { status: PrinterEventStatus; trackingUrl?: string; parcels?: Parcel[] }): Promise<{ status: string }> {
+  async receivePrinterEvent(
+    psp: string,
+    event: PrinterEventJob & { status: PrinterEventStatus; trackingUrl?: string; parcels?: Parcel[] },
+  ): Promise<{ status: string }> {
     const em = this.deps.em.fork();
     const { line, ignore } = await lineOfPrinterEvent(em, psp, event);
     if (ignore) return { status: line.status };

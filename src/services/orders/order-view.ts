@@ -36,7 +36,12 @@ export const OrderView = Type.Object({
   subTotal: Type.Number(),
   shipping: Type.Object({
     method: Nullable(Type.String({ description: 'The shipping method as the shop sent it' })),
-    level: Nullable(Type.String({ description: "The code of the market's shipping level the order ships with (standard, express, ...); null where the market has none" })),
+    level: Nullable(
+      Type.String({
+        description:
+          "The code of the market's shipping level the order ships with (standard, express, ...); null where the market has none",
+      }),
+    ),
     cost: Type.Number(),
   }),
   coupon: Nullable(Type.Object({ code: Type.String(), value: Type.Number() })),
@@ -68,8 +73,12 @@ export const OrderView = Type.Object({
       status: Type.String({ description: 'Order status of the line (docs/api.md, Order line statuses)' }),
       displayStatus: Type.String(),
       statusChangedAt: Type.Integer({ description: 'Unix milliseconds' }),
-      sequence: Type.Integer({ description: "The line's latest status-event sequence, as events and subscriptions carry it" }),
-      failureReason: Type.Optional(Type.String({ description: 'While `failed processing` because production gave up (not the printer): why' })),
+      sequence: Type.Integer({
+        description: "The line's latest status-event sequence, as events and subscriptions carry it",
+      }),
+      failureReason: Type.Optional(
+        Type.String({ description: 'While `failed processing` because production gave up (not the printer): why' }),
+      ),
       tracking: Nullable(TrackingView),
       printFiles: Type.Optional(PrintFilesView),
     }),
@@ -96,7 +105,12 @@ export function orderLineSummaryOf(line: OrderLine) {
 }
 
 /** The view of a loaded order (lines and projects populated). */
-export function orderViewOf(order: Order, files: FileStore, sequences: Map<string, number>, actions: ActionAvailability[]): OrderView {
+export function orderViewOf(
+  order: Order,
+  files: FileStore,
+  sequences: Map<string, number>,
+  actions: ActionAvailability[],
+): OrderView {
   const a = order.shippingAddress;
   return {
     orderId: order.orderId,
@@ -133,7 +147,10 @@ export function orderViewOf(order: Order, files: FileStore, sequences: Map<strin
         ...(line.status === 'failed processing' && line.failureReason ? { failureReason: line.failureReason } : {}),
         tracking: hasTracking
           ? {
-              parcels: (line.parcels.length > 0 ? line.parcels : [{ trackingUrl: line.trackingUrl ?? undefined } as Parcel]).map((p) => ({
+              parcels: (line.parcels.length > 0
+                ? line.parcels
+                : [{ trackingUrl: line.trackingUrl ?? undefined } as Parcel]
+              ).map((p) => ({
                 carrier: p.carrier ?? null,
                 trackingNumber: p.trackingNumber ?? null,
                 trackingUrl: p.trackingUrl ?? null,

@@ -18,7 +18,11 @@ const PARKED_LINE_STATUS: OrderStatus = 'failed processing';
  */
 export async function failParkedFulfilment(em: EntityManager, lineId: string, reason: string): Promise<boolean> {
   return em.transactional(async (tx) => {
-    const line = await tx.findOne(OrderLine, { id: lineId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] });
+    const line = await tx.findOne(
+      OrderLine,
+      { id: lineId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] },
+    );
     if (!line || line.status === PARKED_LINE_STATUS || isFinalOrderStatus(line.status)) return false;
     const parkedFrom = line.status;
     tx.assign(line, { status: PARKED_LINE_STATUS, failureReason: reason, statusChangedAt: new Date() });
@@ -34,11 +38,19 @@ export async function failParkedFulfilment(em: EntityManager, lineId: string, re
  */
 export async function reopenParkedFulfilment(em: EntityManager, lineId: string): Promise<OrderStatus | undefined> {
   return em.transactional(async (tx) => {
-    const line = await tx.findOne(OrderLine, { id: lineId }, { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] });
+    const line = await tx.findOne(
+      OrderLine,
+      { id: lineId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, populate: ['order', 'project'] },
+    );
     if (!line || line.status !== PARKED_LINE_STATUS) return undefined;
     const parking = await tx.findOne(
       StatusEvent,
-      { subjectType: ORDER_SUBJECT, subjectId: orderLineSubjectId(line.order.orderId, line.project.id), status: PARKED_LINE_STATUS },
+      {
+        subjectType: ORDER_SUBJECT,
+        subjectId: orderLineSubjectId(line.order.orderId, line.project.id),
+        status: PARKED_LINE_STATUS,
+      },
       { orderBy: { sequence: 'desc' } },
     );
     const parkedFrom = parking?.detail.parkedFrom;

@@ -1,4 +1,13 @@
-import { add, allocate, halfAwayFromZero, isZero, multiply, toSnapshot, transformScale, type DineroCurrency } from 'dinero.js';
+import {
+  add,
+  allocate,
+  halfAwayFromZero,
+  isZero,
+  multiply,
+  toSnapshot,
+  transformScale,
+  type DineroCurrency,
+} from 'dinero.js';
 import { minus, sum, zero, type Money } from '../money/money';
 
 /** One book line to price: the market's prices of its product and the book's page count. */
@@ -62,11 +71,23 @@ export function priceOrder(order: OrderToPrice): PricedOrder {
     const unitPrice = add(line.basePrice, extraPagesCost);
     return { extraPages, extraPagesCost, unitPrice, lineTotal: multiply(unitPrice, line.quantity) };
   });
-  const subTotal = sum(priced.map((line) => line.lineTotal), currency);
-  const discounts = splitCoupon(order.coupon, priced.map((line) => line.lineTotal), currency);
+  const subTotal = sum(
+    priced.map((line) => line.lineTotal),
+    currency,
+  );
+  const discounts = splitCoupon(
+    order.coupon,
+    priced.map((line) => line.lineTotal),
+    currency,
+  );
   const rate = ratioOf(order.taxRate);
-  const taxOf = (amount: Money) => (order.pricesIncludeTax ? includedTax(amount, rate) : addedTax(amount, rate, currency.exponent));
-  const lines = priced.map((line, i) => ({ ...line, discount: discounts[i], tax: taxOf(minus(line.lineTotal, discounts[i])) }));
+  const taxOf = (amount: Money) =>
+    order.pricesIncludeTax ? includedTax(amount, rate) : addedTax(amount, rate, currency.exponent);
+  const lines = priced.map((line, i) => ({
+    ...line,
+    discount: discounts[i],
+    tax: taxOf(minus(line.lineTotal, discounts[i])),
+  }));
   const shippingTax = taxOf(order.shipping);
   const taxTotal = sum([...lines.map((line) => line.tax), shippingTax], currency);
   const beforeTax = minus(add(subTotal, order.shipping), order.coupon);

@@ -12,11 +12,21 @@ export function printFilesPrefix(line: OrderLine): string {
 
 export const PrintFilesView = Type.Object(
   {
-    coverPdfUrl: Type.Optional(Type.String({ description: 'cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page' })),
-    coverPreviewUrl: Type.Optional(Type.String({ description: 'A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints' })),
+    coverPdfUrl: Type.Optional(
+      Type.String({ description: 'cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page' }),
+    ),
+    coverPreviewUrl: Type.Optional(
+      Type.String({ description: 'A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints' }),
+    ),
     interiorPdfUrl: Type.String({ description: "interior.pdf: the book's interior pages" }),
-    pdfUrl: Type.String({ description: 'Deprecated: the same as interiorPdfUrl (a line rendered before cover sheets: its one PDF, cover first)' }),
-    manifestUrl: Type.String({ description: 'The job manifest (JSON) naming both PDFs with their sizes and SHA-256, handed to the printer with them' }),
+    pdfUrl: Type.String({
+      description:
+        'Deprecated: the same as interiorPdfUrl (a line rendered before cover sheets: its one PDF, cover first)',
+    }),
+    manifestUrl: Type.String({
+      description:
+        'The job manifest (JSON) naming both PDFs with their sizes and SHA-256, handed to the printer with them',
+    }),
     pages: Type.Integer({ description: 'Pages printed: the cover plus the interior pages' }),
     expiresAt: Type.Integer({ description: 'Unix seconds after which the URLs are refused; ask again for fresh ones' }),
   },
@@ -42,11 +52,19 @@ export function coverPreviewKeyOf(coverPdfKey: string): string {
 }
 
 /** Signed, expiring URLs of a line's PDFs and manifest once they exist, for the client that owns the order. */
-export function printFilesOf(line: Pick<OrderLine, 'coverPdfKey' | 'pdfKey' | 'manifestKey' | 'pageCount'>, files: FileStore): PrintFilesView | undefined {
+export function printFilesOf(
+  line: Pick<OrderLine, 'coverPdfKey' | 'pdfKey' | 'manifestKey' | 'pageCount'>,
+  files: FileStore,
+): PrintFilesView | undefined {
   if (!line.pdfKey || !line.manifestKey || line.pageCount == null) return undefined;
   const pdf = files.signedUrl(line.pdfKey);
   return {
-    ...(line.coverPdfKey ? { coverPdfUrl: files.signedUrl(line.coverPdfKey).url, coverPreviewUrl: files.signedUrl(coverPreviewKeyOf(line.coverPdfKey)).url } : {}),
+    ...(line.coverPdfKey
+      ? {
+          coverPdfUrl: files.signedUrl(line.coverPdfKey).url,
+          coverPreviewUrl: files.signedUrl(coverPreviewKeyOf(line.coverPdfKey)).url,
+        }
+      : {}),
     interiorPdfUrl: pdf.url,
     pdfUrl: pdf.url,
     manifestUrl: files.signedUrl(line.manifestKey).url,

@@ -25,15 +25,32 @@ export const PrintInput = Type.Object({
     Type.Object({
       id: Type.String({ maxLength: PROJECT_ID_MAX_LENGTH }),
       product: Type.Optional(
-        Type.Object({ psp: Type.Optional(Type.String({ maxLength: 50 })), sku: Type.Optional(SkuInput), marketId: Type.Optional(MarketIdInput) }),
+        Type.Object({
+          psp: Type.Optional(Type.String({ maxLength: 50 })),
+          sku: Type.Optional(SkuInput),
+          marketId: Type.Optional(MarketIdInput),
+        }),
       ),
       lineItemTotal: Money,
       quantity: Type.Integer({ minimum: 1, maximum: MAX_COPIES, description: 'copies' }),
       metadata: Type.Optional(
         Type.Object({
           colorCorrection: Type.Optional(Type.Boolean()),
-          pageCount: Type.Optional(Type.Integer({ minimum: 2, maximum: MAX_BOOK_PAGES, multipleOf: 2, description: 'the interior pages the shop charged for: even' })),
-          extraPages: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_BOOK_PAGES, description: "the pages charged for above the product's min.pages" })),
+          pageCount: Type.Optional(
+            Type.Integer({
+              minimum: 2,
+              maximum: MAX_BOOK_PAGES,
+              multipleOf: 2,
+              description: 'the interior pages the shop charged for: even',
+            }),
+          ),
+          extraPages: Type.Optional(
+            Type.Integer({
+              minimum: 0,
+              maximum: MAX_BOOK_PAGES,
+              description: "the pages charged for above the product's min.pages",
+            }),
+          ),
         }),
       ),
       photos: Type.Optional(PhotoInputs),
@@ -63,14 +80,22 @@ export const PrintInput = Type.Object({
   }),
   orderId: Type.String({ minLength: 1, maxLength: ORDER_ID_MAX_LENGTH, description: "The caller's order id" }),
   quoteId: Type.Optional(
-    Type.String({ minLength: 1, maxLength: 30, description: 'Extension: a quote from POST /v2/quote the order must match (409 QUOTE_MISMATCH, QUOTE_EXPIRED); replaces the totals check' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 30,
+      description:
+        'Extension: a quote from POST /v2/quote the order must match (409 QUOTE_MISMATCH, QUOTE_EXPIRED); replaces the totals check',
+    }),
   ),
   validateOnly: Type.Optional(
-    Type.Boolean({ description: 'Extension: run every check of the order and answer {valid, problems}; nothing is written' }),
+    Type.Boolean({
+      description: 'Extension: run every check of the order and answer {valid, problems}; nothing is written',
+    }),
   ),
   paymentPending: Type.Optional(
     Type.Boolean({
-      description: 'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment',
+      description:
+        'Extension: the order is placed before payment; its lines wait (waiting, expiring, last call, abandoned) until GraphQL confirmPayment',
     }),
   ),
 });

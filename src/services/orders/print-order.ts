@@ -34,7 +34,11 @@ import { asNumber, currencyOf, decimal, minus, roundedMoneyOf, sum, type Money }
  * the same request again answers the same confirmation and creates nothing; another payload under
  * the same `orderId` is a 409.
  */
-export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, input: PrintInput): Promise<{ message: string; order: Order }> {
+export async function printOrder(
+  ctx: RequestContext,
+  deps: ProjectServiceDeps,
+  input: PrintInput,
+): Promise<{ message: string; order: Order }> {
   // Stopping at the first refusal, the checks throw: a plan that comes back is complete.
   const plan = (await planOrder(ctx, input, new OrderChecks('stopAtFirst')))!;
   if ('replay' in plan) return replay(plan.replay, plan.digest);
@@ -88,18 +92,33 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
         // The row lock an editor edit takes too: an edit racing this order either committed first (the
         // line snapshots its title) or waits and then finds the project ordered (EditorService.edit).
         // The book is read again too: a copy read before the lock (the preflight's) would be written back.
-        await tx.findOneOrFail(Project, { id: project.id }, { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+        await tx.findOneOrFail(
+          Project,
+          { id: project.id },
+          { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+        );
         if (project.status === 'deleted') throw new NotFoundError('project', project.id, `projects[${position}].id`);
-        if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `projects[${position}].id: project ${project.id} has expired and cannot be printed`);
+        if (effectiveStatus(project) === 'expired')
+          throw new ConflictError(
+            'PROJECT_EXPIRED',
+            `projects[${position}].id: project ${project.id} has expired and cannot be printed`,
+          );
         // The book as locked is the book ordered: an edit that committed since the checks is checked here.
         await checkLockedBook({ ...ctx, em: tx }, line, position, input);
         if (line.product !== project.product || line.market !== project.market) {
-          tx.assign(project, { product: line.product, market: line.market, sku: line.product.sku, psp: line.product.specifications.psp.name });
+          tx.assign(project, {
+            product: line.product,
+            market: line.market,
+            sku: line.product.sku,
+            psp: line.product.specifications.psp.name,
+          });
         }
         if (line.photos) {
           // The order's photos replace the project's; the book is rebuilt from them before printing.
           await tx.nativeDelete(Photo, { project, assetId: null });
-          line.photos.forEach((photo, i) => tx.create(Photo, { project, clientPhotoId: photo.clientPhotoId, url: photo.url, position: i }));
+          line.photos.forEach((photo, i) =>
+            tx.create(Photo, { project, clientPhotoId: photo.clientPhotoId, url: photo.url, position: i }),
+          );
           moveProject(project, 'building');
           // The rebuilt book is laid out to the page count the order was priced for, when it names one.
           project.heldPageCount = line.pricedPages ?? null;
@@ -132,13 +151,21 @@ export async function printOrder(ctx: RequestContext, deps: ProjectServiceDeps, 
   async function startFlows(written: Order): Promise<void> {
     for (const line of written.lines) {
       if (lines.find((l) => l.project.id === line.project.id)?.photos) {
-        await deps.engine.start(PROJECT_BUILD_FLOW, { projectId: line.project.id, orderLineId: line.id }, { tenant: ctx.tenant });
+        await deps.engine.start(
+          PROJECT_BUILD_FLOW,
+          { projectId: line.project.id, orderLineId: line.id },
+          { tenant: ctx.tenant },
+        );
       }
-      await deps.engine.start(PRINT_FULFILMENT_FLOW, {
-        lineId: line.id,
-        assetsTimeoutMs: deps.config.durations.orderStatusTimeoutMs,
-        sandboxStepMs: deps.config.durations.sandboxPrinterStepMs,
-      }, { tenant: ctx.tenant });
+      await deps.engine.start(
+        PRINT_FULFILMENT_FLOW,
+        {
+          lineId: line.id,
+          assetsTimeoutMs: deps.config.durations.orderStatusTimeoutMs,
+          sandboxStepMs: deps.config.durations.sandboxPrinterStepMs,
+        },
+        { tenant: ctx.tenant },
+      );
     }
   }
 }
@@ -162,7 +189,10 @@ type OrderPlan =
  * nothing written. An orderId already used answers as the print would: valid for the same order
  * again (it would be answered from the first), `IDEMPOTENCY_CONFLICT` for another.
  */
-export async function validateOrder(ctx: RequestContext, input: PrintInput): Promise<{ valid: boolean; problems: OrderProblem[] }> {
+export async function validateOrder(
+  ctx: RequestContext,
+  input: PrintInput,
+): Promise<{ valid: boolean; problems: OrderProblem[] }> {
   const checks = new OrderChecks('collect');
   const plan = await planOrder(ctx, input, checks);
   if (plan && 'replay' in plan) await checks.run(() => replay(plan.replay, plan.digest));
@@ -173,7 +203,8 @@ export async function validateOrder(ctx: RequestContext, input: PrintInput): Pro
 async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderChecks): Promise<OrderPlan | undefined> {
   const orderId = String(input.orderId ?? '').trim();
   await checks.run(() => {
-    if (!orderId || orderId.length > ORDER_ID_MAX_LENGTH) throw ValidationError.field('orderId', `is required (at most ${ORDER_ID_MAX_LENGTH} characters)`);
+    if (!orderId || orderId.length > ORDER_ID_MAX_LENGTH)
+      throw ValidationError.field('orderId', `is required (at most ${ORDER_ID_MAX_LENGTH} characters)`);
   });
   const digest = requestDigest(input);
   const existing = orderId ? await ctx.em.findOne(Order, { orderId }) : null;
@@ -182,8 +213,10 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
   const recipient = await checks.run(() => checkRecipient(input.user));
   const address = recipient?.address;
   const listed = await checks.run(() => {
-    if (!Array.isArray(input.projects) || input.projects.length === 0) throw ValidationError.field('projects', 'must list at least one project');
-    if (input.projects.length > MAX_PROJECTS_PER_ORDER) throw ValidationError.field('projects', `must list at most ${MAX_PROJECTS_PER_ORDER} projects`);
+    if (!Array.isArray(input.projects) || input.projects.length === 0)
+      throw ValidationError.field('projects', 'must list at least one project');
+    if (input.projects.length > MAX_PROJECTS_PER_ORDER)
+      throw ValidationError.field('projects', `must list at most ${MAX_PROJECTS_PER_ORDER} projects`);
     return true;
   });
   if (!listed) return undefined;
@@ -195,33 +228,56 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
     if (line) lines.push(line);
   }
   if (lines.length !== input.projects.length) return undefined;
-  await checks.run(() => assertPrintable(ctx, lines.map((l) => ({ project: l.project, product: l.product, rebuilt: l.photos !== undefined }))));
+  await checks.run(() =>
+    assertPrintable(
+      ctx,
+      lines.map((l) => ({ project: l.project, product: l.product, rebuilt: l.photos !== undefined })),
+    ),
+  );
 
   const markets = new Set(lines.map((l) => l.market.id));
   await checks.run(() => {
-    if (markets.size > 1) throw new RejectedError('MIXED_MARKETS', 'projects', 'all projects of an order must be in one market (one currency)');
+    if (markets.size > 1)
+      throw new RejectedError(
+        'MIXED_MARKETS',
+        'projects',
+        'all projects of an order must be in one market (one currency)',
+      );
   });
   if (markets.size > 1) return undefined;
   const orderMarket = lines[0].market;
   await ctx.em.populate(orderMarket, ['currency']);
   const decimals = orderMarket.currency.decimals;
 
-  const pageCounts = await bookPageCounts(ctx, lines.map((l) => l.project.id));
+  const pageCounts = await bookPageCounts(
+    ctx,
+    lines.map((l) => l.project.id),
+  );
   for (const [i, line] of lines.entries()) {
     line.checkedPages = line.photos ? undefined : pageCounts.get(line.project.id);
     await checks.run(() => checkStatedPages(line, i, line.checkedPages));
   }
 
   const country = address?.isoCode2;
-  const shipping = country ? matchShippingLevel(orderMarket, input.payment?.shipping?.method, country) : { level: null };
+  const shipping = country
+    ? matchShippingLevel(orderMarket, input.payment?.shipping?.method, country)
+    : { level: null };
   const contact = address
-    ? checkAddress(orderMarket, { countryIso2: address.isoCode2, postcode: address.postcode, state: address.state, telephone: input.user?.telephone })
+    ? checkAddress(orderMarket, {
+        countryIso2: address.isoCode2,
+        postcode: address.postcode,
+        state: address.state,
+        telephone: input.user?.telephone,
+      })
     : { problems: [] };
   // A country the market does not ship to has no level either: one answer for it is enough.
-  const shippingProblems = shipping.problem && !contact.problems.some((p) => p.code === 'COUNTRY_NOT_SHIPPED') ? [shipping.problem] : [];
+  const shippingProblems =
+    shipping.problem && !contact.problems.some((p) => p.code === 'COUNTRY_NOT_SHIPPED') ? [shipping.problem] : [];
   checks.refuse('rejected', [...contact.problems, ...shippingProblems]);
 
-  const totals = await checks.run(() => checkTotals(input, currencyOf(orderMarket.currency.code, decimals), { compare: input.quoteId === undefined }));
+  const totals = await checks.run(() =>
+    checkTotals(input, currencyOf(orderMarket.currency.code, decimals), { compare: input.quoteId === undefined }),
+  );
   if (input.quoteId !== undefined && totals && address) {
     const quote = await checks.run(() =>
       checkAgainstQuote(ctx, String(input.quoteId), {
@@ -252,23 +308,45 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
 }
 
 /** One line of the order: its project (of this tenant, not deleted or expired), product and market. */
-async function planLine(ctx: RequestContext, item: PrintInput['projects'][number], at: string, seen: Set<string>): Promise<PlannedLine> {
+async function planLine(
+  ctx: RequestContext,
+  item: PrintInput['projects'][number],
+  at: string,
+  seen: Set<string>,
+): Promise<PlannedLine> {
   if (!isProjectId(item?.id)) {
-    throw ValidationError.field(`${at}.id`, 'must be the id of a project created by generate (starts with p-)', 'INVALID_PROJECT_ID');
+    throw ValidationError.field(
+      `${at}.id`,
+      'must be the id of a project created by generate (starts with p-)',
+      'INVALID_PROJECT_ID',
+    );
   }
-  if (seen.has(item.id)) throw ValidationError.field(`${at}.id`, 'lists the same project twice; use quantity for copies');
+  if (seen.has(item.id))
+    throw ValidationError.field(`${at}.id`, 'lists the same project twice; use quantity for copies');
   seen.add(item.id);
   checkCopies(item.quantity, `${at}.quantity`);
   checkAmount(item.lineItemTotal, `${at}.lineItemTotal`);
   checkMetadata(item.metadata, `${at}.metadata`);
   const photos = item.photos === undefined ? undefined : parsePhotos(item.photos, `${at}.photos`);
-  const project = await ctx.em.findOne(Project, { id: item.id, status: { $ne: 'deleted' } }, { populate: ['owner', 'market', 'product'] });
+  const project = await ctx.em.findOne(
+    Project,
+    { id: item.id, status: { $ne: 'deleted' } },
+    { populate: ['owner', 'market', 'product'] },
+  );
   if (!project) throw new NotFoundError('project', item.id, `${at}.id`);
-  if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `${at}.id: project ${item.id} has expired and cannot be printed`);
-  const product = item.product?.sku !== undefined || item.product?.psp !== undefined
-    ? await resolveProduct(ctx, item.product?.sku ?? project.sku, item.product?.psp ?? project.psp, { sku: `${at}.product.sku`, psp: `${at}.product.psp` })
-    : project.product;
-  const market = item.product?.marketId !== undefined ? await resolveMarket(ctx, item.product.marketId, `${at}.product.marketId`) : project.market;
+  if (effectiveStatus(project) === 'expired')
+    throw new ConflictError('PROJECT_EXPIRED', `${at}.id: project ${item.id} has expired and cannot be printed`);
+  const product =
+    item.product?.sku !== undefined || item.product?.psp !== undefined
+      ? await resolveProduct(ctx, item.product?.sku ?? project.sku, item.product?.psp ?? project.psp, {
+          sku: `${at}.product.sku`,
+          psp: `${at}.product.psp`,
+        })
+      : project.product;
+  const market =
+    item.product?.marketId !== undefined
+      ? await resolveMarket(ctx, item.product.marketId, `${at}.product.marketId`)
+      : project.market;
   const pricedPages = photos ? statedPages(item, product, at) : undefined;
   return { item, project, product, market, photos, pricedPages, checkedBook: canonicalJson(project.book ?? null) };
 }
@@ -279,7 +357,8 @@ async function planLine(ctx: RequestContext, item: PrintInput['projects'][number
  */
 function checkMetadata(metadata: unknown, at: string): void {
   if (metadata === undefined) return;
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata)) throw ValidationError.field(at, 'must be an object');
+  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))
+    throw ValidationError.field(at, 'must be an object');
   const outside = freeformLimitError(metadata, at);
   if (outside) throw new ValidationError([outside]);
   const { pageCount, extraPages } = metadata as { pageCount?: unknown; extraPages?: unknown };
@@ -297,15 +376,31 @@ function statedPages(item: PrintInput['projects'][number], product: Product, at:
   const { min, max } = product.specifications;
   const pages = metadata.pageCount ?? (metadata.extraPages !== undefined ? min.pages + metadata.extraPages : undefined);
   if (pages === undefined) return undefined;
-  if (metadata.pageCount !== undefined && metadata.extraPages !== undefined && metadata.extraPages !== Math.max(0, metadata.pageCount - min.pages)) {
-    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.metadata.extraPages: is ${metadata.extraPages} but pageCount ${metadata.pageCount} has ${Math.max(0, metadata.pageCount - min.pages)} above the product's ${min.pages}`, [
-      { path: `${at}.metadata.extraPages`, message: `is ${metadata.extraPages} but pageCount ${metadata.pageCount} has ${Math.max(0, metadata.pageCount - min.pages)} above the product's ${min.pages}` },
-    ]);
+  if (
+    metadata.pageCount !== undefined &&
+    metadata.extraPages !== undefined &&
+    metadata.extraPages !== Math.max(0, metadata.pageCount - min.pages)
+  ) {
+    throw new DomainError(
+      'conflict',
+      'PAGE_COUNT_MISMATCH',
+      `${at}.metadata.extraPages: is ${metadata.extraPages} but pageCount ${metadata.pageCount} has ${Math.max(0, metadata.pageCount - min.pages)} above the product's ${min.pages}`,
+      [
+        {
+          path: `${at}.metadata.extraPages`,
+          message: `is ${metadata.extraPages} but pageCount ${metadata.pageCount} has ${Math.max(0, metadata.pageCount - min.pages)} above the product's ${min.pages}`,
+        },
+      ],
+    );
   }
   const { minPages, maxPages } = evenPageBounds(min.pages, max.pages);
   const path = `${at}.metadata.${metadata.pageCount !== undefined ? 'pageCount' : 'extraPages'}`;
   if (pages % 2 !== 0 || pages < minPages || pages > maxPages) {
-    throw ValidationError.field(path, `makes ${pages} pages; ${product.sku} prints an even count from ${minPages} to ${maxPages}`, 'PAGE_LIMIT');
+    throw ValidationError.field(
+      path,
+      `makes ${pages} pages; ${product.sku} prints an even count from ${minPages} to ${maxPages}`,
+      'PAGE_LIMIT',
+    );
   }
   return pages;
 }
@@ -323,20 +418,45 @@ function checkStatedPages(line: PlannedLine, i: number, pages: number | undefine
   const at = `projects[${i}].metadata`;
   if (pages === undefined) {
     if (metadata.pageCount === undefined && metadata.extraPages === undefined) return;
-    throw new DomainError('conflict', 'PROJECT_BUILDING', `projects[${i}].id: the book of ${line.project.id} is not laid out yet, so it cannot be held to the page count the order states; print once it is editable`, [
-      { path: `projects[${i}].id`, message: 'the book is not laid out yet, so it cannot be held to the page count the order states; print once it is editable' },
-    ]);
+    throw new DomainError(
+      'conflict',
+      'PROJECT_BUILDING',
+      `projects[${i}].id: the book of ${line.project.id} is not laid out yet, so it cannot be held to the page count the order states; print once it is editable`,
+      [
+        {
+          path: `projects[${i}].id`,
+          message:
+            'the book is not laid out yet, so it cannot be held to the page count the order states; print once it is editable',
+        },
+      ],
+    );
   }
   if (metadata.pageCount !== undefined && metadata.pageCount !== pages) {
-    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.pageCount: is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages`, [
-      { path: `${at}.pageCount`, message: `is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages` },
-    ]);
+    throw new DomainError(
+      'conflict',
+      'PAGE_COUNT_MISMATCH',
+      `${at}.pageCount: is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages`,
+      [
+        {
+          path: `${at}.pageCount`,
+          message: `is ${JSON.stringify(metadata.pageCount)} but the book has ${pages} pages`,
+        },
+      ],
+    );
   }
   const extraPages = Math.max(0, pages - line.product.specifications.min.pages);
   if (metadata.extraPages !== undefined && metadata.extraPages !== extraPages) {
-    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `${at}.extraPages: is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}`, [
-      { path: `${at}.extraPages`, message: `is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}` },
-    ]);
+    throw new DomainError(
+      'conflict',
+      'PAGE_COUNT_MISMATCH',
+      `${at}.extraPages: is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}`,
+      [
+        {
+          path: `${at}.extraPages`,
+          message: `is ${JSON.stringify(metadata.extraPages)} but the book has ${extraPages} pages above the product's ${line.product.specifications.min.pages}`,
+        },
+      ],
+    );
   }
 }
 
@@ -355,7 +475,9 @@ async function checkLockedBook(ctx: RequestContext, line: PlannedLine, i: number
   checkStatedPages(line, i, pages);
   if (input.quoteId !== undefined && pages !== line.checkedPages) {
     const message = `the book changed to ${pages ?? 'no'} pages while the order was placed; the quote priced ${line.checkedPages ?? 'another count'}`;
-    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `projects[${i}].id: ${message}`, [{ path: `projects[${i}].id`, message }]);
+    throw new DomainError('conflict', 'PAGE_COUNT_MISMATCH', `projects[${i}].id: ${message}`, [
+      { path: `projects[${i}].id`, message },
+    ]);
   }
   await assertPrintable(ctx, [{ project: line.project, product: line.product, rebuilt: false, position: i }]);
 }
@@ -376,7 +498,10 @@ interface PlannedLine {
 
 function replay(existing: Order, digest: string): { message: string; order: Order } {
   if (existing.requestDigest !== digest) {
-    throw new ConflictError('IDEMPOTENCY_CONFLICT', `orderId "${existing.orderId}" was already used for a different order; use a new orderId`);
+    throw new ConflictError(
+      'IDEMPOTENCY_CONFLICT',
+      `orderId "${existing.orderId}" was already used for a different order; use a new orderId`,
+    );
   }
   return { message: existing.confirmation, order: existing };
 }
@@ -405,17 +530,29 @@ interface CheckedTotals {
  * negative. An order held to a quote (`compare: false`) is compared with the quote instead, whose
  * grand total may add tax.
  */
-function checkTotals(input: PrintInput, currency: ReturnType<typeof currencyOf>, { compare }: { compare: boolean }): CheckedTotals {
+function checkTotals(
+  input: PrintInput,
+  currency: ReturnType<typeof currencyOf>,
+  { compare }: { compare: boolean },
+): CheckedTotals {
   const payment = input.payment;
   const amount = (value: unknown, path: string): Money => roundedMoneyOf(checkAmount(value, path), currency);
   const lineTotals = input.projects.map((p, i) => amount(p.lineItemTotal, `projects[${i}].lineItemTotal`));
   const subTotal = sum(lineTotals, currency);
-  if (asNumber(subTotal) > MAX_MONEY) throw ValidationError.field('projects', `the line items add up to ${decimal(subTotal)}; an order totals at most ${MAX_MONEY}`);
+  if (asNumber(subTotal) > MAX_MONEY)
+    throw ValidationError.field(
+      'projects',
+      `the line items add up to ${decimal(subTotal)}; an order totals at most ${MAX_MONEY}`,
+    );
   const shipping = amount(payment?.shipping?.cost ?? 0, 'payment.shipping.cost');
   const coupon = amount(payment?.coupon?.value ?? 0, 'payment.coupon.value');
   const grandTotal = amount(payment?.grandTotal, 'payment.grandTotal');
   if (!lessThanOrEqual(coupon, subTotal)) {
-    throw new RejectedError('COUPON_TOO_LARGE', 'payment.coupon.value', `is ${decimal(coupon)}, more than the line items' subtotal ${decimal(subTotal)}`);
+    throw new RejectedError(
+      'COUPON_TOO_LARGE',
+      'payment.coupon.value',
+      `is ${decimal(coupon)}, more than the line items' subtotal ${decimal(subTotal)}`,
+    );
   }
   const expected = minus(sum([subTotal, shipping], currency), coupon);
   if (compare && !equal(expected, grandTotal)) {
@@ -425,5 +562,11 @@ function checkTotals(input: PrintInput, currency: ReturnType<typeof currencyOf>,
       `is ${decimal(grandTotal)} but the line items (${decimal(subTotal)}) + shipping (${decimal(shipping)}) − coupon (${decimal(coupon)}) make ${decimal(expected)}`,
     );
   }
-  return { lineTotals: lineTotals.map((total) => asNumber(total)), subTotal: asNumber(subTotal), shipping: asNumber(shipping), coupon: asNumber(coupon), grandTotal: asNumber(grandTotal) };
+  return {
+    lineTotals: lineTotals.map((total) => asNumber(total)),
+    subTotal: asNumber(subTotal),
+    shipping: asNumber(shipping),
+    coupon: asNumber(coupon),
+    grandTotal: asNumber(grandTotal),
+  };
 }

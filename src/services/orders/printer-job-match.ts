@@ -28,15 +28,25 @@ export interface PrinterEventJob {
  * that line has ended, changes nothing: it cannot be told from the newer job's.
  * Crosses tenants: a printer serves every client; the caller scopes to the line found.
  */
-export async function lineOfPrinterEvent(em: EntityManager, psp: string, event: PrinterEventJob): Promise<{ line: OrderLine; ignore: boolean }> {
+export async function lineOfPrinterEvent(
+  em: EntityManager,
+  psp: string,
+  event: PrinterEventJob,
+): Promise<{ line: OrderLine; ignore: boolean }> {
   const found = await em.find(OrderLine, { psp, printerJobId: event.jobId }, ACROSS_TENANTS);
   // Their orders loaded by a query of their own: `populate` runs its query under the tenant filter, which the
   // unscoped EntityManager of a printer event has no tenant for.
   await em.find(Order, { id: { $in: found.map((line) => line.order.id) } }, ACROSS_TENANTS);
   // Latest sent first; lines sent before the time was recorded count as the oldest, by their order's age.
   // (Sorted here: ordering the query by the order's column joins it, and the join hydrated a partial order.)
-  const sent = found.sort((a, b) => sentTime(b) - sentTime(a) || b.order.createdAt.getTime() - a.order.createdAt.getTime());
-  const named = sent.filter((line) => (event.jobKey === undefined || printJobKeyOf(line) === event.jobKey) && (event.orderId === undefined || line.order.orderId === event.orderId));
+  const sent = found.sort(
+    (a, b) => sentTime(b) - sentTime(a) || b.order.createdAt.getTime() - a.order.createdAt.getTime(),
+  );
+  const named = sent.filter(
+    (line) =>
+      (event.jobKey === undefined || printJobKeyOf(line) === event.jobKey) &&
+      (event.orderId === undefined || line.order.orderId === event.orderId),
+  );
   const line = named[0];
   if (!line) {
     const path = sent.length > 0 ? (event.jobKey !== undefined ? 'jobKey' : 'orderId') : 'jobId';

@@ -47,7 +47,11 @@ interface LineToQuote {
  * (unknown sku, market, country or level) are 400s naming the field; another tenant's project is
  * a 404 like an unknown one.
  */
-export async function createQuote(ctx: RequestContext, input: QuoteInput, options: { ttlMs: number; now?: Date }): Promise<QuoteView> {
+export async function createQuote(
+  ctx: RequestContext,
+  input: QuoteInput,
+  options: { ttlMs: number; now?: Date },
+): Promise<QuoteView> {
   const now = options.now ?? new Date();
   const market = await asBadRequest(() => resolveMarket(ctx, input.marketId, 'marketId'));
   await ctx.em.populate(market, ['currency']);
@@ -61,7 +65,11 @@ export async function createQuote(ctx: RequestContext, input: QuoteInput, option
   const reaching = levelsReaching(market, country);
   const chosen = chooseLevel(market, reaching, input.shippingLevel, country);
   const coupon = clientAmount(input.coupon?.value ?? 0, currency, 'coupon.value');
-  const { pricesIncludeTax } = await ctx.em.findOneOrFail(Client, { id: ctx.tenant.clientId }, { fields: ['pricesIncludeTax'] });
+  const { pricesIncludeTax } = await ctx.em.findOneOrFail(
+    Client,
+    { id: ctx.tenant.clientId },
+    { fields: ['pricesIncludeTax'] },
+  );
   const taxRate = taxRateFor(market, country);
   const priceWith = (reach: LevelReach | undefined): PricedOrder =>
     priceOrder({
@@ -74,7 +82,11 @@ export async function createQuote(ctx: RequestContext, input: QuoteInput, option
     });
   const totals = priceWith(chosen);
   if (!lessThanOrEqual(coupon, totals.subTotal)) {
-    throw ValidationError.field('coupon.value', `is more than the books' subtotal ${decimal(totals.subTotal)}`, 'COUPON_TOO_LARGE');
+    throw ValidationError.field(
+      'coupon.value',
+      `is more than the books' subtotal ${decimal(totals.subTotal)}`,
+      'COUPON_TOO_LARGE',
+    );
   }
 
   const productionDays = Math.max(...lines.map((line) => leadDaysOf(line.product.specifications.psp.leadTime)));
@@ -160,15 +172,25 @@ export async function createQuote(ctx: RequestContext, input: QuoteInput, option
 /** The destination: a real country the market ships to. */
 function destinationOf(market: Market, countryIso2: string): string {
   const country = countryByIso2(String(countryIso2));
-  if (!country) throw ValidationError.field('countryIso2', 'must be an ISO 3166-1 alpha-2 country code', 'UNKNOWN_COUNTRY');
+  if (!country)
+    throw ValidationError.field('countryIso2', 'must be an ISO 3166-1 alpha-2 country code', 'UNKNOWN_COUNTRY');
   if (!marketShipsTo(market, country.isoCode2)) {
-    throw ValidationError.field('countryIso2', `market ${market.marketIdAlt} does not ship to ${country.isoCode2}`, 'COUNTRY_NOT_SHIPPED');
+    throw ValidationError.field(
+      'countryIso2',
+      `market ${market.marketIdAlt} does not ship to ${country.isoCode2}`,
+      'COUNTRY_NOT_SHIPPED',
+    );
   }
   return country.isoCode2;
 }
 
 /** The level asked for (by code or name), which must reach the country; else the default, else the first that reaches. */
-function chooseLevel(market: Market, reaching: LevelReach[], asked: string | undefined, country: string): LevelReach | undefined {
+function chooseLevel(
+  market: Market,
+  reaching: LevelReach[],
+  asked: string | undefined,
+  country: string,
+): LevelReach | undefined {
   if (asked === undefined) {
     const fallback = defaultLevel(market);
     return reaching.find((reach) => reach.level === fallback) ?? reaching[0];
@@ -176,15 +198,26 @@ function chooseLevel(market: Market, reaching: LevelReach[], asked: string | und
   const level = findLevel(market, asked);
   if (!level) {
     const codes = market.shippingLevels.map((l) => l.code).join(', ') || 'none';
-    throw ValidationError.field('shippingLevel', `"${asked}" is not a shipping level of market ${market.marketIdAlt} (${codes})`, 'UNKNOWN_SHIPPING_LEVEL');
+    throw ValidationError.field(
+      'shippingLevel',
+      `"${asked}" is not a shipping level of market ${market.marketIdAlt} (${codes})`,
+      'UNKNOWN_SHIPPING_LEVEL',
+    );
   }
   const reach = reaching.find((r) => r.level === level);
-  if (!reach) throw ValidationError.field('shippingLevel', `"${level.code}" does not ship to ${country}`, 'SHIPPING_LEVEL_UNAVAILABLE');
+  if (!reach)
+    throw ValidationError.field(
+      'shippingLevel',
+      `"${level.code}" does not ship to ${country}`,
+      'SHIPPING_LEVEL_UNAVAILABLE',
+    );
   return reach;
 }
 
 async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], market: Market): Promise<LineToQuote[]> {
-  const projectIds = inputs.flatMap((line) => (line.projectId !== undefined && isProjectId(line.projectId) ? [line.projectId] : []));
+  const projectIds = inputs.flatMap((line) =>
+    line.projectId !== undefined && isProjectId(line.projectId) ? [line.projectId] : [],
+  );
   const pageCounts = await bookPageCounts(ctx, projectIds);
   const lines: LineToQuote[] = [];
   for (const [i, line] of inputs.entries()) {
@@ -193,13 +226,31 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
     let pageCount: number;
     if (line.projectId !== undefined) {
       if (line.sku !== undefined) throw ValidationError.field(`${at}.sku`, 'give a projectId or a sku, not both');
-      if (line.pageCount !== undefined) throw ValidationError.field(`${at}.pageCount`, "is the book's own with a projectId; give it only with a sku");
-      if (!isProjectId(line.projectId)) throw ValidationError.field(`${at}.projectId`, 'must be the id of a project created by generate (starts with p-)', 'INVALID_PROJECT_ID');
-      const project = await ctx.em.findOne(Project, { id: line.projectId, status: { $ne: 'deleted' } }, { populate: ['product'] });
+      if (line.pageCount !== undefined)
+        throw ValidationError.field(`${at}.pageCount`, "is the book's own with a projectId; give it only with a sku");
+      if (!isProjectId(line.projectId))
+        throw ValidationError.field(
+          `${at}.projectId`,
+          'must be the id of a project created by generate (starts with p-)',
+          'INVALID_PROJECT_ID',
+        );
+      const project = await ctx.em.findOne(
+        Project,
+        { id: line.projectId, status: { $ne: 'deleted' } },
+        { populate: ['product'] },
+      );
       if (!project) throw new NotFoundError('project', line.projectId, `${at}.projectId`);
-      if (effectiveStatus(project) === 'expired') throw new ConflictError('PROJECT_EXPIRED', `${at}.projectId: project ${line.projectId} has expired and cannot be printed`);
+      if (effectiveStatus(project) === 'expired')
+        throw new ConflictError(
+          'PROJECT_EXPIRED',
+          `${at}.projectId: project ${line.projectId} has expired and cannot be printed`,
+        );
       const pages = pageCounts.get(project.id);
-      if (pages === undefined) throw new ConflictError('PROJECT_BUILDING', `${at}.projectId: the book of ${project.id} is not laid out yet; quote by sku and pageCount meanwhile`);
+      if (pages === undefined)
+        throw new ConflictError(
+          'PROJECT_BUILDING',
+          `${at}.projectId: the book of ${project.id} is not laid out yet; quote by sku and pageCount meanwhile`,
+        );
       product = project.product;
       pageCount = pages;
     } else {
@@ -210,13 +261,22 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
       // The bounds a book of the product is built and edited within: a bound book's count is even.
       const { minPages, maxPages } = evenPageBounds(product.specifications.min.pages, product.specifications.max.pages);
       if (line.pageCount < minPages || line.pageCount > maxPages) {
-        throw ValidationError.field(`${at}.pageCount`, `must be even, from ${minPages} to ${maxPages} for ${product.sku}`, 'PAGE_LIMIT');
+        throw ValidationError.field(
+          `${at}.pageCount`,
+          `must be even, from ${minPages} to ${maxPages} for ${product.sku}`,
+          'PAGE_LIMIT',
+        );
       }
       pageCount = line.pageCount;
     }
     checkCopies(line.quantity, `${at}.quantity`);
     const price = await ctx.em.findOne(ProductPrice, { product, market });
-    if (!price) throw ValidationError.field(line.projectId !== undefined ? `${at}.projectId` : `${at}.sku`, `${product.sku} has no price in market ${market.marketIdAlt}`, 'NOT_SOLD_IN_MARKET');
+    if (!price)
+      throw ValidationError.field(
+        line.projectId !== undefined ? `${at}.projectId` : `${at}.sku`,
+        `${product.sku} has no price in market ${market.marketIdAlt}`,
+        'NOT_SOLD_IN_MARKET',
+      );
     const currency = currencyOf(market.currency.code, market.currency.decimals);
     lines.push({
       ...(line.projectId !== undefined ? { projectId: line.projectId } : {}),

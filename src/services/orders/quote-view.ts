@@ -44,7 +44,9 @@ export const QuoteView = Type.Object({
   taxRate: Type.Number({ description: 'percent, for the destination' }),
   lines: Type.Array(QuotedLineView),
   shippingLevels: Type.Array(QuotedShippingLevel, { description: 'every level that reaches the destination' }),
-  shippingLevel: Type.Union([Type.String(), Type.Null()], { description: 'the level the totals are for; null when none reaches the destination' }),
+  shippingLevel: Type.Union([Type.String(), Type.Null()], {
+    description: 'the level the totals are for; null when none reaches the destination',
+  }),
   subTotal: Amount,
   shipping: Amount,
   coupon: Amount,

@@ -11,7 +11,15 @@ export interface RecipientInput {
   firstName?: string;
   lastName?: string;
   telephone?: string;
-  address: { line1: string; line2?: string; postcode: string; city?: string; state?: string; company?: string; countryIso2: string };
+  address: {
+    line1: string;
+    line2?: string;
+    postcode: string;
+    city?: string;
+    state?: string;
+    company?: string;
+    countryIso2: string;
+  };
 }
 
 export interface CheckedRecipient {
@@ -34,7 +42,8 @@ export function checkRecipient(user: RecipientInput | undefined, path = 'user'):
   if (!text(address?.postcode)) errors.push({ path: `${path}.address.postcode`, message: 'is required' });
   if (!text(address?.countryIso2)) errors.push({ path: `${path}.address.countryIso2`, message: 'is required' });
   const country = text(address?.countryIso2) ? countryByIso2(address!.countryIso2) : null;
-  if (text(address?.countryIso2) && !country) errors.push({ path: `${path}.address.countryIso2`, message: 'must be an ISO 3166-1 alpha-2 country code' });
+  if (text(address?.countryIso2) && !country)
+    errors.push({ path: `${path}.address.countryIso2`, message: 'must be an ISO 3166-1 alpha-2 country code' });
   if (errors.length > 0) throw new ValidationError(errors);
   const a = address!;
   return {
@@ -63,7 +72,8 @@ export interface ShippingChoiceInput {
 /** The one check of a shipping choice after the order (`shipping.method`: non-empty, at most 100 characters). */
 export function checkShippingChoice(shipping: ShippingChoiceInput | undefined, path = 'shipping'): { method: string } {
   const method = typeof shipping?.method === 'string' ? shipping.method.trim() : '';
-  if (!method || method.length > 100) throw ValidationError.field(`${path}.method`, 'is required (at most 100 characters)');
+  if (!method || method.length > 100)
+    throw ValidationError.field(`${path}.method`, 'is required (at most 100 characters)');
   return { method };
 }
 
@@ -78,11 +88,20 @@ export function checkDestination(
   levelCode: string | null | undefined,
 ): CheckedRecipient {
   const country = recipient.address.isoCode2;
-  const contact = checkAddress(market, { countryIso2: country, postcode: recipient.address.postcode, state: recipient.address.state, telephone: recipient.telephone });
+  const contact = checkAddress(market, {
+    countryIso2: country,
+    postcode: recipient.address.postcode,
+    state: recipient.address.state,
+    telephone: recipient.telephone,
+  });
   const problems = [...contact.problems];
   const level = levelCode ? findLevel(market, levelCode) : undefined;
   if (level && !reachOf(level, country) && !problems.some((p) => p.code === 'COUNTRY_NOT_SHIPPED')) {
-    problems.push({ code: 'SHIPPING_LEVEL_UNAVAILABLE', path: 'user.address.countryIso2', message: `the order's shipping level "${level.code}" does not reach ${country}` });
+    problems.push({
+      code: 'SHIPPING_LEVEL_UNAVAILABLE',
+      path: 'user.address.countryIso2',
+      message: `the order's shipping level "${level.code}" does not reach ${country}`,
+    });
   }
   new OrderChecks('stopAtFirst').refuse('rejected', problems);
   return {
@@ -97,13 +116,26 @@ export function checkDestination(
  * (by code or name, any case). Unlike a print, an explicit change to an unknown level is refused:
  * the order keeps the level it had. Null where the market has no levels.
  */
-export function levelOfChoice(market: Pick<Market, 'marketIdAlt' | 'shippingLevels'>, method: string, country: string): string | null {
+export function levelOfChoice(
+  market: Pick<Market, 'marketIdAlt' | 'shippingLevels'>,
+  method: string,
+  country: string,
+): string | null {
   if (market.shippingLevels.length === 0) return null;
   const level = findLevel(market, method);
   if (!level) {
     const codes = market.shippingLevels.map((l) => l.code).join(', ');
-    throw ValidationError.field('shipping.method', `"${method}" is not a shipping level of market ${market.marketIdAlt} (${codes})`, 'UNKNOWN_SHIPPING_LEVEL');
+    throw ValidationError.field(
+      'shipping.method',
+      `"${method}" is not a shipping level of market ${market.marketIdAlt} (${codes})`,
+      'UNKNOWN_SHIPPING_LEVEL',
+    );
   }
-  if (!reachOf(level, country)) throw new RejectedError('SHIPPING_LEVEL_UNAVAILABLE', 'shipping.method', `"${level.code}" does not ship to ${country}`);
+  if (!reachOf(level, country))
+    throw new RejectedError(
+      'SHIPPING_LEVEL_UNAVAILABLE',
+      'shipping.method',
+      `"${level.code}" does not ship to ${country}`,
+    );
   return level.code;
 }

@@ -33,7 +33,9 @@ export function defaultLevel(market: Pick<Market, 'shippingLevels'>): ShippingLe
 export function findLevel(market: Pick<Market, 'shippingLevels'>, name: string): ShippingLevelDefinition | undefined {
   const wanted = name.trim().toLocaleLowerCase('en');
   return market.shippingLevels.find(
-    (level) => level.code === wanted || Object.values(level.name).some((localized) => localized.trim().toLocaleLowerCase('en') === wanted),
+    (level) =>
+      level.code === wanted ||
+      Object.values(level.name).some((localized) => localized.trim().toLocaleLowerCase('en') === wanted),
   );
 }
 
@@ -65,14 +67,31 @@ export function matchShippingLevel(
   const named = method?.trim() ? findLevel(market, method) : undefined;
   if (named) {
     if (reachOf(named, country)) return { level: named };
-    return { level: named, problem: { code: 'SHIPPING_LEVEL_UNAVAILABLE', path: methodPath, message: `"${named.code}" does not ship to ${country}` } };
+    return {
+      level: named,
+      problem: {
+        code: 'SHIPPING_LEVEL_UNAVAILABLE',
+        path: methodPath,
+        message: `"${named.code}" does not ship to ${country}`,
+      },
+    };
   }
   const fallback = [defaultLevel(market)!, ...market.shippingLevels].find((level) => reachOf(level, country));
   if (!fallback) {
-    return { level: null, problem: { code: 'SHIPPING_LEVEL_UNAVAILABLE', path: 'user.address.countryIso2', message: `no shipping level of market ${market.marketIdAlt} reaches ${country}` } };
+    return {
+      level: null,
+      problem: {
+        code: 'SHIPPING_LEVEL_UNAVAILABLE',
+        path: 'user.address.countryIso2',
+        message: `no shipping level of market ${market.marketIdAlt} reaches ${country}`,
+      },
+    };
   }
   const warning = method?.trim()
-    ? { code: 'UNKNOWN_SHIPPING_METHOD', message: `payment.shipping.method "${method.trim()}" is not a shipping level of market ${market.marketIdAlt}; shipped with "${fallback.code}"` }
+    ? {
+        code: 'UNKNOWN_SHIPPING_METHOD',
+        message: `payment.shipping.method "${method.trim()}" is not a shipping level of market ${market.marketIdAlt}; shipped with "${fallback.code}"`,
+      }
     : undefined;
   return { level: fallback, ...(warning ? { warning } : {}) };
 }

@@ -3,7 +3,10 @@ import { PREFLIGHT_CODES, PREFLIGHT_SEVERITIES } from '../../domain/preflight';
 
 const PreflightProblemView = Type.Object({
   code: Type.Enum(PREFLIGHT_CODES, { type: 'string' }),
-  severity: Type.Enum(PREFLIGHT_SEVERITIES, { type: 'string', description: 'blocking: /v2/print refuses the project; warning: it prints, but may disappoint' }),
+  severity: Type.Enum(PREFLIGHT_SEVERITIES, {
+    type: 'string',
+    description: 'blocking: /v2/print refuses the project; warning: it prints, but may disappoint',
+  }),
   page: Type.Optional(Type.Integer({ description: 'Interior page, from 1; 0 is the cover. Absent: the whole book' })),
   slot: Type.Optional(Type.Integer({ description: 'Photo slot on the page, from 0 in reading order' })),
   message: Type.String(),

@@ -30,7 +30,11 @@ async function preflightBook(em: EntityManager, project: Project, product: Produ
   const book = project.book;
   if (!book) {
     const problems: PreflightProblem[] = [
-      { code: 'BOOK_NOT_BUILT', severity: 'warning', message: `the book is still being built (${project.status}); the printer waits for it, and the preflight can check it once it is editable` },
+      {
+        code: 'BOOK_NOT_BUILT',
+        severity: 'warning',
+        message: `the book is still being built (${project.status}); the printer waits for it, and the preflight can check it once it is editable`,
+      },
     ];
     return { printable: true, problems };
   }
@@ -39,7 +43,10 @@ async function preflightBook(em: EntityManager, project: Project, product: Produ
   const problems = [...pageCountProblems(book, product), ...slotProblems(book, photos, specifications.format)];
   if (book.pages.length >= 2 && book.pages.length % 2 === 0) {
     const geometry = coverGeometry(specifications.format, specifications.production, book.pages.length);
-    problems.push(...coverPhotoProblems(book, photos, geometry), ...(await coverTextProblems(book, geometry, specifications.format.dpi)));
+    problems.push(
+      ...coverPhotoProblems(book, photos, geometry),
+      ...(await coverTextProblems(book, geometry, specifications.format.dpi)),
+    );
   }
   return { printable: problems.every((p) => p.severity !== 'blocking'), problems };
 }
@@ -48,23 +55,49 @@ function pageCountProblems(book: Book, product: Product): PreflightProblem[] {
   const { minPages, maxPages } = evenPageBounds(product.specifications.min.pages, product.specifications.max.pages);
   const count = book.pages.length;
   const problems: PreflightProblem[] = [];
-  if (count % 2 !== 0) problems.push({ code: 'PAGE_COUNT_ODD', severity: 'blocking', message: `the book has ${count} pages; a bound book has an even page count (two pages a leaf)` });
+  if (count % 2 !== 0)
+    problems.push({
+      code: 'PAGE_COUNT_ODD',
+      severity: 'blocking',
+      message: `the book has ${count} pages; a bound book has an even page count (two pages a leaf)`,
+    });
   if (count < minPages || count > maxPages) {
-    problems.push({ code: 'PAGE_COUNT_OUT_OF_RANGE', severity: 'blocking', message: `the book has ${count} pages; ${product.sku} has ${minPages} to ${maxPages}` });
+    problems.push({
+      code: 'PAGE_COUNT_OUT_OF_RANGE',
+      severity: 'blocking',
+      message: `the book has ${count} pages; ${product.sku} has ${minPages} to ${maxPages}`,
+    });
   }
   return problems;
 }
 
-function slotProblems(book: Book, photos: Map<string, Photo>, format: { widthMm: number; heightMm: number }): PreflightProblem[] {
+function slotProblems(
+  book: Book,
+  photos: Map<string, Photo>,
+  format: { widthMm: number; heightMm: number },
+): PreflightProblem[] {
   const problems: PreflightProblem[] = [];
   for (const page of book.pages) {
     page.photos.forEach((slot, index) => {
       const at = { page: page.number, slot: index };
-      problems.push(...photoProblems(photos, slot.photoId, { width: (slot.width * format.widthMm) / MM_PER_INCH, height: (slot.height * format.heightMm) / MM_PER_INCH }, at));
+      problems.push(
+        ...photoProblems(
+          photos,
+          slot.photoId,
+          { width: (slot.width * format.widthMm) / MM_PER_INCH, height: (slot.height * format.heightMm) / MM_PER_INCH },
+          at,
+        ),
+      );
     });
     const slots = layoutSlots(page.layout).length;
     for (let index = page.photos.length; index < slots; index++) {
-      problems.push({ code: 'EMPTY_SLOT', severity: 'warning', page: page.number, slot: index, message: `slot ${index + 1} of the ${page.layout} layout on page ${page.number} has no photo and prints empty` });
+      problems.push({
+        code: 'EMPTY_SLOT',
+        severity: 'warning',
+        page: page.number,
+        slot: index,
+        message: `slot ${index + 1} of the ${page.layout} layout on page ${page.number} has no photo and prints empty`,
+      });
     }
   }
   return problems;
@@ -73,30 +106,70 @@ function slotProblems(book: Book, photos: Map<string, Photo>, format: { widthMm:
 /** The cover photo fills the front panel, its hinge, wrap and bleed: that area decides its resolution. */
 function coverPhotoProblems(book: Book, photos: Map<string, Photo>, geometry: CoverGeometry): PreflightProblem[] {
   if (!book.cover.photoId) return [];
-  const frontMm = { width: geometry.widthMm - (geometry.spine.xMm + geometry.spine.widthMm), height: geometry.heightMm };
-  return photoProblems(photos, book.cover.photoId, { width: frontMm.width / MM_PER_INCH, height: frontMm.height / MM_PER_INCH }, { page: COVER_PAGE, slot: 0 });
+  const frontMm = {
+    width: geometry.widthMm - (geometry.spine.xMm + geometry.spine.widthMm),
+    height: geometry.heightMm,
+  };
+  return photoProblems(
+    photos,
+    book.cover.photoId,
+    { width: frontMm.width / MM_PER_INCH, height: frontMm.height / MM_PER_INCH },
+    { page: COVER_PAGE, slot: 0 },
+  );
 }
 
-function photoProblems(photos: Map<string, Photo>, photoId: string, slotInches: { width: number; height: number }, at: { page: number; slot: number }): PreflightProblem[] {
+function photoProblems(
+  photos: Map<string, Photo>,
+  photoId: string,
+  slotInches: { width: number; height: number },
+  at: { page: number; slot: number },
+): PreflightProblem[] {
   const where = at.page === COVER_PAGE ? 'the cover photo' : `the photo in slot ${at.slot + 1} of page ${at.page}`;
   if (!photoId) return [{ code: 'EMPTY_SLOT', severity: 'blocking', ...at, message: `${where} is not set` }];
   const photo = photos.get(photoId);
-  if (!photo) return [{ code: 'PHOTO_MISSING', severity: 'blocking', ...at, message: `${where} (${photoId}) is no longer part of the project: replace it or move another photo there` }];
+  if (!photo)
+    return [
+      {
+        code: 'PHOTO_MISSING',
+        severity: 'blocking',
+        ...at,
+        message: `${where} (${photoId}) is no longer part of the project: replace it or move another photo there`,
+      },
+    ];
   if (photo.status === 'failed' || !photo.originalKey) {
     const reason = photo.problem ? `${photo.problem.message} (${photo.problem.code})` : 'it has no stored file';
-    return [{ code: 'PHOTO_FAILED', severity: 'blocking', ...at, message: `${where} (${photoId}) cannot be printed: ${reason}` }];
+    return [
+      {
+        code: 'PHOTO_FAILED',
+        severity: 'blocking',
+        ...at,
+        message: `${where} (${photoId}) cannot be printed: ${reason}`,
+      },
+    ];
   }
   if (!photo.width || !photo.height) return [];
   const dpi = effectiveDpi({ width: photo.width, height: photo.height }, slotInches);
   if (dpi < UNPRINTABLE_DPI) {
-    return [{ code: 'RESOLUTION_TOO_LOW', severity: 'blocking', ...at, message: `${where} has ${Math.round(dpi)} DPI on paper, below the ${UNPRINTABLE_DPI} DPI floor: use a larger photo or a smaller slot` }];
+    return [
+      {
+        code: 'RESOLUTION_TOO_LOW',
+        severity: 'blocking',
+        ...at,
+        message: `${where} has ${Math.round(dpi)} DPI on paper, below the ${UNPRINTABLE_DPI} DPI floor: use a larger photo or a smaller slot`,
+      },
+    ];
   }
   const warning = dpiWarning(dpi);
   return warning ? [{ code: 'LOW_RESOLUTION', severity: 'warning', ...at, message: `${where}: ${warning}` }] : [];
 }
 
 async function coverTextProblems(book: Book, geometry: CoverGeometry, dpi: number): Promise<PreflightProblem[]> {
-  return (await coverTextCuts(book.cover, geometry, dpi)).map((cut) => ({ code: 'TEXT_CUT', severity: 'warning', page: COVER_PAGE, message: cut.message }));
+  return (await coverTextCuts(book.cover, geometry, dpi)).map((cut) => ({
+    code: 'TEXT_CUT',
+    severity: 'warning',
+    page: COVER_PAGE,
+    message: cut.message,
+  }));
 }
 
 /**
@@ -104,7 +177,10 @@ async function coverTextProblems(book: Book, geometry: CoverGeometry, dpi: numbe
  * printed as it is (not rebuilt from photos sent with the order) must have no blocking problem.
  * Otherwise 422 NOT_PRINTABLE lists each blocking problem under `projects[i].id`.
  */
-export async function assertPrintable(ctx: RequestContext, lines: { project: Project; product: Product; rebuilt: boolean; position?: number }[]): Promise<void> {
+export async function assertPrintable(
+  ctx: RequestContext,
+  lines: { project: Project; product: Product; rebuilt: boolean; position?: number }[],
+): Promise<void> {
   const errors: FieldError[] = [];
   for (const [index, line] of lines.entries()) {
     const i = line.position ?? index;
@@ -113,11 +189,17 @@ export async function assertPrintable(ctx: RequestContext, lines: { project: Pro
     const { problems } = await preflightBook(ctx.em, line.project, line.product);
     for (const problem of problems) {
       if (problem.severity !== 'blocking') continue;
-      const where = problem.page === undefined ? '' : problem.page === COVER_PAGE ? 'cover: ' : `page ${problem.page}: `;
+      const where =
+        problem.page === undefined ? '' : problem.page === COVER_PAGE ? 'cover: ' : `page ${problem.page}: `;
       errors.push({ path: `projects[${i}].id`, message: `${where}${problem.message} (${problem.code})` });
     }
   }
   if (errors.length > 0) {
-    throw new DomainError('rejected', 'NOT_PRINTABLE', `not printable as it is: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`, errors);
+    throw new DomainError(
+      'rejected',
+      'NOT_PRINTABLE',
+      `not printable as it is: ${errors.map((e) => `${e.path}: ${e.message}`).join('; ')}`,
+      errors,
+    );
   }
 }

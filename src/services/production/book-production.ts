@@ -43,11 +43,16 @@ export class BookProduction {
 
   /** ready: the project's book is built (an editable project moves on to ordering); pending: still building, or failed until rebuilt; gone: deleted meanwhile. */
   async checkAssets(em: EntityManager, lineId: string): Promise<{ state: 'ready' | 'pending' | 'gone' }> {
-    const line = await em.findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.owner', 'project.book'] });
+    const line = await em.findOneOrFail(
+      OrderLine,
+      { id: lineId },
+      { populate: ['order', 'project', 'project.owner', 'project.book'] },
+    );
     const project = line.project;
     if (project.status === 'deleted') return { state: 'gone' };
     // A failed build waits for its rebuild (`project rebuild`), never prints the book it had before.
-    if (project.status === 'created' || project.status === 'building' || project.status === 'failed' || !project.book) return { state: 'pending' };
+    if (project.status === 'created' || project.status === 'building' || project.status === 'failed' || !project.book)
+      return { state: 'pending' };
     if (project.status === 'editable') {
       await em.transactional(async (tx) => {
         moveProject(project, 'ordering');
@@ -62,7 +67,13 @@ export class BookProduction {
     return { status: line.status, final: isFinalOrderStatus(line.status) };
   }
 
-  async moveLine(em: EntityManager, lineId: string, status: OrderStatus, trackingUrl?: string, parcels?: Parcel[]): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
+  async moveLine(
+    em: EntityManager,
+    lineId: string,
+    status: OrderStatus,
+    trackingUrl?: string,
+    parcels?: Parcel[],
+  ): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
     const result = await moveOrderLine(em, lineId, { status, trackingUrl, parcels });
     return { ...result, final: isFinalOrderStatus(result.status) };
   }
@@ -89,7 +100,8 @@ export class BookProduction {
     const prefix = printFilesPrefix(line);
     const colorCorrection = line.metadata.colorCorrection === true;
     const originals = new Map<string, string>();
-    for (const photo of await em.find(Photo, { project })) if (photo.originalKey) originals.set(photo.id, photo.originalKey);
+    for (const photo of await em.find(Photo, { project }))
+      if (photo.originalKey) originals.set(photo.id, photo.originalKey);
     const warnings: PrintWarning[] = [];
     let rendered = 0;
     await withScratchDir(async (scratch) => {
@@ -97,7 +109,8 @@ export class BookProduction {
       for (let number = from; number <= to; number++) {
         const key = pageKey(prefix, number);
         if (await files.exists(key)) continue;
-        const photoIds = number === 0 ? [book.cover.photoId] : book.pages[number - 1].photos.map((slot) => slot.photoId);
+        const photoIds =
+          number === 0 ? [book.cover.photoId] : book.pages[number - 1].photos.map((slot) => slot.photoId);
         for (const photoId of photoIds) {
           const original = photoId && originals.get(photoId);
           if (original && !photoFiles[photoId]) photoFiles[photoId] = await files.localFile(original, scratch);
@@ -119,7 +132,12 @@ export class BookProduction {
         rendered++;
         for (const placement of placements) {
           if (placement.warning) {
-            warnings.push({ page: number === 0 ? 'cover' : number, photoId: placement.photoId, effectiveDpi: Math.round(placement.effectiveDpi), message: placement.warning });
+            warnings.push({
+              page: number === 0 ? 'cover' : number,
+              photoId: placement.photoId,
+              effectiveDpi: Math.round(placement.effectiveDpi),
+              message: placement.warning,
+            });
           }
         }
       }
@@ -135,7 +153,10 @@ export class BookProduction {
   }
 
   /** `cover.pdf` (the sheet, and a small preview of it) and `interior.pdf` (the pages), streamed from the page files, and the manifest naming both. */
-  async assemblePrintFiles(em: EntityManager, lineId: string): Promise<{ coverPdfKey: string; pdfKey: string; manifestKey: string; pageCount: number }> {
+  async assemblePrintFiles(
+    em: EntityManager,
+    lineId: string,
+  ): Promise<{ coverPdfKey: string; pdfKey: string; manifestKey: string; pageCount: number }> {
     const { files } = this.deps;
     const line = await loadLine(em, lineId);
     const prefix = printFilesPrefix(line);
@@ -144,34 +165,43 @@ export class BookProduction {
     const manifestKey = `${prefix}/manifest.json`;
     const pageCount = line.project.book!.pages.length;
     // The manifest is written last; a line assembled before cover sheets existed has one but no cover.pdf.
-    const assembled = (await files.exists(manifestKey)) && (await files.exists(coverPdfKey)) && (await files.exists(pdfKey));
-    if (!assembled) await timeRender('print_files', async () => {
-      const format = line.project.product.specifications.format;
-      const geometry = geometryOf(line);
-      const title = line.project.book!.cover.title;
-      await files.put(coverPreviewKeyOf(coverPdfKey), await coverSheetPreview(await files.get(pageKey(prefix, 0))));
-      const coverPdf = await writePdf(files, coverPdfKey, { format: coverSheetFormat(geometry, format.dpi), pages: readPages(files, [pageKey(prefix, 0)]), title });
-      const interiorKeys = Array.from({ length: pageCount }, (_, n) => pageKey(prefix, n + 1));
-      const interiorPdf = await writePdf(files, pdfKey, { format, pages: readPages(files, interiorKeys), title });
-      const manifest = buildManifest({
-        orderId: line.order.orderId,
-        projectId: line.project.id,
-        sku: line.sku,
-        quantity: line.quantity,
-        format,
-        geometry,
-        coverPdf,
-        interiorPdf,
-        warnings: line.warnings,
+    const assembled =
+      (await files.exists(manifestKey)) && (await files.exists(coverPdfKey)) && (await files.exists(pdfKey));
+    if (!assembled)
+      await timeRender('print_files', async () => {
+        const format = line.project.product.specifications.format;
+        const geometry = geometryOf(line);
+        const title = line.project.book!.cover.title;
+        await files.put(coverPreviewKeyOf(coverPdfKey), await coverSheetPreview(await files.get(pageKey(prefix, 0))));
+        const coverPdf = await writePdf(files, coverPdfKey, {
+          format: coverSheetFormat(geometry, format.dpi),
+          pages: readPages(files, [pageKey(prefix, 0)]),
+          title,
+        });
+        const interiorKeys = Array.from({ length: pageCount }, (_, n) => pageKey(prefix, n + 1));
+        const interiorPdf = await writePdf(files, pdfKey, { format, pages: readPages(files, interiorKeys), title });
+        const manifest = buildManifest({
+          orderId: line.order.orderId,
+          projectId: line.project.id,
+          sku: line.sku,
+          quantity: line.quantity,
+          format,
+          geometry,
+          coverPdf,
+          interiorPdf,
+          warnings: line.warnings,
+        });
+        await files.put(manifestKey, Buffer.from(JSON.stringify(manifest, null, 2)));
       });
-      await files.put(manifestKey, Buffer.from(JSON.stringify(manifest, null, 2)));
-    });
     await em.fork().nativeUpdate(OrderLine, { id: lineId }, { coverPdfKey, pdfKey, manifestKey, pageCount });
     return { coverPdfKey, pdfKey, manifestKey, pageCount };
   }
 
   /** Hands the files to the line's printer; the same job twice is one job. The sandbox printer's steps come back for the flow to walk. */
-  async submitPrintJob(em: EntityManager, lineId: string): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string; parcels?: Parcel[] }[] }> {
+  async submitPrintJob(
+    em: EntityManager,
+    lineId: string,
+  ): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string; parcels?: Parcel[] }[] }> {
     const line = await loadLine(em, lineId);
     const { order } = line;
     const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
@@ -188,13 +218,18 @@ export class BookProduction {
       shipping: printerShipping(order),
     });
     await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId, printerJobSentAt: new Date() });
-    this.deps.log.info({ orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind }, 'print job submitted');
+    this.deps.log.info(
+      { orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind },
+      'print job submitted',
+    );
     return printer.kind === 'sandbox'
       ? {
           jobId,
           sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({
             status,
-            ...(status === 'delivering' ? { trackingUrl: sandboxTrackingUrl(jobId), parcels: sandboxParcels(jobId, line.quantity) } : {}),
+            ...(status === 'delivering'
+              ? { trackingUrl: sandboxTrackingUrl(jobId), parcels: sandboxParcels(jobId, line.quantity) }
+              : {}),
           })),
         }
       : { jobId };
@@ -202,7 +237,11 @@ export class BookProduction {
 }
 
 function loadLine(em: EntityManager, lineId: string): Promise<OrderLine> {
-  return em.findOneOrFail(OrderLine, { id: lineId }, { populate: ['order', 'project', 'project.product', 'project.book'] });
+  return em.findOneOrFail(
+    OrderLine,
+    { id: lineId },
+    { populate: ['order', 'project', 'project.product', 'project.book'] },
+  );
 }
 
 /** The cover sheet of the line's book: the product's binding around this book's page count. */
@@ -237,7 +276,11 @@ function pageKey(prefix: string, number: number): string {
 }
 
 /** Streams a book PDF into the store under `key`: it appears whole or not at all. */
-async function writePdf(files: FileStore, key: string, options: Omit<Parameters<typeof writeBookPdf>[0], 'write'>): Promise<BookPdf> {
+async function writePdf(
+  files: FileStore,
+  key: string,
+  options: Omit<Parameters<typeof writeBookPdf>[0], 'write'>,
+): Promise<BookPdf> {
   let pdf: BookPdf | undefined;
   await files.putStreamed(key, async (write) => {
     pdf = await writeBookPdf({ ...options, write });

@@ -17,7 +17,10 @@ const SheetBoxView = Type.Object(
     widthPt: Type.Number(),
     heightPt: Type.Number(),
   },
-  { description: "A box on the sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in)" },
+  {
+    description:
+      "A box on the sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in)",
+  },
 );
 
 export const CoverDimensionsView = Type.Object({
@@ -32,7 +35,9 @@ export const CoverDimensionsView = Type.Object({
   bleedMm: Type.Number(),
   wrapMm: Type.Number({ description: 'Turned in over the boards on every side; 0 for a softcover' }),
   hingeMm: Type.Number({ description: 'Between each board and the spine; 0 for a softcover' }),
-  spineText: Type.Boolean({ description: 'Whether the spine carries text (pages >= spineTextMinPages); a thinner spine is left blank' }),
+  spineText: Type.Boolean({
+    description: 'Whether the spine carries text (pages >= spineTextMinPages); a thinner spine is left blank',
+  }),
   trim: SheetBoxView,
   back: SheetBoxView,
   spine: SheetBoxView,
@@ -52,9 +57,16 @@ export async function coverDimensions(ctx: RequestContext, sku: string, pages: n
   const { specifications } = product;
   const { minPages, maxPages } = evenPageBounds(specifications.min.pages, specifications.max.pages);
   if (!Number.isInteger(pages) || pages < minPages || pages > maxPages || pages % 2 !== 0) {
-    throw ValidationError.field('pages', `must be an even number of pages from ${minPages} to ${maxPages} for ${product.sku}`, 'INVALID_PAGE_COUNT');
+    throw ValidationError.field(
+      'pages',
+      `must be an even number of pages from ${minPages} to ${maxPages} for ${product.sku}`,
+      'INVALID_PAGE_COUNT',
+    );
   }
-  return { sku: product.sku, ...coverGeometry(specifications.format, specifications.production, pages) } satisfies CoverDimensionsView & CoverGeometry;
+  return {
+    sku: product.sku,
+    ...coverGeometry(specifications.format, specifications.production, pages),
+  } satisfies CoverDimensionsView & CoverGeometry;
 }
 
 /**

@@ -35,8 +35,7 @@ const GUTTER = 0.03;
 export function buildBook(input: BookInput): Book {
   const photos = [...input.photos].sort(byCaptureDate);
   const { minPages, maxPages } = evenPageBounds(input.minPages, input.maxPages);
-  const pages =
-    input.layoutType === 'smartbook' ? smartbookPages(photos, maxPages) : fastbookPages(photos, maxPages);
+  const pages = input.layoutType === 'smartbook' ? smartbookPages(photos, maxPages) : fastbookPages(photos, maxPages);
   while (pages.length < minPages) pages.push(blankPage());
   if (pages.length % 2 === 1) pages.push(blankPage());
   pages.forEach((page, index) => (page.number = index + 1));
@@ -89,27 +88,45 @@ function fitWithin(pages: BookPage[], photos: BookPhoto[], maxPages: number): Bo
   if (pages.length <= maxPages) return pages;
   const perPage = Math.min(4, Math.ceil(photos.length / maxPages));
   const denser: BookPage[] = [];
-  for (let i = 0; i < photos.length && denser.length < maxPages; i += perPage) denser.push(layoutPage(photos.slice(i, i + perPage)));
+  for (let i = 0; i < photos.length && denser.length < maxPages; i += perPage)
+    denser.push(layoutPage(photos.slice(i, i + perPage)));
   return denser;
 }
 
 function layoutPage(photos: BookPhoto[]): BookPage {
   const layout: PageLayout =
-    photos.length === 1 ? 'full' : photos.length === 2 ? (photos.every((p) => p.width >= p.height) ? 'two-stacked' : 'two-side-by-side') : 'grid-4';
-  return placeOnLayout(layout, photos.map((p) => p.id));
+    photos.length === 1
+      ? 'full'
+      : photos.length === 2
+        ? photos.every((p) => p.width >= p.height)
+          ? 'two-stacked'
+          : 'two-side-by-side'
+        : 'grid-4';
+  return placeOnLayout(
+    layout,
+    photos.map((p) => p.id),
+  );
 }
 
 /** A page of `layout` with the photos in its slots, in order; the layout must have room for them. */
 export function placeOnLayout(layout: PageLayout, photoIds: string[]): BookPage {
   const rects = layoutSlots(layout);
-  return page(layout, photoIds.map((photoId, i) => ({ photoId, ...rects[i] })));
+  return page(
+    layout,
+    photoIds.map((photoId, i) => ({ photoId, ...rects[i] })),
+  );
 }
 
 /** The slots of each page layout, relative to the page (0..1), in reading order. */
 export function layoutSlots(layout: PageLayout): Omit<PhotoSlot, 'photoId'>[] {
   const inner = 1 - 2 * MARGIN;
   const half = (inner - GUTTER) / 2;
-  const rect = (x: number, y: number, width: number, height: number) => ({ x: round(x), y: round(y), width: round(width), height: round(height) });
+  const rect = (x: number, y: number, width: number, height: number) => ({
+    x: round(x),
+    y: round(y),
+    width: round(width),
+    height: round(height),
+  });
   switch (layout) {
     case 'full':
       return [rect(MARGIN, MARGIN, inner, inner)];
@@ -118,7 +135,9 @@ export function layoutSlots(layout: PageLayout): Omit<PhotoSlot, 'photoId'>[] {
     case 'two-side-by-side':
       return [rect(MARGIN, MARGIN, half, inner), rect(MARGIN + half + GUTTER, MARGIN, half, inner)];
     case 'grid-4':
-      return [0, 1, 2, 3].map((i) => rect(MARGIN + (i % 2) * (half + GUTTER), MARGIN + Math.floor(i / 2) * (half + GUTTER), half, half));
+      return [0, 1, 2, 3].map((i) =>
+        rect(MARGIN + (i % 2) * (half + GUTTER), MARGIN + Math.floor(i / 2) * (half + GUTTER), half, half),
+      );
     case 'blank':
       return [];
   }

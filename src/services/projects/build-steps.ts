@@ -48,7 +48,19 @@ export async function startProjectBuild(db: AbstractSqlConnection, projectId: st
 /** The project as its book is laid out, or null when it is gone. */
 export async function readBuildSource(db: AbstractSqlConnection, projectId: string): Promise<BuildSource | null> {
   const [project] = await db.execute<
-    { id: string; client_id: string; env: Environment; storage_key: string; status: ProjectStatus; layout_type: LayoutType; sku: string; custom: Record<string, string>; specifications: ProductSpecifications; pages: number; held_page_count: number | null }[]
+    {
+      id: string;
+      client_id: string;
+      env: Environment;
+      storage_key: string;
+      status: ProjectStatus;
+      layout_type: LayoutType;
+      sku: string;
+      custom: Record<string, string>;
+      specifications: ProductSpecifications;
+      pages: number;
+      held_page_count: number | null;
+    }[]
   >(
     `SELECT p.id, p.client_id, p.env, p.storage_key, p.status, p.layout_type, p.sku, p.custom, pr.specifications,
             COALESCE(jsonb_array_length(p.book -> 'pages'), 0) AS pages, p.held_page_count
@@ -58,7 +70,16 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
   );
   if (!project) return null;
   const photos = await db.execute<
-    { id: string; asset_id: string | null; original_key: string | null; width: number; height: number; captured_at: string | null; quality: number | null; position: number }[]
+    {
+      id: string;
+      asset_id: string | null;
+      original_key: string | null;
+      width: number;
+      height: number;
+      captured_at: string | null;
+      quality: number | null;
+      position: number;
+    }[]
   >(
     `SELECT id, asset_id, original_key, width, height, captured_at, quality::float8 AS quality, position
        FROM photos WHERE project_id = ? AND status = 'idle' ORDER BY position`,
@@ -93,11 +114,24 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
  * building -> editable with the laid-out book and its preview, and the status event. Answers the
  * project's status afterwards: a project deleted or expired meanwhile keeps that status, unbuilt.
  */
-export async function finishProjectBuild(db: AbstractSqlConnection, projectId: string, built: { book: Book; previewKey: string }): Promise<ProjectStatus> {
+export async function finishProjectBuild(
+  db: AbstractSqlConnection,
+  projectId: string,
+  built: { book: Book; previewKey: string },
+): Promise<ProjectStatus> {
   return db.transactional(async (trx) => {
-    const moved = await moveProjectRow(db, trx, projectId, 'building', 'editable', { book: built.book, title: built.book.cover.title, previewKey: built.previewKey });
+    const moved = await moveProjectRow(db, trx, projectId, 'building', 'editable', {
+      book: built.book,
+      title: built.book.cover.title,
+      previewKey: built.previewKey,
+    });
     if (moved) return 'editable';
-    const [row] = await db.execute<{ status: ProjectStatus }[]>('SELECT status FROM projects WHERE id = ?', [projectId], 'all', trx);
+    const [row] = await db.execute<{ status: ProjectStatus }[]>(
+      'SELECT status FROM projects WHERE id = ?',
+      [projectId],
+      'all',
+      trx,
+    );
     return row?.status ?? 'deleted';
   });
 }
@@ -115,7 +149,9 @@ async function moveProjectRow(
   built?: { book: Book; title: string; previewKey: string },
 ): Promise<boolean> {
   if (!canMoveProject(from, to)) throw new Error(`a project cannot move from ${from} to ${to}`);
-  const [row] = await db.execute<{ client_id: string; env: Environment; photos_status: PhotosStatus; external_id: string }[]>(
+  const [row] = await db.execute<
+    { client_id: string; env: Environment; photos_status: PhotosStatus; external_id: string }[]
+  >(
     `UPDATE projects p SET status = ?, updated_at = ?${built ? ', book = ?, title = ?, preview_key = ?' : ''}
        FROM end_users u
       WHERE p.id = ? AND p.status = ? AND u.id = p.owner_id
@@ -125,7 +161,12 @@ async function moveProjectRow(
     trx,
   );
   if (!row) return false;
-  const change = projectStatusChange({ id: projectId, status: to, photosStatus: row.photos_status, ownerExternalId: row.external_id });
+  const change = projectStatusChange({
+    id: projectId,
+    status: to,
+    photosStatus: row.photos_status,
+    ownerExternalId: row.external_id,
+  });
   await appendStatusEvent(db, trx, { clientId: row.client_id, env: row.env }, change);
   return true;
 }

@@ -37,7 +37,10 @@ export class EditorLinks {
   }
 
   keyOf(project: LinkedProject): string {
-    return createHmac('sha256', this.hmacKey).update(`${project.id}\u0000${project.editorKeySeed}`).digest('base64url').slice(0, KEY_CHARACTERS);
+    return createHmac('sha256', this.hmacKey)
+      .update(`${project.id}\u0000${project.editorKeySeed}`)
+      .digest('base64url')
+      .slice(0, KEY_CHARACTERS);
   }
 
   /** Whether `presented` is the project's current key (compared in constant time). */
@@ -54,7 +57,8 @@ export class EditorLinks {
   /** The link with the editor's whole query, as generate and the `project.ready` webhook answer it. */
   editorUrl(
     tenant: Pick<Tenant, 'clientId' | 'clientName'>,
-    project: LinkedProject & Pick<Project, 'language' | 'sku' | 'psp'> & { market: Pick<Project['market'], 'marketId'> },
+    project: LinkedProject &
+      Pick<Project, 'language' | 'sku' | 'psp'> & { market: Pick<Project['market'], 'marketId'> },
     user: string,
   ): string {
     return this.url({

@@ -51,17 +51,25 @@ export async function generateProject(
   options: { projectId?: string } = {},
 ): Promise<GenerateResult> {
   // Transports refuse unsafe text at their door; a campaign row comes from a downloaded CSV.
-  const problems = [unsafeTextError(input, ''), freeformLimitError(input.metadata, 'metadata'), freeformLimitError(input.custom, 'custom')];
+  const problems = [
+    unsafeTextError(input, ''),
+    freeformLimitError(input.metadata, 'metadata'),
+    freeformLimitError(input.custom, 'custom'),
+  ];
   if (problems.some(Boolean)) throw new ValidationError(problems.filter((p): p is FieldError => p !== null));
   const owner = ownerOf(input);
   const language = input.language ?? 'en';
   if (!LANGUAGE.test(language)) throw ValidationError.field('language', 'must be a language code such as en or de-DE');
   const layoutType = (input.layoutType ?? 'fastbook') as LayoutType;
-  if (!LAYOUT_TYPES.includes(layoutType)) throw ValidationError.field('layoutType', `must be one of ${LAYOUT_TYPES.join(', ')}`);
+  if (!LAYOUT_TYPES.includes(layoutType))
+    throw ValidationError.field('layoutType', `must be one of ${LAYOUT_TYPES.join(', ')}`);
   const photos = parsePhotos(input.photos, 'photos');
   const custom = parseCustom(input.custom);
   const callbackUrl = checkCallback(input.callback) ?? null;
-  const [product, market] = await Promise.all([resolveProduct(ctx, input.sku, input.psp), resolveMarket(ctx, input.marketId)]);
+  const [product, market] = await Promise.all([
+    resolveProduct(ctx, input.sku, input.psp),
+    resolveMarket(ctx, input.marketId),
+  ]);
 
   // Plain SQL: the hot write path, where entities' unit of work costs more than the writes
   // (docs/performance.md). The rows name their tenant; the catalogue
@@ -84,8 +92,24 @@ export async function generateProject(
     owner: { externalId: owner.externalId },
   };
   const photoRows = [
-    ...photos.map((photo, position) => [randomUUID(), project.id, photo.clientPhotoId ?? null, photo.url, null, position, now]),
-    ...Object.entries(custom.images).map(([assetId, url], i) => [randomUUID(), project.id, null, url, assetId, photos.length + i, now]),
+    ...photos.map((photo, position) => [
+      randomUUID(),
+      project.id,
+      photo.clientPhotoId ?? null,
+      photo.url,
+      null,
+      position,
+      now,
+    ]),
+    ...Object.entries(custom.images).map(([assetId, url], i) => [
+      randomUUID(),
+      project.id,
+      null,
+      url,
+      assetId,
+      photos.length + i,
+      now,
+    ]),
   ];
   const db = ctx.db;
   await db.transactional(async (trx) => {
@@ -95,9 +119,27 @@ export async function generateProject(
                              metadata, custom, callback_url, status, photos_status, ordered, created_at, updated_at, expires_at, editor_key_seed)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        project.id, ctx.tenant.clientId, ctx.tenant.env, ownerId, product.id, market.id, project.sku, project.psp, language, layoutType,
-        input.eCommercePlugin ?? false, JSON.stringify(input.metadata ?? {}), JSON.stringify(custom.texts), callbackUrl,
-        project.status, project.photosStatus, false, now, now, project.expiresAt, project.editorKeySeed,
+        project.id,
+        ctx.tenant.clientId,
+        ctx.tenant.env,
+        ownerId,
+        product.id,
+        market.id,
+        project.sku,
+        project.psp,
+        language,
+        layoutType,
+        input.eCommercePlugin ?? false,
+        JSON.stringify(input.metadata ?? {}),
+        JSON.stringify(custom.texts),
+        callbackUrl,
+        project.status,
+        project.photosStatus,
+        false,
+        now,
+        now,
+        project.expiresAt,
+        project.editorKeySeed,
       ],
       'run',
       trx,
@@ -123,10 +165,13 @@ function ownerOf(input: GenerateInput): { externalId: string; email: string | nu
   const hasEmail = input.email !== undefined && input.email !== null;
   const hasUserId = input.userId !== undefined && input.userId !== null;
   if (hasEmail && hasUserId) {
-    throw new ValidationError([
-      { path: 'email', message: 'give either email or userId, not both' },
-      { path: 'userId', message: 'give either email or userId, not both' },
-    ], 'AMBIGUOUS_OWNER');
+    throw new ValidationError(
+      [
+        { path: 'email', message: 'give either email or userId, not both' },
+        { path: 'userId', message: 'give either email or userId, not both' },
+      ],
+      'AMBIGUOUS_OWNER',
+    );
   }
   if (hasEmail) {
     const email = normaliseEmail(String(input.email), 'email');
@@ -137,16 +182,24 @@ function ownerOf(input: GenerateInput): { externalId: string; email: string | nu
 }
 
 /** `custom` as `{assetId: value}` or `[{id, value}]`; text assets keep strings, image assets URLs. */
-function parseCustom(custom: GenerateInput['custom']): { texts: Record<string, string>; images: Record<string, string> } {
+function parseCustom(custom: GenerateInput['custom']): {
+  texts: Record<string, string>;
+  images: Record<string, string>;
+} {
   const texts: Record<string, string> = {};
   const images: Record<string, string> = {};
   if (custom === undefined || custom === null) return { texts, images };
   const entries: [string, unknown, string][] = Array.isArray(custom)
-    ? custom.map((entry, i) => [String((entry as { id?: unknown })?.id ?? ''), (entry as { value?: unknown })?.value, `custom[${i}]`])
+    ? custom.map((entry, i) => [
+        String((entry as { id?: unknown })?.id ?? ''),
+        (entry as { value?: unknown })?.value,
+        `custom[${i}]`,
+      ])
     : typeof custom === 'object'
       ? Object.entries(custom).map(([id, value]) => [id, value, `custom.${id}`])
       : [];
-  if (!Array.isArray(custom) && typeof custom !== 'object') throw ValidationError.field('custom', 'must be an object or an array of {id, value}');
+  if (!Array.isArray(custom) && typeof custom !== 'object')
+    throw ValidationError.field('custom', 'must be an object or an array of {id, value}');
   const errors: FieldError[] = [];
   for (const [id, value, path] of entries) {
     if (!id) {
@@ -173,6 +226,7 @@ function parseCustom(custom: GenerateInput['custom']): { texts: Record<string, s
 /** A project's callback URL (generate, duplicate, transfer): where its ready event is posted. */
 export function checkCallback(callback: string | undefined): string | undefined {
   if (callback === undefined || callback === null) return undefined;
-  if (typeof callback !== 'string' || !isHttpUrl(callback)) throw ValidationError.field('callback', 'must be an absolute http(s) URL');
+  if (typeof callback !== 'string' || !isHttpUrl(callback))
+    throw ValidationError.field('callback', 'must be an absolute http(s) URL');
   return callback;
 }

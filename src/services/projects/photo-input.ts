@@ -8,7 +8,10 @@ const HttpUrl = Type.String({ maxLength: MAX_URL_LENGTH, pattern: '^https?://' }
 
 /** A photo as a client sends it: a URL, or `{id, url}`. */
 export const PhotoInput = Type.Union(
-  [HttpUrl, Type.Object({ id: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })), url: HttpUrl })],
+  [
+    HttpUrl,
+    Type.Object({ id: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })), url: HttpUrl }),
+  ],
   { description: 'an http(s) URL or an object {id, url}' },
 );
 export type PhotoInput = Static<typeof PhotoInput>;
@@ -34,8 +37,10 @@ export function parsePhotos(photos: readonly unknown[] | undefined, path: string
     }
     if (entry && typeof entry === 'object' && !Array.isArray(entry)) {
       const { id, url } = entry as Record<string, unknown>;
-      if (typeof url !== 'string' || !isHttpUrl(url)) errors.push({ path: `${at}.url`, message: 'must be an absolute http(s) URL' });
-      if (id !== undefined && typeof id !== 'string' && typeof id !== 'number') errors.push({ path: `${at}.id`, message: 'must be a string' });
+      if (typeof url !== 'string' || !isHttpUrl(url))
+        errors.push({ path: `${at}.url`, message: 'must be an absolute http(s) URL' });
+      if (id !== undefined && typeof id !== 'string' && typeof id !== 'number')
+        errors.push({ path: `${at}.id`, message: 'must be a string' });
       return { clientPhotoId: id === undefined ? null : String(id), url: String(url) };
     }
     errors.push({ path: at, message: 'must be a URL or an object {id, url}' });

@@ -18,7 +18,11 @@ export async function photosOfProjects(em: EntityManager, projectIds: readonly s
 
 /** Each project's lazy `book` column, read only for these projects; null where none was built. */
 export async function booksOfProjects(em: EntityManager, projectIds: readonly string[]): Promise<(Book | null)[]> {
-  const rows = await em.find(Project, { id: { $in: [...projectIds] } }, { fields: ['id', 'book'], disableIdentityMap: true });
+  const rows = await em.find(
+    Project,
+    { id: { $in: [...projectIds] } },
+    { fields: ['id', 'book'], disableIdentityMap: true },
+  );
   const books = new Map(rows.map((row) => [row.id, row.book ?? null]));
   return projectIds.map((id) => books.get(id) ?? null);
 }

@@ -8,7 +8,12 @@ import { recordStatusChange, type StatusChange, type StatusEventMessage } from '
  * A project's status event: its current status and photos status as one snapshot. Subscribers get
  * a full snapshot each time, so a missed event never leaves them wrong.
  */
-export function projectStatusChange(project: { id: string; status: ProjectStatus; photosStatus: PhotosStatus; ownerExternalId: string }): StatusChange {
+export function projectStatusChange(project: {
+  id: string;
+  status: ProjectStatus;
+  photosStatus: PhotosStatus;
+  ownerExternalId: string;
+}): StatusChange {
   return {
     subjectType: PROJECT_SUBJECT,
     subjectId: project.id,
@@ -22,6 +27,11 @@ export function recordProjectStatus(em: EntityManager, project: Project): Promis
   return recordStatusChange(
     em,
     { clientId: project.client.id, env: project.env },
-    projectStatusChange({ id: project.id, status: project.status, photosStatus: project.photosStatus, ownerExternalId: project.owner.externalId }),
+    projectStatusChange({
+      id: project.id,
+      status: project.status,
+      photosStatus: project.photosStatus,
+      ownerExternalId: project.owner.externalId,
+    }),
   );
 }

@@ -15,7 +15,6 @@ import { checkCallback } from './generate-project';
 import { isProjectId } from '../../domain/ids';
 import { MAX_DELETE_IDS } from '../../domain/limits';
 
-
 /** `sync` answers once the deletion is done, `async` at once (docs/api.md, project/delete). */
 export const DELETE_TYPES = ['async', 'sync'] as const;
 export type DeleteType = (typeof DELETE_TYPES)[number];
@@ -31,9 +30,12 @@ export async function deleteProjects(
   deps: ProjectServiceDeps,
   input: { user: string; type: string; ids: unknown[] },
 ): Promise<{ ids: string[]; done: Promise<void> }> {
-  if (!(DELETE_TYPES as readonly string[]).includes(input.type)) throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
-  if (!Array.isArray(input.ids) || input.ids.length === 0) throw ValidationError.field('ids', 'must list at least one project id');
-  if (input.ids.length > MAX_DELETE_IDS) throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
+  if (!(DELETE_TYPES as readonly string[]).includes(input.type))
+    throw ValidationError.field('type', 'must be "async" or "sync"', 'UNKNOWN_DELETE_TYPE');
+  if (!Array.isArray(input.ids) || input.ids.length === 0)
+    throw ValidationError.field('ids', 'must list at least one project id');
+  if (input.ids.length > MAX_DELETE_IDS)
+    throw ValidationError.field('ids', `must list at most ${MAX_DELETE_IDS} project ids`, 'TOO_MANY_IDS');
   const errors: FieldError[] = [];
   input.ids.forEach((id, i) => {
     if (!isProjectId(id)) errors.push({ path: `ids[${i}]`, message: 'must be a project id starting with p-' });
@@ -44,9 +46,15 @@ export async function deleteProjects(
   const owner = await findEndUser(ctx.em, userKeyOf(input.user, 'user'));
   const projects = owner ? await ctx.em.find(Project, { id: { $in: ids }, owner }) : [];
   const missing = ids.filter((id) => !projects.some((p) => p.id === id && p.status !== 'deleted'));
-  if (missing.length > 0) throw new NotFoundError(`project of user ${input.user}`, missing[0], `ids[${(input.ids as string[]).indexOf(missing[0])}]`);
+  if (missing.length > 0)
+    throw new NotFoundError(
+      `project of user ${input.user}`,
+      missing[0],
+      `ids[${(input.ids as string[]).indexOf(missing[0])}]`,
+    );
   const ordering = projects.find((p) => !canMoveProject(p.status, 'deleted'));
-  if (ordering) throw new ConflictError('PROJECT_LOCKED', `project ${ordering.id} is ${ordering.status} and cannot be deleted`);
+  if (ordering)
+    throw new ConflictError('PROJECT_LOCKED', `project ${ordering.id} is ${ordering.status} and cannot be deleted`);
 
   const work = async () => {
     await ctx.em.transactional(async (tx) => {
@@ -58,10 +66,14 @@ export async function deleteProjects(
       }
     });
     for (const project of projects) {
-      await deps.engine.start(PROJECT_EXPUNGE_FLOW, {
-        projectId: project.id,
-        retentionMs: deps.config.durations.deletionRetentionMs,
-      }, { tenant: ctx.tenant });
+      await deps.engine.start(
+        PROJECT_EXPUNGE_FLOW,
+        {
+          projectId: project.id,
+          retentionMs: deps.config.durations.deletionRetentionMs,
+        },
+        { tenant: ctx.tenant },
+      );
     }
   };
   if (input.type === 'sync') {
@@ -72,13 +84,24 @@ export async function deleteProjects(
 }
 
 /** docs/api.md, Duplicate: a copy for the same owner with a new id, its photos (files included) and book. */
-export async function duplicateProject(ctx: RequestContext, deps: ProjectServiceDeps, input: { id: string; callback?: string }): Promise<Project> {
+export async function duplicateProject(
+  ctx: RequestContext,
+  deps: ProjectServiceDeps,
+  input: { id: string; callback?: string },
+): Promise<Project> {
   assertProjectId(input.id, 'id');
   const callback = checkCallback(input.callback);
-  const source = await findOwnedOrThrow(ctx, Project, input.id, { what: 'project', path: 'id', populate: ['owner', 'market', 'photos', 'book'] });
+  const source = await findOwnedOrThrow(ctx, Project, input.id, {
+    what: 'project',
+    path: 'id',
+    populate: ['owner', 'market', 'photos', 'book'],
+  });
   if (source.status === 'deleted') throw new NotFoundError('project', input.id, 'id');
   if (source.status === 'building' || source.status === 'created') {
-    throw new ConflictError('PROJECT_BUILDING', `project ${source.id} is still being built; duplicate it once it is editable`);
+    throw new ConflictError(
+      'PROJECT_BUILDING',
+      `project ${source.id} is still being built; duplicate it once it is editable`,
+    );
   }
   const copyId = newProjectId();
   const copyStorageKey = newStorageKey();
@@ -86,7 +109,9 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
   const toPrefix = projectPrefix(source.client.id, source.env, copyStorageKey);
   const rekey = (key: string | null | undefined) => (key ? key.replace(fromPrefix, toPrefix) : null);
   // Files first: once the row commits, the copy must be complete. A failed commit removes them.
-  const keys = [source.previewKey, ...source.photos.getItems().flatMap((p) => [p.originalKey, p.thumbnailKey])].filter((k): k is string => !!k);
+  const keys = [source.previewKey, ...source.photos.getItems().flatMap((p) => [p.originalKey, p.thumbnailKey])].filter(
+    (k): k is string => !!k,
+  );
   for (const key of keys) await deps.files.copy(key, rekey(key)!);
   let copy: Project;
   try {
@@ -128,7 +153,6 @@ export async function duplicateProject(ctx: RequestContext, deps: ProjectService
   return copy;
 }
 
-
 /**
  * docs/api.md, Transfer: same id, new owner; it leaves the old owner's list. The editor key follows
  * ownership: a new owner gets a new key (the answer's `link`), and the old link ends at once, over
@@ -143,11 +167,20 @@ export async function transferProject(
   const target = userKeyOf(input.targetUser, 'targetUser');
   const callback = checkCallback(input.callback);
   return ctx.em.transactional(async (tx) => {
-    const project = await tx.findOne(Project, { id: input.id, status: { $ne: 'deleted' } }, { populate: ['owner', 'market'] });
+    const project = await tx.findOne(
+      Project,
+      { id: input.id, status: { $ne: 'deleted' } },
+      { populate: ['owner', 'market'] },
+    );
     if (!project) throw new NotFoundError('project', input.id, 'id');
     const owner = await findOrCreateEndUser(tx, ctx.tenant, target, target.includes('@') ? target : null);
     const newOwner = owner.id !== project.owner.id;
-    tx.assign(project, { owner, updatedAt: new Date(), ...(newOwner ? { editorKeySeed: newEditorKeySeed() } : {}), ...(callback ? { callbackUrl: callback } : {}) });
+    tx.assign(project, {
+      owner,
+      updatedAt: new Date(),
+      ...(newOwner ? { editorKeySeed: newEditorKeySeed() } : {}),
+      ...(callback ? { callbackUrl: callback } : {}),
+    });
     await recordProjectStatus(tx, project);
     return project;
   });
@@ -174,15 +207,51 @@ function pickCopiedFields(p: Project) {
 }
 
 function pickPhotoFields(photo: Photo) {
-  const { clientPhotoId, assetId, url, position, status, problem, format, bytes, width, height, exifOrientation, capturedAt, sharpness, quality } = photo;
-  return { clientPhotoId, assetId, url, position, status, problem, format, bytes, width, height, exifOrientation, capturedAt, sharpness, quality };
+  const {
+    clientPhotoId,
+    assetId,
+    url,
+    position,
+    status,
+    problem,
+    format,
+    bytes,
+    width,
+    height,
+    exifOrientation,
+    capturedAt,
+    sharpness,
+    quality,
+  } = photo;
+  return {
+    clientPhotoId,
+    assetId,
+    url,
+    position,
+    status,
+    problem,
+    format,
+    bytes,
+    width,
+    height,
+    exifOrientation,
+    capturedAt,
+    sharpness,
+    quality,
+  };
 }
 
-function remapBookPhotos(book: NonNullable<Project['book']>, photoIds: Map<string, string>): NonNullable<Project['book']> {
+function remapBookPhotos(
+  book: NonNullable<Project['book']>,
+  photoIds: Map<string, string>,
+): NonNullable<Project['book']> {
   const map = (id: string | undefined) => (id ? (photoIds.get(id) ?? id) : id);
   return {
     ...book,
     cover: { ...book.cover, photoId: map(book.cover.photoId) },
-    pages: book.pages.map((page) => ({ ...page, photos: page.photos.map((slot) => ({ ...slot, photoId: map(slot.photoId)! })) })),
+    pages: book.pages.map((page) => ({
+      ...page,
+      photos: page.photos.map((slot) => ({ ...slot, photoId: map(slot.photoId)! })),
+    })),
   };
 }

@@ -47,12 +47,23 @@ interface ListedRow {
  * never shift or repeat later pages. Plain rows, not managed entities: hydrating and tracking 100
  * entities per request would cost most of its time (docs/performance.md).
  */
-export async function listProjects(ctx: RequestContext, user: string, options: ProjectPageOptions = {}): Promise<ProjectPage> {
+export async function listProjects(
+  ctx: RequestContext,
+  user: string,
+  options: ProjectPageOptions = {},
+): Promise<ProjectPage> {
   const first = options.first ?? MAX_PROJECT_PAGE_SIZE;
-  if (!Number.isInteger(first) || first < 1 || first > MAX_PROJECT_PAGE_SIZE) throw ValidationError.field('first', `must be from 1 to ${MAX_PROJECT_PAGE_SIZE}`);
-  const after = options.cursor === undefined ? undefined : decodeListCursor(options.cursor, options.cursorField ?? 'cursor');
+  if (!Number.isInteger(first) || first < 1 || first > MAX_PROJECT_PAGE_SIZE)
+    throw ValidationError.field('first', `must be from 1 to ${MAX_PROJECT_PAGE_SIZE}`);
+  const after =
+    options.cursor === undefined ? undefined : decodeListCursor(options.cursor, options.cursorField ?? 'cursor');
   const externalId = userKeyOf(user, 'user');
-  const [owner] = await selectOfTenant<{ id: string }>(ctx, { columns: 'u.id', from: ['end_users', 'u'], where: 'u.external_id = ?', params: [externalId] });
+  const [owner] = await selectOfTenant<{ id: string }>(ctx, {
+    columns: 'u.id',
+    from: ['end_users', 'u'],
+    where: 'u.external_id = ?',
+    params: [externalId],
+  });
   if (!owner) return { projects: [] };
   const rows = await selectOfTenant<ListedRow>(ctx, {
     columns: LISTED_COLUMNS,
@@ -143,14 +154,26 @@ export interface ProjectStatusRow {
  */
 export async function projectStatusRow(ctx: RequestContext, id: string): Promise<ProjectStatusRow> {
   assertProjectId(id, 'id');
-  const [row] = await selectOfTenant<{ id: string; status: ProjectStatus; photos_status: PhotosStatus; expires_at: string; ordered: boolean }>(ctx, {
+  const [row] = await selectOfTenant<{
+    id: string;
+    status: ProjectStatus;
+    photos_status: PhotosStatus;
+    expires_at: string;
+    ordered: boolean;
+  }>(ctx, {
     columns: 'p.id, p.status, p.photos_status, p.expires_at, p.ordered',
     from: ['projects', 'p'],
     where: 'p.id = ?',
     params: [id],
   });
   if (!row) throw new NotFoundError('project', id, 'id');
-  return { id: row.id, status: row.status, photosStatus: row.photos_status, expiresAt: new Date(row.expires_at), ordered: row.ordered };
+  return {
+    id: row.id,
+    status: row.status,
+    photosStatus: row.photos_status,
+    expiresAt: new Date(row.expires_at),
+    ordered: row.ordered,
+  };
 }
 
 export async function projectPhotos(ctx: RequestContext, project: Project): Promise<Photo[]> {

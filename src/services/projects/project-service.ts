@@ -1,7 +1,16 @@
 import { OrderLine, type Photo, type Project } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
-import { cursorOf, findProjectRecord, listProjects, projectPhotos, projectStatusRow, type ProjectPage, type ProjectPageOptions, type ProjectStatusRow } from './project-queries';
+import {
+  cursorOf,
+  findProjectRecord,
+  listProjects,
+  projectPhotos,
+  projectStatusRow,
+  type ProjectPage,
+  type ProjectPageOptions,
+  type ProjectStatusRow,
+} from './project-queries';
 import { deleteProjects, duplicateProject, transferProject } from './project-lifecycle';
 import {
   effectiveStatus,
@@ -29,7 +38,10 @@ export class ProjectService {
   async list(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectList> {
     const { files, editorLinks } = this.deps;
     const page = await listProjects(ctx, user, { cursor });
-    return { data: page.projects.map((p) => listedProjectView(p, files, editorLinks)), ...(page.cursor ? { cursor: page.cursor } : {}) };
+    return {
+      data: page.projects.map((p) => listedProjectView(p, files, editorLinks)),
+      ...(page.cursor ? { cursor: page.cursor } : {}),
+    };
   }
 
   /** The same page `list` reads, as records (GraphQL `projects`). */
@@ -40,10 +52,17 @@ export class ProjectService {
   /** docs/api.md, Project status; `status.order`, `user` and `tracking` appear once the project was sent to print. */
   async status(ctx: RequestContext, id: string): Promise<ProjectStatusRecord> {
     const row = await projectStatusRow(ctx, id);
-    const record: ProjectStatusRecord = { id: row.id, status: { photos: row.photosStatus, project: effectiveStatus(row) } };
+    const record: ProjectStatusRecord = {
+      id: row.id,
+      status: { photos: row.photosStatus, project: effectiveStatus(row) },
+    };
     // Only ordered projects have an order and an owner to report: the common case is one lean query.
     if (!row.ordered) return record;
-    const line = await ctx.em.findOne(OrderLine, { project: row.id }, { populate: ['order', 'project.owner'], orderBy: { order: { createdAt: 'desc' } } });
+    const line = await ctx.em.findOne(
+      OrderLine,
+      { project: row.id },
+      { populate: ['order', 'project.owner'], orderBy: { order: { createdAt: 'desc' } } },
+    );
     if (!line) return record;
     const { order, project } = line;
     const address = order.shippingAddress;
@@ -97,7 +116,10 @@ export class ProjectService {
     return duplicateProject(ctx, this.deps, input);
   }
 
-  async transfer(ctx: RequestContext, input: { id: string; targetUser: string; callback?: string }): Promise<OwnedProject> {
+  async transfer(
+    ctx: RequestContext,
+    input: { id: string; targetUser: string; callback?: string },
+  ): Promise<OwnedProject> {
     return this.view(await this.transferEntity(ctx, input), 'owned');
   }
 
@@ -114,6 +136,8 @@ export class ProjectService {
   view(project: ProjectRecord, shape: 'owned'): OwnedProject;
   view(project: ProjectRecord, shape: 'list' | 'owned'): ListedProject | OwnedProject {
     const { files, editorLinks } = this.deps;
-    return shape === 'list' ? listedProjectView(project, files, editorLinks) : ownedProjectView(project, files, editorLinks);
+    return shape === 'list'
+      ? listedProjectView(project, files, editorLinks)
+      : ownedProjectView(project, files, editorLinks);
   }
 }

@@ -16,7 +16,12 @@ const ProjectFields = {
   createdAt: Type.Integer({ description: 'Unix time in milliseconds' }),
   updatedAt: Type.Integer({ description: 'Unix time in milliseconds' }),
   expiresAt: Type.Integer({ description: 'Unix time in seconds' }),
-  product: Type.Object({ psp: Type.String(), sku: Type.String(), marketId: Type.Integer(), marketIdAlt: Type.String() }),
+  product: Type.Object({
+    psp: Type.String(),
+    sku: Type.String(),
+    marketId: Type.Integer(),
+    marketIdAlt: Type.String(),
+  }),
   link: Type.String(),
 };
 
@@ -71,7 +76,18 @@ export type ProjectStatusRecord = Static<typeof ProjectStatusRecord>;
 /** What the list shape reads: an entity, or a row of the lean listing query. */
 export type ListedProjectSource = Pick<
   Project,
-  'id' | 'editorKeySeed' | 'title' | 'sku' | 'psp' | 'previewKey' | 'status' | 'photosStatus' | 'ordered' | 'createdAt' | 'updatedAt' | 'expiresAt'
+  | 'id'
+  | 'editorKeySeed'
+  | 'title'
+  | 'sku'
+  | 'psp'
+  | 'previewKey'
+  | 'status'
+  | 'photosStatus'
+  | 'ordered'
+  | 'createdAt'
+  | 'updatedAt'
+  | 'expiresAt'
 > & { market: Pick<Market, 'marketId' | 'marketIdAlt'> };
 
 /** A project as reads without the ORM give it: what GraphQL's Project type and the owned shape read. Entities are one too. */
@@ -79,14 +95,24 @@ export type ProjectRecord = ListedProjectSource & { owner: { externalId: string 
 
 /** A project past its expiry reports `expired` until it is ordered or deleted. */
 export function effectiveStatus(project: Pick<Project, 'status' | 'expiresAt'>, now = Date.now()): ProjectStatus {
-  if ((project.status === 'created' || project.status === 'building' || project.status === 'failed' || project.status === 'editable') && project.expiresAt.getTime() <= now) {
+  if (
+    (project.status === 'created' ||
+      project.status === 'building' ||
+      project.status === 'failed' ||
+      project.status === 'editable') &&
+    project.expiresAt.getTime() <= now
+  ) {
     return 'expired';
   }
   return project.status;
 }
 
 export function listedProjectView(project: ListedProjectSource, files: FileStore, links: EditorLinks): ListedProject {
-  return { ...commonView(project, files, links), status: { photos: project.photosStatus, project: effectiveStatus(project) }, ordered: project.ordered };
+  return {
+    ...commonView(project, files, links),
+    status: { photos: project.photosStatus, project: effectiveStatus(project) },
+    ordered: project.ordered,
+  };
 }
 
 export function ownedProjectView(project: ProjectRecord, files: FileStore, links: EditorLinks): OwnedProject {
@@ -101,7 +127,12 @@ function commonView(project: ListedProjectSource, files: FileStore, links: Edito
     createdAt: project.createdAt.getTime(),
     updatedAt: project.updatedAt.getTime(),
     expiresAt: Math.floor(project.expiresAt.getTime() / 1000),
-    product: { psp: project.psp, sku: project.sku, marketId: project.market.marketId, marketIdAlt: project.market.marketIdAlt },
+    product: {
+      psp: project.psp,
+      sku: project.sku,
+      marketId: project.market.marketId,
+      marketIdAlt: project.market.marketIdAlt,
+    },
     link: links.link(project),
   };
 }

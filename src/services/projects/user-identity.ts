@@ -23,14 +23,19 @@ function isValidUserId(value: string): boolean {
 
 export function checkUserId(value: string, path: string): string {
   if (!isValidUserId(value)) {
-    throw ValidationError.field(path, `must match ${USER_ID_RULE} and be at most ${MAX_USER_ID} characters`, 'INVALID_USER_ID');
+    throw ValidationError.field(
+      path,
+      `must match ${USER_ID_RULE} and be at most ${MAX_USER_ID} characters`,
+      'INVALID_USER_ID',
+    );
   }
   return value;
 }
 
 export function normaliseEmail(value: string, path: string): string {
   const email = value.trim().toLowerCase();
-  if (!EMAIL.test(email) || !email.split('@')[1].includes('.')) throw ValidationError.field(path, 'must be an e-mail address', 'INVALID_EMAIL');
+  if (!EMAIL.test(email) || !email.split('@')[1].includes('.'))
+    throw ValidationError.field(path, 'must be an e-mail address', 'INVALID_EMAIL');
   return email;
 }
 
@@ -41,7 +46,12 @@ export function userKeyOf(user: string, path: string): string {
   return trimmed.includes('@') ? normaliseEmail(trimmed, path) : checkUserId(trimmed, path);
 }
 
-export async function findOrCreateEndUser(em: EntityManager, tenant: Tenant, externalId: string, email: string | null): Promise<EndUser> {
+export async function findOrCreateEndUser(
+  em: EntityManager,
+  tenant: Tenant,
+  externalId: string,
+  email: string | null,
+): Promise<EndUser> {
   // Most users exist already: one read; a new one costs the insert and then its read.
   const existing = await em.findOne(EndUser, { externalId });
   if (existing) return existing;
@@ -50,7 +60,13 @@ export async function findOrCreateEndUser(em: EntityManager, tenant: Tenant, ext
 }
 
 /** `findOrCreateEndUser` for a plain-SQL writer in transaction `trx`: the user's row id. */
-export async function endUserIdFor(db: AbstractSqlConnection, trx: Transaction | undefined, tenant: Tenant, externalId: string, email: string | null): Promise<string> {
+export async function endUserIdFor(
+  db: AbstractSqlConnection,
+  trx: Transaction | undefined,
+  tenant: Tenant,
+  externalId: string,
+  email: string | null,
+): Promise<string> {
   // Insert-or-ignore keeps two concurrent first projects of one user from colliding. On a
   // conflict the insert waited for the other row to commit, so the next statement sees it.
   const [inserted] = await db.execute<{ id: string }[]>(

@@ -115,7 +115,11 @@ export class Authenticator {
   /** The PWA family's `X-Service` header: JSON `{accessKey, accessSecret}`. */
   private async fromServiceHeader(header: string | string[], address: string): Promise<Tenant> {
     const parsed = serviceHeaderJson(header);
-    if (parsed === NOT_JSON) throw new UnauthenticatedError('the X-Service header must be a JSON object {accessKey, accessSecret}', 'X-Service');
+    if (parsed === NOT_JSON)
+      throw new UnauthenticatedError(
+        'the X-Service header must be a JSON object {accessKey, accessSecret}',
+        'X-Service',
+      );
     return this.fromAccessKey(parsed, 'X-Service', address);
   }
 
@@ -171,7 +175,14 @@ function serviceHeaderJson(header: string | string[]): unknown {
 /** The accessKey + accessSecret a payload carries, when both are non-empty strings and the key is safe text. */
 function accessKeyPair(payload: unknown): { accessKey: string; accessSecret: string } | undefined {
   const { accessKey, accessSecret } = (payload ?? {}) as Record<string, unknown>;
-  if (typeof accessKey !== 'string' || typeof accessSecret !== 'string' || !accessKey || !accessSecret || !isSafeText(accessKey)) return undefined;
+  if (
+    typeof accessKey !== 'string' ||
+    typeof accessSecret !== 'string' ||
+    !accessKey ||
+    !accessSecret ||
+    !isSafeText(accessKey)
+  )
+    return undefined;
   return { accessKey, accessSecret };
 }
 

@@ -59,7 +59,11 @@ export class BudgetSlices {
     // Refused from the counter's memory (already over), it reports no points: the window is spent.
     const claimedTo = result.consumedPoints > 0 ? result.consumedPoints : this.max + this.sliceSize;
     const first = claimedTo - this.sliceSize + 1;
-    this.slices.set(key, { next: first, last: Math.min(claimedTo, Math.max(this.max, first - 1)), endsAt: Date.now() + result.msBeforeNext });
+    this.slices.set(key, {
+      next: first,
+      last: Math.min(claimedTo, Math.max(this.max, first - 1)),
+      endsAt: Date.now() + result.msBeforeNext,
+    });
   }
 
   private sweep(): void {

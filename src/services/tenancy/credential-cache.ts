@@ -59,7 +59,11 @@ export class CredentialCache {
 }
 
 /** Keeps `cache` in step with `credentials_changed` notifications; the cache stays unused until the LISTEN is up. */
-export async function watchCredentialChanges(databaseUrl: string, cache: CredentialCache, log: Logger): Promise<{ stop(): Promise<void> }> {
+export async function watchCredentialChanges(
+  databaseUrl: string,
+  cache: CredentialCache,
+  log: Logger,
+): Promise<{ stop(): Promise<void> }> {
   const subscriber: Subscriber<{ [CREDENTIALS_CHANGED_CHANNEL]: unknown }> = createSubscriber(
     { connectionString: databaseUrl, application_name: CREDENTIAL_LISTENER },
     { retryTimeout: Infinity },

@@ -52,5 +52,7 @@ function sliceSizeOf(max: number): number {
  * session, its project (an end user's editor link never spends the shop's budget).
  */
 export function budgetKeyOf(identity: Identity): string {
-  return identity.projectScope ? `editor:${identity.projectScope}` : `client:${identity.tenant.clientId}:${identity.tenant.env}`;
+  return identity.projectScope
+    ? `editor:${identity.projectScope}`
+    : `client:${identity.tenant.clientId}:${identity.tenant.env}`;
 }

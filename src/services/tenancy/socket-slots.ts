@@ -131,7 +131,11 @@ export class SharedSlots implements SocketSlots {
     if (count <= 0) return;
     this.held.add(client, kind, -count);
     this.knex
-      .raw(`UPDATE socket_slots SET ${kind} = greatest(${kind} - ?, 0) WHERE client_key = ? AND process_id = ?`, [count, client, this.processId])
+      .raw(`UPDATE socket_slots SET ${kind} = greatest(${kind} - ?, 0) WHERE client_key = ? AND process_id = ?`, [
+        count,
+        client,
+        this.processId,
+      ])
       .then(undefined, (error: unknown) => this.failed(error));
   }
 
@@ -164,7 +168,9 @@ export class SharedSlots implements SocketSlots {
         [this.processId],
       );
       if (rows[0].inserted || this.dirty) await this.rewrite();
-      await this.knex.raw('DELETE FROM socket_slots WHERE process_id = ? AND connections = 0 AND subscriptions = 0', [this.processId]);
+      await this.knex.raw('DELETE FROM socket_slots WHERE process_id = ? AND connections = 0 AND subscriptions = 0', [
+        this.processId,
+      ]);
       await this.knex.raw(
         `WITH gone AS (DELETE FROM socket_slot_processes WHERE seen_at < now() - make_interval(secs => ?) RETURNING process_id)
          DELETE FROM socket_slots WHERE process_id IN (SELECT process_id FROM gone)`,

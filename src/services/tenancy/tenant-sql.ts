@@ -65,5 +65,9 @@ export function tenantSelectSql(tenant: Tenant, select: TenantSelect): { sql: st
 export function selectOfTenant<T>(ctx: RequestContext, select: TenantSelect): Promise<T[]> {
   const { sql, params } = tenantSelectSql(ctx.tenant, select);
   let n = 0;
-  return driverRows<T>(ctx.db, sql.replace(/\?/g, () => `$${++n}`), params);
+  return driverRows<T>(
+    ctx.db,
+    sql.replace(/\?/g, () => `$${++n}`),
+    params,
+  );
 }

@@ -26,7 +26,9 @@ export function webhookDeliveryViewOf(delivery: WebhookDelivery): WebhookDeliver
     reference: delivery.reference,
     projectId: delivery.projectId,
     status: delivery.status,
-    attempts: delivery.attempts.getItems().map(({ attemptedAt, statusCode, latencyMs, error }) => ({ attemptedAt, statusCode, latencyMs, error })),
+    attempts: delivery.attempts
+      .getItems()
+      .map(({ attemptedAt, statusCode, latencyMs, error }) => ({ attemptedAt, statusCode, latencyMs, error })),
     createdAt: delivery.createdAt,
     updatedAt: delivery.updatedAt,
   };

@@ -14,7 +14,9 @@ const EventView = Type.Object({
   id: Type.String({ description: 'evt_…: stable; the webhook-id of its deliveries' }),
   type: Type.String({ description: WEBHOOK_EVENTS.join(', ') }),
   occurredAt: Type.String({ description: 'ISO 8601, UTC' }),
-  sequence: Type.Union([Type.Integer(), Type.Null()], { description: "The order line's status-event sequence (line events); null otherwise" }),
+  sequence: Type.Union([Type.Integer(), Type.Null()], {
+    description: "The order line's status-event sequence (line events); null otherwise",
+  }),
   data: Type.Record(Type.String(), Type.Unknown()),
 });
 
@@ -41,13 +43,19 @@ export interface EventQuery {
  */
 export async function listEvents(em: EntityManager, query: EventQuery): Promise<EventPage> {
   const limit = query.limit ?? MAX_EVENT_PAGE_SIZE;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_PAGE_SIZE) throw ValidationError.field(query.limitPath ?? 'limit', `must be from 1 to ${MAX_EVENT_PAGE_SIZE}`);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_EVENT_PAGE_SIZE)
+    throw ValidationError.field(query.limitPath ?? 'limit', `must be from 1 to ${MAX_EVENT_PAGE_SIZE}`);
   for (const [i, type] of (query.types ?? []).entries()) {
-    if (!isWebhookEvent(type)) throw ValidationError.field(query.types!.length > 1 ? `types[${i}]` : 'types', `must be one of ${WEBHOOK_EVENTS.join(', ')}`);
+    if (!isWebhookEvent(type))
+      throw ValidationError.field(
+        query.types!.length > 1 ? `types[${i}]` : 'types',
+        `must be one of ${WEBHOOK_EVENTS.join(', ')}`,
+      );
   }
   let after = '0';
   if (query.after !== undefined) {
-    if (!EVENT_ID.test(query.after)) throw ValidationError.field('after', 'must be an event id (evt_ and 32 hexadecimal digits)');
+    if (!EVENT_ID.test(query.after))
+      throw ValidationError.field('after', 'must be an event id (evt_ and 32 hexadecimal digits)');
     const last = await em.findOne(EventRecord, { eventId: query.after }, { fields: ['position'] });
     if (!last) throw new NotFoundError('event', query.after, 'after');
     after = last.position;

@@ -33,7 +33,13 @@ async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDe
       const delivery = { id: row.id, round: row.round, tenant: { clientId: row.client_id, env: row.env } };
       await inTraceOf(row.traceparent ?? undefined, () => startDelivery(deps, delivery));
     }
-    if (rows.length > 0) await connection.execute('UPDATE webhook_deliveries SET dispatched_at = now() WHERE id IN (?)', [rows.map((r) => r.id)], 'run', trx);
+    if (rows.length > 0)
+      await connection.execute(
+        'UPDATE webhook_deliveries SET dispatched_at = now() WHERE id IN (?)',
+        [rows.map((r) => r.id)],
+        'run',
+        trx,
+      );
     return rows.length;
   });
 }

@@ -15,6 +15,10 @@ export interface DeliveryToStart {
 
 /** Starts the flow of the delivery's current round; starting a round twice is one run. */
 export async function startDelivery(deps: DeliveryStartDeps, delivery: DeliveryToStart): Promise<void> {
-  const input = { deliveryId: delivery.id, retrySpacingMs: deps.config.durations.webhookRetryMs, round: delivery.round };
+  const input = {
+    deliveryId: delivery.id,
+    retrySpacingMs: deps.config.durations.webhookRetryMs,
+    round: delivery.round,
+  };
   await deps.engine.start(WEBHOOK_DELIVERY_FLOW, input, { tenant: delivery.tenant });
 }

@@ -12,15 +12,37 @@ const TEST_EVENTS_PER_MINUTE = 10;
  * retried, logged, replayable), so a shop can check its receiver before going live. The outbox
  * relay starts it within a moment. Answers the delivery.
  */
-export async function sendTestEvent(em: EntityManager, target: WebhookTarget, requestedBy: string): Promise<WebhookDelivery> {
+export async function sendTestEvent(
+  em: EntityManager,
+  target: WebhookTarget,
+  requestedBy: string,
+): Promise<WebhookDelivery> {
   const endpoint = await findWebhook(em, target);
-  if (!endpoint) throw new ConflictError('WEBHOOK_NOT_CONFIGURED', `no webhook is set for the ${target.env} environment; set one first (setWebhook or npm run cli -- webhook set)`);
-  const recent = await em.count(EventRecord, { type: 'webhook.test', occurredAt: { $gt: new Date(Date.now() - 60_000) } });
+  if (!endpoint)
+    throw new ConflictError(
+      'WEBHOOK_NOT_CONFIGURED',
+      `no webhook is set for the ${target.env} environment; set one first (setWebhook or npm run cli -- webhook set)`,
+    );
+  const recent = await em.count(EventRecord, {
+    type: 'webhook.test',
+    occurredAt: { $gt: new Date(Date.now() - 60_000) },
+  });
   if (recent >= TEST_EVENTS_PER_MINUTE) {
-    throw new DomainError('rate_limited', 'RATE_LIMITED', `at most ${TEST_EVENTS_PER_MINUTE} test events a minute; try again in a minute`);
+    throw new DomainError(
+      'rate_limited',
+      'RATE_LIMITED',
+      `at most ${TEST_EVENTS_PER_MINUTE} test events a minute; try again in a minute`,
+    );
   }
   const { eventId } = await em.transactional((tx) =>
-    recordEvent(tx, target, { type: 'webhook.test', data: { message: 'A test event: your receiver verified its signature if you read this.', requestedBy, env: target.env } }),
+    recordEvent(tx, target, {
+      type: 'webhook.test',
+      data: {
+        message: 'A test event: your receiver verified its signature if you read this.',
+        requestedBy,
+        env: target.env,
+      },
+    }),
   );
   return em.fork().findOneOrFail(WebhookDelivery, { eventKey: `event:${eventId}` }, { populate: ['attempts'] });
 }

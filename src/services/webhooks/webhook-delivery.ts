@@ -26,12 +26,22 @@ export interface AttemptResult {
  * Standard Webhooks scheme, and records it (time, status code, latency, error). Never throws for
  * what the receiver did: the flow decides about retries from the result.
  */
-export async function attemptDelivery(em: EntityManager, fetch: SafeFetch, pepper: string, deliveryId: string): Promise<AttemptResult> {
+export async function attemptDelivery(
+  em: EntityManager,
+  fetch: SafeFetch,
+  pepper: string,
+  deliveryId: string,
+): Promise<AttemptResult> {
   const delivery = await em.findOne(WebhookDelivery, { id: deliveryId });
   if (delivery?.status !== 'pending') {
-    return { delivered: delivery?.status === 'delivered', statusCode: null, error: delivery ? `delivery is ${delivery.status}` : 'no such delivery' };
+    return {
+      delivered: delivery?.status === 'delivered',
+      statusCode: null,
+      error: delivery ? `delivery is ${delivery.status}` : 'no such delivery',
+    };
   }
-  if (delivery.orderingKey && !(await isDeliveryTurn(em, deliveryId))) return { delivered: false, statusCode: null, error: null, waiting: true };
+  if (delivery.orderingKey && !(await isDeliveryTurn(em, deliveryId)))
+    return { delivered: false, statusCode: null, error: null, waiting: true };
   const attemptedAt = new Date();
   const started = performance.now();
   let statusCode: number | null = null;
@@ -93,7 +103,11 @@ async function isDeliveryTurn(em: EntityManager, deliveryId: string): Promise<bo
 }
 
 /** pending -> delivered | failed; a delivery already final keeps its status. Returns the delivery. */
-export async function finishDelivery(em: EntityManager, deliveryId: string, outcome: 'delivered' | 'failed'): Promise<WebhookDelivery | null> {
+export async function finishDelivery(
+  em: EntityManager,
+  deliveryId: string,
+  outcome: 'delivered' | 'failed',
+): Promise<WebhookDelivery | null> {
   let gaveUp = false;
   const delivery = await em.transactional(async (tx) => {
     const locked = await tx.findOne(WebhookDelivery, { id: deliveryId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -113,7 +127,11 @@ export async function finishDelivery(em: EntityManager, deliveryId: string, outc
 export async function reopenDelivery(em: EntityManager, delivery: WebhookDelivery): Promise<WebhookDelivery> {
   const to: WebhookDeliveryStatus = 'pending';
   await em.transactional(async (tx) => {
-    const locked = await tx.findOneOrFail(WebhookDelivery, { id: delivery.id }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const locked = await tx.findOneOrFail(
+      WebhookDelivery,
+      { id: delivery.id },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!canMoveDelivery(locked.status, to)) return;
     tx.assign(locked, { status: to, round: locked.round + 1, updatedAt: new Date() });
   });

@@ -31,11 +31,19 @@ export interface IssuedWebhook {
  * have had the secret yet. So every caller holds the one secret deliveries are signed with, and
  * none fails on the unique key.
  */
-export async function setWebhook(em: EntityManager, pepper: string, target: WebhookTarget, url: string, began = new Date()): Promise<IssuedWebhook> {
+export async function setWebhook(
+  em: EntityManager,
+  pepper: string,
+  target: WebhookTarget,
+  url: string,
+  began = new Date(),
+): Promise<IssuedWebhook> {
   if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
-  if (typeof url !== 'string' || !isHttpUrl(url) || url.length > 2000) throw ValidationError.field('url', 'must be an absolute http(s) URL of at most 2000 characters');
+  if (typeof url !== 'string' || !isHttpUrl(url) || url.length > 2000)
+    throw ValidationError.field('url', 'must be an absolute http(s) URL of at most 2000 characters');
   return em.transactional(async (tx) => {
-    if (!(await tx.findOne(Client, { id: target.clientId }))) throw new NotFoundError('client', target.clientId, 'client');
+    if (!(await tx.findOne(Client, { id: target.clientId })))
+      throw new NotFoundError('client', target.clientId, 'client');
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
     if (current) return keptSecret(tx, pepper, current, url, began);
     const secret = generateWebhookSecret();
@@ -43,18 +51,38 @@ export async function setWebhook(em: EntityManager, pepper: string, target: Webh
     const now = new Date();
     const inserted = await tx
       .createQueryBuilder(WebhookEndpoint)
-      .insert({ id: randomUUID(), client: target.clientId, env: target.env, url, sealedSecret: sealSecret(pepper, secret), createdAt: now, updatedAt: now })
+      .insert({
+        id: randomUUID(),
+        client: target.clientId,
+        env: target.env,
+        url,
+        sealedSecret: sealSecret(pepper, secret),
+        createdAt: now,
+        updatedAt: now,
+      })
       .onConflict(['client', 'env'])
       .ignore()
       .execute('run');
     if (inserted.affectedRows === 1) return { url, secret };
     // A later statement sees the racing call's committed row (READ COMMITTED).
-    return keptSecret(tx, pepper, await tx.findOneOrFail(WebhookEndpoint, { client: target.clientId, env: target.env }, { refresh: true }), url, began);
+    return keptSecret(
+      tx,
+      pepper,
+      await tx.findOneOrFail(WebhookEndpoint, { client: target.clientId, env: target.env }, { refresh: true }),
+      url,
+      began,
+    );
   });
 }
 
 /** The endpoint gets `url`; its secret is answered only to a call that began before it existed (a racing first call). */
-function keptSecret(tx: EntityManager, pepper: string, endpoint: WebhookEndpoint, url: string, began: Date): IssuedWebhook {
+function keptSecret(
+  tx: EntityManager,
+  pepper: string,
+  endpoint: WebhookEndpoint,
+  url: string,
+  began: Date,
+): IssuedWebhook {
   tx.assign(endpoint, { url, updatedAt: new Date() });
   return { url, secret: endpoint.createdAt >= began ? openSecret(pepper, endpoint.sealedSecret) : null };
 }
@@ -63,11 +91,17 @@ function keptSecret(tx: EntityManager, pepper: string, endpoint: WebhookEndpoint
  * The event types the endpoint receives: a list of WEBHOOK_EVENTS, or null for every type (the
  * default). `webhook.test` is sent whenever asked for, whatever the list.
  */
-export async function setWebhookEventTypes(em: EntityManager, target: WebhookTarget, types: string[] | null): Promise<WebhookEndpoint> {
+export async function setWebhookEventTypes(
+  em: EntityManager,
+  target: WebhookTarget,
+  types: string[] | null,
+): Promise<WebhookEndpoint> {
   if (types !== null) {
-    if (!Array.isArray(types) || types.length === 0) throw ValidationError.field('types', 'must name at least one event type, or be null for every type');
+    if (!Array.isArray(types) || types.length === 0)
+      throw ValidationError.field('types', 'must name at least one event type, or be null for every type');
     for (const [i, type] of types.entries()) {
-      if (!isWebhookEvent(type)) throw ValidationError.field(`types[${i}]`, `must be one of ${WEBHOOK_EVENTS.join(', ')}`);
+      if (!isWebhookEvent(type))
+        throw ValidationError.field(`types[${i}]`, `must be one of ${WEBHOOK_EVENTS.join(', ')}`);
     }
   }
   if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
@@ -84,7 +118,11 @@ export function eventTypesOf(endpoint: Pick<WebhookEndpoint, 'eventTypes'>): str
   return endpoint.eventTypes ?? [...WEBHOOK_EVENTS];
 }
 
-export async function rotateWebhookSecret(em: EntityManager, pepper: string, target: WebhookTarget): Promise<IssuedWebhook> {
+export async function rotateWebhookSecret(
+  em: EntityManager,
+  pepper: string,
+  target: WebhookTarget,
+): Promise<IssuedWebhook> {
   if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   return em.transactional(async (tx) => {
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
@@ -101,7 +139,11 @@ export async function findWebhook(em: EntityManager, target: WebhookTarget): Pro
 }
 
 /** The secret that signs this client's deliveries in this environment, or null when none was set. */
-export async function signingSecretOf(em: EntityManager, pepper: string, target: WebhookTarget): Promise<string | null> {
+export async function signingSecretOf(
+  em: EntityManager,
+  pepper: string,
+  target: WebhookTarget,
+): Promise<string | null> {
   const endpoint = await findWebhook(em, target);
   return endpoint ? openSecret(pepper, endpoint.sealedSecret) : null;
 }

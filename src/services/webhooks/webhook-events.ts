@@ -35,8 +35,16 @@ export interface EventEnvelope {
   data: Record<string, unknown>;
 }
 
-export function envelopeOf(event: Pick<EventRecord, 'eventId' | 'type' | 'occurredAt' | 'sequence' | 'data'>): EventEnvelope {
-  return { id: event.eventId, type: event.type, occurredAt: event.occurredAt.toISOString(), sequence: event.sequence ?? null, data: event.data };
+export function envelopeOf(
+  event: Pick<EventRecord, 'eventId' | 'type' | 'occurredAt' | 'sequence' | 'data'>,
+): EventEnvelope {
+  return {
+    id: event.eventId,
+    type: event.type,
+    occurredAt: event.occurredAt.toISOString(),
+    sequence: event.sequence ?? null,
+    data: event.data,
+  };
 }
 
 /**
@@ -44,16 +52,36 @@ export function envelopeOf(event: Pick<EventRecord, 'eventId' | 'type' | 'occurr
  * without a delivery of its own: for `project.ready`, which goes to its campaign's webhook or its
  * project's callback URL by its own delivery. Runs inside a transaction, like `recordEvent`.
  */
-export async function recordEventOnce(em: EntityManager, owner: EventOwner, key: string, event: NewEvent): Promise<string> {
+export async function recordEventOnce(
+  em: EntityManager,
+  owner: EventOwner,
+  key: string,
+  event: NewEvent,
+): Promise<string> {
   if (!em.isInTransaction()) throw new Error('recordEventOnce must run inside a transaction');
   const connection = em.getConnection();
   const trx = em.getTransactionContext();
-  await connection.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`events:${owner.clientId}:${owner.env}`], 'run', trx);
+  await connection.execute(
+    'SELECT pg_advisory_xact_lock(hashtext(?))',
+    [`events:${owner.clientId}:${owner.env}`],
+    'run',
+    trx,
+  );
   const eventId = `evt_${createHash('sha256').update(`${owner.clientId}:${owner.env}:${key}`).digest('hex').slice(0, 32)}`;
   await connection.execute(
     `INSERT INTO events (event_id, client_id, env, type, order_id, project_id, sequence, data, occurred_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING`,
-    [eventId, owner.clientId, owner.env, event.type, event.orderId ?? null, event.projectId ?? null, event.sequence ?? null, JSON.stringify(event.data), new Date()],
+    [
+      eventId,
+      owner.clientId,
+      owner.env,
+      event.type,
+      event.orderId ?? null,
+      event.projectId ?? null,
+      event.sequence ?? null,
+      JSON.stringify(event.data),
+      new Date(),
+    ],
     'run',
     trx,
   );
@@ -71,18 +99,37 @@ const orderingKeyOf = (orderId: string) => `order:${orderId}`;
  * commit, so positions commit in order and `GET /v2/events?after=` never skips a late commit.
  * Must run inside a transaction, after the caller has taken its row locks.
  */
-export async function recordEvent(em: EntityManager, owner: EventOwner, event: NewEvent): Promise<{ eventId: string; position: string }> {
+export async function recordEvent(
+  em: EntityManager,
+  owner: EventOwner,
+  event: NewEvent,
+): Promise<{ eventId: string; position: string }> {
   if (!em.isInTransaction()) throw new Error('recordEvent must run inside a transaction');
   await em.flush();
   const connection = em.getConnection();
   const trx = em.getTransactionContext();
-  await connection.execute('SELECT pg_advisory_xact_lock(hashtext(?))', [`events:${owner.clientId}:${owner.env}`], 'run', trx);
+  await connection.execute(
+    'SELECT pg_advisory_xact_lock(hashtext(?))',
+    [`events:${owner.clientId}:${owner.env}`],
+    'run',
+    trx,
+  );
   const eventId = `evt_${randomUUID().replaceAll('-', '')}`;
   const occurredAt = new Date();
   const [row] = await connection.execute<{ position: string }[]>(
     `INSERT INTO events (event_id, client_id, env, type, order_id, project_id, sequence, data, occurred_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING position`,
-    [eventId, owner.clientId, owner.env, event.type, event.orderId ?? null, event.projectId ?? null, event.sequence ?? null, JSON.stringify(event.data), occurredAt],
+    [
+      eventId,
+      owner.clientId,
+      owner.env,
+      event.type,
+      event.orderId ?? null,
+      event.projectId ?? null,
+      event.sequence ?? null,
+      JSON.stringify(event.data),
+      occurredAt,
+    ],
     'all',
     trx,
   );
@@ -93,16 +140,33 @@ export async function recordEvent(em: EntityManager, owner: EventOwner, event: N
     'all',
     trx,
   );
-  if (endpoint && (event.type === 'webhook.test' || endpoint.event_types === null || endpoint.event_types.includes(event.type))) {
-    const payload = JSON.stringify(envelopeOf({ eventId, type: event.type, occurredAt, sequence: event.sequence ?? null, data: event.data }));
+  if (
+    endpoint &&
+    (event.type === 'webhook.test' || endpoint.event_types === null || endpoint.event_types.includes(event.type))
+  ) {
+    const payload = JSON.stringify(
+      envelopeOf({ eventId, type: event.type, occurredAt, sequence: event.sequence ?? null, data: event.data }),
+    );
     await connection.execute(
       `INSERT INTO webhook_deliveries (id, client_id, env, event_key, event, project_id, reference, url, payload, status,
          round, event_id, ordering_key, position, traceparent, created_at, updated_at)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending', 0, ?, ?, ?, ?, ?, ?)`,
       [
-        randomUUID(), owner.clientId, owner.env, `event:${eventId}`, event.type, event.projectId ?? '', event.orderId ?? eventId, endpoint.url, payload,
-        eventId, event.orderId ? orderingKeyOf(event.orderId) : null, position, currentTraceparent() ?? null,
-        occurredAt, occurredAt,
+        randomUUID(),
+        owner.clientId,
+        owner.env,
+        `event:${eventId}`,
+        event.type,
+        event.projectId ?? '',
+        event.orderId ?? eventId,
+        endpoint.url,
+        payload,
+        eventId,
+        event.orderId ? orderingKeyOf(event.orderId) : null,
+        position,
+        currentTraceparent() ?? null,
+        occurredAt,
+        occurredAt,
       ],
       'run',
       trx,

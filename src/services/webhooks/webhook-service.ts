@@ -4,7 +4,14 @@ import { ConflictError, NotFoundError, ValidationError } from '../../domain/erro
 import { assertDateIdCursor } from '../cursors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { isUuid } from '../../domain/ids';
-import { eventTypesOf, findWebhook, rotateWebhookSecret, setWebhook, setWebhookEventTypes, type IssuedWebhook } from './webhook-endpoints';
+import {
+  eventTypesOf,
+  findWebhook,
+  rotateWebhookSecret,
+  setWebhook,
+  setWebhookEventTypes,
+  type IssuedWebhook,
+} from './webhook-endpoints';
 import { sendTestEvent } from './test-event';
 import { listEvents, type EventPage, type EventQuery } from './event-log';
 import { reopenDelivery } from './webhook-delivery';
@@ -57,7 +64,11 @@ export class WebhookService {
 
   async delivery(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     if (!isUuid(deliveryId)) throw new NotFoundError('webhook delivery', deliveryId, 'deliveryId');
-    return findOwnedOrThrow(ctx, WebhookDelivery, deliveryId, { what: 'webhook delivery', path: 'deliveryId', populate: ['attempts'] });
+    return findOwnedOrThrow(ctx, WebhookDelivery, deliveryId, {
+      what: 'webhook delivery',
+      path: 'deliveryId',
+      populate: ['attempts'],
+    });
   }
 
   /**
@@ -69,20 +80,27 @@ export class WebhookService {
       throw ValidationError.field('first', `must be from 1 to ${MAX_DELIVERY_PAGE}`);
     }
     if (options.after !== undefined) assertDateIdCursor(options.after, 'after', isUuid);
-    return ctx.em.findByCursor(WebhookDelivery, {}, {
-      first: options.first,
-      after: options.after,
-      orderBy: { createdAt: 'desc', id: 'desc' },
-      populate: ['attempts'],
-      includeCount: false,
-    });
+    return ctx.em.findByCursor(
+      WebhookDelivery,
+      {},
+      {
+        first: options.first,
+        after: options.after,
+        orderBy: { createdAt: 'desc', id: 'desc' },
+        populate: ['attempts'],
+        includeCount: false,
+      },
+    );
   }
 
   /** Sends a failed delivery again: the same event and `webhook-id`, new attempts. */
   async replay(ctx: RequestContext, deliveryId: string): Promise<WebhookDelivery> {
     const delivery = await this.delivery(ctx, deliveryId);
     if (delivery.status !== 'failed') {
-      throw new ConflictError('DELIVERY_NOT_FAILED', `webhook delivery ${deliveryId} is ${delivery.status}; only a failed delivery can be replayed`);
+      throw new ConflictError(
+        'DELIVERY_NOT_FAILED',
+        `webhook delivery ${deliveryId} is ${delivery.status}; only a failed delivery can be replayed`,
+      );
     }
     await reopenDelivery(ctx.em, delivery);
     await startDelivery(this.deps, { id: delivery.id, round: delivery.round, tenant: ctx.tenant });

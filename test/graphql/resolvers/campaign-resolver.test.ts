@@ -22,7 +22,11 @@ import {
   type CampaignProgressSubscription,
 } from '../../support/generated/graphql';
 
-const CSV = ['reference,email,sku,psp,marketId', ...Array.from({ length: 6 }, (_, i) => `g-${i + 1},user${i + 1}@example.com,PB-HC-A4-P,local,0`), 'g-bad,,PB-HC-A4-P,local,0'].join('\n');
+const CSV = [
+  'reference,email,sku,psp,marketId',
+  ...Array.from({ length: 6 }, (_, i) => `g-${i + 1},user${i + 1}@example.com,PB-HC-A4-P,local,0`),
+  'g-bad,,PB-HC-A4-P,local,0',
+].join('\n');
 
 describe('GraphQL: campaigns, their progress, and the client’s own webhook', () => {
   let api: TestService;
@@ -66,7 +70,8 @@ describe('GraphQL: campaigns, their progress, and the client’s own webhook', (
 
   it('starts a campaign, streams its progress until completed, and reports rows and deliveries', async () => {
     const secret = (await graphql(api.url, shop, RotateWebhookSecretDocument)).data.rotateWebhookSecret.secret!;
-    const started = (await graphql(api.url, shop, StartCampaignDocument, { csvUrl: files.url('/list.csv') })).data.startCampaign;
+    const started = (await graphql(api.url, shop, StartCampaignDocument, { csvUrl: files.url('/list.csv') })).data
+      .startCampaign;
     expect(started.message).toContain(started.campaign.id);
     expect(started.message).toContain(files.url('/list.csv'));
 
@@ -85,7 +90,10 @@ describe('GraphQL: campaigns, their progress, and the client’s own webhook', (
         socket.subscribe<CampaignProgressSubscription>(
           { query: print(CampaignProgressDocument), variables: { id: started.campaign.id } },
           {
-            next: (result) => (result.errors ? reject(new Error(JSON.stringify(result.errors))) : reports.push(result.data!.campaignProgress)),
+            next: (result) =>
+              result.errors
+                ? reject(new Error(JSON.stringify(result.errors)))
+                : reports.push(result.data!.campaignProgress),
             error: reject,
             complete: () => {
               completed = true;
@@ -100,7 +108,11 @@ describe('GraphQL: campaigns, their progress, and the client’s own webhook', (
     // The stream ends by itself with the completed campaign; its counts only ever grow.
     expect(completed).toBe(true);
     const last = reports[reports.length - 1];
-    expect(last).toMatchObject({ campaignId: started.campaign.id, status: 'completed', counts: { rows: 7, generated: 6, notified: 6, failed: 1, invalid: 1 } });
+    expect(last).toMatchObject({
+      campaignId: started.campaign.id,
+      status: 'completed',
+      counts: { rows: 7, generated: 6, notified: 6, failed: 1, invalid: 1 },
+    });
     for (let i = 1; i < reports.length; i++) {
       expect(reports[i].sequence).toBeGreaterThan(reports[i - 1].sequence);
       expect(reports[i].counts.notified).toBeGreaterThanOrEqual(reports[i - 1].counts.notified);
@@ -112,7 +124,8 @@ describe('GraphQL: campaigns, their progress, and the client’s own webhook', (
     expect(campaign.deliveries.edges).toHaveLength(6);
     const received = receiver.received.filter((r) => r.path === '/a');
     expect(received).toHaveLength(6);
-    for (const request of received) expect(new Webhook(secret).verify(request.raw, request.headers)).toEqual(request.body);
+    for (const request of received)
+      expect(new Webhook(secret).verify(request.raw, request.headers)).toEqual(request.body);
 
     // Rows page in file order; a state narrows them.
     const page = await graphql(api.url, shop, CampaignDocument, { id: campaign.id, state: 'invalid' });
@@ -120,12 +133,14 @@ describe('GraphQL: campaigns, their progress, and the client’s own webhook', (
   });
 
   it('lists campaigns newest first as a Relay connection', async () => {
-    const second = (await graphql(api.url, shop, StartCampaignDocument, { csvUrl: files.url('/list.csv') })).data.startCampaign.campaign;
+    const second = (await graphql(api.url, shop, StartCampaignDocument, { csvUrl: files.url('/list.csv') })).data
+      .startCampaign.campaign;
     await finishedCampaign(api.url, shop, second.id);
     const firstPage = (await graphql(api.url, shop, CampaignsDocument, { first: 1 })).data.campaigns;
     expect(firstPage.edges.map((e) => e.node.id)).toEqual([second.id]);
     expect(firstPage.pageInfo.hasNextPage).toBe(true);
-    const next = (await graphql(api.url, shop, CampaignsDocument, { first: 1, after: firstPage.pageInfo.endCursor })).data.campaigns;
+    const next = (await graphql(api.url, shop, CampaignsDocument, { first: 1, after: firstPage.pageInfo.endCursor }))
+      .data.campaigns;
     expect(next.edges).toHaveLength(1);
     expect(next.edges[0].node.id).not.toBe(second.id);
     // The second run of the same file made nothing new: every good reference already had its project.
@@ -136,13 +151,21 @@ describe('GraphQL: campaigns, their progress, and the client’s own webhook', (
 
   it("never shows one client's campaigns or deliveries to another, nor dev data to prod credentials", async () => {
     const campaignId = (await graphql(api.url, shop, CampaignsDocument, { first: 1 })).data.campaigns.edges[0].node.id;
-    const delivered = (await graphql(api.url, shop, CampaignsDocument, { first: 10 })).data.campaigns.edges.at(-1)!.node.id;
-    const deliveryId = (await graphql(api.url, shop, CampaignDocument, { id: delivered })).data.campaign.deliveries.edges[0].node.id;
+    const delivered = (await graphql(api.url, shop, CampaignsDocument, { first: 10 })).data.campaigns.edges.at(-1)!.node
+      .id;
+    const deliveryId = (await graphql(api.url, shop, CampaignDocument, { id: delivered })).data.campaign.deliveries
+      .edges[0].node.id;
     for (const auth of [other, shopProd]) {
-      expect((await graphql(api.url, auth, CampaignDocument, { id: campaignId })).errors?.[0].extensions.code).toBe('NOT_FOUND');
+      expect((await graphql(api.url, auth, CampaignDocument, { id: campaignId })).errors?.[0].extensions.code).toBe(
+        'NOT_FOUND',
+      );
       expect((await graphql(api.url, auth, CampaignsDocument, { first: 10 })).data.campaigns.edges).toEqual([]);
-      expect((await graphql(api.url, auth, WebhookDeliveryDocument, { id: deliveryId })).errors?.[0].extensions.code).toBe('NOT_FOUND');
-      expect((await graphql(api.url, auth, ReplayWebhookDocument, { deliveryId })).errors?.[0].extensions.code).toBe('NOT_FOUND');
+      expect(
+        (await graphql(api.url, auth, WebhookDeliveryDocument, { id: deliveryId })).errors?.[0].extensions.code,
+      ).toBe('NOT_FOUND');
+      expect((await graphql(api.url, auth, ReplayWebhookDocument, { deliveryId })).errors?.[0].extensions.code).toBe(
+        'NOT_FOUND',
+      );
     }
     const socket = createClient({
       url: `${api.url.replace('http', 'ws')}/graphql`,
@@ -153,7 +176,10 @@ describe('GraphQL: campaigns, their progress, and the client’s own webhook', (
       },
     });
     const errors: unknown[] = [];
-    socket.subscribe({ query: print(CampaignProgressDocument), variables: { id: campaignId } }, { next: (r) => r.errors && errors.push(...r.errors), error: (e) => errors.push(e), complete: () => undefined });
+    socket.subscribe(
+      { query: print(CampaignProgressDocument), variables: { id: campaignId } },
+      { next: (r) => r.errors && errors.push(...r.errors), error: (e) => errors.push(e), complete: () => undefined },
+    );
     await waitFor(async () => errors.length > 0, 5_000, 'the subscription to be refused');
     await socket.dispose();
     expect(JSON.stringify(errors)).toContain('was not found');

@@ -31,16 +31,28 @@ describe('orders over GraphQL', () => {
     const input = printBody('gql-1', projectId);
     const printed = await execute(PrintOrderDocument, { input });
     expect(printed.errors).toBeUndefined();
-    expect(printed.data!.printOrder).toMatchObject({ order: { orderId: 'gql-1', grandTotal: 37.99, currency: 'EUR', lines: [{ projectId, status: 'paid' }] } });
+    expect(printed.data!.printOrder).toMatchObject({
+      order: { orderId: 'gql-1', grandTotal: 37.99, currency: 'EUR', lines: [{ projectId, status: 'paid' }] },
+    });
     // The same mutation again is the same order (idempotent like REST).
     const again = await execute(PrintOrderDocument, { input });
     expect(again.data!.printOrder.message).toBe(printed.data!.printOrder.message);
 
-    await waitFor(async () => (await execute(OrderDocument, { orderId: 'gql-1' })).data?.order.lines[0].status === 'complete', 90_000, 'complete');
+    await waitFor(
+      async () => (await execute(OrderDocument, { orderId: 'gql-1' })).data?.order.lines[0].status === 'complete',
+      90_000,
+      'complete',
+    );
     const { data } = await execute(OrderDocument, { orderId: 'gql-1' });
     expect(data!.order).toMatchObject({
       email: 'grace@example.com',
-      shippingAddress: { line1: 'Unter den Linden 1', postcode: '10117', isoCode2: 'DE', isoCode3: 'DEU', country: 'Germany' },
+      shippingAddress: {
+        line1: 'Unter den Linden 1',
+        postcode: '10117',
+        isoCode2: 'DE',
+        isoCode3: 'DEU',
+        country: 'Germany',
+      },
       lines: [{ projectId, status: 'complete', displayStatus: 'Delivered', pageCount: 24, quantity: 1 }],
     });
     const orders = await execute(OrdersDocument, { email: 'GRACE@example.com', first: 10 });
@@ -55,7 +67,10 @@ describe('orders over GraphQL', () => {
     const notOurs = ['not-a-cursor', Buffer.from(JSON.stringify([1, 2, 3])).toString('base64url')];
     for (const after of notOurs) {
       const { errors } = await execute(OrdersDocument, { first: 10, after });
-      expect(errors![0].extensions).toMatchObject({ code: 'UNKNOWN_CURSOR', errors: [{ path: 'after', message: 'is not a cursor this service issued' }] });
+      expect(errors![0].extensions).toMatchObject({
+        code: 'UNKNOWN_CURSOR',
+        errors: [{ path: 'after', message: 'is not a cursor this service issued' }],
+      });
     }
   });
 });

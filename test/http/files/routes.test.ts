@@ -10,7 +10,11 @@ import { startS3TestServer, type S3TestServer } from '../../support/s3-test-serv
  * A GET with the path and headers sent exactly as written: fetch would resolve `..` before
  * sending, and adds `cache-control: no-cache` to a conditional request, as a forced reload does.
  */
-function rawGet(baseUrl: string, requestPath: string, headers: Record<string, string> = {}): Promise<{ status: number; body: string }> {
+function rawGet(
+  baseUrl: string,
+  requestPath: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
     const req = http.request({ host: hostname, port, path: requestPath, method: 'GET', headers }, (res) => {
@@ -32,7 +36,8 @@ describe.each([['the filesystem store'], ['the S3 store']])('stored files at /fi
   /** The signed URL the API would hand out for `key`. */
   const signed = (key: string) => api.service.files.url(key);
   /** A raw path (sent exactly as written) with a valid signature for the key it spells, `..` and all. */
-  const signedRaw = (rawPath: string) => `${rawPath}?${new URL(api.service.files.url(decodeURIComponent(rawPath.slice('/files/'.length)))).search.slice(1)}`;
+  const signedRaw = (rawPath: string) =>
+    `${rawPath}?${new URL(api.service.files.url(decodeURIComponent(rawPath.slice('/files/'.length)))).search.slice(1)}`;
 
   beforeAll(async () => {
     s3 = s3Store ? await startS3TestServer() : undefined;
@@ -73,12 +78,20 @@ describe.each([['the filesystem store'], ['the S3 store']])('stored files at /fi
     expect(etag).toBeTruthy();
     expect(first.headers.get('last-modified')).toBeTruthy();
 
-    const again = await rawGet(api.url, new URL(signed(`${base}/preview.jpg`)).pathname + new URL(signed(`${base}/preview.jpg`)).search, { 'if-none-match': etag! });
+    const again = await rawGet(
+      api.url,
+      new URL(signed(`${base}/preview.jpg`)).pathname + new URL(signed(`${base}/preview.jpg`)).search,
+      { 'if-none-match': etag! },
+    );
     expect(again.status).toBe(304);
     expect(again.body).toBe('');
 
     await api.service.files.put(`${base}/preview.jpg`, Buffer.concat([stored['preview.jpg'].body, Buffer.from([0])]));
-    const changed = await rawGet(api.url, new URL(signed(`${base}/preview.jpg`)).pathname + new URL(signed(`${base}/preview.jpg`)).search, { 'if-none-match': etag! });
+    const changed = await rawGet(
+      api.url,
+      new URL(signed(`${base}/preview.jpg`)).pathname + new URL(signed(`${base}/preview.jpg`)).search,
+      { 'if-none-match': etag! },
+    );
     expect(changed.status).toBe(200);
     await api.service.files.put(`${base}/preview.jpg`, stored['preview.jpg'].body);
   });
@@ -104,7 +117,14 @@ describe.each([['the filesystem store'], ['the S3 store']])('stored files at /fi
   });
 
   it('lists no directory and serves neither files being written nor unpublished types', async () => {
-    for (const key of [`${base}/`, base, `${base}/empty/`, 'c1/', `${base}/preview.jpg.0a1b2c.tmp`, `${base}/notes.txt`]) {
+    for (const key of [
+      `${base}/`,
+      base,
+      `${base}/empty/`,
+      'c1/',
+      `${base}/preview.jpg.0a1b2c.tmp`,
+      `${base}/notes.txt`,
+    ]) {
       const response = await fetch(signed(key));
       expect(response.status, key).toBe(404);
       expect(await response.text(), key).not.toContain('thumb.png');
@@ -123,7 +143,11 @@ describe.each([['the filesystem store'], ['the S3 store']])('stored files at /fi
       ['tampered signature', `/files/${key}?expires=${expires}&signature=${flipped}`, 'FILE_URL_INVALID'],
       ['expiry moved later', `/files/${key}?expires=${expires + 3600}&signature=${signature}`, 'FILE_URL_INVALID'],
       ['another key', `/files/${base}/manifest.json?expires=${expires}&signature=${signature}`, 'FILE_URL_INVALID'],
-      ['expired', new URL(api.service.files.url(key, -1000)).pathname + new URL(api.service.files.url(key, -1000)).search, 'FILE_URL_EXPIRED'],
+      [
+        'expired',
+        new URL(api.service.files.url(key, -1000)).pathname + new URL(api.service.files.url(key, -1000)).search,
+        'FILE_URL_EXPIRED',
+      ],
     ];
     for (const [what, requestPath, code] of cases) {
       const response = await fetch(`${api.url}${requestPath}`);

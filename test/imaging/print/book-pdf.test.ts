@@ -18,7 +18,14 @@ import { A4 } from './print-images';
 const MEDIA_PT = { width: (216 / 25.4) * 72, height: (303 / 25.4) * 72 };
 const TRIM_PT = { x: (3 / 25.4) * 72, width: (210 / 25.4) * 72, height: (297 / 25.4) * 72 };
 const PAGE_PX = { width: 2551, height: 3579 };
-const HARDCOVER: ProductProduction = { binding: 'hardcover', leafThicknessMm: 0.15, boardThicknessMm: 2.5, wrapMm: 15, hingeMm: 8, spineTextMinPages: 32 };
+const HARDCOVER: ProductProduction = {
+  binding: 'hardcover',
+  leafThicknessMm: 0.15,
+  boardThicknessMm: 2.5,
+  wrapMm: 15,
+  hingeMm: 8,
+  spineTextMinPages: 32,
+};
 
 let dir: string;
 let pages: Buffer[];
@@ -53,7 +60,9 @@ beforeAll(async () => {
   pages = await Promise.all(
     ['#c03030', '#30a040', '#3050c0', '#e0c020'].map((colour) =>
       sharp({ create: { ...PAGE_PX, channels: 3, background: colour } })
-        .composite([{ input: { create: { width: 800, height: 800, channels: 3, background: '#ffffff' } }, left: 400, top: 400 }])
+        .composite([
+          { input: { create: { width: 800, height: 800, channels: 3, background: '#ffffff' } }, left: 400, top: 400 },
+        ])
         .jpeg({ quality: 92 })
         .withDensity(300)
         .toBuffer(),
@@ -126,36 +135,66 @@ describe('writeBookPdf', () => {
     expect((await PDFDocument.load(await readFile(file))).getPageCount()).toBe(4);
   });
 
-  it('refuses a page that is not the format\'s pixel size, leaving no file behind', async () => {
+  it("refuses a page that is not the format's pixel size, leaving no file behind", async () => {
     const file = path.join(dir, 'wrong.pdf');
-    const small = await sharp({ create: { width: 1276, height: 1789, channels: 3, background: '#fff' } }).jpeg().toBuffer();
-    await expect(writeToStore('wrong.pdf', { format: A4, pages: iterate([pages[0], small]) })).rejects.toThrow(/page 2 is 1276x1789 px; the format needs 2551x3579 px/);
+    const small = await sharp({ create: { width: 1276, height: 1789, channels: 3, background: '#fff' } })
+      .jpeg()
+      .toBuffer();
+    await expect(writeToStore('wrong.pdf', { format: A4, pages: iterate([pages[0], small]) })).rejects.toThrow(
+      /page 2 is 1276x1789 px; the format needs 2551x3579 px/,
+    );
     expect(existsSync(file)).toBe(false);
     expect((await readdir(dir)).filter((name) => name.startsWith('wrong.pdf'))).toEqual([]);
     await expect(writeToStore('wrong.pdf', { format: A4, pages: iterate([]) })).rejects.toThrow(/at least one page/);
-    await expect(writeToStore('wrong.pdf', { format: A4, pages: iterate([Buffer.from('not a jpeg')]) })).rejects.toThrow(/not a JPEG/);
+    await expect(
+      writeToStore('wrong.pdf', { format: A4, pages: iterate([Buffer.from('not a jpeg')]) }),
+    ).rejects.toThrow(/not a JPEG/);
     expect(existsSync(file)).toBe(false);
   });
 
-  it('reads a JPEG\'s size from its header', async () => {
+  it("reads a JPEG's size from its header", async () => {
     expect(jpegSize(pages[0])).toEqual(PAGE_PX);
-    const progressive = await sharp({ create: { width: 321, height: 123, channels: 3, background: '#000' } }).jpeg({ progressive: true }).toBuffer();
+    const progressive = await sharp({ create: { width: 321, height: 123, channels: 3, background: '#000' } })
+      .jpeg({ progressive: true })
+      .toBuffer();
     expect(jpegSize(progressive)).toEqual({ width: 321, height: 123 });
   });
 });
 
 describe('buildManifest', () => {
-  it('names cover.pdf and interior.pdf with their sizes in mm, pt and px, their checksums and each page\'s', async () => {
+  it("names cover.pdf and interior.pdf with their sizes in mm, pt and px, their checksums and each page's", async () => {
     const geometry = coverGeometry(A4, HARDCOVER, 2);
     const sheet = coverSheetFormat(geometry, A4.dpi);
     const sheetPx = pagePixels(sheet);
-    const sheetJpeg = await sharp({ create: { width: sheetPx.width, height: sheetPx.height, channels: 3, background: '#2f3b48' } }).jpeg().toBuffer();
+    const sheetJpeg = await sharp({
+      create: { width: sheetPx.width, height: sheetPx.height, channels: 3, background: '#2f3b48' },
+    })
+      .jpeg()
+      .toBuffer();
     const coverFile = path.join(dir, 'manifest-cover.pdf');
     const interiorFile = path.join(dir, 'manifest-interior.pdf');
     const coverPdf = await writeToStore('manifest-cover.pdf', { format: sheet, pages: iterate([sheetJpeg]) });
     const interiorPdf = await writeToStore('manifest-interior.pdf', { format: A4, pages: iterate(pages.slice(0, 2)) });
-    const warnings = [{ page: 2, photoId: 'p1', effectiveDpi: 120, message: 'low resolution: 120 DPI on paper, prints pixelated (aim for 300)' }];
-    const manifest = buildManifest({ orderId: 'o-1', projectId: 'p-1', sku: 'A4-HC', quantity: 2, format: A4, geometry, coverPdf, interiorPdf, warnings, createdAt: new Date('2024-07-01T10:00:00Z') });
+    const warnings = [
+      {
+        page: 2,
+        photoId: 'p1',
+        effectiveDpi: 120,
+        message: 'low resolution: 120 DPI on paper, prints pixelated (aim for 300)',
+      },
+    ];
+    const manifest = buildManifest({
+      orderId: 'o-1',
+      projectId: 'p-1',
+      sku: 'A4-HC',
+      quantity: 2,
+      format: A4,
+      geometry,
+      coverPdf,
+      interiorPdf,
+      warnings,
+      createdAt: new Date('2024-07-01T10:00:00Z'),
+    });
     // 2 pages: spine 0.15 + 2 x 2.5 = 5.15 mm; sheet 2 x (3 + 15 + 210 + 8) + 5.15 = 477.15 x 333 mm.
     expect(manifest).toEqual({
       orderId: 'o-1',
@@ -170,7 +209,14 @@ describe('buildManifest', () => {
         bytes: (await stat(coverFile)).size,
         sha256: sha256(await readFile(coverFile)),
         pageCount: 1,
-        trim: { widthMm: 471.15, heightMm: 327, widthPt: 1335.54, heightPt: 926.93, widthPx: sheetPx.width - 2 * sheetPx.bleed, heightPx: sheetPx.height - 2 * sheetPx.bleed },
+        trim: {
+          widthMm: 471.15,
+          heightMm: 327,
+          widthPt: 1335.54,
+          heightPt: 926.93,
+          widthPx: sheetPx.width - 2 * sheetPx.bleed,
+          heightPx: sheetPx.height - 2 * sheetPx.bleed,
+        },
         media: { widthMm: 477.15, heightMm: 333, widthPt: 1352.55, heightPt: 943.94, widthPx: 5636, heightPx: 3933 },
         geometry,
         jpegSha256: sha256(sheetJpeg),
@@ -182,7 +228,9 @@ describe('buildManifest', () => {
         pageCount: 2,
         trim: { widthMm: 210, heightMm: 297, widthPt: 595.28, heightPt: 841.89, widthPx: 2481, heightPx: 3509 },
         media: { widthMm: 216, heightMm: 303, widthPt: 612.28, heightPt: 858.9, widthPx: 2551, heightPx: 3579 },
-        pages: pages.slice(0, 2).map((jpeg, i) => ({ pdfPage: i + 1, bookPage: i + 1, jpegSha256: sha256(jpeg), jpegBytes: jpeg.length })),
+        pages: pages
+          .slice(0, 2)
+          .map((jpeg, i) => ({ pdfPage: i + 1, bookPage: i + 1, jpegSha256: sha256(jpeg), jpegBytes: jpeg.length })),
       },
       warnings,
       createdAt: '2024-07-01T10:00:00.000Z',

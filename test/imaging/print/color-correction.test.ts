@@ -64,7 +64,8 @@ describe('automatic colour correction (levels + grey world)', () => {
       '<stop offset="1" stop-color="#3388cc"/></linearGradient></defs><rect width="600" height="400" fill="url(#g)"/><circle cx="300" cy="200" r="100" fill="#fff"/></svg>';
     const sky = await sharp(Buffer.from(svg)).jpeg({ quality: 95 }).toBuffer();
     const corrected = await autoCorrectColour(sky);
-    const pixel = async (x: number, y: number) => Array.from(await sharp(corrected).extract({ left: x, top: y, width: 1, height: 1 }).raw().toBuffer());
+    const pixel = async (x: number, y: number) =>
+      Array.from(await sharp(corrected).extract({ left: x, top: y, width: 1, height: 1 }).raw().toBuffer());
     const sun = await pixel(300, 200);
     expect(spread(sun)).toBeLessThan(20); // still white, not cyan
     expect(Math.min(...sun)).toBeGreaterThan(225);
@@ -77,7 +78,17 @@ describe('automatic colour correction (levels + grey world)', () => {
   });
 
   it('does not turn a nearly flat photo into noise: the stretch is capped and a dark photo stays dark', async () => {
-    const night = await sharp({ create: { width: 200, height: 200, channels: 3, background: '#101418', noise: { type: 'gaussian', mean: 20, sigma: 3 } } }).jpeg().toBuffer();
+    const night = await sharp({
+      create: {
+        width: 200,
+        height: 200,
+        channels: 3,
+        background: '#101418',
+        noise: { type: 'gaussian', mean: 20, sigma: 3 },
+      },
+    })
+      .jpeg()
+      .toBuffer();
     const { a } = await measureColourCorrection(night);
     a.forEach((gain) => expect(gain).toBeLessThanOrEqual(4 * 1.5));
     const after = await channelMeans(await autoCorrectColour(night));

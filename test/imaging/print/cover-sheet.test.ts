@@ -45,7 +45,10 @@ describe('cover geometry from the demo catalogue', () => {
     const thickest = coverGeometry(format, production, max.pages);
     expect(thicker.spineWidthMm - thinnest.spineWidthMm).toBeCloseTo(production.leafThicknessMm, 6);
     expect(thicker.widthMm - thinnest.widthMm).toBeCloseTo(production.leafThicknessMm, 6);
-    expect(thickest.spineWidthMm).toBeCloseTo((max.pages / 2) * production.leafThicknessMm + 2 * production.boardThicknessMm, 6);
+    expect(thickest.spineWidthMm).toBeCloseTo(
+      (max.pages / 2) * production.leafThicknessMm + 2 * production.boardThicknessMm,
+      6,
+    );
     // Height does not depend on the page count.
     expect(thickest.heightMm).toBe(thinnest.heightMm);
     for (const g of [thinnest, thickest]) {
@@ -97,12 +100,25 @@ describe('catalogue import of production data', () => {
   });
 
   it('names the field of missing, unknown or impossible production data', () => {
-    expect(problemsOf(withProduction(undefined))).toContainEqual({ path: 'products[0].specifications.production', message: 'is required' });
-    expect(problemsOf(withProduction({ binding: 'spiral' as never })).map((e) => e.path)).toContain('products[0].specifications.production.binding');
-    expect(problemsOf(withProduction({ leafThicknessMm: 0 })).map((e) => e.path)).toContain('products[0].specifications.production.leafThicknessMm');
-    expect(problemsOf(withProduction({ wrapMm: 2 }))).toContainEqual({ path: 'products[0].specifications.production.wrapMm', message: 'must be at least 5 mm to turn in over the boards of a hardcover binding' });
+    expect(problemsOf(withProduction(undefined))).toContainEqual({
+      path: 'products[0].specifications.production',
+      message: 'is required',
+    });
+    expect(problemsOf(withProduction({ binding: 'spiral' as never })).map((e) => e.path)).toContain(
+      'products[0].specifications.production.binding',
+    );
+    expect(problemsOf(withProduction({ leafThicknessMm: 0 })).map((e) => e.path)).toContain(
+      'products[0].specifications.production.leafThicknessMm',
+    );
+    expect(problemsOf(withProduction({ wrapMm: 2 }))).toContainEqual({
+      path: 'products[0].specifications.production.wrapMm',
+      message: 'must be at least 5 mm to turn in over the boards of a hardcover binding',
+    });
     expect(problemsOf(withProduction({ binding: 'softcover', boardThicknessMm: 0.3 }))).toEqual([
-      { path: 'products[0].specifications.production.wrapMm', message: 'must be 0 for a softcover: its sheet does not turn in' },
+      {
+        path: 'products[0].specifications.production.wrapMm',
+        message: 'must be 0 for a softcover: its sheet does not turn in',
+      },
       { path: 'products[0].specifications.production.hingeMm', message: 'must be 0 for a softcover: it has no hinge' },
     ]);
   });
@@ -113,14 +129,23 @@ describe('renderPrintCoverSheet', () => {
   const cover = (over: Partial<BookCover> = {}): BookCover => ({
     title: 'Summer',
     photoId: 'green',
-    texts: [{ assetId: 'spine', text: 'Summer 2024' }, { assetId: 'backCover', text: 'Two weeks by the sea.' }],
+    texts: [
+      { assetId: 'spine', text: 'Summer 2024' },
+      { assetId: 'backCover', text: 'Two weeks by the sea.' },
+    ],
     ...over,
   });
 
   it('is one sheet of the computed size: photo to the front edges, colour elsewhere, spine text inside the spine', async () => {
     const production = productOf('PB-HC-15-S').specifications.production;
     const geometry = coverGeometry(SQUARE, production, 40);
-    const rendered = await renderPrintCoverSheet({ cover: cover(), geometry, format: SQUARE, loadPhoto, colorCorrection: false });
+    const rendered = await renderPrintCoverSheet({
+      cover: cover(),
+      geometry,
+      format: SQUARE,
+      loadPhoto,
+      colorCorrection: false,
+    });
     const expected = pagePixels(coverSheetFormat(geometry, SQUARE.dpi));
     expect([rendered.widthPx, rendered.heightPx]).toEqual([expected.width, expected.height]);
     expect(Math.abs(rendered.widthPx - (geometry.widthMm / 25.4) * SQUARE.dpi)).toBeLessThanOrEqual(1);
@@ -131,14 +156,23 @@ describe('renderPrintCoverSheet', () => {
     const back = boxPixels(geometry.back, SQUARE.dpi);
     const front = boxPixels(geometry.front, SQUARE.dpi);
     // The photo reaches the sheet's right, top and bottom edges (wrap and bleed): no white edge.
-    for (const region of [{ left: rendered.widthPx - 4, top: 0, width: 4, height: 4 }, { left: rendered.widthPx - 4, top: rendered.heightPx - 4, width: 4, height: 4 }, { left: front.left, top: 0, width: 4, height: 4 }]) {
+    for (const region of [
+      { left: rendered.widthPx - 4, top: 0, width: 4, height: 4 },
+      { left: rendered.widthPx - 4, top: rendered.heightPx - 4, width: 4, height: 4 },
+      { left: front.left, top: 0, width: 4, height: 4 },
+    ]) {
       expect(near(await regionMeans(jpeg, region), GREEN), JSON.stringify(region)).toBe(true);
     }
     // The back's wrap and bleed in the cover colour.
     expect(near(await regionMeans(jpeg, { left: 0, top: 0, width: 4, height: 4 }), SLATE)).toBe(true);
     // The spine text: white pixels inside the spine panel, none in the hinges beside it.
     expect(await lightPixels(jpeg, spine)).toBeGreaterThan(50);
-    const backHinge = { left: back.left + back.width, top: spine.top, width: spine.left - (back.left + back.width), height: spine.height };
+    const backHinge = {
+      left: back.left + back.width,
+      top: spine.top,
+      width: spine.left - (back.left + back.width),
+      height: spine.height,
+    };
     expect(await lightPixels(jpeg, backHinge)).toBe(0);
     // The back-cover text inside the back panel, nothing in the back's wrap.
     expect(await lightPixels(jpeg, back)).toBeGreaterThan(50);
@@ -150,7 +184,13 @@ describe('renderPrintCoverSheet', () => {
     const production = productOf('PB-HC-15-S').specifications.production;
     const geometry = coverGeometry(SQUARE, production, 24);
     expect(geometry.spineText).toBe(false);
-    const rendered = await renderPrintCoverSheet({ cover: cover(), geometry, format: SQUARE, loadPhoto, colorCorrection: false });
+    const rendered = await renderPrintCoverSheet({
+      cover: cover(),
+      geometry,
+      format: SQUARE,
+      loadPhoto,
+      colorCorrection: false,
+    });
     expect(await lightPixels(rendered.jpeg, boxPixels(geometry.spine, SQUARE.dpi))).toBe(0);
   });
 
@@ -159,7 +199,11 @@ describe('renderPrintCoverSheet', () => {
     const geometry = coverGeometry(format, production, 80);
     expect(await coverTextCuts(cover(), geometry, format.dpi)).toEqual([]);
     const long = 'A very long title about a whole summer spent travelling along the coast of Portugal';
-    const cuts = await coverTextCuts(cover({ title: long, texts: [{ assetId: 'spine', text: `${long} and back again, twice over` }] }), geometry, format.dpi);
+    const cuts = await coverTextCuts(
+      cover({ title: long, texts: [{ assetId: 'spine', text: `${long} and back again, twice over` }] }),
+      geometry,
+      format.dpi,
+    );
     expect(cuts.map((c) => c.assetId)).toEqual(['title', 'spine']);
   });
 
@@ -172,7 +216,10 @@ describe('renderPrintCoverSheet', () => {
         title: 'Summer in Provence',
         subtitle: 'June 2024',
         photoId: 'scene',
-        texts: [{ assetId: 'spine', text: 'Summer in Provence · 2024' }, { assetId: 'backCover', text: 'Lavender fields, markets and long evenings: two weeks we will not forget.' }],
+        texts: [
+          { assetId: 'spine', text: 'Summer in Provence · 2024' },
+          { assetId: 'backCover', text: 'Lavender fields, markets and long evenings: two weeks we will not forget.' },
+        ],
       },
       geometry,
       format: screen,
@@ -184,7 +231,10 @@ describe('renderPrintCoverSheet', () => {
     const rect = (b: { xMm: number; yMm: number; widthMm: number; heightMm: number }, colour: string) =>
       `<rect x="${px(b.xMm)}" y="${px(b.yMm)}" width="${px(b.widthMm)}" height="${px(b.heightMm)}" fill="none" stroke="${colour}" stroke-width="1" stroke-dasharray="4 3"/>`;
     const guides = `<svg xmlns="http://www.w3.org/2000/svg" width="${rendered.widthPx}" height="${rendered.heightPx}">${rect(geometry.trim, '#00e5ff')}${[geometry.back, geometry.spine, geometry.front].map((b) => rect(b, '#ff00c8')).join('')}</svg>`;
-    await sharp(rendered.jpeg).composite([{ input: Buffer.from(guides) }]).png().toFile(path.join(ROOT, 'docs/screenshots/cover-spread.png'));
+    await sharp(rendered.jpeg)
+      .composite([{ input: Buffer.from(guides) }])
+      .png()
+      .toFile(path.join(ROOT, 'docs/screenshots/cover-spread.png'));
     expect(rendered.widthPx).toBeGreaterThan(rendered.heightPx * 2);
   });
 });

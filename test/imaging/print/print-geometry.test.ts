@@ -11,7 +11,11 @@ describe('print geometry', () => {
 
   it('scales with the DPI and the format', () => {
     expect(pagePixels({ ...A4, dpi: 150 })).toEqual({ width: 1276, height: 1789, bleed: 18 });
-    expect(pagePixels({ widthMm: 200, heightMm: 200, bleedMm: 0, dpi: 254 })).toEqual({ width: 2000, height: 2000, bleed: 0 });
+    expect(pagePixels({ widthMm: 200, heightMm: 200, bleedMm: 0, dpi: 254 })).toEqual({
+      width: 2000,
+      height: 2000,
+      bleed: 0,
+    });
   });
 
   it('gives the PDF boxes in points: MediaBox with bleed, TrimBox the finished A4 inside it', () => {

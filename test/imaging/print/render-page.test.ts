@@ -41,7 +41,9 @@ beforeAll(async () => {
   photos.set(
     'sideways',
     await sharp({ create: { width: 400, height: 300, channels: 3, background: '#0000ff' } })
-      .composite([{ input: { create: { width: 200, height: 300, channels: 3, background: '#ff0000' } }, left: 0, top: 0 }])
+      .composite([
+        { input: { create: { width: 200, height: 300, channels: 3, background: '#ff0000' } }, left: 0, top: 0 },
+      ])
       .withMetadata({ orientation: 6 })
       .jpeg()
       .toBuffer(),
@@ -54,7 +56,10 @@ beforeAll(async () => {
 describe('renderPrintPage', () => {
   it('renders an A4 two-side-by-side page at 2551 x 3579 px, 300 DPI, with each photo in its slot', async () => {
     const rendered = await renderPrintPage({
-      page: page('two-side-by-side', [{ photoId: 'red', ...LEFT }, { photoId: 'blue', ...RIGHT }]),
+      page: page('two-side-by-side', [
+        { photoId: 'red', ...LEFT },
+        { photoId: 'blue', ...RIGHT },
+      ]),
       format: A4,
       loadPhoto,
       colorCorrection: false,
@@ -87,7 +92,12 @@ describe('renderPrintPage', () => {
   });
 
   it('turns a photo upright by its EXIF orientation, and warns that 300 px across a page is too few', async () => {
-    const rendered = await renderPrintPage({ page: page('full', [{ photoId: 'sideways', ...FULL }]), format: A4, loadPhoto, colorCorrection: false });
+    const rendered = await renderPrintPage({
+      page: page('full', [{ photoId: 'sideways', ...FULL }]),
+      format: A4,
+      loadPhoto,
+      colorCorrection: false,
+    });
     const [x] = centreOf(FULL);
     const top = BLEED + (FULL.y + FULL.height * 0.2) * TRIM.height;
     const bottom = BLEED + (FULL.y + FULL.height * 0.8) * TRIM.height;
@@ -106,7 +116,13 @@ describe('renderPrintPage', () => {
       loadPhoto,
       colorCorrection: false,
     });
-    for (const [x, y] of [[4, 4], [2546, 4], [4, 3574], [2546, 3574]]) expect(await sampleAt(rendered.jpeg, x, y, 6)).toBeNear([0, 192, 0]);
+    for (const [x, y] of [
+      [4, 4],
+      [2546, 4],
+      [4, 3574],
+      [2546, 3574],
+    ])
+      expect(await sampleAt(rendered.jpeg, x, y, 6)).toBeNear([0, 192, 0]);
   });
 
   it('colour-corrects the photos only when asked', async () => {
@@ -121,7 +137,12 @@ describe('renderPrintPage', () => {
   });
 
   it('sets a dedication on a blank page, centred, XML special characters and all', async () => {
-    const rendered = await renderPrintPage({ page: page('blank', [], ['For Ada & Charles <3, "always"']), format: A4, loadPhoto, colorCorrection: false });
+    const rendered = await renderPrintPage({
+      page: page('blank', [], ['For Ada & Charles <3, "always"']),
+      format: A4,
+      loadPhoto,
+      colorCorrection: false,
+    });
     const middle = { left: BLEED, top: 1500, width: TRIM.width, height: 580 };
     expect(await darkPixels(rendered.jpeg, middle)).toBeGreaterThan(500);
     expect(await darkPixels(rendered.jpeg, { left: 0, top: 0, width: 2551, height: 1400 })).toBe(0);
@@ -130,8 +151,18 @@ describe('renderPrintPage', () => {
 
   it('sets a dedication in the margin below the photo, not over it', async () => {
     const slots = [{ photoId: 'green', ...FULL }];
-    const bottomMargin = { left: BLEED, top: Math.ceil(BLEED + (FULL.y + FULL.height) * TRIM.height) + 2, width: TRIM.width, height: 200 };
-    const withText = await renderPrintPage({ page: page('full', slots, ['For Ada']), format: A4, loadPhoto, colorCorrection: false });
+    const bottomMargin = {
+      left: BLEED,
+      top: Math.ceil(BLEED + (FULL.y + FULL.height) * TRIM.height) + 2,
+      width: TRIM.width,
+      height: 200,
+    };
+    const withText = await renderPrintPage({
+      page: page('full', slots, ['For Ada']),
+      format: A4,
+      loadPhoto,
+      colorCorrection: false,
+    });
     const without = await renderPrintPage({ page: page('full', slots), format: A4, loadPhoto, colorCorrection: false });
     expect(await darkPixels(without.jpeg, bottomMargin)).toBe(0);
     expect(await darkPixels(withText.jpeg, bottomMargin)).toBeGreaterThan(200);
@@ -140,22 +171,49 @@ describe('renderPrintPage', () => {
   });
 
   it('wraps a long dedication inside the page', async () => {
-    const long = 'A very long dedication that could never fit on a single line of an A4 page at fourteen points, so it wraps. '.repeat(3);
-    const rendered = await renderPrintPage({ page: page('blank', [], [long]), format: A4, loadPhoto, colorCorrection: false });
+    const long =
+      'A very long dedication that could never fit on a single line of an A4 page at fourteen points, so it wraps. '.repeat(
+        3,
+      );
+    const rendered = await renderPrintPage({
+      page: page('blank', [], [long]),
+      format: A4,
+      loadPhoto,
+      colorCorrection: false,
+    });
     // Nothing within 4 mm of the trim edge (47 px) on either side, plenty of text in between.
     expect(await darkPixels(rendered.jpeg, { left: 0, top: 0, width: BLEED + 40, height: 3579 })).toBe(0);
-    expect(await darkPixels(rendered.jpeg, { left: 2551 - BLEED - 40, top: 0, width: BLEED + 40, height: 3579 })).toBe(0);
-    expect(await darkPixels(rendered.jpeg, { left: BLEED, top: 1200, width: TRIM.width, height: 1200 })).toBeGreaterThan(3000);
+    expect(await darkPixels(rendered.jpeg, { left: 2551 - BLEED - 40, top: 0, width: BLEED + 40, height: 3579 })).toBe(
+      0,
+    );
+    expect(
+      await darkPixels(rendered.jpeg, { left: BLEED, top: 1200, width: TRIM.width, height: 1200 }),
+    ).toBeGreaterThan(3000);
   });
 
   it('uses the page colour given, and refuses one that is not a colour', async () => {
-    const rendered = await renderPrintPage({ page: page('blank', []), format: A4, loadPhoto, colorCorrection: false, background: '#ffeedd' });
+    const rendered = await renderPrintPage({
+      page: page('blank', []),
+      format: A4,
+      loadPhoto,
+      colorCorrection: false,
+      background: '#ffeedd',
+    });
     expect(await sampleAt(rendered.jpeg, 1275, 1789)).toBeNear([255, 238, 221], 3);
-    await expect(renderPrintPage({ page: page('blank', []), format: A4, loadPhoto, colorCorrection: false, background: 'red;' })).rejects.toThrow(RangeError);
+    await expect(
+      renderPrintPage({ page: page('blank', []), format: A4, loadPhoto, colorCorrection: false, background: 'red;' }),
+    ).rejects.toThrow(RangeError);
   });
 
   it('fails on a photo that is not an image', async () => {
-    await expect(renderPrintPage({ page: page('full', [{ photoId: 'broken', ...FULL }]), format: A4, loadPhoto, colorCorrection: false })).rejects.toBeInstanceOf(NotAnImageError);
+    await expect(
+      renderPrintPage({
+        page: page('full', [{ photoId: 'broken', ...FULL }]),
+        format: A4,
+        loadPhoto,
+        colorCorrection: false,
+      }),
+    ).rejects.toBeInstanceOf(NotAnImageError);
   });
 });
 
@@ -167,7 +225,12 @@ declare module 'vitest' {
 }
 expect.extend({
   toBeNear(received: number[], expected: number[], tolerance = 12) {
-    const pass = received.length === expected.length && received.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
-    return { pass, message: () => `expected [${received.map((v) => v.toFixed(1))}] ${pass ? 'not ' : ''}to be within ${tolerance} of [${expected}]` };
+    const pass =
+      received.length === expected.length && received.every((v, i) => Math.abs(v - expected[i]) <= tolerance);
+    return {
+      pass,
+      message: () =>
+        `expected [${received.map((v) => v.toFixed(1))}] ${pass ? 'not ' : ''}to be within ${tolerance} of [${expected}]`,
+    };
   },
 });

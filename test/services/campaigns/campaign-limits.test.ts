@@ -21,7 +21,11 @@ describe('campaign files have a row limit (CAMPAIGN_MAX_ROWS)', () => {
   let endlessBytesSent = 0;
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', CAMPAIGN_MAX_ROWS: '3', WEBHOOK_RETRY_SPACING: '100ms' });
+    api = await startTestService({
+      ALLOW_LOOPBACK_URLS: 'true',
+      CAMPAIGN_MAX_ROWS: '3',
+      WEBHOOK_RETRY_SPACING: '100ms',
+    });
     receiver = await startWebhookReceiver();
     files = http.createServer((request, response) => {
       response.writeHead(200, { 'content-type': 'text/csv' });
@@ -55,7 +59,12 @@ describe('campaign files have a row limit (CAMPAIGN_MAX_ROWS)', () => {
 
   const run = async (path: string) => {
     const { port } = files.address() as AddressInfo;
-    const started = await post(api.url, '/v2/campaign/auto-generate', { csvUrl: `http://127.0.0.1:${port}${path}` }, auth);
+    const started = await post(
+      api.url,
+      '/v2/campaign/auto-generate',
+      { csvUrl: `http://127.0.0.1:${port}${path}` },
+      auth,
+    );
     expect(started.status).toBe(200);
     return finishedCampaign(api.url, auth, campaignIdIn(started.body.message));
   };
@@ -68,7 +77,9 @@ describe('campaign files have a row limit (CAMPAIGN_MAX_ROWS)', () => {
   it('fails a file with one row more, naming the limit, and keeps none of its rows', async () => {
     const campaign = await run('/four.csv');
     expect(campaign).toMatchObject({ status: 'failed', counts: { rows: 0 } });
-    expect(campaign.reason).toBe('the file has more than 3 rows (line 5 is row 4); split it into campaigns of at most 3 rows');
+    expect(campaign.reason).toBe(
+      'the file has more than 3 rows (line 5 is row 4); split it into campaigns of at most 3 rows',
+    );
     expect(campaign.rows.edges).toHaveLength(0);
   });
 

@@ -8,7 +8,13 @@ import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/pho
 import { startWebhookReceiver, type WebhookReceiver, type ReceivedWebhook } from '../../support/webhook-receiver';
 import { campaignIdIn, finishedCampaign, graphql, type CampaignState } from '../../support/campaigns';
 import { waitFor } from '../../support/wait';
-import { CampaignDocument, ProjectDocument, ReplayWebhookDocument, SetWebhookDocument, WebhookDeliveryDocument } from '../../support/generated/graphql';
+import {
+  CampaignDocument,
+  ProjectDocument,
+  ReplayWebhookDocument,
+  SetWebhookDocument,
+  WebhookDeliveryDocument,
+} from '../../support/generated/graphql';
 
 const HEADER = 'reference,email,userId,sku,psp,marketId,language,photos,custom.title,notes';
 
@@ -50,7 +56,8 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
     return finishedCampaign(api.url, auth, campaignIdIn(started.body.message));
   }
 
-  const verified = (secret: string, request: ReceivedWebhook) => new Webhook(secret).verify(request.raw, request.headers);
+  const verified = (secret: string, request: ReceivedWebhook) =>
+    new Webhook(secret).verify(request.raw, request.headers);
   const rowsOf = (campaign: CampaignState) => campaign.rows.edges.map((edge) => edge.node);
 
   it('generates the good rows, reports bad rows with their line and reason, and notifies only the good ones, signed', async () => {
@@ -209,11 +216,17 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
     const receiver = await startWebhookReceiver(() => (accept ? 204 : 503));
     try {
       const { auth, secret } = await shopWithWebhook(receiver);
-      const campaign = await runCampaign(auth, serveCsv('/down.csv', `${HEADER}\nd-1,a@example.com,,PB-HC-A4-P,local,0,,,,\n`));
+      const campaign = await runCampaign(
+        auth,
+        serveCsv('/down.csv', `${HEADER}\nd-1,a@example.com,,PB-HC-A4-P,local,0,,,,\n`),
+      );
 
       expect(campaign.status).toBe('completed');
       expect(campaign.counts).toMatchObject({ rows: 1, generated: 1, notified: 0, failed: 1 });
-      expect(rowsOf(campaign)[0]).toMatchObject({ state: 'failed', reason: expect.stringContaining('failed after every attempt') });
+      expect(rowsOf(campaign)[0]).toMatchObject({
+        state: 'failed',
+        reason: expect.stringContaining('failed after every attempt'),
+      });
       const [delivery] = campaign.deliveries.edges.map((e) => e.node);
       expect(delivery.status).toBe('failed');
       expect(delivery.attempts.map((a) => [a.statusCode, a.error])).toEqual(Array(4).fill([503, 'HTTP 503']));
@@ -244,22 +257,31 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
   });
 
   async function finishedDelivery(auth: Record<string, string>, id: string) {
-    return waitFor(async () => {
-      const { data } = await graphql(api.url, auth, WebhookDeliveryDocument, { id });
-      return data.webhookDelivery.status !== 'pending' ? data.webhookDelivery : undefined;
-    }, 20_000, `delivery ${id}`);
+    return waitFor(
+      async () => {
+        const { data } = await graphql(api.url, auth, WebhookDeliveryDocument, { id });
+        return data.webhookDelivery.status !== 'pending' ? data.webhookDelivery : undefined;
+      },
+      20_000,
+      `delivery ${id}`,
+    );
   }
 
   it('makes no second project and no second notification when the same CSV is submitted twice, even at once', async () => {
     const receiver = await startWebhookReceiver();
     try {
       const { auth, client } = await shopWithWebhook(receiver);
-      const csvUrl = serveCsv('/twice.csv', `${HEADER}\nt-1,a@example.com,,PB-HC-A4-P,local,0,,,,\nt-2,b@example.com,,PB-HC-A4-P,local,0,,,,\n`);
+      const csvUrl = serveCsv(
+        '/twice.csv',
+        `${HEADER}\nt-1,a@example.com,,PB-HC-A4-P,local,0,,,,\nt-2,b@example.com,,PB-HC-A4-P,local,0,,,,\n`,
+      );
       const [first, second] = await Promise.all([
         post(api.url, '/v2/campaign/auto-generate', { csvUrl }, auth),
         post(api.url, '/v2/campaign/auto-generate', { csvUrl }, auth),
       ]);
-      const campaigns = await Promise.all([first, second].map((r) => finishedCampaign(api.url, auth, campaignIdIn(r.body.message))));
+      const campaigns = await Promise.all(
+        [first, second].map((r) => finishedCampaign(api.url, auth, campaignIdIn(r.body.message))),
+      );
       const third = await runCampaign(auth, csvUrl);
 
       const all = [...campaigns, third].flatMap(rowsOf);
@@ -274,7 +296,9 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
       expect(third.counts).toMatchObject({ rows: 2, generated: 0, notified: 0, duplicate: 2 });
 
       const orm = await api.orm();
-      const [{ count }] = await orm.em.getConnection().execute('SELECT count(*)::int AS count FROM projects WHERE client_id = ?', [client.clientId]);
+      const [{ count }] = await orm.em
+        .getConnection()
+        .execute('SELECT count(*)::int AS count FROM projects WHERE client_id = ?', [client.clientId]);
       expect(count).toBe(2);
       await new Promise((resolve) => setTimeout(resolve, 300)); // a late second notification would arrive now
       expect(receiver.received.map((r) => r.body.reference).sort()).toEqual(['t-1', 't-2']);
@@ -298,21 +322,39 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
       const csvUrl = serveCsv('/gone.csv', `${HEADER}\ng-1,gone@example.com,,PB-HC-A4-P,local,0,,${photo},,\n`);
       const started = await post(api.url, '/v2/campaign/auto-generate', { csvUrl }, auth);
       const id = campaignIdIn(started.body.message);
-      const projectId = await waitFor(async () => {
-        const { data } = await graphql(api.url, auth, CampaignDocument, { id });
-        return data.campaign?.rows.edges[0]?.node.projectId ?? undefined;
-      }, 30_000, 'the row to have its project');
+      const projectId = await waitFor(
+        async () => {
+          const { data } = await graphql(api.url, auth, CampaignDocument, { id });
+          return data.campaign?.rows.edges[0]?.node.projectId ?? undefined;
+        },
+        30_000,
+        'the row to have its project',
+      );
       // The row names its project id before generate writes the project: wait for the project.
-      await waitFor(async () => (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).status === 200, 30_000, 'the project');
+      await waitFor(
+        async () =>
+          (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).status === 200,
+        30_000,
+        'the project',
+      );
 
-      const deleted = await post(api.url, '/v2/project/delete', { user: 'gone@example.com', type: 'sync', ids: [projectId] }, auth);
+      const deleted = await post(
+        api.url,
+        '/v2/project/delete',
+        { user: 'gone@example.com', type: 'sync', ids: [projectId] },
+        auth,
+      );
       expect(deleted.status).toBe(200);
       release();
 
       const campaign = await finishedCampaign(api.url, auth, id);
       expect(campaign.status).toBe('completed');
       expect(campaign.counts).toMatchObject({ rows: 1, notified: 0, failed: 1 });
-      expect(rowsOf(campaign)[0]).toMatchObject({ state: 'failed', projectId, reason: expect.stringContaining('never became editable') });
+      expect(rowsOf(campaign)[0]).toMatchObject({
+        state: 'failed',
+        projectId,
+        reason: expect.stringContaining('never became editable'),
+      });
       expect(campaign.deliveries.edges).toHaveLength(0);
       expect(receiver.received).toHaveLength(0);
     } finally {
@@ -332,10 +374,16 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
       expect(notCsv).toMatchObject({ status: 'failed', counts: { rows: 0 } });
       expect(notCsv.reason).toMatch(/not a CSV file/);
 
-      const noPsp = await runCampaign(auth, serveCsv('/no-psp.csv', 'reference,email,sku,marketId\nr-1,a@example.com,PB-HC-A4-P,0\n'));
+      const noPsp = await runCampaign(
+        auth,
+        serveCsv('/no-psp.csv', 'reference,email,sku,marketId\nr-1,a@example.com,PB-HC-A4-P,0\n'),
+      );
       expect(noPsp.status).toBe('failed');
       expect(noPsp.reason).toMatch(/^missing required column psp/);
-      const noIdentity = await runCampaign(auth, serveCsv('/no-identity.csv', 'reference,sku,psp,marketId\nr-1,PB-HC-A4-P,local,0\n'));
+      const noIdentity = await runCampaign(
+        auth,
+        serveCsv('/no-identity.csv', 'reference,sku,psp,marketId\nr-1,PB-HC-A4-P,local,0\n'),
+      );
       expect(noIdentity.reason).toMatch(/^missing required column email or userId/);
       const empty = await runCampaign(auth, serveCsv('/empty.csv', ''));
       expect(empty.reason).toMatch(/the file is empty/);
@@ -358,6 +406,8 @@ describe('campaigns: a CSV becomes one project per row, each announced by a sign
     const refused = await post(api.url, '/v2/campaign/auto-generate', { csvUrl: 'https://example.com/list.csv' }, auth);
     expect(refused.status).toBe(409);
     expect(refused.body.code).toBe('WEBHOOK_NOT_CONFIGURED');
-    expect((await post(api.url, '/v2/campaign/auto-generate', { csvUrl: 'https://example.com/list.csv' }, {})).status).toBe(401);
+    expect(
+      (await post(api.url, '/v2/campaign/auto-generate', { csvUrl: 'https://example.com/list.csv' }, {})).status,
+    ).toBe(401);
   });
 });

@@ -10,11 +10,12 @@ describe('catalogue: shipping levels and tax rates', () => {
     for (const market of demo.markets) {
       expect(market.shippingLevels?.length).toBeGreaterThanOrEqual(2);
       expect(market.shippingLevels!.filter((l) => l.default).map((l) => l.code)).toEqual(['standard']);
-      for (const level of market.shippingLevels!) expect(level.prices.map((p) => p.currency)).toContain(market.currency);
+      for (const level of market.shippingLevels!)
+        expect(level.prices.map((p) => p.currency)).toContain(market.currency);
     }
   });
 
-  it('lists every problem of a market\'s levels and rates by path', async () => {
+  it("lists every problem of a market's levels and rates by path", async () => {
     const file = structuredClone(await loadDemoCatalogue());
     const [eu, , , jp] = file.markets;
     const [standard, express] = eu.shippingLevels!;
@@ -48,13 +49,17 @@ describe('catalogue: shipping levels and tax rates', () => {
         'products[0].prices[0].price',
       ]),
     );
-    expect(problems.find((p) => p.path === 'markets[3].shippingLevels[0].prices[0].price')?.message).toBe('has more decimals than JPY (0)');
+    expect(problems.find((p) => p.path === 'markets[3].shippingLevels[0].prices[0].price')?.message).toBe(
+      'has more decimals than JPY (0)',
+    );
   });
 
   it('refuses a level without a code or destinations, naming the field', async () => {
     const file = structuredClone(await loadDemoCatalogue()) as any;
     delete file.markets[1].shippingLevels[0].code;
     file.markets[1].shippingLevels[1].destinations = [];
-    expect(() => parseCatalogueFile(file)).toThrow(/markets\[1\]\.shippingLevels\[0\]\.code: is required.*markets\[1\]\.shippingLevels\[1\]\.destinations/);
+    expect(() => parseCatalogueFile(file)).toThrow(
+      /markets\[1\]\.shippingLevels\[0\]\.code: is required.*markets\[1\]\.shippingLevels\[1\]\.destinations/,
+    );
   });
 });

@@ -156,7 +156,12 @@ describe('POST /api/v2/product/list-product.php', () => {
       const { status, headers, body } = await request(api.url, 'POST', PATH, { rawBody: '{"env": "dev", ' });
       expect(status).toBe(400);
       expect(headers.get('content-type')).toContain('application/problem+json');
-      expect(body).toMatchObject({ type: '/problems/malformed-json', title: 'Bad Request', status: 400, code: 'MALFORMED_JSON' });
+      expect(body).toMatchObject({
+        type: '/problems/malformed-json',
+        title: 'Bad Request',
+        status: 400,
+        code: 'MALFORMED_JSON',
+      });
     });
 
     it('a missing os is a 400 naming os', async () => {
@@ -186,7 +191,10 @@ describe('POST /api/v2/product/list-product.php', () => {
     });
 
     it('a non-JSON content type is a 415, an unknown route a 404, both problems', async () => {
-      const text = await request(api.url, 'POST', PATH, { rawBody: 'env=dev', headers: { 'content-type': 'text/plain' } });
+      const text = await request(api.url, 'POST', PATH, {
+        rawBody: 'env=dev',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(text.status).toBe(415);
       expect(text.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
       const missing = await post(api.url, '/api/v2/product/nope.php', auth);

@@ -9,7 +9,13 @@ import { transferProject } from '../../../src/services/projects/project-lifecycl
 import { startTestService, type TestService } from '../../support/harness';
 import { post, request, serviceHeader } from '../../support/http';
 import { editableProject, printBody } from '../../support/print-fixtures';
-import { editorConnectionParams, editorCredentialsFor, editorCredentialsOf, editorHeaders, type EditorCredentials } from '../../support/editor-link';
+import {
+  editorConnectionParams,
+  editorCredentialsFor,
+  editorCredentialsOf,
+  editorHeaders,
+  type EditorCredentials,
+} from '../../support/editor-link';
 import { waitFor } from '../../support/wait';
 
 type GraphqlAnswer = { status?: number; data?: any; errors?: { message: string; extensions?: Record<string, any> }[] };
@@ -22,7 +28,12 @@ const READ = `query ($id: String!) { project(id: $id) { id endUserId status { pr
 const WATCH = `subscription ($id: String) { projectStatusChanged(projectId: $id) { projectId user status { project } } }`;
 
 /** One GraphQL request with the editor link's credentials, as the editor page sends it. */
-async function overHttp(api: TestService, link: EditorCredentials, query: string, variables: Record<string, unknown>): Promise<GraphqlAnswer> {
+async function overHttp(
+  api: TestService,
+  link: EditorCredentials,
+  query: string,
+  variables: Record<string, unknown>,
+): Promise<GraphqlAnswer> {
   const response = await fetch(`${api.url}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...editorHeaders(link) },
@@ -60,7 +71,10 @@ async function editorSocket(api: TestService, link: EditorCredentials): Promise<
 function overSocket(socket: EditorSocket, query: string, variables: Record<string, unknown>): Promise<GraphqlAnswer> {
   return new Promise((resolve, reject) => {
     let answer: GraphqlAnswer = {};
-    socket.client.subscribe({ query, variables }, { next: (value) => (answer = value as GraphqlAnswer), error: reject, complete: () => resolve(answer) });
+    socket.client.subscribe(
+      { query, variables },
+      { next: (value) => (answer = value as GraphqlAnswer), error: reject, complete: () => resolve(answer) },
+    );
   });
 }
 
@@ -68,23 +82,43 @@ function overSocket(socket: EditorSocket, query: string, variables: Record<strin
  * Subscribes to the project's status on the socket and waits until an event of the project (as its
  * owner `user`'s) reaches it: from then on the subscription listens. Returns how many arrived.
  */
-async function watch(api: TestService, clientId: string, socket: EditorSocket, projectId: string, user: string): Promise<number> {
-  socket.client.subscribe({ query: WATCH, variables: { id: projectId } }, { next: (value) => socket.received.push(value), error: () => {}, complete: () => {} });
+async function watch(
+  api: TestService,
+  clientId: string,
+  socket: EditorSocket,
+  projectId: string,
+  user: string,
+): Promise<number> {
+  socket.client.subscribe(
+    { query: WATCH, variables: { id: projectId } },
+    { next: (value) => socket.received.push(value), error: () => {}, complete: () => {} },
+  );
   const orm = await api.orm();
-  await waitFor(async () => {
-    if (socket.received.length > 0) return true;
-    await orm.em.fork().transactional((tx) =>
-      recordStatusChange(tx, { clientId, env: 'dev' }, { subjectType: 'project', subjectId: projectId, status: 'editable', detail: { photos: 'idle', user } }),
-    );
-    return false;
-  }, 10_000, 'the subscription to listen');
+  await waitFor(
+    async () => {
+      if (socket.received.length > 0) return true;
+      await orm.em
+        .fork()
+        .transactional((tx) =>
+          recordStatusChange(
+            tx,
+            { clientId, env: 'dev' },
+            { subjectType: 'project', subjectId: projectId, status: 'editable', detail: { photos: 'idle', user } },
+          ),
+        );
+      return false;
+    },
+    10_000,
+    'the subscription to listen',
+  );
   return socket.received.length;
 }
 
 const codeOf = (answer: GraphqlAnswer) => answer.errors?.[0]?.extensions?.code;
-const closedWithLinkEnded = (socket: EditorSocket, what: string) => waitFor(async () => socket.closedWith() === EDITOR_LINK_ENDED, 10_000, what);
+const closedWithLinkEnded = (socket: EditorSocket, what: string) =>
+  waitFor(async () => socket.closedWith() === EDITOR_LINK_ENDED, 10_000, what);
 
-describe('an editor link past its project\'s PROJECT_TTL', () => {
+describe("an editor link past its project's PROJECT_TTL", () => {
   let api: TestService;
   let client: IssuedClient;
   let auth: Record<string, string>;
@@ -101,9 +135,18 @@ describe('an editor link past its project\'s PROJECT_TTL', () => {
     const link = await editorCredentialsFor(api.url, auth, projectId);
     const socket = await editorSocket(api, link);
     try {
-      expect((await overSocket(socket, SET_TITLE, { id: projectId, title: 'Before expiry' })).data?.setCoverTexts.cover.title).toBe('Before expiry');
+      expect(
+        (await overSocket(socket, SET_TITLE, { id: projectId, title: 'Before expiry' })).data?.setCoverTexts.cover
+          .title,
+      ).toBe('Before expiry');
       const heard = await watch(api, client.clientId, socket, projectId, 'expiring-user');
-      await waitFor(async () => (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status?.project === 'expired', 20_000, 'status expired');
+      await waitFor(
+        async () =>
+          (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body.status
+            ?.project === 'expired',
+        20_000,
+        'status expired',
+      );
 
       // Nothing happens to an expiring project (no event): the socket's session ends at its expiry.
       await closedWithLinkEnded(socket, 'the socket to close at the expiry');
@@ -146,16 +189,22 @@ describe('an editor link of an ordered or deleted project', () => {
     expect(stored.book!.cover.title).not.toBe('Sneaked in');
   });
 
-  it('an order ends the link\'s edits at once, over HTTP and on the socket opened before; the customer still sees the book as ordered', async () => {
+  it("an order ends the link's edits at once, over HTTP and on the socket opened before; the customer still sees the book as ordered", async () => {
     const projectId = await editableProject(api, auth, { userId: 'ordering-user' });
     const link = await editorCredentialsFor(api.url, auth, projectId);
     const socket = await editorSocket(api, link);
     try {
       await watch(api, client.clientId, socket, projectId, 'ordering-user');
       expect((await post(api.url, '/v2/print', printBody('order-ends-edits', projectId), auth)).status).toBe(200);
-      await waitFor(async () => socket.received.some((m: any) => m.data?.projectStatusChanged.status.project === 'ordering'), 10_000, 'the ordering event');
+      await waitFor(
+        async () => socket.received.some((m: any) => m.data?.projectStatusChanged.status.project === 'ordering'),
+        10_000,
+        'the ordering event',
+      );
 
-      expect(codeOf(await overSocket(socket, SET_TITLE, { id: projectId, title: 'After the order' }))).toBe('PROJECT_ORDERED');
+      expect(codeOf(await overSocket(socket, SET_TITLE, { id: projectId, title: 'After the order' }))).toBe(
+        'PROJECT_ORDERED',
+      );
       const overHttpEdit = await overHttp(api, link, SET_TITLE, { id: projectId, title: 'After the order' });
       expect(overHttpEdit.status).toBe(200); // GraphQL answers the refusal in its body
       expect(codeOf(overHttpEdit)).toBe('PROJECT_ORDERED');
@@ -175,7 +224,12 @@ describe('an editor link of an ordered or deleted project', () => {
     try {
       expect(codeOf(await overSocket(socket, SET_TITLE, { id: projectId, title: 'Open' }))).toBeUndefined();
       const heard = await watch(api, client.clientId, socket, projectId, 'deleting-user');
-      const deleted = await post(api.url, '/v2/project/delete', { user: 'deleting-user', type: 'sync', ids: [projectId] }, auth);
+      const deleted = await post(
+        api.url,
+        '/v2/project/delete',
+        { user: 'deleting-user', type: 'sync', ids: [projectId] },
+        auth,
+      );
       expect(deleted.status).toBe(200);
       await closedWithLinkEnded(socket, 'the socket to close at the delete');
       // The socket never showed the deleted project's event (nor anything after it).
@@ -234,7 +288,7 @@ describe('the editor link follows ownership', () => {
   });
   afterAll(async () => api?.stop());
 
-  it('a transfer ends the old owner\'s link over HTTP and closes its socket before the event, and the answer\'s link is the new owner\'s', async () => {
+  it("a transfer ends the old owner's link over HTTP and closes its socket before the event, and the answer's link is the new owner's", async () => {
     const projectId = await editableProject(api, auth, { email: 'giver@example.com' });
     const old = await editorCredentialsFor(api.url, auth, projectId);
     const socket = await editorSocket(api, old);
@@ -242,14 +296,19 @@ describe('the editor link follows ownership', () => {
       const heard = await watch(api, client.clientId, socket, projectId, 'giver@example.com');
       expect((await overHttp(api, old, READ, { id: projectId })).data?.project.endUserId).toBe('giver@example.com');
 
-      const transferred = await post(api.url, '/v2/project/transfer', { id: projectId, targetUser: 'taker@example.com' }, auth);
+      const transferred = await post(
+        api.url,
+        '/v2/project/transfer',
+        { id: projectId, targetUser: 'taker@example.com' },
+        auth,
+      );
       expect(transferred.status).toBe(200);
       expect(transferred.body.endUserId).toBe('taker@example.com');
       const fresh = editorCredentialsOf(transferred.body.link);
       expect(fresh.projectId).toBe(projectId);
       expect(fresh.editorKey).not.toBe(old.editorKey);
 
-      await closedWithLinkEnded(socket, 'the old link\'s socket to close');
+      await closedWithLinkEnded(socket, "the old link's socket to close");
       // The transfer's own event names the new owner: the old socket never got it.
       expect(socket.received).toHaveLength(heard);
       expect(JSON.stringify(socket.received)).not.toContain('taker@example.com');
@@ -261,14 +320,26 @@ describe('the editor link follows ownership', () => {
         expect(JSON.stringify(refused)).not.toContain('taker@example.com');
       }
       // The old link's socket cannot come back either.
-      const reopened = createClient({ url: `${api.url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: editorConnectionParams(old), retryAttempts: 0 });
-      const refusedSocket = await new Promise<any>((resolve) => reopened.subscribe({ query: READ, variables: { id: projectId } }, { next: resolve, error: resolve, complete: () => {} }));
+      const reopened = createClient({
+        url: `${api.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: editorConnectionParams(old),
+        retryAttempts: 0,
+      });
+      const refusedSocket = await new Promise<any>((resolve) =>
+        reopened.subscribe(
+          { query: READ, variables: { id: projectId } },
+          { next: resolve, error: resolve, complete: () => {} },
+        ),
+      );
       expect(refusedSocket.code).toBe(4403);
       await reopened.dispose();
 
       // The new owner's link reads and edits, over HTTP and on a socket.
       expect((await overHttp(api, fresh, READ, { id: projectId })).data?.project.endUserId).toBe('taker@example.com');
-      expect((await overHttp(api, fresh, SET_TITLE, { id: projectId, title: 'New owner' })).data?.setCoverTexts.cover.title).toBe('New owner');
+      expect(
+        (await overHttp(api, fresh, SET_TITLE, { id: projectId, title: 'New owner' })).data?.setCoverTexts.cover.title,
+      ).toBe('New owner');
       const newSocket = await editorSocket(api, fresh);
       expect((await overSocket(newSocket, READ, { id: projectId })).data?.project.endUserId).toBe('taker@example.com');
       await newSocket.client.dispose();
@@ -276,7 +347,9 @@ describe('the editor link follows ownership', () => {
       // The new owner's list hands out the same working link; the old owner's no longer lists it.
       const listed = await request(api.url, 'GET', '/v2/project/list?user=taker%40example.com', { headers: auth });
       expect(listed.body.data.map((p: any) => p.link)).toEqual([transferred.body.link]);
-      expect((await request(api.url, 'GET', '/v2/project/list?user=giver%40example.com', { headers: auth })).body.data).toEqual([]);
+      expect(
+        (await request(api.url, 'GET', '/v2/project/list?user=giver%40example.com', { headers: auth })).body.data,
+      ).toEqual([]);
     } finally {
       await socket.client.dispose();
     }
@@ -288,10 +361,18 @@ describe('the editor link follows ownership', () => {
     const socket = await editorSocket(api, old);
     try {
       const heard = await watch(api, client.clientId, socket, projectId, 'graphql-giver');
-      const answer = await post(api.url, '/graphql', { query: 'mutation ($id: String!) { transferProject(id: $id, targetUser: "graphql-taker") { link endUserId } }', variables: { id: projectId } }, auth);
+      const answer = await post(
+        api.url,
+        '/graphql',
+        {
+          query: 'mutation ($id: String!) { transferProject(id: $id, targetUser: "graphql-taker") { link endUserId } }',
+          variables: { id: projectId },
+        },
+        auth,
+      );
       const fresh = editorCredentialsOf(answer.body.data.transferProject.link);
       expect(fresh.editorKey).not.toBe(old.editorKey);
-      await closedWithLinkEnded(socket, 'the old link\'s socket to close');
+      await closedWithLinkEnded(socket, "the old link's socket to close");
       expect(socket.received).toHaveLength(heard);
       expect((await overHttp(api, old, READ, { id: projectId })).status).toBe(401);
       expect((await overHttp(api, fresh, READ, { id: projectId })).data?.project.endUserId).toBe('graphql-taker');
@@ -308,7 +389,11 @@ describe('the editor link follows ownership', () => {
       const heard = await watch(api, client.clientId, socket, projectId, 'elsewhere-giver');
       // The test's own ORM and pool stand for another process: nothing of it is in the service's memory.
       const orm = await api.orm();
-      const ctx = createRequestContext(orm.em, { clientId: client.clientId, clientName: client.name, env: 'dev' }, 'other-process');
+      const ctx = createRequestContext(
+        orm.em,
+        { clientId: client.clientId, clientName: client.name, env: 'dev' },
+        'other-process',
+      );
       await transferProject(ctx, { id: projectId, targetUser: 'elsewhere-taker' });
       await closedWithLinkEnded(socket, 'the socket to close');
       expect(socket.received).toHaveLength(heard);
@@ -345,8 +430,16 @@ describe('the editor link follows ownership', () => {
     expect(copyLink.projectId).not.toBe(projectId);
     expect((await overHttp(api, copyLink, READ, { id: copyLink.projectId })).data?.project.id).toBe(copyLink.projectId);
     // Each key opens its own project only, whichever id it is sent with.
-    expect((await overHttp(api, { projectId, editorKey: copyLink.editorKey }, READ, { id: projectId })).status).toBe(401);
-    expect((await overHttp(api, { projectId: copyLink.projectId, editorKey: link.editorKey }, READ, { id: copyLink.projectId })).status).toBe(401);
+    expect((await overHttp(api, { projectId, editorKey: copyLink.editorKey }, READ, { id: projectId })).status).toBe(
+      401,
+    );
+    expect(
+      (
+        await overHttp(api, { projectId: copyLink.projectId, editorKey: link.editorKey }, READ, {
+          id: copyLink.projectId,
+        })
+      ).status,
+    ).toBe(401);
     // The id alone, as the old links carried it, opens nothing.
     const idAlone = await fetch(`${api.url}/graphql`, {
       method: 'POST',

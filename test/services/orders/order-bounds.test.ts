@@ -37,7 +37,11 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
 
   beforeAll(async () => {
     // Downloads wait long enough that a photo host that never answers keeps a book building for a whole test on a busy machine.
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', PHOTO_DOWNLOAD_TIMEOUT: '120s', BUILD_DOWNLOAD_DEADLINE: '180s' });
+    api = await startTestService({
+      ALLOW_LOOPBACK_URLS: 'true',
+      PHOTO_DOWNLOAD_TIMEOUT: '120s',
+      BUILD_DOWNLOAD_DEADLINE: '180s',
+    });
     const client = await api.createClient('Bounded shop');
     auth = serviceHeader(client.credentials.dev);
     apiKey = client.credentials.dev.apiKey;
@@ -53,8 +57,12 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
   });
 
   const graphql = (query: string, variables: Record<string, unknown>) => graphqlAt(api.url, auth, query, variables);
-  const count = async (table: string) => Number((await (await api.orm()).em.getConnection().execute(`SELECT count(*) AS n FROM ${table}`))[0].n);
-  const errorOf = (answer: any) => [answer.errors?.[0]?.extensions?.code, answer.errors?.[0]?.extensions?.errors?.map((e: any) => e.path)];
+  const count = async (table: string) =>
+    Number((await (await api.orm()).em.getConnection().execute(`SELECT count(*) AS n FROM ${table}`))[0].n);
+  const errorOf = (answer: any) => [
+    answer.errors?.[0]?.extensions?.code,
+    answer.errors?.[0]?.extensions?.errors?.map((e: any) => e.path),
+  ];
 
   /** One hostile value at one field of a valid order, and the field that must be named. */
   const hostile: [string, (body: any) => void, string][] = [
@@ -64,7 +72,11 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     ['quantity 0', (b) => (b.projects[0].quantity = 0), 'projects[0].quantity'],
     ['lineItemTotal 1e10', (b) => (b.projects[0].lineItemTotal = 1e10), 'projects[0].lineItemTotal'],
     ['lineItemTotal 1e308', (b) => (b.projects[0].lineItemTotal = 1e308), 'projects[0].lineItemTotal'],
-    ['lineItemTotal over MAX_MONEY', (b) => (b.projects[0].lineItemTotal = MAX_MONEY + 0.01), 'projects[0].lineItemTotal'],
+    [
+      'lineItemTotal over MAX_MONEY',
+      (b) => (b.projects[0].lineItemTotal = MAX_MONEY + 0.01),
+      'projects[0].lineItemTotal',
+    ],
     ['grandTotal 1e10', (b) => (b.payment.grandTotal = 1e10), 'payment.grandTotal'],
     ['grandTotal negative', (b) => (b.payment.grandTotal = -1), 'payment.grandTotal'],
     ['coupon.value 1e10', (b) => (b.payment.coupon.value = 1e10), 'payment.coupon.value'],
@@ -72,37 +84,55 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     ['shipping.cost negative', (b) => (b.payment.shipping.cost = -5), 'payment.shipping.cost'],
     ['metadata.pageCount odd', (b) => (b.projects[0].metadata.pageCount = 25), 'projects[0].metadata.pageCount'],
     ['metadata.pageCount 2^31', (b) => (b.projects[0].metadata.pageCount = 2 ** 31), 'projects[0].metadata.pageCount'],
-    ['metadata.extraPages negative', (b) => (b.projects[0].metadata.extraPages = -1), 'projects[0].metadata.extraPages'],
+    [
+      'metadata.extraPages negative',
+      (b) => (b.projects[0].metadata.extraPages = -1),
+      'projects[0].metadata.extraPages',
+    ],
     ['metadata.extraPages 1e10', (b) => (b.projects[0].metadata.extraPages = 1e10), 'projects[0].metadata.extraPages'],
   ];
 
-  it.each(hostile)('REST print and validateOnly refuse %s with a 400 naming the field, and write nothing', async (_what, change, path) => {
-    const orders = await count('orders');
-    for (const validateOnly of [false, true]) {
-      const body = changed({ ...printBody(`bound-rest-${path}-${validateOnly}`, projectId), validateOnly }, change);
-      const response = await post(api.url, '/v2/print', body, auth);
-      expect(response.status, JSON.stringify(response.body)).toBe(400);
-      expect(response.body.code).toBe('VALIDATION_FAILED');
-      expect(response.body.errors.map((e: any) => e.path)).toContain(path);
-    }
-    expect(await count('orders')).toBe(orders);
-  });
+  it.each(hostile)(
+    'REST print and validateOnly refuse %s with a 400 naming the field, and write nothing',
+    async (_what, change, path) => {
+      const orders = await count('orders');
+      for (const validateOnly of [false, true]) {
+        const body = changed({ ...printBody(`bound-rest-${path}-${validateOnly}`, projectId), validateOnly }, change);
+        const response = await post(api.url, '/v2/print', body, auth);
+        expect(response.status, JSON.stringify(response.body)).toBe(400);
+        expect(response.body.code).toBe('VALIDATION_FAILED');
+        expect(response.body.errors.map((e: any) => e.path)).toContain(path);
+      }
+      expect(await count('orders')).toBe(orders);
+    },
+  );
 
-  it.each(hostile.filter(([what]) => what !== 'quantity 2^31'))('GraphQL printOrder and validateOrder refuse %s naming the field, as REST does', async (_what, change, path) => {
-    const orders = await count('orders');
-    const input = changed(printBody(`bound-gql-${path}`, projectId), change);
-    const printed = await graphql(PRINT, { input });
-    expect(printed.data, JSON.stringify(printed)).toBeNull();
-    expect(errorOf(printed)).toEqual(['VALIDATION_FAILED', [path]]);
-    // validateOnly and the real call agree on every input.
-    const validated = await graphql(VALIDATE, { input });
-    expect(validated.data?.validateOrder.valid, JSON.stringify(validated)).toBe(false);
-    expect(validated.data.validateOrder.problems).toContainEqual({ code: 'VALIDATION_FAILED', path });
-    expect(await count('orders')).toBe(orders);
-  });
+  it.each(hostile.filter(([what]) => what !== 'quantity 2^31'))(
+    'GraphQL printOrder and validateOrder refuse %s naming the field, as REST does',
+    async (_what, change, path) => {
+      const orders = await count('orders');
+      const input = changed(printBody(`bound-gql-${path}`, projectId), change);
+      const printed = await graphql(PRINT, { input });
+      expect(printed.data, JSON.stringify(printed)).toBeNull();
+      expect(errorOf(printed)).toEqual(['VALIDATION_FAILED', [path]]);
+      // validateOnly and the real call agree on every input.
+      const validated = await graphql(VALIDATE, { input });
+      expect(validated.data?.validateOrder.valid, JSON.stringify(validated)).toBe(false);
+      expect(validated.data.validateOrder.problems).toContainEqual({ code: 'VALIDATION_FAILED', path });
+      expect(await count('orders')).toBe(orders);
+    },
+  );
 
   it('refuses a GraphQL quantity of 2^31 at the schema (an Int is 32-bit), never a 500', async () => {
-    const answer = await post(api.url, '/graphql', { query: PRINT, variables: { input: changed(printBody('bound-int', projectId), (b) => (b.projects[0].quantity = 2 ** 31)) } }, auth);
+    const answer = await post(
+      api.url,
+      '/graphql',
+      {
+        query: PRINT,
+        variables: { input: changed(printBody('bound-int', projectId), (b) => (b.projects[0].quantity = 2 ** 31)) },
+      },
+      auth,
+    );
     expect(answer.status).toBeLessThan(500);
     expect(answer.body.errors[0].extensions.code).not.toBe('INTERNAL');
   });
@@ -111,7 +141,10 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     const second = await editableProject(api, auth, { userId: 'bounded-2' });
     const body: any = printBody('bound-sum', projectId);
     const half = MAX_MONEY / 2 + 1;
-    body.projects = [{ ...body.projects[0], lineItemTotal: half }, { ...body.projects[0], id: second, lineItemTotal: half }];
+    body.projects = [
+      { ...body.projects[0], lineItemTotal: half },
+      { ...body.projects[0], id: second, lineItemTotal: half },
+    ];
     body.payment = { grandTotal: 1 };
     const response = await post(api.url, '/v2/print', body, auth);
     expect(response.status, JSON.stringify(response.body)).toBe(400);
@@ -141,7 +174,11 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     });
     const response = await post(api.url, '/v2/print', body, auth);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
-    const [row] = await (await api.orm()).em.getConnection().execute(`SELECT o.sub_total, o.grand_total, l.line_item_total FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE o.order_id = 'exact-money'`);
+    const [row] = await (await api.orm()).em
+      .getConnection()
+      .execute(
+        `SELECT o.sub_total, o.grand_total, l.line_item_total FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE o.order_id = 'exact-money'`,
+      );
     expect([Number(row.sub_total), Number(row.grand_total), Number(row.line_item_total)]).toEqual([1.01, 1.01, 1.01]);
   });
 
@@ -152,16 +189,24 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     const withDeepMetadata = (value: unknown) => JSON.stringify(value).replace('"DEEP"', deep);
     const body: any = printBody('deep-metadata', projectId);
     body.projects[0].metadata = 'DEEP';
-    const response = await request(api.url, 'POST', '/v2/print', { rawBody: withDeepMetadata(body), headers: { ...auth, 'idempotency-key': 'deep-metadata-1' } });
+    const response = await request(api.url, 'POST', '/v2/print', {
+      rawBody: withDeepMetadata(body),
+      headers: { ...auth, 'idempotency-key': 'deep-metadata-1' },
+    });
     expect(response.status, JSON.stringify(response.body).slice(0, 300)).toBe(400);
     expect(response.body.errors.map((e: any) => e.path)).toEqual(['projects[0].metadata']);
     const shallow: any = printBody('deep-metadata', projectId);
     shallow.projects[0].metadata = { d: { d: { leaf: 1 } } };
-    expect((await post(api.url, '/v2/print', shallow, { ...auth, 'idempotency-key': 'deep-metadata-2' })).status).toBe(200);
+    expect((await post(api.url, '/v2/print', shallow, { ...auth, 'idempotency-key': 'deep-metadata-2' })).status).toBe(
+      200,
+    );
 
     const query = `mutation ($input: PrintOrderInput!, $key: String) { printOrder(input: $input, idempotencyKey: $key) { message } }`;
     const variables = { input: { ...body, orderId: 'deep-metadata-gql' }, key: 'deep-metadata-3' };
-    const viaGraphql = await request(api.url, 'POST', '/graphql', { rawBody: withDeepMetadata({ query, variables }), headers: auth });
+    const viaGraphql = await request(api.url, 'POST', '/graphql', {
+      rawBody: withDeepMetadata({ query, variables }),
+      headers: auth,
+    });
     expect(viaGraphql.status, JSON.stringify(viaGraphql.body).slice(0, 300)).toBeLessThan(500);
     expect(errorOf(viaGraphql.body)).toEqual(['VALIDATION_FAILED', ['projects[0].metadata']]);
   });
@@ -182,26 +227,46 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     Buffer.from('{"a":1}').toString('base64url'),
   ];
 
-  it.each(forged)('answers 400 naming the cursor for the forged order-list cursor %s, over REST, GraphQL and eCommerce', async (cursor) => {
-    const list = await request(api.url, 'GET', `/v2/order/list?cursor=${encodeURIComponent(cursor)}`, { headers: auth });
-    expect(list.status, JSON.stringify(list.body)).toBe(400);
-    expect(list.body.errors.map((e: any) => e.path)).toEqual(['cursor']);
+  it.each(forged)(
+    'answers 400 naming the cursor for the forged order-list cursor %s, over REST, GraphQL and eCommerce',
+    async (cursor) => {
+      const list = await request(api.url, 'GET', `/v2/order/list?cursor=${encodeURIComponent(cursor)}`, {
+        headers: auth,
+      });
+      expect(list.status, JSON.stringify(list.body)).toBe(400);
+      expect(list.body.errors.map((e: any) => e.path)).toEqual(['cursor']);
 
-    const orders = await graphql('query ($after: String) { orders(after: $after) { edges { cursor } } }', { after: cursor });
-    expect(errorOf(orders)).toEqual(['UNKNOWN_CURSOR', ['after']]);
+      const orders = await graphql('query ($after: String) { orders(after: $after) { edges { cursor } } }', {
+        after: cursor,
+      });
+      expect(errorOf(orders)).toEqual(['UNKNOWN_CURSOR', ['after']]);
 
-    const history = await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: apiKey, email: 'ada@example.com', cursor });
-    expect(history.status, JSON.stringify(history.body)).toBe(400);
-    expect(history.body.errors.map((e: any) => e.path)).toEqual(['cursor']);
-  });
+      const history = await post(api.url, '/api/v2/user/get-order-history.php', {
+        env: 'dev',
+        key: apiKey,
+        email: 'ada@example.com',
+        cursor,
+      });
+      expect(history.status, JSON.stringify(history.body)).toBe(400);
+      expect(history.body.errors.map((e: any) => e.path)).toEqual(['cursor']);
+    },
+  );
 
   it('still pages with the cursors it issued', async () => {
-    const first = await graphql('query { orders(first: 1) { edges { cursor node { orderId } } pageInfo { endCursor hasNextPage } } }', {});
+    const first = await graphql(
+      'query { orders(first: 1) { edges { cursor node { orderId } } pageInfo { endCursor hasNextPage } } }',
+      {},
+    );
     expect(first.errors).toBeUndefined();
     const { endCursor } = first.data.orders.pageInfo;
-    const next = await graphql('query ($after: String) { orders(first: 1, after: $after) { edges { node { orderId } } } }', { after: endCursor });
+    const next = await graphql(
+      'query ($after: String) { orders(first: 1, after: $after) { edges { node { orderId } } } }',
+      { after: endCursor },
+    );
     expect(next.errors).toBeUndefined();
-    const rest = await request(api.url, 'GET', `/v2/order/list?limit=1&cursor=${encodeURIComponent(endCursor)}`, { headers: auth });
+    const rest = await request(api.url, 'GET', `/v2/order/list?limit=1&cursor=${encodeURIComponent(endCursor)}`, {
+      headers: auth,
+    });
     expect(rest.status).toBe(200);
   });
 
@@ -212,13 +277,27 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
       const rest = await post(api.url, '/v2/quote', input, auth);
       expect(rest.status, JSON.stringify(rest.body)).toBe(400);
       expect(rest.body.errors.map((e: any) => e.path)).toEqual(['lines[0].pageCount']);
-      if (pageCount < 2 ** 31) expect(errorOf(await graphql(QUOTE, { input }))).toEqual(['VALIDATION_FAILED', ['lines[0].pageCount']]);
+      if (pageCount < 2 ** 31)
+        expect(errorOf(await graphql(QUOTE, { input }))).toEqual(['VALIDATION_FAILED', ['lines[0].pageCount']]);
     }
-    const beyond = await graphql(QUOTE, { input: { marketId: '0', countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 122, quantity: 1 }] } });
+    const beyond = await graphql(QUOTE, {
+      input: { marketId: '0', countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 122, quantity: 1 }] },
+    });
     expect(errorOf(beyond)).toEqual(['PAGE_LIMIT', ['lines[0].pageCount']]);
     for (const [input, path] of [
-      [{ marketId: '0', countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 2 ** 31 - 1 }] }, 'lines[0].quantity'],
-      [{ marketId: '0', countryIso2: 'DE', coupon: { value: 1e10 }, lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 1 }] }, 'coupon.value'],
+      [
+        { marketId: '0', countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 2 ** 31 - 1 }] },
+        'lines[0].quantity',
+      ],
+      [
+        {
+          marketId: '0',
+          countryIso2: 'DE',
+          coupon: { value: 1e10 },
+          lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 1 }],
+        },
+        'coupon.value',
+      ],
     ] as const) {
       expect(errorOf(await graphql(QUOTE, { input }))).toEqual(['VALIDATION_FAILED', [path]]);
     }
@@ -232,22 +311,46 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
     try {
       const { port } = silent.address() as net.AddressInfo;
-      const made = await post(api.url, '/v2/generate', { sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, userId: 'still-building', photos: [`http://127.0.0.1:${port}/a.jpg`] }, auth);
+      const made = await post(
+        api.url,
+        '/v2/generate',
+        {
+          sku: 'PB-HC-A4-P',
+          psp: 'local',
+          marketId: 0,
+          userId: 'still-building',
+          photos: [`http://127.0.0.1:${port}/a.jpg`],
+        },
+        auth,
+      );
       const building = new URL(made.body.url).searchParams.get('id')!;
       const stated: any = printBody('building-stated', building);
       stated.projects[0].metadata = { pageCount: 24 };
       const refused = await post(api.url, '/v2/print', stated, auth);
       expect(refused.status, JSON.stringify(refused.body)).toBe(409);
-      expect([refused.body.code, refused.body.errors.map((e: any) => e.path)]).toEqual(['PROJECT_BUILDING', ['projects[0].id']]);
+      expect([refused.body.code, refused.body.errors.map((e: any) => e.path)]).toEqual([
+        'PROJECT_BUILDING',
+        ['projects[0].id'],
+      ]);
 
-      const q = (await post(api.url, '/v2/quote', { marketId: 0, countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 1 }] }, auth)).body;
+      const q = (
+        await post(
+          api.url,
+          '/v2/quote',
+          { marketId: 0, countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 1 }] },
+          auth,
+        )
+      ).body;
       const quoted: any = printBody('building-quoted', building);
       quoted.quoteId = q.quoteId;
       quoted.projects[0].lineItemTotal = q.lines[0].lineTotal;
       quoted.payment = { grandTotal: q.grandTotal, shipping: { method: q.shippingLevel, cost: q.shipping } };
       const mismatch = await post(api.url, '/v2/print', quoted, auth);
       expect(mismatch.status, JSON.stringify(mismatch.body)).toBe(409);
-      expect([mismatch.body.code, mismatch.body.errors.map((e: any) => e.path)]).toEqual(['QUOTE_MISMATCH', ['projects[0].id']]);
+      expect([mismatch.body.code, mismatch.body.errors.map((e: any) => e.path)]).toEqual([
+        'QUOTE_MISMATCH',
+        ['projects[0].id'],
+      ]);
     } finally {
       held.forEach((socket) => socket.destroy());
       silent.close();
@@ -256,19 +359,35 @@ describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alik
 
   it("holds a sku quote's page count when the print rebuilds the book from the order's photos", async () => {
     const rebuilt = await editableProject(api, auth, { userId: 'rebuilt' });
-    const q = (await post(api.url, '/v2/quote', { marketId: 0, countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 40, quantity: 1 }] }, auth)).body;
+    const q = (
+      await post(
+        api.url,
+        '/v2/quote',
+        { marketId: 0, countryIso2: 'DE', lines: [{ sku: 'PB-HC-A4-P', pageCount: 40, quantity: 1 }] },
+        auth,
+      )
+    ).body;
     expect(q.lines[0].pageCount).toBe(40);
     const body: any = printBody('rebuilt-quoted', rebuilt);
     body.quoteId = q.quoteId;
-    body.projects[0] = { ...body.projects[0], lineItemTotal: q.lines[0].lineTotal, quantity: 1, photos: [photos.url('/1.jpg'), photos.url('/2.jpg')] };
+    body.projects[0] = {
+      ...body.projects[0],
+      lineItemTotal: q.lines[0].lineTotal,
+      quantity: 1,
+      photos: [photos.url('/1.jpg'), photos.url('/2.jpg')],
+    };
     body.payment = { grandTotal: q.grandTotal, shipping: { method: q.shippingLevel, cost: q.shipping } };
     const response = await post(api.url, '/v2/print', body, auth);
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     // Two photos would lay out the product's 24 pages; the order paid for 40.
-    const pages = await waitFor(async () => {
-      const project = await (await api.orm()).em.fork().findOne(Project, { id: rebuilt }, { populate: ['book'] });
-      return project?.book && project.status !== 'building' ? project.book.pages.length : undefined;
-    }, 60_000, 'the rebuilt book');
+    const pages = await waitFor(
+      async () => {
+        const project = await (await api.orm()).em.fork().findOne(Project, { id: rebuilt }, { populate: ['book'] });
+        return project?.book && project.status !== 'building' ? project.book.pages.length : undefined;
+      },
+      60_000,
+      'the rebuilt book',
+    );
     expect(pages).toBe(40);
   });
 });

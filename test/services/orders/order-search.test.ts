@@ -34,7 +34,13 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
     return answer.body.data.orders.edges.map((e: { node: { orderId: string } }) => e.node.orderId);
   };
   type Name = { firstName: string; lastName: string };
-  const place = async (auth: Record<string, string>, orderId: string, owner: Record<string, unknown>, user: Name, quantity = 1) => {
+  const place = async (
+    auth: Record<string, string>,
+    orderId: string,
+    owner: Record<string, unknown>,
+    user: Name,
+    quantity = 1,
+  ) => {
     const project = await editableProject(api, auth, owner);
     const body = printBody(orderId, project, { quantity });
     Object.assign(body.user, user);
@@ -58,7 +64,7 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
     await api?.stop();
   });
 
-  it('finds an order by its id, and by words of its customer\'s name or e-mail in any case, in REST and GraphQL', async () => {
+  it("finds an order by its id, and by words of its customer's name or e-mail in any case, in REST and GraphQL", async () => {
     for (const [query, expected] of [
       ['orderId=search-grace', ['search-grace']],
       ['customer=lovelace', ['search-ada']],
@@ -74,7 +80,11 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
     }
     const grace = await request(api.url, 'GET', '/v2/order/list?orderId=search-grace', { headers: shop });
     expect(grace.body.data[0].lines[0].quantity).toBe(3);
-    expect(grace.body.data[0].recipient.address).toMatchObject({ line1: 'Unter den Linden 1', postcode: '10117', city: 'Berlin' });
+    expect(grace.body.data[0].recipient.address).toMatchObject({
+      line1: 'Unter den Linden 1',
+      postcode: '10117',
+      city: 'Berlin',
+    });
   }, 60_000);
 
   it("finds nothing of another shop's: its order id and its customer's name answer only the caller's own orders", async () => {
@@ -96,19 +106,29 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
     ] as const) {
       const rest = await request(api.url, 'GET', `/v2/order/list?${query}`, { headers: shop });
       expect(rest.status, query).toBe(400);
-      expect(rest.body.errors.map((e: { path: string }) => e.path), query).toEqual([field]);
+      expect(
+        rest.body.errors.map((e: { path: string }) => e.path),
+        query,
+      ).toEqual([field]);
 
       const [name, value] = [...new URLSearchParams(query)][0];
-      const answer = await graphql(shop, `query ($v: String) { orders(${name}: $v) { edges { cursor } } }`, { v: value });
+      const answer = await graphql(shop, `query ($v: String) { orders(${name}: $v) { edges { cursor } } }`, {
+        v: value,
+      });
       // GraphQL answers a refused argument in `errors` (HTTP 200, as every execution error), with the same code and field.
       expect(answer.body.data, query).toBeNull();
       expect(answer.body.errors[0].extensions.code, query).toBe('VALIDATION_FAILED');
-      expect(answer.body.errors[0].extensions.errors.map((e: { path: string }) => e.path), query).toEqual([field]);
+      expect(
+        answer.body.errors[0].extensions.errors.map((e: { path: string }) => e.path),
+        query,
+      ).toEqual([field]);
     }
   }, 60_000);
 
   it("lists the client's recent webhook deliveries newest first with each attempt's outcome; another client sees none of them", async () => {
-    await graphql(shop, 'mutation ($url: String!) { setWebhook(url: $url) { secret } }', { url: receiver.url('/search-shop') });
+    await graphql(shop, 'mutation ($url: String!) { setWebhook(url: $url) { secret } }', {
+      url: receiver.url('/search-shop'),
+    });
     const sent = await graphql(shop, 'mutation { sendTestWebhook { id } }');
     const id = sent.body.data.sendTestWebhook.id;
     const deliveries = async (auth: Record<string, string>, variables: Record<string, unknown> = {}) =>
@@ -118,11 +138,18 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
           edges { node { id event url status attempts { statusCode } } } pageInfo { hasNextPage endCursor } } }`,
         variables,
       );
-    const statusOf = async () => (await deliveries(shop)).body.data.webhookDeliveries.edges.find((e: any) => e.node.id === id)?.node.status;
+    const statusOf = async () =>
+      (await deliveries(shop)).body.data.webhookDeliveries.edges.find((e: any) => e.node.id === id)?.node.status;
     await waitFor(async () => (await statusOf()) === 'delivered', 20_000, 'test webhook delivered');
     const mine = (await deliveries(shop)).body.data.webhookDeliveries;
     const url = receiver.url('/search-shop');
-    expect(mine.edges[0].node).toEqual({ id, event: 'webhook.test', url, status: 'delivered', attempts: [{ statusCode: 200 }] });
+    expect(mine.edges[0].node).toEqual({
+      id,
+      event: 'webhook.test',
+      url,
+      status: 'delivered',
+      attempts: [{ statusCode: 200 }],
+    });
     // The orders' own events went to no webhook (none was set when they were placed): the one page holds them all.
     expect(mine.pageInfo.hasNextPage).toBe(false);
     expect((await deliveries(otherShop)).body.data.webhookDeliveries.edges).toEqual([]);

@@ -31,12 +31,18 @@ function rateParts(rate: string): { parts: bigint; per: bigint } {
   return { parts: BigInt(whole + fraction), per: 100n * 10n ** BigInt(fraction.length) };
 }
 
-const divideHalfAwayFromZero = (numerator: bigint, denominator: bigint) => (2n * numerator + denominator) / (2n * denominator);
+const divideHalfAwayFromZero = (numerator: bigint, denominator: bigint) =>
+  (2n * numerator + denominator) / (2n * denominator);
 
 const markets = catalogue.markets.map((market) => {
   const currency = catalogue.currencies.find((c) => c.code === market.currency)!;
-  const products = catalogue.products.map((p) => ({ product: p, price: p.prices.find((price) => price.marketId === market.marketId)! }));
-  const levels = (market.shippingLevels ?? []).map((level) => level.prices.find((p) => p.currency === market.currency)!.price);
+  const products = catalogue.products.map((p) => ({
+    product: p,
+    price: p.prices.find((price) => price.marketId === market.marketId)!,
+  }));
+  const levels = (market.shippingLevels ?? []).map(
+    (level) => level.prices.find((p) => p.currency === market.currency)!.price,
+  );
   const rates = [...new Set(['0', ...(market.taxRates ?? []).map((t) => String(t.rate))])];
   return { market, currency, products, levels, rates };
 });
@@ -71,7 +77,13 @@ describe('order pricing is exact to the minor unit in every demo currency', () =
 
             // The oracle, in BigInt minor units.
             const d = currency.decimals;
-            const lineTotals = lines.map((l) => (minor(l.price.price, d) + minor(l.price.extraCostPerPage, d) * BigInt(Math.max(0, l.pageCount - l.p.specifications.min.pages))) * BigInt(l.quantity));
+            const lineTotals = lines.map(
+              (l) =>
+                (minor(l.price.price, d) +
+                  minor(l.price.extraCostPerPage, d) *
+                    BigInt(Math.max(0, l.pageCount - l.p.specifications.min.pages))) *
+                BigInt(l.quantity),
+            );
             const subTotal = lineTotals.reduce((a, b) => a + b, 0n);
             const shipping = minor(shippingPrice, d);
             const coupon = BigInt(Math.floor(Number(subTotal) * couponShare));
@@ -91,7 +103,9 @@ describe('order pricing is exact to the minor unit in every demo currency', () =
               pricesIncludeTax,
             });
 
-            priced.lines.forEach((pricedLine, i) => expect(decimal(pricedLine.lineTotal)).toBe(formatted(lineTotals[i], d)));
+            priced.lines.forEach((pricedLine, i) =>
+              expect(decimal(pricedLine.lineTotal)).toBe(formatted(lineTotals[i], d)),
+            );
             expect(decimal(priced.subTotal)).toBe(formatted(subTotal, d));
             const discounts = priced.lines.map((l) => minor(decimal(l.discount), d));
             expect(discounts.reduce((a, b) => a + b, 0n)).toBe(coupon);
@@ -129,7 +143,13 @@ describe('money from decimal text', () => {
   it('reads the digits, not a float product: 0.1 + 0.2 is 0.30', () => {
     const { lines, subTotal } = priceOrder({
       currency: eur,
-      lines: [0.1, 0.2].map((price) => ({ basePrice: moneyOf(price, eur), extraCostPerPage: moneyOf(0, eur), basePages: 24, pageCount: 24, quantity: 1 })),
+      lines: [0.1, 0.2].map((price) => ({
+        basePrice: moneyOf(price, eur),
+        extraCostPerPage: moneyOf(0, eur),
+        basePages: 24,
+        pageCount: 24,
+        quantity: 1,
+      })),
       shipping: moneyOf(0, eur),
       coupon: moneyOf(0, eur),
       taxRate: '0',

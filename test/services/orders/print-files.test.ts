@@ -24,13 +24,18 @@ describe('print files of an order line', () => {
   });
   afterAll(() => api?.stop());
 
-  const graphql = <R, V>(document: TypedDocumentNode<R, V>, variables: V, auth: Record<string, string>) => graphqlAt(api.url, auth, document, variables);
+  const graphql = <R, V>(document: TypedDocumentNode<R, V>, variables: V, auth: Record<string, string>) =>
+    graphqlAt(api.url, auth, document, variables);
   const printFiles = (orderId: string, auth: Record<string, string>, projectId?: string) =>
-    request(api.url, 'GET', `/v2/order/print-files?orderId=${orderId}${projectId ? `&projectId=${projectId}` : ''}`, { headers: auth });
+    request(api.url, 'GET', `/v2/order/print-files?orderId=${orderId}${projectId ? `&projectId=${projectId}` : ''}`, {
+      headers: auth,
+    });
 
   it('has none before the line is rendered (an order waiting for payment)', async () => {
     const projectId = await editableProject(api, owner, { email: 'wait@example.com' });
-    expect((await post(api.url, '/v2/print', { ...printBody('pf-waiting', projectId), paymentPending: true }, owner)).status).toBe(200);
+    expect(
+      (await post(api.url, '/v2/print', { ...printBody('pf-waiting', projectId), paymentPending: true }, owner)).status,
+    ).toBe(200);
     const rest = await printFiles('pf-waiting', owner);
     expect(rest.status).toBe(200);
     expect(rest.body).toEqual({ orderId: 'pf-waiting', lines: [{ projectId, status: 'waiting' }] });
@@ -41,15 +46,23 @@ describe('print files of an order line', () => {
   it('gives the owner signed URLs of the rendered PDF and manifest (REST and GraphQL), refused to anyone else', async () => {
     const projectId = await editableProject(api, owner, { email: 'ada@example.com', custom: { title: 'Files' } });
     expect((await post(api.url, '/v2/print', printBody('pf-1', projectId), owner)).status).toBe(200);
-    await waitFor(async () => (await printFiles('pf-1', owner)).body.lines?.[0]?.printFiles !== undefined, 120_000, 'print files');
+    await waitFor(
+      async () => (await printFiles('pf-1', owner)).body.lines?.[0]?.printFiles !== undefined,
+      120_000,
+      'print files',
+    );
 
     const rest = await printFiles('pf-1', owner, projectId);
     expect(rest.status).toBe(200);
     const [line] = rest.body.lines;
     expect(line.projectId).toBe(projectId);
     const { coverPdfUrl, interiorPdfUrl, pdfUrl, manifestUrl, pages, expiresAt } = line.printFiles;
-    expect(coverPdfUrl).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/cover\\.pdf\\?expires=\\d+&signature=[\\w-]+$`));
-    expect(interiorPdfUrl).toMatch(new RegExp(`^${api.config.publicUrl}/files/.+/interior\\.pdf\\?expires=\\d+&signature=[\\w-]+$`));
+    expect(coverPdfUrl).toMatch(
+      new RegExp(`^${api.config.publicUrl}/files/.+/cover\\.pdf\\?expires=\\d+&signature=[\\w-]+$`),
+    );
+    expect(interiorPdfUrl).toMatch(
+      new RegExp(`^${api.config.publicUrl}/files/.+/interior\\.pdf\\?expires=\\d+&signature=[\\w-]+$`),
+    );
     expect(pdfUrl).toBe(interiorPdfUrl); // the deprecated name of the interior
     // FILE_URL_TTL is 10 minutes here.
     expect(expiresAt * 1000 - Date.now()).toBeGreaterThan(9 * 60_000);
@@ -81,7 +94,10 @@ describe('print files of an order line', () => {
     const refusedGql = await graphql(OrderPrintFilesDocument, { orderId: 'pf-1' }, other);
     expect(refusedGql.errors?.map((e) => e.extensions?.code)).toEqual(['NOT_FOUND']);
     // Nor does an unknown project of the owner's order, or a request without credentials.
-    expect((await printFiles('pf-1', owner, 'p-unknown')).body).toMatchObject({ code: 'NOT_FOUND', errors: [{ path: 'projectId' }] });
+    expect((await printFiles('pf-1', owner, 'p-unknown')).body).toMatchObject({
+      code: 'NOT_FOUND',
+      errors: [{ path: 'projectId' }],
+    });
     expect((await printFiles('pf-1', {})).status).toBe(401);
 
     // The path alone, or with the signature of the PDF on the manifest, reads nothing.
@@ -97,7 +113,11 @@ describe('print files of an order line', () => {
   it('gives a live (prod) order its print files too, and keeps them from the same client in the sandbox', async () => {
     const projectId = await editableProject(api, ownerLive, { email: 'live@example.com' });
     expect((await post(api.url, '/v2/print', printBody('pf-live', projectId), ownerLive)).status).toBe(200);
-    await waitFor(async () => (await printFiles('pf-live', ownerLive)).body.lines?.[0]?.printFiles !== undefined, 120_000, 'print files');
+    await waitFor(
+      async () => (await printFiles('pf-live', ownerLive)).body.lines?.[0]?.printFiles !== undefined,
+      120_000,
+      'print files',
+    );
     const { interiorPdfUrl, coverPdfUrl, pages } = (await printFiles('pf-live', ownerLive)).body.lines[0].printFiles;
     const interior = await PDFDocument.load(await (await fetch(interiorPdfUrl)).arrayBuffer());
     const cover = await PDFDocument.load(await (await fetch(coverPdfUrl)).arrayBuffer());
@@ -112,6 +132,10 @@ describe('print files of an order line', () => {
     expect((await fetch(shortLived)).status).toBe(200);
     await waitFor(async () => (await fetch(shortLived)).status === 403, 10_000, 'expired');
     const expired = await fetch(shortLived);
-    expect(await expired.json()).toMatchObject({ status: 403, code: 'FILE_URL_EXPIRED', detail: expect.stringContaining('expired') });
+    expect(await expired.json()).toMatchObject({
+      status: 403,
+      code: 'FILE_URL_EXPIRED',
+      detail: expect.stringContaining('expired'),
+    });
   });
 });

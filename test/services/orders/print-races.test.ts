@@ -11,7 +11,8 @@ import { editorCredentialsFor, editorHeaders, type EditorCredentials } from '../
  * Real HTTP and PostgreSQL, the editor over its own link.
  */
 
-const ADD_PAGES = 'mutation ($id: String!, $after: Int!) { addPages(projectId: $id, after: $after) { pages { number } } }';
+const ADD_PAGES =
+  'mutation ($id: String!, $after: Int!) { addPages(projectId: $id, after: $after) { pages { number } } }';
 const RUNS = 50;
 
 describe('races between an order and what it orders', () => {
@@ -26,7 +27,14 @@ describe('races between an order and what it orders', () => {
 
   const db = async () => (await api.orm()).em.getConnection();
   /** The interior pages of a project's book as stored now. */
-  const pagesOf = async (projectId: string) => Number((await (await db()).execute(`SELECT jsonb_array_length(book -> 'pages') AS n FROM projects WHERE id = ?`, [projectId]))[0].n);
+  const pagesOf = async (projectId: string) =>
+    Number(
+      (
+        await (
+          await db()
+        ).execute(`SELECT jsonb_array_length(book -> 'pages') AS n FROM projects WHERE id = ?`, [projectId])
+      )[0].n,
+    );
 
   /** GraphQL with the editor link's credential, as the editor page sends it. */
   const editor = async (credentials: EditorCredentials, query: string, variables: Record<string, unknown>) => {
@@ -41,7 +49,11 @@ describe('races between an order and what it orders', () => {
   it(`never orders a book with more pages than the order priced: addPages 0-7 ms after a print holding metadata.pageCount, ${RUNS} times`, async () => {
     const projects: string[] = [];
     for (let batch = 0; batch < RUNS; batch += 10) {
-      projects.push(...(await Promise.all(Array.from({ length: 10 }, (_, i) => editableProject(api, auth, { userId: `racer-${batch + i}` })))));
+      projects.push(
+        ...(await Promise.all(
+          Array.from({ length: 10 }, (_, i) => editableProject(api, auth, { userId: `racer-${batch + i}` })),
+        )),
+      );
     }
     const outcomes = { printed: 0, refused: 0, editedFirst: 0 };
     for (const [run, projectId] of projects.entries()) {
@@ -67,7 +79,10 @@ describe('races between an order and what it orders', () => {
         outcomes.refused++;
         expect(printed.status, label).toBe(409);
         expect(printed.body.code, label).toBe('PAGE_COUNT_MISMATCH');
-        expect(printed.body.errors.map((e: any) => e.path), label).toEqual(['projects[0].metadata.pageCount']);
+        expect(
+          printed.body.errors.map((e: any) => e.path),
+          label,
+        ).toEqual(['projects[0].metadata.pageCount']);
         expect(edited.errors, label).toBeUndefined();
       }
     }
@@ -78,7 +93,9 @@ describe('races between an order and what it orders', () => {
     expect(lines).toHaveLength(outcomes.printed);
     for (const line of lines) expect(Number(line.pages)).toBe(Number(line.priced));
     expect(outcomes.printed + outcomes.refused).toBe(RUNS);
-    console.log(`edit against print, ${RUNS} runs: ${outcomes.printed} printed at the priced count, ${outcomes.refused} refused with PAGE_COUNT_MISMATCH, ${outcomes.editedFirst} edits committed`);
+    console.log(
+      `edit against print, ${RUNS} runs: ${outcomes.printed} printed at the priced count, ${outcomes.refused} refused with PAGE_COUNT_MISMATCH, ${outcomes.editedFirst} edits committed`,
+    );
   }, 300_000);
 
   it('answers the same print sent three times at once, without an Idempotency-Key, with one order and no 500', async () => {
@@ -92,7 +109,10 @@ describe('races between an order and what it orders', () => {
       // Every 200 is the one order's confirmation.
       const messages = new Set(answers.filter((a) => a.status === 200).map((a) => a.body.message));
       expect(messages.size).toBe(1);
-      const [row] = await (await db()).execute(`SELECT count(DISTINCT o.id) AS orders, count(l.id) AS lines FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE o.order_id = ?`, [`duplicate-${run}`]);
+      const [row] = await (await db()).execute(
+        `SELECT count(DISTINCT o.id) AS orders, count(l.id) AS lines FROM orders o JOIN order_lines l ON l.order_id = o.id WHERE o.order_id = ?`,
+        [`duplicate-${run}`],
+      );
       expect([Number(row.orders), Number(row.lines)]).toEqual([1, 1]);
     }
   }, 120_000);

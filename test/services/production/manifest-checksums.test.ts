@@ -14,7 +14,12 @@ const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('h
 
 interface Manifest {
   cover: { file: string; sha256: string; bytes: number; jpegSha256: string };
-  interior: { file: string; sha256: string; bytes: number; pages: { bookPage: number; jpegSha256: string; jpegBytes: number }[] };
+  interior: {
+    file: string;
+    sha256: string;
+    bytes: number;
+    pages: { bookPage: number; jpegSha256: string; jpegBytes: number }[];
+  };
 }
 
 /** The JPEG placed on each page of a PDF, as embedded (DCTDecode: the stream is the JPEG file). */
@@ -47,7 +52,8 @@ describe('the print manifest of an order', () => {
     const projectId = await editableProject(api, auth, { userId: 'checksums' });
     expect((await post(api.url, '/v2/print', printBody('sums-1', projectId), auth)).status).toBe(200);
     const orm = await api.orm();
-    const lineOf = () => orm.em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order', 'order.client'] });
+    const lineOf = () =>
+      orm.em.fork().findOneOrFail(OrderLine, { project: projectId }, { populate: ['order', 'order.client'] });
     await waitFor(async () => (await lineOf()).status === 'sent printjob', 120_000, 'sent printjob');
     const line = await lineOf();
     const stored = (key: string) => readFile(path.join(api.config.dataDir, 'files', key));
@@ -57,7 +63,10 @@ describe('the print manifest of an order', () => {
     const manifest = JSON.parse((await sent('manifest.json')).toString('utf8')) as Manifest;
     expect(sha256(await sent('manifest.json'))).toBe(sha256(await stored(line.manifestKey!)));
 
-    for (const [entry, key] of [[manifest.cover, line.coverPdfKey!], [manifest.interior, line.pdfKey!]] as const) {
+    for (const [entry, key] of [
+      [manifest.cover, line.coverPdfKey!],
+      [manifest.interior, line.pdfKey!],
+    ] as const) {
       const printerCopy = await sent(entry.file);
       expect(entry.sha256, entry.file).toBe(sha256(await stored(key)));
       expect(entry.sha256, entry.file).toBe(sha256(printerCopy));

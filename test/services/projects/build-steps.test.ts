@@ -22,16 +22,27 @@ describe('project build steps', () => {
   });
 
   async function builtProject(): Promise<string> {
-    const generated = await post(api.url, '/v2/generate', { userId: 'steps-user', sku: 'PB-HC-A4-P', psp: 'local', marketId: 0 }, auth);
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { userId: 'steps-user', sku: 'PB-HC-A4-P', psp: 'local', marketId: 0 },
+      auth,
+    );
     expect(generated.status).toBe(200);
     const id = new URL(generated.body.url).searchParams.get('id')!;
-    await waitFor(async () => (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project === 'editable');
+    await waitFor(
+      async () =>
+        (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project ===
+        'editable',
+    );
     return id;
   }
 
   async function eventsOf(id: string): Promise<string[]> {
     const orm = await api.orm();
-    const rows = await orm.em.getConnection().execute<{ status: string }[]>('SELECT status FROM status_events WHERE subject_id = ? ORDER BY sequence', [id]);
+    const rows = await orm.em
+      .getConnection()
+      .execute<{ status: string }[]>('SELECT status FROM status_events WHERE subject_id = ? ORDER BY sequence', [id]);
     return rows.map((row) => row.status);
   }
 
@@ -43,19 +54,32 @@ describe('project build steps', () => {
     // Run again on the editable project: nothing moves, nothing is recorded.
     expect(await startProjectBuild(db, id)).toEqual({ photoIds: [] });
     const source = await readBuildSource(db, id);
-    expect(source).toMatchObject({ id, clientId: shop.clientId, env: 'dev', status: 'editable', layoutType: 'fastbook', sku: 'PB-HC-A4-P', usablePhotos: [] });
+    expect(source).toMatchObject({
+      id,
+      clientId: shop.clientId,
+      env: 'dev',
+      status: 'editable',
+      layoutType: 'fastbook',
+      sku: 'PB-HC-A4-P',
+      usablePhotos: [],
+    });
     expect(source!.pages).toBeGreaterThan(0);
     const other: Book = { layoutType: 'fastbook', cover: { title: 'Replaced', texts: [] }, pages: [] };
     expect(await finishProjectBuild(db, id, { book: other, previewKey: 'elsewhere.png' })).toBe('editable');
     expect(await eventsOf(id)).toEqual(['created', 'building', 'editable']);
-    const [row] = await db.execute<{ title: string; preview_key: string }[]>('SELECT title, preview_key FROM projects WHERE id = ?', [id]);
+    const [row] = await db.execute<{ title: string; preview_key: string }[]>(
+      'SELECT title, preview_key FROM projects WHERE id = ?',
+      [id],
+    );
     expect(row.title).not.toBe('Replaced');
     expect(row.preview_key).not.toBe('elsewhere.png');
   });
 
   it('leaves a project deleted meanwhile deleted, and answers so; a project that is gone reads as deleted', async () => {
     const id = await builtProject();
-    expect((await post(api.url, '/v2/project/delete', { user: 'steps-user', type: 'sync', ids: [id] }, auth)).status).toBe(200);
+    expect(
+      (await post(api.url, '/v2/project/delete', { user: 'steps-user', type: 'sync', ids: [id] }, auth)).status,
+    ).toBe(200);
     const db = (await api.orm()).em.getConnection();
     const events = await eventsOf(id);
     const book: Book = { layoutType: 'fastbook', cover: { title: 'Too late', texts: [] }, pages: [] };

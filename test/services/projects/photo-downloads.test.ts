@@ -10,7 +10,13 @@ import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/pho
 import { startSilentServer, type SilentServer } from '../../support/silent-server';
 import { waitFor } from '../../support/wait';
 
-const generateBody = (userId: string, photos: string[]) => ({ userId, sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, photos });
+const generateBody = (userId: string, photos: string[]) => ({
+  userId,
+  sku: 'PB-HC-A4-P',
+  psp: 'local',
+  marketId: 0,
+  photos,
+});
 
 async function projectIdOf(api: TestService, auth: Record<string, string>, body: unknown): Promise<string> {
   const response = await post(api.url, '/v2/generate', body, auth);
@@ -18,9 +24,16 @@ async function projectIdOf(api: TestService, auth: Record<string, string>, body:
   return new URL(response.body.url).searchParams.get('id')!;
 }
 
-async function whenEditable(api: TestService, auth: Record<string, string>, id: string, timeoutMs: number): Promise<void> {
+async function whenEditable(
+  api: TestService,
+  auth: Record<string, string>,
+  id: string,
+  timeoutMs: number,
+): Promise<void> {
   await waitFor(
-    async () => (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project === 'editable',
+    async () =>
+      (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status?.project ===
+      'editable',
     timeoutMs,
     `${id} to be editable`,
   );
@@ -37,7 +50,11 @@ describe('a build has a bounded duration: photos not fetched by its download dea
   let photos: PhotoServer;
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', PHOTO_DOWNLOAD_TIMEOUT: '1s', BUILD_DOWNLOAD_DEADLINE: '3s' });
+    api = await startTestService({
+      ALLOW_LOOPBACK_URLS: 'true',
+      PHOTO_DOWNLOAD_TIMEOUT: '1s',
+      BUILD_DOWNLOAD_DEADLINE: '3s',
+    });
     silent = await startSilentServer();
     photos = await startPhotoServer({ '/good.jpg': { body: await makePhoto({ width: 900, height: 600 }) } });
   });
@@ -59,10 +76,14 @@ describe('a build has a bounded duration: photos not fetched by its download dea
     expect(good).toMatchObject({ status: 'idle' });
     expect(failed.map((photo) => photo.status)).toEqual(Array(11).fill('failed'));
     // The first batch's hanging photos gave up after their attempts (or at the deadline) ...
-    for (const photo of failed.slice(0, 3)) expect(['DOWNLOAD_FAILED', 'DOWNLOAD_TIME_LIMIT']).toContain(photo.problem?.code);
+    for (const photo of failed.slice(0, 3))
+      expect(['DOWNLOAD_FAILED', 'DOWNLOAD_TIME_LIMIT']).toContain(photo.problem?.code);
     // ... and the later batches were past the deadline: never fetched, failed with the limit.
     for (const photo of failed.slice(3)) {
-      expect(photo.problem).toEqual({ code: 'DOWNLOAD_TIME_LIMIT', message: "not downloaded within the build's download time limit (3 s)" });
+      expect(photo.problem).toEqual({
+        code: 'DOWNLOAD_TIME_LIMIT',
+        message: "not downloaded within the build's download time limit (3 s)",
+      });
     }
     expect(silent.connections()).toBeLessThanOrEqual(3 * 2);
     const status = await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth });

@@ -17,18 +17,38 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
   afterAll(() => api?.stop());
 
   const generate = async (body: Record<string, unknown>, headers = auth) => {
-    const response = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, ...body }, headers);
+    const response = await post(
+      api.url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, ...body },
+      headers,
+    );
     expect(response.status, JSON.stringify(response.body)).toBe(200);
     return new URL(response.body.url).searchParams.get('id')!;
   };
   const list = (user: string, cursor?: string, headers = auth) =>
-    request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(user)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, { headers });
-  const status = (id: string, headers = auth) => request(api.url, 'GET', `/v2/project/status?id=${encodeURIComponent(id)}`, { headers });
-  const editable = (id: string) => waitFor(async () => (await status(id)).body.status?.project === 'editable', 30_000, `${id} editable`);
+    request(
+      api.url,
+      'GET',
+      `/v2/project/list?user=${encodeURIComponent(user)}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      { headers },
+    );
+  const status = (id: string, headers = auth) =>
+    request(api.url, 'GET', `/v2/project/status?id=${encodeURIComponent(id)}`, { headers });
+  const editable = (id: string) =>
+    waitFor(async () => (await status(id)).body.status?.project === 'editable', 30_000, `${id} editable`);
   const projectsCreatedSince = async (since: Date) =>
-    Number((await (await api.orm()).em.getConnection().execute('SELECT count(*) AS n FROM projects WHERE created_at >= ?', [since]))[0].n);
+    Number(
+      (
+        await (
+          await api.orm()
+        ).em
+          .getConnection()
+          .execute('SELECT count(*) AS n FROM projects WHERE created_at >= ?', [since])
+      )[0].n,
+    );
 
-  it('lists a user\'s projects with the documented fields and units, newest first', async () => {
+  it("lists a user's projects with the documented fields and units, newest first", async () => {
     const before = Date.now();
     const first = await generate({ userId: 'lister' });
     const second = await generate({ userId: 'lister', custom: { title: 'Second book' } });
@@ -38,7 +58,18 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
     expect(body.cursor).toBeUndefined();
     expect(body.data.map((p: any) => p.id)).toEqual([second, first]);
     const [project] = body.data;
-    expect(Object.keys(project).sort()).toEqual(['createdAt', 'expiresAt', 'id', 'link', 'ordered', 'preview', 'product', 'status', 'title', 'updatedAt']);
+    expect(Object.keys(project).sort()).toEqual([
+      'createdAt',
+      'expiresAt',
+      'id',
+      'link',
+      'ordered',
+      'preview',
+      'product',
+      'status',
+      'title',
+      'updatedAt',
+    ]);
     expect(project.title).toBe('Second book');
     expect(project.createdAt).toBeGreaterThanOrEqual(before); // milliseconds
     expect(project.expiresAt).toBeLessThan(Date.now() / 100); // seconds
@@ -88,7 +119,12 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
     const previewKey = new URL(preview).pathname.replace('/files/', '');
     expect(await api.service.files.exists(previewKey)).toBe(true);
 
-    const { status: code, body } = await post(api.url, '/v2/project/delete', { user: 'deleter', type: 'sync', ids: [doomed] }, auth);
+    const { status: code, body } = await post(
+      api.url,
+      '/v2/project/delete',
+      { user: 'deleter', type: 'sync', ids: [doomed] },
+      auth,
+    );
     expect(code).toBe(200);
     expect(body.message).toContain(doomed);
     expect((await list('deleter')).body.data.map((p: any) => p.id)).toEqual([keep]);
@@ -101,15 +137,25 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
 
   it('deletes asynchronously: answers at once and the projects leave the list', async () => {
     const ids = [await generate({ userId: 'async-deleter' }), await generate({ userId: 'async-deleter' })];
-    const { status: code } = await post(api.url, '/v2/project/delete', { user: 'async-deleter', type: 'async', ids }, auth);
+    const { status: code } = await post(
+      api.url,
+      '/v2/project/delete',
+      { user: 'async-deleter', type: 'async', ids },
+      auth,
+    );
     expect(code).toBe(200);
     await waitFor(async () => (await list('async-deleter')).body.data.length === 0, 10_000, 'async deletion');
   });
 
-  it('deletes only the named user\'s projects, all or nothing', async () => {
+  it("deletes only the named user's projects, all or nothing", async () => {
     const mine = await generate({ userId: 'owner-a' });
     const theirs = await generate({ userId: 'owner-b' });
-    const { status: code, body } = await post(api.url, '/v2/project/delete', { user: 'owner-a', type: 'sync', ids: [mine, theirs] }, auth);
+    const { status: code, body } = await post(
+      api.url,
+      '/v2/project/delete',
+      { user: 'owner-a', type: 'sync', ids: [mine, theirs] },
+      auth,
+    );
     expect(code).toBe(404);
     expect(body.errors[0].path).toBe('ids[1]');
     expect((await status(mine)).body.status.project).not.toBe('deleted');
@@ -130,7 +176,12 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
   it('duplicates a project for the same owner with its photos, book and preview', async () => {
     const source = await generate({ userId: 'copier', custom: { title: 'Original' } });
     await editable(source);
-    const { status: code, body } = await post(api.url, '/v2/project/duplicate', { id: source, callback: 'https://shop.test/hook' }, auth);
+    const { status: code, body } = await post(
+      api.url,
+      '/v2/project/duplicate',
+      { id: source, callback: 'https://shop.test/hook' },
+      auth,
+    );
     expect(code).toBe(200);
     expect(body.id).toMatch(/^p-/);
     expect(body.id).not.toBe(source);
@@ -164,7 +215,9 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
       expect((await list('private-user', undefined, other)).body.data).toEqual([]);
       expect((await post(api.url, '/v2/project/duplicate', { id }, other)).status).toBe(404);
       expect((await post(api.url, '/v2/project/transfer', { id, targetUser: 'thief' }, other)).status).toBe(404);
-      expect((await post(api.url, '/v2/project/delete', { user: 'private-user', type: 'sync', ids: [id] }, other)).status).toBe(404);
+      expect(
+        (await post(api.url, '/v2/project/delete', { user: 'private-user', type: 'sync', ids: [id] }, other)).status,
+      ).toBe(404);
       expect((await status(id)).body.status.project).not.toBe('deleted');
     });
 
@@ -183,7 +236,9 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
         headers: serviceHeader({ accessKey: client.credentials.dev.accessKey, accessSecret: 'guess' }),
       });
       expect(wrong.status).toBe(401);
-      const notJson = await request(api.url, 'GET', '/v2/project/list?user=x', { headers: { 'x-service': 'key:secret' } });
+      const notJson = await request(api.url, 'GET', '/v2/project/list?user=x', {
+        headers: { 'x-service': 'key:secret' },
+      });
       expect(notJson.status).toBe(401);
     });
   });
@@ -197,14 +252,23 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
       [{ psp: 'printhub' }, 422, ['psp']],
       [{ marketId: 9 }, 422, ['marketId']],
       [{ marketId: 'mars' }, 422, ['marketId']],
-      [{ photos: ['https://ok.test/a.jpg', 'ftp://x/y.jpg', { id: 'x' }, 42] }, 400, ['photos[1]', 'photos[2]', 'photos[3]']],
+      [
+        { photos: ['https://ok.test/a.jpg', 'ftp://x/y.jpg', { id: 'x' }, 42] },
+        400,
+        ['photos[1]', 'photos[2]', 'photos[3]'],
+      ],
       [{ layoutType: 'collage' }, 400, ['layoutType']],
       [{ sku: undefined }, 400, ['sku']],
       [{ custom: { coverPhoto: 'not a url' } }, 400, ['custom.coverPhoto']],
     ])('%j -> %i naming %j, and nothing is created', async (override, code, paths) => {
       // Counted by creation time: an earlier test's asynchronous delete may still be removing rows.
       const sent = new Date();
-      const { status: actual, body } = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, ...override }, auth);
+      const { status: actual, body } = await post(
+        api.url,
+        '/v2/generate',
+        { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, ...override },
+        auth,
+      );
       expect(actual, JSON.stringify(body)).toBe(code);
       for (const path of paths) expect(body.errors.map((e: any) => e.path)).toContain(path);
       expect(await projectsCreatedSince(sent)).toBe(0);
@@ -212,7 +276,10 @@ describe('projects: list, status, delete, duplicate, transfer, tenancy, expiry',
 
     it('accepts renderOptions.productId, renderOptions.psp and a numeric-string market', async () => {
       const id = await generate({ sku: '101', psp: 'local', marketId: '2', userId: 'alt-ids' });
-      expect((await list('alt-ids')).body.data[0]).toMatchObject({ id, product: { sku: 'PB-HC-15-S', marketId: 2, marketIdAlt: 'us' } });
+      expect((await list('alt-ids')).body.data[0]).toMatchObject({
+        id,
+        product: { sku: 'PB-HC-15-S', marketId: 2, marketIdAlt: 'us' },
+      });
     });
 
     it('refuses project ids without p- on status', async () => {
@@ -234,10 +301,21 @@ describe('project expiry', () => {
   afterAll(() => api?.stop());
 
   it('sets expiresAt from the TTL and reports expired once it passes', async () => {
-    const response = await post(api.url, '/v2/generate', { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'mayfly' }, auth);
+    const response = await post(
+      api.url,
+      '/v2/generate',
+      { sku: 'PB-HC-15-S', psp: 'local', marketId: 0, userId: 'mayfly' },
+      auth,
+    );
     const id = new URL(response.body.url).searchParams.get('id')!;
     const [project] = (await request(api.url, 'GET', '/v2/project/list?user=mayfly', { headers: auth })).body.data;
     expect(project.expiresAt - Math.floor(project.createdAt / 1000)).toBeLessThanOrEqual(2);
-    await waitFor(async () => (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status.project === 'expired', 10_000, 'expiry');
+    await waitFor(
+      async () =>
+        (await request(api.url, 'GET', `/v2/project/status?id=${id}`, { headers: auth })).body.status.project ===
+        'expired',
+      10_000,
+      'expiry',
+    );
   });
 });

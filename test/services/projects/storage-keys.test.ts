@@ -36,10 +36,22 @@ describe('stored files are keyed by opaque storage keys, never by the project id
     api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', SANDBOX_PRINTER_STEP: '100ms' });
     client = await api.createClient('Key shop');
     auth = serviceHeader(client.credentials.dev);
-    photos = await startPhotoServer({ '/a.jpg': { body: await makePhoto({ width: 1200, height: 900 }) }, '/b.jpg': { body: await makePhoto({ width: 900, height: 1200 }) } });
-    projectId = await editableProject(api, auth, { email: EMAIL, photos: [photos.url('/a.jpg'), photos.url('/b.jpg')] });
+    photos = await startPhotoServer({
+      '/a.jpg': { body: await makePhoto({ width: 1200, height: 900 }) },
+      '/b.jpg': { body: await makePhoto({ width: 900, height: 1200 }) },
+    });
+    projectId = await editableProject(api, auth, {
+      email: EMAIL,
+      photos: [photos.url('/a.jpg'), photos.url('/b.jpg')],
+    });
     expect((await post(api.url, '/v2/print', printBody('keys-order', projectId), auth)).status).toBe(200);
-    await waitFor(async () => (await request(api.url, 'GET', `/v2/order/print-files?orderId=keys-order`, { headers: auth })).body.lines?.[0]?.printFiles, 120_000, 'print files');
+    await waitFor(
+      async () =>
+        (await request(api.url, 'GET', `/v2/order/print-files?orderId=keys-order`, { headers: auth })).body.lines?.[0]
+          ?.printFiles,
+      120_000,
+      'print files',
+    );
   });
   afterAll(async () => {
     await photos?.close();
@@ -48,12 +60,20 @@ describe('stored files are keyed by opaque storage keys, never by the project id
 
   /** Every answer that hands out file URLs: list, print files, order history, GraphQL (client and editor); status carries none. */
   async function handedOutUrls(): Promise<{ where: string; url: string }[]> {
-    const graphql = (headers: Record<string, string>) => graphqlAt(api.url, headers, `{ project(id: "${projectId}") { preview photos { thumbnail } } }`);
+    const graphql = (headers: Record<string, string>) =>
+      graphqlAt(api.url, headers, `{ project(id: "${projectId}") { preview photos { thumbnail } } }`);
     const answers: Record<string, unknown> = {
-      list: (await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: auth })).body,
+      list: (await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: auth }))
+        .body,
       status: (await request(api.url, 'GET', `/v2/project/status?id=${projectId}`, { headers: auth })).body,
       printFiles: (await request(api.url, 'GET', `/v2/order/print-files?orderId=keys-order`, { headers: auth })).body,
-      orderHistory: (await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: client.credentials.dev.apiKey, email: EMAIL })).body,
+      orderHistory: (
+        await post(api.url, '/api/v2/user/get-order-history.php', {
+          env: 'dev',
+          key: client.credentials.dev.apiKey,
+          email: EMAIL,
+        })
+      ).body,
       graphqlClient: await graphql(auth),
       graphqlEditor: await graphql(editorHeaders(await editorCredentialsFor(api.url, auth, projectId))),
     };
@@ -62,7 +82,9 @@ describe('stored files are keyed by opaque storage keys, never by the project id
 
   it('no file URL in list, status, print files, order history or GraphQL contains the project id, and each serves its file', async () => {
     const urls = await handedOutUrls();
-    expect(new Set(urls.map((u) => u.where))).toEqual(new Set(['list', 'printFiles', 'orderHistory', 'graphqlClient', 'graphqlEditor']));
+    expect(new Set(urls.map((u) => u.where))).toEqual(
+      new Set(['list', 'printFiles', 'orderHistory', 'graphqlClient', 'graphqlEditor']),
+    );
     const bare = projectId.slice('p-'.length);
     for (const { where, url } of urls) {
       expect(url, where).not.toContain(bare);
@@ -77,7 +99,11 @@ describe('stored files are keyed by opaque storage keys, never by the project id
     const keys = [
       project.previewKey,
       ...(await orm.em.fork().find(Photo, { project: projectId })).flatMap((p) => [p.originalKey, p.thumbnailKey]),
-      ...(await orm.em.fork().find(OrderLine, { project: projectId })).flatMap((l) => [l.coverPreviewKey, l.pdfKey, l.manifestKey]),
+      ...(await orm.em.fork().find(OrderLine, { project: projectId })).flatMap((l) => [
+        l.coverPreviewKey,
+        l.pdfKey,
+        l.manifestKey,
+      ]),
     ];
     expect(keys.every((key) => key && !key.includes(bare))).toBe(true);
     expect(project.storageKey).toMatch(/^[A-Za-z0-9]{24,32}$/);
@@ -88,7 +114,9 @@ describe('stored files are keyed by opaque storage keys, never by the project id
     const expiresIn = (url: string) => Number(new URL(url).searchParams.get('expires')) - Date.now() / 1000;
     // The project's cover preview; a print file's cover-preview.jpg is a print file, signed for FILE_URL_TTL.
     const previews = urls.filter((u) => u.url.includes('/preview.jpg'));
-    expect(previews.map((u) => u.where)).toEqual(expect.arrayContaining(['list', 'orderHistory', 'graphqlClient', 'graphqlEditor']));
+    expect(previews.map((u) => u.where)).toEqual(
+      expect.arrayContaining(['list', 'orderHistory', 'graphqlClient', 'graphqlEditor']),
+    );
     for (const { url } of previews) expect(expiresIn(url)).toBeGreaterThan(30 * DAY_S - 60);
     const thumbnails = urls.filter((u) => u.url.includes('thumbnail.jpg'));
     expect(thumbnails.length).toBeGreaterThan(0);
@@ -113,16 +141,36 @@ describe('files stored under the project id before opaque keys', () => {
     await api?.stop();
   });
 
-  it('are moved to the project\'s new storage key by the migration and the next start, and keep being served', async () => {
+  it("are moved to the project's new storage key by the migration and the next start, and keep being served", async () => {
     const projectId = await editableProject(api, auth, { email: EMAIL, photos: [photos.url('/a.jpg')] });
     expect((await post(api.url, '/v2/print', printBody('old-order', projectId), auth)).status).toBe(200);
-    await waitFor(async () => (await request(api.url, 'GET', `/v2/order/print-files?orderId=old-order`, { headers: auth })).body.lines?.[0]?.printFiles, 120_000, 'print files');
+    await waitFor(
+      async () =>
+        (await request(api.url, 'GET', `/v2/order/print-files?orderId=old-order`, { headers: auth })).body.lines?.[0]
+          ?.printFiles,
+      120_000,
+      'print files',
+    );
     const contents = async () => {
-      const list = (await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: auth })).body;
-      const history = (await post(api.url, '/api/v2/user/get-order-history.php', { env: 'dev', key: client.credentials.dev.apiKey, email: EMAIL })).body;
-      const files = (await request(api.url, 'GET', `/v2/order/print-files?orderId=old-order`, { headers: auth })).body.lines[0].printFiles;
+      const list = (
+        await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: auth })
+      ).body;
+      const history = (
+        await post(api.url, '/api/v2/user/get-order-history.php', {
+          env: 'dev',
+          key: client.credentials.dev.apiKey,
+          email: EMAIL,
+        })
+      ).body;
+      const files = (await request(api.url, 'GET', `/v2/order/print-files?orderId=old-order`, { headers: auth })).body
+        .lines[0].printFiles;
       const read = async (url: string) => Buffer.from(await (await fetch(url)).arrayBuffer()).toString('base64');
-      return { preview: await read(list.data[0].preview), cover: await read(history.results[0].orders[0].coverPreview), manifest: await read(files.manifestUrl), pdf: await read(files.pdfUrl) };
+      return {
+        preview: await read(list.data[0].preview),
+        cover: await read(history.results[0].orders[0].coverPreview),
+        manifest: await read(files.manifestUrl),
+        pdf: await read(files.pdfUrl),
+      };
     };
     const before = await contents();
     const config = api.config;
@@ -131,7 +179,10 @@ describe('files stored under the project id before opaque keys', () => {
     // Put the project back as the layout before opaque keys stored it: folders and keys named by the project id.
     const orm = await MikroORM.init(ormConfig(api.databaseUrl, { poolMax: 2 }));
     const db = orm.em.getConnection();
-    const [row] = await db.execute(`SELECT p.client_id, p.env, p.storage_key, l.id AS line_id, l.order_id FROM projects p JOIN order_lines l ON l.project_id = p.id WHERE p.id = ?`, [projectId]);
+    const [row] = await db.execute(
+      `SELECT p.client_id, p.env, p.storage_key, l.id AS line_id, l.order_id FROM projects p JOIN order_lines l ON l.project_id = p.id WHERE p.id = ?`,
+      [projectId],
+    );
     const root = path.join(config.dataDir, 'files');
     const projectFolder = (name: string) => `${row.client_id}/${row.env}/projects/${name}`;
     const printFolder = (name: string) => `${row.client_id}/${row.env}/orders/${row.order_id}/${name}`;
@@ -142,15 +193,23 @@ describe('files stored under the project id before opaque keys', () => {
     await moveBack(projectFolder(row.storage_key), projectFolder(projectId));
     await moveBack(printFolder(row.line_id), printFolder(projectId));
     const swap = (column: string, from: string, to: string) => `${column} = replace(${column}, '${from}/', '${to}/')`;
-    await db.execute(`UPDATE projects SET ${swap('preview_key', projectFolder(row.storage_key), projectFolder(projectId))} WHERE id = ?`, [projectId]);
-    await db.execute(`UPDATE photos SET ${swap('original_key', projectFolder(row.storage_key), projectFolder(projectId))}, ${swap('thumbnail_key', projectFolder(row.storage_key), projectFolder(projectId))} WHERE project_id = ?`, [projectId]);
+    await db.execute(
+      `UPDATE projects SET ${swap('preview_key', projectFolder(row.storage_key), projectFolder(projectId))} WHERE id = ?`,
+      [projectId],
+    );
+    await db.execute(
+      `UPDATE photos SET ${swap('original_key', projectFolder(row.storage_key), projectFolder(projectId))}, ${swap('thumbnail_key', projectFolder(row.storage_key), projectFolder(projectId))} WHERE project_id = ?`,
+      [projectId],
+    );
     await db.execute(
       `UPDATE order_lines SET ${swap('cover_preview_key', projectFolder(row.storage_key), projectFolder(projectId))}, ${swap('pdf_key', printFolder(row.line_id), printFolder(projectId))}, ${swap('manifest_key', printFolder(row.line_id), printFolder(projectId))} WHERE id = ?`,
       [row.line_id],
     );
     const migrator = orm.getMigrator();
     await migrator.down({ to: 'Migration20261123000428' });
-    expect((await db.execute(`SELECT preview_key FROM projects WHERE id = ?`, [projectId]))[0].preview_key).toContain(projectId);
+    expect((await db.execute(`SELECT preview_key FROM projects WHERE id = ?`, [projectId]))[0].preview_key).toContain(
+      projectId,
+    );
     await orm.close();
 
     // The service's start applies the migration and moves the folders.
@@ -165,7 +224,10 @@ describe('files stored under the project id before opaque keys', () => {
     expect(existsSync(path.join(root, projectFolder(projectId)))).toBe(false);
     expect(existsSync(path.join(root, printFolder(projectId)))).toBe(false);
     const bare = projectId.slice('p-'.length);
-    for (const url of fileUrls((await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: auth })).body)) expect(url).not.toContain(bare);
+    for (const url of fileUrls(
+      (await request(api.url, 'GET', `/v2/project/list?user=${encodeURIComponent(EMAIL)}`, { headers: auth })).body,
+    ))
+      expect(url).not.toContain(bare);
     expect(await contents()).toEqual(before);
     // Its print waits up to 120 s for the files (a busy machine), a restart besides: more than the default 60 s.
   }, 240_000);

@@ -13,8 +13,15 @@ import { createTestDatabase } from '../../support/harness';
 const PEPPER = 'a pepper of the test, long enough to be one';
 const ACCESS_KEY = 'as_dev_cachedkey';
 const SECRET = 'the right secret';
-const row = { access_secret_digest: digestSecret(PEPPER, SECRET), env: 'dev' as const, client_id: '00000000-0000-4000-8000-000000000001', client_name: 'Cached shop' };
-const header = (accessKey: unknown, accessSecret: unknown): Presented => ({ clientCredential: { header: JSON.stringify({ accessKey, accessSecret }) } });
+const row = {
+  access_secret_digest: digestSecret(PEPPER, SECRET),
+  env: 'dev' as const,
+  client_id: '00000000-0000-4000-8000-000000000001',
+  client_name: 'Cached shop',
+};
+const header = (accessKey: unknown, accessSecret: unknown): Presented => ({
+  clientCredential: { header: JSON.stringify({ accessKey, accessSecret }) },
+});
 
 describe('Authenticator.identifyFromCache', () => {
   let database: Awaited<ReturnType<typeof createTestDatabase>>;
@@ -26,8 +33,16 @@ describe('Authenticator.identifyFromCache', () => {
     database = await createTestDatabase();
     orm = await MikroORM.init(ormConfig(database.url, { poolMax: 2 }));
     cache = new CredentialCache();
-    const editorSessions = { openSession: () => Promise.reject(new UnauthenticatedError('no editor sessions here', 'X-Editor-Project')) };
-    authenticator = new Authenticator(orm.em, PEPPER, new AuthFailureLimiter(10, 60_000, LimitStore.memory()), editorSessions, cache);
+    const editorSessions = {
+      openSession: () => Promise.reject(new UnauthenticatedError('no editor sessions here', 'X-Editor-Project')),
+    };
+    authenticator = new Authenticator(
+      orm.em,
+      PEPPER,
+      new AuthFailureLimiter(10, 60_000, LimitStore.memory()),
+      editorSessions,
+      cache,
+    );
   });
   afterAll(async () => {
     await orm.close();
@@ -39,7 +54,9 @@ describe('Authenticator.identifyFromCache', () => {
     cache.set(ACCESS_KEY, row);
     const tenant = { clientId: row.client_id, clientName: row.client_name, env: 'dev' };
     expect(authenticator.identifyFromCache(header(ACCESS_KEY, SECRET))).toEqual({ tenant });
-    expect(await authenticator.identify(header(ACCESS_KEY, SECRET), '127.0.0.1', { editor: false })).toEqual({ tenant });
+    expect(await authenticator.identify(header(ACCESS_KEY, SECRET), '127.0.0.1', { editor: false })).toEqual({
+      tenant,
+    });
   });
 
   it('leaves every other case to identify, which refuses it: wrong secret, unknown key, malformed header, a socket payload, a cache not listening', async () => {
@@ -56,7 +73,9 @@ describe('Authenticator.identifyFromCache', () => {
     ];
     for (const presented of refused) {
       expect(authenticator.identifyFromCache(presented)).toBeUndefined();
-      await expect(authenticator.identify(presented, '127.0.0.1', { editor: true })).rejects.toBeInstanceOf(UnauthenticatedError);
+      await expect(authenticator.identify(presented, '127.0.0.1', { editor: true })).rejects.toBeInstanceOf(
+        UnauthenticatedError,
+      );
     }
     cache.setLive(false);
     expect(authenticator.identifyFromCache(header(ACCESS_KEY, SECRET))).toBeUndefined();

@@ -33,7 +33,8 @@ describe('limits shared through PostgreSQL', () => {
     const a = new RequestBudget(6, 60_000, processA);
     const b = new RequestBudget(6, 60_000, processB);
     const spent = [];
-    for (let i = 0; i < 3; i++) spent.push((await a.spend('client:shared')).spent, (await b.spend('client:shared')).spent);
+    for (let i = 0; i < 3; i++)
+      spent.push((await a.spend('client:shared')).spent, (await b.spend('client:shared')).spent);
     expect(spent).toEqual([1, 2, 3, 4, 5, 6]);
 
     const overOnA = await a.spend('client:shared');
@@ -52,7 +53,8 @@ describe('limits shared through PostgreSQL', () => {
     const a = new RequestBudget(200, 60_000, processA);
     const b = new RequestBudget(200, 60_000, processB);
     const admitted = [];
-    for (let i = 0; i < 100; i++) admitted.push((await a.spend('client:sliced')).spent, (await b.spend('client:sliced')).spent);
+    for (let i = 0; i < 100; i++)
+      admitted.push((await a.spend('client:sliced')).spent, (await b.spend('client:sliced')).spent);
     expect(admitted.every((spent) => spent <= 200)).toBe(true);
     expect(new Set(admitted).size).toBe(200);
     expect((await a.spend('client:sliced')).spent).toBeGreaterThan(200);
@@ -93,7 +95,12 @@ describe('limits when PostgreSQL cannot be reached', () => {
 
   beforeAll(async () => {
     const port = await closedPort();
-    unreachable = knex({ client: 'pg', connection: `postgres://postgres@127.0.0.1:${port}/nowhere`, pool: { min: 0, max: 2 }, acquireConnectionTimeout: 2_000 });
+    unreachable = knex({
+      client: 'pg',
+      connection: `postgres://postgres@127.0.0.1:${port}/nowhere`,
+      pool: { min: 0, max: 2 },
+      acquireConnectionTimeout: 2_000,
+    });
   });
   afterAll(() => unreachable?.destroy());
 

@@ -57,7 +57,9 @@ describe('graphql-ws slots shared through PostgreSQL', () => {
   it('never lets concurrent takes on several processes pass the cap', async () => {
     const [a, b] = [await startProcess(), await startProcess()];
     const key = freshClient();
-    const takes = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).take(key, 'subscriptions', 7)));
+    const takes = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).take(key, 'subscriptions', 7)),
+    );
     expect(takes.filter(Boolean)).toHaveLength(7);
   });
 
@@ -72,7 +74,9 @@ describe('graphql-ws slots shared through PostgreSQL', () => {
     await new Promise((resolve) => setTimeout(resolve, FAST.expiryMs + 300));
     expect(await live.take(key, 'connections', 2)).toBe(true);
     // Its rows are gone too, not only ignored.
-    const [{ count }] = await orms[0].em.getConnection().execute('SELECT count(*)::int AS count FROM socket_slot_processes WHERE process_id = ?', [dead.processId]);
+    const [{ count }] = await orms[0].em
+      .getConnection()
+      .execute('SELECT count(*)::int AS count FROM socket_slot_processes WHERE process_id = ?', [dead.processId]);
     expect(count).toBe(0);
   });
 
@@ -84,7 +88,9 @@ describe('graphql-ws slots shared through PostgreSQL', () => {
     expect(await a.take(key, 'connections', 2)).toBe(true);
     await orms[0].em.getConnection().execute('TRUNCATE socket_slots, socket_slot_processes');
     await eventually(async () => {
-      const [{ held }] = await orms[0].em.getConnection().execute('SELECT coalesce(sum(connections), 0)::int AS held FROM socket_slots WHERE client_key = ?', [key]);
+      const [{ held }] = await orms[0].em
+        .getConnection()
+        .execute('SELECT coalesce(sum(connections), 0)::int AS held FROM socket_slots WHERE client_key = ?', [key]);
       return held === 2;
     });
     expect(await b.take(key, 'connections', 2)).toBe(false);

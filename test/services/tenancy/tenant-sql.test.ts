@@ -32,6 +32,8 @@ describe('tenantSelectSql', () => {
   });
 
   it('refuses an alias that is not a plain name (it would carry SQL of its own)', () => {
-    expect(() => tenantSelectSql(tenant, { columns: 'p.id', from: ['projects', 'p; DROP TABLE projects'] })).toThrow('is not a table alias');
+    expect(() => tenantSelectSql(tenant, { columns: 'p.id', from: ['projects', 'p; DROP TABLE projects'] })).toThrow(
+      'is not a table alias',
+    );
   });
 });

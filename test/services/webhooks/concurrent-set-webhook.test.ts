@@ -19,7 +19,9 @@ describe('concurrent first setWebhook calls of one client and environment', () =
     const client = await api.createClient(`Racing shop ${calls}`);
     const shop = serviceHeader(client.credentials.dev);
     const answers = await Promise.all(
-      Array.from({ length: calls }, (_, i) => graphql(api.url, shop, SetWebhookDocument, { url: `http://127.0.0.1:9/hook-${i}` })),
+      Array.from({ length: calls }, (_, i) =>
+        graphql(api.url, shop, SetWebhookDocument, { url: `http://127.0.0.1:9/hook-${i}` }),
+      ),
     );
 
     expect(answers.map((answer) => answer.errors ?? null)).toEqual(Array(calls).fill(null));
