@@ -7,7 +7,9 @@
 import { DBOSClient, type WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { APPLICATION_NAME, DBOS_SCHEMA, UNFINISHED, dbosLogger } from '../engine/dbos-engine';
+import { APPLICATION_NAME, DBOS_SCHEMA } from '../engine/dbos-names';
+import { UNFINISHED } from '../engine/dbos-runs';
+import { dbosLogger } from '../engine/dbos-system-database';
 import { PARKED } from '../engine/parked-flows';
 import { reopenWorkOfParkedFlow } from '../engine/parked-flow-lines';
 

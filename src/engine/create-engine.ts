@@ -1,7 +1,10 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config';
 import type { ActivityFunctions, AnyFlowDefinition } from '../../workflows/flow-context';
-import { DbosEngine, FLOW_START_QUEUE, migrateDbosSchema, type ActivityQueue, type FlowQueue } from './dbos-engine';
+import { DbosEngine } from './dbos-engine';
+import { FLOW_START_QUEUE } from './dbos-names';
+import type { ActivityQueue, FlowQueue } from './dbos-queues';
+import { migrateDbosSchema } from './dbos-system-database';
 import { withMigrationLock } from '../db/database';
 import { DbosClientEngine } from './dbos-client-engine';
 import { resolveExecutorId } from './executor-identity';

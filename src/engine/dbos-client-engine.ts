@@ -1,19 +1,10 @@
 import { DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
 import { tenantQueueKey, type FlowContract, type FlowStartOptions, type SignalContract } from '../domain/flows';
-import {
-  APPLICATION_NAME,
-  DBOS_SCHEMA,
-  FLOW_CODE_VERSION,
-  FLOW_START_QUEUE,
-  UNFINISHED,
-  dbosLogger,
-  pollOutcome,
-  signalMessage,
-  startersTrace,
-  type FlowQueue,
-  type FlowRun,
-} from './dbos-engine';
+import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE } from './dbos-names';
+import type { FlowQueue } from './dbos-queues';
+import { UNFINISHED, pollOutcome, signalMessage, startersTrace, type FlowRun } from './dbos-runs';
+import { dbosLogger } from './dbos-system-database';
 import { listParkedFlows, type ParkedFlow } from './parked-flows';
 import {
   UnknownFlowError,

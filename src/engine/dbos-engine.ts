@@ -1,8 +1,4 @@
-import { DBOS, DBOSClient, type DLogger } from '@dbos-inc/dbos-sdk';
-// DBOS's recovery of another executor's runs has no public entry point since its admin server went.
-import { DBOSExecutor } from '@dbos-inc/dbos-sdk/internal/dbos-executor';
-import { ensureSystemDatabase } from '@dbos-inc/dbos-sdk/internal/system_database';
-import { GlobalLogger } from '@dbos-inc/dbos-sdk/internal/telemetry/logs';
+import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
 import type { ActivityFunctions, ActivityOptions, AnyFlowDefinition } from '../../workflows/flow-context';
 import {
@@ -25,62 +21,25 @@ import {
   type FlowTenant,
   type SignalContract,
 } from '../domain/flows';
-import type { Environment } from '../domain/environment';
-import { activeSpan, currentTraceparent, inSpan, inTraceOf } from '../telemetry/trace-context';
+import { currentTraceparent, inTraceOf } from '../telemetry/trace-context';
+import { APPLICATION_NAME, DBOS_SCHEMA, FLOW_CODE_VERSION, FLOW_START_QUEUE } from './dbos-names';
+import {
+  DRAINED_QUEUE_POLL_MS,
+  QUEUE_POLL_MS,
+  UNATTRIBUTED_PARTITION,
+  queueForEnvironment,
+  type ActivityQueue,
+  type FlowQueue,
+} from './dbos-queues';
+import { UNFINISHED, pollOutcome, signalMessage, startersTrace, type FlowRun } from './dbos-runs';
+import { inActivitySpan } from './dbos-activity-span';
+import { dbosLogger, executorsWithPendingRuns, recoverPendingRunsOf } from './dbos-system-database';
 import {
   UnknownFlowError,
   WorkflowNotFoundError,
   type ManagedWorkflowEngine,
   type WorkflowOutcome,
 } from './workflow-engine';
-
-/**
- * The application version DBOS stamps on every run it starts. DBOS recovers only the pending runs
- * of the version it is launched with, and by default derives the version from a hash of the
- * registered code: any release would then orphan every fulfilment waiting (for days) for printer
- * events. So it is a constant: keep it while flows change compatibly (their calls to the context
- * happen in the same order for runs already under way); change it only together with a plan for
- * the runs of the old version (let them finish on a process still running it, or fork them).
- */
-export const FLOW_CODE_VERSION = 'photobook-flows-1';
-
-/** Our name in DBOS's tables; runs, queues and schedules are scoped to it. */
-export const APPLICATION_NAME = 'photobook';
-
-/**
- * The queue of flows that have no queue of their own but cannot start in the calling process:
- * started from inside an activity (a step, where DBOS refuses to start a workflow) or by an API
- * process, which runs no flows. They are enqueued through a DBOSClient; the processes that run
- * flows take them from here. No limit: it only hands them over.
- */
-export const FLOW_START_QUEUE = 'started-from-activities';
-
-/** The schema of DBOS's tables, in the application's own database. */
-export const DBOS_SCHEMA = 'dbos';
-
-/**
- * A DBOS queue partitioned by tenant (client and environment): at most `workerConcurrency` of its
- * runs at once per process, of which at most `tenantConcurrency` are one tenant's. Each poll visits
- * the tenants with waiting work in a random order, so a tenant with a backlog never holds the
- * slots it does not have, and a tenant whose first run arrives takes the next free slot.
- */
-interface TenantQueue {
-  name: string;
-  workerConcurrency: number;
-  tenantConcurrency: number;
-}
-
-/** Activities that run as queued child workflows of their flow, on the flow run's tenant partition. */
-export interface ActivityQueue extends TenantQueue {
-  activities: string[];
-  /** Only the runs of tenants in these environments use this queue; unset: every environment. */
-  environments?: Environment[];
-}
-
-/** Flows that start on a queue, on their tenant's partition. */
-export interface FlowQueue extends TenantQueue {
-  flows: string[];
-}
 
 export interface DbosEngineOptions {
   /** The application's PostgreSQL database: DBOS keeps its tables there, in schema `dbos`. */
@@ -115,73 +74,6 @@ export interface DbosEngineOptions {
   drainedQueues?: { name: string; workerConcurrency: number }[];
   /** An OpenTelemetry SDK is registered (src/telemetry/): DBOS then records its spans of runs and steps through it. */
   tracing?: boolean;
-}
-
-/**
- * What a flow's workflow receives: the caller's input, when the run was started (its clock),
- * whose work it is (absent in runs recorded before runs had tenants) and the trace of the request
- * that started it (W3C `traceparent`; absent when not tracing and in runs recorded before).
- */
-export interface FlowRun {
-  input: unknown;
-  startedAt: number;
-  tenant?: FlowTenant;
-  traceparent?: string;
-}
-
-/**
- * The run's `traceparent` field, when tracing: DBOS's queues do not carry trace context, so a run
- * taken from a queue by another process continues the starter's trace from it.
- */
-export function startersTrace(): Pick<FlowRun, 'traceparent'> {
-  const traceparent = currentTraceparent();
-  return traceparent ? { traceparent } : {};
-}
-
-/**
- * Runs a queued activity inside a span of the trace of the flow run that queued it. DBOS's own span
- * of the run (a queued run's is a root of its own) is linked; the activity's step is a child of this span.
- * Only spans: what the run records and replays is unchanged.
- */
-function inActivitySpan<T>(activity: string, traceparent: string | undefined, body: () => Promise<T>): Promise<T> {
-  const engineSpan = activeSpan();
-  const attributes = { 'workflow.id': DBOS.workflowID ?? '' };
-  const options = { kind: 'consumer', attributes, linkedTo: engineSpan } as const;
-  return inTraceOf(traceparent, () => inSpan(`activity ${activity}`, options, body));
-}
-
-/** The partition of a run recorded without a tenant. */
-const UNATTRIBUTED_PARTITION = 'unattributed';
-
-export const UNFINISHED = ['PENDING', 'ENQUEUED', 'DELAYED'];
-
-/**
- * How often a queue looks for work and a flow for its queued activity's end (DBOS's default is 1 s:
- * about a second lost per queued activity, several per fulfilment).
- */
-const QUEUE_POLL_MS = 200;
-/** Queues kept only to drain what earlier releases left on them are looked at less often. */
-const DRAINED_QUEUE_POLL_MS = 5_000;
-
-/**
- * Signal `name` with `payload` is the DBOS message `{ payload }` on topic `name` (wrapped, so a
- * signal without payload is a message too: DBOS answers a timed-out recv with null).
- */
-export function signalMessage(payload: unknown): { payload?: unknown } {
-  return { payload };
-}
-
-/**
- * Creates or migrates DBOS's tables. DBOS.launch does it too, but unserialised: replicas starting
- * together would race. An API process (a DBOSClient) never does it, and may be the first to start.
- */
-export async function migrateDbosSchema(databaseUrl: string, log: Logger): Promise<void> {
-  await ensureSystemDatabase(
-    databaseUrl,
-    new GlobalLogger(undefined, { logger: dbosLogger(log) }),
-    undefined,
-    DBOS_SCHEMA,
-  );
 }
 
 /** The engine holding DBOS in this process: DBOS is a process-wide singleton. */
@@ -407,15 +299,8 @@ export class DbosEngine implements ManagedWorkflowEngine {
   }
 
   /** Executors other than this one that own pending runs of this version: candidates for a takeover. */
-  async executorsWithPendingRuns(): Promise<string[]> {
-    // One DISTINCT over the status index, not a listing of every pending run (fulfilments wait for days).
-    const { pool, schemaName } = DBOSExecutor.globalInstance!.systemDatabase;
-    const { rows } = await pool.query<{ executor_id: string }>(
-      `SELECT DISTINCT executor_id FROM "${schemaName}".workflow_status
-        WHERE status = 'PENDING' AND application_version = $1 AND executor_id <> $2 AND (application_name = $3 OR application_name IS NULL)`,
-      [FLOW_CODE_VERSION, DBOS.executorID, APPLICATION_NAME],
-    );
-    return rows.map((row) => row.executor_id);
+  executorsWithPendingRuns(): Promise<string[]> {
+    return executorsWithPendingRuns(DBOS.executorID);
   }
 
   /**
@@ -425,52 +310,10 @@ export class DbosEngine implements ManagedWorkflowEngine {
    */
   async recoverRunsOf(executorId: string): Promise<number> {
     this.assertRunning();
-    return (await DBOSExecutor.globalInstance!.recoverPendingWorkflows([executorId])).length;
+    return recoverPendingRunsOf(executorId);
   }
 
   private assertRunning(): void {
     if (this.stopped) throw new Error('The embedded workflow engine is stopped');
   }
-}
-
-/** The queue of `environment` among an activity's queues (one with no environments takes any). */
-function queueForEnvironment(queues: ActivityQueue[] | undefined, environment: Environment): ActivityQueue | undefined {
-  return queues?.find((queue) => !queue.environments || queue.environments.includes(environment));
-}
-
-/**
- * Polls a run's status until it finished or `timeoutMs` passed: the same answer whether DBOS runs
- * in this process or is reached through a DBOSClient.
- */
-export async function pollOutcome(
-  statusOf: (workflowId: string) => Promise<{ status: string; output?: unknown; error?: unknown } | null | undefined>,
-  workflowId: string,
-  timeoutMs: number,
-): Promise<WorkflowOutcome> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const status = await statusOf(workflowId);
-    if (status?.status === 'SUCCESS') return { status: 'completed', result: status.output ?? undefined };
-    if (status && !UNFINISHED.includes(status.status))
-      return { status: 'failed', error: describeError(status.error ?? new Error(status.status)) };
-    if (Date.now() >= deadline) {
-      if (!status) throw new WorkflowNotFoundError(workflowId);
-      return { status: 'running' };
-    }
-    await new Promise((resolve) => setTimeout(resolve, Math.min(100, Math.max(0, deadline - Date.now()))));
-  }
-}
-
-function describeError(error: unknown): string {
-  const { name, message } = (error ?? {}) as { name?: unknown; message?: unknown };
-  return `${typeof name === 'string' ? name : 'Error'}: ${typeof message === 'string' ? message : String(error)}`;
-}
-
-/** DBOS's log lines go to our logger, its chatty lifecycle messages at debug level. */
-export function dbosLogger(log: Logger): DLogger {
-  const write = (level: 'debug' | 'warn' | 'error') => (entry: unknown) => {
-    if (entry instanceof Error) log[level]({ err: entry }, entry.message);
-    else log[level](typeof entry === 'string' ? entry : JSON.stringify(entry));
-  };
-  return { info: write('debug'), debug: write('debug'), warn: write('warn'), error: write('error') };
 }

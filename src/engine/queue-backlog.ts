@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { QueueBacklog } from '../metrics/service-state';
-import { DBOS_SCHEMA } from './dbos-engine';
+import { DBOS_SCHEMA } from './dbos-names';
 
 /**
  * Each of `queues`' waiting and running runs and its oldest waiting run's age, read from DBOS's

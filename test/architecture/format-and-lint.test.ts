@@ -3,12 +3,12 @@ import { describe, expect, it } from 'vitest';
 import { projectPath } from '../../src/config/project-root';
 
 /**
- * `npm test` keeps the tree formatted and linted: `biome ci` (npm run lint) fails on a file the
+ * `npm test` keeps the tree formatted and linted: `biome ci --error-on-warnings` (npm run lint) fails on a file the
  * formatter would change or on a lint error; `npm run format` rewrites the tree.
  */
 describe('format and lint (Biome)', () => {
   it('finds nothing to reformat and no lint error', () => {
-    const run = spawnSync('npx', ['biome', 'ci', '--colors=off', '--max-diagnostics=20'], {
+    const run = spawnSync('npx', ['biome', 'ci', '--error-on-warnings', '--colors=off', '--max-diagnostics=20'], {
       cwd: projectPath('.'),
       encoding: 'utf8',
     });

@@ -1,7 +1,10 @@
 import { DBOS, DBOSClient } from '@dbos-inc/dbos-sdk';
 import { pino } from 'pino';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DBOS_SCHEMA, DbosEngine, signalMessage, type ActivityQueue } from '../../src/engine/dbos-engine';
+import { DbosEngine } from '../../src/engine/dbos-engine';
+import { DBOS_SCHEMA } from '../../src/engine/dbos-names';
+import type { ActivityQueue } from '../../src/engine/dbos-queues';
+import { signalMessage } from '../../src/engine/dbos-runs';
 import { RETENTION_SCHEDULE } from '../../src/engine/workflow-retention';
 import { UnknownFlowError, WorkflowNotFoundError } from '../../src/engine/workflow-engine';
 import { createTestDatabase } from '../support/harness';

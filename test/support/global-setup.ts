@@ -7,7 +7,7 @@ import { pino } from 'pino';
 import type { TestProject } from 'vitest/node';
 import { ormConfig } from '../../src/db/orm-config';
 import { startEmbeddedPostgres } from '../../src/db/embedded-postgres';
-import { DBOS_SCHEMA } from '../../src/engine/dbos-engine';
+import { DBOS_SCHEMA } from '../../src/engine/dbos-names';
 
 declare module 'vitest' {
   export interface ProvidedContext {
