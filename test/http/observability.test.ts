@@ -56,17 +56,22 @@ describe('health, request ids and metrics', () => {
 describe('readiness', () => {
   it('reports not ready when the database is gone', async () => {
     const other = await startTestService();
-    const orm = other.service.orm;
-    await orm.close(true);
-    const { status, body } = await request(other.url, 'GET', '/readyz');
-    expect(status).toBe(503);
-    expect(body.status).toBe('unavailable');
-    // The metrics still answer; the gauges read from the database count their failed readings.
-    const failedReadings = async () =>
-      (await scrape(other.metricsUrl!)).value('photobook_metrics_read_failures_total', { source: 'order_lines' }) ?? 0;
-    await waitFor(async () => (await failedReadings()) >= 1, 10_000, 'a failed reading counted');
-    await other.service.app.close();
-    await other.service.bus.stop();
-    await other.service.engine.stop();
+    try {
+      const orm = other.service.orm;
+      await orm.close(true);
+      const { status, body } = await request(other.url, 'GET', '/readyz');
+      expect(status).toBe(503);
+      expect(body.status).toBe('unavailable');
+      // The metrics still answer; the gauges read from the database count their failed readings.
+      const failedReadings = async () =>
+        (await scrape(other.metricsUrl!)).value('photobook_metrics_read_failures_total', { source: 'order_lines' }) ??
+        0;
+      await waitFor(async () => (await failedReadings()) >= 1, 10_000, 'a failed reading counted');
+    } finally {
+      // Its database is closed, so the service's own stop (which closes it again) is not used.
+      await other.service.app.close();
+      await other.service.bus.stop();
+      await other.service.engine.stop();
+    }
   });
 });
