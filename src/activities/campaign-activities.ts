@@ -6,18 +6,11 @@ import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
 import type { CampaignStatus } from '../domain/campaign-status';
 import { failCampaign, importCampaignCsv } from '../services/campaigns/campaign-import';
-import {
-  failRowOfProject,
-  finishCampaignGeneration,
-  generateCampaignPage,
-  settleDelivery,
-} from '../services/campaigns/campaign-rows';
+import { finishCampaignGeneration, generateCampaignPage } from '../services/campaigns/campaign-rows';
 import { EditorLinks } from '../services/projects/editor-links';
-import { isProjectReadyAwaited, notifyProjectReady } from '../services/notifications/project-ready';
-import { attemptDelivery, type AttemptResult } from '../services/webhooks/webhook-delivery';
-import { emForCampaign, emForDelivery, emForProject } from './tenant-scope';
+import { emForCampaign } from '../services/tenancy/row-tenant-scope';
 import { recordFlowFailure } from '../metrics/work-metrics';
-import { CAMPAIGN_FLOW, WEBHOOK_DELIVERY_FLOW } from '../domain/flows';
+import { CAMPAIGN_FLOW } from '../domain/flows';
 
 export interface CampaignActivityDeps {
   orm: MikroORM;
@@ -25,14 +18,14 @@ export interface CampaignActivityDeps {
   fetch: SafeFetch;
   log: Logger;
   config: Config;
-  /** Opens the sealed webhook signing secrets. */
+  /** Opens the sealed editor-link seeds of the generated projects. */
   pepper: string;
   engine: WorkflowEngine;
 }
 
 /**
- * The steps of campaigns and webhook deliveries: thin calls into the services, each idempotent.
- * Each works as the tenant of the row it is given (tenant-scope.ts); a row that is gone is a no-op.
+ * The steps of a campaign (workflows/campaign.ts): thin calls into the campaigns service, each idempotent.
+ * Each works as the tenant of the campaign (services/tenancy/row-tenant-scope.ts); a campaign that is gone is a no-op.
  */
 export function createCampaignActivities({ orm, files, fetch, log, config, pepper, engine }: CampaignActivityDeps) {
   const editorLinks = new EditorLinks(config.frontendUrl, pepper);
@@ -59,36 +52,6 @@ export function createCampaignActivities({ orm, files, fetch, log, config, peppe
     async finishCampaignGeneration(campaignId: string): Promise<void> {
       const em = await emForCampaign(orm, campaignId);
       if (em) await finishCampaignGeneration(em, campaignId);
-    },
-
-    /** The end of every project build: tell the campaign's webhook or the project's callback. */
-    async notifyProjectReady(projectId: string): Promise<void> {
-      if (!(await isProjectReadyAwaited(orm.em.getConnection(), projectId))) return;
-      const em = await emForProject(orm, projectId);
-      if (em) await notifyProjectReady(em, { engine, config, editorLinks }, projectId);
-    },
-
-    /** A project build ended without an editable book: its campaign row fails with the reason. */
-    async reportProjectNotReady(projectId: string, reason: string): Promise<void> {
-      const em = await emForProject(orm, projectId);
-      if (em) await failRowOfProject(em, projectId, reason);
-    },
-
-    async attemptWebhook(deliveryId: string): Promise<AttemptResult> {
-      const em = await emForDelivery(orm, deliveryId);
-      if (!em) return { delivered: false, statusCode: null, error: 'no such delivery' };
-      const result = await attemptDelivery(em, fetch, pepper, deliveryId);
-      if (!result.delivered && !result.waiting)
-        log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
-      return result;
-    },
-
-    async finishWebhook(deliveryId: string, outcome: 'delivered' | 'failed'): Promise<void> {
-      const em = await emForDelivery(orm, deliveryId);
-      const delivery = em ? await settleDelivery(em.fork(), deliveryId, outcome) : null;
-      if (outcome === 'failed' && delivery?.status === 'failed')
-        recordFlowFailure(WEBHOOK_DELIVERY_FLOW.name, 'gave_up');
-      log.info({ deliveryId, status: delivery?.status }, 'webhook delivery settled');
     },
   };
 }
