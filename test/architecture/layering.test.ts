@@ -58,7 +58,7 @@ describe('the dependency rules themselves', () => {
   });
   afterAll(() => rm(fixture, { recursive: true, force: true }));
 
-  it('reports an upward import, a folder cycle, a workflow loading an activity, an activity loading storage and a folder outside the layers', async () => {
+  it('reports an upward import, a folder cycle, a flow or a step loading what it may not, a stray folder', async () => {
     const found = await violations(fixture, ['src', 'workflows'], { tsConfig: undefined });
     expect(found).toEqual(
       expect.arrayContaining([

@@ -34,9 +34,10 @@ export class PhotoIntake {
   private readonly timeLimitProblem: PhotoProblem;
 
   constructor(private readonly deps: PhotoIntakeDeps) {
+    const limitSeconds = deps.config.durations.buildDownloadDeadlineMs / 1000;
     this.timeLimitProblem = {
       code: DOWNLOAD_TIME_LIMIT,
-      message: `not downloaded within the build's download time limit (${deps.config.durations.buildDownloadDeadlineMs / 1000} s)`,
+      message: `not downloaded within the build's download time limit (${limitSeconds} s)`,
     };
   }
 
@@ -105,7 +106,8 @@ export class PhotoIntake {
     if (photo?.status !== 'analyzing' || !photo.originalKey) return;
     const originalKey = photo.originalKey;
     try {
-      // Decoded from a file (a local copy of this job's when the store is remote): the original never sits whole in memory.
+      // Decoded from a file (a local copy of this job's when the store is remote): the original never sits
+      // whole in memory.
       const { analysis, thumbnail } = await withScratchDir(async (scratch) => {
         const original = { file: await files.localFile(originalKey, scratch) };
         return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original) };
