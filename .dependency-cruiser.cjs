@@ -19,7 +19,9 @@
  *                            status-event log and bus (on db), sharp imaging, print service providers
  *                            (on outbound and storage).
  *   4  src/services          use cases: validation, authorisation, business rules.
- *   5  src/activities        flow steps: thin calls into services, imaging and printers.
+ *   5  src/activities        flow steps, one file per flow: each a call into the service that owns the state.
+ *                            Stricter than its rank: at run time it loads only src/services, src/domain and
+ *                            config/logger/metrics; lower layers it names as types only (`import type`).
  *   6  workflows/            deterministic flow code. Stricter than its rank: it may import only
  *                            workflows/ and src/domain at run time, and activities' types (`import type`,
  *                            erased by the compiler), so nothing non-deterministic reaches Temporal's
@@ -88,6 +90,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^workflows/' },
       to: { dependencyTypes: ['core'], dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'activities-import-only-services-and-domain',
+      comment:
+        'an activity is one call into the service that owns the state: at run time it loads only services, the ' +
+        'domain and the process vocabulary below them (config, logger, metrics); storage, outbound, the database, ' +
+        'imaging and printers it may name as types only',
+      severity: 'error',
+      from: { path: '^src/activities/' },
+      to: {
+        path: '^src/',
+        pathNot: ['^src/(activities|services|domain|config|logger|metrics)/'],
+        dependencyTypesNot: ['type-only'],
+      },
     },
     {
       name: 'domain-no-runtime-packages',

@@ -10,6 +10,8 @@ import { createPrinters } from './printers/create-printers';
 import { completePendingFileMoves } from './services/projects/file-moves';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { createFileStore } from './storage/create-file-store';
+import { withResourceFaultsClassified } from './storage/resource-faults';
+import { limitImageProcessing } from './imaging/image-processing-limits';
 import type { FileStore } from './storage/file-store';
 
 /**
@@ -36,12 +38,17 @@ export async function assembleWorkParts(config: Config, log: Logger): Promise<Wo
   await completePendingFileMoves(database.orm.em, files, log);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   const printers = createPrinters(config, files, fetch);
-  const activitiesFor = (engine: WorkflowEngine) =>
-    withInjectedFaults(
-      createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine }),
+  const activitiesFor = (engine: WorkflowEngine) => {
+    // A process that runs activities does image work (photo analysis, previews) beside its requests.
+    limitImageProcessing();
+    return withInjectedFaults(
+      withResourceFaultsClassified(
+        createActivities({ orm: database.orm, files, fetch, log, printers, config, pepper, engine }),
+      ),
       config,
       log,
     );
+  };
   return { database, pepper, files, fetch, printers, activitiesFor };
 }
 

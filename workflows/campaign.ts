@@ -3,10 +3,7 @@ import type { CampaignActivities } from '../src/activities/campaign-activities';
 import { CAMPAIGN_FLOW } from '../src/domain/flows';
 import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 
-type Activities = Pick<
-  CampaignActivities,
-  'importCampaignCsv' | 'failCampaign' | 'generateCampaignPage' | 'finishCampaignGeneration'
->;
+type Activities = CampaignActivities;
 
 const database = DATABASE_ACTIVITY_POLICY;
 /** Downloading and storing the whole file; a passing network failure is tried again. */

@@ -1,5 +1,5 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
-import type { FulfilmentActivities as ProductionActivities } from '../src/activities/fulfilment-activities';
+import type { PrintFulfilmentActivities as ProductionActivities } from '../src/activities/print-fulfilment-activities';
 import type { ResourceActivities } from '../src/activities/resource-activities';
 import { PRINT_FULFILMENT_FLOW, STATUS_UPDATE_SIGNAL, type StatusUpdate } from '../src/domain/flows';
 import { UNPAID_TIMER_CHAIN, isAwaitingPayment, type OrderStatus } from '../src/domain/order-status';

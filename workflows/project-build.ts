@@ -1,6 +1,5 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
-import type { ProjectActivities } from '../src/activities/project-activities';
-import type { CampaignActivities } from '../src/activities/campaign-activities';
+import type { ProjectBuildActivities } from '../src/activities/project-build-activities';
 import { PROJECT_BUILD_FLOW } from '../src/domain/flows';
 import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 import { RESOURCE_UNAVAILABLE_ERROR, isResourceUnavailable } from '../src/domain/resource-errors';
@@ -8,12 +7,7 @@ import type { ResourceActivities } from '../src/activities/resource-activities';
 import type { FlowContext } from './flow-context';
 import { failureReasonOf, rideOutResourceFaults } from './resource-retry';
 
-type Activities = Pick<
-  ProjectActivities,
-  'startBuilding' | 'downloadPhoto' | 'failPhoto' | 'analyzePhoto' | 'buildBook' | 'failBuild'
-> &
-  Pick<CampaignActivities, 'notifyProjectReady' | 'reportProjectNotReady'> &
-  ResourceActivities;
+type Activities = ProjectBuildActivities & ResourceActivities;
 
 const database = DATABASE_ACTIVITY_POLICY;
 /**

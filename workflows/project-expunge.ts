@@ -1,5 +1,5 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
-import type { ProjectRetentionActivities } from '../src/activities/retention-activities';
+import type { ProjectExpungeActivities } from '../src/activities/project-expunge-activities';
 import { PROJECT_EXPUNGE_FLOW } from '../src/domain/flows';
 
 const database: ActivityOptions = {
@@ -8,7 +8,7 @@ const database: ActivityOptions = {
 };
 
 /** A deleted project keeps its data for the retention period (2 days by default), then loses it. */
-export const projectExpungeFlow: FlowDefinition<typeof PROJECT_EXPUNGE_FLOW, ProjectRetentionActivities> = {
+export const projectExpungeFlow: FlowDefinition<typeof PROJECT_EXPUNGE_FLOW, ProjectExpungeActivities> = {
   contract: PROJECT_EXPUNGE_FLOW,
   activityOptions: { expungeProject: database },
   async run({ activities, sleep }, { projectId, retentionMs }) {

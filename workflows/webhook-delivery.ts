@@ -1,10 +1,10 @@
 import type { ActivityOptions, FlowDefinition } from './flow-context';
-import type { CampaignActivities } from '../src/activities/campaign-activities';
+import type { WebhookDeliveryActivities } from '../src/activities/webhook-delivery-activities';
 import { WEBHOOK_DELIVERY_FLOW } from '../src/domain/flows';
 import { WEBHOOK_RETRIES, webhookRetryDelayMs } from '../src/domain/webhook-delivery-status';
 import { DATABASE_ACTIVITY_POLICY } from '../src/domain/retry-policies';
 
-type Activities = Pick<CampaignActivities, 'attemptWebhook' | 'finishWebhook'>;
+type Activities = WebhookDeliveryActivities;
 
 /** Exactly one request per call: the retry schedule below is the delivery's, not the engine's. */
 const attempt: ActivityOptions = {

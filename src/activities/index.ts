@@ -2,16 +2,16 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
-import { createProjectActivities } from './project-activities';
-import { createRetentionActivities } from './retention-activities';
-import { createFulfilmentActivities } from './fulfilment-activities';
+import { createProjectBuildActivities } from './project-build-activities';
+import { createProjectExpungeActivities } from './project-expunge-activities';
+import { createPrintFulfilmentActivities } from './print-fulfilment-activities';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import type { Config } from '../config';
 import type { WorkflowEngine } from '../domain/flows';
 import { createCampaignActivities } from './campaign-activities';
+import { createWebhookDeliveryActivities } from './webhook-delivery-activities';
+import { settleRowOfDelivery } from '../services/campaigns/campaign-rows';
 import { createResourceActivities } from './resource-activities';
-import { limitImageProcessing } from '../imaging/image-processing-limits';
-import { withResourceFaultsClassified } from '../storage/resource-faults';
 
 export interface ActivityDeps {
   orm: MikroORM;
@@ -27,16 +27,19 @@ export interface ActivityDeps {
 }
 
 /**
- * Every activity by name, for the Temporal worker and the embedded runner alike. Their errors are
- * classified once here: a full or unavailable store reaches the flows as ResourceUnavailableError.
+ * Every activity by name, for the Temporal worker and the embedded runner alike: one file per flow,
+ * each activity a call into the service that owns the state. Their errors are classified where the
+ * process is composed (src/work-parts.ts): a full or unavailable store reaches the flows as
+ * ResourceUnavailableError.
  */
 export function createActivities(deps: ActivityDeps) {
-  limitImageProcessing();
-  return withResourceFaultsClassified({
-    ...createProjectActivities(deps),
-    ...createRetentionActivities(deps),
-    ...createFulfilmentActivities(deps),
+  return {
+    ...createProjectBuildActivities(deps),
+    ...createProjectExpungeActivities(deps),
+    ...createPrintFulfilmentActivities(deps),
     ...createCampaignActivities(deps),
+    // A campaign's row follows the delivery that announced its project: the webhooks area tells it.
+    ...createWebhookDeliveryActivities({ ...deps, onSettled: [settleRowOfDelivery] }),
     ...createResourceActivities(deps),
-  });
+  };
 }

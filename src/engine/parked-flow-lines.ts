@@ -1,6 +1,6 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { orderLineOfFulfilment, projectOfBuild } from '../domain/flows';
-import { emForOrderLine, emForProject } from '../activities/tenant-scope';
+import { emForOrderLine, emForProject } from '../services/tenancy/row-tenant-scope';
 import { failProjectBuild } from '../services/notifications/project-build-failure';
 import { failParkedFulfilment, reopenParkedFulfilment } from '../services/orders/parked-fulfilment';
 import type { ParkedFlow } from './parked-flows';

@@ -40,7 +40,10 @@ describe('the dependency rules themselves', () => {
     'src/storage/files.ts': "import { fetchIt } from '../outbound/fetch';\nexport const files = fetchIt;\n",
     'src/outbound/fetch.ts':
       "import type { files } from '../storage/files';\nexport const fetchIt = (f?: typeof files) => f;\n",
-    'src/activities/render.ts': 'export async function render(): Promise<void> {}\n',
+    'src/activities/render.ts':
+      "import { files } from '../storage/files';\nimport type { fetchIt } from '../outbound/fetch';\n" +
+      "import { audit } from '../services/audit';\n" +
+      'export async function render(f?: typeof fetchIt): Promise<void> {\n  void [files, audit, f];\n}\n',
     'workflows/print.ts':
       "import type { render } from '../src/activities/render';\nimport { render as loaded } from '../src/activities/render';\nexport const flow: typeof render = loaded;\n",
     'src/reports/weekly.ts': "import { audit } from '../services/audit';\nexport const weekly = audit;\n",
@@ -55,16 +58,19 @@ describe('the dependency rules themselves', () => {
   });
   afterAll(() => rm(fixture, { recursive: true, force: true }));
 
-  it('reports an upward import, a folder cycle, a workflow loading an activity and a folder outside the layers', async () => {
+  it('reports an upward import, a folder cycle, a flow or a step loading what it may not, a stray folder', async () => {
     const found = await violations(fixture, ['src', 'workflows'], { tsConfig: undefined });
     expect(found).toEqual(
       expect.arrayContaining([
         'no-upward-from-domain: src/domain/order-status.ts → src/services/audit.ts',
         expect.stringMatching(/^no-folder-cycle: src\/(storage|outbound) → src\/(outbound|storage)/),
         'workflows-import-activities-as-types-only: workflows/print.ts → src/activities/render.ts',
+        'activities-import-only-services-and-domain: src/activities/render.ts → src/storage/files.ts',
         'in-a-layer: src/reports/weekly.ts → src/services/audit.ts',
       ]),
     );
+    // An activity names a lower layer's type (erased) and loads services freely.
+    expect(found.filter((line) => line.startsWith('activities-'))).toHaveLength(1);
     // The type-only import of the same activity is allowed: it is erased before the workflow runs.
     expect(found.filter((line) => line.startsWith('workflows-'))).toHaveLength(1);
   });

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
-import type { CampaignRecord } from '../../services/campaigns/campaign-service';
+import type { Campaign as CampaignEntity } from '../../services/campaigns/campaign-service';
 import { webhookDeliveryViewOf } from '../../services/webhooks/delivery-view';
 import {
   Campaign,
@@ -29,7 +29,7 @@ export class CampaignResolver {
   }
 
   @Query(() => Campaign, { description: 'One campaign of this client and environment' })
-  campaign(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<CampaignRecord> {
+  campaign(@Ctx() { ctx, services }: GraphqlContext, @Arg('id', () => String) id: string): Promise<CampaignEntity> {
     return services.campaigns.find(ctx, id);
   }
 
@@ -47,7 +47,7 @@ export class CampaignResolver {
   }
 
   @FieldResolver(() => CampaignCounts)
-  counts(@Root() campaign: CampaignRecord, @Ctx() { ctx, services }: GraphqlContext): Promise<CampaignCounts> {
+  counts(@Root() campaign: CampaignEntity, @Ctx() { ctx, services }: GraphqlContext): Promise<CampaignCounts> {
     return services.campaigns.counts(ctx.em, campaign);
   }
 
@@ -55,7 +55,7 @@ export class CampaignResolver {
     description: 'Rows in file order, each with its line, reference, project, state and reason',
   })
   async rows(
-    @Root() campaign: CampaignRecord,
+    @Root() campaign: CampaignEntity,
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('first', () => Int, { defaultValue: 100 }) first = 100,
     @Arg('after', () => String, { nullable: true }) after?: string | null,
@@ -85,7 +85,7 @@ export class CampaignResolver {
     description: 'Webhook deliveries of this campaign, oldest first, with their attempts',
   })
   async deliveries(
-    @Root() campaign: CampaignRecord,
+    @Root() campaign: CampaignEntity,
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('first', () => Int, { defaultValue: 100 }) first = 100,
     @Arg('after', () => String, { nullable: true }) after?: string | null,

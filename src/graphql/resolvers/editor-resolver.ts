@@ -1,5 +1,5 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
-import type { EditedProject, ProjectPhoto } from '../../services/editor/editor-service';
+import type { Photo as PhotoEntity, Project as ProjectEntity } from '../../services/editor/editor-service';
 import type { GraphqlContext } from '../context';
 import { Photo, Project } from '../types/project';
 import { ProjectFormat, SlotRefInput } from '../types/editor';
@@ -23,7 +23,7 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('from', () => Int) from: number,
     @Arg('to', () => Int) to: number,
-  ): Promise<EditedProject> {
+  ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book) => movePage(book, from, to));
   }
 
@@ -33,7 +33,7 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('a', () => SlotRefInput) a: SlotRefInput,
     @Arg('b', () => SlotRefInput) b: SlotRefInput,
-  ): Promise<EditedProject> {
+  ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book) => swapPhotos(book, { ...a }, { ...b }));
   }
 
@@ -45,7 +45,7 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('from', () => SlotRefInput) from: SlotRefInput,
     @Arg('toPage', () => Int) toPage: number,
-  ): Promise<EditedProject> {
+  ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book) => movePhoto(book, { ...from }, toPage));
   }
 
@@ -58,7 +58,7 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('page', () => Int) page: number,
     @Arg('layout', () => String) layout: string,
-  ): Promise<EditedProject> {
+  ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book) => setPageLayout(book, page, layout));
   }
 
@@ -68,7 +68,7 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('title', () => String) title: string,
     @Arg('subtitle', () => String, { nullable: true }) subtitle?: string | null,
-  ): Promise<EditedProject> {
+  ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book) => setCoverTexts(book, title, subtitle));
   }
 
@@ -79,7 +79,7 @@ export class EditorResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('projectId', () => String) projectId: string,
     @Arg('after', () => Int) after: number,
-  ): Promise<EditedProject> {
+  ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book, bounds) => addPages(book, after, bounds));
   }
 
@@ -88,7 +88,7 @@ export class EditorResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('projectId', () => String) projectId: string,
     @Arg('pages', () => [Int]) pages: number[],
-  ): Promise<EditedProject> {
+  ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, (book, bounds) => removePages(book, pages, bounds));
   }
 
@@ -112,7 +112,7 @@ export class EditorResolver {
 @Resolver(() => Photo)
 export class PhotoResolver {
   @FieldResolver(() => String, { nullable: true, description: 'A small JPEG of the photo once analysed, for previews' })
-  thumbnail(@Root() photo: ProjectPhoto, @Ctx() { services }: GraphqlContext): string | null {
+  thumbnail(@Root() photo: PhotoEntity, @Ctx() { services }: GraphqlContext): string | null {
     return photo.thumbnailKey ? services.files.url(photo.thumbnailKey) : null;
   }
 }

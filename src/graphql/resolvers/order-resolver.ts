@@ -1,5 +1,5 @@
 import { Arg, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
-import type { OrderRecord } from '../../services/orders/order-service';
+import type { Order as OrderEntity } from '../../services/orders/order-service';
 import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { plainInput } from '../plain-input';
@@ -188,7 +188,7 @@ export class OrderResolver {
   }
 }
 
-function orderView(order: OrderRecord, files: FileStore): Order {
+function orderView(order: OrderEntity, files: FileStore): Order {
   return {
     orderId: order.orderId,
     email: order.email,

@@ -9,7 +9,6 @@ import { newProjectId } from '../projects/project-ids';
 import type { ProjectServiceDeps } from '../projects/project-service-deps';
 import { canMoveCampaignRow } from '../../domain/campaign-status';
 import { completeIfDone, lockCampaign, moveCampaign, recordCampaignProgress } from './campaign-progress';
-import { finishDelivery } from '../webhooks/webhook-delivery';
 
 /**
  * The most projects of one campaign building at once: more than a tenant's build slots (4), so a
@@ -183,23 +182,11 @@ export async function failRowOfProject(em: EntityManager, projectId: string, rea
 }
 
 /**
- * A delivery settles, and with it the campaign row it announced, in one transaction: nobody reads
- * the delivery delivered while its row still waits, and no crash can come between the two.
+ * A campaign delivery settled: its row becomes notified or failed, and the campaign may complete.
+ * The webhooks area calls it inside the settling transaction (a DeliverySettledListener, registered
+ * in src/activities/index.ts); a delivery of no campaign is none of its business.
  */
-export async function settleDelivery(
-  em: EntityManager,
-  deliveryId: string,
-  outcome: 'delivered' | 'failed',
-): Promise<WebhookDelivery | null> {
-  return em.transactional(async (tx) => {
-    const delivery = await finishDelivery(tx, deliveryId, outcome);
-    if (delivery) await recordRowNotification(tx, delivery);
-    return delivery;
-  });
-}
-
-/** A campaign delivery settled: its row becomes notified or failed, and the campaign may complete. */
-async function recordRowNotification(em: EntityManager, delivery: WebhookDelivery): Promise<void> {
+export async function settleRowOfDelivery(em: EntityManager, delivery: WebhookDelivery): Promise<void> {
   if (!delivery.campaign || delivery.status === 'pending') return;
   await em.transactional(async (tx) => {
     const campaign = await lockCampaign(tx, delivery.campaign!.id);

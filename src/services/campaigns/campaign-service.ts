@@ -15,8 +15,8 @@ import { assertIssuedCursor } from '../cursors';
 import { findWebhook } from '../webhooks/webhook-endpoints';
 import { campaignCounts, recordCampaignProgress, type CampaignCounts } from './campaign-progress';
 
-/** A campaign as the service hands it to the transports. */
-export type CampaignRecord = Campaign;
+/** The service hands the transports campaign entities; they name the type through here, never src/db. */
+export type { Campaign };
 
 export interface CampaignServiceDeps {
   engine: WorkflowEngine;

@@ -15,9 +15,8 @@ import { evenPageBounds } from '../projects/book-builder';
 import type { EditorLinks } from '../projects/editor-links';
 
 /** What the editor needs to draw a page at its true size and keep edits within the product. */
-/** A project and its photos as the editor's reads and edits hand them to the transports. */
-export type EditedProject = Project;
-export type ProjectPhoto = Photo;
+/** The editor's reads and edits hand the transports project and photo entities; they name them through here. */
+export type { Project, Photo };
 
 export interface PageFormat extends PageBounds {
   widthMm: number;

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { OrderLine } from '../../db/entities';
-import { canMoveOrder, type OrderStatus } from '../../domain/order-status';
+import { canMoveOrder, isFinalOrderStatus, type OrderStatus } from '../../domain/order-status';
 import type { Parcel } from '../../domain/parcel';
 import { recordOrderLineStatus } from './order-events';
 
@@ -12,6 +12,15 @@ export interface StatusMove {
   parcels?: Parcel[];
   /** Why production gave up, with a move to `failed processing` (failOrderLine); any move out of it clears the reason. */
   failureReason?: string;
+}
+
+/** Where a line stands, and whether its production is over (the print-fulfilment flow's question). */
+export async function orderLineStatus(
+  em: EntityManager,
+  lineId: string,
+): Promise<{ status: OrderStatus; final: boolean }> {
+  const line = await em.findOneOrFail(OrderLine, { id: lineId });
+  return { status: line.status, final: isFinalOrderStatus(line.status) };
 }
 
 /**

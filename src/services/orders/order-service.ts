@@ -49,8 +49,8 @@ import type { Parcel } from '../../domain/parcel';
 import { ORDER_ID_MAX_LENGTH } from '../../domain/ids';
 import { customerWhere } from './customer-search';
 
-/** An order with its lines as the service hands it to the transports. */
-export type OrderRecord = Order;
+/** The service hands the transports an order entity with its lines; they name its type through here, never src/db. */
+export type { Order };
 
 /** What orders may be filtered by. */
 export interface OrderFilter {

@@ -1,10 +1,11 @@
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import { OrderLine, Photo, type Order } from '../../db/entities';
 import type { PrintWarning } from '../../domain/print-warning';
-import { isFinalOrderStatus, type OrderStatus } from '../../domain/order-status';
+import type { OrderStatus } from '../../domain/order-status';
 import { moveProject } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
 import { withScratchDir } from '../../storage/scratch-dir';
@@ -17,7 +18,6 @@ import { writeBookPdf, type BookPdf } from '../../imaging/print/book-pdf';
 import { coverGeometry, coverSheetFormat, type CoverGeometry } from '../../imaging/print/cover-geometry';
 import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
-import { moveOrderLine } from '../orders/order-line-status';
 import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
 import { printJobKeyOf } from '../orders/printer-job-match';
 import { recordProjectStatus } from '../projects/project-events';
@@ -41,8 +41,12 @@ export class BookProduction {
 
   constructor(private readonly deps: BookProductionDeps) {}
 
-  /** ready: the project's book is built (an editable project moves on to ordering); pending: still building, or failed until rebuilt; gone: deleted meanwhile. */
-  async checkAssets(em: EntityManager, lineId: string): Promise<{ state: 'ready' | 'pending' | 'gone' }> {
+  /**
+   * The line's book, claimed for printing: ready, the book is built and its project moves on to
+   * `ordering` (from `editable`; already there, a no-op); pending: still building, or failed until
+   * rebuilt; gone: deleted meanwhile.
+   */
+  async claimBookForOrdering(em: EntityManager, lineId: string): Promise<{ state: 'ready' | 'pending' | 'gone' }> {
     const line = await em.findOneOrFail(
       OrderLine,
       { id: lineId },
@@ -60,22 +64,6 @@ export class BookProduction {
       });
     }
     return { state: 'ready' };
-  }
-
-  async lineStatus(em: EntityManager, lineId: string): Promise<{ status: OrderStatus; final: boolean }> {
-    const line = await em.findOneOrFail(OrderLine, { id: lineId });
-    return { status: line.status, final: isFinalOrderStatus(line.status) };
-  }
-
-  async moveLine(
-    em: EntityManager,
-    lineId: string,
-    status: OrderStatus,
-    trackingUrl?: string,
-    parcels?: Parcel[],
-  ): Promise<{ moved: boolean; status: OrderStatus; final: boolean }> {
-    const result = await moveOrderLine(em, lineId, { status, trackingUrl, parcels });
-    return { ...result, final: isFinalOrderStatus(result.status) };
   }
 
   /** Interior pages to render; page 0 is the cover sheet. */
@@ -144,7 +132,8 @@ export class BookProduction {
     });
     if (warnings.length > 0) {
       await em.fork().transactional(async (tx) => {
-        const locked = await tx.findOneOrFail(OrderLine, { id: lineId });
+        // Chunks of one line render in parallel: the row lock keeps one chunk's warnings from overwriting another's.
+        const locked = await tx.findOneOrFail(OrderLine, { id: lineId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
         const known = new Set(locked.warnings.map((w) => `${w.page}:${w.photoId}`));
         locked.warnings = [...locked.warnings, ...warnings.filter((w) => !known.has(`${w.page}:${w.photoId}`))];
       });

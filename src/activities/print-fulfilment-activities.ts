@@ -2,23 +2,27 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { FileStore } from '../storage/file-store';
 import type { PrinterRegistry } from '../printers/printer-registry';
-import type { OrderStatus } from '../domain/order-status';
+import { isFinalOrderStatus, type OrderStatus } from '../domain/order-status';
 import { BookProduction } from '../services/production/book-production';
 import type { Parcel } from '../domain/parcel';
-import { emForOrderLine } from './tenant-scope';
+import { emForOrderLine } from '../services/tenancy/row-tenant-scope';
 import { failOrderLine } from '../services/orders/order-line-failure';
+import { moveOrderLine, orderLineStatus } from '../services/orders/order-line-status';
 import { recordFlowFailure } from '../metrics/work-metrics';
 import { PRINT_FULFILMENT_FLOW } from '../domain/flows';
 
-export interface FulfilmentActivityDeps {
+export interface PrintFulfilmentActivityDeps {
   orm: MikroORM;
   files: FileStore;
   printers: PrinterRegistry;
   log: Logger;
 }
 
-/** The steps of printing one order line: each finds the line's tenant and calls the book production service (src/services/production). */
-export function createFulfilmentActivities({ orm, files, printers, log }: FulfilmentActivityDeps) {
+/**
+ * The steps of printing one order line (workflows/print-fulfilment.ts): each finds the line's tenant and
+ * calls the book production service (src/services/production) or, for the line's status, the orders service.
+ */
+export function createPrintFulfilmentActivities({ orm, files, printers, log }: PrintFulfilmentActivityDeps) {
   const production = new BookProduction({ files, printers, log });
   /** A fork scoped to the line's tenant. Order lines are never deleted while their flow runs. */
   const emFor = async (lineId: string) => {
@@ -28,10 +32,13 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
   };
 
   return {
-    checkAssets: async (lineId: string) => production.checkAssets(await emFor(lineId), lineId),
-    getLineStatus: async (lineId: string) => production.lineStatus(await emFor(lineId), lineId),
-    setLineStatus: async (lineId: string, status: OrderStatus, trackingUrl?: string, parcels?: Parcel[]) =>
-      production.moveLine(await emFor(lineId), lineId, status, trackingUrl, parcels),
+    checkAssets: async (lineId: string) => production.claimBookForOrdering(await emFor(lineId), lineId),
+    getLineStatus: async (lineId: string) => orderLineStatus(await emFor(lineId), lineId),
+    /** A printer's status (or the sandbox's next step) moves the line; `final`: its production is over. */
+    setLineStatus: async (lineId: string, status: OrderStatus, trackingUrl?: string, parcels?: Parcel[]) => {
+      const moved = await moveOrderLine(await emFor(lineId), lineId, { status, trackingUrl, parcels });
+      return { ...moved, final: isFinalOrderStatus(moved.status) };
+    },
     planRender: async (lineId: string) => production.planRender(await emFor(lineId), lineId),
     renderPages: async (lineId: string, from: number, to: number) =>
       production.renderPages(await emFor(lineId), lineId, from, to),
@@ -46,4 +53,4 @@ export function createFulfilmentActivities({ orm, files, printers, log }: Fulfil
   };
 }
 
-export type FulfilmentActivities = ReturnType<typeof createFulfilmentActivities>;
+export type PrintFulfilmentActivities = ReturnType<typeof createPrintFulfilmentActivities>;

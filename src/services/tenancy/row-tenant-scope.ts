@@ -1,9 +1,9 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { Campaign, OrderLine, Photo, Project, WebhookDelivery } from '../db/entities';
-import { ACROSS_TENANTS, scopeToOwnerOf } from '../db/tenant-filter';
+import { Campaign, OrderLine, Photo, Project, WebhookDelivery } from '../../db/entities';
+import { ACROSS_TENANTS, scopeToOwnerOf } from '../../db/tenant-filter';
 
 /*
- * Activities run outside any request: their flow gives them a primary key, not a tenant. Each
+ * Flow steps run outside any request: their flow gives them a primary key, not a tenant. Each
  * starts by finding the tenant of that row, by id and across tenants (the one query that may,
  * loaded aside so it leaves no half-loaded entity behind), and then works in a fork scoped to that
  * tenant like a request's. null: the row is gone.

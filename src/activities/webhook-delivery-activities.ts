@@ -1,0 +1,27 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { SafeFetch } from '../outbound/safe-fetch';
+import { WebhookDeliveryRun, type DeliverySettledListener } from '../services/webhooks/delivery-run';
+import type { AttemptResult } from '../services/webhooks/webhook-delivery';
+
+export interface WebhookDeliveryActivityDeps {
+  orm: MikroORM;
+  fetch: SafeFetch;
+  log: Logger;
+  /** Opens the sealed webhook signing secrets. */
+  pepper: string;
+  /** What waits on a delivery's settlement (a campaign's row), told in its transaction. */
+  onSettled: readonly DeliverySettledListener[];
+}
+
+/** The steps of every webhook delivery (workflows/webhook-delivery.ts): the webhooks area's delivery run. */
+export function createWebhookDeliveryActivities(deps: WebhookDeliveryActivityDeps) {
+  const run = new WebhookDeliveryRun(deps);
+  return {
+    attemptWebhook: (deliveryId: string): Promise<AttemptResult> => run.attempt(deliveryId),
+    finishWebhook: (deliveryId: string, outcome: 'delivered' | 'failed'): Promise<void> =>
+      run.settle(deliveryId, outcome),
+  };
+}
+
+export type WebhookDeliveryActivities = ReturnType<typeof createWebhookDeliveryActivities>;

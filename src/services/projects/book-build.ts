@@ -1,0 +1,85 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Logger } from 'pino';
+import type { Config } from '../../config';
+import type { ProjectStatus } from '../../domain/project-status';
+import type { FileStore } from '../../storage/file-store';
+import { withScratchDir } from '../../storage/scratch-dir';
+import { renderCoverPreview } from '../../imaging/cover-preview';
+import { timeRender } from '../../metrics/work-metrics';
+import { buildBook } from './book-builder';
+import { finishProjectBuild, readBuildSource, startProjectBuild } from './build-steps';
+import { previewKey, projectPrefix } from './storage-keys';
+
+export interface BookBuildDeps {
+  orm: MikroORM;
+  files: FileStore;
+  log: Logger;
+  config: { durations: Pick<Config['durations'], 'buildDownloadDeadlineMs'> };
+}
+
+/** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
+const PREVIEW_LONG_SIDE = 800;
+
+/**
+ * A project build's start and end around its photos (photo-intake.ts): created -> building, and
+ * the book laid out from the usable photos with its cover preview -> editable. Both are idempotent:
+ * a project already past the step is answered as it stands.
+ */
+export class BookBuild {
+  constructor(private readonly deps: BookBuildDeps) {}
+
+  /**
+   * created -> building; returns the photos still to fetch and analyse, and when their
+   * downloads must have ended (the build's deadline, recorded with the flow step's result).
+   */
+  async start(projectId: string): Promise<{ photoIds: string[]; downloadDeadline: number }> {
+    const { photoIds } = await startProjectBuild(this.deps.orm.em.getConnection(), projectId);
+    return { photoIds, downloadDeadline: Date.now() + this.deps.config.durations.buildDownloadDeadlineMs };
+  }
+
+  /** Lays out the book from the usable photos, renders the cover preview; -> editable. */
+  async build(projectId: string): Promise<{ status: ProjectStatus; pages: number }> {
+    const { orm, files, log } = this.deps;
+    const db = orm.em.getConnection();
+    const project = await readBuildSource(db, projectId);
+    if (!project) return { status: 'deleted', pages: 0 };
+    if (project.status !== 'building') return { status: project.status, pages: project.pages };
+    const bookPhotos = project.usablePhotos.filter((p) => !p.assetId);
+    const coverAsset = project.usablePhotos.find((p) => p.assetId === 'coverPhoto');
+    const { specifications } = project;
+    const book = buildBook({
+      layoutType: project.layoutType,
+      photos: bookPhotos,
+      // An order that priced the rebuilt book at a page count gets exactly that many pages.
+      minPages: project.heldPageCount ?? specifications.min.pages,
+      maxPages: project.heldPageCount ?? specifications.max.pages,
+      texts: project.custom,
+      coverPhotoId: coverAsset?.id,
+      fallbackTitle: project.sku,
+    });
+
+    const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);
+    const { widthMm, heightMm } = specifications.format;
+    const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
+    const preview = await withScratchDir(async (scratch) => {
+      const original = coverPhoto?.originalKey;
+      const photo = original ? { file: await files.localFile(original, scratch) } : undefined;
+      return timeRender('cover_preview', () =>
+        renderCoverPreview({
+          widthPx: Math.round(widthMm * scale),
+          heightPx: Math.round(heightMm * scale),
+          photo,
+          title: book.cover.title,
+          subtitle: book.cover.subtitle,
+        }),
+      );
+    });
+    const key = previewKey(projectPrefix(project.clientId, project.env, project.storageKey));
+    await files.put(key, preview);
+
+    const status = await finishProjectBuild(db, projectId, { book, previewKey: key });
+    if (status === 'editable')
+      log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
+    return { status, pages: book.pages.length };
+  }
+}
