@@ -6,13 +6,18 @@ import { graphql } from '../../support/graphql';
 import { printBody } from '../../support/print-fixtures';
 
 /*
- * Issue 33: the print input is declared once (src/services/orders/print-input.ts) with its limits.
- * REST's /v2/print checks it by its schema, GraphQL's printOrder and validateOrder by the same
- * schema in the service: the same bad input is refused the same way, code and field paths alike,
- * over real HTTP. None of these orders reaches the database's checks, so the project need not exist.
+ * Issue 33: the print and quote inputs are declared once (src/services/orders/print-input.ts,
+ * quote-input.ts) with their limits. REST checks them by their schemas, GraphQL's printOrder,
+ * validateOrder and quote by the same schemas in the service: the same bad input is refused the same
+ * way, code and field paths alike, over real HTTP. None of these reaches the database's checks, so
+ * the project need not exist.
  */
 
 const PRINT = `mutation ($input: PrintOrderInput!) { printOrder(input: $input) { message } }`;
+const QUOTE = `mutation ($input: QuoteInput!) { quote(input: $input) { quoteId } }`;
+const RECIPIENT = `mutation ($orderId: String!, $user: OrderUserInput!) {
+  updateOrderRecipient(orderId: $orderId, user: $user) { orderId }
+}`;
 const VALIDATE = `query ($input: PrintOrderInput!) { validateOrder(input: $input) { valid problems { code path } } }`;
 
 /** A project id of the right form that no one created. */
@@ -47,6 +52,26 @@ const BAD: [string, (body: any) => void][] = [
       b.user.telephone = 't'.repeat(51);
     },
   ],
+];
+
+/** A quote both transports can express (GraphQL's marketId is text) and one bad value in it. */
+const QUOTE_INPUT = {
+  marketId: '0',
+  countryIso2: 'DE',
+  coupon: { value: 1, code: 'SUMMER' },
+  lines: [{ sku: 'PB-HC-A4-P', pageCount: 24, quantity: 1 }],
+};
+const BAD_QUOTES: [string, (input: any) => void][] = [
+  ['a three-letter country', (q) => (q.countryIso2 = 'DEU')],
+  ['an empty market id', (q) => (q.marketId = '')],
+  ['no lines', (q) => (q.lines = [])],
+  ['a quantity of 0', (q) => (q.lines[0].quantity = 0)],
+  ['an odd page count', (q) => (q.lines[0].pageCount = 25)],
+  ['an empty sku', (q) => (q.lines[0].sku = '')],
+  ['a negative coupon', (q) => (q.coupon.value = -1)],
+  ['a coupon code longer than the bound', (q) => (q.coupon.code = 'c'.repeat(101))],
+  ['an empty shipping level', (q) => (q.shippingLevel = '')],
+  ['a language longer than the bound', (q) => (q.language = 'l'.repeat(36))],
 ];
 
 function changed<T>(value: T, change: (copy: any) => void): T {
@@ -91,6 +116,45 @@ describe('the print input refused alike by REST and GraphQL', () => {
       ).toEqual(restPaths.map((path: string) => `${rest.body.code} ${path}`).sort());
     },
   );
+
+  it.each(BAD_QUOTES)(
+    'a quote with %s: the same code and field paths from /v2/quote and quote',
+    async (_what, change) => {
+      const input = changed(QUOTE_INPUT, change);
+      const rest = await post(api.url, '/v2/quote', input, auth);
+      expect(rest.status, JSON.stringify(rest.body)).toBe(400);
+      const restPaths = rest.body.errors.map((e: { path: string }) => e.path).sort();
+      const quoted = await graphql(api.url, auth, QUOTE, { input });
+      expect(quoted.data, JSON.stringify(quoted)).toBeNull();
+      const error = quoted.errors[0].extensions;
+      expect([error.code, error.errors.map((e: { path: string }) => e.path).sort()]).toEqual([
+        rest.body.code,
+        restPaths,
+      ]);
+    },
+  );
+
+  it.each([
+    [
+      'an address line longer than the bound',
+      { address: { line1: 'l'.repeat(301), postcode: '1', countryIso2: 'DE' } },
+    ],
+    ['a three-letter country', { address: { line1: 'Street 1', postcode: '1', countryIso2: 'DEU' } }],
+    [
+      'a telephone longer than the bound',
+      { telephone: 't'.repeat(51), address: { line1: 'S', postcode: '1', countryIso2: 'DE' } },
+    ],
+  ])('a recipient update with %s: the same refusal from REST and GraphQL', async (_what, user) => {
+    const rest = await post(api.url, '/v2/order/update-recipient', { orderId: 'shape-recipient', user }, auth);
+    expect(rest.status, JSON.stringify(rest.body)).toBe(400);
+    const restPaths = rest.body.errors.map((e: { path: string }) => e.path).sort();
+    const updated = await graphql(api.url, auth, RECIPIENT, { orderId: 'shape-recipient', user });
+    const error = updated.errors?.[0]?.extensions;
+    expect([error?.code, error?.errors?.map((e: { path: string }) => e.path).sort()], JSON.stringify(updated)).toEqual([
+      rest.body.code,
+      restPaths,
+    ]);
+  });
 
   it('takes a GraphQL null as a member not given, as REST takes a member left out', async () => {
     const input = printBody('shape-nulls', PROJECT);
