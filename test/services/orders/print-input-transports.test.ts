@@ -3,7 +3,7 @@ import { MAX_PROJECTS_PER_ORDER } from '../../../src/domain/limits';
 import { startTestService, type TestService } from '../../support/harness';
 import { post, serviceHeader } from '../../support/http';
 import { graphql } from '../../support/graphql';
-import { printBody } from '../../support/print-fixtures';
+import { changed, printBody } from '../../support/print-fixtures';
 
 /*
  * Issue 33: the print and quote inputs are declared once (src/services/orders/print-input.ts,
@@ -74,10 +74,18 @@ const BAD_QUOTES: [string, (input: any) => void][] = [
   ['a language longer than the bound', (q) => (q.language = 'l'.repeat(36))],
 ];
 
-function changed<T>(value: T, change: (copy: any) => void): T {
-  const copy = structuredClone(value);
-  change(copy);
-  return copy;
+/** REST's 400 and GraphQL's error for the same input: the same code, the same field paths. */
+function expectSameRefusal(rest: { status: number; body: any }, answer: any): string[] {
+  expect(rest.status, JSON.stringify(rest.body)).toBe(400);
+  const paths = rest.body.errors.map((e: { path: string }) => e.path).sort();
+  expect(paths.length).toBeGreaterThan(0);
+  expect(answer.data ?? null, JSON.stringify(answer)).toBeNull();
+  const error = answer.errors?.[0]?.extensions;
+  expect([error?.code, error?.errors?.map((e: { path: string }) => e.path).sort()], JSON.stringify(answer)).toEqual([
+    rest.body.code,
+    paths,
+  ]);
+  return paths;
 }
 
 describe('the print input refused alike by REST and GraphQL', () => {
@@ -97,17 +105,7 @@ describe('the print input refused alike by REST and GraphQL', () => {
     async (_what, change) => {
       const input = changed(printBody(`shape-${_what.replace(/\W+/g, '-')}`, PROJECT), change);
       const rest = await post(api.url, '/v2/print', input, auth);
-      expect(rest.status, JSON.stringify(rest.body)).toBe(400);
-      const restPaths = rest.body.errors.map((e: { path: string }) => e.path).sort();
-      expect(restPaths.length).toBeGreaterThan(0);
-
-      const printed = await graphql(api.url, auth, PRINT, { input });
-      expect(printed.data, JSON.stringify(printed)).toBeNull();
-      const error = printed.errors[0].extensions;
-      expect([error.code, error.errors.map((e: { path: string }) => e.path).sort()]).toEqual([
-        rest.body.code,
-        restPaths,
-      ]);
+      const restPaths = expectSameRefusal(rest, await graphql(api.url, auth, PRINT, { input }));
 
       const validated = await graphql(api.url, auth, VALIDATE, { input });
       expect(validated.data.validateOrder.valid, JSON.stringify(validated)).toBe(false);
@@ -122,15 +120,7 @@ describe('the print input refused alike by REST and GraphQL', () => {
     async (_what, change) => {
       const input = changed(QUOTE_INPUT, change);
       const rest = await post(api.url, '/v2/quote', input, auth);
-      expect(rest.status, JSON.stringify(rest.body)).toBe(400);
-      const restPaths = rest.body.errors.map((e: { path: string }) => e.path).sort();
-      const quoted = await graphql(api.url, auth, QUOTE, { input });
-      expect(quoted.data, JSON.stringify(quoted)).toBeNull();
-      const error = quoted.errors[0].extensions;
-      expect([error.code, error.errors.map((e: { path: string }) => e.path).sort()]).toEqual([
-        rest.body.code,
-        restPaths,
-      ]);
+      expectSameRefusal(rest, await graphql(api.url, auth, QUOTE, { input }));
     },
   );
 
@@ -146,14 +136,7 @@ describe('the print input refused alike by REST and GraphQL', () => {
     ],
   ])('a recipient update with %s: the same refusal from REST and GraphQL', async (_what, user) => {
     const rest = await post(api.url, '/v2/order/update-recipient', { orderId: 'shape-recipient', user }, auth);
-    expect(rest.status, JSON.stringify(rest.body)).toBe(400);
-    const restPaths = rest.body.errors.map((e: { path: string }) => e.path).sort();
-    const updated = await graphql(api.url, auth, RECIPIENT, { orderId: 'shape-recipient', user });
-    const error = updated.errors?.[0]?.extensions;
-    expect([error?.code, error?.errors?.map((e: { path: string }) => e.path).sort()], JSON.stringify(updated)).toEqual([
-      rest.body.code,
-      restPaths,
-    ]);
+    expectSameRefusal(rest, await graphql(api.url, auth, RECIPIENT, { orderId: 'shape-recipient', user }));
   });
 
   it('takes a GraphQL null as a member not given, as REST takes a member left out', async () => {
