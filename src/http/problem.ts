@@ -6,6 +6,7 @@ import {
   DATABASE_UNAVAILABLE_MESSAGE,
 } from '../domain/database-unavailable';
 import { isDatabaseUnavailable } from '../services/database-unavailable';
+import { fieldErrorsOf, type SchemaError } from '../services/schema-check';
 import type { Problem } from './shared-schemas';
 
 const STATUS_OF_KIND: Record<ErrorKind, number> = {
@@ -66,7 +67,7 @@ export function toProblem(error: unknown): Problem {
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {
     const context = fastifyError.validationContext;
-    const errors = collapseAlternatives(fastifyError.validation as AjvLikeError[]).map((v) => fieldErrorOf(v, context));
+    const errors = fieldErrorsOf(fastifyError.validation as SchemaError[], context);
     return problem(400, 'VALIDATION_FAILED', errors.map((e) => `${e.path}: ${e.message}`).join('; '), errors);
   }
   switch (fastifyError.code) {
@@ -97,46 +98,6 @@ export function toProblem(error: unknown): Problem {
  */
 function databaseUnavailableProblem(): Problem {
   return problem(503, DATABASE_UNAVAILABLE_CODE, DATABASE_UNAVAILABLE_MESSAGE);
-}
-
-interface AjvLikeError {
-  instancePath: string;
-  schemaPath?: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message?: string;
-  parentSchema?: { description?: string };
-}
-
-/**
- * A value that fits none of an `anyOf`'s forms makes Ajv report every branch's complaint; the
- * client needs one line per field: "must be <the anyOf's description>".
- */
-function collapseAlternatives(errors: AjvLikeError[]): AjvLikeError[] {
-  const alternatives = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
-  return errors.filter((error) => {
-    if (error.keyword === 'anyOf' || error.keyword === 'oneOf') return true;
-    return !alternatives.some(
-      (alt) =>
-        error.schemaPath?.startsWith(alt.schemaPath ?? '\0') &&
-        (error.instancePath === alt.instancePath || error.instancePath.startsWith(`${alt.instancePath}/`)),
-    );
-  });
-}
-
-/** `/user/address/line1` -> `user.address.line1`, the field as the client sent it. */
-function fieldErrorOf(error: AjvLikeError, context?: string): FieldError {
-  const segments = error.instancePath.split('/').slice(1);
-  if (error.keyword === 'required') segments.push(String(error.params.missingProperty));
-  const path = segments.reduce((acc, s) => (/^\d+$/.test(s) ? `${acc}[${s}]` : acc ? `${acc}.${s}` : s), '');
-  let message = error.message ?? 'is invalid';
-  if (error.keyword === 'required') message = 'is required';
-  else if (error.keyword === 'type') message = `must be ${error.params.type}`;
-  else if ((error.keyword === 'anyOf' || error.keyword === 'oneOf') && error.parentSchema?.description)
-    message = `must be ${error.parentSchema.description}`;
-  else if (error.keyword === 'enum')
-    message = `must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
-  return { path: path || (context === 'querystring' ? '(query)' : '(body)'), message };
 }
 
 export function sendProblem(request: FastifyRequest, reply: FastifyReply, error: unknown): FastifyReply {

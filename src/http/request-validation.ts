@@ -1,8 +1,7 @@
-import { Ajv } from 'ajv';
-import addFormats from 'ajv-formats';
 import type { FastifyInstance, FastifySchema, FastifySchemaCompiler } from 'fastify';
 import { ValidationError } from '../domain/errors';
 import { unsafeTextError } from '../domain/safe-text';
+import { schemaAjv } from '../services/schema-check';
 
 /*
  * How a request is checked before its handler runs, part by part.
@@ -12,25 +11,10 @@ import { unsafeTextError } from '../domain/safe-text';
  * is text by nature, so there "2" still means 2 and "true" means true.
  */
 
-const COMMON = {
-  allErrors: true,
-  verbose: true,
-  allowUnionTypes: true,
-  useDefaults: true,
-  removeAdditional: true,
-  addUsedSchema: false,
-} as const;
-
-function ajvWith(coerceTypes: boolean): Ajv {
-  const ajv = new Ajv({ ...COMMON, coerceTypes });
-  (addFormats as unknown as (ajv: Ajv) => void)(ajv);
-  return ajv;
-}
-
 /** Fastify's validator compiler: strict JSON types for bodies, coercion for the text parts. */
 export function requestValidatorCompiler(): FastifySchemaCompiler<FastifySchema> {
-  const strict = ajvWith(false);
-  const coercing = ajvWith(true);
+  const strict = schemaAjv(false);
+  const coercing = schemaAjv(true);
   return ({ schema, httpPart }) => (httpPart === 'body' ? strict : coercing).compile(schema as object);
 }
 

@@ -34,6 +34,13 @@ export function printBody(
   };
 }
 
+/** A copy of `value` (a body, an input) with `change` applied to it. */
+export function changed<T>(value: T, change: (copy: any) => void): T {
+  const copy = structuredClone(value);
+  change(copy);
+  return copy;
+}
+
 /** Generates a project and waits until its book is built. */
 export async function editableProject(
   api: TestService,

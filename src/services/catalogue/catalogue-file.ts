@@ -1,62 +1,8 @@
 import { Ajv, type ErrorObject } from 'ajv';
-import type { Localized, LocalizedRichText } from '../../domain/localized';
-import type { ProductSpecifications, RenderOptions } from '../../db/entities/Product';
-import type { ShippingLevelDefinition, TaxRate } from '../../db/entities/Market';
+import type { XStatic } from 'typebox/schema';
 import { ValidationError, type FieldError } from '../../domain/errors';
 import { BINDINGS, isCaseBound } from '../../domain/print-production';
 import { continentOf } from '../markets/destination';
-
-/** What a category and a product attribute both are: a tile the shop shows, in its order. */
-export interface CatalogueTile {
-  name: Localized;
-  subtitle: Localized;
-  thumbnail: string;
-  description: Localized;
-  descriptionJson: LocalizedRichText;
-  order: number;
-  tag?: Localized;
-  topSeller?: boolean;
-  disabled?: boolean;
-}
-
-/** The JSON a client's catalogue is imported from (`catalogue/demo.json` is one). */
-export interface CatalogueFile {
-  baseUrl?: string;
-  pricesIncludeTax: boolean;
-  currencies: { code: string; left: string; right: string; decimals: number }[];
-  markets: {
-    marketId: number;
-    marketIdAlt: string;
-    storeName: Localized;
-    isoCode2: string;
-    currency: string;
-    shipsWithin: { isoCode2: string; name: Localized }[];
-    /** How orders of this market ship; the quote lists the ones that reach the destination. */
-    shippingLevels?: ShippingLevelDefinition[];
-    /** Tax rates by destination country; a country not listed is taxed at 0. */
-    taxRates?: TaxRate[];
-  }[];
-  categories: (CatalogueTile & {
-    categoryId: number;
-    carousel: { image: string; caption: Localized }[];
-  })[];
-  products: {
-    id: number;
-    sku: string;
-    v: number;
-    categoryId: number;
-    name: Localized;
-    metaTitle: Localized;
-    description: Localized;
-    descriptionJson: LocalizedRichText;
-    thumbnail: string;
-    disabled?: boolean;
-    attributes: (CatalogueTile & { type: string })[];
-    specifications: ProductSpecifications;
-    renderOptions: RenderOptions;
-    prices: { marketId: number; price: number; extraCostPerPage: number }[];
-  }[];
-}
 
 const localized = {
   type: 'object',
@@ -134,6 +80,23 @@ const taxRate = {
   additionalProperties: false,
   properties: { isoCode2: areaCode, rate: { type: 'number', minimum: 0, maximum: 100 } },
 } as const;
+/** What a category and a product attribute both are: a tile the shop shows, in its order. */
+const tile = {
+  type: 'object',
+  required: ['name', 'subtitle', 'thumbnail', 'description', 'descriptionJson', 'order'],
+  properties: {
+    name: localized,
+    subtitle: localized,
+    thumbnail: path,
+    description: localized,
+    descriptionJson: richText,
+    order: { type: 'integer' },
+    tag: localized,
+    topSeller: { type: 'boolean' },
+    disabled: { type: 'boolean' },
+  },
+} as const;
+export type CatalogueTile = XStatic<typeof tile>;
 const bound = {
   type: 'object',
   required: ['photos', 'pages'],
@@ -141,6 +104,7 @@ const bound = {
   properties: { photos: id, pages: { type: 'integer', minimum: 1 } },
 } as const;
 
+/** The JSON a client's catalogue is imported from (`catalogue/demo.json` is one): its one declaration, type and check. */
 const catalogueFileSchema = {
   type: 'object',
   required: ['pricesIncludeTax', 'currencies', 'markets', 'categories', 'products'],
@@ -186,7 +150,9 @@ const catalogueFileSchema = {
               properties: { isoCode2: { type: 'string', pattern: '^[A-Z]{2}$' }, name: localized },
             },
           },
+          // How orders of this market ship; the quote lists the ones that reach the destination.
           shippingLevels: { type: 'array', maxItems: 20, items: shippingLevel },
+          // Tax rates by destination country; a country not listed is taxed at 0.
           taxRates: { type: 'array', maxItems: 300, items: taxRate },
         },
       },
@@ -196,24 +162,11 @@ const catalogueFileSchema = {
       minItems: 1,
       items: {
         type: 'object',
-        required: [
-          'categoryId',
-          'name',
-          'subtitle',
-          'thumbnail',
-          'description',
-          'descriptionJson',
-          'carousel',
-          'order',
-        ],
+        required: ['categoryId', ...tile.required, 'carousel'],
         additionalProperties: false,
         properties: {
           categoryId: id,
-          name: localized,
-          subtitle: localized,
-          thumbnail: path,
-          description: localized,
-          descriptionJson: richText,
+          ...tile.properties,
           carousel: {
             type: 'array',
             items: {
@@ -223,10 +176,6 @@ const catalogueFileSchema = {
               properties: { image: path, caption: localized },
             },
           },
-          order: { type: 'integer' },
-          tag: localized,
-          topSeller: { type: 'boolean' },
-          disabled: { type: 'boolean' },
         },
       },
     },
@@ -265,20 +214,9 @@ const catalogueFileSchema = {
             type: 'array',
             items: {
               type: 'object',
-              required: ['type', 'name', 'subtitle', 'thumbnail', 'description', 'descriptionJson', 'order'],
+              required: ['type', ...tile.required],
               additionalProperties: false,
-              properties: {
-                type: { type: 'string', minLength: 1, maxLength: 50 },
-                name: localized,
-                subtitle: localized,
-                thumbnail: path,
-                description: localized,
-                descriptionJson: richText,
-                order: { type: 'integer' },
-                tag: localized,
-                topSeller: { type: 'boolean' },
-                disabled: { type: 'boolean' },
-              },
+              properties: { type: { type: 'string', minLength: 1, maxLength: 50 }, ...tile.properties },
             },
           },
           specifications: {
@@ -350,6 +288,7 @@ const catalogueFileSchema = {
     },
   },
 } as const;
+export type CatalogueFile = XStatic<typeof catalogueFileSchema>;
 
 const validateShape = new Ajv({ allErrors: true, strict: true }).compile<CatalogueFile>(catalogueFileSchema);
 

@@ -39,6 +39,7 @@ import { recordOrderEvent } from './order-events';
 import {
   checkDestination,
   checkRecipient,
+  checkRecipientUpdate,
   checkShippingChoice,
   levelOfChoice,
   type RecipientInput,
@@ -261,6 +262,7 @@ export class OrderService {
 
   /** Corrects the recipient before the job goes to the printer, checked as `/v2/print` checks it; the job then carries the new address. */
   async updateRecipient(ctx: RequestContext, input: { orderId: string; user: RecipientInput }): Promise<Order> {
+    checkRecipientUpdate({ user: input.user });
     const { market, shippingLevel } = await this.find(ctx, input.orderId, ['market']);
     const recipient = checkDestination(market, checkRecipient(input.user, 'user'), shippingLevel);
     return this.changeOrder(ctx, input.orderId, 'update-recipient', (order) => {

@@ -17,15 +17,15 @@ import { OrderChecks, type OrderProblem } from './order-checks';
 import { checkAgainstQuote } from './quote-check';
 import { matchShippingLevel, type MatchedLevel } from './shipping-level';
 import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW } from '../../domain/flows';
-import type { PrintInput } from './print-input';
-import { ORDER_ID_MAX_LENGTH, isProjectId } from '../../domain/ids';
+import { PrintInput } from './print-input';
+import { isProjectId } from '../../domain/ids';
 import { moveProject } from '../../domain/project-status';
 import { canonicalJson } from '../../domain/canonical-json';
-import { MAX_MONEY, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { MAX_MONEY } from '../../domain/limits';
 import { freeformLimitError } from '../../domain/safe-text';
 import { assertPrintable } from '../preflight/preflight';
 import { evenPageBounds } from '../projects/book-builder';
-import { checkAmount, checkCopies, checkExtraPages, checkPageCount } from './order-numbers';
+import { schemaCheck } from '../schema-check';
 import { asNumber, currencyOf, decimal, minus, roundedMoneyOf, sum, type Money } from '../money/money';
 
 /**
@@ -199,12 +199,19 @@ export async function validateOrder(
   return { valid: !checks.failed, problems: checks.problems };
 }
 
+/**
+ * The print input's one declaration (./print-input.ts) checks every transport's order: REST's schema
+ * refused a bad body already, GraphQL's types carry no limits, so `printOrder` and `validateOrder`
+ * refuse here what `/v2/print` refuses, with the same codes and field paths.
+ */
+const checkPrintInput = schemaCheck(PrintInput);
+
 /** Every check of an order, in the order a print answers them; nothing is written. Undefined when a collected check failed. */
 async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderChecks): Promise<OrderPlan | undefined> {
-  const orderId = String(input.orderId ?? '').trim();
+  if (!(await checks.run(() => checkPrintInput(input)))) return undefined;
+  const orderId = input.orderId.trim();
   await checks.run(() => {
-    if (!orderId || orderId.length > ORDER_ID_MAX_LENGTH)
-      throw ValidationError.field('orderId', `is required (at most ${ORDER_ID_MAX_LENGTH} characters)`);
+    if (!orderId) throw ValidationError.field('orderId', 'is required');
   });
   const digest = requestDigest(input);
   const existing = orderId ? await ctx.em.findOne(Order, { orderId }) : null;
@@ -212,14 +219,6 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
 
   const recipient = await checks.run(() => checkRecipient(input.user));
   const address = recipient?.address;
-  const listed = await checks.run(() => {
-    if (!Array.isArray(input.projects) || input.projects.length === 0)
-      throw ValidationError.field('projects', 'must list at least one project');
-    if (input.projects.length > MAX_PROJECTS_PER_ORDER)
-      throw ValidationError.field('projects', `must list at most ${MAX_PROJECTS_PER_ORDER} projects`);
-    return true;
-  });
-  if (!listed) return undefined;
 
   const lines: PlannedLine[] = [];
   const seen = new Set<string>();
@@ -324,8 +323,6 @@ async function planLine(
   if (seen.has(item.id))
     throw ValidationError.field(`${at}.id`, 'lists the same project twice; use quantity for copies');
   seen.add(item.id);
-  checkCopies(item.quantity, `${at}.quantity`);
-  checkAmount(item.lineItemTotal, `${at}.lineItemTotal`);
   checkMetadata(item.metadata, `${at}.metadata`);
   const photos = item.photos === undefined ? undefined : parsePhotos(item.photos, `${at}.photos`);
   const project = await ctx.em.findOne(
@@ -352,18 +349,12 @@ async function planLine(
 }
 
 /**
- * `metadata` is the client's, stored as sent: an object within the free-form limits, whose
- * `pageCount` and `extraPages`, when given, are page counts in their published bounds.
+ * `metadata` is the client's, stored as sent: within the free-form limits (its `pageCount` and
+ * `extraPages` the schema bounds).
  */
-function checkMetadata(metadata: unknown, at: string): void {
-  if (metadata === undefined) return;
-  if (metadata === null || typeof metadata !== 'object' || Array.isArray(metadata))
-    throw ValidationError.field(at, 'must be an object');
-  const outside = freeformLimitError(metadata, at);
+function checkMetadata(metadata: object | undefined, at: string): void {
+  const outside = metadata && freeformLimitError(metadata, at);
   if (outside) throw new ValidationError([outside]);
-  const { pageCount, extraPages } = metadata as { pageCount?: unknown; extraPages?: unknown };
-  if (pageCount !== undefined) checkPageCount(pageCount, `${at}.pageCount`);
-  if (extraPages !== undefined) checkExtraPages(extraPages, `${at}.extraPages`);
 }
 
 /**
@@ -536,17 +527,17 @@ function checkTotals(
   { compare }: { compare: boolean },
 ): CheckedTotals {
   const payment = input.payment;
-  const amount = (value: unknown, path: string): Money => roundedMoneyOf(checkAmount(value, path), currency);
-  const lineTotals = input.projects.map((p, i) => amount(p.lineItemTotal, `projects[${i}].lineItemTotal`));
+  const amount = (value: number): Money => roundedMoneyOf(value, currency);
+  const lineTotals = input.projects.map((p) => amount(p.lineItemTotal));
   const subTotal = sum(lineTotals, currency);
   if (asNumber(subTotal) > MAX_MONEY)
     throw ValidationError.field(
       'projects',
       `the line items add up to ${decimal(subTotal)}; an order totals at most ${MAX_MONEY}`,
     );
-  const shipping = amount(payment?.shipping?.cost ?? 0, 'payment.shipping.cost');
-  const coupon = amount(payment?.coupon?.value ?? 0, 'payment.coupon.value');
-  const grandTotal = amount(payment?.grandTotal, 'payment.grandTotal');
+  const shipping = amount(payment.shipping?.cost ?? 0);
+  const coupon = amount(payment.coupon?.value ?? 0);
+  const grandTotal = amount(payment.grandTotal);
   if (!lessThanOrEqual(coupon, subTotal)) {
     throw new RejectedError(
       'COUPON_TOO_LARGE',

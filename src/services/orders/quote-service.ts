@@ -14,10 +14,9 @@ import { countryByIso2 } from './countries';
 import { estimateDelivery, leadDaysOf } from './delivery-estimate';
 import { asNumber, currencyOf, decimal, moneyOf, zero, type Money } from '../money/money';
 import { priceOrder, type PricedOrder } from './pricing';
-import type { QuoteInput } from './quote-input';
-import { MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
+import { QuoteInput } from './quote-input';
 import { evenPageBounds } from '../projects/book-builder';
-import { checkAmount, checkCopies, checkPageCount } from './order-numbers';
+import { schemaCheck } from '../schema-check';
 import type { QuoteView } from './quote-view';
 import { findLevel, levelPrice, levelsReaching, defaultLevel, type LevelReach } from './shipping-level';
 import { taxRateFor } from './tax-rate';
@@ -41,6 +40,12 @@ interface LineToQuote {
 }
 
 /**
+ * The quote input's one declaration (./quote-input.ts) checks it on every transport: REST's schema
+ * refused a bad body already; GraphQL's `quote`, whose types carry no limits, is refused here alike.
+ */
+const checkQuoteInput = schemaCheck(QuoteInput);
+
+/**
  * docs/api.md, Quote. Prices lines for a market and destination with exact money, lists every
  * shipping level that reaches the destination with its cost and delivery range, and stores the
  * quote so that `/v2/print` can hold an order to it until `expiresAt`. A client's own mistakes
@@ -52,14 +57,12 @@ export async function createQuote(
   input: QuoteInput,
   options: { ttlMs: number; now?: Date },
 ): Promise<QuoteView> {
+  checkQuoteInput(input);
   const now = options.now ?? new Date();
   const market = await asBadRequest(() => resolveMarket(ctx, input.marketId, 'marketId'));
   await ctx.em.populate(market, ['currency']);
   const country = destinationOf(market, input.countryIso2);
   const currency = currencyOf(market.currency.code, market.currency.decimals);
-  if (!Array.isArray(input.lines) || input.lines.length === 0 || input.lines.length > MAX_PROJECTS_PER_ORDER) {
-    throw ValidationError.field('lines', `must list 1 to ${MAX_PROJECTS_PER_ORDER} lines`);
-  }
   const lines = await quoteLines(ctx, input.lines, market);
 
   const reaching = levelsReaching(market, country);
@@ -256,7 +259,6 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
     } else {
       if (line.sku === undefined) throw ValidationError.field(`${at}.sku`, 'is required when there is no projectId');
       if (line.pageCount === undefined) throw ValidationError.field(`${at}.pageCount`, 'is required with a sku');
-      checkPageCount(line.pageCount, `${at}.pageCount`);
       product = await asBadRequest(() => findProduct(ctx, line.sku!, `${at}.sku`));
       // The bounds a book of the product is built and edited within: a bound book's count is even.
       const { minPages, maxPages } = evenPageBounds(product.specifications.min.pages, product.specifications.max.pages);
@@ -269,7 +271,6 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
       }
       pageCount = line.pageCount;
     }
-    checkCopies(line.quantity, `${at}.quantity`);
     const price = await ctx.em.findOne(ProductPrice, { product, market });
     if (!price)
       throw ValidationError.field(
@@ -292,7 +293,6 @@ async function quoteLines(ctx: RequestContext, inputs: QuoteInput['lines'], mark
 
 /** A client's amount in the currency; more decimals than it has is a 400 naming the field. */
 function clientAmount(amount: number, currency: ReturnType<typeof currencyOf>, path: string): Money {
-  checkAmount(amount, path);
   try {
     return moneyOf(amount, currency);
   } catch (error) {

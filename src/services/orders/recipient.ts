@@ -5,22 +5,18 @@ import { countryByIso2 } from './countries';
 import { checkAddress } from './address-check';
 import { OrderChecks } from './order-checks';
 import { findLevel, reachOf } from './shipping-level';
+import { Type } from 'typebox';
+import { PrintInput } from './print-input';
+import { schemaCheck } from '../schema-check';
 
-/** The recipient as `/v2/print` takes it (`user`) and `update-recipient` again. */
-export interface RecipientInput {
-  firstName?: string;
-  lastName?: string;
-  telephone?: string;
-  address: {
-    line1: string;
-    line2?: string;
-    postcode: string;
-    city?: string;
-    state?: string;
-    company?: string;
-    countryIso2: string;
-  };
-}
+/** The recipient as `/v2/print` takes it (`user`) and `update-recipient` again: the print input's one declaration. */
+export type RecipientInput = PrintInput['user'];
+
+/**
+ * `update-recipient`'s user checked by the print input's schema of it, on every transport (REST's
+ * body schema refused a bad one already; GraphQL's `updateOrderRecipient` types carry no limits).
+ */
+export const checkRecipientUpdate = schemaCheck(Type.Object({ user: PrintInput.properties.user }));
 
 export interface CheckedRecipient {
   firstName: string | null;

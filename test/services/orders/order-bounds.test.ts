@@ -5,7 +5,7 @@ import { MAX_COPIES, MAX_MONEY } from '../../../src/domain/limits';
 import { startTestService, type TestService } from '../../support/harness';
 import { post, request, serviceHeader } from '../../support/http';
 import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/photo-server';
-import { editableProject, printBody } from '../../support/print-fixtures';
+import { changed, editableProject, printBody } from '../../support/print-fixtures';
 import { waitFor } from '../../support/wait';
 import { graphql as graphqlAt } from '../../support/graphql';
 
@@ -20,13 +20,6 @@ import { graphql as graphqlAt } from '../../support/graphql';
 const PRINT = `mutation ($input: PrintOrderInput!) { printOrder(input: $input) { message } }`;
 const VALIDATE = `query ($input: PrintOrderInput!) { validateOrder(input: $input) { valid problems { code path } } }`;
 const QUOTE = `mutation ($input: QuoteInput!) { quote(input: $input) { quoteId lines { pageCount } } }`;
-
-/** A copy of `value` with `change` applied to it. */
-function changed<T>(value: T, change: (copy: any) => void): T {
-  const copy = structuredClone(value);
-  change(copy);
-  return copy;
-}
 
 describe('numeric bounds of quote, print and validateOnly, REST and GraphQL alike', () => {
   let api: TestService;
