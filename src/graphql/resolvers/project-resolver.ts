@@ -1,3 +1,4 @@
+import { plainInput } from '../plain-input';
 import { GraphQLDateTimeISO } from 'graphql-scalars';
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
@@ -71,10 +72,7 @@ export class ProjectResolver {
     @Arg('input', () => GenerateProjectInput) input: GenerateProjectInput,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<GenerateProjectPayload> {
-    const { url, project } = await services.projects.generate(ctx, {
-      ...input,
-      photos: input.photos?.map((p) => ({ ...p })),
-    });
+    const { url, project } = await services.projects.generate(ctx, plainInput(input));
     return { url, project: project as unknown as Project };
   }
 

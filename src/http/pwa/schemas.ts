@@ -1,17 +1,17 @@
 import { Type } from 'typebox';
-import { LAYOUT_TYPES } from '../../domain/book';
 import { MAX_DELETE_IDS, MAX_PROJECT_PAGE_SIZE, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
 import { ORDER_ID_MAX_LENGTH, PROJECT_ID_MAX_LENGTH, PROJECT_ID_PREFIX } from '../../domain/ids';
 import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
-import { MAX_EMAIL_LENGTH, MAX_USER_ID, USER_ID_RULE } from '../../services/projects/user-identity';
-import { MAX_URL_LENGTH, PhotoInputs } from '../../services/projects/photo-input';
+import { MAX_EMAIL_LENGTH } from '../../services/projects/user-identity';
+import { MAX_URL_LENGTH } from '../../services/projects/photo-input';
 import { OwnedProject, ProjectList, ProjectStatusRecord } from '../../services/projects/project-view';
-import { MarketIdInput, PrintInput, SkuInput } from '../../services/orders/print-input';
+import { PrintInput } from '../../services/orders/print-input';
 import { OrderPrintFiles } from '../../services/orders/print-files';
 import { CoverDimensionsView } from '../../services/production/cover-dimensions';
 import { PreflightView } from '../../services/preflight/preflight-view';
 import { OrderValidation } from '../../services/orders/order-validation';
 import { QuoteInput } from '../../services/orders/quote-input';
+import { GenerateInput } from '../../services/projects/generate-input';
 import { QuoteView } from '../../services/orders/quote-view';
 import { ActionView, OrderListPage, OrderView } from '../../services/orders/order-view';
 import { EventPage, MAX_EVENT_PAGE_SIZE } from '../../services/webhooks/event-log';
@@ -59,41 +59,7 @@ export const generateSchema = {
   description:
     'Creates a project for an end user from a product (sku, psp, market) and optional photos, and answers the URL of the editor to open in a webview or iframe. The photos are downloaded and analysed and the book laid out in the background; the status endpoint reports the progress.',
   security,
-  body: Type.Object({
-    email: Type.Optional(
-      Type.String({
-        maxLength: MAX_EMAIL_LENGTH,
-        description: 'Exactly one of email/userId, or neither (an owner id is generated)',
-      }),
-    ),
-    userId: Type.Optional(Type.String({ maxLength: MAX_USER_ID, description: `Pattern ${USER_ID_RULE}` })),
-    language: Type.Optional(Type.String({ maxLength: 35 })),
-    sku: SkuInput,
-    psp: Type.String({ minLength: 1, maxLength: 50, description: 'specifications.psp.name or renderOptions.psp' }),
-    marketId: MarketIdInput,
-    photos: Type.Optional(PhotoInputs),
-    metadata: Type.Optional(Type.Unsafe<Record<string, unknown>>({ type: 'object' })),
-    layoutType: Type.Optional(Type.Enum(LAYOUT_TYPES, { type: 'string' })),
-    eCommercePlugin: Type.Optional(Type.Boolean()),
-    callback: Type.Optional(
-      Type.String({
-        maxLength: 2048,
-        description: 'URL told (signed, like campaign webhooks) when the project is editable',
-      }),
-    ),
-    custom: Type.Optional(
-      Type.Union(
-        [
-          Type.Record(Type.String(), Type.String({ maxLength: 5000 })),
-          Type.Array(
-            Type.Object({ id: Type.String({ minLength: 1, maxLength: 100 }), value: Type.String({ maxLength: 5000 }) }),
-            { maxItems: 100 },
-          ),
-        ],
-        { description: 'an object of asset values by id, or an array of {id, value}' },
-      ),
-    ),
-  }),
+  body: GenerateInput,
   response: {
     200: Type.Object({ url: Type.String({ description: 'Editor URL to open in a webview or iframe' }) }),
     ...problemResponses(400, 401, 422),

@@ -2,16 +2,7 @@ import { Type, type Static } from 'typebox';
 import { PhotoInputs } from '../projects/photo-input';
 import { ORDER_ID_MAX_LENGTH, PROJECT_ID_MAX_LENGTH } from '../../domain/ids';
 import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
-
-/** A product named as a client may name it: a sku or renderOptions.productId. */
-export const SkuInput = Type.Union([Type.String({ minLength: 1, maxLength: 100 }), Type.Number()], {
-  description: 'a sku or renderOptions.productId (string or number)',
-});
-
-/** A market named as a client may name it. */
-export const MarketIdInput = Type.Union([Type.Integer({ minimum: 0 }), Type.String({ minLength: 1, maxLength: 50 })], {
-  description: 'an integer market id or an alternative id string',
-});
+import { MarketIdInput, SkuInput } from '../catalogue/product-names';
 
 /** An amount a client sends, in the currency's major units (docs/api.md, Limits). */
 export const Money = Type.Number({ minimum: 0, maximum: MAX_MONEY });

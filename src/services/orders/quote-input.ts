@@ -1,7 +1,8 @@
 import { Type, type Static } from 'typebox';
 import { PROJECT_ID_MAX_LENGTH } from '../../domain/ids';
 import { MAX_BOOK_PAGES, MAX_COPIES, MAX_PROJECTS_PER_ORDER } from '../../domain/limits';
-import { MarketIdInput, Money, SkuInput } from './print-input';
+import { MarketIdInput, SkuInput } from '../catalogue/product-names';
+import { Money } from './print-input';
 
 /**
  * What `POST /v2/quote` (and GraphQL `quote`) prices: lines named by a project (priced from its

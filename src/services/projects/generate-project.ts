@@ -3,7 +3,7 @@ import type { RequestContext } from '../context';
 import { ValidationError, type FieldError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
 import { isTemplateAsset, TEMPLATE_ASSETS } from './template';
-import { parsePhotos, isHttpUrl, type PhotoInput } from './photo-input';
+import { parsePhotos, isHttpUrl } from './photo-input';
 import { checkUserId, endUserIdFor, normaliseEmail } from './user-identity';
 import { newGeneratedUserId, newProjectId } from './project-ids';
 import { newEditorKeySeed } from './editor-links';
@@ -15,22 +15,7 @@ import { LAYOUT_TYPES, type LayoutType } from '../../domain/book';
 import type { ProjectServiceDeps } from './project-service-deps';
 import { PROJECT_BUILD_FLOW } from '../../domain/flows';
 import { freeformLimitError, unsafeTextError } from '../../domain/safe-text';
-
-export interface GenerateInput {
-  email?: string;
-  userId?: string;
-  language?: string;
-  sku: string | number;
-  psp: string;
-  marketId: string | number;
-  photos?: PhotoInput[];
-  metadata?: Record<string, unknown>;
-  layoutType?: string;
-  eCommercePlugin?: boolean;
-  custom?: Record<string, unknown> | { id: string; value: unknown }[];
-  /** Told (signed, like campaign webhooks) when the project is editable. */
-  callback?: string;
-}
+import type { GenerateInput } from './generate-input';
 
 export interface GenerateResult {
   url: string;

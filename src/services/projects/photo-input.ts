@@ -1,4 +1,4 @@
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import { ValidationError, type FieldError } from '../../domain/errors';
 import { MAX_PHOTOS } from '../../domain/limits';
 
@@ -7,14 +7,13 @@ export const MAX_URL_LENGTH = 2048;
 const HttpUrl = Type.String({ maxLength: MAX_URL_LENGTH, pattern: '^https?://' });
 
 /** A photo as a client sends it: a URL, or `{id, url}`. */
-export const PhotoInput = Type.Union(
+const PhotoInput = Type.Union(
   [
     HttpUrl,
     Type.Object({ id: Type.Optional(Type.Unsafe<string | number>({ type: ['string', 'number'] })), url: HttpUrl }),
   ],
   { description: 'an http(s) URL or an object {id, url}' },
 );
-export type PhotoInput = Static<typeof PhotoInput>;
 
 export const PhotoInputs = Type.Array(PhotoInput, { maxItems: MAX_PHOTOS });
 

@@ -1,6 +1,8 @@
 import { OrderLine, type Photo, type Project } from '../../db/entities';
 import type { RequestContext } from '../context';
-import { generateProject, type GenerateInput, type GenerateResult } from './generate-project';
+import { generateProject, type GenerateResult } from './generate-project';
+import { GenerateInput } from './generate-input';
+import { schemaCheck } from '../schema-check';
 import {
   cursorOf,
   findProjectRecord,
@@ -28,11 +30,14 @@ import type { ProjectServiceDeps } from './project-service-deps';
  * The project capabilities both transports offer. REST shapes come straight from here (the API's field
  * names and units); GraphQL resolvers use the entity-returning methods.
  */
+const checkGenerateInput = schemaCheck(GenerateInput);
+
 export class ProjectService {
   constructor(private readonly deps: ProjectServiceDeps) {}
 
-  async generate(ctx: RequestContext, input: GenerateInput): Promise<GenerateResult> {
-    return generateProject(ctx, this.deps, input);
+  /** Checked against the one declaration of the input (REST's route checks the same schema first). */
+  async generate(ctx: RequestContext, input: unknown): Promise<GenerateResult> {
+    return generateProject(ctx, this.deps, checkGenerateInput(input));
   }
 
   async list(ctx: RequestContext, user: string, cursor?: string): Promise<ProjectList> {

@@ -6,9 +6,10 @@ import { graphql } from '../../support/graphql';
 import { changed, printBody } from '../../support/print-fixtures';
 
 /*
- * Issue 33: the print and quote inputs are declared once (src/services/orders/print-input.ts,
- * quote-input.ts) with their limits. REST checks them by their schemas, GraphQL's printOrder,
- * validateOrder and quote by the same schemas in the service: the same bad input is refused the same
+ * Issue 33: the print, quote and generate inputs are declared once (src/services/orders/print-input.ts,
+ * quote-input.ts, src/services/projects/generate-input.ts) with their limits. REST checks them by
+ * their schemas, GraphQL's printOrder, validateOrder, quote and generateProject by the same schemas
+ * in the service: the same bad input is refused the same
  * way, code and field paths alike, over real HTTP. None of these reaches the database's checks, so
  * the project need not exist.
  */
@@ -18,6 +19,7 @@ const QUOTE = `mutation ($input: QuoteInput!) { quote(input: $input) { quoteId }
 const RECIPIENT = `mutation ($orderId: String!, $user: OrderUserInput!) {
   updateOrderRecipient(orderId: $orderId, user: $user) { orderId }
 }`;
+const GENERATE = `mutation ($input: GenerateProjectInput!) { generateProject(input: $input) { url } }`;
 const VALIDATE = `query ($input: PrintOrderInput!) { validateOrder(input: $input) { valid problems { code path } } }`;
 
 /** A project id of the right form that no one created. */
@@ -74,6 +76,19 @@ const BAD_QUOTES: [string, (input: any) => void][] = [
   ['a language longer than the bound', (q) => (q.language = 'l'.repeat(36))],
 ];
 
+/** A project both transports can create (GraphQL's sku and marketId are text) and one bad value in it. */
+const GENERATE_INPUT = { userId: 'shape-user', sku: 'PB-HC-A4-P', psp: 'local', marketId: '0' };
+const BAD_GENERATES: [string, (input: any) => void][] = [
+  ['an empty psp', (g) => (g.psp = '')],
+  ['a psp name longer than the bound', (g) => (g.psp = 'x'.repeat(51))],
+  ['an empty market id', (g) => (g.marketId = '')],
+  ['an empty sku', (g) => (g.sku = '')],
+  ['a language longer than the bound', (g) => (g.language = 'l'.repeat(36))],
+  ['an e-mail longer than the bound', (g) => (g.email = `${'e'.repeat(400)}@example.com`)],
+  ['a photo that is no http(s) URL', (g) => (g.photos = [{ url: 'ftp://example.com/1.jpg' }])],
+  ['a callback longer than the bound', (g) => (g.callback = `https://example.com/${'c'.repeat(2100)}`)],
+];
+
 /** REST's 400 and GraphQL's error for the same input: the same code, the same field paths. */
 function expectSameRefusal(rest: { status: number; body: any }, answer: any): string[] {
   expect(rest.status, JSON.stringify(rest.body)).toBe(400);
@@ -121,6 +136,15 @@ describe('the print input refused alike by REST and GraphQL', () => {
       const input = changed(QUOTE_INPUT, change);
       const rest = await post(api.url, '/v2/quote', input, auth);
       expectSameRefusal(rest, await graphql(api.url, auth, QUOTE, { input }));
+    },
+  );
+
+  it.each(BAD_GENERATES)(
+    'a project with %s: the same code and field paths from /v2/generate and generateProject',
+    async (_what, change) => {
+      const input = changed(GENERATE_INPUT, change);
+      const rest = await post(api.url, '/v2/generate', input, auth);
+      expectSameRefusal(rest, await graphql(api.url, auth, GENERATE, { input }));
     },
   );
 
