@@ -8,6 +8,7 @@ import { pageContentSecurityPolicy } from './page-csp';
 import { cataloguePlaceholder } from '../imaging/catalogue-placeholder';
 import { loadDemoCatalogue } from '../services/catalogue/catalogue-import';
 import { projectPath } from '../config/project-root';
+import { ORDER_STATUSES } from '../domain/order-status';
 
 /** The pages' own sources (plain ES modules, no build step). */
 const WEB_ROOT = projectPath('web') + path.sep;
@@ -80,6 +81,12 @@ export const webRoutes: FastifyPluginAsync<WebRouteOptions> = async (app, { publ
   );
 
   const vendorSources = new Map<string, Promise<Buffer | undefined>>();
+  // The pages' words from the domain itself (web/app imports ../vocabulary.js): one list, no copy in web/app.
+  const vocabulary = `export const ORDER_STATUSES = ${JSON.stringify(ORDER_STATUSES)};\n`;
+  app.get('/web/vocabulary.js', { schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(vocabulary),
+  );
+
   app.get<{ Params: { file: string } }>('/web/vendor/:file', { schema: { hide: true } }, async (request, reply) => {
     const { file } = request.params;
     // graphql-ws's client imports one sibling chunk by a relative path.

@@ -2,6 +2,8 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import { graphqlClient } from './graphql-client.js';
+// The order line statuses to filter by, served from the service's domain (src/web/routes.ts).
+import { ORDER_STATUSES } from '../vocabulary.js';
 
 /*
  * The operations dashboard: a client's orders (searched, paged, each with its whole history), its
@@ -180,37 +182,6 @@ function OrderActions({ client, order, onDone }) {
     </div>`;
 }
 
-/** The order line statuses to filter by (docs/api.md; dashboard-operations.test.ts compares them with the service's). */
-const ORDER_STATUSES = [
-  'waiting',
-  'expiring',
-  'last call',
-  'files missing',
-  'received',
-  'paid',
-  'processing',
-  'rendering',
-  'rendered',
-  'sending printjob',
-  'sent printjob',
-  'accepted',
-  'printing',
-  'printed',
-  'delivering',
-  'complete',
-  'ready for collection',
-  'collected',
-  'abnormal',
-  'failed processing',
-  'on hold',
-  'undelivered',
-  'expired',
-  'cleaned',
-  'cancelled',
-  'refunded',
-  'abandoned',
-  'deleted',
-];
 const NO_FILTERS = { orderId: '', customer: '', status: '', from: '', to: '', pageSize: '20' };
 const LINE_HISTORY = `subscription ($orderId: String!, $projectId: String!) {
   orderStatusChanged(orderId: $orderId, projectId: $projectId, afterSequence: 0) { sequence status occurredAt }
