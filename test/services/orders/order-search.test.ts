@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../../support/harness';
+import { graphql as graphqlAt } from '../../support/graphql';
 import { post, request, serviceHeader } from '../../support/http';
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { startWebhookReceiver, type WebhookReceiver } from '../../support/webhook-receiver';
@@ -16,8 +17,8 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
   let shop: Record<string, string>;
   let otherShop: Record<string, string>;
 
-  const graphql = async (auth: Record<string, string>, query: string, variables?: Record<string, unknown>) =>
-    post(api.url, '/graphql', { query, variables }, auth);
+  const graphql = (auth: Record<string, string>, query: string, variables?: Record<string, unknown>) =>
+    graphqlAt(api.url, auth, query, variables);
   const restIds = async (auth: Record<string, string>, query: string) => {
     const answer = await request(api.url, 'GET', `/v2/order/list?${query}`, { headers: auth });
     expect(answer.status, JSON.stringify(answer.body)).toBe(200);
@@ -30,8 +31,8 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
         orders(orderId: $orderId, customer: $customer, status: $status) { edges { node { orderId } } } }`,
       variables,
     );
-    expect(answer.body.errors, JSON.stringify(answer.body.errors)).toBeUndefined();
-    return answer.body.data.orders.edges.map((e: { node: { orderId: string } }) => e.node.orderId);
+    expect(answer.errors, JSON.stringify(answer.errors)).toBeUndefined();
+    return answer.data.orders.edges.map((e: { node: { orderId: string } }) => e.node.orderId);
   };
   type Name = { firstName: string; lastName: string };
   const place = async (
@@ -116,10 +117,10 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
         v: value,
       });
       // GraphQL answers a refused argument in `errors` (HTTP 200, as every execution error), with the same code and field.
-      expect(answer.body.data, query).toBeNull();
-      expect(answer.body.errors[0].extensions.code, query).toBe('VALIDATION_FAILED');
+      expect(answer.data, query).toBeNull();
+      expect(answer.errors[0].extensions.code, query).toBe('VALIDATION_FAILED');
       expect(
-        answer.body.errors[0].extensions.errors.map((e: { path: string }) => e.path),
+        answer.errors[0].extensions.errors.map((e: { path: string }) => e.path),
         query,
       ).toEqual([field]);
     }
@@ -130,7 +131,7 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
       url: receiver.url('/search-shop'),
     });
     const sent = await graphql(shop, 'mutation { sendTestWebhook { id } }');
-    const id = sent.body.data.sendTestWebhook.id;
+    const id = sent.data.sendTestWebhook.id;
     const deliveries = async (auth: Record<string, string>, variables: Record<string, unknown> = {}) =>
       graphql(
         auth,
@@ -139,9 +140,9 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
         variables,
       );
     const statusOf = async () =>
-      (await deliveries(shop)).body.data.webhookDeliveries.edges.find((e: any) => e.node.id === id)?.node.status;
+      (await deliveries(shop)).data.webhookDeliveries.edges.find((e: any) => e.node.id === id)?.node.status;
     await waitFor(async () => (await statusOf()) === 'delivered', 20_000, 'test webhook delivered');
-    const mine = (await deliveries(shop)).body.data.webhookDeliveries;
+    const mine = (await deliveries(shop)).data.webhookDeliveries;
     const url = receiver.url('/search-shop');
     expect(mine.edges[0].node).toEqual({
       id,
@@ -152,13 +153,13 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
     });
     // The orders' own events went to no webhook (none was set when they were placed): the one page holds them all.
     expect(mine.pageInfo.hasNextPage).toBe(false);
-    expect((await deliveries(otherShop)).body.data.webhookDeliveries.edges).toEqual([]);
+    expect((await deliveries(otherShop)).data.webhookDeliveries.edges).toEqual([]);
 
-    const paged = (await deliveries(shop, { first: 1 })).body.data.webhookDeliveries;
+    const paged = (await deliveries(shop, { first: 1 })).data.webhookDeliveries;
     expect(paged.edges.map((e: any) => e.node.id)).toEqual([id]);
     const badFirst = await deliveries(shop, { first: 101 });
-    expect(badFirst.body.errors[0].extensions.errors.map((e: { path: string }) => e.path)).toEqual(['first']);
+    expect(badFirst.errors[0].extensions.errors.map((e: { path: string }) => e.path)).toEqual(['first']);
     const badCursor = await deliveries(shop, { after: 'not-a-cursor' });
-    expect(badCursor.body.errors[0].extensions.code).toBe('UNKNOWN_CURSOR');
+    expect(badCursor.errors[0].extensions.code).toBe('UNKNOWN_CURSOR');
   }, 60_000);
 });
