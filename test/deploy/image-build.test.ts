@@ -5,7 +5,7 @@
  * filesystem (a private mount namespace: `/` remounted read-only, DATA_DIR and a tmpfs /tmp writable).
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, readFileSync } from 'node:fs';
 import { chmod, chown, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import net from 'node:net';
@@ -69,6 +69,16 @@ async function freePort(): Promise<number> {
   return port;
 }
 
+/** The suite's `node` copied next to the payload folder `app` (once), where the image's user can run it. */
+function nodeBeside(app: string): string {
+  const copy = path.join(path.dirname(app), 'node');
+  if (!existsSync(copy)) {
+    copyFileSync(process.execPath, copy);
+    chmodSync(copy, 0o755);
+  }
+  return copy;
+}
+
 /** A folder the image's user can read (mkdtemp makes 700), outside /tmp, which the sandbox covers with a tmpfs. */
 async function scratchFolder(prefix: string): Promise<string> {
   const folder = await mkdtemp(path.join('/var/tmp', prefix));
@@ -124,8 +134,10 @@ function startInImage(app: string, dataDir: string, stage: DockerStage, env: Rec
   const [program, ...args] = stage.cmd;
   expect(program).toBe('node');
   const childEnv = { PATH: process.env.PATH!, ...stage.env, DATA_DIR: dataDir, ...env };
-  // `node` of the suite (Node 24, as in the image), by its path: nothing else on PATH is looked up.
-  const command = [process.execPath, ...args];
+  // `node` of the suite (Node 24, as in the image), by its path: nothing else on PATH is looked up. In the
+  // sandbox, a copy beside the payload: the image's user may not enter the checkout's folders (a clone in a
+  // folder only root may enter, as `mktemp -d` makes them).
+  const command = [SANDBOX ? nodeBeside(app) : process.execPath, ...args];
   const script = [
     'set -e',
     'mount --bind "$1" "$1"',
