@@ -108,12 +108,15 @@ export const printFulfilmentFlow: FlowDefinition<typeof PRINT_FULFILMENT_FLOW, F
           const ended = await move(status);
           if (ended) return { status: ended };
         }
-        const { pages } = await activities.planRender(lineId);
-        await ride(() => activities.renderPages(lineId, 0, Math.min(PAGES_PER_ACTIVITY - 1, pages)));
-        for (let from = PAGES_PER_ACTIVITY; from <= pages; from += PAGES_PER_ACTIVITY) {
-          await ride(() => activities.renderPages(lineId, from, Math.min(from + PAGES_PER_ACTIVITY - 1, pages)));
+        const { pages, filesReady } = await activities.planRender(lineId);
+        // A remake carries the original's print files (the same bytes): nothing to render.
+        if (!filesReady) {
+          await ride(() => activities.renderPages(lineId, 0, Math.min(PAGES_PER_ACTIVITY - 1, pages)));
+          for (let from = PAGES_PER_ACTIVITY; from <= pages; from += PAGES_PER_ACTIVITY) {
+            await ride(() => activities.renderPages(lineId, from, Math.min(from + PAGES_PER_ACTIVITY - 1, pages)));
+          }
+          await ride(() => activities.assemblePrintFiles(lineId));
         }
-        await ride(() => activities.assemblePrintFiles(lineId));
         for (const status of ['rendered', 'sending printjob'] as const) {
           const ended = await move(status);
           if (ended) return { status: ended };

@@ -194,6 +194,8 @@ const EnvironmentSchema = Type.Object(
     IDEMPOTENCY_RETENTION: duration('24h'),
     /** How long a quote's prices hold for an order that names its quoteId. */
     QUOTE_TTL: duration('24h'),
+    /** How long after delivery (or, for a parcel never delivered, after shipping) a line may be claimed (docs/api.md, Claims and remakes). */
+    CLAIM_WINDOW: duration('30d'),
     // Published limits (docs/operations.md, Limits): generous defaults, so that only abuse meets them.
     RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
     RATE_LIMIT_WINDOW: duration('1m'),
@@ -366,6 +368,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       photoDownloadTimeoutMs: milliseconds(env.PHOTO_DOWNLOAD_TIMEOUT),
       buildDownloadDeadlineMs: milliseconds(env.BUILD_DOWNLOAD_DEADLINE),
       quoteTtlMs: milliseconds(env.QUOTE_TTL),
+      claimWindowMs: milliseconds(env.CLAIM_WINDOW),
       executorRecoveryIntervalMs: milliseconds(env.EXECUTOR_RECOVERY_INTERVAL),
       executorDeadAfterMs: milliseconds(env.EXECUTOR_DEAD_AFTER),
     },

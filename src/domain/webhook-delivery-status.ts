@@ -31,6 +31,7 @@ export function webhookRetryDelayMs(spacingMs: number, retry: number): number {
 
 /**
  * Every event type a client can receive (docs/api.md, Events): order-line progress, order changes,
+ * claims and the remakes they make,
  * the project-ready notification, a project build that gave up, and the test event a client asks for. An endpoint subscribes to
  * some of them or, by default, to all; `webhook.test` goes to the endpoint whatever it chose.
  */
@@ -40,6 +41,8 @@ export const WEBHOOK_EVENTS = [
   'order.line.delivered',
   'order.cancelled',
   'order.updated',
+  'order.claim.created',
+  'order.remake.created',
   'project.ready',
   'project.build_failed',
   'webhook.test',

@@ -11,6 +11,7 @@ import {
   Property,
   Unique,
 } from '@mikro-orm/core';
+import type { OrderClaim } from '../../domain/order-claim';
 import { Market } from './Market';
 import { OrderLine } from './OrderLine';
 import { TenantOwned } from './TenantOwned';
@@ -40,6 +41,7 @@ export interface OrderWarning {
 @Entity({ tableName: 'orders' })
 @Unique({ properties: ['client', 'env', 'orderId'] })
 @Index({ properties: ['client', 'env', 'email', 'createdAt', 'id'] })
+@Index({ properties: ['remakeOf'] })
 export class Order extends TenantOwned {
   @PrimaryKey({ type: 'uuid' })
   id: string & Opt = randomUUID();
@@ -116,6 +118,22 @@ export class Order extends TenantOwned {
   /** The `{message}` answered the first time, answered again for a repeated request. */
   @Property({ type: 'text' })
   confirmation!: string;
+
+  /** A remake: the order it remakes (claims and remakes, docs/api.md). */
+  @ManyToOne(() => Order, { nullable: true, deleteRule: 'set null' })
+  remakeOf?: Order | null;
+
+  /** A remake: the claim it was made for. */
+  @Property({ type: 'json', nullable: true })
+  claim?: OrderClaim | null;
+
+  /** The remakes of this order, oldest first. */
+  @OneToMany(
+    () => Order,
+    (order) => order.remakeOf,
+    { orderBy: { createdAt: 'asc' } },
+  )
+  remakes = new Collection<Order>(this);
 
   @OneToMany(
     () => OrderLine,

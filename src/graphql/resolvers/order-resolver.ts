@@ -4,6 +4,7 @@ import { IdempotencyKeyArg } from '../idempotency-key';
 import type { GraphqlContext } from '../context';
 import { plainInput } from '../plain-input';
 import {
+  ClaimReason,
   ClientEventPage,
   EcommerceOrderStatus,
   Order,
@@ -14,13 +15,13 @@ import {
   PrintOrderPayload,
   ShippingChoiceInput,
 } from '../types/order';
-import { availabilityOf } from '../../services/orders/order-actions';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 import type { EcommerceStatus } from '../../domain/order-status';
 import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { printFilesOf } from '../../services/orders/print-files';
 import { orderLineSummaryOf } from '../../services/orders/order-view';
-import type { FileStore } from '../../storage/file-store';
+import type { AppServices } from '../../services/app-services';
+import type { ClaimReason as ClaimReasonValue } from '../../domain/order-claim';
 
 @Resolver()
 export class OrderResolver {
@@ -31,12 +32,12 @@ export class OrderResolver {
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<PrintOrderPayload> {
     const { message, order } = await services.orders.print(ctx, plainInput(input));
-    return { message, order: orderView(await services.orders.find(ctx, order.orderId), services.files) };
+    return { message, order: orderView(await services.orders.find(ctx, order.orderId), services) };
   }
 
   @Query(() => Order, { description: 'One order of this client' })
   async order(@Ctx() { ctx, services }: GraphqlContext, @Arg('orderId', () => String) orderId: string): Promise<Order> {
-    return orderView(await services.orders.find(ctx, orderId), services.files);
+    return orderView(await services.orders.find(ctx, orderId), services);
   }
 
   @Query(() => OrderConnection, {
@@ -76,7 +77,7 @@ export class OrderResolver {
       customer: customer ?? undefined,
     });
     return {
-      edges: page.items.map((order) => ({ node: orderView(order, services.files), cursor: page.from(order) })),
+      edges: page.items.map((order) => ({ node: orderView(order, services), cursor: page.from(order) })),
       pageInfo: { hasNextPage: page.hasNextPage, endCursor: page.endCursor },
     };
   }
@@ -86,7 +87,7 @@ export class OrderResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
   ): Promise<Order> {
-    return orderView(await services.orders.confirmPayment(ctx, orderId), services.files);
+    return orderView(await services.orders.confirmPayment(ctx, orderId), services);
   }
 
   @Query(() => [OrderActionAvailability], {
@@ -113,10 +114,7 @@ export class OrderResolver {
     projectIds?: string[] | null,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<Order> {
-    return orderView(
-      await services.orders.cancel(ctx, { orderId, ...(projectIds ? { projectIds } : {}) }),
-      services.files,
-    );
+    return orderView(await services.orders.cancel(ctx, { orderId, ...(projectIds ? { projectIds } : {}) }), services);
   }
 
   @Mutation(() => Order, {
@@ -129,7 +127,7 @@ export class OrderResolver {
     @Arg('user', () => OrderUserInput) user: OrderUserInput,
     @IdempotencyKeyArg() _idempotencyKey?: string | null,
   ): Promise<Order> {
-    return orderView(await services.orders.updateRecipient(ctx, { orderId, user: plainInput(user) }), services.files);
+    return orderView(await services.orders.updateRecipient(ctx, { orderId, user: plainInput(user) }), services);
   }
 
   @Mutation(() => Order, {
@@ -143,8 +141,36 @@ export class OrderResolver {
   ): Promise<Order> {
     return orderView(
       await services.orders.updateShipping(ctx, { orderId, shipping: { method: shipping.method } }),
-      services.files,
+      services,
     );
+  }
+
+  @Mutation(() => Order, {
+    description:
+      'Claim delivered lines (all when projectIds is left out) as damaged, misprinted or lost, within the claim window: answers the remake, a new order at no charge that prints the same files again (REST: POST /v2/order/claim)',
+  })
+  async claimOrder(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('orderId', () => String) orderId: string,
+    @Arg('reason', () => ClaimReason) reason: ClaimReasonValue,
+    @Arg('projectIds', () => [String], {
+      nullable: true,
+      description: 'Only these lines; every line of the order when left out',
+    })
+    projectIds?: string[] | null,
+    @Arg('note', () => String, { nullable: true }) note?: string | null,
+    @Arg('photos', () => [String], { nullable: true, description: 'URLs of evidence photos, kept as sent' })
+    photos?: string[] | null,
+    @IdempotencyKeyArg() _idempotencyKey?: string | null,
+  ): Promise<Order> {
+    const remake = await services.orders.claim(ctx, {
+      orderId,
+      reason,
+      ...(projectIds ? { projectIds } : {}),
+      ...(note != null ? { note } : {}),
+      ...(photos ? { photos } : {}),
+    });
+    return orderView(remake, services);
   }
 
   @Query(() => ClientEventPage, {
@@ -183,12 +209,13 @@ export class OrderResolver {
   ): Promise<Order> {
     return orderView(
       await services.orders.setStatus(ctx, { orderId, status, projectId: projectId ?? undefined }),
-      services.files,
+      services,
     );
   }
 }
 
-function orderView(order: OrderEntity, files: FileStore): Order {
+function orderView(order: OrderEntity, services: AppServices): Order {
+  const { files } = services;
   return {
     orderId: order.orderId,
     email: order.email,
@@ -207,7 +234,9 @@ function orderView(order: OrderEntity, files: FileStore): Order {
     lastName: order.lastName,
     telephone: order.telephone,
     shippingAddress: order.shippingAddress,
-    actions: availabilityOf(order.lines.getItems()).map((a) => ({ ...a, reason: a.reason ?? null })),
+    actions: services.orders
+      .availability(order)
+      .map((a) => ({ ...a, reason: a.reason ?? null, until: a.until ?? null })),
     createdAt: order.createdAt,
     lines: order.lines.getItems().map((line) => ({
       ...orderLineSummaryOf(line),
@@ -225,5 +254,10 @@ function orderView(order: OrderEntity, files: FileStore): Order {
       warnings: line.warnings.map((w) => ({ ...w, page: String(w.page) })),
       printFiles: printFilesOf(line, files) ?? null,
     })),
+    remakeOf: order.remakeOf?.orderId ?? null,
+    claim: order.claim
+      ? { ...order.claim, note: order.claim.note ?? null, createdAt: new Date(order.claim.createdAt) }
+      : null,
+    remakes: order.remakes.getItems().map((remake) => remake.orderId),
   };
 }

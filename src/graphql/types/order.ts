@@ -4,6 +4,7 @@ import { PageInfo, PhotoInput } from './project';
 import { ECOMMERCE_STATUSES, ORDER_STATUSES } from '../../domain/order-status';
 import { enumOf } from './enum-of';
 import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY } from '../../domain/limits';
+import { CLAIM_REASONS } from '../../domain/order-claim';
 
 /** The published bounds (docs/api.md, Limits); Int and Float say nothing of range, so the service checks them, as REST's schema does. */
 const COPIES = `copies, 1 to ${MAX_COPIES}`;
@@ -14,6 +15,18 @@ registerEnumType(EcommerceOrderStatus, {
   name: 'EcommerceOrderStatus',
   description: 'Statuses the eCommerce side may set',
 });
+
+export const ClaimReason = enumOf(CLAIM_REASONS);
+registerEnumType(ClaimReason, { name: 'ClaimReason', description: 'Why a delivered book is claimed' });
+
+@ObjectType({ description: 'The claim a remake was made for (docs/api.md, Claims and remakes)' })
+export class OrderClaim {
+  @Field(() => ClaimReason) reason!: string;
+  @Field(() => String, { nullable: true }) note?: string | null;
+  @Field(() => [String], { description: 'Evidence photo URLs, as sent' }) photos!: string[];
+  @Field(() => [String], { description: 'The projects claimed: the lines of the remake' }) projectIds!: string[];
+  @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+}
 
 @ObjectType()
 export class OrderAddress {
@@ -71,11 +84,16 @@ export class Parcel {
 
 @ObjectType({ description: 'Whether an action can be taken now and, when not, why' })
 export class OrderActionAvailability {
-  @Field(() => String, { description: 'cancel, update-recipient or update-shipping' }) action!: string;
+  @Field(() => String, { description: 'cancel, update-recipient, update-shipping or claim' }) action!: string;
   @Field(() => Boolean) available!: boolean;
   @Field(() => String, { nullable: true, description: 'Why not, naming the line and its status' }) reason?:
     | string
     | null;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description: 'While available, until when (a claim: the end of its window)',
+  })
+  until?: Date | null;
 }
 
 @ObjectType({ description: 'One project of an order and its fulfilment' })
@@ -144,6 +162,12 @@ export class Order {
   actions!: OrderActionAvailability[];
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
   @Field(() => [OrderLine]) lines!: OrderLine[];
+  @Field(() => String, { nullable: true, description: 'A remake: the orderId of the order it remakes' })
+  remakeOf?: string | null;
+  @Field(() => OrderClaim, { nullable: true, description: 'A remake: the claim it was made for' })
+  claim?: OrderClaim | null;
+  @Field(() => [String], { description: 'The orderIds of the remakes of this order, oldest first' })
+  remakes!: string[];
 }
 
 @ObjectType()

@@ -2,9 +2,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { contextOf } from '../request-context';
 import { authenticateBeforeTheBody } from '../authenticate-request';
+import { actionViewOf } from '../../services/orders/order-view';
 import {
   campaignSchema,
   cancelOrderSchema,
+  claimOrderSchema,
   coverDimensionsSchema,
   deleteSchema,
   duplicateSchema,
@@ -80,9 +82,10 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyL
     services.orders.list(contextOf(request, services.em), request.query),
   );
 
-  app.get('/v2/order/actions', { schema: orderActionsSchema }, async (request) =>
-    services.orders.actions(contextOf(request, services.em), request.query.orderId),
-  );
+  app.get('/v2/order/actions', { schema: orderActionsSchema }, async (request) => {
+    const { orderId, actions } = await services.orders.actions(contextOf(request, services.em), request.query.orderId);
+    return { orderId, actions: actions.map(actionViewOf) };
+  });
 
   app.post('/v2/order/cancel', { schema: cancelOrderSchema }, async (request) => {
     const ctx = contextOf(request, services.em);
@@ -100,6 +103,12 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyL
     const ctx = contextOf(request, services.em);
     const order = await services.orders.updateShipping(ctx, request.body);
     return services.orders.view(ctx, order.orderId);
+  });
+
+  app.post('/v2/order/claim', { schema: claimOrderSchema }, async (request) => {
+    const ctx = contextOf(request, services.em);
+    const remake = await services.orders.claim(ctx, request.body);
+    return services.orders.view(ctx, remake.orderId);
   });
 
   app.get('/v2/events', { schema: eventsSchema }, async (request) => {

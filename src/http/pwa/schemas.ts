@@ -11,6 +11,7 @@ import { CoverDimensionsView } from '../../services/production/cover-dimensions'
 import { PreflightView } from '../../services/preflight/preflight-view';
 import { OrderValidation } from '../../services/orders/order-validation';
 import { QuoteInput } from '../../services/orders/quote-input';
+import { ClaimInput } from '../../services/orders/claim-input';
 import { GenerateInput } from '../../services/projects/generate-input';
 import { QuoteView } from '../../services/orders/quote-view';
 import { ActionView, OrderListPage, OrderView } from '../../services/orders/order-view';
@@ -289,7 +290,7 @@ export const orderActionsSchema = {
   tags: [PWA_TAGS.orders.name],
   summary: 'What can still be done to an order',
   description:
-    'Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status.',
+    'Each action (cancel, update-recipient, update-shipping, claim) with `available` and, when not, the reason naming the line and its status; a claim that is available says `until` when.',
   security,
   querystring: Type.Object({ orderId: OrderIdField }),
   response: {
@@ -337,6 +338,16 @@ export const updateShippingSchema = {
     orderId: OrderIdField,
     shipping: Type.Object({ method: Type.String({ minLength: 1, maxLength: 100, description: 'The shipping level' }) }),
   }),
+  response: { 200: OrderView, ...problemResponses(400, 401, 404, 409) },
+} as const;
+
+export const claimOrderSchema = {
+  operationId: 'claimOrder',
+  tags: [PWA_TAGS.orders.name],
+  summary: 'Claim a damaged, misprinted or lost book: get a remake',
+  description: `From delivering until the claim window after delivery (CLAIM_WINDOW, 30 days by default). Answers the remake: a new order at no charge, to the same recipient, that prints the original lines' files again (the same bytes, nothing rendered again) and is sent to the printer like any order; its remakeOf names the original, whose remakes list it. Emits order.claim.created (the original) and order.remake.created (the remake). ${actionsNote}`,
+  security,
+  body: ClaimInput,
   response: { 200: OrderView, ...problemResponses(400, 401, 404, 409) },
 } as const;
 

@@ -12,12 +12,15 @@ import {
 } from '../../domain/order-status';
 import type { OrderAction } from '../../domain/order-actions';
 import { ORDER_SUBJECT, orderLineSubjectId } from '../../domain/status-subjects';
+import { claimOf, type ClaimContext } from './claim-availability';
 
 /** Whether an action can be taken now and, when not, why. */
 export interface ActionAvailability {
   action: OrderAction;
   available: boolean;
   reason?: string;
+  /** While available, until when (a claim: its window's end). */
+  until?: Date;
 }
 
 type LineState = Pick<OrderLine, 'status'> & { project: { id: string } };
@@ -47,7 +50,18 @@ function openLines<T extends LineState>(lines: T[]): T[] {
 }
 
 /** Each action's availability for these lines, in ORDER_ACTIONS order. */
-export function availabilityOf(lines: LineState[]): ActionAvailability[] {
+export function availabilityOf(lines: OrderLine[], claim: ClaimContext): ActionAvailability[] {
+  const claimed = claimOf(lines, claim);
+  return [
+    ...changeAvailability(lines),
+    'reason' in claimed
+      ? { action: 'claim', available: false, reason: claimed.reason }
+      : { action: 'claim', available: true, until: claimed.until },
+  ];
+}
+
+/** Whether the order can still be cancelled or changed (the actions before the printer has the book). */
+function changeAvailability(lines: LineState[]): ActionAvailability[] {
   const cancelNeeded = lines.filter((l) => l.status !== 'cancelled');
   const cancelReason =
     cancelNeeded.length === 0
@@ -72,9 +86,9 @@ export function actionNotAvailable(action: OrderAction, orderId: string, reason:
   return new ConflictError('ACTION_NOT_AVAILABLE', `${action} is not available for order ${orderId}: ${reason}`);
 }
 
-/** Refuses `action` on these lines with the first reason, changing nothing. */
-export function assertAvailable(action: OrderAction, orderId: string, lines: LineState[]): void {
-  const entry = availabilityOf(lines).find((a) => a.action === action)!;
+/** Refuses a cancel or change of these lines with the first reason, changing nothing. */
+export function assertAvailable(action: Exclude<OrderAction, 'claim'>, orderId: string, lines: LineState[]): void {
+  const entry = changeAvailability(lines).find((a) => a.action === action)!;
   if (!entry.available) throw actionNotAvailable(action, orderId, entry.reason!);
 }
 

@@ -83,11 +83,11 @@ function trackingOf(line: Pick<OrderLine, 'parcels' | 'trackingUrl' | 'shippedAt
   };
 }
 
-/** An order-wide event (`order.cancelled`, `order.updated`) with each line's status and sequence. */
+/** An order-wide event (`order.cancelled`, `order.updated`, a claim's two) with each line's status and sequence. */
 export async function recordOrderEvent(
   em: EntityManager,
   order: Order,
-  type: 'order.cancelled' | 'order.updated',
+  type: 'order.cancelled' | 'order.updated' | 'order.claim.created' | 'order.remake.created',
   lines: { line: OrderLine; sequence: number }[],
   extra: Record<string, unknown> = {},
 ): Promise<void> {

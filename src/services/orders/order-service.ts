@@ -49,6 +49,8 @@ import { orderViewOf, type OrderListPage, type OrderView } from './order-view';
 import type { Parcel } from '../../domain/parcel';
 import { ORDER_ID_MAX_LENGTH } from '../../domain/ids';
 import { customerWhere } from './customer-search';
+import { checkClaim, claimOrder, remadeLinesOf } from './claim-order';
+import type { ClaimContext } from './claim-availability';
 
 /** The service hands the transports an order entity with its lines; they name its type through here, never src/db. */
 export type { Order };
@@ -113,7 +115,11 @@ export class OrderService {
   }
 
   async find(ctx: RequestContext, orderId: string, also: 'market'[] = []): Promise<Order> {
-    const order = await ctx.em.findOne(Order, { orderId }, { populate: ['lines', 'lines.project', ...also] });
+    const order = await ctx.em.findOne(
+      Order,
+      { orderId },
+      { populate: ['lines', 'lines.project', 'remakeOf', 'remakes', ...also] },
+    );
     if (!order) throw new NotFoundError('order', orderId, 'orderId');
     return order;
   }
@@ -159,7 +165,7 @@ export class OrderService {
       first: options.first,
       after: options.after,
       orderBy: { createdAt: 'desc', id: 'desc' },
-      populate: ['lines', 'lines.project'],
+      populate: ['lines', 'lines.project', 'remakeOf', 'remakes'],
       includeCount: false,
     });
   }
@@ -171,7 +177,7 @@ export class OrderService {
       order,
       this.deps.files,
       await currentSequences(ctx.em, order, order.lines.getItems()),
-      availabilityOf(order.lines.getItems()),
+      this.availability(order),
     );
   }
 
@@ -188,7 +194,7 @@ export class OrderService {
     for (const order of page.items) {
       const lines = order.lines.getItems();
       data.push(
-        orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, lines), availabilityOf(lines)),
+        orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, lines), this.availability(order)),
       );
     }
     return { data, ...(page.hasNextPage && page.endCursor ? { cursor: page.endCursor } : {}) };
@@ -197,7 +203,34 @@ export class OrderService {
   /** `GET /v2/order/actions`: each action with whether it is available now and, when not, why. */
   async actions(ctx: RequestContext, orderId: string): Promise<{ orderId: string; actions: ActionAvailability[] }> {
     const order = await this.find(ctx, orderId);
-    return { orderId: order.orderId, actions: availabilityOf(order.lines.getItems()) };
+    return { orderId: order.orderId, actions: this.availability(order) };
+  }
+
+  /** Each action's availability now, for an order loaded by `find` or `page` (its lines and remakes). */
+  availability(order: Order): ActionAvailability[] {
+    return availabilityOf(order.lines.getItems(), this.claimContext(order.remakes.getItems()));
+  }
+
+  private claimContext(remakes: Order[]): ClaimContext {
+    return {
+      windowMs: this.deps.config.durations.claimWindowMs,
+      now: new Date(),
+      remade: remadeLinesOf(remakes),
+    };
+  }
+
+  /**
+   * `POST /v2/order/claim`: a remake of the delivered lines named (all when none are), within the
+   * claim window (docs/api.md, Claims and remakes). Answers the remake, a new order of its own.
+   */
+  async claim(ctx: RequestContext, input: unknown): Promise<Order> {
+    const claim = checkClaim(input);
+    const original = await this.find(ctx, claim.orderId);
+    const lines = this.selectLines(original, claim.projectIds, 'projectIds');
+    const { remade: _, ...context } = this.claimContext([]);
+    const remakeId = await claimOrder(ctx, this.deps, original, lines, { ...claim, context });
+    ctx.em.clear();
+    return this.find(ctx, remakeId);
   }
 
   /**

@@ -6,6 +6,7 @@ import { ORDER_ACTIONS } from '../../domain/order-actions';
 import type { Parcel } from '../../domain/parcel';
 import { printFilesOf, PrintFilesView } from './print-files';
 import type { ActionAvailability } from './order-actions';
+import { CLAIM_REASONS } from '../../domain/order-claim';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -25,6 +26,18 @@ export const ActionView = Type.Object({
   action: Type.Enum(ORDER_ACTIONS, { type: 'string' }),
   available: Type.Boolean(),
   reason: Type.Optional(Type.String({ description: 'Why not, naming the line and its status' })),
+  until: Type.Optional(
+    Type.Integer({ description: 'Unix milliseconds: while available, until when (a claim: the end of its window)' }),
+  ),
+});
+
+/** The claim a remake was made for. */
+const ClaimView = Type.Object({
+  reason: Type.Enum(CLAIM_REASONS, { type: 'string' }),
+  note: Type.Optional(Type.String()),
+  photos: Type.Array(Type.String({ description: 'An evidence photo URL, as sent' })),
+  projectIds: Type.Array(Type.String()),
+  createdAt: Type.Integer({ description: 'Unix milliseconds' }),
 });
 
 /** One order as `GET /v2/order` and `GET /v2/order/list` answer it (docs/api.md, Order look-up). */
@@ -84,6 +97,11 @@ export const OrderView = Type.Object({
     }),
   ),
   actions: Type.Array(ActionView),
+  remakeOf: Nullable(
+    Type.String({ description: 'A remake: the orderId of the order it remakes (docs/api.md, Claims and remakes)' }),
+  ),
+  claim: Nullable(ClaimView),
+  remakes: Type.Array(Type.String({ description: 'The orderId of a remake of this order, oldest first' })),
 });
 export type OrderView = Static<typeof OrderView>;
 
@@ -102,6 +120,11 @@ export function orderLineSummaryOf(line: OrderLine) {
     status: line.status,
     displayStatus: displayStatusOf(line.status),
   };
+}
+
+/** An action's availability as REST answers it: `until` in Unix milliseconds. */
+export function actionViewOf({ until, ...action }: ActionAvailability): Static<typeof ActionView> {
+  return { ...action, ...(until ? { until: until.getTime() } : {}) };
 }
 
 /** The view of a loaded order (lines and projects populated). */
@@ -162,6 +185,17 @@ export function orderViewOf(
         ...(printFiles ? { printFiles } : {}),
       };
     }),
-    actions,
+    actions: actions.map(actionViewOf),
+    remakeOf: order.remakeOf?.orderId ?? null,
+    claim: order.claim
+      ? {
+          reason: order.claim.reason,
+          ...(order.claim.note !== undefined ? { note: order.claim.note } : {}),
+          photos: order.claim.photos,
+          projectIds: order.claim.projectIds,
+          createdAt: Date.parse(order.claim.createdAt),
+        }
+      : null,
+    remakes: order.remakes.getItems().map((remake) => remake.orderId),
   };
 }

@@ -52,6 +52,8 @@ export class BookProduction {
       { id: lineId },
       { populate: ['order', 'project', 'project.owner', 'project.book'] },
     );
+    // A remake prints the files of the order it remakes: it needs no book, whatever became of the project.
+    if (carriesRemadeFiles(line)) return { state: 'ready' };
     const project = line.project;
     if (project.status === 'deleted') return { state: 'gone' };
     // A failed build waits for its rebuild (`project rebuild`), never prints the book it had before.
@@ -66,10 +68,14 @@ export class BookProduction {
     return { state: 'ready' };
   }
 
-  /** Interior pages to render; page 0 is the cover sheet. */
-  async planRender(em: EntityManager, lineId: string): Promise<{ pages: number }> {
+  /**
+   * Interior pages to render; page 0 is the cover sheet. `filesReady`: a remake, whose print files
+   * are the original's (the same keys, the same bytes): nothing is rendered or assembled.
+   */
+  async planRender(em: EntityManager, lineId: string): Promise<{ pages: number; filesReady: boolean }> {
     const line = await loadLine(em, lineId);
-    return { pages: line.project.book?.pages.length ?? 0 };
+    if (carriesRemadeFiles(line)) return { pages: line.pageCount!, filesReady: true };
+    return { pages: line.project.book?.pages.length ?? 0, filesReady: false };
   }
 
   /**
@@ -223,6 +229,11 @@ export class BookProduction {
         }
       : { jobId };
   }
+}
+
+/** A remake's line: written with the print files of the line it remakes (src/services/orders/claim-order.ts). */
+function carriesRemadeFiles(line: OrderLine): boolean {
+  return !!line.order.remakeOf && !!line.pdfKey && !!line.manifestKey && line.pageCount != null;
 }
 
 function loadLine(em: EntityManager, lineId: string): Promise<OrderLine> {

@@ -169,6 +169,12 @@ describe('order events, look-up and actions', () => {
       { action: 'cancel', available: false, reason: expect.stringContaining('"complete"') },
       { action: 'update-recipient', available: false, reason: 'no line of the order is still open' },
       { action: 'update-shipping', available: false, reason: 'no line of the order is still open' },
+      // Delivered: a claim is open for CLAIM_WINDOW (30 days) after delivery.
+      {
+        action: 'claim',
+        available: true,
+        until: order.body.lines[0].tracking.deliveredAt + 30 * 24 * 60 * 60 * 1000,
+      },
     ]);
   }, 180_000);
 
@@ -238,7 +244,7 @@ describe('order events, look-up and actions', () => {
 
     // The shop cancels for real: the waiting flow ends, nothing is rendered or sent to the printer.
     const actions = await request(api.url, 'GET', '/v2/order/actions?orderId=rb-1', { headers: auth });
-    expect(actions.body.actions.map((a: { available: boolean }) => a.available)).toEqual([true, true, true]);
+    expect(actions.body.actions.map((a: { available: boolean }) => a.available)).toEqual([true, true, true, false]);
     const cancelled = await request(api.url, 'POST', '/v2/order/cancel', {
       body: { orderId: 'rb-1' },
       headers: { ...auth, 'idempotency-key': 'cancel-rb-1' },

@@ -312,7 +312,7 @@ export interface paths {
         };
         /**
          * What can still be done to an order
-         * @description Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status.
+         * @description Each action (cancel, update-recipient, update-shipping, claim) with `available` and, when not, the reason naming the line and its status; a claim that is available says `until` when.
          */
         get: operations["getOrderActions"];
         put?: never;
@@ -377,6 +377,26 @@ export interface paths {
          * @description Until the print job is sent; the cost paid stays as it was. Emits order.updated. Allowed along the order-status table (docs/api.md, Order actions); a refused action is a 409 ACTION_NOT_AVAILABLE naming the action and the line's status, and changes nothing. Idempotent with an Idempotency-Key.
          */
         post: operations["updateOrderShipping"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/order/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Claim a damaged, misprinted or lost book: get a remake
+         * @description From delivering until the claim window after delivery (CLAIM_WINDOW, 30 days by default). Answers the remake: a new order at no charge, to the same recipient, that prints the original lines' files again (the same bytes, nothing rendered again) and is sent to the printer like any order; its remakeOf names the original, whose remakes list it. Emits order.claim.created (the original) and order.remake.created (the remake). Allowed along the order-status table (docs/api.md, Order actions); a refused action is a 409 ACTION_NOT_AVAILABLE naming the action and the line's status, and changes nothing. Idempotent with an Idempotency-Key.
+         */
+        post: operations["claimOrder"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2086,11 +2106,24 @@ export interface operations {
                         }[];
                         actions: {
                             /** @enum {string} */
-                            action: "cancel" | "update-recipient" | "update-shipping";
+                            action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            until?: number;
                         }[];
+                        remakeOf: string | null;
+                        claim: {
+                            /** @enum {string} */
+                            reason: "damaged" | "misprint" | "lost" | "other";
+                            note?: string;
+                            photos: string[];
+                            projectIds: string[];
+                            /** @description Unix milliseconds */
+                            createdAt: number;
+                        } | null;
+                        remakes: string[];
                     };
                 };
             };
@@ -2253,11 +2286,24 @@ export interface operations {
                             }[];
                             actions: {
                                 /** @enum {string} */
-                                action: "cancel" | "update-recipient" | "update-shipping";
+                                action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                                 available: boolean;
                                 /** @description Why not, naming the line and its status */
                                 reason?: string;
+                                /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                                until?: number;
                             }[];
+                            remakeOf: string | null;
+                            claim: {
+                                /** @enum {string} */
+                                reason: "damaged" | "misprint" | "lost" | "other";
+                                note?: string;
+                                photos: string[];
+                                projectIds: string[];
+                                /** @description Unix milliseconds */
+                                createdAt: number;
+                            } | null;
+                            remakes: string[];
                         }[];
                         cursor?: string;
                     };
@@ -2323,10 +2369,12 @@ export interface operations {
                         orderId: string;
                         actions: {
                             /** @enum {string} */
-                            action: "cancel" | "update-recipient" | "update-shipping";
+                            action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            until?: number;
                         }[];
                     };
                 };
@@ -2484,11 +2532,24 @@ export interface operations {
                         }[];
                         actions: {
                             /** @enum {string} */
-                            action: "cancel" | "update-recipient" | "update-shipping";
+                            action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            until?: number;
                         }[];
+                        remakeOf: string | null;
+                        claim: {
+                            /** @enum {string} */
+                            reason: "damaged" | "misprint" | "lost" | "other";
+                            note?: string;
+                            photos: string[];
+                            projectIds: string[];
+                            /** @description Unix milliseconds */
+                            createdAt: number;
+                        } | null;
+                        remakes: string[];
                     };
                 };
             };
@@ -2666,11 +2727,24 @@ export interface operations {
                         }[];
                         actions: {
                             /** @enum {string} */
-                            action: "cancel" | "update-recipient" | "update-shipping";
+                            action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            until?: number;
                         }[];
+                        remakeOf: string | null;
+                        claim: {
+                            /** @enum {string} */
+                            reason: "damaged" | "misprint" | "lost" | "other";
+                            note?: string;
+                            photos: string[];
+                            projectIds: string[];
+                            /** @description Unix milliseconds */
+                            createdAt: number;
+                        } | null;
+                        remakes: string[];
                     };
                 };
             };
@@ -2838,11 +2912,216 @@ export interface operations {
                         }[];
                         actions: {
                             /** @enum {string} */
-                            action: "cancel" | "update-recipient" | "update-shipping";
+                            action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            until?: number;
                         }[];
+                        remakeOf: string | null;
+                        claim: {
+                            /** @enum {string} */
+                            reason: "damaged" | "misprint" | "lost" | "other";
+                            note?: string;
+                            photos: string[];
+                            projectIds: string[];
+                            /** @description Unix milliseconds */
+                            createdAt: number;
+                        } | null;
+                        remakes: string[];
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    claimOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The caller's order id of the delivered order */
+                    orderId: string;
+                    /** @description Only these lines; every line of the order when left out */
+                    projectIds?: string[];
+                    /**
+                     * @description What went wrong
+                     * @enum {string}
+                     */
+                    reason: "damaged" | "misprint" | "lost" | "other";
+                    /** @description The customer's or the shop's words, kept with the claim */
+                    note?: string;
+                    /** @description URLs of evidence photos, kept with the claim as sent (never fetched) */
+                    photos?: string[];
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        orderId: string;
+                        /** @description Unix milliseconds */
+                        createdAt: number;
+                        currency: string;
+                        paymentStatus: string;
+                        subTotal: number;
+                        shipping: {
+                            method: string | null;
+                            level: string | null;
+                            cost: number;
+                        };
+                        coupon: {
+                            code: string;
+                            value: number;
+                        } | null;
+                        grandTotal: number;
+                        recipient: {
+                            firstName: string | null;
+                            lastName: string | null;
+                            telephone: string | null;
+                            address: {
+                                line1: string;
+                                line2?: string;
+                                postcode: string;
+                                city?: string;
+                                state?: string;
+                                company?: string;
+                                countryIso2: string;
+                                isoCode3: string;
+                                /** @description English country name */
+                                country: string;
+                            };
+                        };
+                        lines: {
+                            projectId: string;
+                            title: string;
+                            sku: string;
+                            psp: string;
+                            quantity: number;
+                            lineItemTotal: number;
+                            /** @description Order status of the line (docs/api.md, Order line statuses) */
+                            status: string;
+                            displayStatus: string;
+                            /** @description Unix milliseconds */
+                            statusChangedAt: number;
+                            /** @description The line's latest status-event sequence, as events and subscriptions carry it */
+                            sequence: number;
+                            /** @description While `failed processing` because production gave up (not the printer): why */
+                            failureReason?: string;
+                            tracking: {
+                                parcels: {
+                                    carrier: string | null;
+                                    trackingNumber: string | null;
+                                    trackingUrl: string | null;
+                                }[];
+                                shippedAt: number | null;
+                                deliveredAt: number | null;
+                            } | null;
+                            /** @description Signed URLs of the print files; absent until the line is rendered */
+                            printFiles?: {
+                                /** @description cover.pdf: the cover sheet (back, spine, front with wrap and bleed) on one page */
+                                coverPdfUrl?: string;
+                                /** @description A 1200 px wide JPEG of the rendered cover sheet, to show the spread as it prints */
+                                coverPreviewUrl?: string;
+                                /** @description interior.pdf: the book's interior pages */
+                                interiorPdfUrl: string;
+                                /** @description Deprecated: the same as interiorPdfUrl (a line rendered before cover sheets: its one PDF, cover first) */
+                                pdfUrl: string;
+                                /** @description The job manifest (JSON) naming both PDFs with their sizes and SHA-256, handed to the printer with them */
+                                manifestUrl: string;
+                                /** @description Pages printed: the cover plus the interior pages */
+                                pages: number;
+                                /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
+                                expiresAt: number;
+                            };
+                        }[];
+                        actions: {
+                            /** @enum {string} */
+                            action: "cancel" | "update-recipient" | "update-shipping" | "claim";
+                            available: boolean;
+                            /** @description Why not, naming the line and its status */
+                            reason?: string;
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            until?: number;
+                        }[];
+                        remakeOf: string | null;
+                        claim: {
+                            /** @enum {string} */
+                            reason: "damaged" | "misprint" | "lost" | "other";
+                            note?: string;
+                            photos: string[];
+                            projectIds: string[];
+                            /** @description Unix milliseconds */
+                            createdAt: number;
+                        } | null;
+                        remakes: string[];
                     };
                 };
             };
@@ -2929,7 +3208,7 @@ export interface operations {
                         data: {
                             /** @description evt_…: stable; the webhook-id of its deliveries */
                             id: string;
-                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
+                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
                             type: string;
                             /** @description ISO 8601, UTC */
                             occurredAt: string;

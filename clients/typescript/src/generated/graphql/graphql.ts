@@ -216,6 +216,13 @@ export type CategoryEntry = {
   type: Scalars['String']['output'];
 };
 
+/** Why a delivered book is claimed */
+export type ClaimReason =
+  | 'damaged'
+  | 'lost'
+  | 'misprint'
+  | 'other';
+
 /** One event as webhooks send it and GET /v2/events answers it */
 export type ClientEvent = {
   __typename?: 'ClientEvent';
@@ -390,6 +397,8 @@ export type Mutation = {
   addPages: Project;
   /** Cancel the order, or the listed projects of it, until the printer starts production (REST: POST /v2/order/cancel) */
   cancelOrder: Order;
+  /** Claim delivered lines (all when projectIds is left out) as damaged, misprinted or lost, within the claim window: answers the remake, a new order at no charge that prints the same files again (REST: POST /v2/order/claim) */
+  claimOrder: Order;
   /** The payment of an order placed with paymentPending arrived */
   confirmPayment: Order;
   /** Delete some of a user's projects (REST: project/delete) */
@@ -422,7 +431,7 @@ export type Mutation = {
   setPageLayout: Project;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
-  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
+  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
   setWebhookEventTypes: Array<Scalars['String']['output']>;
   /** Generate one project per row of a CSV (REST: /v2/campaign/auto-generate) */
   startCampaign: StartCampaignPayload;
@@ -447,6 +456,16 @@ export type MutationCancelOrderArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   orderId: Scalars['String']['input'];
   projectIds?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+
+export type MutationClaimOrderArgs = {
+  idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+  note?: InputMaybe<Scalars['String']['input']>;
+  orderId: Scalars['String']['input'];
+  photos?: InputMaybe<Array<Scalars['String']['input']>>;
+  projectIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  reason: ClaimReason;
 };
 
 
@@ -581,6 +600,8 @@ export type Order = {
   __typename?: 'Order';
   /** The actions and whether each is available now */
   actions: Array<OrderActionAvailability>;
+  /** A remake: the claim it was made for */
+  claim?: Maybe<OrderClaim>;
   couponCode?: Maybe<Scalars['String']['output']>;
   couponValue: Scalars['Float']['output'];
   createdAt: Scalars['DateTimeISO']['output'];
@@ -595,6 +616,10 @@ export type Order = {
   paymentStatus: Scalars['String']['output'];
   /** the quote the order was checked against */
   quoteId?: Maybe<Scalars['String']['output']>;
+  /** A remake: the orderId of the order it remakes */
+  remakeOf?: Maybe<Scalars['String']['output']>;
+  /** The orderIds of the remakes of this order, oldest first */
+  remakes: Array<Scalars['String']['output']>;
   shippingAddress: OrderAddress;
   shippingCost: Scalars['Float']['output'];
   /** the code of the market's shipping level the order ships with; null where the market has none */
@@ -609,11 +634,13 @@ export type Order = {
 /** Whether an action can be taken now and, when not, why */
 export type OrderActionAvailability = {
   __typename?: 'OrderActionAvailability';
-  /** cancel, update-recipient or update-shipping */
+  /** cancel, update-recipient, update-shipping or claim */
   action: Scalars['String']['output'];
   available: Scalars['Boolean']['output'];
   /** Why not, naming the line and its status */
   reason?: Maybe<Scalars['String']['output']>;
+  /** While available, until when (a claim: the end of its window) */
+  until?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
 export type OrderAddress = {
@@ -628,6 +655,18 @@ export type OrderAddress = {
   line2?: Maybe<Scalars['String']['output']>;
   postcode: Scalars['String']['output'];
   state?: Maybe<Scalars['String']['output']>;
+};
+
+/** The claim a remake was made for (docs/api.md, Claims and remakes) */
+export type OrderClaim = {
+  __typename?: 'OrderClaim';
+  createdAt: Scalars['DateTimeISO']['output'];
+  note?: Maybe<Scalars['String']['output']>;
+  /** Evidence photo URLs, as sent */
+  photos: Array<Scalars['String']['output']>;
+  /** The projects claimed: the lines of the remake */
+  projectIds: Array<Scalars['String']['output']>;
+  reason: ClaimReason;
 };
 
 export type OrderConnection = {
@@ -1023,7 +1062,7 @@ export type Query = {
   catalogue: Catalogue;
   /** The cover sheet of a product for a page count (even, within the product's bounds) */
   coverDimensions: CoverDimensions;
-  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
+  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
   events: ClientEventPage;
   /** All markets, and the one suggested for a location (REST: get-market.php) */
   markets: MarketListing;
