@@ -350,6 +350,18 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'POST /v2/order/claim',
+    async attempt(caller, owner) {
+      for (const { orderId, projectId } of owner.orders) {
+        expectNotFound(await post(api.url, '/v2/order/claim', { orderId, reason: 'damaged' }, pwa(caller)), 'orderId');
+        expectNotFound(
+          await post(api.url, '/v2/order/claim', { orderId, reason: 'lost', projectIds: [projectId] }, pwa(caller)),
+          'orderId',
+        );
+      }
+    },
+  },
+  {
     operation: 'GET /v2/events',
     async seed(owner) {
       const page = await request(api.url, 'GET', '/v2/events', { headers: pwa(owner) });
@@ -407,6 +419,22 @@ const PROBES: Probe[] = [
             await graphql(
               caller,
               `mutation ($orderId: String!, $projectIds: [String!]) { cancelOrder(orderId: $orderId, projectIds: $projectIds) { ${ORDER_FIELDS} } }`,
+              { orderId, projectIds },
+            ),
+          );
+        }
+      }
+    },
+  },
+  {
+    operation: 'Mutation.claimOrder',
+    async attempt(caller, owner) {
+      for (const { orderId, projectId } of owner.orders) {
+        for (const projectIds of [null, [projectId]]) {
+          expectGraphqlNotFound(
+            await graphql(
+              caller,
+              `mutation ($orderId: String!, $projectIds: [String!]) { claimOrder(orderId: $orderId, reason: damaged, projectIds: $projectIds) { ${ORDER_FIELDS} } }`,
               { orderId, projectIds },
             ),
           );
