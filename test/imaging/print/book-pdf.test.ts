@@ -152,12 +152,17 @@ describe('writeBookPdf', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it("reads a JPEG's size from its header", async () => {
-    expect(jpegSize(pages[0])).toEqual(PAGE_PX);
+  it("reads a JPEG's size and colour components from its header", async () => {
+    expect(jpegSize(pages[0])).toEqual({ ...PAGE_PX, components: 3 });
     const progressive = await sharp({ create: { width: 321, height: 123, channels: 3, background: '#000' } })
       .jpeg({ progressive: true })
       .toBuffer();
-    expect(jpegSize(progressive)).toEqual({ width: 321, height: 123 });
+    expect(jpegSize(progressive)).toEqual({ width: 321, height: 123, components: 3 });
+    const cmyk = await sharp({ create: { width: 32, height: 12, channels: 3, background: '#000' } })
+      .toColourspace('cmyk')
+      .jpeg()
+      .toBuffer();
+    expect(jpegSize(cmyk)).toEqual({ width: 32, height: 12, components: 4 });
   });
 });
 
