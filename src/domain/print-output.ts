@@ -4,7 +4,7 @@
  * PDF 1.3, CMYK only (DeviceCMYK), no transparency, no XMP; it needs a CMYK output profile.
  */
 export const PDFX_FLAVOURS = ['PDF/X-4', 'PDF/X-1a'] as const;
-export type PdfxFlavour = (typeof PDFX_FLAVOURS)[number];
+type PdfxFlavour = (typeof PDFX_FLAVOURS)[number];
 
 /**
  * What a printer wants its files in: the colour every page is converted to, and the PDF/X flavour

@@ -45,7 +45,7 @@ export function p3ToSrgb(p3: Rgb): Rgb {
 }
 
 /** CIELAB (D65) of an sRGB colour (0..255). */
-export function srgbToLab(rgb: Rgb): Rgb {
+function srgbToLab(rgb: Rgb): Rgb {
   const xyz = multiply(SRGB_TO_XYZ, rgb.map(decode) as Rgb);
   const f = (t: number) => (t > (6 / 29) ** 3 ? Math.cbrt(t) : t / (3 * (6 / 29) ** 2) + 4 / 29);
   const [fx, fy, fz] = xyz.map((v, i) => f(v / D65[i]));

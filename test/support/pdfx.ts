@@ -155,7 +155,7 @@ export function iccHeader(profile: Buffer): { signature: string; deviceClass: st
 }
 
 /** `inner` lies within `outer` (PDF boxes [x0 y0 x1 y1]). */
-export function boxWithin(inner: Box, outer: Box): boolean {
+function boxWithin(inner: Box, outer: Box): boolean {
   return inner[0] >= outer[0] && inner[1] >= outer[1] && inner[2] <= outer[2] && inner[3] <= outer[3];
 }
 

@@ -42,7 +42,7 @@ export async function loadOutputProfile(output: PrintOutput): Promise<OutputProf
   return describeOutputProfile(icc, output);
 }
 
-export function describeOutputProfile(icc: Buffer, output: PrintOutput): OutputProfile {
+function describeOutputProfile(icc: Buffer, output: PrintOutput): OutputProfile {
   const name = output.profile === 'srgb' ? 'the built-in sRGB profile' : `the output profile ${output.profile}`;
   if (icc.length < 132 || icc.toString('latin1', 36, 40) !== 'acsp') throw new Error(`${name} is not an ICC profile`);
   const parsed = parseIcc(icc);

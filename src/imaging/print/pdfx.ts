@@ -7,7 +7,7 @@ import type { OutputProfile } from './output-profile';
  * The date PDF/X asks for in CreationDate and ModDate (and XMP's CreateDate, ModifyDate, MetadataDate).
  * A fixed one: the files carry no clock time, so one book renders to the same bytes whenever it renders.
  */
-export const PDFX_DATE = new Date(Date.UTC(2000, 0, 1));
+const PDFX_DATE = new Date(Date.UTC(2000, 0, 1));
 const PRODUCER = 'photobook-service';
 
 /** A PDF name where PDFKit would write a string: its writer prints any unknown object with `toString`. */
