@@ -223,6 +223,8 @@ describe('buildManifest', () => {
           heightPx: sheetPx.height - 2 * sheetPx.bleed,
         },
         media: { widthMm: 477.15, heightMm: 333, widthPt: 1352.55, heightPt: 943.94, widthPx: 5636, heightPx: 3933 },
+        pdfx: 'PDF/X-4',
+        outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
         geometry,
         jpegSha256: sha256(sheetJpeg),
       },
@@ -233,6 +235,8 @@ describe('buildManifest', () => {
         pageCount: 2,
         trim: { widthMm: 210, heightMm: 297, widthPt: 595.28, heightPt: 841.89, widthPx: 2481, heightPx: 3509 },
         media: { widthMm: 216, heightMm: 303, widthPt: 612.28, heightPt: 858.9, widthPx: 2551, heightPx: 3579 },
+        pdfx: 'PDF/X-4',
+        outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
         pages: pages
           .slice(0, 2)
           .map((jpeg, i) => ({ pdfPage: i + 1, bookPage: i + 1, jpegSha256: sha256(jpeg), jpegBytes: jpeg.length })),

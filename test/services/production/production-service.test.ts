@@ -358,6 +358,8 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
       bytes: coverBytes.length,
       sha256: sha256(coverBytes),
       pageCount: 1,
+      pdfx: 'PDF/X-4',
+      outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
       geometry: { widthMm: sheet.widthMm, spineWidthMm: sheet.spineWidthMm },
     });
     expect(manifest.interior).toMatchObject({
@@ -365,6 +367,8 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
       bytes: interiorBytes.length,
       sha256: sha256(interiorBytes),
       pageCount: 32,
+      pdfx: 'PDF/X-4',
+      outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
     });
   }, 180_000);
 });
