@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { Ajv, type ErrorObject } from 'ajv';
 import envSchema from 'env-schema';
 import ipaddr from 'ipaddr.js';
 import ms, { type StringValue } from 'ms';
+import { parse as parseIcc } from 'icc';
 import { Type, type Static, type TSchemaOptions } from 'typebox';
+import { PDFX_FLAVOURS, type PrintOutput } from '../domain/print-output';
 import { webhookSecretProblem } from '../domain/webhook-secret';
 
 /**
@@ -101,6 +104,24 @@ const EnvironmentSchema = Type.Object(
     ),
     /** How long one job request to the HTTP printer may take before it counts as unavailable (retried). */
     PRINTER_HTTP_TIMEOUT: duration('30s'),
+    /**
+     * The printers' output profile: `srgb`, or the path of an ICC profile (RGB or CMYK) the printer
+     * publishes; every page is converted to it and the PDFs carry it as their PDF/X output intent.
+     */
+    PRINT_OUTPUT_PROFILE: Type.String({
+      minLength: 1,
+      default: 'srgb',
+      description: 'srgb or the path of an ICC profile file (RGB or CMYK)',
+    }),
+    /** The PDF/X flavour of cover.pdf and interior.pdf; PDF/X-1a needs a CMYK PRINT_OUTPUT_PROFILE. */
+    PRINT_PDFX: oneOf([...PDFX_FLAVOURS], 'PDF/X-4'),
+    /** The output intent's OutputConditionIdentifier (a registered condition such as CGATS21_CRPC1 or FOGRA39). */
+    PRINT_OUTPUT_CONDITION: Type.Optional(
+      Type.String({
+        pattern: '^[\\x20-\\x7e]{1,64}$',
+        description: 'a printable ASCII name of at most 64 characters, such as FOGRA39 or CGATS21_CRPC1',
+      }),
+    ),
     /** `psp=secret,other=secret2`: each printer signs its status events with its own secret. */
     PSP_WEBHOOK_SECRETS: Type.String({
       format: 'webhook-secrets',
@@ -282,7 +303,40 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError([
       'TEST_EXHAUST_MEMORY_IN_ACTIVITY is for tests only and must not be set with NODE_ENV=production',
     ]);
-  return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined });
+  const printOutput = printOutputOf(valid);
+  return configFrom(valid, { dataDirIsDefault: data.DATA_DIR === undefined, printOutput });
+}
+
+/**
+ * The printers' output from PRINT_OUTPUT_PROFILE, PRINT_PDFX and PRINT_OUTPUT_CONDITION, the profile
+ * read and checked at start (an ICC profile of RGB or CMYK; CMYK for PDF/X-1a), so a wrong file
+ * stops the process instead of failing every order's render.
+ */
+function printOutputOf(env: Environment): PrintOutput {
+  const condition = env.PRINT_OUTPUT_CONDITION ? { condition: env.PRINT_OUTPUT_CONDITION } : {};
+  if (env.PRINT_OUTPUT_PROFILE === 'srgb') {
+    if (env.PRINT_PDFX === 'PDF/X-1a')
+      throw new ConfigError(['PRINT_PDFX=PDF/X-1a needs a CMYK PRINT_OUTPUT_PROFILE (the default is srgb)']);
+    return { profile: 'srgb', pdfx: env.PRINT_PDFX, ...condition };
+  }
+  const file = path.resolve(env.PRINT_OUTPUT_PROFILE);
+  let colourSpace: string | undefined;
+  try {
+    const bytes = readFileSync(file);
+    if (bytes.length < 132 || bytes.toString('latin1', 36, 40) !== 'acsp') throw new Error('not an ICC profile');
+    colourSpace = parseIcc(bytes).colorSpace?.trim();
+  } catch (error) {
+    throw new ConfigError([
+      `PRINT_OUTPUT_PROFILE must be srgb or the path of an ICC profile file: ${file}: ${(error as Error).message}`,
+    ]);
+  }
+  if (colourSpace !== 'RGB' && colourSpace !== 'CMYK')
+    throw new ConfigError([
+      `PRINT_OUTPUT_PROFILE must be an RGB or CMYK profile: ${file} is ${colourSpace ?? 'neither'}`,
+    ]);
+  if (env.PRINT_PDFX === 'PDF/X-1a' && colourSpace !== 'CMYK')
+    throw new ConfigError([`PRINT_PDFX=PDF/X-1a needs a CMYK PRINT_OUTPUT_PROFILE: ${file} is RGB`]);
+  return { profile: file, pdfx: env.PRINT_PDFX, ...condition };
 }
 
 /** OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else OTEL_EXPORTER_OTLP_ENDPOINT with the signal's path. */
@@ -292,7 +346,7 @@ function tracesUrlOf(env: Environment): string | undefined {
   return base ? `${withoutTrailingSlash(base)}/v1/traces` : undefined;
 }
 
-function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
+function configFrom(env: Environment, given: { dataDirIsDefault: boolean; printOutput: PrintOutput }) {
   const publicUrl = withoutTrailingSlash(env.PUBLIC_URL ?? `http://${hostForUrl(env.HOST)}:${env.PORT}`);
   const tracesUrl = tracesUrlOf(env);
   return {
@@ -341,6 +395,8 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
           },
         }
       : {}),
+    /** The profile and PDF/X flavour every printer takes its files in (src/domain/print-output.ts). */
+    printOutput: given.printOutput,
     /** Secrets that sign inbound printer status events, by psp name. */
     pspWebhookSecrets: secretsByPsp(env.PSP_WEBHOOK_SECRETS)!,
     /** Key of the HMAC that turns credential secrets into stored digests. */

@@ -10,8 +10,11 @@ import {
   type PrintSubmission,
 } from './printer';
 import { unixSeconds, WebhookSigner } from './standard-webhooks';
+import { DEFAULT_PRINT_OUTPUT, type PrintOutput } from '../domain/print-output';
 
 export interface HttpPrinterOptions {
+  /** The files the PSP takes (PRINT_OUTPUT_PROFILE, PRINT_PDFX); sRGB PDF/X-4 by default. */
+  output?: PrintOutput;
   /** The PSP's job URL (PRINTER_HTTP_URL). */
   endpoint: string;
   /** Standard Webhooks secret the PSP verifies our requests with, `whsec_<base64>` (PRINTER_HTTP_SECRET). */
@@ -53,9 +56,11 @@ const MAX_JOB_ID_LENGTH = 200;
  */
 export class HttpPrinter implements Printer {
   readonly kind = 'http' as const;
+  readonly output: PrintOutput;
   private readonly signer: WebhookSigner;
 
   constructor(private readonly options: HttpPrinterOptions) {
+    this.output = options.output ?? DEFAULT_PRINT_OUTPUT;
     this.signer = new WebhookSigner(options.signingSecret, 'the HTTP printer signing secret (PRINTER_HTTP_SECRET)');
   }
 

@@ -4,6 +4,7 @@ import { link, mkdir, readFile, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { FileStore } from '../storage/file-store';
+import { DEFAULT_PRINT_OUTPUT, type PrintOutput } from '../domain/print-output';
 import { replaceFileAtomically, temporaryNameBeside } from '../storage/write-file-atomically';
 import {
   derivedJobId,
@@ -18,6 +19,8 @@ export interface LocalPrinterOptions {
   /** DATA_DIR: jobs go to `<dataDir>/printjobs/<orderId>/<projectId>/`. */
   dataDir: string;
   files: FileStore;
+  /** The files the print shop's software takes (PRINT_OUTPUT_PROFILE, PRINT_PDFX); sRGB PDF/X-4 by default. */
+  output?: PrintOutput;
 }
 
 /** What job.json holds: the job as submitted, its id and when. */
@@ -35,8 +38,11 @@ interface LocalJobRecord extends PrintJob {
  */
 export class LocalPrinter implements Printer {
   readonly kind = 'local' as const;
+  readonly output: PrintOutput;
 
-  constructor(private readonly options: LocalPrinterOptions) {}
+  constructor(private readonly options: LocalPrinterOptions) {
+    this.output = options.output ?? DEFAULT_PRINT_OUTPUT;
+  }
 
   /** The folder of a job. */
   jobDir(job: Pick<PrintJob, 'orderId' | 'projectId'>): string {

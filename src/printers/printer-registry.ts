@@ -48,6 +48,7 @@ function countingErrors(printer: Printer): Printer {
   };
   return {
     kind: printer.kind,
+    output: printer.output,
     submit: (job) => counted('submit', () => printer.submit(job)),
     cancel: (job) => counted('cancel', () => printer.cancel(job)),
   };

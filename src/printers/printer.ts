@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PrintOutput } from '../domain/print-output';
 
 /** What a printer needs to produce and ship one book (one order line). */
 export interface PrintJob {
@@ -48,6 +49,11 @@ export interface PrintJobRef {
  */
 export interface Printer {
   readonly kind: string;
+  /**
+   * What the printer takes: its output profile and PDF/X flavour. The book's pages are converted to
+   * the profile and its PDFs written in the flavour before the job is submitted.
+   */
+  readonly output: PrintOutput;
   submit(job: PrintJob): Promise<PrintSubmission>;
   /**
    * Withdraws a job the printer holds but has not started producing. Resolves once the printer

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PrinterEventStatus } from '../domain/order-status';
+import { DEFAULT_PRINT_OUTPUT, type PrintOutput } from '../domain/print-output';
 import { MAX_COPIES } from '../domain/limits';
 import { derivedJobId, type Printer, type PrintJob, type PrintSubmission } from './printer';
 
@@ -54,6 +55,9 @@ export function sandboxParcels(
  */
 export class SandboxPrinter implements Printer {
   readonly kind = 'sandbox' as const;
+
+  /** The live printer's output, so a test order makes the files the live printer would get. */
+  constructor(readonly output: PrintOutput = DEFAULT_PRINT_OUTPUT) {}
 
   async submit(job: PrintJob): Promise<PrintSubmission> {
     return { jobId: derivedJobId('sandbox', job.jobKey) };

@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
+import { DEFAULT_PRINT_OUTPUT, type PrintOutput } from '../../domain/print-output';
+import { loadOutputProfile } from './output-profile';
 import { pageBoxes, pagePixels, type PrintFormat } from './print-geometry';
+import { pdfxDocumentOptions, pdfxMarkDocument } from './pdfx';
 
 /** One page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
 interface BookPdfPage {
@@ -20,6 +23,9 @@ export interface BookPdf {
   /** TrimBox: the finished page, `bleed` in from the left and bottom edge. */
   trimBox: { leftPt: number; bottomPt: number; widthPt: number; heightPt: number };
   pages: BookPdfPage[];
+  /** The PDF/X flavour written and the output intent's profile (its description and colour). */
+  pdfx: PrintOutput['pdfx'];
+  outputProfile: { description: string; colourSpace: 'RGB' | 'CMYK' };
 }
 
 /**
@@ -36,7 +42,11 @@ export interface BookPdf {
  * boxes, so TrimBox and BleedBox are set in the page dictionary before it is written (it is written
  * when the page ends).
  *
- * Each page must be exactly the format's full-bleed pixel size (checked from the JPEG header):
+ * The file is PDF/X (pdfx.ts): PDF/X-4 by default, or the printer's flavour (`output`), with the
+ * printer's output profile as its output intent, each page image tagged with it.
+ *
+ * Each page must be exactly the format's full-bleed pixel size (checked from the JPEG header), in
+ * the output profile's colour (its component count):
  * the page is placed over the whole MediaBox, so that is what makes it print at the format's DPI.
  * A failure rejects, after the last awaited write; the caller's store then discards what was written.
  */
@@ -45,16 +55,17 @@ export async function writeBookPdf(options: {
   format: PrintFormat;
   pages: AsyncIterable<Buffer>;
   title?: string;
+  /** The printer's output (profile and PDF/X flavour); sRGB PDF/X-4 without one. */
+  output?: PrintOutput;
 }): Promise<BookPdf> {
   const boxes = pageBoxes(options.format);
   const expected = pagePixels(options.format);
+  const printOutput = options.output ?? DEFAULT_PRINT_OUTPUT;
+  const profile = await loadOutputProfile(printOutput);
+  const title = options.title ?? 'Photobook';
   // Loaded with the first book: pdfkit and its fonts are about 5 MiB of heap a process that never prints need not hold.
   const { default: PDFDocument } = await import('pdfkit');
-  const doc = new PDFDocument({
-    autoFirstPage: false,
-    compress: true,
-    info: { Title: options.title ?? 'Photobook', Producer: 'photobook-service' },
-  });
+  const doc = new PDFDocument({ autoFirstPage: false, compress: true, ...pdfxDocumentOptions(printOutput, title) });
   const output = doc as unknown as Readable;
   const hash = createHash('sha256');
   let bytes = 0;
@@ -78,11 +89,17 @@ export async function writeBookPdf(options: {
 
   const pages: BookPdfPage[] = [];
   try {
+    const pdfx = pdfxMarkDocument(doc, printOutput, profile, title);
     for await (const jpeg of options.pages) {
       const size = jpegSize(jpeg);
       if (size.width !== expected.width || size.height !== expected.height) {
         throw new Error(
           `page ${pages.length + 1} is ${size.width}x${size.height} px; the format needs ${expected.width}x${expected.height} px (${options.format.dpi} DPI with bleed)`,
+        );
+      }
+      if (size.components !== profile.channels) {
+        throw new Error(
+          `page ${pages.length + 1} has ${size.components} colour components; the output profile "${profile.description}" is ${profile.colourSpace}`,
         );
       }
       doc.addPage({ size: [boxes.mediaBox.widthPt, boxes.mediaBox.heightPt], margin: 0 });
@@ -97,10 +114,15 @@ export async function writeBookPdf(options: {
         widthPx: size.width,
         heightPx: size.height,
       });
-      doc.image(embeddedAsStored(doc, jpeg), 0, 0, { width: boxes.mediaBox.widthPt, height: boxes.mediaBox.heightPt });
+      // PDFKit's image() takes an opened image (anything with a width and height) where its types say a buffer.
+      doc.image(pdfx.image(embeddedAsStored(doc, jpeg)) as unknown as PDFKit.Mixins.ImageSrc, 0, 0, {
+        width: boxes.mediaBox.widthPt,
+        height: boxes.mediaBox.heightPt,
+      });
       await caughtUp();
     }
     if (pages.length === 0) throw new Error('a book PDF needs at least one page');
+    pdfx.identify(pages.map((page) => page.sha256));
     doc.end();
     await consumed;
   } catch (error) {
@@ -115,6 +137,8 @@ export async function writeBookPdf(options: {
     mediaBox: boxes.mediaBox,
     trimBox: boxes.trimBox,
     pages,
+    pdfx: printOutput.pdfx,
+    outputProfile: { description: profile.description, colourSpace: profile.colourSpace },
   };
 }
 
@@ -125,15 +149,24 @@ export async function writeBookPdf(options: {
  * file and the manifest's checksum are the same bytes. `data` is PDFKit's own field (0.17.x);
  * test/imaging/print/book-pdf.test.ts compares the embedded stream with the page file.
  */
-function embeddedAsStored(doc: PDFKit.PDFDocument, jpeg: Buffer): PDFKit.Mixins.ImageSrc {
-  // PDFKit's image() takes an opened image (anything with a width and height) where its types say a buffer.
-  const image = (doc as unknown as { openImage(src: Buffer): { data: Buffer | null } }).openImage(Buffer.from(jpeg));
+function embeddedAsStored(doc: PDFKit.PDFDocument, jpeg: Buffer): PdfkitJpeg {
+  const image = (doc as unknown as { openImage(src: Buffer): PdfkitJpeg }).openImage(Buffer.from(jpeg));
   image.data = jpeg;
-  return image as unknown as PDFKit.Mixins.ImageSrc;
+  return image;
 }
 
-/** Width and height from a JPEG's SOF marker (the header only). */
-export function jpegSize(jpeg: Buffer): { width: number; height: number } {
+/** PDFKit's opened JPEG (0.17.x): the fields pdfx.ts reads, and `embed`, which it replaces. */
+export interface PdfkitJpeg {
+  data: Buffer | null;
+  width: number;
+  height: number;
+  bits: number;
+  obj: unknown;
+  embed(doc: unknown): void;
+}
+
+/** Width, height and colour components from a JPEG's SOF marker (the header only). */
+export function jpegSize(jpeg: Buffer): { width: number; height: number; components: number } {
   if (jpeg.length < 4 || jpeg.readUInt16BE(0) !== 0xffd8) throw new Error('page is not a JPEG');
   let pos = 2;
   while (pos + 9 < jpeg.length) {
@@ -145,7 +178,7 @@ export function jpegSize(jpeg: Buffer): { width: number; height: number } {
     }
     // SOF0..SOF15 except DHT (C4), JPG (C8) and DAC (CC) carry the frame size.
     if (marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc) {
-      return { height: jpeg.readUInt16BE(pos + 5), width: jpeg.readUInt16BE(pos + 7) };
+      return { height: jpeg.readUInt16BE(pos + 5), width: jpeg.readUInt16BE(pos + 7), components: jpeg[pos + 9] };
     }
     pos += 2 + jpeg.readUInt16BE(pos + 2);
   }

@@ -79,7 +79,15 @@ export async function renderPrintCoverSheet(
   if (spineSvg) overlays.push({ input: spineSvg, left: spine.left, top: spine.top });
   const backSvg = await backTextSvg(back, backCoverTextOf(cover), safe, dpi);
   if (backSvg) overlays.push({ input: backSvg, left: back.left, top: back.top });
-  return compose(size, photos, overlays, dpi, placements, options.background ?? DEFAULT_COVER_BACKGROUND);
+  return compose(
+    size,
+    photos,
+    overlays,
+    dpi,
+    placements,
+    options.background ?? DEFAULT_COVER_BACKGROUND,
+    options.outputProfile,
+  );
 }
 
 /** A text of the cover sheet that does not fit where it is set, so prints cut: which one and how. */

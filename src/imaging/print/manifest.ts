@@ -23,6 +23,9 @@ interface PrintFileEntry {
   trim: PrintSize;
   /** The page with bleed on every side (PDF MediaBox and BleedBox; each page image's size). */
   media: PrintSize;
+  /** The file's PDF/X flavour and its output intent's profile (the colour of every page). */
+  pdfx: BookPdf['pdfx'];
+  outputProfile: BookPdf['outputProfile'];
 }
 
 /**
@@ -112,6 +115,8 @@ function fileEntry(file: string, pdf: BookPdf, format: PrintFormat): PrintFileEn
       widthPx: px.width,
       heightPx: px.height,
     },
+    pdfx: pdf.pdfx,
+    outputProfile: pdf.outputProfile,
   };
 }
 

@@ -9,6 +9,8 @@ export interface RenderJob {
   bookKey: string;
   format: PrintFormat;
   colorCorrection: boolean;
+  /** The printer's output profile (PrintOutput.profile): pages are converted to it. */
+  outputProfile: string;
   /** Each photo the page uses, by id: the file of its stored original. */
   photoFiles: Record<string, string>;
   /** Where the page's JPEG is written (atomically: a temporary file, then renamed). */

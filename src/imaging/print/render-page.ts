@@ -17,7 +17,7 @@ export interface PhotoPlacement {
 }
 
 export interface RenderedPage {
-  /** Baseline sRGB JPEG of the full-bleed page, density = the format's DPI. */
+  /** Baseline JPEG of the full-bleed page in the output profile's colour (tagged when sRGB), density = the format's DPI. */
   jpeg: Buffer;
   widthPx: number;
   heightPx: number;
@@ -34,6 +34,8 @@ export interface PrintRenderOptions {
   corrections?: PhotoCorrections;
   /** Page colour behind and between the photos, "#rrggbb"; white by default (the cover sheet's: see cover-sheet.ts). */
   background?: string;
+  /** The printer's output profile (PrintOutput.profile): `srgb` by default, or an ICC file's path. */
+  outputProfile?: string;
 }
 
 const JPEG_QUALITY = 92;
@@ -80,7 +82,15 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
     }));
     overlays.push({ input: await pageTextSvg(size, trim, texts, photoRows, format.dpi), left: 0, top: 0 });
   }
-  return compose(size, photos, overlays, format.dpi, placements, options.background ?? '#ffffff');
+  return compose(
+    size,
+    photos,
+    overlays,
+    format.dpi,
+    placements,
+    options.background ?? '#ffffff',
+    options.outputProfile,
+  );
 }
 
 export interface Rect {
@@ -145,7 +155,14 @@ function intersect(a: Rect, b: Rect): Rect | null {
   return right > left && bottom > top ? { left, top, width: right - left, height: bottom - top } : null;
 }
 
-/** The photos copied onto the page (page-canvas.ts), the texts drawn over them, encoded for print. */
+/**
+ * The photos copied onto the page (page-canvas.ts), the texts drawn over them, encoded for print in
+ * the output profile's colour. The page is composed in sRGB: every photo arrives there from its own
+ * embedded profile (Display P3, Adobe RGB, ...; sRGB when it has none), converted by libvips (lcms2)
+ * as sharp decodes it, after which the optional colour correction works (placePhoto). The composed
+ * page is then converted once from sRGB to the output profile by libvips (`withIccProfile`: an RGB or
+ * CMYK profile, the perceptual intent sharp applies); `srgb` needs no conversion.
+ */
 export async function compose(
   size: { width: number; height: number },
   photos: RawPhotoLayer[],
@@ -153,6 +170,7 @@ export async function compose(
   dpi: number,
   placements: PhotoPlacement[],
   background: string,
+  outputProfile = 'srgb',
 ): Promise<RenderedPage> {
   let page = sharp(pageCanvas(size, background, photos), {
     raw: { width: size.width, height: size.height, channels: 3 },
@@ -162,7 +180,9 @@ export async function compose(
     // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper. No
     // Huffman optimisation: it made a render 6% slower for print files 5% smaller.
     .jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4', optimiseCoding: false })
-    .withIccProfile('srgb')
+    // A page in sRGB carries its profile (480 bytes); any other profile (a CMYK one is about 1 MB)
+    // would be repeated in every page of the PDF, which tags the pages with it once (pdfx.ts).
+    .withIccProfile(outputProfile, { attach: outputProfile === 'srgb' })
     .withDensity(dpi)
     .toBuffer();
   return { jpeg, widthPx: size.width, heightPx: size.height, placements };

@@ -36,6 +36,7 @@ async function render(job: RenderJob) {
     format: job.format,
     loadPhoto,
     colorCorrection: job.colorCorrection,
+    outputProfile: job.outputProfile,
     corrections: correctionsOf(job.bookKey),
   };
   const rendered = job.cover

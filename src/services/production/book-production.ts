@@ -93,6 +93,7 @@ export class BookProduction {
     const format = project.product.specifications.format;
     const prefix = printFilesPrefix(line);
     const colorCorrection = line.metadata.colorCorrection === true;
+    const { output } = this.printerOf(line);
     const originals = new Map<string, string>();
     for (const photo of await em.find(Photo, { project }))
       if (photo.originalKey) originals.set(photo.id, photo.originalKey);
@@ -115,6 +116,7 @@ export class BookProduction {
             bookKey: lineId,
             format,
             colorCorrection,
+            outputProfile: output.profile,
             photoFiles,
             outFile,
             ...(number === 0
@@ -167,14 +169,21 @@ export class BookProduction {
         const format = line.project.product.specifications.format;
         const geometry = geometryOf(line);
         const title = line.project.book!.cover.title;
+        const { output } = this.printerOf(line);
         await files.put(coverPreviewKeyOf(coverPdfKey), await coverSheetPreview(await files.get(pageKey(prefix, 0))));
         const coverPdf = await writePdf(files, coverPdfKey, {
           format: coverSheetFormat(geometry, format.dpi),
           pages: readPages(files, [pageKey(prefix, 0)]),
           title,
+          output,
         });
         const interiorKeys = Array.from({ length: pageCount }, (_, n) => pageKey(prefix, n + 1));
-        const interiorPdf = await writePdf(files, pdfKey, { format, pages: readPages(files, interiorKeys), title });
+        const interiorPdf = await writePdf(files, pdfKey, {
+          format,
+          pages: readPages(files, interiorKeys),
+          title,
+          output,
+        });
         const manifest = buildManifest({
           orderId: line.order.orderId,
           projectId: line.project.id,
@@ -199,7 +208,7 @@ export class BookProduction {
   ): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string; parcels?: Parcel[] }[] }> {
     const line = await loadLine(em, lineId);
     const { order } = line;
-    const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
+    const printer = this.printerOf(line);
     const { jobId } = await printer.submit({
       jobKey: printJobKeyOf(line),
       orderId: order.orderId,
@@ -228,6 +237,11 @@ export class BookProduction {
           })),
         }
       : { jobId };
+  }
+
+  /** The printer that takes the line's book: its output decides the pages' colour and the PDFs' flavour. */
+  private printerOf(line: OrderLine) {
+    return this.deps.printers.printerFor({ psp: line.psp, env: line.order.env });
   }
 }
 

@@ -152,12 +152,17 @@ describe('writeBookPdf', () => {
     expect(existsSync(file)).toBe(false);
   });
 
-  it("reads a JPEG's size from its header", async () => {
-    expect(jpegSize(pages[0])).toEqual(PAGE_PX);
+  it("reads a JPEG's size and colour components from its header", async () => {
+    expect(jpegSize(pages[0])).toEqual({ ...PAGE_PX, components: 3 });
     const progressive = await sharp({ create: { width: 321, height: 123, channels: 3, background: '#000' } })
       .jpeg({ progressive: true })
       .toBuffer();
-    expect(jpegSize(progressive)).toEqual({ width: 321, height: 123 });
+    expect(jpegSize(progressive)).toEqual({ width: 321, height: 123, components: 3 });
+    const cmyk = await sharp({ create: { width: 32, height: 12, channels: 3, background: '#000' } })
+      .toColourspace('cmyk')
+      .jpeg()
+      .toBuffer();
+    expect(jpegSize(cmyk)).toEqual({ width: 32, height: 12, components: 4 });
   });
 });
 
@@ -218,6 +223,8 @@ describe('buildManifest', () => {
           heightPx: sheetPx.height - 2 * sheetPx.bleed,
         },
         media: { widthMm: 477.15, heightMm: 333, widthPt: 1352.55, heightPt: 943.94, widthPx: 5636, heightPx: 3933 },
+        pdfx: 'PDF/X-4',
+        outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
         geometry,
         jpegSha256: sha256(sheetJpeg),
       },
@@ -228,6 +235,8 @@ describe('buildManifest', () => {
         pageCount: 2,
         trim: { widthMm: 210, heightMm: 297, widthPt: 595.28, heightPt: 841.89, widthPx: 2481, heightPx: 3509 },
         media: { widthMm: 216, heightMm: 303, widthPt: 612.28, heightPt: 858.9, widthPx: 2551, heightPx: 3579 },
+        pdfx: 'PDF/X-4',
+        outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
         pages: pages
           .slice(0, 2)
           .map((jpeg, i) => ({ pdfPage: i + 1, bookPage: i + 1, jpegSha256: sha256(jpeg), jpegBytes: jpeg.length })),

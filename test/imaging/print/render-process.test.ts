@@ -16,6 +16,7 @@ describe('the print render process', () => {
     bookKey: 'book-1',
     format: A4,
     colorCorrection: true,
+    outputProfile: 'srgb',
     photoFiles: { red: path.join(dir, 'red.jpg') },
     outFile: path.join(dir, outName),
     page: { number: 1, layout: 'full', photos: [{ photoId, x: 0.06, y: 0.06, width: 0.88, height: 0.88 }], texts: [] },

@@ -15,6 +15,7 @@ import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/pho
 import { editableProject, printBody } from '../../support/print-fixtures';
 import { waitFor } from '../../support/wait';
 import { graphql as graphqlAt } from '../../support/graphql';
+import { expectPdfx4, popplerReading } from '../../support/pdfx';
 
 const MM = 72 / 25.4;
 const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
@@ -257,6 +258,13 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
     };
     const coverBytes = await download(files.coverPdfUrl);
     const interiorBytes = await download(files.interiorPdfUrl);
+    // Both files are PDF/X-4 with the sandbox printer's output intent (sRGB): each requirement checked
+    // is listed at expectPdfx4 (test/support/pdfx.ts); poppler recognises them as PDF/X-4.
+    for (const bytes of [coverBytes, interiorBytes]) {
+      const pdfx = await expectPdfx4(bytes, 3);
+      expect(pdfx.info.Title).toBe('Lisbon');
+      if (HAS_PDFINFO) expect(popplerReading(bytes).subtype).toBe('PDF/X-4');
+    }
 
     const interior = await PDFDocument.load(interiorBytes);
     expect(interior.getPageCount()).toBe(32);
@@ -350,6 +358,8 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
       bytes: coverBytes.length,
       sha256: sha256(coverBytes),
       pageCount: 1,
+      pdfx: 'PDF/X-4',
+      outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
       geometry: { widthMm: sheet.widthMm, spineWidthMm: sheet.spineWidthMm },
     });
     expect(manifest.interior).toMatchObject({
@@ -357,6 +367,8 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
       bytes: interiorBytes.length,
       sha256: sha256(interiorBytes),
       pageCount: 32,
+      pdfx: 'PDF/X-4',
+      outputProfile: { description: 'sRGB', colourSpace: 'RGB' },
     });
   }, 180_000);
 });
