@@ -103,6 +103,7 @@ describe('photo uploads over tus 1.0 (docs/api.md, Uploads)', () => {
     api = await startTestService({
       UPLOAD_MAX_BYTES: String(3 * 1024 * 1024),
       UPLOAD_MAX_PHOTOS_PER_PROJECT: '4',
+      UPLOAD_BYTES_PER_DAY: String(12 * 1024 * 1024),
       UPLOAD_EXPIRY: '2s',
     });
     shop = await api.createClient('Upload shop');
@@ -237,6 +238,25 @@ describe('photo uploads over tus 1.0 (docs/api.md, Uploads)', () => {
       code: 'PROJECT_PHOTO_LIMIT',
       detail: expect.stringContaining('UPLOAD_MAX_PHOTOS_PER_PROJECT'),
     });
+  }, 120_000);
+
+  it('refuses past the bytes a client may upload in 24 hours with 429 and Retry-After, counting only accepted uploads', async () => {
+    const busy = serviceHeader((await api.createClient('Busy shop')).credentials.dev);
+    const first = await editableProject(api, busy, { userId: 'busy-1' });
+    const second = await editableProject(api, busy, { userId: 'busy-2' });
+    const threeMiB = 3 * 1024 * 1024;
+    for (const projectId of [first, first, second, second])
+      expect((await create(api, busy, projectId, threeMiB)).status).toBe(201);
+    const over = await create(api, busy, second, 1);
+    expect(over.status).toBe(429);
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(await over.json()).toMatchObject({
+      code: 'UPLOAD_DAILY_LIMIT',
+      detail: expect.stringContaining('UPLOAD_BYTES_PER_DAY'),
+    });
+    // Another client's budget is its own.
+    const projectId = await editableProject(api, otherAuth, { userId: 'calm' });
+    expect((await create(api, otherAuth, projectId, threeMiB)).status).toBe(201);
   }, 120_000);
 
   it('refuses an upload to a deleted project with 409 and its status', async () => {
