@@ -2,7 +2,8 @@
 # What the tests drive besides Node: Debian's Chromium for the browser tests (test/web/browser.test.ts,
 # driven by playwright-core through its executablePath) and poppler's pdfinfo, which reads the print
 # PDFs' page boxes back as a printer's preflight would, and HAProxy, the load balancer in front of the
-# cluster test's API processes (test/e2e/cluster.test.ts, npm run cluster). Idempotent: installs only what is missing.
+# cluster test's API processes (test/e2e/cluster.test.ts, npm run cluster), and libheif's heif-enc, which
+# makes the HEIC photos of the upload tests (test/services/uploads/uploads.test.ts). Idempotent: installs only what is missing.
 # Installs only as root with apt-get; elsewhere it says what to do and the tests that need a tool skip.
 set -euo pipefail
 BROWSER="${CHROMIUM_PATH:-/usr/bin/chromium}"
@@ -10,8 +11,9 @@ missing=()
 [ -x "$BROWSER" ] || missing+=(chromium)
 command -v pdfinfo >/dev/null || missing+=(poppler-utils)
 [ -x /usr/sbin/haproxy ] || missing+=(haproxy)
+command -v heif-enc >/dev/null || missing+=(libheif-examples)
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "test tools: $BROWSER, pdfinfo and haproxy are installed"
+  echo "test tools: $BROWSER, pdfinfo, haproxy and heif-enc are installed"
   exit 0
 fi
 if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null; then

@@ -14,6 +14,7 @@ import type { WorkflowEngine } from './domain/flows';
 import { LateBoundEngine } from './engine/late-bound-engine';
 import { FLOWS } from '../workflows';
 import { startOutboxRelay } from './services/webhooks/outbox-relay';
+import { startUploadExpiry, uploadExpiryIntervalMs } from './services/uploads/upload-expiry';
 import { watchParkedFlows } from './engine/parked-flows';
 import { failWorkOfParkedFlow } from './engine/parked-flow-lines';
 import { reportServiceState } from './metrics/service-state';
@@ -87,22 +88,11 @@ export async function startService(config: Config, log: Logger): Promise<Running
   });
   const credentialCache = new CredentialCache();
   const credentialWatch = servesClients ? await watchCredentialChanges(database.url, credentialCache, log) : undefined;
-  const app = servesClients
-    ? await buildApp({
-        config,
-        services: createAppServices({
-          config,
-          em: database.orm.em,
-          pepper,
-          files,
-          engine,
-          printers,
-          log,
-          credentialCache,
-        }),
-        bus,
-        log,
-      })
+  const services = servesClients
+    ? createAppServices({ config, em: database.orm.em, pepper, files, engine, printers, log, credentialCache })
+    : undefined;
+  const app = services
+    ? await buildApp({ config, services, bus, log })
     : await buildWorkerApp({
         em: database.orm.em,
         log,
@@ -110,6 +100,9 @@ export async function startService(config: Config, log: Logger): Promise<Running
         store: { files, minFreeBytes: config.limits.storeMinFreeBytes },
         limits: config.limits,
       });
+  const uploadExpiry = services
+    ? startUploadExpiry(services.uploads, uploadExpiryIntervalMs(config.durations.uploadExpiryMs), log)
+    : undefined;
   const address = await app.listen({ host: config.host, port: config.port });
   const metrics = config.metrics.listen ? await listenForMetrics(config.metrics.listen, log) : undefined;
   return {
@@ -131,6 +124,7 @@ export async function startService(config: Config, log: Logger): Promise<Running
       await metrics?.close();
       stateReport.stop();
       await relay?.stop();
+      await uploadExpiry?.stop();
       await parkedWatch?.stop();
       await credentialWatch?.stop();
       await engine.stop();

@@ -12,6 +12,7 @@ import { createCampaignActivities } from './campaign-activities';
 import { createWebhookDeliveryActivities } from './webhook-delivery-activities';
 import { settleRowOfDelivery } from '../services/campaigns/campaign-rows';
 import { createResourceActivities } from './resource-activities';
+import { createUploadedPhotoActivities } from './uploaded-photo-activities';
 
 export interface ActivityDeps {
   orm: MikroORM;
@@ -41,5 +42,6 @@ export function createActivities(deps: ActivityDeps) {
     // A campaign's row follows the delivery that announced its project: the webhooks area tells it.
     ...createWebhookDeliveryActivities({ ...deps, onSettled: [settleRowOfDelivery] }),
     ...createResourceActivities(deps),
+    ...createUploadedPhotoActivities(deps),
   };
 }

@@ -220,18 +220,21 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 409,
     codes: ['PROJECT_EXPIRED'],
     when:
-      'print: a project has expired; GraphQL book edits: the project passed its expiry (`PROJECT_TTL`) ' +
-      'after the editor session was opened',
+      'print: a project has expired; GraphQL book edits: the project passed its expiry ' +
+      '(`PROJECT_TTL`) after the editor session was opened; [uploads](#uploads): the project has ' +
+      'expired',
   },
   {
     status: 409,
     codes: ['PROJECT_ORDERED'],
-    when: 'GraphQL book edits: the project was ordered; its book belongs to the order',
+    when: 'GraphQL book edits, [uploads](#uploads): the project was ordered; its book belongs to the ' + 'order',
   },
   {
     status: 409,
     codes: ['PROJECT_DELETED'],
-    when: 'GraphQL book edits: the project was deleted after the editor session was opened',
+    when:
+      'GraphQL book edits: the project was deleted after the editor session was opened; ' +
+      '[uploads](#uploads): the project was deleted',
   },
   {
     status: 409,
@@ -271,6 +274,13 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   },
   {
     status: 409,
+    codes: ['UPLOAD_FINISHED'],
+    when:
+      '[uploads](#uploads): `PATCH` or `DELETE` of an upload whose last byte already arrived; it ' +
+      'is a photo of the project now (`HEAD` answers its full offset)',
+  },
+  {
+    status: 409,
     codes: ['PROJECT_STATUS_CONFLICT'],
     when: "a project's status does not allow the change (the project status table refuses it)",
   },
@@ -301,7 +311,9 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 409,
     codes: ['PROJECT_NOT_EDITABLE'],
-    when: 'GraphQL book edits (`movePage`, …): the project is not `editable` (still building, ordered, ' + 'expired)',
+    when:
+      'GraphQL book edits (`movePage`, …), [uploads](#uploads): the project is not `editable` ' +
+      '(still building, ordered, expired)',
   },
   {
     status: 409,
@@ -318,9 +330,37 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
       'it',
   },
   {
+    status: 413,
+    codes: ['UPLOAD_TOO_LARGE'],
+    when:
+      '[uploads](#uploads): `Upload-Length` is more than `UPLOAD_MAX_BYTES` (default 64 MiB); ' +
+      'refused before a byte is taken',
+  },
+  {
     status: 415,
     codes: ['UNSUPPORTED_MEDIA_TYPE'],
     when: 'the body is not sent as `application/json`',
+  },
+  {
+    status: 422,
+    codes: ['PHOTO_PIXEL_LIMIT'],
+    when:
+      '[uploads](#uploads): the uploaded image declares more than 100,000,000 pixels (width × ' +
+      'height); refused at its last byte, nothing is kept',
+  },
+  {
+    status: 422,
+    codes: ['NOT_AN_IMAGE'],
+    when:
+      '[uploads](#uploads): the uploaded file is empty, not an image, in an unsupported format or ' +
+      'truncated; refused at its last byte, nothing is kept',
+  },
+  {
+    status: 422,
+    codes: ['PROJECT_PHOTO_LIMIT'],
+    when:
+      '[uploads](#uploads): the project has `UPLOAD_MAX_PHOTOS_PER_PROJECT` photos (default ' +
+      '1000), open uploads included',
   },
   {
     status: 422,
@@ -420,6 +460,14 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
       '`Retry-After` says when to try again. graphql-ws: an operation over the rate limit or over ' +
       "`WS_MAX_SUBSCRIPTIONS_PER_CLIENT` gets it as the operation's error " +
       '(`extensions.retryAfterSeconds`); an upgrade over `WS_CONNECTS_PER_ADDRESS` is answered HTTP 429',
+  },
+  {
+    status: 429,
+    codes: ['UPLOAD_DAILY_LIMIT'],
+    when:
+      '[uploads](#uploads): the upload would pass `UPLOAD_BYTES_PER_DAY` (default 20 GiB), what a ' +
+      'client and environment may upload in 24 hours, counted on `Upload-Length`; `Retry-After` ' +
+      'says when the window resets',
   },
   {
     status: 500,

@@ -79,7 +79,8 @@ export class RateLimitedError extends DomainError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
+    code = 'RATE_LIMITED',
   ) {
-    super('rate_limited', 'RATE_LIMITED', message);
+    super('rate_limited', code, message);
   }
 }

@@ -10,6 +10,7 @@ import { registerGraphql } from './graphql/routes';
 import { ecommerceRoutes } from './ecommerce/routes';
 import { pwaRoutes } from './pwa/routes';
 import { fileRoutes } from './files/routes';
+import { uploadRoutes } from './uploads/routes';
 import { pspRoutes } from './psp/routes';
 import { healthRoutes } from './health/routes';
 import { problemRoutes } from './problems/routes';
@@ -128,6 +129,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
+  await app.register(uploadRoutes, { services, publicUrl: config.publicUrl, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });
   await app.register(problemRoutes);
   if (config.graphqlExplorer) await registerGraphqlExplorer(app, log);

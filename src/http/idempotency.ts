@@ -1,3 +1,4 @@
+import { UPLOADS_PATH } from './uploads/uploads-path';
 import { createHash } from 'node:crypto';
 import { canonicalJson } from '../domain/canonical-json';
 import { Type } from 'typebox';
@@ -60,7 +61,8 @@ export function honourIdempotencyKeys(app: FastifyInstance, services: AppService
   };
 
   app.addHook('onRoute', (route) => {
-    if (![route.method].flat().includes('POST') || route.url === GRAPHQL_PATH) return;
+    // A tus upload's POST is made once per photo and answered by tus itself (src/http/uploads): no key.
+    if (![route.method].flat().includes('POST') || route.url === GRAPHQL_PATH || route.url === UPLOADS_PATH) return;
     // Published in the OpenAPI document with each POST a client calls (printers' signed events
     // authenticate no client, so no key is kept for them); the store checks the value.
     const forClients = !(route.schema?.tags as string[] | undefined)?.includes(PSP_TAGS.printers.name);

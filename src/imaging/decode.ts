@@ -10,21 +10,13 @@ import { NotAnImageError } from './errors';
 export const MAX_INPUT_PIXELS = 100_000_000;
 
 /**
- * Formats accepted as photos (sharp's `metadata().format`; AVIF and HEIC both report `heif`).
- * Deliberately not SVG/PDF (vector, and a large parser surface for untrusted input) nor the
- * scientific/raw formats libvips happens to read.
+ * Formats accepted as photos (sharp's `metadata().format`; AVIF and HEIC both report `heif`, and
+ * HEIC's HEVC pixels are decoded by heic.ts, since libvips has no HEVC). Deliberately not SVG/PDF
+ * (vector, and a large parser surface for untrusted input) nor the scientific/raw formats libvips
+ * happens to read. Not JPEG XL nor JPEG 2000 either: sharp's prebuilt libvips decodes neither
+ * (`sharp.format.jxl.input` is all false and there is no `jp2k` at all).
  */
-const PHOTO_FORMATS: ReadonlySet<string> = new Set([
-  'jpeg',
-  'png',
-  'webp',
-  'gif',
-  'tiff',
-  'heif',
-  'avif',
-  'jp2',
-  'jxl',
-]);
+const PHOTO_FORMATS: ReadonlySet<string> = new Set(['jpeg', 'png', 'webp', 'gif', 'tiff', 'heif', 'avif']);
 
 /**
  * Decoder options for untrusted input: `failOn: 'error'` makes truncated and corrupt data an error
@@ -64,7 +56,7 @@ export async function readImageMetadata(input: ImageSource): Promise<Metadata> {
   if (!PHOTO_FORMATS.has(metadata.format)) {
     throw new NotAnImageError(
       'unsupported-format',
-      `Unsupported image format "${metadata.format}": expected a photo (JPEG, PNG, WebP, HEIF/AVIF, GIF, TIFF)`,
+      `Unsupported image format "${metadata.format}": expected a photo (JPEG, PNG, WebP, HEIC/HEIF/AVIF, GIF, TIFF)`,
     );
   }
   const { width, height } = metadata;

@@ -19,6 +19,8 @@ import { EditorLinks } from './projects/editor-links';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { ProductionService } from './production/production-service';
 import type { PrinterRegistry } from '../printers/printer-registry';
+import { UploadService } from './uploads/upload-service';
+import { createUploadStore, type UploadStore } from '../storage/upload-store';
 
 /** The services every transport shares, built once per process. */
 export interface AppServices {
@@ -40,6 +42,9 @@ export interface AppServices {
   editor: EditorService;
   idempotency: IdempotencyStore;
   production: ProductionService;
+  /** Photo uploads over tus (docs/api.md, Uploads) and the store their unfinished bytes live in. */
+  uploads: UploadService;
+  uploadStore: UploadStore;
 }
 
 export interface AppServiceDeps {
@@ -70,6 +75,7 @@ export function createAppServices({
   const editor = new EditorService(em, editorLinks);
   const shared = limits.store === 'postgres';
   const limitStore = shared ? LimitStore.postgres(em.getKnex()) : LimitStore.memory();
+  const uploadStore = createUploadStore(config);
   return {
     em,
     files,
@@ -91,5 +97,7 @@ export function createAppServices({
     editor,
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
     production: new ProductionService(),
+    uploads: new UploadService({ em, config, engine, files, uploads: uploadStore, limitStore }),
+    uploadStore,
   };
 }

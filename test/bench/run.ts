@@ -5,7 +5,7 @@
  * folder, and the load generator (autocannon, test/bench/load.mjs) runs in its own process.
  *
  *   npm run bench                       every row
- *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign scale)
+ *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale)
  *   npm run bench -- --quick status     shorter runs, smaller seeds (figures for a quick look only)
  *
  * Needs DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with a role that
@@ -51,6 +51,7 @@ const ROWS = [
   'subscriptions',
   'print',
   'campaign',
+  'uploads',
   'scale',
 ] as const;
 type Row = (typeof ROWS)[number];
@@ -634,6 +635,30 @@ async function printRow() {
   });
 }
 
+async function uploadsRow() {
+  const photos = quick ? 10 : 100;
+  const out = await script('uploads.ts', { BENCH_PHOTOS: String(photos) });
+  const figure = (label: string) =>
+    out
+      .split('\n')
+      .find((l) => l.startsWith(label))
+      ?.slice(label.length)
+      .trim() ?? '?';
+  const [endToEnd, uploaded, floor] = [
+    Number.parseFloat(figure('end to end seconds')),
+    Number.parseFloat(figure('uploaded seconds')),
+    Number.parseFloat(figure('floor seconds')),
+  ];
+  table.push({
+    what: `${figure('photos')} uploaded over tus on loopback into an editable book, until analysed and placed (test/bench/uploads.ts)`,
+    project: `${endToEnd} s end to end (bytes in after ${uploaded} s)`,
+    comparedWith: `floor: the same bytes written to files on the same disk, fsynced, 4 at once: ${floor} s`,
+    ratio: `${(uploaded / floor).toFixed(1)}x the floor for the bytes, ${(endToEnd / floor).toFixed(1)}x end to end`,
+    target: '(figure: decoding 12 MP photos dominates)',
+    met: '-',
+  });
+}
+
 async function campaignRow() {
   const rows = quick ? 300 : 10_000;
   const out = await script('campaign.ts', { BENCH_ROWS: String(rows), BENCH_ROUNDS: quick ? '2' : '1' });
@@ -688,6 +713,7 @@ if (wanted('subscriptions')) await subscriptionsRow();
 if (wanted('rendering')) await renderingRow();
 if (wanted('print')) await printRow();
 if (wanted('campaign')) await campaignRow();
+if (wanted('uploads')) await uploadsRow();
 if (wanted('scale')) await scaleRow();
 
 console.log(

@@ -73,6 +73,18 @@ export class Photo {
   @Property({ type: new DecimalType('number'), precision: 5, scale: 4, nullable: true })
   quality?: number | null;
 
+  /** Came from the device through `/v2/uploads` (its `url` is the upload's address), not from a URL. */
+  @Property({ type: 'boolean' })
+  uploaded: boolean & Opt = false;
+
+  /** Hex SHA-256 of an uploaded photo's bytes: unique per project, the same bytes twice are one photo. */
+  @Property({ type: 'string', length: 64, nullable: true })
+  sha256?: string | null;
+
+  /** While its upload is open: when the expiry pass removes it, unless its last byte came first. */
+  @Property({ type: 'datetime', nullable: true })
+  uploadExpiresAt?: Date | null;
+
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();
 }

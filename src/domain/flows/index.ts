@@ -10,3 +10,4 @@ export * from './project-expunge-flow';
 export * from './print-fulfilment-flow';
 export * from './campaign-flow';
 export * from './webhook-delivery-flow';
+export * from './uploaded-photo-flow';

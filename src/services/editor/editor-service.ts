@@ -167,8 +167,9 @@ function isOpen(project: Pick<Project, 'status' | 'expiresAt'>): boolean {
 /**
  * Why a project's book may not change now, as a 409 the editor can explain: deleted, ordered and
  * expired are final for the editor link (docs/api.md, Editor); created and building are not yet.
+ * Photo uploads are refused alike (src/services/uploads).
  */
-function refuseClosedForEdits(project: Project, now = Date.now()): asserts project is Project & { book: Book } {
+export function refuseClosedForEdits(project: Project, now = Date.now()): asserts project is Project & { book: Book } {
   const status = effectiveStatus(project, now);
   if (status === 'deleted')
     throw new ConflictError('PROJECT_DELETED', `project ${project.id} was deleted; its book can no longer be edited`);

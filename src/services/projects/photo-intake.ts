@@ -6,12 +6,15 @@ import type { Config } from '../../config';
 import { photosStatusOf } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
 import { withScratchDir } from '../../storage/scratch-dir';
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { heicAsJpeg } from '../../imaging/heic';
 import { OutboundError, type SafeFetch } from '../../outbound/safe-fetch';
 import { analyzePhoto, NotAnImageError } from '../../imaging/photo-analysis';
 import { makeThumbnail } from '../../imaging/thumbnail';
 import { emForPhoto } from '../tenancy/row-tenant-scope';
 import { recordProjectStatus } from './project-events';
-import { photoOriginalKey, photoThumbnailKey, projectPrefix } from './storage-keys';
+import { photoDecodedKey, photoOriginalKey, photoThumbnailKey, projectPrefix } from './storage-keys';
 
 export interface PhotoIntakeDeps {
   orm: MikroORM;
@@ -97,7 +100,11 @@ export class PhotoIntake {
     await updatePhoto(em, photo, { status: 'failed', problem });
   }
 
-  /** Decodes and measures the stored original, makes the thumbnail; analyzing -> idle. */
+  /**
+   * Decodes and measures the stored original, makes the thumbnail; analyzing -> idle. A HEIC
+   * original is decoded once into a JPEG beside it (src/imaging/heic.ts), which the photo then
+   * prints from; its format stays `heif`.
+   */
   async analyze(photoId: string): Promise<void> {
     const { files } = this.deps;
     const em = await emForPhoto(this.deps.orm, photoId);
@@ -105,22 +112,31 @@ export class PhotoIntake {
     const photo = await em.findOne(Photo, { id: photoId }, { populate: ['project'] });
     if (photo?.status !== 'analyzing' || !photo.originalKey) return;
     const originalKey = photo.originalKey;
+    const prefix = projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey);
     try {
       // Decoded from a file (a local copy of this job's when the store is remote): the original never sits
       // whole in memory.
-      const { analysis, thumbnail } = await withScratchDir(async (scratch) => {
-        const original = { file: await files.localFile(originalKey, scratch) };
-        return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original) };
+      const { analysis, thumbnail, decoded } = await withScratchDir(async (scratch) => {
+        let original = { file: await files.localFile(originalKey, scratch) };
+        const decoded = await heicAsJpeg(original);
+        if (decoded) {
+          original = { file: path.join(scratch, 'decoded.jpg') };
+          await writeFile(original.file, decoded);
+        }
+        return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original), decoded };
       });
-      const thumbnailKey = photoThumbnailKey(
-        projectPrefix(photo.project.client.id, photo.project.env, photo.project.storageKey),
-        photo.id,
-      );
+      let printedKey = originalKey;
+      if (decoded) {
+        printedKey = photoDecodedKey(prefix, photo.id);
+        await files.put(printedKey, decoded);
+      }
+      const thumbnailKey = photoThumbnailKey(prefix, photo.id);
       await files.put(thumbnailKey, thumbnail);
       await updatePhoto(em, photo, {
         status: 'idle',
+        originalKey: printedKey,
         thumbnailKey,
-        format: analysis.format,
+        format: decoded ? 'heif' : analysis.format,
         width: analysis.width,
         height: analysis.height,
         exifOrientation: analysis.exifOrientation,
