@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pageBoxes, pagePixels, type PrintFormat } from './print-geometry';
+import { contentDerivedId, withoutTimestamps } from './pdf-determinism';
 
 /** One page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
 interface BookPdfPage {
@@ -55,6 +56,9 @@ export async function writeBookPdf(options: {
     compress: true,
     info: { Title: options.title ?? 'Photobook', Producer: 'photobook-service' },
   });
+  // The same book gives the same bytes (pdf-determinism.ts): a proof's sha256 is what the printer gets.
+  withoutTimestamps(doc);
+  const fileId = createHash('md5').update(`${options.title ?? ''}\n${JSON.stringify(options.format)}\n`);
   const output = doc as unknown as Readable;
   const hash = createHash('sha256');
   let bytes = 0;
@@ -101,6 +105,8 @@ export async function writeBookPdf(options: {
       await caughtUp();
     }
     if (pages.length === 0) throw new Error('a book PDF needs at least one page');
+    for (const page of pages) fileId.update(page.sha256);
+    contentDerivedId(doc, fileId);
     doc.end();
     await consumed;
   } catch (error) {
