@@ -194,6 +194,8 @@ const EnvironmentSchema = Type.Object(
     IDEMPOTENCY_RETENTION: duration('24h'),
     /** How long a quote's prices hold for an order that names its quoteId. */
     QUOTE_TTL: duration('24h'),
+    /** How long a proof's print files are kept for an order that names its proofId (POST /v2/project/proof). */
+    PROOF_TTL: duration('7d'),
     // Published limits (docs/operations.md, Limits): generous defaults, so that only abuse meets them.
     RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
     RATE_LIMIT_WINDOW: duration('1m'),
@@ -366,6 +368,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean }) {
       photoDownloadTimeoutMs: milliseconds(env.PHOTO_DOWNLOAD_TIMEOUT),
       buildDownloadDeadlineMs: milliseconds(env.BUILD_DOWNLOAD_DEADLINE),
       quoteTtlMs: milliseconds(env.QUOTE_TTL),
+      proofTtlMs: milliseconds(env.PROOF_TTL),
       executorRecoveryIntervalMs: milliseconds(env.EXECUTOR_RECOVERY_INTERVAL),
       executorDeadAfterMs: milliseconds(env.EXECUTOR_DEAD_AFTER),
     },

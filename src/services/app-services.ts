@@ -90,6 +90,6 @@ export function createAppServices({
     webhooks: new WebhookService({ config, engine, pepper }),
     editor,
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
-    production: new ProductionService(),
+    production: new ProductionService({ files, proofTtlMs: config.durations.proofTtlMs }),
   };
 }

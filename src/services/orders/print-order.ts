@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { equal, lessThanOrEqual } from 'dinero.js';
-import { Order, OrderLine, Photo, Project, type Market, type Product } from '../../db/entities';
+import { Order, OrderLine, Photo, Project, type Market, type Product, type Proof } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ConflictError, DomainError, NotFoundError, RejectedError, ValidationError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
@@ -15,6 +15,7 @@ import { bookPageCounts } from '../projects/book-page-count';
 import { checkAddress, type CheckedAddress } from './address-check';
 import { OrderChecks, type OrderProblem } from './order-checks';
 import { checkAgainstQuote } from './quote-check';
+import { assertProofCurrent, checkProof, claimProof } from './proof-check';
 import { matchShippingLevel, type MatchedLevel } from './shipping-level';
 import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW } from '../../domain/flows';
 import { PrintInput } from './print-input';
@@ -105,6 +106,8 @@ export async function printOrder(
           );
         // The book as locked is the book ordered: an edit that committed since the checks is checked here.
         await checkLockedBook({ ...ctx, em: tx }, line, position, input);
+        const at = `projects[${position}]`;
+        if (line.proof) await assertProofCurrent(tx, line.proof, { at, project, product: line.product });
         if (line.product !== project.product || line.market !== project.market) {
           tx.assign(project, {
             product: line.product,
@@ -141,6 +144,7 @@ export async function printOrder(
           status: input.paymentPending ? 'waiting' : 'paid',
         });
         await tx.flush();
+        if (line.proof) await claimProof(tx, line.proof, orderLine.id, at);
         await recordProjectStatus(tx, project);
         await recordOrderLineStatus(tx, orderLine);
       }
@@ -345,7 +349,26 @@ async function planLine(
       ? await resolveMarket(ctx, item.product.marketId, `${at}.product.marketId`)
       : project.market;
   const pricedPages = photos ? statedPages(item, product, at) : undefined;
-  return { item, project, product, market, photos, pricedPages, checkedBook: canonicalJson(project.book ?? null) };
+  const proof =
+    item.proofId === undefined
+      ? undefined
+      : await checkProof(ctx.em, item.proofId, {
+          at,
+          project,
+          product,
+          colorCorrection: item.metadata?.colorCorrection === true,
+          rebuilt: photos !== undefined,
+        });
+  return {
+    item,
+    project,
+    product,
+    market,
+    photos,
+    pricedPages,
+    proof,
+    checkedBook: canonicalJson(project.book ?? null),
+  };
 }
 
 /**
@@ -485,6 +508,8 @@ interface PlannedLine {
   checkedPages?: number;
   /** For a book rebuilt from the order's photos: the page count the order priced (stated, or quoted by sku). */
   pricedPages?: number;
+  /** The proof the line prints (`proofId`): its files go to the printer, nothing is rendered. */
+  proof?: Proof;
 }
 
 function replay(existing: Order, digest: string): { message: string; order: Order } {
