@@ -379,5 +379,12 @@ describe('POST /v2/project/proof and /v2/print projects[].proofId', () => {
     );
     const accepted = await post(api.url, '/v2/print', withProof('stale-3', edited, fresh.body.proofId), owner);
     expect(accepted.status, JSON.stringify(accepted.body)).toBe(200);
+
+    // Making proofs cleared the files of the proof that expired unused; its record still says it expired.
+    expect(await proofFile(second.proofId, 'interior.pdf')).toBeNull();
+    expect(await proofFile(second.proofId, 'preview.pdf')).toBeNull();
+    const expired = await request(api.url, 'GET', `/v2/project/proof?proofId=${second.proofId}`, { headers: owner });
+    expect(expired.status).toBe(409);
+    expect(expired.body).toMatchObject({ code: 'PROOF_EXPIRED', errors: [{ path: 'proofId' }] });
   }, 300_000);
 });
