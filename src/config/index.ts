@@ -217,6 +217,8 @@ const EnvironmentSchema = Type.Object(
     QUOTE_TTL: duration('24h'),
     /** How long after delivery (or, for a parcel never delivered, after shipping) a line may be claimed (docs/api.md, Claims and remakes). */
     CLAIM_WINDOW: duration('30d'),
+    /** How long a proof's print files are kept for an order that names its proofId (POST /v2/project/proof). */
+    PROOF_TTL: duration('7d'),
     // Published limits (docs/operations.md, Limits): generous defaults, so that only abuse meets them.
     RATE_LIMIT_MAX: count(6000, 'requests per RATE_LIMIT_WINDOW and credential (or address, unauthenticated)'),
     RATE_LIMIT_WINDOW: duration('1m'),
@@ -432,6 +434,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean; printO
       quoteTtlMs: milliseconds(env.QUOTE_TTL),
       claimWindowMs: milliseconds(env.CLAIM_WINDOW),
       uploadExpiryMs: milliseconds(env.UPLOAD_EXPIRY),
+      proofTtlMs: milliseconds(env.PROOF_TTL),
       executorRecoveryIntervalMs: milliseconds(env.EXECUTOR_RECOVERY_INTERVAL),
       executorDeadAfterMs: milliseconds(env.EXECUTOR_DEAD_AFTER),
     },

@@ -207,7 +207,7 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 409,
     codes: ['PROJECT_BUILDING'],
     when:
-      'duplicate: the project is still `created` or `building`; quote: its book is not laid out yet; ' +
+      'duplicate: the project is still `created` or `building`; quote, proof: its book is not laid out yet; ' +
       'print: the order states a page count (`metadata.pageCount`, `extraPages`) for a book not laid ' +
       'out yet (path `projects[i].id`)',
   },
@@ -261,6 +261,26 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 409,
     codes: ['QUOTE_EXPIRED'],
     when: 'print: the quote named by `quoteId` is past its `expiresAt`; ask for a new quote',
+  },
+  {
+    status: 409,
+    codes: ['PROOF_STALE'],
+    when:
+      'print: the project changed since the proof named by `projects[i].proofId` (its book, its product, or ' +
+      "the order's `metadata.colorCorrection` differs from the proof's); path `projects[i].proofId`; nothing is " +
+      'written: make a new proof (`POST /v2/project/proof`) and show it again',
+  },
+  {
+    status: 409,
+    codes: ['PROOF_EXPIRED'],
+    when:
+      'print: the proof named by `projects[i].proofId` is past its `expiresAt` (`PROOF_TTL`); proof read: the ' +
+      'same, path `proofId`; make a new proof',
+  },
+  {
+    status: 409,
+    codes: ['PROOF_USED'],
+    when: 'print: the proof named by `projects[i].proofId` is printed by another order already; a proof holds one order',
   },
   {
     status: 409,

@@ -96,8 +96,12 @@ export function createAppServices({
     webhooks: new WebhookService({ config, engine, pepper }),
     editor,
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
-    production: new ProductionService(),
     uploads: new UploadService({ em, config, engine, files, uploads: uploadStore, limitStore }),
     uploadStore,
+    production: new ProductionService({
+      files,
+      proofTtlMs: config.durations.proofTtlMs,
+      printOutput: config.printOutput,
+    }),
   };
 }

@@ -193,6 +193,15 @@ async function seedCampaignAndDelivery(
   return { campaignId: campaignId!, deliveryId, projects: [source, copy.body.id] };
 }
 
+/** A proof of the owner's (its print files rendered), made through the API. */
+async function seedProof(owner: Partition): Promise<{ proofId: string; projects: string[] }> {
+  const projectId = await editableProject(api, pwa(owner), { userId: 'b-user', sku: 'PB-SC-15-S' });
+  const proof = await post(api.url, '/v2/project/proof', { id: projectId }, pwa(owner));
+  expect(proof.status, JSON.stringify(proof.body)).toBe(200);
+  return { proofId: proof.body.proofId, projects: [projectId] };
+}
+const proofOf = (owner: Owner) => (owner.seeded['GET /v2/project/proof'] as { proofId: string }).proofId;
+
 const PROBES: Probe[] = [
   // --- PWA REST (X-Service) ---
   {
@@ -246,6 +255,40 @@ const PROBES: Probe[] = [
     async attempt(caller, owner) {
       for (const id of owner.projects)
         expectNotFound(await request(api.url, 'GET', `/v2/project/preflight?id=${id}`, { headers: pwa(caller) }), 'id');
+    },
+  },
+  {
+    operation: 'POST /v2/project/proof',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(await post(api.url, '/v2/project/proof', { id }, pwa(caller)), 'id');
+    },
+  },
+  {
+    operation: 'GET /v2/project/proof',
+    seed: seedProof,
+    async attempt(caller, owner) {
+      expectNotFound(
+        await request(api.url, 'GET', `/v2/project/proof?proofId=${proofOf(owner)}`, { headers: pwa(caller) }),
+        'proofId',
+      );
+    },
+  },
+  {
+    operation: 'Mutation.proofProject',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(caller, 'mutation ($id: String!) { proofProject(id: $id) { proofId } }', { id }),
+        );
+    },
+  },
+  {
+    operation: 'Query.proof',
+    async attempt(caller, owner) {
+      expectGraphqlNotFound(
+        await graphql(caller, 'query ($id: String!) { proof(id: $id) { proofId previewUrl } }', { id: proofOf(owner) }),
+      );
     },
   },
   {

@@ -21,6 +21,7 @@ export { IdempotencyRecord } from './IdempotencyRecord';
 export { PendingFileMove } from './PendingFileMove';
 export { Quote } from './Quote';
 export { EventRecord } from './EventRecord';
+export { Proof } from './Proof';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -44,6 +45,7 @@ import { WebhookAttempt } from './WebhookAttempt';
 import { IdempotencyRecord } from './IdempotencyRecord';
 import { PendingFileMove } from './PendingFileMove';
 import { Quote } from './Quote';
+import { Proof } from './Proof';
 import { EventRecord } from './EventRecord';
 
 export const ENTITIES = [
@@ -70,4 +72,5 @@ export const ENTITIES = [
   PendingFileMove,
   Quote,
   EventRecord,
+  Proof,
 ];

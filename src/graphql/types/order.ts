@@ -207,6 +207,12 @@ export class PrintProjectInput {
   })
   metadata?: Record<string, unknown>;
   @Field(() => [PhotoInput], { nullable: true, description: "Replace the project's photos" }) photos?: PhotoInput[];
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'A proof of this project (proofProject): the printer gets its files byte for byte; PROOF_STALE when the book changed since',
+  })
+  proofId?: string;
 }
 
 @InputType()

@@ -1,3 +1,4 @@
+import { GraphQLDateTimeISO } from 'graphql-scalars';
 import { Field, Float, Int, ObjectType } from 'type-graphql';
 
 @ObjectType({
@@ -63,4 +64,27 @@ export class Preflight {
   @Field(() => Boolean, { description: 'No blocking problem: printing accepts the project as it is now' })
   printable!: boolean;
   @Field(() => [PreflightProblem]) problems!: PreflightProblem[];
+}
+
+@ObjectType({ description: 'One print file of a proof: the printer receives exactly these bytes' })
+export class ProofFile {
+  @Field(() => String, { description: 'cover.pdf or interior.pdf' }) name!: string;
+  @Field(() => String, { description: 'SHA-256 (hex) of the file' }) sha256!: string;
+  @Field(() => Int) bytes!: number;
+  @Field(() => Int) pages!: number;
+}
+
+@ObjectType({
+  description:
+    "A project's print files rendered before the order (REST: POST /v2/project/proof); printOrder with projects[].proofId prints them",
+})
+export class Proof {
+  @Field(() => String) proofId!: string;
+  @Field(() => [ProofFile]) files!: ProofFile[];
+  @Field(() => String, { description: 'Signed URL of a watermarked, low-resolution (72 DPI) PDF to show the customer' })
+  previewUrl!: string;
+  @Field(() => GraphQLDateTimeISO, {
+    description: 'PROOF_TTL after the proof; an order naming it later is PROOF_EXPIRED',
+  })
+  expiresAt!: Date;
 }

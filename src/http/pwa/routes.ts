@@ -19,7 +19,9 @@ import {
   preflightSchema,
   printFilesSchema,
   printSchema,
+  proofSchema,
   quoteSchema,
+  readProofSchema,
   statusSchema,
   transferSchema,
   updateRecipientSchema,
@@ -53,6 +55,14 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyL
 
   app.get('/v2/project/preflight', { schema: preflightSchema }, async (request) =>
     services.production.preflight(contextOf(request, services.em), request.query.id),
+  );
+
+  app.post('/v2/project/proof', { schema: proofSchema }, async (request) =>
+    services.production.proof(contextOf(request, services.em), request.body),
+  );
+
+  app.get('/v2/project/proof', { schema: readProofSchema }, async (request) =>
+    services.production.readProof(contextOf(request, services.em), request.query.proofId),
   );
 
   app.get('/v2/product/cover-dimensions', { schema: coverDimensionsSchema }, async (request) =>

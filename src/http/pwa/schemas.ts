@@ -9,6 +9,7 @@ import { PrintInput } from '../../services/orders/print-input';
 import { OrderPrintFiles } from '../../services/orders/print-files';
 import { CoverDimensionsView } from '../../services/production/cover-dimensions';
 import { PreflightView } from '../../services/preflight/preflight-view';
+import { ProofView } from '../../services/production/proof-view';
 import { OrderValidation } from '../../services/orders/order-validation';
 import { QuoteInput } from '../../services/orders/quote-input';
 import { ClaimInput } from '../../services/orders/claim-input';
@@ -159,7 +160,8 @@ export const printSchema = {
   summary: 'Print a paid order',
   description:
     'Idempotent on orderId: the same order again answers the same confirmation; another payload under the same orderId is a 409. ' +
-    'With quoteId the order must match that quote (409 QUOTE_MISMATCH, QUOTE_EXPIRED). With validateOnly: true every check runs and the answer is {valid, problems}; nothing is written.',
+    'With quoteId the order must match that quote (409 QUOTE_MISMATCH, QUOTE_EXPIRED). ' +
+    "With projects[].proofId the printer gets that proof's files byte for byte, nothing is rendered again; a book changed since the proof is 409 PROOF_STALE (PROOF_EXPIRED, PROOF_USED) and nothing is written. With validateOnly: true every check runs and the answer is {valid, problems}; nothing is written.",
   security,
   body: PrintInput,
   response: { 200: Type.Union([Message, OrderValidation]), ...problemResponses(400, 401, 404, 409, 422) },
@@ -225,6 +227,43 @@ export const preflightSchema = {
     }),
   }),
   response: { 200: PreflightView, ...problemResponses(400, 401, 404) },
+} as const;
+
+export const proofSchema = {
+  operationId: 'proofProject',
+  tags: [PWA_TAGS.production.name],
+  summary: "Render a project's print files now, to show and to hold the order to",
+  description:
+    "Renders cover.pdf and interior.pdf from the book as it is now, with the same code and bytes an order's fulfilment would produce, and keeps them until expiresAt (PROOF_TTL). " +
+    'Answers each file with its SHA-256, and a signed URL of a watermarked 72 DPI preview PDF to show the customer. ' +
+    '/v2/print with projects[].proofId then sends these very files to the printer, or answers 409 PROOF_STALE when the book changed since. ' +
+    'Takes about as long as rendering the book (seconds per page); refused like /v2/print for a book not built (409 PROJECT_BUILDING) or not printable (422 NOT_PRINTABLE).',
+  security,
+  body: Type.Object({
+    id: Type.String({
+      pattern: `^${PROJECT_ID_PREFIX}`,
+      maxLength: PROJECT_ID_MAX_LENGTH,
+      description: `Project id, starts with ${PROJECT_ID_PREFIX}`,
+    }),
+    colorCorrection: Type.Optional(
+      Type.Boolean({
+        description: "Render as an order with metadata.colorCorrection would (default false); the order's must match",
+      }),
+    ),
+  }),
+  response: { 200: ProofView, ...problemResponses(400, 401, 404, 409, 422) },
+} as const;
+
+export const readProofSchema = {
+  operationId: 'getProof',
+  tags: [PWA_TAGS.production.name],
+  summary: 'A proof made earlier, with a fresh preview URL',
+  description: "One of the client's proofs until it expires (409 PROOF_EXPIRED after); another client's is not found.",
+  security,
+  querystring: Type.Object({
+    proofId: Type.String({ minLength: 1, maxLength: 30, description: 'As POST /v2/project/proof answered it' }),
+  }),
+  response: { 200: ProofView, ...problemResponses(400, 401, 404, 409) },
 } as const;
 
 const OrderIdField = Type.String({

@@ -103,7 +103,7 @@ export class OrderService {
 
   /** Every check of `print`, nothing written: `{ valid, problems }`. */
   validate(ctx: RequestContext, input: PrintInput) {
-    return validateOrder(ctx, input);
+    return validateOrder(ctx, input, this.deps.config.printOutput);
   }
 
   quote(ctx: RequestContext, input: QuoteInput) {

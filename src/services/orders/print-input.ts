@@ -45,6 +45,14 @@ export const PrintInput = Type.Object({
         }),
       ),
       photos: Type.Optional(PhotoInputs),
+      proofId: Type.Optional(
+        Type.String({
+          minLength: 1,
+          maxLength: 30,
+          description:
+            'Extension: a proof from POST /v2/project/proof; the printer gets its files byte for byte (409 PROOF_STALE when the book changed since)',
+        }),
+      ),
     }),
     { minItems: 1, maxItems: MAX_PROJECTS_PER_ORDER },
   ),

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import { equal, lessThanOrEqual } from 'dinero.js';
-import { Order, OrderLine, Photo, Project, type Market, type Product } from '../../db/entities';
+import { Order, OrderLine, Photo, Project, type Market, type Product, type Proof } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { ConflictError, DomainError, NotFoundError, RejectedError, ValidationError } from '../../domain/errors';
 import { resolveMarket, resolveProduct } from '../catalogue/catalogue-lookup';
@@ -15,6 +15,8 @@ import { bookPageCounts } from '../projects/book-page-count';
 import { checkAddress, type CheckedAddress } from './address-check';
 import { OrderChecks, type OrderProblem } from './order-checks';
 import { checkAgainstQuote } from './quote-check';
+import type { PrintOutput } from '../../domain/print-output';
+import { assertProofCurrent, checkProof, claimProof } from './proof-check';
 import { matchShippingLevel, type MatchedLevel } from './shipping-level';
 import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW } from '../../domain/flows';
 import { PrintInput } from './print-input';
@@ -40,7 +42,7 @@ export async function printOrder(
   input: PrintInput,
 ): Promise<{ message: string; order: Order }> {
   // Stopping at the first refusal, the checks throw: a plan that comes back is complete.
-  const plan = (await planOrder(ctx, input, new OrderChecks('stopAtFirst')))!;
+  const plan = (await planOrder(ctx, input, new OrderChecks('stopAtFirst'), deps.config.printOutput))!;
   if ('replay' in plan) return replay(plan.replay, plan.digest);
   const { orderId, digest, recipient, lines, orderMarket, totals, shipping, contact } = plan;
 
@@ -105,6 +107,14 @@ export async function printOrder(
           );
         // The book as locked is the book ordered: an edit that committed since the checks is checked here.
         await checkLockedBook({ ...ctx, em: tx }, line, position, input);
+        const at = `projects[${position}]`;
+        if (line.proof)
+          await assertProofCurrent(tx, line.proof, {
+            at,
+            project,
+            product: line.product,
+            output: deps.config.printOutput,
+          });
         if (line.product !== project.product || line.market !== project.market) {
           tx.assign(project, {
             product: line.product,
@@ -141,6 +151,7 @@ export async function printOrder(
           status: input.paymentPending ? 'waiting' : 'paid',
         });
         await tx.flush();
+        if (line.proof) await claimProof(tx, line.proof, orderLine.id, at);
         await recordProjectStatus(tx, project);
         await recordOrderLineStatus(tx, orderLine);
       }
@@ -192,9 +203,10 @@ type OrderPlan =
 export async function validateOrder(
   ctx: RequestContext,
   input: PrintInput,
+  output: PrintOutput,
 ): Promise<{ valid: boolean; problems: OrderProblem[] }> {
   const checks = new OrderChecks('collect');
-  const plan = await planOrder(ctx, input, checks);
+  const plan = await planOrder(ctx, input, checks, output);
   if (plan && 'replay' in plan) await checks.run(() => replay(plan.replay, plan.digest));
   return { valid: !checks.failed, problems: checks.problems };
 }
@@ -207,7 +219,12 @@ export async function validateOrder(
 const checkPrintInput = schemaCheck(PrintInput);
 
 /** Every check of an order, in the order a print answers them; nothing is written. Undefined when a collected check failed. */
-async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderChecks): Promise<OrderPlan | undefined> {
+async function planOrder(
+  ctx: RequestContext,
+  input: PrintInput,
+  checks: OrderChecks,
+  output: PrintOutput,
+): Promise<OrderPlan | undefined> {
   if (!(await checks.run(() => checkPrintInput(input)))) return undefined;
   const orderId = input.orderId.trim();
   await checks.run(() => {
@@ -223,7 +240,7 @@ async function planOrder(ctx: RequestContext, input: PrintInput, checks: OrderCh
   const lines: PlannedLine[] = [];
   const seen = new Set<string>();
   for (const [i, item] of input.projects.entries()) {
-    const line = await checks.run(() => planLine(ctx, item, `projects[${i}]`, seen));
+    const line = await checks.run(() => planLine(ctx, item, `projects[${i}]`, seen, output));
     if (line) lines.push(line);
   }
   if (lines.length !== input.projects.length) return undefined;
@@ -312,6 +329,8 @@ async function planLine(
   item: PrintInput['projects'][number],
   at: string,
   seen: Set<string>,
+  /** What the printers take files in (PRINT_OUTPUT_PROFILE): a proof must have been rendered for it. */
+  output: PrintOutput,
 ): Promise<PlannedLine> {
   if (!isProjectId(item?.id)) {
     throw ValidationError.field(
@@ -345,7 +364,27 @@ async function planLine(
       ? await resolveMarket(ctx, item.product.marketId, `${at}.product.marketId`)
       : project.market;
   const pricedPages = photos ? statedPages(item, product, at) : undefined;
-  return { item, project, product, market, photos, pricedPages, checkedBook: canonicalJson(project.book ?? null) };
+  const proof =
+    item.proofId === undefined
+      ? undefined
+      : await checkProof(ctx.em, item.proofId, {
+          at,
+          project,
+          product,
+          colorCorrection: item.metadata?.colorCorrection === true,
+          output,
+          rebuilt: photos !== undefined,
+        });
+  return {
+    item,
+    project,
+    product,
+    market,
+    photos,
+    pricedPages,
+    proof,
+    checkedBook: canonicalJson(project.book ?? null),
+  };
 }
 
 /**
@@ -485,6 +524,8 @@ interface PlannedLine {
   checkedPages?: number;
   /** For a book rebuilt from the order's photos: the page count the order priced (stated, or quoted by sku). */
   pricedPages?: number;
+  /** The proof the line prints (`proofId`): its files go to the printer, nothing is rendered. */
+  proof?: Proof;
 }
 
 function replay(existing: Order, digest: string): { message: string; order: Order } {

@@ -1,24 +1,19 @@
-import { createReadStream } from 'node:fs';
-import path from 'node:path';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
-import { OrderLine, Photo, type Order } from '../../db/entities';
-import type { PrintWarning } from '../../domain/print-warning';
+import { OrderLine, Proof, type Order } from '../../db/entities';
 import type { OrderStatus } from '../../domain/order-status';
 import { moveProject } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
-import { withScratchDir } from '../../storage/scratch-dir';
 import type { PrinterRegistry } from '../../printers/printer-registry';
 import type { PrintJob } from '../../printers/printer';
 import { SANDBOX_PRINTER_STEPS, sandboxParcels, sandboxTrackingUrl } from '../../printers/sandbox-printer';
 import type { Parcel } from '../../domain/parcel';
-import { PrintRenderProcess } from '../../imaging/print/render-process';
-import { writeBookPdf, type BookPdf } from '../../imaging/print/book-pdf';
-import { coverGeometry, coverSheetFormat, type CoverGeometry } from '../../imaging/print/cover-geometry';
-import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
 import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
+import { photoOriginals } from '../projects/book-revision';
+import { BookRenderer, geometryOfBook, type BookToRender } from './book-render';
+import { proofFileKey } from './proof-files';
 import { printJobKeyOf } from '../orders/printer-job-match';
 import { recordProjectStatus } from '../projects/project-events';
 import { timeRender } from '../../metrics/work-metrics';
@@ -37,9 +32,11 @@ export interface BookProductionDeps {
  * when present; the printer dedupes by job key; status moves that already happened are no-ops.
  */
 export class BookProduction {
-  private readonly renderer = new PrintRenderProcess();
+  private readonly renderer: BookRenderer;
 
-  constructor(private readonly deps: BookProductionDeps) {}
+  constructor(private readonly deps: BookProductionDeps) {
+    this.renderer = new BookRenderer(deps.files);
+  }
 
   /**
    * The line's book, claimed for printing: ready, the book is built and its project moves on to
@@ -70,74 +67,25 @@ export class BookProduction {
 
   /**
    * Interior pages to render; page 0 is the cover sheet. `filesReady`: a remake, whose print files
-   * are the original's (the same keys, the same bytes): nothing is rendered or assembled.
+   * are the original's (the same keys, the same bytes): nothing is rendered or assembled. A line
+   * printed from its proof renders nothing either, but is assembled (the proof's files are copied).
    */
   async planRender(em: EntityManager, lineId: string): Promise<{ pages: number; filesReady: boolean }> {
     const line = await loadLine(em, lineId);
     if (carriesRemadeFiles(line)) return { pages: line.pageCount!, filesReady: true };
+    if (await proofOf(em, lineId)) return { pages: 0, filesReady: false };
     return { pages: line.project.book?.pages.length ?? 0, filesReady: false };
   }
 
   /**
    * Renders pages [from, to] at print resolution (0: the cover sheet, sized for this book's page
    * count), skipping pages already in the store, and records the photos that will print soft on
-   * the line. The render process reads and writes local files: each page's originals are fetched
-   * into a folder of this job, the page is rendered there and streamed into the store, and the
-   * folder goes when the job ends, so the store may be on another machine.
+   * the line. A line printed from its proof renders nothing: the proof's files are its files.
    */
   async renderPages(em: EntityManager, lineId: string, from: number, to: number): Promise<{ rendered: number }> {
-    const { files } = this.deps;
     const line = await loadLine(em, lineId);
-    const { project } = line;
-    const book = project.book!;
-    const format = project.product.specifications.format;
-    const prefix = printFilesPrefix(line);
-    const colorCorrection = line.metadata.colorCorrection === true;
-    const { output } = this.printerOf(line);
-    const originals = new Map<string, string>();
-    for (const photo of await em.find(Photo, { project }))
-      if (photo.originalKey) originals.set(photo.id, photo.originalKey);
-    const warnings: PrintWarning[] = [];
-    let rendered = 0;
-    await withScratchDir(async (scratch) => {
-      const photoFiles: Record<string, string> = {};
-      for (let number = from; number <= to; number++) {
-        const key = pageKey(prefix, number);
-        if (await files.exists(key)) continue;
-        const photoIds =
-          number === 0 ? [book.cover.photoId] : book.pages[number - 1].photos.map((slot) => slot.photoId);
-        for (const photoId of photoIds) {
-          const original = photoId && originals.get(photoId);
-          if (original && !photoFiles[photoId]) photoFiles[photoId] = await files.localFile(original, scratch);
-        }
-        const outFile = path.join(scratch, `page-${number}.jpg`);
-        const placements = await timeRender(number === 0 ? 'cover_sheet' : 'print_page', () =>
-          this.renderer.render({
-            bookKey: lineId,
-            format,
-            colorCorrection,
-            outputProfile: output.profile,
-            photoFiles,
-            outFile,
-            ...(number === 0
-              ? { cover: { cover: book.cover, geometry: geometryOf(line) } }
-              : { page: book.pages[number - 1] }),
-          }),
-        );
-        await files.putFrom(key, createReadStream(outFile));
-        rendered++;
-        for (const placement of placements) {
-          if (placement.warning) {
-            warnings.push({
-              page: number === 0 ? 'cover' : number,
-              photoId: placement.photoId,
-              effectiveDpi: Math.round(placement.effectiveDpi),
-              message: placement.warning,
-            });
-          }
-        }
-      }
-    });
+    if (await proofOf(em, lineId)) return { rendered: 0 };
+    const { rendered, warnings } = await this.renderer.renderPages(await this.bookOfLine(em, line), from, to);
     if (warnings.length > 0) {
       await em.fork().transactional(async (tx) => {
         // Chunks of one line render in parallel: the row lock keeps one chunk's warnings from overwriting another's.
@@ -149,7 +97,12 @@ export class BookProduction {
     return { rendered };
   }
 
-  /** `cover.pdf` (the sheet, and a small preview of it) and `interior.pdf` (the pages), streamed from the page files, and the manifest naming both. */
+  /**
+   * `cover.pdf` (the sheet, and a small preview of it) and `interior.pdf` (the pages), and the
+   * manifest naming both. A line printed from its proof takes the proof's files, byte for byte
+   * (copied into the line's folder, then the proof's copies go: they belong to the order now),
+   * and its manifest carries the proof's checksums.
+   */
   async assemblePrintFiles(
     em: EntityManager,
     lineId: string,
@@ -164,39 +117,43 @@ export class BookProduction {
     // The manifest is written last; a line assembled before cover sheets existed has one but no cover.pdf.
     const assembled =
       (await files.exists(manifestKey)) && (await files.exists(coverPdfKey)) && (await files.exists(pdfKey));
-    if (!assembled)
+    if (!assembled) {
+      const proof = await proofOf(em, lineId);
       await timeRender('print_files', async () => {
         const format = line.project.product.specifications.format;
-        const geometry = geometryOf(line);
-        const title = line.project.book!.cover.title;
-        const { output } = this.printerOf(line);
-        await files.put(coverPreviewKeyOf(coverPdfKey), await coverSheetPreview(await files.get(pageKey(prefix, 0))));
-        const coverPdf = await writePdf(files, coverPdfKey, {
-          format: coverSheetFormat(geometry, format.dpi),
-          pages: readPages(files, [pageKey(prefix, 0)]),
-          title,
-          output,
-        });
-        const interiorKeys = Array.from({ length: pageCount }, (_, n) => pageKey(prefix, n + 1));
-        const interiorPdf = await writePdf(files, pdfKey, {
-          format,
-          pages: readPages(files, interiorKeys),
-          title,
-          output,
-        });
+        let coverPdf: Proof['coverPdf'];
+        let interiorPdf: Proof['interiorPdf'];
+        let warnings = line.warnings;
+        if (proof) {
+          for (const [name, key] of [
+            [COVER_PDF_FILE, coverPdfKey],
+            [INTERIOR_PDF_FILE, pdfKey],
+            ['cover-preview.jpg', coverPreviewKeyOf(coverPdfKey)],
+          ] as const) {
+            if (!(await files.exists(key))) await files.copy(proofFileKey(proof, name), key);
+          }
+          ({ coverPdf, interiorPdf, warnings } = proof);
+        } else {
+          ({ coverPdf, interiorPdf } = await this.renderer.assemble(await this.bookOfLine(em, line)));
+        }
         const manifest = buildManifest({
           orderId: line.order.orderId,
           projectId: line.project.id,
           sku: line.sku,
           quantity: line.quantity,
           format,
-          geometry,
+          geometry: geometryOfBook(line.project.product, line.project.book!),
           coverPdf,
           interiorPdf,
-          warnings: line.warnings,
+          warnings,
         });
         await files.put(manifestKey, Buffer.from(JSON.stringify(manifest, null, 2)));
+        if (proof) {
+          for (const name of [COVER_PDF_FILE, INTERIOR_PDF_FILE, 'cover-preview.jpg'])
+            await files.removeTree(proofFileKey(proof, name));
+        }
       });
+    }
     await em.fork().nativeUpdate(OrderLine, { id: lineId }, { coverPdfKey, pdfKey, manifestKey, pageCount });
     return { coverPdfKey, pdfKey, manifestKey, pageCount };
   }
@@ -243,6 +200,19 @@ export class BookProduction {
   private printerOf(line: OrderLine) {
     return this.deps.printers.printerFor({ psp: line.psp, env: line.order.env });
   }
+
+  /** The line's book as the renderer takes it: its files go to the line's folder, in its printer's output. */
+  private async bookOfLine(em: EntityManager, line: OrderLine): Promise<BookToRender> {
+    return {
+      prefix: printFilesPrefix(line),
+      bookKey: line.id,
+      book: line.project.book!,
+      product: line.project.product,
+      colorCorrection: line.metadata.colorCorrection === true,
+      originals: await photoOriginals(em, line.project),
+      output: this.printerOf(line).output,
+    };
+  }
 }
 
 /** A remake's line: written with the print files of the line it remakes (src/services/orders/claim-order.ts). */
@@ -256,12 +226,6 @@ function loadLine(em: EntityManager, lineId: string): Promise<OrderLine> {
     { id: lineId },
     { populate: ['order', 'project', 'project.product', 'project.book'] },
   );
-}
-
-/** The cover sheet of the line's book: the product's binding around this book's page count. */
-function geometryOf(line: OrderLine): CoverGeometry {
-  const { specifications } = line.project.product;
-  return coverGeometry(specifications.format, specifications.production, line.project.book!.pages.length);
 }
 
 /** The order's recipient as printers address a parcel. */
@@ -280,29 +244,7 @@ function printerShipping(order: Order): PrintJob['shipping'] {
   };
 }
 
-/**
- * Page 0 is the cover sheet, `cover-sheet.jpg`: a name of its own, so a line rendered before cover
- * sheets existed (its front cover was `0000.jpg`, at the page size) renders its sheet afresh.
- * Interior pages keep their number.
- */
-function pageKey(prefix: string, number: number): string {
-  return number === 0 ? `${prefix}/pages/cover-sheet.jpg` : `${prefix}/pages/${String(number).padStart(4, '0')}.jpg`;
-}
-
-/** Streams a book PDF into the store under `key`: it appears whole or not at all. */
-async function writePdf(
-  files: FileStore,
-  key: string,
-  options: Omit<Parameters<typeof writeBookPdf>[0], 'write'>,
-): Promise<BookPdf> {
-  let pdf: BookPdf | undefined;
-  await files.putStreamed(key, async (write) => {
-    pdf = await writeBookPdf({ ...options, write });
-  });
-  return pdf!;
-}
-
-/** Yields one page at a time: the PDF writer never holds more than the page it is writing. */
-async function* readPages(files: FileStore, keys: string[]): AsyncGenerator<Buffer> {
-  for (const key of keys) yield files.get(key);
+/** The proof the line's order holds it to, if any (`projects[].proofId`). */
+function proofOf(em: EntityManager, lineId: string): Promise<Proof | null> {
+  return em.findOne(Proof, { orderLine: lineId }, { populate: ['project'] });
 }

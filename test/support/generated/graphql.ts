@@ -413,6 +413,8 @@ export type Mutation = {
   movePhoto: Project;
   /** Print a paid order (REST: /v2/print); idempotent on orderId */
   printOrder: PrintOrderPayload;
+  /** Render the project's print files now; printOrder with projects[].proofId prints exactly them, or is refused with PROOF_STALE once the book changed (REST: POST /v2/project/proof) */
+  proofProject: Proof;
   /** Price lines for a market and destination; the answer is stored as a quote an order can name (REST: POST /v2/quote) */
   quote: Quote;
   /** Remove an even number of pages, keeping the product's minimum */
@@ -512,6 +514,12 @@ export type MutationMovePhotoArgs = {
 export type MutationPrintOrderArgs = {
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   input: PrintOrderInput;
+};
+
+
+export type MutationProofProjectArgs = {
+  colorCorrection?: InputMaybe<Scalars['Boolean']['input']>;
+  id: Scalars['String']['input'];
 };
 
 
@@ -910,6 +918,8 @@ export type PrintProjectInput = {
   /** Replace the project's photos */
   photos?: InputMaybe<Array<PhotoInput>>;
   product?: InputMaybe<PrintProductInput>;
+  /** A proof of this project (proofProject): the printer gets its files byte for byte; PROOF_STALE when the book changed since */
+  proofId?: InputMaybe<Scalars['String']['input']>;
   /** copies, 1 to 1000 */
   quantity: Scalars['Int']['input'];
 };
@@ -1052,6 +1062,28 @@ export type ProjectStatusPair = {
   project: Scalars['String']['output'];
 };
 
+/** A project's print files rendered before the order (REST: POST /v2/project/proof); printOrder with projects[].proofId prints them */
+export type Proof = {
+  __typename?: 'Proof';
+  /** PROOF_TTL after the proof; an order naming it later is PROOF_EXPIRED */
+  expiresAt: Scalars['DateTimeISO']['output'];
+  files: Array<ProofFile>;
+  /** Signed URL of a watermarked, low-resolution (72 DPI) PDF to show the customer */
+  previewUrl: Scalars['String']['output'];
+  proofId: Scalars['String']['output'];
+};
+
+/** One print file of a proof: the printer receives exactly these bytes */
+export type ProofFile = {
+  __typename?: 'ProofFile';
+  bytes: Scalars['Int']['output'];
+  /** cover.pdf or interior.pdf */
+  name: Scalars['String']['output'];
+  pages: Scalars['Int']['output'];
+  /** SHA-256 (hex) of the file */
+  sha256: Scalars['String']['output'];
+};
+
 export type Query = {
   __typename?: 'Query';
   /** One campaign of this client and environment */
@@ -1076,6 +1108,8 @@ export type Query = {
   project: Project;
   /** A user's projects, newest first (REST: project/list) */
   projects: ProjectConnection;
+  /** A proof of the caller, with a fresh preview URL (REST: GET /v2/project/proof) */
+  proof: Proof;
   /** Every check of printOrder for this input; nothing is written (REST: /v2/print with validateOnly) */
   validateOrder: OrderValidation;
   /** This client's webhook in this environment; null when none is set */
@@ -1157,6 +1191,11 @@ export type QueryProjectsArgs = {
   after?: InputMaybe<Scalars['String']['input']>;
   first?: Scalars['Int']['input'];
   user: Scalars['String']['input'];
+};
+
+
+export type QueryProofArgs = {
+  id: Scalars['String']['input'];
 };
 
 

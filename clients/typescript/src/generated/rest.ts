@@ -183,6 +183,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/project/proof": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A proof made earlier, with a fresh preview URL
+         * @description One of the client's proofs until it expires (409 PROOF_EXPIRED after); another client's is not found.
+         */
+        get: operations["getProof"];
+        put?: never;
+        /**
+         * Render a project's print files now, to show and to hold the order to
+         * @description Renders cover.pdf and interior.pdf from the book as it is now, with the same code and bytes an order's fulfilment would produce, and keeps them until expiresAt (PROOF_TTL). Answers each file with its SHA-256, and a signed URL of a watermarked 72 DPI preview PDF to show the customer. /v2/print with projects[].proofId then sends these very files to the printer, or answers 409 PROOF_STALE when the book changed since. Takes about as long as rendering the book (seconds per page); refused like /v2/print for a book not built (409 PROJECT_BUILDING) or not printable (422 NOT_PRINTABLE).
+         */
+        post: operations["proofProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/product/cover-dimensions": {
         parameters: {
             query?: never;
@@ -214,7 +238,7 @@ export interface paths {
         put?: never;
         /**
          * Print a paid order
-         * @description Idempotent on orderId: the same order again answers the same confirmation; another payload under the same orderId is a 409. With quoteId the order must match that quote (409 QUOTE_MISMATCH, QUOTE_EXPIRED). With validateOnly: true every check runs and the answer is {valid, problems}; nothing is written.
+         * @description Idempotent on orderId: the same order again answers the same confirmation; another payload under the same orderId is a 409. With quoteId the order must match that quote (409 QUOTE_MISMATCH, QUOTE_EXPIRED). With projects[].proofId the printer gets that proof's files byte for byte, nothing is rendered again; a book changed since the proof is 409 PROOF_STALE (PROOF_EXPIRED, PROOF_USED) and nothing is written. With validateOnly: true every check runs and the answer is {valid, problems}; nothing is written.
          */
         post: operations["printOrder"];
         delete?: never;
@@ -1438,6 +1462,208 @@ export interface operations {
             };
         };
     };
+    getProof: {
+        parameters: {
+            query: {
+                /** @description As POST /v2/project/proof answered it */
+                proofId: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Name it in /v2/print projects[].proofId to print exactly these files */
+                        proofId: string;
+                        files: {
+                            /** @description cover.pdf or interior.pdf */
+                            name: string;
+                            /** @description SHA-256 (hex) of the file: the printer receives these very bytes */
+                            sha256: string;
+                            bytes: number;
+                            pages: number;
+                        }[];
+                        /** @description Signed URL of a watermarked, low-resolution (72 DPI) PDF of every page, to show the customer */
+                        previewUrl: string;
+                        /** @description Unix seconds: PROOF_TTL after the proof; an order naming it after that is 409 PROOF_EXPIRED */
+                        expiresAt: number;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    proofProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, starts with p- */
+                    id: string;
+                    /** @description Render as an order with metadata.colorCorrection would (default false); the order's must match */
+                    colorCorrection?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Name it in /v2/print projects[].proofId to print exactly these files */
+                        proofId: string;
+                        files: {
+                            /** @description cover.pdf or interior.pdf */
+                            name: string;
+                            /** @description SHA-256 (hex) of the file: the printer receives these very bytes */
+                            sha256: string;
+                            bytes: number;
+                            pages: number;
+                        }[];
+                        /** @description Signed URL of a watermarked, low-resolution (72 DPI) PDF of every page, to show the customer */
+                        previewUrl: string;
+                        /** @description Unix seconds: PROOF_TTL after the proof; an order naming it after that is 409 PROOF_EXPIRED */
+                        expiresAt: number;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
     getCoverDimensions: {
         parameters: {
             query: {
@@ -1608,6 +1834,8 @@ export interface operations {
                             id?: string | number;
                             url: string;
                         })[];
+                        /** @description Extension: a proof from POST /v2/project/proof; the printer gets its files byte for byte (409 PROOF_STALE when the book changed since) */
+                        proofId?: string;
                     }[];
                     payment: {
                         grandTotal: number;
