@@ -200,7 +200,7 @@ describe('renderPrintCoverSheet', () => {
     expect(await coverTextCuts(cover(), geometry, format.dpi)).toEqual([]);
     const long = 'A very long title about a whole summer spent travelling along the coast of Portugal';
     const cuts = await coverTextCuts(
-      cover({ title: long, texts: [{ assetId: 'spine', text: `${long} and back again, twice over` }] }),
+      cover({ title: long, texts: [{ assetId: 'spine', text: `${long} and back again, twice over; ${long}` }] }),
       geometry,
       format.dpi,
     );
