@@ -34,7 +34,7 @@ export const FONT_FILES: Record<string, { family: FontFamily; bold: boolean; pat
  * Node writes process.env through to the C environment only on the main thread of a process (a render
  * child process is one); a worker thread would see fontconfig's defaults, so it is refused.
  */
-export const FONTCONFIG_FILE = projectPath('fonts', 'fonts.conf');
+const FONTCONFIG_FILE = projectPath('fonts', 'fonts.conf');
 if (!isMainThread) throw new Error('text is drawn on the main thread of a process only (src/imaging/fonts.ts)');
 for (const [name, file] of Object.entries(FONT_FILES)) {
   if (!existsSync(file.path)) throw new Error(`font ${name} is not installed at ${file.path}: run npm ci`);

@@ -328,6 +328,8 @@ function blockingSummary(blocking) {
   const where = first.page == null ? '' : first.page === 0 ? ' on the cover' : ` on page ${first.page}`;
   const what =
     {
+      NO_USABLE_PHOTO: 'no photo can be printed',
+      TOO_FEW_PHOTOS: 'too few photos',
       PHOTO_FAILED: 'a photo failed',
       PHOTO_MISSING: 'a photo is missing',
       EMPTY_SLOT: 'a photo slot is empty',
@@ -342,6 +344,7 @@ function Page({ page, project, photoById, selected, onChoose }) {
   const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
   const warnings = project.printWarnings.filter((w) => w.page === String(page.number));
   const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === page.number);
+  const blank = project.preflight.problems.find((p) => p.code === 'BLANK_PAGE' && p.page === page.number);
   return html`
     <figure class="page-wrap" data-testid=${`page-${page.number}`}>
       <div class="page" style=${{ aspectRatio: ratio }}>
@@ -363,6 +366,7 @@ function Page({ page, project, photoById, selected, onChoose }) {
         })}
         ${page.texts.map((t) => html`<p class="page-text" key=${t.assetId}>${t.text}</p>`)}
         ${page.photos.length === 0 && html`<span class="blank-note">Blank page</span>`}
+        ${blank && html`<span class="badge warn page-problem" title=${blank.message} data-testid=${`blank-warning-${page.number}`}>Prints blank</span>`}
         ${blockers.filter((p) => p.slot == null).map((p) => html`<span class="badge block page-problem" key=${p.code} title=${p.message}>Cannot print</span>`)}
       </div>
       <figcaption class="page-number">Page ${page.number}</figcaption>
