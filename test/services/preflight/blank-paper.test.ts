@@ -155,7 +155,14 @@ describe('no blank paper by accident', () => {
     const generated = await post(
       api.url,
       '/v2/generate',
-      { userId, sku: 'PB-HC-A4-P', psp: 'local', marketId: 0, photos: three },
+      {
+        userId,
+        sku: 'PB-HC-A4-P',
+        psp: 'local',
+        marketId: 0,
+        photos: three,
+        custom: { title: 'Blank pages', subtitle: 'Ein Sommer' },
+      },
       anyCount,
     );
     const projectId = new URL(generated.body.url).searchParams.get('id')!;
@@ -218,7 +225,12 @@ describe('no blank paper by accident', () => {
           .toBe('Ready to edit');
         const list = page.getByRole('region', { name: 'Before you order' });
         expect(await list.getByRole('heading').textContent()).toBe('Before you order: worth a look');
-        expect(await list.locator('[data-code="BLANK_PAGE"]').first().textContent()).toContain('Page 2');
+        const blankLines = list.locator('[data-code="BLANK_PAGE"]');
+        // Page 2 alone (page 3 has its photo), then the builder's spare pages as one line.
+        expect(await blankLines.allTextContents()).toEqual([
+          expect.stringMatching(/^Page 2: page 2 has no photo and no text and prints blank/),
+          expect.stringMatching(/^Pages 4–23: these 20 pages have no photo and no text and print blank/),
+        ]);
         expect(await page.getByTestId('blank-warning-2').textContent()).toBe('Prints blank');
         expect(await page.getByTestId('blank-warning-1').count()).toBe(0);
         expect(await page.getByTestId('blank-warning-24').count()).toBe(0);
