@@ -9,8 +9,8 @@
 # PostgreSQL's password file and socket). docs/operations.md, Image.
 # What goes into /app is made by scripts/build-image-payload.sh, which test/deploy/image-build.test.ts
 # runs without Docker and then starts the way this file's ENV and CMD say.
-# Fonts: the print pages' text is drawn by librsvg through fontconfig, and this image installs no font;
-# the print-files work ships the fonts it needs.
+# Fonts: the image installs no font package. Text is drawn by librsvg and Pango through fontconfig, which
+# the service points at fonts/fonts.conf: the shipped faces in node_modules only (fonts/README.md).
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /src

@@ -2,7 +2,8 @@
 # What the image runs, made in one place for the Dockerfile and for test/deploy/image-build.test.ts
 # (which builds it without Docker): `scripts/build-image-payload.sh <folder> app|temporal-worker`
 # fills <folder> with the bundles built ahead of time (.build/, so nothing is bundled at start), the
-# files they read at run time (web/, catalogue/, package.json) and production dependencies only.
+# files they read at run time (web/, catalogue/, fonts/, package.json) and production dependencies only
+# (the font files themselves are among them: fonts/fonts.conf points fontconfig at node_modules).
 # Run it from a checkout whose dev dependencies are installed (esbuild; Temporal's bundler).
 #   app              the API and DBOS worker (`node .build/main.js`): without @temporalio/worker and
 #                    @temporalio/workflow (the worker's native core bridge, webpack and swc: ~175 MB)
@@ -27,7 +28,7 @@ dest=$(cd "$dest" && pwd)
 if [ -n "$(ls -A "$dest")" ]; then echo "build-image-payload.sh: $dest is not empty" >&2; exit 2; fi
 
 (cd "$root" && node scripts/build.mjs --outdir "$dest/.build" "${build_flags[@]}")
-cp -R "$root/package.json" "$root/package-lock.json" "$root/web" "$root/catalogue" "$dest/"
+cp -R "$root/package.json" "$root/package-lock.json" "$root/web" "$root/catalogue" "$root/fonts" "$dest/"
 
 cd "$dest"
 npm ci --omit=dev --no-audit --no-fund --prefer-offline

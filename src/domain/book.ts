@@ -30,6 +30,11 @@ export interface BookPage {
   layout: PageLayout;
   photos: PhotoSlot[];
   texts: TextSlot[];
+  /**
+   * The customer chose this page blank (the editor's Blank layout): the preflight does not warn about
+   * it. A page left blank by the builder's padding or by moving its photo away has no such mark.
+   */
+  blankChosen?: true;
 }
 
 export interface BookCover {

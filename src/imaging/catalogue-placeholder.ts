@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import { FONTS, svgFontAttributes } from './fonts';
 
 /**
  * A demo catalogue picture made from its path: a soft two-colour gradient picked from the path's
@@ -31,7 +32,7 @@ export async function cataloguePlaceholder(assetPath: string): Promise<Buffer> {
   <rect x="${x + bookW * 0.06}" y="${y + bookH * 0.08}" width="${bookW * 0.38}" height="${bookH * 0.84}" fill="hsl(${(hue + 180) % 360},35%,60%)"/>
   <rect x="${x + bookW * 0.56}" y="${y + bookH * 0.08}" width="${bookW * 0.38}" height="${bookH * 0.4}" fill="hsl(${(hue + 200) % 360},30%,68%)"/>
   <rect x="${x + bookW * 0.56}" y="${y + bookH * 0.52}" width="${bookW * 0.38}" height="${bookH * 0.4}" fill="hsl(${(hue + 160) % 360},30%,55%)"/>
-  <text x="50%" y="${Math.round(height * 0.82)}" font-family="DejaVu Sans, sans-serif" font-size="${Math.round(height / 18)}" fill="#1d1d1f" text-anchor="middle">${escapeXml(label)}</text>
+  <text x="50%" y="${Math.round(height * 0.82)}" ${svgFontAttributes({ family: FONTS.sans, bold: false })} font-size="${Math.round(height / 18)}" fill="#1d1d1f" text-anchor="middle">${escapeXml(label)}</text>
 </svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 82 }).toBuffer();
 }

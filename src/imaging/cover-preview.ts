@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { guardDecode, openImage, readImageMetadata, type ImageSource } from './decode';
+import { FONTS, pangoFont, svgFontAttributes, type TextFont } from './fonts';
 import { hexColourBytes } from './hex-colour';
 
 export { NotAnImageError } from './errors';
@@ -22,8 +23,9 @@ export interface CoverPreviewOptions {
 const MAX_COVER_SIDE = 8000;
 export const DEFAULT_COVER_BACKGROUND = '#2f3b48';
 
-/** Font of the cover texts: the SVG overlay and the width measurement must use the same one. */
-const FONT_FAMILY = 'sans-serif';
+/** Faces of the cover texts (shipped with the project, fonts.ts): the overlay and the measurement use the same. */
+const TITLE_FONT: TextFont = { family: FONTS.serif, bold: true };
+const SUBTITLE_FONT: TextFont = { family: FONTS.sans, bold: false };
 const ELLIPSIS = '\u2026';
 /** Opacity of the black band behind the texts. */
 const BAND_OPACITY = 0.55;
@@ -33,8 +35,8 @@ const BAND_OPACITY = 0.55;
  * its EXIF orientation and cropped to fill (sharp's "attention" strategy keeps the most salient
  * region: skin tones, saturated colour, luminance detail), or a plain background without a photo;
  * then, if there is a title or subtitle, a semi-transparent dark band at the bottom with the texts
- * centred in white, drawn from an SVG overlay. Texts wider than the cover are cut with an ellipsis,
- * measured with the same font (Pango) librsvg uses to draw the SVG.
+ * centred in white, drawn from an SVG overlay in the shipped faces (fonts.ts). A title too wide shrinks
+ * to 70% of its size, then is cut with an ellipsis, measured by Pango in the face librsvg draws with.
  *
  * Throws RangeError for bad dimensions or colour, NotAnImageError when the photo cannot be decoded.
  */
@@ -80,38 +82,59 @@ interface TextLine {
   assetId: 'title' | 'subtitle';
   text: string;
   fontSize: number;
-  bold: boolean;
+  font: TextFont;
   opacity: number;
   /** The text did not fit the cover's width and was cut with an ellipsis. */
   cut: boolean;
 }
 
-/** The title and subtitle as a cover of this size sets them: their sizes, and each cut to the width. */
+/** A title may shrink to this share of its size to fit on its line before it is cut with an ellipsis. */
+const MIN_TITLE_SHRINK = 0.7;
+
+/**
+ * The title and subtitle as a cover of this size sets them: their sizes, each shrunk (down to 70%)
+ * to fit the width and, failing that, cut with an ellipsis. `safePx` keeps the texts that far inside
+ * the cover's edges (the print's safe margin; the preview has none).
+ */
 export async function coverTextLines(
   width: number,
   height: number,
   title: string,
   subtitle?: string,
-): Promise<{ lines: TextLine[]; titleSize: number }> {
+  safePx = 0,
+): Promise<{ lines: TextLine[]; padding: number }> {
   const titleText = cleanText(title);
   const subtitleText = cleanText(subtitle);
   // Sizes relative to the cover: a 800x600 cover gets a 42 px title and a 23 px subtitle.
   const titleSize = Math.max(6, Math.round(Math.min(height * 0.07, width * 0.08)));
   const subtitleSize = Math.max(5, Math.round(titleSize * 0.55));
-  const padding = Math.round(titleSize * 0.5);
+  const padding = Math.max(safePx, Math.round(titleSize * 0.5));
   const sidePadding = Math.max(padding, Math.round(width * 0.05));
   const maxTextWidth = Math.max(1, width - 2 * sidePadding);
 
   const lines: TextLine[] = [];
-  for (const [assetId, text, fontSize, bold, opacity] of [
-    ['title', titleText, titleSize, true, 1],
-    ['subtitle', subtitleText, subtitleSize, false, 0.9],
+  for (const [assetId, text, size, font, opacity] of [
+    ['title', titleText, titleSize, TITLE_FONT, 1],
+    ['subtitle', subtitleText, subtitleSize, SUBTITLE_FONT, 0.9],
   ] as const) {
     if (!text) continue;
-    const fitted = await fitText(text, fontSize, bold, maxTextWidth);
-    lines.push({ assetId, text: fitted, fontSize, bold, opacity, cut: fitted !== text });
+    const fontSize = await shrinkToFit(text, size, font, maxTextWidth);
+    const fitted = await fitText(text, fontSize, font, maxTextWidth);
+    lines.push({ assetId, text: fitted, fontSize, font, opacity, cut: fitted !== text });
   }
-  return { lines, titleSize };
+  return { lines, padding };
+}
+
+/** The largest size from `size` down to 70% of it at which `text` fits one line; 70% when none does. */
+async function shrinkToFit(text: string, size: number, font: TextFont, maxWidth: number): Promise<number> {
+  const limit = maxWidth * 0.97 - 1;
+  const width = await measureText(text, size, font);
+  if (width <= limit) return size;
+  // Width grows in proportion to the size: one measurement says the size that fits, a second confirms it.
+  const floor = Math.max(1, Math.ceil(size * MIN_TITLE_SHRINK));
+  let fitting = Math.max(floor, Math.floor((size * limit) / width));
+  while (fitting > floor && (await measureText(text, fitting, font)) > limit) fitting--;
+  return fitting;
 }
 
 /** The SVG drawn over the cover, or null when there is no text. Exported for tests. */
@@ -120,12 +143,12 @@ export async function textOverlaySvg(
   height: number,
   title: string,
   subtitle?: string,
+  safePx = 0,
 ): Promise<string | null> {
-  const { lines, titleSize } = await coverTextLines(width, height, title, subtitle);
+  const { lines, padding } = await coverTextLines(width, height, title, subtitle, safePx);
   if (lines.length === 0) return null;
-  const padding = Math.round(titleSize * 0.5);
 
-  // Line box 1.3 em, baseline at 0.95 em (DejaVu/Liberation ascent ~0.93 em, descent ~0.24 em).
+  // Line box 1.3 em, baseline at 0.95 em (Lora's ascent ~1.0 em, Source Sans 3's ~0.98 em; descents ~0.27 em).
   const bandHeight = Math.min(
     height,
     Math.round(2 * padding + lines.reduce((sum, line) => sum + line.fontSize * 1.3, 0)),
@@ -138,7 +161,7 @@ export async function textOverlaySvg(
     lineTop += line.fontSize * 1.3;
     if (!line.text) continue;
     texts.push(
-      `<text x="${width / 2}" y="${baseline}" text-anchor="middle" font-family="${FONT_FAMILY}" font-weight="${line.bold ? 'bold' : 'normal'}"` +
+      `<text x="${width / 2}" y="${baseline}" text-anchor="middle" ${svgFontAttributes(line.font)}` +
         ` font-size="${line.fontSize}" fill="#ffffff" fill-opacity="${line.opacity}">${escapeXml(line.text)}</text>`,
     );
   }
@@ -155,9 +178,9 @@ export async function textOverlaySvg(
  * text itself when it fits whole. Widths are measured by rendering with Pango (about 1 ms each,
  * ~log2(length) times), with a small margin for differences between Pango and librsvg layout.
  */
-export async function fitText(text: string, fontSize: number, bold: boolean, maxWidth: number): Promise<string> {
+export async function fitText(text: string, fontSize: number, font: TextFont, maxWidth: number): Promise<string> {
   const limit = maxWidth * 0.97 - 1;
-  const measure = (s: string) => measureText(s, fontSize, bold);
+  const measure = (s: string) => measureText(s, fontSize, font);
   if ((await measure(text)) <= limit) return text;
 
   // No glyph of a text font is narrower than ~0.2 em, so no more graphemes than this can fit.
@@ -174,18 +197,13 @@ export async function fitText(text: string, fontSize: number, bold: boolean, max
   return withEllipsis(lo);
 }
 
-/** Width in pixels of one line of `text`, laid out by Pango with the overlay's font. */
-async function measureText(text: string, fontSize: number, bold: boolean): Promise<number> {
+/** Width in pixels of one line of `text`, laid out by Pango in `font` (the face librsvg draws it with). */
+export async function measureText(text: string, fontSize: number, font: TextFont): Promise<number> {
   if (!text.trim()) return 0;
-  try {
-    const { width } = await sharp({
-      text: { text: escapeXml(text), font: `${FONT_FAMILY}${bold ? ' Bold' : ''} ${fontSize}px`, wrap: 'none' },
-    }).metadata();
-    return width;
-  } catch {
-    // No usable font (Pango could not render): estimate with a generous average glyph width.
-    return splitGraphemes(text).length * fontSize * (bold ? 0.7 : 0.62);
-  }
+  const { width } = await sharp({
+    text: { text: escapeXml(text), font: pangoFont(font, fontSize), wrap: 'none' },
+  }).metadata();
+  return width;
 }
 
 const graphemeSegmenter = new Intl.Segmenter(undefined, { granularity: 'grapheme' });

@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { pageContentSecurityPolicy } from './page-csp';
 import { cataloguePlaceholder } from '../imaging/catalogue-placeholder';
+import { FONT_FILES } from '../imaging/fonts';
 import { loadDemoCatalogue } from '../services/catalogue/catalogue-import';
 import { projectPath } from '../config/project-root';
 import { ORDER_STATUSES } from '../domain/order-status';
@@ -40,7 +41,8 @@ export interface WebRouteOptions {
 
 /**
  * The web face: the editor at /editor (FRONTEND_URL's default), the operations dashboard at
- * /dashboard, their modules under /web/, and the demo catalogue's pictures under /assets/catalogue/.
+ * /dashboard, their modules under /web/, the fonts print files are set in under /web/fonts/ (the
+ * editor shows texts in the same files), and the demo catalogue's pictures under /assets/catalogue/.
  * Each page answers with its own Content-Security-Policy (./page-csp.ts) in place of the API's.
  */
 export const webRoutes: FastifyPluginAsync<WebRouteOptions> = async (app, { publicUrl, shopOriginsOf }) => {
@@ -102,6 +104,18 @@ export const webRoutes: FastifyPluginAsync<WebRouteOptions> = async (app, { publ
     const source = resolve && (await vendorSources.get(file));
     if (!source) return reply.callNotFound();
     return reply.type('text/javascript; charset=utf-8').header('cache-control', 'public, max-age=3600').send(source);
+  });
+
+  // Only the shipped faces, by their file names; any other name is a 404 like any unknown file.
+  const fontSources = new Map<string, Promise<Buffer>>();
+  app.get<{ Params: { file: string } }>('/web/fonts/:file', { schema: { hide: true } }, async (request, reply) => {
+    const font = Object.hasOwn(FONT_FILES, request.params.file) ? FONT_FILES[request.params.file] : undefined;
+    if (!font) return reply.callNotFound();
+    if (!fontSources.has(request.params.file)) fontSources.set(request.params.file, readFile(font.path));
+    return reply
+      .type('font/ttf')
+      .header('cache-control', 'public, max-age=86400')
+      .send(await fontSources.get(request.params.file)!);
   });
 
   await app.register(fastifyStatic, {

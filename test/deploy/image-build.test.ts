@@ -224,6 +224,34 @@ describe('the app image built without Docker', () => {
     }
   });
 
+  it('carries the fonts text is drawn with: fonts/fonts.conf and every face it names, found by fontconfig', () => {
+    const config = readFileSync(path.join(app, 'fonts', 'fonts.conf'), 'utf8');
+    const folders = [...config.matchAll(/<dir prefix="relative">([^<]+)<\/dir>/g)].map(([, dir]) =>
+      path.resolve(app, 'fonts', dir),
+    );
+    expect(folders).toHaveLength(4);
+    for (const folder of folders) expect(existsSync(folder), folder).toBe(true);
+    // The payload's own sharp, given only the payload's configuration (as the service sets it): each
+    // shipped face measures differently, so each was found; the same text measures as in the checkout.
+    const measure = (root: string) => {
+      const script =
+        "const sharp = require('sharp'); (async () => { const out = []; for (const font of process.argv.slice(1))" +
+        " out.push((await sharp({ text: { text: 'Hamburgefonts Straße', font, wrap: 'none' } }).metadata()).width);" +
+        ' console.log(JSON.stringify(out)); })();';
+      const fonts = ['Source Sans 3, 40px', 'Source Sans 3, Bold 40px', 'Lora, 40px', 'Lora, Bold 40px'];
+      const result = spawnSync(process.execPath, ['-e', script, ...fonts], {
+        cwd: root,
+        encoding: 'utf8',
+        env: { ...process.env, FONTCONFIG_FILE: path.join(root, 'fonts', 'fonts.conf') },
+      });
+      expect(result.status, result.stderr).toBe(0);
+      return JSON.parse(result.stdout) as number[];
+    };
+    const widths = measure(app);
+    expect(new Set(widths).size).toBe(4);
+    expect(widths).toEqual(measure(ROOT));
+  });
+
   // `docker run` with a DATABASE_URL, and without one: the embedded PostgreSQL in DATA_DIR, /tmp for its password file.
   const databases = ["the machine's PostgreSQL", 'its embedded PostgreSQL'];
   it.runIf(SANDBOX).each(databases)(

@@ -8,6 +8,7 @@ import { printBody } from '../support/print-fixtures';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait';
+import { waivePhotoMinimum } from '../support/photo-minimum';
 
 const OUTAGE_MS = 60_000;
 
@@ -42,6 +43,8 @@ describe('a 60-second database outage', () => {
     });
     const url = service.url;
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
+    // These orders test the service, not the book: no 20-photo minimum (support/photo-minimum.ts).
+    await waivePhotoMinimum(`${postgres.serverUrl}/photobook`, demo.clientId);
     const auth = serviceHeader(demo.credentials.dev);
     const generated = await post(
       url,

@@ -10,6 +10,7 @@ import { printBody } from '../support/print-fixtures';
 import { startPrivatePostgres, type PrivatePostgres } from '../support/private-postgres';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait';
+import { waivePhotoMinimum } from '../support/photo-minimum';
 
 /**
  * PostgreSQL restarted under load, with the service as its own process on a private server: while
@@ -43,6 +44,8 @@ describe('PostgreSQL restarted under load', () => {
     });
     const url = service.url;
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
+    // These orders test the service, not the book: no 20-photo minimum (support/photo-minimum.ts).
+    await waivePhotoMinimum(`${postgres.serverUrl}/photobook`, demo.clientId);
     const auth = serviceHeader(demo.credentials.dev);
 
     // An order whose fulfilment runs through the restart (the sandbox printer of dev credentials).

@@ -10,6 +10,7 @@ import { freePort, startPrivatePostgres, type PrivatePostgres } from '../support
 import { followOrderLine, type ResumingSubscriber } from '../support/resuming-subscriber';
 import { startServiceProcess, type ServiceProcess } from '../support/service-process';
 import { waitFor } from '../support/wait';
+import { waivePhotoMinimum } from '../support/photo-minimum';
 
 const EVENT_SECRET = `whsec_${Buffer.from('fault-test-psp-event-secret-0001').toString('base64')}`;
 const JOB_SECRET = `whsec_${Buffer.from('fault-test-printer-job-secret-01').toString('base64')}`;
@@ -68,6 +69,8 @@ describe('the API process killed around /v2/print and mid-render', () => {
     const start = async () => (service = await startServiceProcess(env));
     await start();
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
+    // These orders test the service, not the book: no 20-photo minimum (support/photo-minimum.ts).
+    await waivePhotoMinimum(`${postgres.serverUrl}/photobook`, demo.clientId);
     const live = demo.credentials.prod;
     const auth = serviceHeader(live);
     const wsUrl = `${url.replace(/^http/, 'ws')}/graphql`;

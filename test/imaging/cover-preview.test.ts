@@ -8,6 +8,7 @@ import {
   renderCoverPreview,
   textOverlaySvg,
 } from '../../src/imaging/cover-preview';
+import { FONTS, pangoFont } from '../../src/imaging/fonts';
 import { noise, redLeftBlueRight, regionBrightness, regionMeans, regionStats, scene, solid } from './images';
 
 let photo: Buffer;
@@ -154,16 +155,17 @@ describe('renderCoverPreview', () => {
   });
 
   it('fits text by measuring it', async () => {
-    expect(await fitText('Short', 40, true, 600)).toBe('Short');
-    const cut = await fitText('Lorem ipsum dolor sit amet, consectetur adipiscing elit', 40, true, 400);
+    const bold = { family: FONTS.sans, bold: true };
+    expect(await fitText('Short', 40, bold, 600)).toBe('Short');
+    const cut = await fitText('Lorem ipsum dolor sit amet, consectetur adipiscing elit', 40, bold, 400);
     expect(cut).toMatch(/^Lorem ipsum.*\u2026$/);
     expect(cut).not.toMatch(/ \u2026$/); // no space before the ellipsis
     const { width } = await sharp({
-      text: { text: escapeXml(cut), font: 'sans-serif Bold 40px', wrap: 'none' },
+      text: { text: escapeXml(cut), font: pangoFont(bold, 40), wrap: 'none' },
     }).metadata();
     expect(width).toBeLessThanOrEqual(400);
     expect(width).toBeGreaterThan(300); // and uses the room
-    expect(await fitText('Wide', 40, true, 5)).toBe('');
+    expect(await fitText('Wide', 40, bold, 5)).toBe('');
   });
 
   it('cleans texts to one printable line', () => {

@@ -30,6 +30,7 @@ import WebSocket from 'ws';
 import { printBody } from '../support/print-fixtures';
 import { startServiceProcess } from '../support/service-process';
 import { judgePlateau, type MemorySample } from './memory-plateau';
+import { waivePhotoMinimum } from '../support/photo-minimum';
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 300);
 const LOAD = Number(process.env.SOAK_LOAD ?? 0.8);
@@ -67,6 +68,8 @@ const embeddedPort = service.logs.find((l) => l.msg === 'embedded PostgreSQL sta
 const database = new pg.Client({
   connectionString: `postgres://postgres:postgres@127.0.0.1:${embeddedPort}/photobook`,
 });
+// The soak orders books without photos: it measures the service, not the book (support/photo-minimum.ts).
+await waivePhotoMinimum(`postgres://postgres:postgres@127.0.0.1:${embeddedPort}/photobook`, demo.clientId);
 
 // 0. Memory, sampled from now to the end of the settling. `t` counts from the start of the driven
 // traffic (negative during the capacity measurement), so the judgement can take the load alone.

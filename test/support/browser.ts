@@ -25,6 +25,11 @@ export async function launchBrowser(): Promise<{ context: BrowserContext; close(
       '--no-first-run',
     ],
     viewport: { width: 1280, height: 900 },
+    // The service's modules point this process's fontconfig at the print fonts (src/imaging/fonts.ts);
+    // the browser draws the pages with a machine's own fonts, as a customer's would.
+    env: Object.fromEntries(
+      Object.entries(process.env).filter((entry): entry is [string, string] => entry[0] !== 'FONTCONFIG_FILE'),
+    ),
   });
   return {
     context,

@@ -13,6 +13,7 @@ import { TENANT_FILTER } from '../../src/db/tenant-filter';
 import { startService, type RunningService } from '../../src/service';
 import { ClientAdmin, type IssuedClient } from '../../src/services/clients/client-admin';
 import { loadCredentialPepper } from '../../src/services/tenancy/pepper';
+import { waivePhotoMinimum } from './photo-minimum';
 
 /** A database of its own for one test file, cloned from the migrated template. */
 export async function createTestDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
@@ -48,8 +49,11 @@ export interface TestService {
   config: Config;
   databaseUrl: string;
   service: RunningService;
-  /** Issues a client the way the CLI does, with the demo catalogue. */
-  createClient(name?: string): Promise<IssuedClient>;
+  /**
+   * Issues a client the way the CLI does, with the demo catalogue; its products' photo minimum
+   * (`specifications.min.photos`, 20) is waived (./photo-minimum.ts) unless `photoMinimum: 'demo'` keeps it.
+   */
+  createClient(name?: string, options?: { photoMinimum?: 'demo' }): Promise<IssuedClient>;
   /** A second ORM on the same database, for assertions and setup that bypass the API, across tenants. */
   orm(): Promise<MikroORM>;
   dropDatabase(): Promise<void>;
@@ -89,7 +93,11 @@ export async function startTestService(
     config,
     databaseUrl: database.url,
     service,
-    createClient: (name = 'Test shop') => new ClientAdmin(service.orm.em.fork(), pepper).create(name),
+    async createClient(name = 'Test shop', options = {}) {
+      const client = await new ClientAdmin(service.orm.em.fork(), pepper).create(name);
+      if (options.photoMinimum !== 'demo') await waivePhotoMinimum(database.url, client.clientId);
+      return client;
+    },
     async orm() {
       if (!extraOrm) {
         extraOrm = await MikroORM.init(ormConfig(database.url, { poolMax: 2 }));

@@ -13,6 +13,7 @@ import { startServiceProcess, type ServiceProcess } from '../support/service-pro
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver';
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { waitFor } from '../support/wait';
+import { waivePhotoMinimum } from '../support/photo-minimum';
 
 const EVENT_SECRET = `whsec_${Buffer.from('trace-test-psp-event-secret-0001').toString('base64')}`;
 const JOB_SECRET = `whsec_${Buffer.from('trace-test-printer-job-secret-01').toString('base64')}`;
@@ -76,6 +77,8 @@ describe('traces across the API, the queue, the worker, the printer and the webh
     api = await startServiceProcess({ ...shared, ROLE: 'api', PORT: String(port) });
     worker = await startServiceProcess({ ...shared, ROLE: 'worker', PORT: '0', EXECUTOR_ID: 'trace-test-worker' });
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
+    // These orders test the service, not the book: no 20-photo minimum (support/photo-minimum.ts).
+    await waivePhotoMinimum(database.url, demo.clientId);
     const auth = serviceHeader(demo.credentials.prod);
     const set = await post(url, '/graphql', { query: SET_WEBHOOK, variables: { url: shop.url('/hook') } }, auth);
     expect(set.body.errors).toBeUndefined();

@@ -307,19 +307,43 @@ function CoverSpread({ project, photo }) {
     </figure>`;
 }
 
-/** What the preflight found, where it sits; blocking problems first. */
+/** What the preflight found, where it sits; blocking problems first; a run of blank pages is one line. */
 function Preflight({ preflight }) {
-  const shown = [...preflight.problems]
-    .filter((p) => p.code !== 'BOOK_NOT_BUILT')
-    .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'blocking' ? -1 : 1));
+  const shown = groupBlankPages(
+    [...preflight.problems]
+      .filter((p) => p.code !== 'BOOK_NOT_BUILT')
+      .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'blocking' ? -1 : 1)),
+  );
   if (!shown.length) return null;
   const where = (p) =>
-    p.page == null ? 'Book' : p.page === 0 ? 'Cover' : `Page ${p.page}${p.slot == null ? '' : `, photo ${p.slot + 1}`}`;
+    p.where ??
+    (p.page == null
+      ? 'Book'
+      : p.page === 0
+        ? 'Cover'
+        : `Page ${p.page}${p.slot == null ? '' : `, photo ${p.slot + 1}`}`);
   return html`
     <section class="problems preflight" id="preflight" aria-label="Before you order">
       <h2>${preflight.printable ? 'Before you order: worth a look' : 'Before you order: fix these first'}</h2>
       <ul>${shown.map((p, i) => html`<li key=${i} class=${`problem problem-${p.severity}`} data-code=${p.code}><strong>${where(p)}</strong>: ${p.message}</li>`)}</ul>
     </section>`;
+}
+
+/** Consecutive BLANK_PAGE warnings (pages 10 to 23, say) as one, so the list stays readable. */
+function groupBlankPages(problems) {
+  const grouped = [];
+  for (const problem of problems) {
+    const last = grouped.at(-1);
+    if (problem.code === 'BLANK_PAGE' && last?.code === 'BLANK_PAGE' && last.lastPage === problem.page - 1) {
+      last.lastPage = problem.page;
+      const count = last.lastPage - last.page + 1;
+      last.where = `Pages ${last.page}–${last.lastPage}`;
+      last.message = `these ${count} pages have no photo and no text and print blank: add photos, or choose the Blank layout where a page is meant to be`;
+      continue;
+    }
+    grouped.push(problem.code === 'BLANK_PAGE' ? { ...problem, lastPage: problem.page } : problem);
+  }
+  return grouped;
 }
 
 /** The Order button's words when problems block it: the first one and how many more. */
@@ -328,6 +352,8 @@ function blockingSummary(blocking) {
   const where = first.page == null ? '' : first.page === 0 ? ' on the cover' : ` on page ${first.page}`;
   const what =
     {
+      NO_USABLE_PHOTO: 'no photo can be printed',
+      TOO_FEW_PHOTOS: 'too few photos',
       PHOTO_FAILED: 'a photo failed',
       PHOTO_MISSING: 'a photo is missing',
       EMPTY_SLOT: 'a photo slot is empty',
@@ -342,6 +368,7 @@ function Page({ page, project, photoById, selected, onChoose }) {
   const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
   const warnings = project.printWarnings.filter((w) => w.page === String(page.number));
   const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === page.number);
+  const blank = project.preflight.problems.find((p) => p.code === 'BLANK_PAGE' && p.page === page.number);
   return html`
     <figure class="page-wrap" data-testid=${`page-${page.number}`}>
       <div class="page" style=${{ aspectRatio: ratio }}>
@@ -363,6 +390,7 @@ function Page({ page, project, photoById, selected, onChoose }) {
         })}
         ${page.texts.map((t) => html`<p class="page-text" key=${t.assetId}>${t.text}</p>`)}
         ${page.photos.length === 0 && html`<span class="blank-note">Blank page</span>`}
+        ${blank && html`<span class="badge warn page-problem" title=${blank.message} data-testid=${`blank-warning-${page.number}`}>Prints blank</span>`}
         ${blockers.filter((p) => p.slot == null).map((p) => html`<span class="badge block page-problem" key=${p.code} title=${p.message}>Cannot print</span>`)}
       </div>
       <figcaption class="page-number">Page ${page.number}</figcaption>

@@ -1,5 +1,6 @@
 import { GraphQLDateTimeISO } from 'graphql-scalars';
-import { Field, Float, Int, ObjectType } from 'type-graphql';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { PhotoProblem } from './project';
 
 @ObjectType({
   description:
@@ -40,11 +41,19 @@ export class CoverDimensions {
   @Field(() => SheetBox) front!: SheetBox;
 }
 
+@ObjectType({ description: 'A photo of the project that could not be used, and why' })
+export class FailedPhoto {
+  @Field(() => ID) id!: string;
+  @Field(() => String, { nullable: true, description: 'The id the client gave with the URL' }) clientPhotoId?: string;
+  @Field(() => String) url!: string;
+  @Field(() => PhotoProblem) problem!: PhotoProblem;
+}
+
 @ObjectType({ description: 'One problem the preflight found in a book' })
 export class PreflightProblem {
   @Field(() => String, {
     description:
-      'PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT',
+      'NO_USABLE_PHOTO, TOO_FEW_PHOTOS, PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, BLANK_PAGE, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT',
   })
   code!: string;
   @Field(() => String, {
@@ -64,6 +73,12 @@ export class Preflight {
   @Field(() => Boolean, { description: 'No blocking problem: printing accepts the project as it is now' })
   printable!: boolean;
   @Field(() => [PreflightProblem]) problems!: PreflightProblem[];
+  @Field(() => Int, { description: 'Distinct photos placed in the book (pages and cover) that can be printed' })
+  usablePhotos!: number;
+  @Field(() => [FailedPhoto], {
+    description: "Every photo of the project that failed, in the client's order, with its reason (as Photo.problem)",
+  })
+  failedPhotos!: FailedPhoto[];
 }
 
 @ObjectType({ description: 'One print file of a proof: the printer receives exactly these bytes' })

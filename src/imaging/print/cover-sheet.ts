@@ -8,11 +8,11 @@ import {
   fitText,
   textOverlaySvg,
 } from '../cover-preview';
+import { FONTS, svgFontAttributes, type TextFont } from '../fonts';
 import { boxPixels, coverSheetFormat, type CoverGeometry, type PixelBox } from './cover-geometry';
 import { MM_PER_INCH, pagePixels } from './print-geometry';
 import {
   compose,
-  FONT_FAMILY,
   LINE_HEIGHT,
   placePhoto,
   SAFE_MARGIN_MM,
@@ -27,6 +27,14 @@ const BACK_TEXT_PT = 12;
 /** The spine's title is at most this size, and at most this share of the spine's width. */
 const SPINE_TEXT_MAX_PT = 24;
 const SPINE_TEXT_SHARE = 0.55;
+/**
+ * The spine's text keeps this far from each fold (the spine's long edges), which may drift onto the
+ * boards by a millimetre or so. A line of type is about 1.2 em from descender to ascender.
+ */
+const SPINE_EDGE_MM = 1.6;
+const LINE_EXTENT_EM = 1.2;
+const SPINE_FONT: TextFont = { family: FONTS.sans, bold: true };
+const BACK_FONT: TextFont = { family: FONTS.sans, bold: false };
 
 /** The texts of the cover sheet, as the renderer sets them (the preflight checks the same ones). */
 function spineTextOf(cover: BookCover): string {
@@ -73,7 +81,7 @@ export async function renderPrintCoverSheet(
   }
 
   const overlays: OverlayOptions[] = [];
-  const title = await textOverlaySvg(front.width, front.height, cover.title, cover.subtitle);
+  const title = await textOverlaySvg(front.width, front.height, cover.title, cover.subtitle, safe);
   if (title) overlays.push({ input: Buffer.from(title), left: front.left, top: front.top });
   const spineSvg = geometry.spineText ? await spineTextSvg(spine, spineTextOf(cover), safe, dpi) : null;
   if (spineSvg) overlays.push({ input: spineSvg, left: spine.left, top: spine.top });
@@ -105,7 +113,7 @@ export async function coverTextCuts(cover: BookCover, geometry: CoverGeometry, d
   const cuts: CoverTextCut[] = [];
   const front = boxPixels(geometry.front, dpi);
   const safe = Math.round((SAFE_MARGIN_MM / MM_PER_INCH) * dpi);
-  for (const line of (await coverTextLines(front.width, front.height, cover.title, cover.subtitle)).lines) {
+  for (const line of (await coverTextLines(front.width, front.height, cover.title, cover.subtitle, safe)).lines) {
     if (line.cut)
       cuts.push({
         assetId: line.assetId,
@@ -137,8 +145,18 @@ async function spineLayout(
   dpi: number,
 ): Promise<{ text: string; fontPx: number; cut: boolean } | null> {
   if (!text) return null;
-  const fontPx = Math.max(1, Math.round(Math.min(spine.width * SPINE_TEXT_SHARE, (SPINE_TEXT_MAX_PT / 72) * dpi)));
-  const fitted = await fitText(text, fontPx, true, Math.max(1, spine.height - 2 * safe));
+  const edge = (SPINE_EDGE_MM / MM_PER_INCH) * dpi;
+  const fontPx = Math.max(
+    1,
+    Math.floor(
+      Math.min(
+        spine.width * SPINE_TEXT_SHARE,
+        (spine.width - 2 * edge) / LINE_EXTENT_EM,
+        (SPINE_TEXT_MAX_PT / 72) * dpi,
+      ),
+    ),
+  );
+  const fitted = await fitText(text, fontPx, SPINE_FONT, Math.max(1, spine.height - 2 * safe));
   return { text: fitted, fontPx, cut: fitted !== text };
 }
 
@@ -152,7 +170,7 @@ async function spineTextSvg(spine: PixelBox, text: string, safe: number, dpi: nu
   // Rotated about the centre: the baseline sits 0.35 em right of the spine's middle line, so the glyphs' box is centred.
   return Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${spine.width}" height="${spine.height}" viewBox="0 0 ${spine.width} ${spine.height}">` +
-      `<text x="${cx}" y="${Math.round(cy + fontPx * 0.35)}" transform="rotate(90 ${cx} ${cy})" text-anchor="middle" font-family="${FONT_FAMILY}" font-weight="bold" font-size="${fontPx}" fill="#ffffff">${escapeXml(layout.text)}</text>` +
+      `<text x="${cx}" y="${Math.round(cy + fontPx * 0.35)}" transform="rotate(90 ${cx} ${cy})" text-anchor="middle" ${svgFontAttributes(SPINE_FONT)} font-size="${fontPx}" fill="#ffffff">${escapeXml(layout.text)}</text>` +
       `</svg>`,
   );
 }
@@ -165,7 +183,7 @@ async function backLayout(
 ): Promise<{ lines: string[]; shown: string[]; fontPx: number } | null> {
   if (!cleanText(text)) return null;
   const fontPx = Math.round((BACK_TEXT_PT / 72) * dpi);
-  const lines = await wrapText([text], fontPx, back.width - 2 * safe);
+  const lines = await wrapText([text], fontPx, back.width - 2 * safe, BACK_FONT);
   const maxLines = Math.max(1, Math.floor((back.height - 2 * safe) / (fontPx * LINE_HEIGHT)));
   return { lines, shown: lines.slice(0, maxLines), fontPx };
 }
@@ -180,7 +198,7 @@ async function backTextSvg(back: PixelBox, text: string, safe: number, dpi: numb
   const texts = shown
     .map(
       (line, i) =>
-        `<text x="${back.width / 2}" y="${Math.round(top + lineHeight * i + fontPx * 1.05)}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#ffffff">${escapeXml(line)}</text>`,
+        `<text x="${back.width / 2}" y="${Math.round(top + lineHeight * i + fontPx * 1.05)}" text-anchor="middle" ${svgFontAttributes(BACK_FONT)} font-size="${fontPx}" fill="#ffffff">${escapeXml(line)}</text>`,
     )
     .join('');
   return Buffer.from(

@@ -1,7 +1,8 @@
 import sharp, { type OverlayOptions } from 'sharp';
 import type { BookPage, TextSlot } from '../../domain/book';
-import { cleanText, escapeXml, fitText } from '../cover-preview';
+import { cleanText, escapeXml, fitText, measureText } from '../cover-preview';
 import { guardDecode, openImage, readImageMetadata } from '../decode';
+import { FONTS, svgFontAttributes, type TextFont } from '../fonts';
 import { applyColourCorrection, measureColourCorrection, type PhotoCorrections } from './color-correction';
 import { dpiWarning, effectiveDpi } from './effective-dpi';
 import { MM_PER_INCH, pagePixels, trimPixels, type PrintFormat } from './print-geometry';
@@ -43,8 +44,8 @@ const JPEG_QUALITY = 92;
 const PAGE_TEXT_PT = [14, 12, 10] as const;
 /** Printers ask to keep text this far inside the trim (the cut may drift by a millimetre or two). */
 export const SAFE_MARGIN_MM = 4;
-/** Text font: the SVG overlay and the width measurement must use the same one. */
-export const FONT_FAMILY = 'sans-serif';
+/** A page's text (a dedication) is set in the shipped serif (fonts.ts). */
+const PAGE_TEXT_FONT: TextFont = { family: FONTS.serif, bold: false };
 export const LINE_HEIGHT = 1.35;
 const MAX_TEXT_LINES = 12;
 
@@ -222,7 +223,7 @@ async function pageTextSvg(
   let block: { lines: string[]; fontPx: number; top: number; band: boolean } | undefined;
   for (const pt of PAGE_TEXT_PT) {
     const fontPx = Math.round((pt / 72) * dpi);
-    const lines = await wrapText(texts, fontPx, maxWidth);
+    const lines = await wrapText(texts, fontPx, maxWidth, PAGE_TEXT_FONT);
     const height = lines.length * fontPx * LINE_HEIGHT;
     const space = spaces.find((s) => s.bottom - s.top - fontPx * 0.5 >= height);
     if (space) {
@@ -232,7 +233,7 @@ async function pageTextSvg(
   }
   if (!block) {
     const fontPx = Math.round((PAGE_TEXT_PT[0] / 72) * dpi);
-    const lines = await wrapText(texts, fontPx, maxWidth);
+    const lines = await wrapText(texts, fontPx, maxWidth, PAGE_TEXT_FONT);
     const height = lines.length * fontPx * LINE_HEIGHT;
     block = { lines, fontPx, top: Math.round(Math.max(safeTop, safeBottom - height)), band: true };
   }
@@ -245,7 +246,7 @@ async function pageTextSvg(
   const text = lines
     .map(
       (line, i) =>
-        `<text x="${centre}" y="${Math.round(top + fontPx * (LINE_HEIGHT * i + 1.05))}" text-anchor="middle" font-family="${FONT_FAMILY}" font-size="${fontPx}" fill="#333333">${escapeXml(line)}</text>`,
+        `<text x="${centre}" y="${Math.round(top + fontPx * (LINE_HEIGHT * i + 1.05))}" text-anchor="middle" ${svgFontAttributes(PAGE_TEXT_FONT)} font-size="${fontPx}" fill="#333333">${escapeXml(line)}</text>`,
     )
     .join('');
   return Buffer.from(
@@ -254,10 +255,10 @@ async function pageTextSvg(
 }
 
 /**
- * Greedy word wrap with widths measured by Pango (the font librsvg draws the SVG with); a word
- * wider than a line is cut with an ellipsis. At most 12 lines: the last one ends with an ellipsis.
+ * Greedy word wrap with widths measured by Pango in `font` (the face librsvg draws the SVG with); a
+ * word wider than a line is cut with an ellipsis. At most 12 lines: the last one ends with an ellipsis.
  */
-export async function wrapText(texts: string[], fontPx: number, maxWidth: number): Promise<string[]> {
+export async function wrapText(texts: string[], fontPx: number, maxWidth: number, font: TextFont): Promise<string[]> {
   const lines: string[] = [];
   for (const paragraph of texts
     .flatMap((t) => t.split(/\r\n|\r|\n/))
@@ -266,12 +267,13 @@ export async function wrapText(texts: string[], fontPx: number, maxWidth: number
     let line = '';
     for (const word of paragraph.split(' ')) {
       const candidate = line ? `${line} ${word}` : word;
-      if ((await measureText(candidate, fontPx)) <= maxWidth * 0.97) {
+      if ((await measureText(candidate, fontPx, font)) <= maxWidth * 0.97) {
         line = candidate;
         continue;
       }
       if (line) lines.push(line);
-      line = (await measureText(word, fontPx)) <= maxWidth * 0.97 ? word : await fitText(word, fontPx, false, maxWidth);
+      line =
+        (await measureText(word, fontPx, font)) <= maxWidth * 0.97 ? word : await fitText(word, fontPx, font, maxWidth);
     }
     if (line) lines.push(line);
   }
@@ -280,20 +282,9 @@ export async function wrapText(texts: string[], fontPx: number, maxWidth: number
   kept[MAX_TEXT_LINES - 1] = await fitText(
     `${kept[MAX_TEXT_LINES - 1]} ${lines[MAX_TEXT_LINES]}`,
     fontPx,
-    false,
+    font,
     maxWidth,
   );
   if (!kept[MAX_TEXT_LINES - 1].endsWith('\u2026')) kept[MAX_TEXT_LINES - 1] += '\u2026';
   return kept;
-}
-
-async function measureText(text: string, fontPx: number): Promise<number> {
-  try {
-    const { width } = await sharp({
-      text: { text: escapeXml(text), font: `${FONT_FAMILY} ${fontPx}px`, wrap: 'none' },
-    }).metadata();
-    return width;
-  } catch {
-    return text.length * fontPx * 0.62; // no usable font: a generous average glyph width
-  }
 }

@@ -96,6 +96,8 @@ export function setPageLayout(book: Book, pageNumber: number, layout: string): B
     ),
     number: pageNumber,
     texts: page.texts,
+    // Chosen here, so deliberate: the preflight's blank-page warning leaves it alone.
+    ...(layout === 'blank' ? { blankChosen: true as const } : {}),
   };
   return { ...book, pages: book.pages.map((p) => (p.number === pageNumber ? relaid : p)) };
 }

@@ -1,5 +1,6 @@
 import { Type, type Static } from 'typebox';
 import { PREFLIGHT_CODES, PREFLIGHT_SEVERITIES } from '../../domain/preflight';
+import { FailedPhotoView } from '../projects/project-view';
 
 const PreflightProblemView = Type.Object({
   code: Type.Enum(PREFLIGHT_CODES, { type: 'string' }),
@@ -15,5 +16,11 @@ const PreflightProblemView = Type.Object({
 export const PreflightView = Type.Object({
   printable: Type.Boolean({ description: 'No blocking problem: POST /v2/print accepts the project as it is now' }),
   problems: Type.Array(PreflightProblemView),
+  usablePhotos: Type.Integer({
+    description: 'Distinct photos placed in the book (pages and cover) that can be printed',
+  }),
+  failedPhotos: Type.Array(FailedPhotoView, {
+    description: "Every photo of the project that failed, in the client's order, with its reason",
+  }),
 });
 export type PreflightView = Static<typeof PreflightView>;

@@ -2,7 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Photo, Project, type Product } from '../../db/entities';
 import type { Book } from '../../domain/book';
 import { DomainError, NotFoundError, type FieldError } from '../../domain/errors';
-import { COVER_PAGE, type Preflight, type PreflightProblem } from '../../domain/preflight';
+import {
+  COVER_PAGE,
+  FILE_MISSING_PROBLEM,
+  type FailedPhoto,
+  type Preflight,
+  type PreflightProblem,
+} from '../../domain/preflight';
 import { coverGeometry, type CoverGeometry } from '../../imaging/print/cover-geometry';
 import { coverTextCuts } from '../../imaging/print/cover-sheet';
 import { dpiWarning, effectiveDpi, UNPRINTABLE_DPI } from '../../imaging/print/effective-dpi';
@@ -20,14 +26,18 @@ export async function preflightProject(ctx: RequestContext, id: unknown): Promis
 }
 
 /**
- * Checks a project's book as `product` would print it: the page count within the product's even
- * bounds; every placed photo stored (not failed, not gone) and sharp enough in its slot (effective
- * DPI: below 30 it is not printed, below 250 it is warned, as the renderer warns); slots a layout
- * has that no photo fills; cover texts the sheet cuts. A page left blank by its layout (a book with
- * fewer photos than pages) is no problem. A book still being built has nothing to check yet.
+ * Checks a project's book as `product` would print it: enough usable photos (none usable, or fewer
+ * than the product's `specifications.min.photos`, blocks: no blank paper by accident); the page count
+ * within the product's even bounds; every placed photo stored (not failed, not gone) and sharp enough
+ * in its slot (effective DPI: below 30 it is not printed, below 250 it is warned, as the renderer
+ * warns); slots a layout has that no photo fills; blank pages the customer did not choose (warned);
+ * cover texts the sheet cuts. A book still being built has nothing to check yet. The failed photos are
+ * listed with their reasons either way.
  */
 async function preflightBook(em: EntityManager, project: Project, product: Product): Promise<Preflight> {
   const book = project.book;
+  const all = await em.find(Photo, { project: project.id }, { orderBy: { position: 'asc' } });
+  const failedPhotos = all.filter(failed).map(failedPhotoView);
   if (!book) {
     const problems: PreflightProblem[] = [
       {
@@ -36,11 +46,20 @@ async function preflightBook(em: EntityManager, project: Project, product: Produ
         message: `the book is still being built (${project.status}); the printer waits for it, and the preflight can check it once it is editable`,
       },
     ];
-    return { printable: true, problems };
+    return { printable: true, problems, usablePhotos: 0, failedPhotos };
   }
   const { specifications } = product;
-  const photos = new Map((await em.find(Photo, { project: project.id })).map((photo) => [photo.id, photo]));
-  const problems = [...pageCountProblems(book, product), ...slotProblems(book, photos, specifications.format)];
+  const photos = new Map(all.map((photo) => [photo.id, photo]));
+  const usablePhotos = placedPhotoIds(book).filter((id) => {
+    const photo = photos.get(id);
+    return photo !== undefined && !failed(photo);
+  }).length;
+  const problems = [
+    ...photoCountProblems(usablePhotos, failedPhotos, product),
+    ...pageCountProblems(book, product),
+    ...slotProblems(book, photos, specifications.format),
+    ...blankPageProblems(book),
+  ];
   if (book.pages.length >= 2 && book.pages.length % 2 === 0) {
     const geometry = coverGeometry(specifications.format, specifications.production, book.pages.length);
     problems.push(
@@ -48,7 +67,80 @@ async function preflightBook(em: EntityManager, project: Project, product: Produ
       ...(await coverTextProblems(book, geometry, specifications.format.dpi)),
     );
   }
-  return { printable: problems.every((p) => p.severity !== 'blocking'), problems };
+  return { printable: problems.every((p) => p.severity !== 'blocking'), problems, usablePhotos, failedPhotos };
+}
+
+/** A photo that cannot be printed: its download or decoding failed, or its stored file is gone. */
+function failed(photo: Photo): boolean {
+  return photo.status === 'failed' || (photo.status === 'idle' && !photo.originalKey);
+}
+
+function failedPhotoView(photo: Photo): FailedPhoto {
+  return {
+    id: photo.id,
+    ...(photo.clientPhotoId ? { clientPhotoId: photo.clientPhotoId } : {}),
+    url: photo.url,
+    problem: photo.problem ?? { ...FILE_MISSING_PROBLEM },
+  };
+}
+
+/** Distinct photos the book prints: its pages' slots and the cover. */
+function placedPhotoIds(book: Book): string[] {
+  const ids = new Set(book.pages.flatMap((page) => page.photos.map((slot) => slot.photoId)));
+  if (book.cover.photoId) ids.add(book.cover.photoId);
+  ids.delete('');
+  return [...ids];
+}
+
+/** The product's photo minimum (catalogue `specifications.min.photos`): below it, the book is mostly blank paper. */
+function photoCountProblems(usable: number, failedPhotos: FailedPhoto[], product: Product): PreflightProblem[] {
+  const minimum = product.specifications.min.photos;
+  if (usable >= minimum) return [];
+  const failures =
+    failedPhotos.length === 0
+      ? ''
+      : `; ${failedPhotos.length} photo${failedPhotos.length === 1 ? '' : 's'} failed (${failedPhotos
+          .slice(0, 3)
+          .map((p) => `${p.clientPhotoId ?? p.id}: ${p.problem.message}`)
+          .join('; ')}${failedPhotos.length > 3 ? '; …' : ''})`;
+  if (usable === 0) {
+    return [
+      {
+        code: 'NO_USABLE_PHOTO',
+        severity: 'blocking',
+        message: `the book has no photo that can be printed; ${product.sku} needs at least ${minimum}${failures}`,
+      },
+    ];
+  }
+  return [
+    {
+      code: 'TOO_FEW_PHOTOS',
+      severity: 'blocking',
+      message: `the book has ${usable} photo${usable === 1 ? '' : 's'} that can be printed; ${product.sku} needs at least ${minimum}${failures}`,
+    },
+  ];
+}
+
+/**
+ * Pages that print as blank paper though the customer did not ask for it: no photo and no text, not
+ * chosen blank in the editor (`blankChosen`), not the last page (an end page, blank by custom).
+ */
+function blankPageProblems(book: Book): PreflightProblem[] {
+  const last = book.pages.length;
+  return book.pages
+    .filter(
+      (page) =>
+        page.photos.length === 0 &&
+        !page.texts.some((text) => text.text.trim()) &&
+        !page.blankChosen &&
+        page.number !== last,
+    )
+    .map((page) => ({
+      code: 'BLANK_PAGE' as const,
+      severity: 'warning' as const,
+      page: page.number,
+      message: `page ${page.number} has no photo and no text and prints blank: add a photo, or choose the Blank layout if it is meant to be`,
+    }));
 }
 
 function pageCountProblems(book: Book, product: Product): PreflightProblem[] {

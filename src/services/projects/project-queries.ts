@@ -4,6 +4,7 @@ import type { RequestContext } from '../context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import type { PhotosStatus, ProjectStatus } from '../../domain/project-status';
 import { isProjectId } from '../../domain/ids';
+import { FILE_MISSING_PROBLEM, type FailedPhoto } from '../../domain/preflight';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { selectOfTenant } from '../tenancy/tenant-sql';
 import { assertIssuedCursor } from '../cursors';
@@ -144,6 +145,8 @@ export interface ProjectStatusRow {
   expiresAt: Date;
   /** Only an ordered project has order details to look up. */
   ordered: boolean;
+  /** The project's failed photos, in the client's order (the preflight's `failedPhotos`). */
+  failedPhotos: FailedPhoto[];
 }
 
 /**
@@ -160,8 +163,18 @@ export async function projectStatusRow(ctx: RequestContext, id: string): Promise
     photos_status: PhotosStatus;
     expires_at: string;
     ordered: boolean;
+    failed_photos: {
+      id: string;
+      client_photo_id: string | null;
+      url: string;
+      problem: FailedPhoto['problem'] | null;
+    }[];
   }>(ctx, {
-    columns: 'p.id, p.status, p.photos_status, p.expires_at, p.ordered',
+    // The failed photos in the same round trip (an index scan of the project's photos), not a second query.
+    columns:
+      'p.id, p.status, p.photos_status, p.expires_at, p.ordered, ' +
+      `(select coalesce(json_agg(json_build_object('id', f.id, 'client_photo_id', f.client_photo_id, 'url', f.url, 'problem', f.problem) order by f.position), '[]')` +
+      ` from photos f where f.project_id = p.id and (f.status = 'failed' or (f.status = 'idle' and f.original_key is null))) as failed_photos`,
     from: ['projects', 'p'],
     where: 'p.id = ?',
     params: [id],
@@ -173,6 +186,12 @@ export async function projectStatusRow(ctx: RequestContext, id: string): Promise
     photosStatus: row.photos_status,
     expiresAt: new Date(row.expires_at),
     ordered: row.ordered,
+    failedPhotos: row.failed_photos.map((photo) => ({
+      id: photo.id,
+      ...(photo.client_photo_id ? { clientPhotoId: photo.client_photo_id } : {}),
+      url: photo.url,
+      problem: photo.problem ?? { ...FILE_MISSING_PROBLEM },
+    })),
   };
 }
 

@@ -60,6 +60,7 @@ export class ProjectService {
     const record: ProjectStatusRecord = {
       id: row.id,
       status: { photos: row.photosStatus, project: effectiveStatus(row) },
+      ...(row.failedPhotos.length > 0 ? { failedPhotos: row.failedPhotos } : {}),
     };
     // Only ordered projects have an order and an owner to report: the common case is one lean query.
     if (!row.ordered) return record;

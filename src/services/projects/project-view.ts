@@ -44,6 +44,19 @@ export const ProjectList = Type.Object({
 });
 export type ProjectList = Static<typeof ProjectList>;
 
+/** A photo of the project that could not be used, and why (GraphQL: Photo.problem). */
+export const FailedPhotoView = Type.Object({
+  id: Type.String({ description: "The photo id (GraphQL Photo.id, the editor's photoId)" }),
+  clientPhotoId: Type.Optional(Type.String({ description: 'The id the client gave with the URL, if any' })),
+  url: Type.String({ description: 'The URL the photo was given with' }),
+  problem: Type.Object({
+    code: Type.String({
+      description: 'HTTP_STATUS, DOWNLOAD_FAILED, DOWNLOAD_TIME_LIMIT, NOT_AN_IMAGE, TOO_LARGE, ...',
+    }),
+    message: Type.String(),
+  }),
+});
+
 /** The status record; `status.order`, `user` and `tracking` appear once the project was sent to print. */
 export const ProjectStatusRecord = Type.Object({
   id: Type.String(),
@@ -70,6 +83,12 @@ export const ProjectStatusRecord = Type.Object({
     }),
   ),
   tracking: Type.Optional(Type.String()),
+  failedPhotos: Type.Optional(
+    Type.Array(FailedPhotoView, {
+      description:
+        "Present when a photo of the project failed: each one, in the client's order, with its reason (as GraphQL Photo.problem)",
+    }),
+  ),
 });
 export type ProjectStatusRecord = Static<typeof ProjectStatusRecord>;
 

@@ -194,13 +194,54 @@ describe('renderPrintCoverSheet', () => {
     expect(await lightPixels(rendered.jpeg, boxPixels(geometry.spine, SQUARE.dpi))).toBe(0);
   });
 
+  it('keeps every cover text 4 mm inside the trim and 1.6 mm from the spine folds, however long', async () => {
+    const { format, production } = productOf('PB-HC-A4-P').specifications;
+    const small = { ...format, dpi: 150 };
+    const geometry = coverGeometry(small, production, 120);
+    expect(geometry.spineText).toBe(true);
+    const long = 'W'.repeat(300);
+    const rendered = await renderPrintCoverSheet({
+      cover: cover({
+        photoId: undefined,
+        title: long,
+        subtitle: long,
+        texts: [
+          { assetId: 'spine', text: long },
+          { assetId: 'backCover', text: `${long} ${long}` },
+        ],
+      }),
+      geometry,
+      format: small,
+      loadPhoto,
+      colorCorrection: false,
+    });
+    const safe = Math.round((4 / 25.4) * small.dpi);
+    const fold = Math.round((1.6 / 25.4) * small.dpi);
+    const strips = (box: { left: number; top: number; width: number; height: number }, margin: number) => [
+      { left: box.left, top: box.top, width: margin, height: box.height },
+      { left: box.left + box.width - margin, top: box.top, width: margin, height: box.height },
+      { left: box.left, top: box.top + box.height - margin, width: box.width, height: margin },
+      { left: box.left, top: box.top, width: box.width, height: margin },
+    ];
+    const front = boxPixels(geometry.front, small.dpi);
+    const back = boxPixels(geometry.back, small.dpi);
+    const spine = boxPixels(geometry.spine, small.dpi);
+    // The texts are white on the dark cover colour: a light pixel is a glyph.
+    expect(await lightPixels(rendered.jpeg, front)).toBeGreaterThan(1000);
+    expect(await lightPixels(rendered.jpeg, spine)).toBeGreaterThan(100);
+    for (const strip of [...strips(front, safe), ...strips(back, safe), ...strips(spine, fold).slice(0, 2)])
+      expect(await lightPixels(rendered.jpeg, strip, 128), JSON.stringify(strip)).toBe(0);
+    // The spine's ends: 4 mm from the trim.
+    for (const strip of strips(spine, safe).slice(2)) expect(await lightPixels(rendered.jpeg, strip, 128)).toBe(0);
+  });
+
   it('reports the cover texts the sheet would cut', async () => {
     const { format, production } = productOf('PB-SC-A5-P').specifications;
     const geometry = coverGeometry(format, production, 80);
     expect(await coverTextCuts(cover(), geometry, format.dpi)).toEqual([]);
     const long = 'A very long title about a whole summer spent travelling along the coast of Portugal';
     const cuts = await coverTextCuts(
-      cover({ title: long, texts: [{ assetId: 'spine', text: `${long} and back again, twice over` }] }),
+      cover({ title: long, texts: [{ assetId: 'spine', text: `${long} and back again, twice over; ${long}` }] }),
       geometry,
       format.dpi,
     );

@@ -140,16 +140,27 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
   });
 
   describe('preflight', () => {
-    it('finds nothing in a built book whose spare pages the layout left blank', async () => {
+    it('finds nothing to block in a built book, and warns of each spare page the layout left blank but the end page', async () => {
       const projectId = await editableProject(api, owner, {
         email: 'clean@example.com',
         photos: ['/a.jpg', '/b.jpg', '/c.jpg'].map((p) => photos.url(p)),
       });
       const response = await preflight(projectId);
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ printable: true, problems: [] });
+      // Three photos on pages 1-3 of 24: pages 4 to 23 print blank (the harness's products need no photo minimum).
+      expect(response.body).toEqual({
+        printable: true,
+        problems: Array.from({ length: 20 }, (_, i) => ({
+          code: 'BLANK_PAGE',
+          severity: 'warning',
+          page: i + 4,
+          message: expect.stringContaining(`page ${i + 4} has no photo and no text`),
+        })),
+        usablePhotos: 3,
+        failedPhotos: [],
+      });
       const gql = await graphql(ProjectPreflightDocument, { id: projectId }, owner);
-      expect(gql.data!.project.preflight).toEqual({ printable: true, problems: [] });
+      expect(withoutNulls(gql.data!.project.preflight)).toEqual(response.body);
       // Another client's project is not found.
       expect((await preflight(projectId, other)).status).toBe(404);
     });
@@ -177,7 +188,7 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
       const rest = await preflight(projectId);
       expect(rest.status).toBe(200);
       expect(rest.body.printable).toBe(false);
-      expect(rest.body.problems).toEqual([
+      expect(rest.body.problems.filter((p: { severity: string }) => p.severity === 'blocking')).toEqual([
         {
           code: 'PHOTO_FAILED',
           severity: 'blocking',
@@ -186,6 +197,14 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
           message: expect.stringContaining('the photo URL answered 404 (HTTP_STATUS)'),
         },
       ]);
+      expect(rest.body.failedPhotos).toEqual([
+        {
+          id: placed.photos[0].photoId,
+          url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/[abc]\.jpg$/),
+          problem: { code: 'HTTP_STATUS', message: 'the photo URL answered 404' },
+        },
+      ]);
+      expect(rest.body.usablePhotos).toBe(2);
       const gql = await graphql(ProjectPreflightDocument, { id: projectId }, owner);
       expect(gql.errors).toBeUndefined();
       expect(withoutNulls(gql.data!.project.preflight)).toEqual(rest.body);
@@ -232,7 +251,10 @@ describe('print production: cover dimensions, preflight, cover.pdf and interior.
       );
       expect(added.body.errors).toBeUndefined();
     }
-    expect((await preflight(projectId)).body).toEqual({ printable: true, problems: [] });
+    // A book without photos: nothing blocks (this shop's products need none); its pages are warned blank.
+    const checked = (await preflight(projectId)).body;
+    expect(checked).toMatchObject({ printable: true, usablePhotos: 0, failedPhotos: [] });
+    expect(new Set(checked.problems.map((p: { code: string }) => p.code))).toEqual(new Set(['BLANK_PAGE']));
     const sheet = (await dimensions('sku=PB-HC-15-S&pages=32')).body;
     expect(sheet.spineText).toBe(true);
 

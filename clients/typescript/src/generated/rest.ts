@@ -1327,6 +1327,20 @@ export interface operations {
                             };
                         };
                         tracking?: string;
+                        /** @description Present when a photo of the project failed: each one, in the client's order, with its reason (as GraphQL Photo.problem) */
+                        failedPhotos?: {
+                            /** @description The photo id (GraphQL Photo.id, the editor's photoId) */
+                            id: string;
+                            /** @description The id the client gave with the URL, if any */
+                            clientPhotoId?: string;
+                            /** @description The URL the photo was given with */
+                            url: string;
+                            problem: {
+                                /** @description HTTP_STATUS, DOWNLOAD_FAILED, DOWNLOAD_TIME_LIMIT, NOT_AN_IMAGE, TOO_LARGE, ... */
+                                code: string;
+                                message: string;
+                            };
+                        }[];
                     };
                 };
             };
@@ -1400,7 +1414,7 @@ export interface operations {
                         printable: boolean;
                         problems: {
                             /** @enum {string} */
-                            code: "BOOK_NOT_BUILT" | "PAGE_COUNT_ODD" | "PAGE_COUNT_OUT_OF_RANGE" | "PHOTO_FAILED" | "PHOTO_MISSING" | "EMPTY_SLOT" | "RESOLUTION_TOO_LOW" | "LOW_RESOLUTION" | "TEXT_CUT";
+                            code: "BOOK_NOT_BUILT" | "PAGE_COUNT_ODD" | "PAGE_COUNT_OUT_OF_RANGE" | "NO_USABLE_PHOTO" | "TOO_FEW_PHOTOS" | "BLANK_PAGE" | "PHOTO_FAILED" | "PHOTO_MISSING" | "EMPTY_SLOT" | "RESOLUTION_TOO_LOW" | "LOW_RESOLUTION" | "TEXT_CUT";
                             /**
                              * @description blocking: /v2/print refuses the project; warning: it prints, but may disappoint
                              * @enum {string}
@@ -1411,6 +1425,22 @@ export interface operations {
                             /** @description Photo slot on the page, from 0 in reading order */
                             slot?: number;
                             message: string;
+                        }[];
+                        /** @description Distinct photos placed in the book (pages and cover) that can be printed */
+                        usablePhotos: number;
+                        /** @description Every photo of the project that failed, in the client's order, with its reason */
+                        failedPhotos: {
+                            /** @description The photo id (GraphQL Photo.id, the editor's photoId) */
+                            id: string;
+                            /** @description The id the client gave with the URL, if any */
+                            clientPhotoId?: string;
+                            /** @description The URL the photo was given with */
+                            url: string;
+                            problem: {
+                                /** @description HTTP_STATUS, DOWNLOAD_FAILED, DOWNLOAD_TIME_LIMIT, NOT_AN_IMAGE, TOO_LARGE, ... */
+                                code: string;
+                                message: string;
+                            };
                         }[];
                     };
                 };

@@ -314,6 +314,16 @@ export type EcommerceOrderStatus =
   | 'cancelled'
   | 'refunded';
 
+/** A photo of the project that could not be used, and why */
+export type FailedPhoto = {
+  __typename?: 'FailedPhoto';
+  /** The id the client gave with the URL */
+  clientPhotoId?: Maybe<Scalars['String']['output']>;
+  id: Scalars['ID']['output'];
+  problem: PhotoProblem;
+  url: Scalars['String']['output'];
+};
+
 export type GenerateProjectInput = {
   /** URL told (signed) when the project is editable */
   callback?: InputMaybe<Scalars['String']['input']>;
@@ -837,15 +847,19 @@ export type PhotoSlot = {
 /** Whether the project's book can be printed as it is now (REST: GET /v2/project/preflight) */
 export type Preflight = {
   __typename?: 'Preflight';
+  /** Every photo of the project that failed, in the client's order, with its reason (as Photo.problem) */
+  failedPhotos: Array<FailedPhoto>;
   /** No blocking problem: printing accepts the project as it is now */
   printable: Scalars['Boolean']['output'];
   problems: Array<PreflightProblem>;
+  /** Distinct photos placed in the book (pages and cover) that can be printed */
+  usablePhotos: Scalars['Int']['output'];
 };
 
 /** One problem the preflight found in a book */
 export type PreflightProblem = {
   __typename?: 'PreflightProblem';
-  /** PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT */
+  /** NO_USABLE_PHOTO, TOO_FEW_PHOTOS, PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, BLANK_PAGE, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT */
   code: Scalars['String']['output'];
   message: Scalars['String']['output'];
   /** Interior page, from 1; 0 is the cover; null: the whole book */
@@ -1642,7 +1656,7 @@ export type ProjectPreflightQueryVariables = Exact<{
 }>;
 
 
-export type ProjectPreflightQuery = { __typename?: 'Query', project: { __typename?: 'Project', id: string, preflight: { __typename?: 'Preflight', printable: boolean, problems: Array<{ __typename?: 'PreflightProblem', code: string, severity: string, page?: number | null, slot?: number | null, message: string }> } } };
+export type ProjectPreflightQuery = { __typename?: 'Query', project: { __typename?: 'Project', id: string, preflight: { __typename?: 'Preflight', printable: boolean, usablePhotos: number, problems: Array<{ __typename?: 'PreflightProblem', code: string, severity: string, page?: number | null, slot?: number | null, message: string }>, failedPhotos: Array<{ __typename?: 'FailedPhoto', id: string, clientPhotoId?: string | null, url: string, problem: { __typename?: 'PhotoProblem', code: string, message: string } }> } } };
 
 export type ProjectQueryVariables = Exact<{
   id: Scalars['String']['input'];
@@ -2152,6 +2166,16 @@ export const ProjectPreflightDocument = new TypedDocumentString(`
         page
         slot
         message
+      }
+      usablePhotos
+      failedPhotos {
+        id
+        clientPhotoId
+        url
+        problem {
+          code
+          message
+        }
       }
     }
   }
