@@ -18,6 +18,7 @@ import { EditorService } from './editor/editor-service';
 import { EditorLinks } from './projects/editor-links';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { ProductionService } from './production/production-service';
+import { RoutingService } from './routing/routing-service';
 import type { PrinterRegistry } from '../printers/printer-registry';
 
 /** The services every transport shares, built once per process. */
@@ -40,6 +41,7 @@ export interface AppServices {
   editor: EditorService;
   idempotency: IdempotencyStore;
   production: ProductionService;
+  routing: RoutingService;
 }
 
 export interface AppServiceDeps {
@@ -91,5 +93,6 @@ export function createAppServices({
     editor,
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
     production: new ProductionService(),
+    routing: new RoutingService(),
   };
 }

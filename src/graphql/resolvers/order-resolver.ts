@@ -14,12 +14,13 @@ import {
   PrintOrderPayload,
   ShippingChoiceInput,
 } from '../types/order';
-import { availabilityOf } from '../../services/orders/order-actions';
+import { availabilityOf, openHold, type ActionAvailability } from '../../services/orders/order-actions';
+import type { LineRouting } from '../types/print-routing';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 import type { EcommerceStatus } from '../../domain/order-status';
 import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { printFilesOf } from '../../services/orders/print-files';
-import { orderLineSummaryOf } from '../../services/orders/order-view';
+import { lineRoutingViewOf, orderLineSummaryOf } from '../../services/orders/order-view';
 import type { FileStore } from '../../storage/file-store';
 
 @Resolver()
@@ -96,7 +97,7 @@ export class OrderResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
   ): Promise<OrderActionAvailability[]> {
-    return (await services.orders.actions(ctx, orderId)).actions;
+    return (await services.orders.actions(ctx, orderId)).actions.map(actionOf);
   }
 
   @Mutation(() => Order, {
@@ -207,8 +208,9 @@ function orderView(order: OrderEntity, files: FileStore): Order {
     lastName: order.lastName,
     telephone: order.telephone,
     shippingAddress: order.shippingAddress,
-    actions: availabilityOf(order.lines.getItems()).map((a) => ({ ...a, reason: a.reason ?? null })),
+    actions: availabilityOf(order.lines.getItems(), order.holdUntil).map(actionOf),
     createdAt: order.createdAt,
+    holdUntil: holdOf(order),
     lines: order.lines.getItems().map((line) => ({
       ...orderLineSummaryOf(line),
       statusChangedAt: line.statusChangedAt,
@@ -224,6 +226,21 @@ function orderView(order: OrderEntity, files: FileStore): Order {
       pageCount: line.pageCount,
       warnings: line.warnings.map((w) => ({ ...w, page: String(w.page) })),
       printFiles: printFilesOf(line, files) ?? null,
+      routing: routingOf(line),
     })),
   };
+}
+
+function actionOf(a: ActionAvailability): OrderActionAvailability {
+  return { ...a, reason: a.reason ?? null, until: a.until !== undefined ? new Date(a.until) : null };
+}
+
+function holdOf(order: OrderEntity): Date | null {
+  const until = openHold(order.lines.getItems(), order.holdUntil);
+  return until !== undefined ? new Date(until) : null;
+}
+
+function routingOf(line: Parameters<typeof lineRoutingViewOf>[0]): LineRouting | null {
+  const view = lineRoutingViewOf(line);
+  return view ? { ...view, decisions: view.decisions.map((d) => ({ ...d, at: new Date(d.at) })) } : null;
 }

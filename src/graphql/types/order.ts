@@ -3,6 +3,7 @@ import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '
 import { PageInfo, PhotoInput } from './project';
 import { ECOMMERCE_STATUSES, ORDER_STATUSES } from '../../domain/order-status';
 import { enumOf } from './enum-of';
+import { LineRouting } from './print-routing';
 import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY } from '../../domain/limits';
 
 /** The published bounds (docs/api.md, Limits); Int and Float say nothing of range, so the service checks them, as REST's schema does. */
@@ -76,6 +77,12 @@ export class OrderActionAvailability {
   @Field(() => String, { nullable: true, description: 'Why not, naming the line and its status' }) reason?:
     | string
     | null;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description:
+      "While the shop's hold window is open: the action is free until then, and the order goes to the printer then",
+  })
+  until?: Date | null;
 }
 
 @ObjectType({ description: 'One project of an order and its fulfilment' })
@@ -105,6 +112,8 @@ export class OrderLine {
     description: 'The print files once rendered (sandbox and live); null before',
   })
   printFiles?: PrintFiles | null;
+  @Field(() => LineRouting, { nullable: true, description: 'How the line was routed to its printer; null before' })
+  routing?: LineRouting | null;
 }
 
 @ObjectType({ description: 'Something the service decided for the order, e.g. UNKNOWN_SHIPPING_METHOD' })
@@ -143,6 +152,11 @@ export class Order {
   @Field(() => [OrderActionAvailability], { description: 'The actions and whether each is available now' })
   actions!: OrderActionAvailability[];
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description: "The end of the shop's hold window while it is open: the order goes to the printer then",
+  })
+  holdUntil?: Date | null;
   @Field(() => [OrderLine]) lines!: OrderLine[];
 }
 

@@ -18,6 +18,8 @@ export interface ActionAvailability {
   action: OrderAction;
   available: boolean;
   reason?: string;
+  /** While the shop's hold window is open (ms since the epoch): the action is free until then, before the job goes to the printer. */
+  until?: number;
 }
 
 type LineState = Pick<OrderLine, 'status'> & { project: { id: string } };
@@ -46,8 +48,13 @@ function openLines<T extends LineState>(lines: T[]): T[] {
   return lines.filter((l) => !isFinalOrderStatus(l.status));
 }
 
-/** Each action's availability for these lines, in ORDER_ACTIONS order. */
-export function availabilityOf(lines: LineState[]): ActionAvailability[] {
+/**
+ * Each action's availability for these lines, in ORDER_ACTIONS order; while the order's hold window
+ * is open, each available action says `until` when (the end of the window: the job goes to the
+ * printer then).
+ */
+export function availabilityOf(lines: LineState[], holdUntil?: Date | null, now = Date.now()): ActionAvailability[] {
+  const until = openHold(lines, holdUntil, now);
   const cancelNeeded = lines.filter((l) => l.status !== 'cancelled');
   const cancelReason =
     cancelNeeded.length === 0
@@ -59,12 +66,22 @@ export function availabilityOf(lines: LineState[]): ActionAvailability[] {
       ? 'no line of the order is still open'
       : open.map((l) => changeBlocker(l, what)).find((r) => r !== null);
   const entry = (action: OrderAction, reason: string | null | undefined): ActionAvailability =>
-    reason ? { action, available: false, reason } : { action, available: true };
+    reason
+      ? { action, available: false, reason }
+      : { action, available: true, ...(until !== undefined ? { until } : {}) };
   return [
     entry('cancel', cancelReason),
     entry('update-recipient', change('recipient')),
     entry('update-shipping', change('shipping method')),
   ];
+}
+
+/** The end of the order's hold window (ms since the epoch) while it is open and a line still waits for it. */
+export function openHold(lines: LineState[], holdUntil: Date | null | undefined, now = Date.now()): number | undefined {
+  if (!holdUntil || holdUntil.getTime() <= now) return undefined;
+  return lines.some((l) => isBeforePrintJob(l.status) && !isFinalOrderStatus(l.status))
+    ? holdUntil.getTime()
+    : undefined;
 }
 
 /** 409 ACTION_NOT_AVAILABLE naming the action and the line's status. */

@@ -33,6 +33,7 @@ import {
   currentSequences,
   heldByPrinter,
   lockLines,
+  openHold,
   type ActionAvailability,
 } from './order-actions';
 import { recordOrderEvent } from './order-events';
@@ -49,6 +50,7 @@ import { orderViewOf, type OrderListPage, type OrderView } from './order-view';
 import type { Parcel } from '../../domain/parcel';
 import { ORDER_ID_MAX_LENGTH } from '../../domain/ids';
 import { customerWhere } from './customer-search';
+import { holdUntilFor } from '../routing/hold-window';
 
 /** The service hands the transports an order entity with its lines; they name its type through here, never src/db. */
 export type { Order };
@@ -171,7 +173,7 @@ export class OrderService {
       order,
       this.deps.files,
       await currentSequences(ctx.em, order, order.lines.getItems()),
-      availabilityOf(order.lines.getItems()),
+      availabilityOf(order.lines.getItems(), order.holdUntil),
     );
   }
 
@@ -188,16 +190,34 @@ export class OrderService {
     for (const order of page.items) {
       const lines = order.lines.getItems();
       data.push(
-        orderViewOf(order, this.deps.files, await currentSequences(ctx.em, order, lines), availabilityOf(lines)),
+        orderViewOf(
+          order,
+          this.deps.files,
+          await currentSequences(ctx.em, order, lines),
+          availabilityOf(lines, order.holdUntil),
+        ),
       );
     }
     return { data, ...(page.hasNextPage && page.endCursor ? { cursor: page.endCursor } : {}) };
   }
 
-  /** `GET /v2/order/actions`: each action with whether it is available now and, when not, why. */
-  async actions(ctx: RequestContext, orderId: string): Promise<{ orderId: string; actions: ActionAvailability[] }> {
+  /**
+   * `GET /v2/order/actions`: each action with whether it is available now and, when not, why; while
+   * the shop's hold window is open, `holdUntil` (and each available action's `until`) says until when
+   * the order stays away from the printer.
+   */
+  async actions(
+    ctx: RequestContext,
+    orderId: string,
+  ): Promise<{ orderId: string; holdUntil?: number; actions: ActionAvailability[] }> {
     const order = await this.find(ctx, orderId);
-    return { orderId: order.orderId, actions: availabilityOf(order.lines.getItems()) };
+    const lines = order.lines.getItems();
+    const holdUntil = openHold(lines, order.holdUntil);
+    return {
+      orderId: order.orderId,
+      ...(holdUntil !== undefined ? { holdUntil } : {}),
+      actions: availabilityOf(lines, order.holdUntil),
+    };
   }
 
   /**
@@ -213,7 +233,16 @@ export class OrderService {
     const lines = this.selectLines(order, input.projectIds, 'projectIds');
     assertAvailable('cancel', order.orderId, lines);
     for (const line of lines.filter(heldByPrinter)) {
-      const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
+      // The printer routing placed the job with; lines sent before routing name none and went to the default.
+      const routed =
+        line.printer &&
+        (await this.deps.printers.printerNamed(line.printer, { tenantId: ctx.tenant.clientId, env: order.env }));
+      if (line.printer && !routed)
+        throw new ConflictError(
+          'PRINTER_UNAVAILABLE',
+          `the printer of project ${line.project.id} (${line.printer}) cannot be reached from here to cancel; try again later`,
+        );
+      const printer = routed || this.deps.printers.printerFor({ psp: line.psp, env: order.env });
       try {
         await printer.cancel({
           jobId: line.printerJobId!,
@@ -359,6 +388,11 @@ export class OrderService {
   /** The payment of an order placed with `paymentPending` arrived: its waiting lines go on. */
   async confirmPayment(ctx: RequestContext, orderId: string): Promise<Order> {
     const order = await this.find(ctx, orderId);
+    // The hold window starts now, written before the lines' flows hear of the payment and read it.
+    if (!order.holdUntil) {
+      const holdUntil = await holdUntilFor(ctx.em, ctx.tenant, new Date());
+      if (holdUntil) await ctx.em.nativeUpdate(Order, { id: order.id, holdUntil: null }, { holdUntil });
+    }
     for (const line of order.lines.getItems()) {
       const result = await moveOrderLine(ctx.em.fork(), line.id, { status: 'paid' });
       if (!result.moved && result.status !== 'paid') {
