@@ -312,7 +312,7 @@ export interface paths {
         };
         /**
          * What can still be done to an order
-         * @description Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status.
+         * @description Each action (cancel, update-recipient, update-shipping) with `available` and, when not, the reason naming the line and its status; while the shop's hold window is open, `holdUntil` and each available action's `until` say until when.
          */
         get: operations["getOrderActions"];
         put?: never;
@@ -2083,13 +2083,35 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while the shop's hold window is open, the action is free until then; the order goes to the printer at that time */
+                            until?: number;
                         }[];
                     };
                 };
@@ -2250,13 +2272,35 @@ export interface operations {
                                     /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                     expiresAt: number;
                                 };
+                                routing?: {
+                                    /** @description The printers chosen for the line, tried in this order */
+                                    printers: string[];
+                                    rule: number | null;
+                                    printer: string | null;
+                                    decisions: {
+                                        /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                        decision: string;
+                                        /** @description Unix milliseconds */
+                                        at: number;
+                                        printer: string;
+                                        /** @description failed_over: the printer that gets the job now */
+                                        next?: string;
+                                        reason?: string;
+                                        /** @description The late job's id at that printer */
+                                        jobId?: string;
+                                    }[];
+                                };
                             }[];
+                            /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                            holdUntil?: number;
                             actions: {
                                 /** @enum {string} */
                                 action: "cancel" | "update-recipient" | "update-shipping";
                                 available: boolean;
                                 /** @description Why not, naming the line and its status */
                                 reason?: string;
+                                /** @description Unix milliseconds: while the shop's hold window is open, the action is free until then; the order goes to the printer at that time */
+                                until?: number;
                             }[];
                         }[];
                         cursor?: string;
@@ -2321,12 +2365,16 @@ export interface operations {
                 content: {
                     "application/json": {
                         orderId: string;
+                        /** @description Unix milliseconds: the end of the shop's hold window while it is open; cancel and recipient or shipping changes are free until then, and the order goes to the printer then */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while the shop's hold window is open, the action is free until then; the order goes to the printer at that time */
+                            until?: number;
                         }[];
                     };
                 };
@@ -2481,13 +2529,35 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while the shop's hold window is open, the action is free until then; the order goes to the printer at that time */
+                            until?: number;
                         }[];
                     };
                 };
@@ -2663,13 +2733,35 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while the shop's hold window is open, the action is free until then; the order goes to the printer at that time */
+                            until?: number;
                         }[];
                     };
                 };
@@ -2835,13 +2927,35 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
+                            /** @description Unix milliseconds: while the shop's hold window is open, the action is free until then; the order goes to the printer at that time */
+                            until?: number;
                         }[];
                     };
                 };
@@ -2929,7 +3043,7 @@ export interface operations {
                         data: {
                             /** @description evt_…: stable; the webhook-id of its deliveries */
                             id: string;
-                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
+                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
                             type: string;
                             /** @description ISO 8601, UTC */
                             occurredAt: string;
