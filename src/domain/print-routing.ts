@@ -6,7 +6,7 @@
  */
 
 /** Printers every process has: the sandbox (dev), `local` (files under DATA_DIR) and `http` (PRINTER_HTTP_URL). */
-export const BUILT_IN_PRINTERS = ['sandbox', 'local', 'http'] as const;
+const BUILT_IN_PRINTERS = ['sandbox', 'local', 'http'] as const;
 /** Print partners, each reached through the shop's own partner account. */
 export const PARTNER_PRINTERS = ['prodigi', 'gelato', 'lulu'] as const;
 export const PRINTER_NAMES = [...BUILT_IN_PRINTERS, ...PARTNER_PRINTERS] as const;
@@ -45,7 +45,7 @@ export const MAX_ACCEPT_TIMEOUT_SECONDS = 7 * 24 * 3600;
  * `late_acceptance_cancelled` (a printer left behind took the job after all and it was cancelled there),
  * `late_acceptance_refused` (it took the job and will not cancel it: production started there).
  */
-export type RoutingDecisionKind = 'routed' | 'failed_over' | 'late_acceptance_cancelled' | 'late_acceptance_refused';
+type RoutingDecisionKind = 'routed' | 'failed_over' | 'late_acceptance_cancelled' | 'late_acceptance_refused';
 
 export interface RoutingDecision {
   decision: RoutingDecisionKind;

@@ -7,12 +7,12 @@ import { recordPrinterError, type PrinterErrorReason } from '../metrics/work-met
 import type { SandboxPrinter } from './sandbox-printer';
 
 /** Whose printer: partner printers are reached through the shop's own account per environment. */
-export interface PrinterScope {
+interface PrinterScope {
   tenantId: string;
   env: Environment;
 }
 
-export type PartnerName = (typeof PARTNER_PRINTERS)[number];
+type PartnerName = (typeof PARTNER_PRINTERS)[number];
 
 export interface PrinterRegistry {
   /** The printer for an order line no routing rule names: `dev` jobs always the sandbox printer, live jobs the configured one. */

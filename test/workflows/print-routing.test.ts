@@ -50,7 +50,9 @@ async function startFlakyPrinter() {
         return; // never answered
       }
       record(201);
-      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ jobId: state.jobs.get(body.jobKey) }));
+      res
+        .writeHead(201, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ jobId: state.jobs.get(body.jobKey) }));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -166,7 +168,11 @@ describe('print routing, failover and the hold window (live printers over real H
       'the late job cancelled at the first printer',
     );
     expect(printer.state.cancels).toEqual([
-      { jobId: printer.state.jobs.get(`${line.order.id}:${projectId}`), jobKey: `${line.order.id}:${projectId}`, projectId },
+      {
+        jobId: printer.state.jobs.get(`${line.order.id}:${projectId}`),
+        jobKey: `${line.order.id}:${projectId}`,
+        projectId,
+      },
     ]);
     await waitFor(async () => (await routingEvents('failover-1')).length === 3, 10_000, 'three routing events');
     const events = await routingEvents('failover-1');

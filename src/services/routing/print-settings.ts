@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { LockMode } from '@mikro-orm/core';
-import { Type, type Static } from 'typebox';
+import { Type } from 'typebox';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, PrintSettings } from '../../db/entities';
 import type { Environment } from '../../domain/environment';
@@ -26,7 +26,7 @@ const PrinterList = Type.Array(Type.Enum(PRINTER_NAMES, { type: 'string' }), {
 });
 
 /** What a shop sets (CLI `routing set`, GraphQL `setPrintRouting`): every member optional, those left out keep their value. */
-export const PrintRoutingInput = Type.Object(
+const PrintRoutingInput = Type.Object(
   {
     rules: Type.Optional(
       Type.Array(
@@ -65,7 +65,6 @@ export const PrintRoutingInput = Type.Object(
   },
   { additionalProperties: false },
 );
-export type PrintRoutingInput = Static<typeof PrintRoutingInput>;
 
 const checkInput = schemaCheck(PrintRoutingInput);
 
