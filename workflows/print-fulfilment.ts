@@ -115,17 +115,18 @@ export const printFulfilmentFlow: FlowDefinition<typeof PRINT_FULFILMENT_FLOW, F
     type Accepted = Extract<Awaited<ReturnType<FulfilmentActivities['submitPrintJob']>>, { outcome: 'accepted' }>;
 
     /**
-     * The job goes to the printers of the line's routing in turn. Each has `acceptTimeoutMs` to accept
-     * it, asked again (1 s, 2 s, 4 s … apart, or as its Retry-After says) while it answers "not now"
-     * or nothing; a printer that refuses the job, or is still silent at its deadline, is failed over
-     * to the next. A refusal of our own data is thrown (no printer would take it). None accepting
+     * The job goes to the printers of the line's routing in turn. Each but the last has
+     * `acceptTimeoutMs` to accept it, asked again (1 s, 2 s, 4 s … up to 10 minutes apart, or as its
+     * Retry-After says) while it answers "not now" or nothing; a printer that refuses the job, or is
+     * still silent at its deadline, is failed over to the next. A refusal of our own data is thrown (no printer would take it). None accepting
      * throws too: the line parks at `failed processing` until an operator retries it.
      */
     const submitRouted = async (): Promise<Accepted> => {
       const route = await activities.routeLine(lineId);
       const reasons: string[] = [];
       for (const [i, name] of route.printers.entries()) {
-        const deadline = now() + route.acceptTimeoutMs;
+        // The last printer has no one to hand over to: it is asked until it answers, as a line without routing always was.
+        const deadline = i < route.printers.length - 1 ? now() + route.acceptTimeoutMs : Number.POSITIVE_INFINITY;
         let pause = FIRST_RETRY_MS;
         for (;;) {
           const attempt = await activities.submitPrintJob(

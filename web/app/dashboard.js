@@ -23,7 +23,9 @@ const ORDERS = `query ($first: Int, $after: String, $status: String, $createdAft
   orderId createdAt email firstName lastName telephone paymentStatus grandTotal currency
   shippingLevel shippingMethod quoteId warnings { code message }
   shippingAddress { company line1 line2 postcode city state isoCode2 country } actions { action available reason }
+  holdUntil
   lines { projectId title sku psp quantity status displayStatus statusChangedAt failureReason tracking
+    routing { printers rule printer decisions { decision at printer next reason jobId } }
     parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message }
     printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } pageInfo { hasNextPage endCursor } } }`;
@@ -279,6 +281,22 @@ function addressLines(order) {
   ].filter(Boolean);
 }
 
+/** What routing decided for a line: its printers in turn, the one holding the job, and each failover or late job. */
+function LineRouting({ routing }) {
+  const said = (d) =>
+    d.decision === 'routed'
+      ? `routed to ${routing.printers.join(' then ')} (${routing.rule === null ? 'default printers' : `rule ${routing.rule + 1}`})`
+      : d.decision === 'failed_over'
+        ? `${d.printer} did not take the job${d.next ? `; ${d.next} gets it` : ''}${d.reason ? `: ${d.reason}` : ''}`
+        : d.decision === 'late_acceptance_cancelled'
+          ? `${d.printer} took the job late (${d.jobId}); cancelled there`
+          : `${d.printer} took the job late (${d.jobId}) and will not cancel it: ${d.reason ?? ''}`;
+  return html`<div class="routing" data-testid="line-routing">
+    <p class="sub">Printer: <strong>${routing.printer ?? 'not yet accepted'}</strong></p>
+    <ul aria-label="Routing decisions">${routing.decisions.map((d, i) => html`<li key=${i}>${new Date(d.at).toLocaleString()}: ${said(d)}</li>`)}</ul>
+  </div>`;
+}
+
 function OrderCard({ client, order, onChanged }) {
   const [open, setOpen] = useState(false);
   const customer = [order.firstName, order.lastName].filter(Boolean).join(' ');
@@ -295,11 +313,13 @@ function OrderCard({ client, order, onChanged }) {
         Ship to: ${addressLines(order).join(', ')}${order.telephone ? ` · ${order.telephone}` : ''}
       </address>
       ${order.warnings.length > 0 && html`<ul class="warnings" aria-label="Order warnings" data-testid="order-warnings">${order.warnings.map((w) => html`<li key=${w.code}>${w.message}</li>`)}</ul>`}
+      ${order.holdUntil && html`<p class="sub" data-testid="order-hold">Held until ${new Date(order.holdUntil).toLocaleString()}: cancel and changes are free until then; it goes to the printer after</p>`}
       <${OrderActions} client=${client} order=${order} onDone=${onChanged} />
       ${order.lines.map(
         (line) => html`
         <div key=${line.projectId} class="line">
           <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · ${copies(line)} · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}${line.failureReason ? html` · <span data-testid="line-failure" class="status-line-failure">${line.failureReason}</span>` : ''}</p>
+          ${line.routing && html`<${LineRouting} routing=${line.routing} />`}
           ${open && html`<${LineHistory} client=${client} order=${order} line=${line} />`}
           ${
             line.parcels.length > 0
