@@ -24,7 +24,9 @@ export function chooseRoute(
 /**
  * Routes a line once: the printers chosen are kept on the line (a retried or resumed flow routes it
  * alike, even when the shop changed its rules since) with a `routed` decision and its event. Answers
- * the printers in turn and how long each has to accept the job.
+ * the printers in turn and how long each has to accept the job. A shop with neither rules nor default
+ * printers routes nothing: its lines go to the process's printer (sandbox in dev, PRINTER live), as
+ * before routing, with no routing kept or announced.
  */
 export async function routeLine(
   em: EntityManager,
@@ -38,6 +40,9 @@ export async function routeLine(
   const acceptTimeoutMs =
     settings.acceptTimeoutSeconds !== null ? settings.acceptTimeoutSeconds * 1000 : defaultAcceptTimeoutMs;
   if (line.routing) return { printers: line.routing.printers, acceptTimeoutMs };
+  // A shop that routes nothing prints where every line went before routing: no decision to record.
+  if (settings.rules.length === 0 && settings.defaultPrinters.length === 0)
+    return { printers: [printers.defaultPrinterName(order.env)], acceptTimeoutMs };
   const route = chooseRoute(
     settings,
     { sku: line.sku, countryIso2: order.shippingAddress.isoCode2 },
