@@ -25,7 +25,7 @@ const ORDERS = `query ($first: Int, $after: String, $status: String, $createdAft
   shippingAddress { company line1 line2 postcode city state isoCode2 country } actions { action available reason }
   holdUntil
   lines { projectId title sku psp quantity status displayStatus statusChangedAt failureReason tracking
-    routing { printers rule printer decisions { decision at printer next reason jobId } }
+    routing { printers printer }
     parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message }
     printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } pageInfo { hasNextPage endCursor } } }`;
@@ -129,7 +129,7 @@ function OrderEvents({ client, orderId }) {
     <details class="events" onToggle=${(e) => e.currentTarget.open && load()}>
       <summary>Events</summary>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${events && html`<ol data-testid=${`events-${orderId}`}>${events.map((e) => html`<li key=${e.id}><code>${e.type}</code> ${e.sequence !== null ? `#${e.sequence}` : ''} ${e.data.line?.status ?? ''}${e.data.reason ? html` · <span class="reason">${e.data.reason}</span>` : ''} · ${new Date(e.occurredAt).toLocaleString()}</li>`)}</ol>`}
+      ${events && html`<ol data-testid=${`events-${orderId}`}>${events.map((e) => html`<li key=${e.id}><code>${e.type}</code> ${e.sequence !== null ? `#${e.sequence}` : ''} ${e.data.line?.status ?? ''}${e.data.decision ? ` ${e.data.decision}: ${e.data.printer}${e.data.next ? ` → ${e.data.next}` : ''}` : ''}${e.data.reason ? html` · <span class="reason">${e.data.reason}</span>` : ''} · ${new Date(e.occurredAt).toLocaleString()}</li>`)}</ol>`}
     </details>`;
 }
 
@@ -281,20 +281,9 @@ function addressLines(order) {
   ].filter(Boolean);
 }
 
-/** What routing decided for a line: its printers in turn, the one holding the job, and each failover or late job. */
+/** The printer routing gave a line, and the printers it tries in turn; each decision is in the order's events. */
 function LineRouting({ routing }) {
-  const said = (d) =>
-    d.decision === 'routed'
-      ? `routed to ${routing.printers.join(' then ')} (${routing.rule === null ? 'default printers' : `rule ${routing.rule + 1}`})`
-      : d.decision === 'failed_over'
-        ? `${d.printer} did not take the job${d.next ? `; ${d.next} gets it` : ''}${d.reason ? `: ${d.reason}` : ''}`
-        : d.decision === 'late_acceptance_cancelled'
-          ? `${d.printer} took the job late (${d.jobId}); cancelled there`
-          : `${d.printer} took the job late (${d.jobId}) and will not cancel it: ${d.reason ?? ''}`;
-  return html`<div class="routing" data-testid="line-routing">
-    <p class="sub">Printer: <strong>${routing.printer ?? 'not yet accepted'}</strong></p>
-    <ul aria-label="Routing decisions">${routing.decisions.map((d, i) => html`<li key=${i}>${new Date(d.at).toLocaleString()}: ${said(d)}</li>`)}</ul>
-  </div>`;
+  return html`<p class="sub" data-testid="line-routing">Printer: <strong>${routing.printer ?? 'not yet accepted'}</strong> (routed to ${routing.printers.join(' then ')})</p>`;
 }
 
 function OrderCard({ client, order, onChanged }) {
