@@ -108,13 +108,14 @@ let api: TestService;
 const routingMarkOf = (partition: Partition) => `ROUTED-${partition.name}`;
 
 /** The owner's routing: one rule naming its mark, the printers a live shop might use. */
-async function seedPrintRouting(owner: Partition): Promise<void> {
+async function seedPrintRouting(owner: Partition): Promise<{ projects: string[] }> {
   const result = await graphql(
     owner,
     'mutation ($input: PrintRoutingInput!) { setPrintRouting(input: $input) { holdWindowSeconds } }',
     { input: { rules: [{ match: { products: [routingMarkOf(owner)] }, printers: ['prodigi', 'local'] }] } },
   );
   expect(result.errors).toBeUndefined();
+  return { projects: [] };
 }
 
 const isGraphql = (operation: string) => /^(Query|Mutation|Subscription)\./.test(operation);
