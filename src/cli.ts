@@ -8,6 +8,7 @@
  *   webhook set|show|rotate-secret|test|events, campaign list|watch (src/cli/campaign-commands.ts)
  *   flow list [--dead], flow retry|cancel <workflowId> (src/cli/flow-commands.ts)
  *   order retry, project rebuild (src/cli/production-commands.ts)
+ *   routing show|set (src/cli/routing-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ import { Client } from './db/entities';
 import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
 import { FLOW_USAGE, runFlowCommand } from './cli/flow-commands';
 import { PRODUCTION_USAGE, runProductionCommand } from './cli/production-commands';
+import { ROUTING_USAGE, runRoutingCommand } from './cli/routing-commands';
 import { shownAsText, terminalJson, terminalLine } from './cli/terminal-text';
 
 const USAGE = `usage:
@@ -33,7 +35,8 @@ const USAGE = `usage:
   npm run cli -- catalogue import --client <clientId> <file.json>
 ${CAMPAIGN_USAGE}
 ${FLOW_USAGE}
-${PRODUCTION_USAGE}`;
+${PRODUCTION_USAGE}
+${ROUTING_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -139,6 +142,17 @@ async function main(argv: string[]): Promise<void> {
             databaseUrl: database.url,
             temporal: config.temporal !== undefined,
             log,
+            values,
+            rest,
+            usage: (message) => {
+              throw new UsageError(message);
+            },
+          })
+        )
+          break;
+        if (
+          await runRoutingCommand(`${group} ${command}`, {
+            em,
             values,
             rest,
             usage: (message) => {

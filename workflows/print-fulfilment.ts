@@ -21,6 +21,7 @@ const render: ActivityOptions = {
   },
 };
 const printer: ActivityOptions = {
+  // One offer lasts at most ATTEMPT_LIMIT_MS: the flow, not the engine, waits between offers.
   startToCloseTimeoutMs: 5 * 60_000,
   retry: {
     maximumAttempts: 0,
@@ -35,6 +36,11 @@ type FulfilmentActivities = ProductionActivities & ResourceActivities;
 
 /** Interior pages per render activity: a retry redoes at most this many pages. */
 const PAGES_PER_ACTIVITY = 4;
+/** The longest one offer of a job to a printer may wait for its answer (within the printer activity's timeout). */
+const ATTEMPT_LIMIT_MS = 4 * 60_000;
+/** Pauses between offers to a printer that answered "not now", and between attempts to withdraw a late job. */
+const FIRST_RETRY_MS = 1_000;
+const LONGEST_RETRY_MS = 10 * 60_000;
 
 /**
  * One order line from payment to the customer's door: wait for the book's assets, render the cover
@@ -51,7 +57,12 @@ export const printFulfilmentFlow: FlowDefinition<typeof PRINT_FULFILMENT_FLOW, F
     planRender: database,
     renderPages: render,
     assemblePrintFiles: render,
+    holdOf: database,
+    routeLine: database,
     submitPrintJob: printer,
+    recordFailover: database,
+    pendingWithdrawals: database,
+    withdrawPrintJob: printer,
     failLine: database,
     resourceRetryWindow: database,
   },
@@ -101,7 +112,64 @@ export const printFulfilmentFlow: FlowDefinition<typeof PRINT_FULFILMENT_FLOW, F
     // the reason, until an operator retries it (`order retry`: back to `processing`, and this flow
     // goes round again, keeping the pages already rendered) or the shop cancels or refunds it.
     const ride = <T>(call: () => Promise<T>) => rideOutResourceFaults(ctx, activities.resourceRetryWindow, call);
-    let submission: Awaited<ReturnType<FulfilmentActivities['submitPrintJob']>>;
+    type Accepted = Extract<Awaited<ReturnType<FulfilmentActivities['submitPrintJob']>>, { outcome: 'accepted' }>;
+
+    /**
+     * The job goes to the printers of the line's routing in turn. Each but the last has
+     * `acceptTimeoutMs` to accept it, asked again (1 s, 2 s, 4 s … up to 10 minutes apart, or as its
+     * Retry-After says) while it answers "not now" or nothing; a printer that refuses the job, or is
+     * still silent at its deadline, is failed over to the next. A refusal of our own data is thrown (no printer would take it). None accepting
+     * throws too: the line parks at `failed processing` until an operator retries it.
+     */
+    const submitRouted = async (): Promise<Accepted> => {
+      const route = await activities.routeLine(lineId);
+      const reasons: string[] = [];
+      for (const [i, name] of route.printers.entries()) {
+        // The last printer has no one to hand over to: it is asked until it answers, as a line without routing always was.
+        const deadline = i < route.printers.length - 1 ? now() + route.acceptTimeoutMs : Number.POSITIVE_INFINITY;
+        let pause = FIRST_RETRY_MS;
+        for (;;) {
+          const attempt = await activities.submitPrintJob(
+            lineId,
+            name,
+            Math.max(1, Math.min(ATTEMPT_LIMIT_MS, deadline - now())),
+          );
+          if (attempt.outcome === 'accepted') return attempt;
+          const wait = Math.min(
+            attempt.outcome === 'unavailable' ? (attempt.retryAfterMs ?? pause) : 0,
+            deadline - now(),
+          );
+          if (attempt.outcome === 'rejected' || wait <= 0) {
+            reasons.push(`${name}: ${attempt.reason}`);
+            await activities.recordFailover(lineId, {
+              printer: name,
+              next: route.printers[i + 1] ?? null,
+              reason: attempt.reason,
+              mayHoldJob: attempt.outcome === 'unavailable',
+            });
+            break;
+          }
+          await sleep(wait);
+          pause = Math.min(pause * 2, LONGEST_RETRY_MS);
+        }
+      }
+      throw new Error(`no printer of the line's routing accepted its job (${reasons.join('; ')})`);
+    };
+
+    /**
+     * Takes the job back from printers failover left behind that may hold it after all; true while
+     * some still may (they are asked again later).
+     */
+    const withdrawLate = async (timeoutMs: number): Promise<boolean> => {
+      let pending = false;
+      for (const name of await activities.pendingWithdrawals(lineId)) {
+        const { done } = await activities.withdrawPrintJob(lineId, name, Math.min(ATTEMPT_LIMIT_MS, timeoutMs));
+        if (!done) pending = true;
+      }
+      return pending;
+    };
+
+    let submission: Accepted;
     for (;;) {
       try {
         for (const status of ['received', 'processing', 'rendering'] as const) {
@@ -117,11 +185,18 @@ export const printFulfilmentFlow: FlowDefinition<typeof PRINT_FULFILMENT_FLOW, F
           }
           await ride(() => activities.assemblePrintFiles(lineId));
         }
-        for (const status of ['rendered', 'sending printjob'] as const) {
-          const ended = await move(status);
-          if (ended) return { status: ended };
+        const ended = await move('rendered');
+        if (ended) return { status: ended };
+        // The shop's hold window: nothing goes to the printer before it ends; a cancel meanwhile ends the flow.
+        const hold = await activities.holdOf(lineId);
+        while (hold.until !== null && now() < hold.until) {
+          await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL, hold.until - now());
+          line = await activities.getLineStatus(lineId);
+          if (line.final) return { status: line.status };
         }
-        submission = await ride(() => activities.submitPrintJob(lineId));
+        const sending = await move('sending printjob');
+        if (sending) return { status: sending };
+        submission = await ride(() => submitRouted());
         break;
       } catch (error) {
         const reason = failureReasonOf(error);
@@ -140,18 +215,28 @@ export const printFulfilmentFlow: FlowDefinition<typeof PRINT_FULFILMENT_FLOW, F
     const sent = await move('sent printjob');
     if (sent) return { status: sent };
 
-    // 3. Follow the printer.
+    // 3. Follow the printer, while taking the job back from any printer failover left behind.
+    const { acceptTimeoutMs } = await activities.routeLine(lineId);
+    let withdrawing = await withdrawLate(acceptTimeoutMs);
+    let withdrawPause = FIRST_RETRY_MS * 2;
     if (submission.sandboxSteps) {
       for (const step of submission.sandboxSteps) {
         await sleep(input.sandboxStepMs);
+        if (withdrawing) withdrawing = await withdrawLate(acceptTimeoutMs);
         const ended = await move(step.status, step.trackingUrl, step.parcels);
         if (ended) return { status: ended };
       }
       return { status: 'complete' };
     }
     for (;;) {
-      const event = await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL);
-      if (!event) continue;
+      const event = await waitForSignal<StatusUpdate>(STATUS_UPDATE_SIGNAL, withdrawing ? withdrawPause : undefined);
+      if (!event) {
+        if (withdrawing) {
+          withdrawing = await withdrawLate(acceptTimeoutMs);
+          withdrawPause = Math.min(withdrawPause * 2, LONGEST_RETRY_MS);
+        }
+        continue;
+      }
       const ended = await move(event.status, event.trackingUrl, event.parcels);
       if (ended) return { status: ended };
     }

@@ -122,6 +122,11 @@ const EnvironmentSchema = Type.Object(
         description: 'a printable ASCII name of at most 64 characters, such as FOGRA39 or CGATS21_CRPC1',
       }),
     ),
+    /**
+     * How long a routed printer has to accept a job (retried meanwhile when it answers "not now")
+     * before the next printer of the rule gets it; a shop may set its own (docs/api.md, Printers and routing).
+     */
+    PRINTER_ACCEPT_TIMEOUT: duration('10m'),
     /** `psp=secret,other=secret2`: each printer signs its status events with its own secret. */
     PSP_WEBHOOK_SECRETS: Type.String({
       format: 'webhook-secrets',
@@ -423,6 +428,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean; printO
       webhookRetryMs: milliseconds(env.WEBHOOK_RETRY_SPACING),
       orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
       sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
+      printerAcceptTimeoutMs: milliseconds(env.PRINTER_ACCEPT_TIMEOUT),
       workflowRetentionMs: milliseconds(env.WORKFLOW_RETENTION),
       resourceRetryWindowMs: milliseconds(env.RESOURCE_RETRY_WINDOW),
       fileUrlTtlMs: milliseconds(env.FILE_URL_TTL),

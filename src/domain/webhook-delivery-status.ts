@@ -30,7 +30,7 @@ export function webhookRetryDelayMs(spacingMs: number, retry: number): number {
 }
 
 /**
- * Every event type a client can receive (docs/api.md, Events): order-line progress, order changes,
+ * Every event type a client can receive (docs/api.md, Events): order-line progress and routing, order changes,
  * claims and the remakes they make,
  * the project-ready notification, a project build that gave up, and the test event a client asks for. An endpoint subscribes to
  * some of them or, by default, to all; `webhook.test` goes to the endpoint whatever it chose.
@@ -39,6 +39,7 @@ export const WEBHOOK_EVENTS = [
   'order.line.status_changed',
   'order.line.shipped',
   'order.line.delivered',
+  'order.line.routing',
   'order.cancelled',
   'order.updated',
   'order.claim.created',

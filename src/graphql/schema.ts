@@ -14,6 +14,7 @@ import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver
 import { WebhookResolver } from './resolvers/webhook-resolver';
 import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
 import { ProductionResolver } from './resolvers/production-resolver';
+import { PrintRoutingResolver } from './resolvers/print-routing-resolver';
 import { scopeRootFieldsToEditorSessions } from './editor-scope';
 
 /**
@@ -42,6 +43,7 @@ export function graphqlSchema(): Promise<GraphQLSchema> {
       ProjectStatusResolver,
       OrderResolver,
       OrderStatusResolver,
+      PrintRoutingResolver,
       QuoteResolver,
       CampaignResolver,
       CampaignProgressResolver,

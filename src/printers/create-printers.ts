@@ -33,5 +33,7 @@ export function createPrinters(
     http,
     sandbox: new SandboxPrinter(config.printOutput),
     defaultKind: config.printer === 'http' ? 'http' : 'local',
+    // Partner printers (prodigi, gelato, lulu) join routing here, as `partnerPrinterFor`: until then a
+    // rule naming one finds it unavailable and fails over to its next printer.
   });
 }

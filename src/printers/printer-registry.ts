@@ -1,13 +1,31 @@
 import type { Environment } from '../domain/environment';
+import { isPrinterName, type PARTNER_PRINTERS } from '../domain/print-routing';
 import type { HttpPrinter } from './http-printer';
 import type { LocalPrinter } from './local-printer';
 import { PrinterRefusedCancel, PrinterRejectedJob, PrinterUnavailable, type Printer } from './printer';
 import { recordPrinterError, type PrinterErrorReason } from '../metrics/work-metrics';
 import type { SandboxPrinter } from './sandbox-printer';
 
+/** Whose printer: partner printers are reached through the shop's own account per environment. */
+interface PrinterScope {
+  tenantId: string;
+  env: Environment;
+}
+
+type PartnerName = (typeof PARTNER_PRINTERS)[number];
+
 export interface PrinterRegistry {
-  /** The printer for an order line: `dev` jobs always the sandbox printer, live jobs the configured one. */
+  /** The printer for an order line no routing rule names: `dev` jobs always the sandbox printer, live jobs the configured one. */
   printerFor(job: { psp: string; env: Environment }): Printer;
+  /** The name routing uses for that printer when a shop has no rules (`sandbox` in dev, PRINTER in prod). */
+  defaultPrinterName(env: Environment): string;
+  /**
+   * The printer a routing rule names, or undefined when it cannot be reached here (`http` without
+   * PRINTER_HTTP_URL, a partner the shop has no account with). In `dev` the built-ins `local` and
+   * `http` are the sandbox printer: sandbox jobs never reach a print shop; partners answer with
+   * their own sandbox.
+   */
+  printerNamed(name: string, scope: PrinterScope): Promise<Printer | undefined>;
 }
 
 export interface PrinterRegistryOptions {
@@ -16,6 +34,11 @@ export interface PrinterRegistryOptions {
   sandbox: SandboxPrinter;
   /** Which printer takes live (`prod`) jobs (PRINTER). */
   defaultKind: 'local' | 'http';
+  /**
+   * The shop's printer at a print partner (its account, sealed, per environment), undefined when it
+   * has none. The one place partner adapters join routing.
+   */
+  partnerPrinterFor?: (scope: PrinterScope, partner: PartnerName) => Promise<Printer | undefined>;
 }
 
 /**
@@ -28,8 +51,20 @@ export function createPrinterRegistry(options: PrinterRegistryOptions): PrinterR
   if (!configured) throw new Error('the HTTP printer is the default (PRINTER=http) but none was configured');
   const live = countingErrors(configured);
   const sandbox = countingErrors(options.sandbox);
+  const local = options.defaultKind === 'local' ? live : countingErrors(options.local);
+  const http = options.defaultKind === 'http' ? live : options.http && countingErrors(options.http);
+  const partnerPrinterFor = options.partnerPrinterFor;
   return {
     printerFor: ({ env }) => (env === 'dev' ? sandbox : live),
+    defaultPrinterName: (env) => (env === 'dev' ? 'sandbox' : options.defaultKind),
+    async printerNamed(name, scope) {
+      if (!isPrinterName(name)) return undefined;
+      if (name === 'sandbox') return sandbox;
+      if (name === 'local') return scope.env === 'dev' ? sandbox : local;
+      if (name === 'http') return scope.env === 'dev' ? sandbox : http;
+      const partner = partnerPrinterFor && (await partnerPrinterFor(scope, name));
+      return partner && countingErrors(partner);
+    },
   };
 }
 

@@ -18,6 +18,7 @@ import { EditorService } from './editor/editor-service';
 import { EditorLinks } from './projects/editor-links';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { ProductionService } from './production/production-service';
+import { RoutingService } from './routing/routing-service';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import { UploadService } from './uploads/upload-service';
 import { createUploadStore, type UploadStore } from '../storage/upload-store';
@@ -45,6 +46,7 @@ export interface AppServices {
   /** Photo uploads over tus (docs/api.md, Uploads) and the store their unfinished bytes live in. */
   uploads: UploadService;
   uploadStore: UploadStore;
+  routing: RoutingService;
 }
 
 export interface AppServiceDeps {
@@ -103,5 +105,6 @@ export function createAppServices({
       proofTtlMs: config.durations.proofTtlMs,
       printOutput: config.printOutput,
     }),
+    routing: new RoutingService(),
   };
 }

@@ -104,6 +104,20 @@ const WITHOUT_TENANT_DATA: Record<string, string> = {
 
 let api: TestService;
 
+/** A sku only this partition's routing names, so another partition's answer can be searched for it. */
+const routingMarkOf = (partition: Partition) => `ROUTED-${partition.name}`;
+
+/** The owner's routing: one rule naming its mark, the printers a live shop might use. */
+async function seedPrintRouting(owner: Partition): Promise<{ projects: string[] }> {
+  const result = await graphql(
+    owner,
+    'mutation ($input: PrintRoutingInput!) { setPrintRouting(input: $input) { holdWindowSeconds } }',
+    { input: { rules: [{ match: { products: [routingMarkOf(owner)] }, printers: ['prodigi', 'local'] }] } },
+  );
+  expect(result.errors).toBeUndefined();
+  return { projects: [] };
+}
+
 const isGraphql = (operation: string) => /^(Query|Mutation|Subscription)\./.test(operation);
 const sameClient = (caller: Partition, owner: Owner) => caller.clientId === owner.partition.clientId;
 const pwa = (caller: Partition) => serviceHeader(caller.credentials);
@@ -1049,6 +1063,32 @@ const PROBES: Probe[] = [
       const result = await graphql(caller, 'mutation { setWebhookEventTypes(types: ["order.line.shipped"]) }');
       expect(result.errors?.[0]?.extensions?.code ?? 'none', JSON.stringify(result)).toMatch(/^(none|NOT_FOUND)$/);
       expect(JSON.stringify(result)).not.toContain(ownerWebhookUrl(owner));
+    },
+  },
+  {
+    operation: 'Query.printRouting',
+    seed: seedPrintRouting,
+    async attempt(caller, owner) {
+      const result = await graphql(
+        caller,
+        '{ printRouting { rules { match { products } printers } holdWindowSeconds } }',
+      );
+      expect(result.errors).toBeUndefined();
+      expect(JSON.stringify(result)).not.toContain(routingMarkOf(owner.partition));
+    },
+  },
+  {
+    operation: 'Mutation.setPrintRouting',
+    async attempt(caller, owner) {
+      // The caller sets its own hold window (to none); the owner's routing stays as it seeded it.
+      const result = await graphql(
+        caller,
+        'mutation { setPrintRouting(input: { holdWindowSeconds: 0 }) { rules { match { products } } holdWindowSeconds } }',
+      );
+      expect(result.errors).toBeUndefined();
+      expect(JSON.stringify(result)).not.toContain(routingMarkOf(owner.partition));
+      const kept = await graphql(owner.partition, '{ printRouting { rules { match { products } } } }');
+      expect(JSON.stringify(kept)).toContain(routingMarkOf(owner.partition));
     },
   },
   {

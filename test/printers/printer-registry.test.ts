@@ -49,6 +49,41 @@ describe('printer registry', () => {
     expect(viaHttp.printerFor({ psp: 'acme', env: 'prod' }).kind).toBe('http');
   });
 
+  it('resolves the printers routing rules name: built-ins here, sandbox for dev, partners only through their hook', async () => {
+    const scope = { tenantId: '00000000-0000-4000-8000-000000000001', env: 'prod' as const };
+    const withoutHttp = createPrinterRegistry({ local, sandbox, defaultKind: 'local' });
+    expect((await withoutHttp.printerNamed('local', scope))?.kind).toBe('local');
+    expect((await withoutHttp.printerNamed('sandbox', scope))?.kind).toBe('sandbox');
+    expect(await withoutHttp.printerNamed('http', scope)).toBeUndefined();
+    expect(await withoutHttp.printerNamed('prodigi', scope)).toBeUndefined();
+    expect(await withoutHttp.printerNamed('acme', scope)).toBeUndefined();
+    expect(withoutHttp.defaultPrinterName('prod')).toBe('local');
+    expect(withoutHttp.defaultPrinterName('dev')).toBe('sandbox');
+
+    const asked: unknown[] = [];
+    const registry = createPrinterRegistry({
+      local,
+      http,
+      sandbox,
+      defaultKind: 'http',
+      partnerPrinterFor: async (where, partner) => {
+        asked.push([where, partner]);
+        return partner === 'gelato' ? sandbox : undefined;
+      },
+    });
+    expect((await registry.printerNamed('http', scope))?.kind).toBe('http');
+    expect((await registry.printerNamed('local', scope))?.kind).toBe('local');
+    // Sandbox jobs never reach a print shop through the built-ins.
+    expect((await registry.printerNamed('http', { ...scope, env: 'dev' }))?.kind).toBe('sandbox');
+    expect((await registry.printerNamed('local', { ...scope, env: 'dev' }))?.kind).toBe('sandbox');
+    expect((await registry.printerNamed('gelato', scope))?.kind).toBe('sandbox');
+    expect(await registry.printerNamed('lulu', scope)).toBeUndefined();
+    expect(asked).toEqual([
+      [scope, 'gelato'],
+      [scope, 'lulu'],
+    ]);
+  });
+
   it('hands calls to the chosen printer and counts each error by printer, operation and reason', async () => {
     const registry = createPrinterRegistry({ local, http, sandbox, defaultKind: 'http' });
     const counted = async (labels: Record<string, string>) =>

@@ -23,7 +23,9 @@ const ORDERS = `query ($first: Int, $after: String, $status: String, $createdAft
   orderId createdAt email firstName lastName telephone paymentStatus grandTotal currency
   shippingLevel shippingMethod quoteId warnings { code message }
   shippingAddress { company line1 line2 postcode city state isoCode2 country } actions { action available reason }
+  holdUntil
   lines { projectId title sku psp quantity status displayStatus statusChangedAt failureReason tracking
+    routing { printers printer }
     parcels { carrier trackingNumber trackingUrl } pageCount warnings { page photoId effectiveDpi message }
     printFiles { coverPdfUrl coverPreviewUrl interiorPdfUrl manifestUrl pages } }
 } } pageInfo { hasNextPage endCursor } } }`;
@@ -127,7 +129,7 @@ function OrderEvents({ client, orderId }) {
     <details class="events" onToggle=${(e) => e.currentTarget.open && load()}>
       <summary>Events</summary>
       ${error && html`<p class="error" role="alert">${error}</p>`}
-      ${events && html`<ol data-testid=${`events-${orderId}`}>${events.map((e) => html`<li key=${e.id}><code>${e.type}</code> ${e.sequence !== null ? `#${e.sequence}` : ''} ${e.data.line?.status ?? ''}${e.data.reason ? html` · <span class="reason">${e.data.reason}</span>` : ''} · ${new Date(e.occurredAt).toLocaleString()}</li>`)}</ol>`}
+      ${events && html`<ol data-testid=${`events-${orderId}`}>${events.map((e) => html`<li key=${e.id}><code>${e.type}</code> ${e.sequence !== null ? `#${e.sequence}` : ''} ${e.data.line?.status ?? ''}${e.data.decision ? ` ${e.data.decision}: ${e.data.printer}${e.data.next ? ` → ${e.data.next}` : ''}` : ''}${e.data.reason ? html` · <span class="reason">${e.data.reason}</span>` : ''} · ${new Date(e.occurredAt).toLocaleString()}</li>`)}</ol>`}
     </details>`;
 }
 
@@ -279,6 +281,11 @@ function addressLines(order) {
   ].filter(Boolean);
 }
 
+/** The printer routing gave a line, and the printers it tries in turn; each decision is in the order's events. */
+function LineRouting({ routing }) {
+  return html`<p class="sub" data-testid="line-routing">Printer: <strong>${routing.printer ?? 'not yet accepted'}</strong> (routed to ${routing.printers.join(' then ')})</p>`;
+}
+
 function OrderCard({ client, order, onChanged }) {
   const [open, setOpen] = useState(false);
   const customer = [order.firstName, order.lastName].filter(Boolean).join(' ');
@@ -295,11 +302,13 @@ function OrderCard({ client, order, onChanged }) {
         Ship to: ${addressLines(order).join(', ')}${order.telephone ? ` · ${order.telephone}` : ''}
       </address>
       ${order.warnings.length > 0 && html`<ul class="warnings" aria-label="Order warnings" data-testid="order-warnings">${order.warnings.map((w) => html`<li key=${w.code}>${w.message}</li>`)}</ul>`}
+      ${order.holdUntil && html`<p class="sub" data-testid="order-hold">Held until ${new Date(order.holdUntil).toLocaleString()}: cancel and changes are free until then; it goes to the printer after</p>`}
       <${OrderActions} client=${client} order=${order} onDone=${onChanged} />
       ${order.lines.map(
         (line) => html`
         <div key=${line.projectId} class="line">
           <p><strong>${line.title}</strong> · ${line.sku} · ${line.pageCount ?? '?'} pages · ${copies(line)} · <span data-testid="line-status" class=${`status status-line-${line.status}`}>${line.status}</span>${line.displayStatus !== line.status ? ` (${line.displayStatus})` : ''}${line.failureReason ? html` · <span data-testid="line-failure" class="status-line-failure">${line.failureReason}</span>` : ''}</p>
+          ${line.routing && html`<${LineRouting} routing=${line.routing} />`}
           ${open && html`<${LineHistory} client=${client} order=${order} line=${line} />`}
           ${
             line.parcels.length > 0

@@ -144,4 +144,11 @@ export class Order extends TenantOwned {
 
   @Property({ type: 'datetime' })
   createdAt: Date & Opt = new Date();
+
+  /**
+   * The end of the shop's hold window (set at payment): until then no line goes to the printer, and
+   * cancel and recipient or shipping changes are free. Null: no hold.
+   */
+  @Property({ type: 'datetime', nullable: true })
+  holdUntil?: Date | null;
 }

@@ -16,6 +16,7 @@ import { Project } from './Project';
 import { ORDER_STATUSES, type OrderStatus } from '../../domain/order-status';
 import type { PrintWarning } from '../../domain/print-warning';
 import type { Parcel } from '../../domain/parcel';
+import type { LineRouting } from '../../domain/print-routing';
 import { ownedThrough } from '../tenant-filter';
 
 /** One project of an order: its copies, price, print files and fulfilment status. */
@@ -75,6 +76,14 @@ export class OrderLine {
    */
   @Property({ type: 'datetime', nullable: true })
   printerJobSentAt?: Date | null;
+
+  /** The printer that holds the line's job (a name of the routing rules: `local`, `http`, `prodigi`, ...), once one accepted it. */
+  @Property({ type: 'string', length: 50, nullable: true })
+  printer?: string | null;
+
+  /** The printers routing chose for the line and every routing decision since (docs/api.md, Printers and routing). */
+  @Property({ type: 'json', nullable: true })
+  routing?: LineRouting | null;
 
   /** Why production gave up on the line (`failed processing` set by us, not by the printer); cleared by a retry. */
   @Property({ type: 'string', length: 500, nullable: true })

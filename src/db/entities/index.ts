@@ -22,6 +22,7 @@ export { PendingFileMove } from './PendingFileMove';
 export { Quote } from './Quote';
 export { EventRecord } from './EventRecord';
 export { Proof } from './Proof';
+export { PrintSettings } from './PrintSettings';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -47,6 +48,7 @@ import { PendingFileMove } from './PendingFileMove';
 import { Quote } from './Quote';
 import { Proof } from './Proof';
 import { EventRecord } from './EventRecord';
+import { PrintSettings } from './PrintSettings';
 
 export const ENTITIES = [
   Client,
@@ -73,4 +75,5 @@ export const ENTITIES = [
   Quote,
   EventRecord,
   Proof,
+  PrintSettings,
 ];

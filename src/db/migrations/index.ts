@@ -18,6 +18,7 @@ import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127162000 } from './Migration20261127162000';
 import { Migration20261128030000 } from './Migration20261128030000';
+import { Migration20261128050000 } from './Migration20261128050000';
 import { Migration20261128060000 } from './Migration20261128060000';
 import { Migration20261128080000 } from './Migration20261128080000';
 
@@ -43,6 +44,7 @@ export const MIGRATIONS = [
   { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127162000', class: Migration20261127162000 },
   { name: 'Migration20261128030000', class: Migration20261128030000 },
+  { name: 'Migration20261128050000', class: Migration20261128050000 },
   { name: 'Migration20261128060000', class: Migration20261128060000 },
   { name: 'Migration20261128080000', class: Migration20261128080000 },
 ];

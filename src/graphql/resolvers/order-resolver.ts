@@ -15,11 +15,13 @@ import {
   PrintOrderPayload,
   ShippingChoiceInput,
 } from '../types/order';
+import { openHold, type ActionAvailability } from '../../services/orders/order-actions';
+import type { LineRouting } from '../types/print-routing';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 import type { EcommerceStatus } from '../../domain/order-status';
 import { DEFAULT_ORDER_PAGE_SIZE } from '../../domain/limits';
 import { printFilesOf } from '../../services/orders/print-files';
-import { orderLineSummaryOf } from '../../services/orders/order-view';
+import { lineRoutingViewOf, orderLineSummaryOf } from '../../services/orders/order-view';
 import type { AppServices } from '../../services/app-services';
 import type { ClaimReason as ClaimReasonValue } from '../../domain/order-claim';
 
@@ -97,7 +99,7 @@ export class OrderResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('orderId', () => String) orderId: string,
   ): Promise<OrderActionAvailability[]> {
-    return (await services.orders.actions(ctx, orderId)).actions;
+    return (await services.orders.actions(ctx, orderId)).actions.map(actionOf);
   }
 
   @Mutation(() => Order, {
@@ -234,10 +236,9 @@ function orderView(order: OrderEntity, services: AppServices): Order {
     lastName: order.lastName,
     telephone: order.telephone,
     shippingAddress: order.shippingAddress,
-    actions: services.orders
-      .availability(order)
-      .map((a) => ({ ...a, reason: a.reason ?? null, until: a.until ?? null })),
+    actions: services.orders.availability(order).map(actionOf),
     createdAt: order.createdAt,
+    holdUntil: holdOf(order),
     lines: order.lines.getItems().map((line) => ({
       ...orderLineSummaryOf(line),
       statusChangedAt: line.statusChangedAt,
@@ -253,6 +254,7 @@ function orderView(order: OrderEntity, services: AppServices): Order {
       pageCount: line.pageCount,
       warnings: line.warnings.map((w) => ({ ...w, page: String(w.page) })),
       printFiles: printFilesOf(line, files) ?? null,
+      routing: routingOf(line),
     })),
     remakeOf: order.remakeOf?.orderId ?? null,
     claim: order.claim
@@ -260,4 +262,17 @@ function orderView(order: OrderEntity, services: AppServices): Order {
       : null,
     remakes: order.remakes.getItems().map((remake) => remake.orderId),
   };
+}
+
+function actionOf(a: ActionAvailability): OrderActionAvailability {
+  return { ...a, reason: a.reason ?? null, until: a.until ?? null };
+}
+
+function holdOf(order: OrderEntity): Date | null {
+  return openHold(order.lines.getItems(), order.holdUntil) ?? null;
+}
+
+function routingOf(line: Parameters<typeof lineRoutingViewOf>[0]): LineRouting | null {
+  const view = lineRoutingViewOf(line);
+  return view ? { ...view, decisions: view.decisions.map((d) => ({ ...d, at: new Date(d.at) })) } : null;
 }

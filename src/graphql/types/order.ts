@@ -3,6 +3,7 @@ import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from '
 import { PageInfo, PhotoInput } from './project';
 import { ECOMMERCE_STATUSES, ORDER_STATUSES } from '../../domain/order-status';
 import { enumOf } from './enum-of';
+import { LineRouting } from './print-routing';
 import { MAX_BOOK_PAGES, MAX_COPIES, MAX_MONEY } from '../../domain/limits';
 import { CLAIM_REASONS } from '../../domain/order-claim';
 
@@ -91,7 +92,8 @@ export class OrderActionAvailability {
     | null;
   @Field(() => GraphQLDateTimeISO, {
     nullable: true,
-    description: 'While available, until when (a claim: the end of its window)',
+    description:
+      "While available, until when: a claim, the end of its window; a cancel or change while the shop's hold window is open, the window's end (the order goes to the printer then)",
   })
   until?: Date | null;
 }
@@ -123,6 +125,8 @@ export class OrderLine {
     description: 'The print files once rendered (sandbox and live); null before',
   })
   printFiles?: PrintFiles | null;
+  @Field(() => LineRouting, { nullable: true, description: 'How the line was routed to its printer; null before' })
+  routing?: LineRouting | null;
 }
 
 @ObjectType({ description: 'Something the service decided for the order, e.g. UNKNOWN_SHIPPING_METHOD' })
@@ -161,6 +165,11 @@ export class Order {
   @Field(() => [OrderActionAvailability], { description: 'The actions and whether each is available now' })
   actions!: OrderActionAvailability[];
   @Field(() => GraphQLDateTimeISO) createdAt!: Date;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description: "The end of the shop's hold window while it is open: the order goes to the printer then",
+  })
+  holdUntil?: Date | null;
   @Field(() => [OrderLine]) lines!: OrderLine[];
   @Field(() => String, { nullable: true, description: 'A remake: the orderId of the order it remakes' })
   remakeOf?: string | null;

@@ -93,8 +93,15 @@ export const pwaRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bodyL
   );
 
   app.get('/v2/order/actions', { schema: orderActionsSchema }, async (request) => {
-    const { orderId, actions } = await services.orders.actions(contextOf(request, services.em), request.query.orderId);
-    return { orderId, actions: actions.map(actionViewOf) };
+    const { orderId, holdUntil, actions } = await services.orders.actions(
+      contextOf(request, services.em),
+      request.query.orderId,
+    );
+    return {
+      orderId,
+      ...(holdUntil !== undefined ? { holdUntil: holdUntil.getTime() } : {}),
+      actions: actions.map(actionViewOf),
+    };
   });
 
   app.post('/v2/order/cancel', { schema: cancelOrderSchema }, async (request) => {

@@ -329,11 +329,20 @@ export const orderActionsSchema = {
   tags: [PWA_TAGS.orders.name],
   summary: 'What can still be done to an order',
   description:
-    'Each action (cancel, update-recipient, update-shipping, claim) with `available` and, when not, the reason naming the line and its status; a claim that is available says `until` when.',
+    "Each action (cancel, update-recipient, update-shipping, claim) with `available` and, when not, the reason naming the line and its status; an available claim says `until` when; while the shop's hold window is open, `holdUntil` and each available action's `until` say until when.",
   security,
   querystring: Type.Object({ orderId: OrderIdField }),
   response: {
-    200: Type.Object({ orderId: Type.String(), actions: Type.Array(ActionView) }),
+    200: Type.Object({
+      orderId: Type.String(),
+      holdUntil: Type.Optional(
+        Type.Integer({
+          description:
+            "Unix milliseconds: the end of the shop's hold window while it is open; cancel and recipient or shipping changes are free until then, and the order goes to the printer then",
+        }),
+      ),
+      actions: Type.Array(ActionView),
+    }),
     ...problemResponses(400, 401, 404),
   },
 } as const;

@@ -19,7 +19,10 @@ export interface ActionAvailability {
   action: OrderAction;
   available: boolean;
   reason?: string;
-  /** While available, until when (a claim: its window's end). */
+  /**
+   * While available, until when: a claim, its window's end; a cancel or change while the shop's hold
+   * window is open, the window's end (the job goes to the printer then).
+   */
   until?: Date;
 }
 
@@ -50,18 +53,21 @@ function openLines<T extends LineState>(lines: T[]): T[] {
 }
 
 /** Each action's availability for these lines, in ORDER_ACTIONS order. */
-export function availabilityOf(lines: OrderLine[], claim: ClaimContext): ActionAvailability[] {
+export function availabilityOf(lines: OrderLine[], claim: ClaimContext, holdUntil?: Date | null): ActionAvailability[] {
   const claimed = claimOf(lines, claim);
   return [
-    ...changeAvailability(lines),
+    ...changeAvailability(lines, openHold(lines, holdUntil, claim.now.getTime())),
     'reason' in claimed
       ? { action: 'claim', available: false, reason: claimed.reason }
       : { action: 'claim', available: true, until: claimed.until },
   ];
 }
 
-/** Whether the order can still be cancelled or changed (the actions before the printer has the book). */
-function changeAvailability(lines: LineState[]): ActionAvailability[] {
+/**
+ * Whether the order can still be cancelled or changed (the actions before the printer has the book);
+ * while the order's hold window is open, each available one says until when (`hold`).
+ */
+function changeAvailability(lines: LineState[], hold?: Date): ActionAvailability[] {
   const cancelNeeded = lines.filter((l) => l.status !== 'cancelled');
   const cancelReason =
     cancelNeeded.length === 0
@@ -73,12 +79,20 @@ function changeAvailability(lines: LineState[]): ActionAvailability[] {
       ? 'no line of the order is still open'
       : open.map((l) => changeBlocker(l, what)).find((r) => r !== null);
   const entry = (action: OrderAction, reason: string | null | undefined): ActionAvailability =>
-    reason ? { action, available: false, reason } : { action, available: true };
+    reason
+      ? { action, available: false, reason }
+      : { action, available: true, ...(hold !== undefined ? { until: hold } : {}) };
   return [
     entry('cancel', cancelReason),
     entry('update-recipient', change('recipient')),
     entry('update-shipping', change('shipping method')),
   ];
+}
+
+/** The end of the order's hold window while it is open and a line still waits for it. */
+export function openHold(lines: LineState[], holdUntil: Date | null | undefined, now = Date.now()): Date | undefined {
+  if (!holdUntil || holdUntil.getTime() <= now) return undefined;
+  return lines.some((l) => isBeforePrintJob(l.status) && !isFinalOrderStatus(l.status)) ? holdUntil : undefined;
 }
 
 /** 409 ACTION_NOT_AVAILABLE naming the action and the line's status. */

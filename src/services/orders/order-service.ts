@@ -33,6 +33,7 @@ import {
   currentSequences,
   heldByPrinter,
   lockLines,
+  openHold,
   type ActionAvailability,
 } from './order-actions';
 import { recordOrderEvent } from './order-events';
@@ -51,6 +52,7 @@ import { ORDER_ID_MAX_LENGTH } from '../../domain/ids';
 import { customerWhere } from './customer-search';
 import { checkClaim, claimOrder, remadeLinesOf } from './claim-order';
 import type { ClaimContext } from './claim-availability';
+import { holdUntilFor } from '../routing/hold-window';
 
 /** The service hands the transports an order entity with its lines; they name its type through here, never src/db. */
 export type { Order };
@@ -200,15 +202,27 @@ export class OrderService {
     return { data, ...(page.hasNextPage && page.endCursor ? { cursor: page.endCursor } : {}) };
   }
 
-  /** `GET /v2/order/actions`: each action with whether it is available now and, when not, why. */
-  async actions(ctx: RequestContext, orderId: string): Promise<{ orderId: string; actions: ActionAvailability[] }> {
+  /**
+   * `GET /v2/order/actions`: each action with whether it is available now and, when not, why; while
+   * the shop's hold window is open, `holdUntil` (and each available action's `until`) says until when
+   * the order stays away from the printer.
+   */
+  async actions(
+    ctx: RequestContext,
+    orderId: string,
+  ): Promise<{ orderId: string; holdUntil?: Date; actions: ActionAvailability[] }> {
     const order = await this.find(ctx, orderId);
-    return { orderId: order.orderId, actions: this.availability(order) };
+    const holdUntil = openHold(order.lines.getItems(), order.holdUntil);
+    return {
+      orderId: order.orderId,
+      ...(holdUntil !== undefined ? { holdUntil } : {}),
+      actions: this.availability(order),
+    };
   }
 
   /** Each action's availability now, for an order loaded by `find` or `page` (its lines and remakes). */
   availability(order: Order): ActionAvailability[] {
-    return availabilityOf(order.lines.getItems(), this.claimContext(order.remakes.getItems()));
+    return availabilityOf(order.lines.getItems(), this.claimContext(order.remakes.getItems()), order.holdUntil);
   }
 
   private claimContext(remakes: Order[]): ClaimContext {
@@ -246,7 +260,16 @@ export class OrderService {
     const lines = this.selectLines(order, input.projectIds, 'projectIds');
     assertAvailable('cancel', order.orderId, lines);
     for (const line of lines.filter(heldByPrinter)) {
-      const printer = this.deps.printers.printerFor({ psp: line.psp, env: order.env });
+      // The printer routing placed the job with; lines sent before routing name none and went to the default.
+      const routed =
+        line.printer &&
+        (await this.deps.printers.printerNamed(line.printer, { tenantId: ctx.tenant.clientId, env: order.env }));
+      if (line.printer && !routed)
+        throw new ConflictError(
+          'PRINTER_UNAVAILABLE',
+          `the printer of project ${line.project.id} (${line.printer}) cannot be reached from here to cancel; try again later`,
+        );
+      const printer = routed || this.deps.printers.printerFor({ psp: line.psp, env: order.env });
       try {
         await printer.cancel({
           jobId: line.printerJobId!,
@@ -392,6 +415,11 @@ export class OrderService {
   /** The payment of an order placed with `paymentPending` arrived: its waiting lines go on. */
   async confirmPayment(ctx: RequestContext, orderId: string): Promise<Order> {
     const order = await this.find(ctx, orderId);
+    // The hold window starts now, written before the lines' flows hear of the payment and read it.
+    if (!order.holdUntil) {
+      const holdUntil = await holdUntilFor(ctx.em, ctx.tenant, new Date());
+      if (holdUntil) await ctx.em.nativeUpdate(Order, { id: order.id, holdUntil: null }, { holdUntil });
+    }
     for (const line of order.lines.getItems()) {
       const result = await moveOrderLine(ctx.em.fork(), line.id, { status: 'paid' });
       if (!result.moved && result.status !== 'paid') {

@@ -5,7 +5,7 @@ import { displayStatusOf } from '../../domain/order-status';
 import { ORDER_ACTIONS } from '../../domain/order-actions';
 import type { Parcel } from '../../domain/parcel';
 import { printFilesOf, PrintFilesView } from './print-files';
-import type { ActionAvailability } from './order-actions';
+import { openHold, type ActionAvailability } from './order-actions';
 import { CLAIM_REASONS } from '../../domain/order-claim';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -27,7 +27,10 @@ export const ActionView = Type.Object({
   available: Type.Boolean(),
   reason: Type.Optional(Type.String({ description: 'Why not, naming the line and its status' })),
   until: Type.Optional(
-    Type.Integer({ description: 'Unix milliseconds: while available, until when (a claim: the end of its window)' }),
+    Type.Integer({
+      description:
+        "Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer)",
+    }),
   ),
 });
 
@@ -39,6 +42,45 @@ const ClaimView = Type.Object({
   projectIds: Type.Array(Type.String()),
   createdAt: Type.Integer({ description: 'Unix milliseconds' }),
 });
+
+/** How a line was routed to its printer (docs/api.md, Printers and routing). */
+export const LineRoutingView = Type.Object({
+  printers: Type.Array(Type.String(), { description: 'The printers chosen for the line, tried in this order' }),
+  rule: Nullable(Type.Integer({ description: "The shop's routing rule that chose them (0-based); null: the default" })),
+  printer: Nullable(Type.String({ description: 'The printer that holds the job, once one accepted it' })),
+  decisions: Type.Array(
+    Type.Object({
+      decision: Type.String({
+        description: 'routed, failed_over, late_acceptance_cancelled or late_acceptance_refused',
+      }),
+      at: Type.Integer({ description: 'Unix milliseconds' }),
+      printer: Type.String(),
+      next: Type.Optional(Type.String({ description: 'failed_over: the printer that gets the job now' })),
+      reason: Type.Optional(Type.String()),
+      jobId: Type.Optional(Type.String({ description: "The late job's id at that printer" })),
+    }),
+  ),
+});
+export type LineRoutingView = Static<typeof LineRoutingView>;
+
+/** A line's routing as views show it, or undefined before it was routed. */
+export function lineRoutingViewOf(line: Pick<OrderLine, 'routing' | 'printer'>): LineRoutingView | undefined {
+  const { routing } = line;
+  if (!routing) return undefined;
+  return {
+    printers: routing.printers,
+    rule: routing.rule,
+    printer: line.printer ?? null,
+    decisions: routing.decisions.map((d) => ({
+      decision: d.decision,
+      at: Date.parse(d.at),
+      printer: d.printer,
+      ...(d.next ? { next: d.next } : {}),
+      ...(d.reason ? { reason: d.reason } : {}),
+      ...(d.jobId ? { jobId: d.jobId } : {}),
+    })),
+  };
+}
 
 /** One order as `GET /v2/order` and `GET /v2/order/list` answer it (docs/api.md, Order look-up). */
 export const OrderView = Type.Object({
@@ -94,6 +136,13 @@ export const OrderView = Type.Object({
       ),
       tracking: Nullable(TrackingView),
       printFiles: Type.Optional(PrintFilesView),
+      routing: Type.Optional(LineRoutingView),
+    }),
+  ),
+  holdUntil: Type.Optional(
+    Type.Integer({
+      description:
+        "Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then)",
     }),
   ),
   actions: Type.Array(ActionView),
@@ -135,6 +184,7 @@ export function orderViewOf(
   actions: ActionAvailability[],
 ): OrderView {
   const a = order.shippingAddress;
+  const holdUntil = openHold(order.lines.getItems(), order.holdUntil);
   return {
     orderId: order.orderId,
     createdAt: order.createdAt.getTime(),
@@ -163,6 +213,7 @@ export function orderViewOf(
     lines: order.lines.getItems().map((line) => {
       const printFiles = printFilesOf(line, files);
       const hasTracking = line.parcels.length > 0 || !!line.trackingUrl || !!line.shippedAt;
+      const routing = lineRoutingViewOf(line);
       return {
         ...orderLineSummaryOf(line),
         statusChangedAt: line.statusChangedAt.getTime(),
@@ -183,8 +234,10 @@ export function orderViewOf(
             }
           : null,
         ...(printFiles ? { printFiles } : {}),
+        ...(routing ? { routing } : {}),
       };
     }),
+    ...(holdUntil !== undefined ? { holdUntil: holdUntil.getTime() } : {}),
     actions: actions.map(actionViewOf),
     remakeOf: order.remakeOf?.orderId ?? null,
     claim: order.claim

@@ -19,6 +19,7 @@ import type { PrintOutput } from '../../domain/print-output';
 import { assertProofCurrent, checkProof, claimProof } from './proof-check';
 import { matchShippingLevel, type MatchedLevel } from './shipping-level';
 import { PRINT_FULFILMENT_FLOW, PROJECT_BUILD_FLOW } from '../../domain/flows';
+import { holdUntilFor } from '../routing/hold-window';
 import { PrintInput } from './print-input';
 import { isProjectId } from '../../domain/ids';
 import { moveProject } from '../../domain/project-status';
@@ -63,7 +64,9 @@ export async function printOrder(
 
   function writeOrder(): Promise<Order> {
     return ctx.em.transactional(async (tx) => {
+      const holdUntil = input.paymentPending ? null : await holdUntilFor(tx, ctx.tenant, new Date());
       const created = tx.create(Order, {
+        holdUntil,
         client: ctx.tenant.clientId,
         env: ctx.tenant.env,
         orderId,

@@ -6,7 +6,16 @@ import type { OrderStatus } from '../../domain/order-status';
 import { moveProject } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
 import type { PrinterRegistry } from '../../printers/printer-registry';
-import type { PrintJob } from '../../printers/printer';
+import {
+  PrinterRefusedCancel,
+  PrinterRejectedJob,
+  PrinterUnavailable,
+  type Printer,
+  type PrintJob,
+} from '../../printers/printer';
+import { isRejectionOfOurData } from '../routing/printer-failover';
+import { recordRoutingDecision } from '../routing/line-routing';
+import type { RoutingDecision } from '../../domain/print-routing';
 import { SANDBOX_PRINTER_STEPS, sandboxParcels, sandboxTrackingUrl } from '../../printers/sandbox-printer';
 import type { Parcel } from '../../domain/parcel';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
@@ -158,33 +167,47 @@ export class BookProduction {
     return { coverPdfKey, pdfKey, manifestKey, pageCount };
   }
 
-  /** Hands the files to the line's printer; the same job twice is one job. The sandbox printer's steps come back for the flow to walk. */
+  /**
+   * Offers the line's job to one printer of its routing, for at most `timeoutMs`. The same job twice
+   * is one job (the printer dedupes by job key). `accepted`: the printer holds it, and the line names
+   * that printer and its job id; `rejected`: the printer refused it for a reason another printer may
+   * not share; `unavailable`: no answer in time, or "not now". A refusal of our own data
+   * (printer-failover.ts) is thrown as the PrinterRejectedJob it is: no other printer would take it.
+   * The sandbox printer's steps come back for the flow to walk.
+   */
   async submitPrintJob(
     em: EntityManager,
     lineId: string,
-  ): Promise<{ jobId: string; sandboxSteps?: { status: OrderStatus; trackingUrl?: string; parcels?: Parcel[] }[] }> {
+    printerName: string,
+    timeoutMs: number,
+  ): Promise<PrinterAttempt> {
     const line = await loadLine(em, lineId);
     const { order } = line;
-    const printer = this.printerOf(line);
-    const { jobId } = await printer.submit({
-      jobKey: printJobKeyOf(line),
-      orderId: order.orderId,
-      projectId: line.project.id,
-      psp: line.psp,
-      quantity: line.quantity,
-      coverPdfKey: line.coverPdfKey!,
-      pdfKey: line.pdfKey!,
-      manifestKey: line.manifestKey!,
-      ...(order.shippingLevel ? { shippingLevel: order.shippingLevel } : {}),
-      shipping: printerShipping(order),
-    });
-    await em.fork().nativeUpdate(OrderLine, { id: lineId }, { printerJobId: jobId, printerJobSentAt: new Date() });
+    const printer = await this.deps.printers.printerNamed(printerName, { tenantId: order.client.id, env: order.env });
+    if (!printer) return { outcome: 'rejected', reason: `printer ${printerName} is not available to this shop here` };
+    const attempt = await offer(printer, jobOf(line), timeoutMs, `printer ${printerName}`);
+    if (attempt.outcome !== 'accepted') return attempt;
+    const { jobId } = attempt;
+    await em
+      .fork()
+      .nativeUpdate(
+        OrderLine,
+        { id: lineId },
+        { printerJobId: jobId, printerJobSentAt: new Date(), printer: printerName },
+      );
+    // Left behind on an earlier round and taking the job now: it is the one printer that prints it.
+    if (line.routing?.pendingWithdrawals.includes(printerName))
+      await recordRoutingDecision(em, lineId, undefined, (routing) => ({
+        ...routing,
+        pendingWithdrawals: routing.pendingWithdrawals.filter((p) => p !== printerName),
+      }));
     this.deps.log.info(
-      { orderId: order.orderId, projectId: line.project.id, jobId, printer: printer.kind },
+      { orderId: order.orderId, projectId: line.project.id, jobId, printer: printerName },
       'print job submitted',
     );
     return printer.kind === 'sandbox'
       ? {
+          outcome: 'accepted',
           jobId,
           sandboxSteps: SANDBOX_PRINTER_STEPS.map((status) => ({
             status,
@@ -193,7 +216,7 @@ export class BookProduction {
               : {}),
           })),
         }
-      : { jobId };
+      : { outcome: 'accepted', jobId };
   }
 
   /** The printer that takes the line's book: its output decides the pages' colour and the PDFs' flavour. */
@@ -213,6 +236,123 @@ export class BookProduction {
       output: this.printerOf(line).output,
     };
   }
+
+  /**
+   * Takes the line's job back from a printer failover left behind, which may have created it while
+   * it kept us waiting: the job is offered again under its key (the printer answers the job it
+   * holds, or makes one) and that job is cancelled. `done` once the printer holds no job of the line
+   * (cancelled there: a `late_acceptance_cancelled` decision; or it refuses the job outright); not
+   * done while it cannot be asked, to be tried again. A printer that will not cancel (production
+   * started) is a `late_acceptance_refused` decision, logged as an error for the operator.
+   */
+  async withdrawPrintJob(
+    em: EntityManager,
+    lineId: string,
+    printerName: string,
+    timeoutMs: number,
+  ): Promise<{ done: boolean }> {
+    const line = await loadLine(em, lineId);
+    const { order } = line;
+    const settle = (decision?: Omit<RoutingDecision, 'at'>) =>
+      recordRoutingDecision(em, lineId, decision, (routing) => ({
+        ...routing,
+        pendingWithdrawals: routing.pendingWithdrawals.filter((p) => p !== printerName),
+      })).then(() => ({ done: true }));
+    const printer = await this.deps.printers.printerNamed(printerName, { tenantId: order.client.id, env: order.env });
+    if (!printer || line.printer === printerName) return settle();
+    const job = jobOf(line);
+    let attempt: PrinterAttempt;
+    try {
+      attempt = await offer(printer, job, timeoutMs, `printer ${printerName}`);
+    } catch (error) {
+      if (error instanceof PrinterRejectedJob) return settle();
+      throw error;
+    }
+    if (attempt.outcome === 'rejected') return settle();
+    if (attempt.outcome === 'unavailable') return { done: false };
+    const { jobId } = attempt;
+    try {
+      await printer.cancel({ jobId, jobKey: job.jobKey, orderId: job.orderId, projectId: job.projectId });
+    } catch (error) {
+      if (error instanceof PrinterRefusedCancel) {
+        this.deps.log.error(
+          { orderId: order.orderId, projectId: line.project.id, jobId, printer: printerName },
+          'a printer left behind by failover will not cancel the job it took late',
+        );
+        return settle({ decision: 'late_acceptance_refused', printer: printerName, jobId, reason: error.message });
+      }
+      if (error instanceof PrinterUnavailable) return { done: false };
+      throw error;
+    }
+    this.deps.log.info(
+      { orderId: order.orderId, projectId: line.project.id, jobId, printer: printerName },
+      'late print job cancelled',
+    );
+    return settle({ decision: 'late_acceptance_cancelled', printer: printerName, jobId });
+  }
+}
+
+/** What one offer of a job to one printer came to. */
+export type PrinterAttempt =
+  | {
+      outcome: 'accepted';
+      jobId: string;
+      sandboxSteps?: { status: OrderStatus; trackingUrl?: string; parcels?: Parcel[] }[];
+    }
+  | { outcome: 'rejected'; reason: string }
+  | { outcome: 'unavailable'; reason: string; retryAfterMs?: number };
+
+/**
+ * One submit, bounded by `timeoutMs`: a printer that has not answered by then is unavailable (its
+ * request may go on in the background and is then ignored; the job it may have made is withdrawn by
+ * the flow). Our own invalid data is thrown.
+ */
+async function offer(printer: Printer, job: PrintJob, timeoutMs: number, what: string): Promise<PrinterAttempt> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<PrinterAttempt>((resolve) => {
+    timer = setTimeout(
+      () => resolve({ outcome: 'unavailable', reason: `${what} did not accept the job within ${timeoutMs} ms` }),
+      timeoutMs,
+    );
+  });
+  const answered = printer.submit(job).then(
+    ({ jobId }): PrinterAttempt => ({ outcome: 'accepted', jobId }),
+    (error: unknown): PrinterAttempt => {
+      if (error instanceof PrinterRejectedJob) {
+        if (isRejectionOfOurData(error)) throw error;
+        return { outcome: 'rejected', reason: error.message };
+      }
+      if (error instanceof PrinterUnavailable)
+        return {
+          outcome: 'unavailable',
+          reason: error.message,
+          ...(error.retryAfterSeconds !== undefined ? { retryAfterMs: error.retryAfterSeconds * 1000 } : {}),
+        };
+      throw error;
+    },
+  );
+  try {
+    return await Promise.race([answered, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The job a printer gets for a line. */
+function jobOf(line: OrderLine): PrintJob {
+  const { order } = line;
+  return {
+    jobKey: printJobKeyOf(line),
+    orderId: order.orderId,
+    projectId: line.project.id,
+    psp: line.psp,
+    quantity: line.quantity,
+    coverPdfKey: line.coverPdfKey!,
+    pdfKey: line.pdfKey!,
+    manifestKey: line.manifestKey!,
+    ...(order.shippingLevel ? { shippingLevel: order.shippingLevel } : {}),
+    shipping: printerShipping(order),
+  };
 }
 
 /** A remake's line: written with the print files of the line it remakes (src/services/orders/claim-order.ts). */

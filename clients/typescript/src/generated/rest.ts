@@ -336,7 +336,7 @@ export interface paths {
         };
         /**
          * What can still be done to an order
-         * @description Each action (cancel, update-recipient, update-shipping, claim) with `available` and, when not, the reason naming the line and its status; a claim that is available says `until` when.
+         * @description Each action (cancel, update-recipient, update-shipping, claim) with `available` and, when not, the reason naming the line and its status; an available claim says `until` when; while the shop's hold window is open, `holdUntil` and each available action's `until` say until when.
          */
         get: operations["getOrderActions"];
         put?: never;
@@ -2361,14 +2361,34 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
-                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer) */
                             until?: number;
                         }[];
                         remakeOf: string | null;
@@ -2541,14 +2561,34 @@ export interface operations {
                                     /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                     expiresAt: number;
                                 };
+                                routing?: {
+                                    /** @description The printers chosen for the line, tried in this order */
+                                    printers: string[];
+                                    rule: number | null;
+                                    printer: string | null;
+                                    decisions: {
+                                        /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                        decision: string;
+                                        /** @description Unix milliseconds */
+                                        at: number;
+                                        printer: string;
+                                        /** @description failed_over: the printer that gets the job now */
+                                        next?: string;
+                                        reason?: string;
+                                        /** @description The late job's id at that printer */
+                                        jobId?: string;
+                                    }[];
+                                };
                             }[];
+                            /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                            holdUntil?: number;
                             actions: {
                                 /** @enum {string} */
                                 action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                                 available: boolean;
                                 /** @description Why not, naming the line and its status */
                                 reason?: string;
-                                /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                                /** @description Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer) */
                                 until?: number;
                             }[];
                             remakeOf: string | null;
@@ -2625,13 +2665,15 @@ export interface operations {
                 content: {
                     "application/json": {
                         orderId: string;
+                        /** @description Unix milliseconds: the end of the shop's hold window while it is open; cancel and recipient or shipping changes are free until then, and the order goes to the printer then */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
-                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer) */
                             until?: number;
                         }[];
                     };
@@ -2787,14 +2829,34 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
-                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer) */
                             until?: number;
                         }[];
                         remakeOf: string | null;
@@ -2982,14 +3044,34 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
-                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer) */
                             until?: number;
                         }[];
                         remakeOf: string | null;
@@ -3167,14 +3249,34 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
-                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer) */
                             until?: number;
                         }[];
                         remakeOf: string | null;
@@ -3359,14 +3461,34 @@ export interface operations {
                                 /** @description Unix seconds after which the URLs are refused; ask again for fresh ones */
                                 expiresAt: number;
                             };
+                            routing?: {
+                                /** @description The printers chosen for the line, tried in this order */
+                                printers: string[];
+                                rule: number | null;
+                                printer: string | null;
+                                decisions: {
+                                    /** @description routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+                                    decision: string;
+                                    /** @description Unix milliseconds */
+                                    at: number;
+                                    printer: string;
+                                    /** @description failed_over: the printer that gets the job now */
+                                    next?: string;
+                                    reason?: string;
+                                    /** @description The late job's id at that printer */
+                                    jobId?: string;
+                                }[];
+                            };
                         }[];
+                        /** @description Unix milliseconds: the end of the shop's hold window, while it is open (the order goes to the printer then) */
+                        holdUntil?: number;
                         actions: {
                             /** @enum {string} */
                             action: "cancel" | "update-recipient" | "update-shipping" | "claim";
                             available: boolean;
                             /** @description Why not, naming the line and its status */
                             reason?: string;
-                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window) */
+                            /** @description Unix milliseconds: while available, until when (a claim: the end of its window; a cancel or change while the shop's hold window is open: the window's end, when the order goes to the printer) */
                             until?: number;
                         }[];
                         remakeOf: string | null;
@@ -3466,7 +3588,7 @@ export interface operations {
                         data: {
                             /** @description evt_…: stable; the webhook-id of its deliveries */
                             id: string;
-                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
+                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
                             type: string;
                             /** @description ISO 8601, UTC */
                             occurredAt: string;

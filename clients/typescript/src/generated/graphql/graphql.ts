@@ -369,6 +369,18 @@ export type LeadTime = {
   value: Scalars['Float']['output'];
 };
 
+/** How an order line was routed to its printer */
+export type LineRouting = {
+  __typename?: 'LineRouting';
+  decisions: Array<RoutingDecision>;
+  /** The printer that holds the job, once one accepted it */
+  printer?: Maybe<Scalars['String']['output']>;
+  /** The printers chosen, tried in this order */
+  printers: Array<Scalars['String']['output']>;
+  /** The shop's rule that chose them (0-based); null: the default */
+  rule?: Maybe<Scalars['Int']['output']>;
+};
+
 export type Market = {
   __typename?: 'Market';
   /** Currency code */
@@ -441,9 +453,11 @@ export type Mutation = {
   setOrderStatus: Order;
   /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has) */
   setPageLayout: Project;
+  /** Set the print routing and hold window; members left out keep their value, orders already routed keep their routing */
+  setPrintRouting: PrintRouting;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
-  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
+  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
   setWebhookEventTypes: Array<Scalars['String']['output']>;
   /** Generate one project per row of a CSV (REST: /v2/campaign/auto-generate) */
   startCampaign: StartCampaignPayload;
@@ -570,6 +584,11 @@ export type MutationSetPageLayoutArgs = {
 };
 
 
+export type MutationSetPrintRoutingArgs = {
+  input: PrintRoutingInput;
+};
+
+
 export type MutationSetWebhookArgs = {
   url: Scalars['String']['input'];
 };
@@ -627,6 +646,8 @@ export type Order = {
   email?: Maybe<Scalars['String']['output']>;
   firstName?: Maybe<Scalars['String']['output']>;
   grandTotal: Scalars['Float']['output'];
+  /** The end of the shop's hold window while it is open: the order goes to the printer then */
+  holdUntil?: Maybe<Scalars['DateTimeISO']['output']>;
   lastName?: Maybe<Scalars['String']['output']>;
   lines: Array<OrderLine>;
   /** The caller's order id */
@@ -657,7 +678,7 @@ export type OrderActionAvailability = {
   available: Scalars['Boolean']['output'];
   /** Why not, naming the line and its status */
   reason?: Maybe<Scalars['String']['output']>;
-  /** While available, until when (a claim: the end of its window) */
+  /** While available, until when: a claim, the end of its window; a cancel or change while the shop's hold window is open, the window's end (the order goes to the printer then) */
   until?: Maybe<Scalars['DateTimeISO']['output']>;
 };
 
@@ -715,6 +736,8 @@ export type OrderLine = {
   projectId: Scalars['String']['output'];
   psp: Scalars['String']['output'];
   quantity: Scalars['Int']['output'];
+  /** How the line was routed to its printer; null before */
+  routing?: Maybe<LineRouting>;
   shippedAt?: Maybe<Scalars['DateTimeISO']['output']>;
   sku: Scalars['String']['output'];
   /** One of the 28 order statuses */
@@ -938,6 +961,28 @@ export type PrintProjectInput = {
   quantity: Scalars['Int']['input'];
 };
 
+/** The shop's print routing and hold window in this environment (docs/api.md, Printers and routing) */
+export type PrintRouting = {
+  __typename?: 'PrintRouting';
+  /** Seconds a printer has to accept a job before the next gets it; null: the operator's default */
+  acceptTimeoutSeconds?: Maybe<Scalars['Int']['output']>;
+  /** The printers of a line no rule matches; empty: the sandbox in dev, PRINTER in prod */
+  defaultPrinters: Array<Scalars['String']['output']>;
+  /** Seconds between payment and sending to the printer (0: none) */
+  holdWindowSeconds: Scalars['Int']['output'];
+  rules: Array<RoutingRule>;
+};
+
+/** Members left out keep their value */
+export type PrintRoutingInput = {
+  /** 0: the operator's PRINTER_ACCEPT_TIMEOUT */
+  acceptTimeoutSeconds?: InputMaybe<Scalars['Int']['input']>;
+  defaultPrinters?: InputMaybe<Array<Scalars['String']['input']>>;
+  holdWindowSeconds?: InputMaybe<Scalars['Int']['input']>;
+  /** Replaces every rule; [] removes them */
+  rules?: InputMaybe<Array<RoutingRuleInput>>;
+};
+
 export type PrintWarning = {
   __typename?: 'PrintWarning';
   effectiveDpi: Scalars['Int']['output'];
@@ -1108,7 +1153,7 @@ export type Query = {
   catalogue: Catalogue;
   /** The cover sheet of a product for a page count (even, within the product's bounds) */
   coverDimensions: CoverDimensions;
-  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
+  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
   events: ClientEventPage;
   /** All markets, and the one suggested for a location (REST: get-market.php) */
   markets: MarketListing;
@@ -1118,6 +1163,8 @@ export type Query = {
   orderActions: Array<OrderActionAvailability>;
   /** Orders, newest first; a user's when email is given; the filters of GET /v2/order/list */
   orders: OrderConnection;
+  /** This shop’s print routing and hold window in this environment */
+  printRouting: PrintRouting;
   /** One project of this client (REST: project/status) */
   project: Project;
   /** A user's projects, newest first (REST: project/list) */
@@ -1330,6 +1377,48 @@ export type RichTextBlock = {
   text?: Maybe<Scalars['String']['output']>;
   /** heading, paragraph or list */
   type: Scalars['String']['output'];
+};
+
+/** One routing decision of an order line */
+export type RoutingDecision = {
+  __typename?: 'RoutingDecision';
+  at: Scalars['DateTimeISO']['output'];
+  /** routed, failed_over, late_acceptance_cancelled or late_acceptance_refused */
+  decision: Scalars['String']['output'];
+  /** The late job's id at that printer */
+  jobId?: Maybe<Scalars['String']['output']>;
+  /** failed_over: the printer that gets the job now */
+  next?: Maybe<Scalars['String']['output']>;
+  printer: Scalars['String']['output'];
+  reason?: Maybe<Scalars['String']['output']>;
+};
+
+/** Which order lines a routing rule takes: every line when a list is null */
+export type RoutingMatch = {
+  __typename?: 'RoutingMatch';
+  /** Destination countries, ISO 3166 alpha-2 */
+  countries?: Maybe<Array<Scalars['String']['output']>>;
+  /** Skus */
+  products?: Maybe<Array<Scalars['String']['output']>>;
+};
+
+export type RoutingMatchInput = {
+  countries?: InputMaybe<Array<Scalars['String']['input']>>;
+  products?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+/** A routing rule: the first that matches a line chooses its printers */
+export type RoutingRule = {
+  __typename?: 'RoutingRule';
+  match: RoutingMatch;
+  /** printers to try in turn, each one of sandbox, local, http, prodigi, gelato, lulu */
+  printers: Array<Scalars['String']['output']>;
+};
+
+export type RoutingRuleInput = {
+  match: RoutingMatchInput;
+  /** printers to try in turn, each one of sandbox, local, http, prodigi, gelato, lulu */
+  printers: Array<Scalars['String']['input']>;
 };
 
 /** A box on the cover sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in) */
