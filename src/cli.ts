@@ -125,6 +125,7 @@ async function main(argv: string[]): Promise<void> {
           await runCampaignCommand(`${group} ${command}`, {
             em,
             pepper,
+            secretOverlapMs: config.durations.webhookSecretOverlapMs,
             values,
             rest,
             usage: (message) => {

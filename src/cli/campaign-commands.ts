@@ -12,6 +12,7 @@ import { isEnvironment, type Environment } from '../domain/environment';
 import {
   eventTypesOf,
   findWebhook,
+  enableWebhook,
   rotateWebhookSecret,
   setWebhook,
   setWebhookEventTypes,
@@ -27,12 +28,15 @@ export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> 
   npm run cli -- webhook test --client <clientId> [--env dev|prod] [--json]
   npm run cli -- webhook events --client <clientId> [--limit <n>] [--env dev|prod] [--json]
   npm run cli -- webhook rotate-secret --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- webhook enable --client <clientId> [--env dev|prod] [--json]
   npm run cli -- campaign list [--client <clientId>] [--json]
   npm run cli -- campaign watch <campaignId>`;
 
 export interface CommandInput {
   em: EntityManager;
   pepper: string;
+  /** WEBHOOK_SECRET_OVERLAP: how long a rotated secret still signs. */
+  secretOverlapMs: number;
   values: { client?: string; url?: string; env?: string; events?: string; limit?: string; json: boolean };
   rest: string[];
   usage(message: string): never;
@@ -43,7 +47,7 @@ const FINAL = ['completed', 'failed'];
 
 /** Runs `command` if it is one of these; false when it is not. */
 export async function runCampaignCommand(command: string, input: CommandInput): Promise<boolean> {
-  const { em, pepper, values, rest, usage } = input;
+  const { em, pepper, secretOverlapMs, values, rest, usage } = input;
   const target = (): WebhookTarget => {
     if (!values.client) return usage(`${command} needs --client <clientId>`);
     if (values.env !== undefined && !isEnvironment(values.env)) return usage('--env must be dev or prod');
@@ -69,7 +73,20 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     }
     case 'webhook rotate-secret': {
       const where = target();
-      printIssued(await rotateWebhookSecret(scopeToTenant(em, where), pepper, where), where.env, values.json);
+      const issued = await rotateWebhookSecret(scopeToTenant(em, where), pepper, where, secretOverlapMs);
+      printIssued(issued, where.env, values.json);
+      if (!values.json && issued.previousSecretExpiresAt)
+        console.log(terminalLine`the replaced secret also signs until ${issued.previousSecretExpiresAt.toISOString()}`);
+      return true;
+    }
+    case 'webhook enable': {
+      const where = target();
+      const endpoint = await enableWebhook(scopeToTenant(em, where), where);
+      if (values.json) console.log(terminalJson({ url: endpoint.url, env: where.env, disabledAt: null }));
+      else
+        console.log(
+          terminalLine`webhook (${where.env}) enabled: ${endpoint.url}; events recorded while it was disabled are on GET /v2/events`,
+        );
       return true;
     }
     case 'webhook show': {
@@ -84,6 +101,8 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
                   env: where.env,
                   eventTypes: eventTypesOf(endpoint),
                   updatedAt: endpoint.updatedAt.toISOString(),
+                  disabledAt: endpoint.disabledAt?.toISOString() ?? null,
+                  disabledReason: endpoint.disabledReason ?? null,
                 }
               : null,
           ),
@@ -91,7 +110,7 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
       else
         console.log(
           endpoint
-            ? terminalLine`${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}`
+            ? terminalLine`${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}${endpoint.disabledAt ? `\nDISABLED at ${endpoint.disabledAt.toISOString()}: ${endpoint.disabledReason ?? ''} (webhook enable)` : ''}`
             : terminalLine`no webhook set for ${where.env}`,
         );
       return true;

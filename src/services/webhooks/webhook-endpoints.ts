@@ -83,6 +83,8 @@ function keptSecret(
   url: string,
   began: Date,
 ): IssuedWebhook {
+  // A new address starts with a clean record: its predecessor's failures are not its own.
+  if (endpoint.url !== url) tx.assign(endpoint, { failingSince: null });
   tx.assign(endpoint, { url, updatedAt: new Date() });
   return { url, secret: endpoint.createdAt >= began ? openSecret(pepper, endpoint.sealedSecret) : null };
 }
@@ -118,18 +120,46 @@ export function eventTypesOf(endpoint: Pick<WebhookEndpoint, 'eventTypes'>): str
   return endpoint.eventTypes ?? [...WEBHOOK_EVENTS];
 }
 
+/**
+ * Issues a new secret. The one it replaces keeps signing beside it for `overlapMs`
+ * (WEBHOOK_SECRET_OVERLAP): every delivery carries both signatures until then, so receivers
+ * verify whichever secret they hold while they are redeployed with the new one. A second rotation
+ * inside the overlap keeps only the secret it replaces as the previous one.
+ */
 export async function rotateWebhookSecret(
   em: EntityManager,
   pepper: string,
   target: WebhookTarget,
-): Promise<IssuedWebhook> {
+  overlapMs: number,
+): Promise<IssuedWebhook & { previousSecretExpiresAt: Date | null }> {
   if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   return em.transactional(async (tx) => {
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
     if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
     const secret = generateWebhookSecret();
-    tx.assign(current, { sealedSecret: sealSecret(pepper, secret), updatedAt: new Date() });
-    return { url: current.url, secret };
+    const now = new Date();
+    const previousSecretExpiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null;
+    tx.assign(current, {
+      sealedSecret: sealSecret(pepper, secret),
+      previousSealedSecret: previousSecretExpiresAt ? current.sealedSecret : null,
+      previousSecretExpiresAt,
+      updatedAt: now,
+    });
+    return { url: current.url, secret, previousSecretExpiresAt };
+  });
+}
+
+/**
+ * Sends events to a disabled endpoint again (it was disabled for failing, webhook-health.ts). The
+ * events recorded meanwhile stay on the catch-up feed (`GET /v2/events`); they are not sent.
+ */
+export async function enableWebhook(em: EntityManager, target: WebhookTarget): Promise<WebhookEndpoint> {
+  if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
+  return em.transactional(async (tx) => {
+    const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
+    if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
+    tx.assign(current, { disabledAt: null, disabledReason: null, failingSince: null, updatedAt: new Date() });
+    return current;
   });
 }
 
@@ -138,12 +168,20 @@ export async function findWebhook(em: EntityManager, target: WebhookTarget): Pro
   return em.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
 }
 
-/** The secret that signs this client's deliveries in this environment, or null when none was set. */
-export async function signingSecretOf(
+/**
+ * The secrets that sign this client's deliveries in this environment at `now`: the current one,
+ * then the replaced one while its overlap lasts; empty when no webhook was set.
+ */
+export async function signingSecretsOf(
   em: EntityManager,
   pepper: string,
   target: WebhookTarget,
-): Promise<string | null> {
+  now = new Date(),
+): Promise<string[]> {
   const endpoint = await findWebhook(em, target);
-  return endpoint ? openSecret(pepper, endpoint.sealedSecret) : null;
+  if (!endpoint) return [];
+  const secrets = [openSecret(pepper, endpoint.sealedSecret)];
+  if (endpoint.previousSealedSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now)
+    secrets.push(openSecret(pepper, endpoint.previousSealedSecret));
+  return secrets;
 }
