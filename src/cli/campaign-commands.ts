@@ -74,9 +74,13 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     case 'webhook rotate-secret': {
       const where = target();
       const issued = await rotateWebhookSecret(scopeToTenant(em, where), pepper, where, secretOverlapMs);
-      printIssued(issued, where.env, values.json);
-      if (!values.json && issued.previousSecretExpiresAt)
-        console.log(terminalLine`the replaced secret also signs until ${issued.previousSecretExpiresAt.toISOString()}`);
+      const until = issued.previousSecretExpiresAt?.toISOString() ?? null;
+      if (values.json)
+        console.log(terminalJson({ url: issued.url, secret: issued.secret, previousSecretExpiresAt: until }));
+      else {
+        printIssued(issued, where.env, false);
+        if (until) console.log(terminalLine`the replaced secret also signs until ${until}`);
+      }
       return true;
     }
     case 'webhook enable': {
