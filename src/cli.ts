@@ -51,6 +51,7 @@ async function main(argv: string[]): Promise<void> {
       limit: { type: 'string' },
       json: { type: 'boolean', default: false },
       dead: { type: 'boolean', default: false },
+      redeliver: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });

@@ -28,7 +28,7 @@ export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> 
   npm run cli -- webhook test --client <clientId> [--env dev|prod] [--json]
   npm run cli -- webhook events --client <clientId> [--limit <n>] [--env dev|prod] [--json]
   npm run cli -- webhook rotate-secret --client <clientId> [--env dev|prod] [--json]
-  npm run cli -- webhook enable --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- webhook enable --client <clientId> [--redeliver] [--env dev|prod] [--json]
   npm run cli -- campaign list [--client <clientId>] [--json]
   npm run cli -- campaign watch <campaignId>`;
 
@@ -37,7 +37,15 @@ export interface CommandInput {
   pepper: string;
   /** WEBHOOK_SECRET_OVERLAP: how long a rotated secret still signs. */
   secretOverlapMs: number;
-  values: { client?: string; url?: string; env?: string; events?: string; limit?: string; json: boolean };
+  values: {
+    client?: string;
+    url?: string;
+    env?: string;
+    events?: string;
+    limit?: string;
+    json: boolean;
+    redeliver?: boolean;
+  };
   rest: string[];
   usage(message: string): never;
 }
@@ -85,11 +93,13 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     }
     case 'webhook enable': {
       const where = target();
-      const endpoint = await enableWebhook(scopeToTenant(em, where), where);
+      const endpoint = await enableWebhook(scopeToTenant(em, where), where, values.redeliver === true);
       if (values.json) console.log(terminalJson({ url: endpoint.url, env: where.env, disabledAt: null }));
       else
         console.log(
-          terminalLine`webhook (${where.env}) enabled: ${endpoint.url}; events recorded while it was disabled are on GET /v2/events`,
+          values.redeliver
+            ? terminalLine`webhook (${where.env}) enabled: ${endpoint.url}; the events it missed are sent again by the running service`
+            : terminalLine`webhook (${where.env}) enabled: ${endpoint.url}; the events it missed are on GET /v2/events (--redeliver sends them)`,
         );
       return true;
     }

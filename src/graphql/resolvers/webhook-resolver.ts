@@ -22,10 +22,13 @@ export class WebhookResolver {
 
   @Mutation(() => Webhook, {
     description:
-      'Send events again to the webhook after it was disabled for failing; the events recorded while it was disabled stay on the catch-up feed (events, GET /v2/events) and are not sent',
+      'Send events again to the webhook after it was disabled for failing. The events it missed stay on the catch-up feed (events, GET /v2/events); with redeliver, those since its failing began that did not reach it are sent again, in order, as the same events',
   })
-  async enableWebhook(@Ctx() { ctx, services }: GraphqlContext): Promise<Webhook> {
-    return webhookOf(await services.webhooks.enable(ctx));
+  async enableWebhook(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('redeliver', () => Boolean, { defaultValue: false }) redeliver: boolean,
+  ): Promise<Webhook> {
+    return webhookOf(await services.webhooks.enable(ctx, redeliver));
   }
 
   @Mutation(() => [String], {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, WebhookEndpoint } from '../../db/entities';
 import type { Environment } from '../../domain/environment';
@@ -7,6 +8,7 @@ import { isHttpUrl } from '../projects/photo-input';
 import { isUuid } from '../../domain/ids';
 import { generateWebhookSecret } from '../../printers/standard-webhooks';
 import { openSecret, sealSecret } from './webhook-secret';
+import { redeliverMissedEvents } from './missed-events';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 
 export interface WebhookTarget {
@@ -151,14 +153,31 @@ export async function rotateWebhookSecret(
 
 /**
  * Sends events to a disabled endpoint again (it was disabled for failing, webhook-health.ts). The
- * events recorded meanwhile stay on the catch-up feed (`GET /v2/events`); they are not sent.
+ * events recorded meanwhile stay on the catch-up feed (`GET /v2/events`); with `redeliver`, those
+ * since its failing began that did not reach it are sent again too (missed-events.ts).
  */
-export async function enableWebhook(em: EntityManager, target: WebhookTarget): Promise<WebhookEndpoint> {
+export async function enableWebhook(
+  em: EntityManager,
+  target: WebhookTarget,
+  redeliver = false,
+): Promise<WebhookEndpoint> {
   if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   return em.transactional(async (tx) => {
-    const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
+    const current = await tx.findOne(
+      WebhookEndpoint,
+      { client: target.clientId, env: target.env },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
+    const since = current.failingSince ?? current.disabledAt;
     tx.assign(current, { disabledAt: null, disabledReason: null, failingSince: null, updatedAt: new Date() });
+    await tx.flush();
+    if (redeliver && since)
+      await redeliverMissedEvents(
+        tx,
+        { clientId: target.clientId, env: target.env, url: current.url, eventTypes: current.eventTypes ?? null },
+        since,
+      );
     return current;
   });
 }

@@ -89,7 +89,7 @@ export async function recordEventOnce(
 }
 
 /** An order's events are delivered to an endpoint one after the other, in the order they were recorded. */
-const orderingKeyOf = (orderId: string) => `order:${orderId}`;
+export const orderingKeyOf = (orderId: string) => `order:${orderId}`;
 
 /**
  * Appends an event to the outbox and, when the tenant's webhook endpoint is enabled and takes its

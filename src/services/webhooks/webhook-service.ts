@@ -41,9 +41,12 @@ export class WebhookService {
     return rotateWebhookSecret(ctx.em, this.deps.pepper, ctx.tenant, this.deps.config.durations.webhookSecretOverlapMs);
   }
 
-  /** Sends events again to an endpoint that was disabled for failing; what it missed stays on `GET /v2/events`. */
-  enable(ctx: RequestContext): Promise<WebhookEndpoint> {
-    return enableWebhook(ctx.em, ctx.tenant);
+  /**
+   * Sends events again to an endpoint that was disabled for failing; what it missed stays on
+   * `GET /v2/events`, and with `redeliver` is sent again too.
+   */
+  enable(ctx: RequestContext, redeliver = false): Promise<WebhookEndpoint> {
+    return enableWebhook(ctx.em, ctx.tenant, redeliver);
   }
 
   show(ctx: RequestContext): Promise<WebhookEndpoint | null> {

@@ -233,6 +233,35 @@ describe('endpoint disabling and secret rotation', () => {
       20_000,
       'replayed',
     );
+
+    // Failing again, disabled again; enabled with redeliver: what did not reach it goes out, in order, once each.
+    downAnswers = 503;
+    const failedAgain = await recordOrderEvent(api, shop.clientId, 'failing-5', 'failing again');
+    await waitFor(
+      async () => (await graphql(shop.auth, '{ webhook { disabledAt } }')).data.webhook.disabledAt !== null,
+      30_000,
+      'endpoint disabled again',
+    );
+    const missedAgain = await recordOrderEvent(api, shop.clientId, 'failing-5', 'while disabled again');
+    await waitFor(
+      async () => (await deliveriesOf(api, [failedAgain.eventId]))[0].status === 'failed',
+      20_000,
+      'its delivery stopped',
+    );
+    downAnswers = 200;
+    const before = receivedAt('/down').length;
+    const redelivered = await graphql(shop.auth, 'mutation { enableWebhook(redeliver: true) { disabledAt } }');
+    expect(redelivered.data.enableWebhook.disabledAt).toBeNull();
+    await waitFor(async () => receivedAt('/down').length >= before + 2, 20_000, 'the missed events sent');
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    const resent = receivedAt('/down').slice(before);
+    expect(resent.map((r) => r.body.id)).toEqual([failedAgain.eventId, missedAgain.eventId]);
+    // Events from before this failing streak are not sent again.
+    expect(resent.some((r) => r.body.id === whileDisabled.eventId)).toBe(false);
+    expect((await deliveriesOf(api, [failedAgain.eventId, missedAgain.eventId])).map((d) => d.status)).toEqual([
+      'delivered',
+      'delivered',
+    ]);
   }, 120_000);
 
   it('signs with the old and the new secret during the overlap after a rotation, with the new one only after it', async () => {

@@ -398,7 +398,7 @@ export type Mutation = {
   deleteProjects: DeleteProjectsPayload;
   /** Copy a project for the same user (REST: project/duplicate) */
   duplicateProject: Project;
-  /** Send events again to the webhook after it was disabled for failing; the events recorded while it was disabled stay on the catch-up feed (events, GET /v2/events) and are not sent */
+  /** Send events again to the webhook after it was disabled for failing. The events it missed stay on the catch-up feed (events, GET /v2/events); with redeliver, those since its failing began that did not reach it are sent again, in order, as the same events */
   enableWebhook: Webhook;
   /** Create a project and get its editor URL (REST: generate) */
   generateProject: GenerateProjectPayload;
@@ -471,6 +471,11 @@ export type MutationDuplicateProjectArgs = {
   callback?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['String']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationEnableWebhookArgs = {
+  redeliver?: Scalars['Boolean']['input'];
 };
 
 
