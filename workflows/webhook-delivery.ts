@@ -48,6 +48,8 @@ export const webhookDeliveryFlow: FlowDefinition<typeof WEBHOOK_DELIVERY_FLOW, A
         try {
           const result = await activities.attemptWebhook(deliveryId, retry < retries ? delayBefore(retry + 1) : null);
           if (result.waiting) {
+            // Until the earlier event's next attempt when it is known (hours behind a receiver that
+            // is down), then briefly again while that attempt settles (halved: the loop doubles it).
             if (result.waitMs && result.waitMs > pause) {
               await sleep(result.waitMs);
               pause = TURN_PAUSE_MS / 2;
