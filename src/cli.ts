@@ -54,6 +54,7 @@ async function main(argv: string[]): Promise<void> {
       limit: { type: 'string' },
       json: { type: 'boolean', default: false },
       dead: { type: 'boolean', default: false },
+      redeliver: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -128,6 +129,7 @@ async function main(argv: string[]): Promise<void> {
           await runCampaignCommand(`${group} ${command}`, {
             em,
             pepper,
+            secretOverlapMs: config.durations.webhookSecretOverlapMs,
             values,
             rest,
             usage: (message) => {

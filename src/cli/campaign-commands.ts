@@ -12,6 +12,7 @@ import { isEnvironment, type Environment } from '../domain/environment';
 import {
   eventTypesOf,
   findWebhook,
+  enableWebhook,
   rotateWebhookSecret,
   setWebhook,
   setWebhookEventTypes,
@@ -27,13 +28,24 @@ export const CAMPAIGN_USAGE = `  npm run cli -- webhook set --client <clientId> 
   npm run cli -- webhook test --client <clientId> [--env dev|prod] [--json]
   npm run cli -- webhook events --client <clientId> [--limit <n>] [--env dev|prod] [--json]
   npm run cli -- webhook rotate-secret --client <clientId> [--env dev|prod] [--json]
+  npm run cli -- webhook enable --client <clientId> [--redeliver] [--env dev|prod] [--json]
   npm run cli -- campaign list [--client <clientId>] [--json]
   npm run cli -- campaign watch <campaignId>`;
 
 export interface CommandInput {
   em: EntityManager;
   pepper: string;
-  values: { client?: string; url?: string; env?: string; events?: string; limit?: string; json: boolean };
+  /** WEBHOOK_SECRET_OVERLAP: how long a rotated secret still signs. */
+  secretOverlapMs: number;
+  values: {
+    client?: string;
+    url?: string;
+    env?: string;
+    events?: string;
+    limit?: string;
+    json: boolean;
+    redeliver?: boolean;
+  };
   rest: string[];
   usage(message: string): never;
 }
@@ -43,7 +55,7 @@ const FINAL = ['completed', 'failed'];
 
 /** Runs `command` if it is one of these; false when it is not. */
 export async function runCampaignCommand(command: string, input: CommandInput): Promise<boolean> {
-  const { em, pepper, values, rest, usage } = input;
+  const { em, pepper, secretOverlapMs, values, rest, usage } = input;
   const target = (): WebhookTarget => {
     if (!values.client) return usage(`${command} needs --client <clientId>`);
     if (values.env !== undefined && !isEnvironment(values.env)) return usage('--env must be dev or prod');
@@ -69,7 +81,26 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
     }
     case 'webhook rotate-secret': {
       const where = target();
-      printIssued(await rotateWebhookSecret(scopeToTenant(em, where), pepper, where), where.env, values.json);
+      const issued = await rotateWebhookSecret(scopeToTenant(em, where), pepper, where, secretOverlapMs);
+      const until = issued.previousSecretExpiresAt?.toISOString() ?? null;
+      if (values.json)
+        console.log(terminalJson({ url: issued.url, secret: issued.secret, previousSecretExpiresAt: until }));
+      else {
+        printIssued(issued, where.env, false);
+        if (until) console.log(terminalLine`the replaced secret also signs until ${until}`);
+      }
+      return true;
+    }
+    case 'webhook enable': {
+      const where = target();
+      const endpoint = await enableWebhook(scopeToTenant(em, where), where, values.redeliver === true);
+      if (values.json) console.log(terminalJson({ url: endpoint.url, env: where.env, disabledAt: null }));
+      else
+        console.log(
+          values.redeliver
+            ? terminalLine`webhook (${where.env}) enabled: ${endpoint.url}; the events it missed are sent again by the running service`
+            : terminalLine`webhook (${where.env}) enabled: ${endpoint.url}; the events it missed are on GET /v2/events (--redeliver sends them)`,
+        );
       return true;
     }
     case 'webhook show': {
@@ -84,6 +115,8 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
                   env: where.env,
                   eventTypes: eventTypesOf(endpoint),
                   updatedAt: endpoint.updatedAt.toISOString(),
+                  disabledAt: endpoint.disabledAt?.toISOString() ?? null,
+                  disabledReason: endpoint.disabledReason ?? null,
                 }
               : null,
           ),
@@ -91,7 +124,7 @@ export async function runCampaignCommand(command: string, input: CommandInput): 
       else
         console.log(
           endpoint
-            ? terminalLine`${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}`
+            ? terminalLine`${where.env}: ${endpoint.url} (since ${endpoint.updatedAt.toISOString()})\nevent types: ${eventTypesOf(endpoint).join(', ')}${endpoint.disabledAt ? `\nDISABLED at ${endpoint.disabledAt.toISOString()}: ${endpoint.disabledReason ?? ''} (webhook enable)` : ''}`
             : terminalLine`no webhook set for ${where.env}`,
         );
       return true;

@@ -200,6 +200,20 @@ const EnvironmentSchema = Type.Object(
     PROJECT_TTL: duration('30d'),
     DELETION_RETENTION: duration('2d'),
     WEBHOOK_RETRY_SPACING: duration('1m'),
+    /**
+     * Multiplies every wait of the order and project events' retry schedule (about 27.6 h at 1, the
+     * production value): a test passes the day in seconds with e.g. 0.0005.
+     */
+    WEBHOOK_RETRY_SCALE: Type.Number({
+      exclusiveMinimum: 0,
+      maximum: 1,
+      default: 1,
+      description: 'a number above 0 and at most 1 (1 in production)',
+    }),
+    /** How long an endpoint's event deliveries may fail without one succeeding before it is disabled. */
+    WEBHOOK_DISABLE_AFTER: limit('5d'),
+    /** How long a rotated webhook secret still signs, beside the new one. */
+    WEBHOOK_SECRET_OVERLAP: duration('24h'),
     ORDER_STATUS_TIMEOUT: duration('1d'),
     SANDBOX_PRINTER_STEP: duration('30s'),
     /** How long one attempt at downloading a photo may take (each photo has at most 2 attempts). */
@@ -422,10 +436,14 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean; printO
     logLevel: env.LOG_LEVEL,
     /** Where spans go over OTLP/HTTP (JSON); unset: tracing is off and costs nothing (src/telemetry/). */
     ...(tracesUrl ? { tracing: { tracesUrl, serviceName: env.OTEL_SERVICE_NAME } } : {}),
+    /** WEBHOOK_RETRY_SCALE: 1 but in tests. */
+    webhookRetryScale: env.WEBHOOK_RETRY_SCALE,
     durations: {
       projectTtlMs: milliseconds(env.PROJECT_TTL),
       deletionRetentionMs: milliseconds(env.DELETION_RETENTION),
       webhookRetryMs: milliseconds(env.WEBHOOK_RETRY_SPACING),
+      webhookDisableAfterMs: milliseconds(env.WEBHOOK_DISABLE_AFTER),
+      webhookSecretOverlapMs: milliseconds(env.WEBHOOK_SECRET_OVERLAP),
       orderStatusTimeoutMs: milliseconds(env.ORDER_STATUS_TIMEOUT),
       sandboxPrinterStepMs: milliseconds(env.SANDBOX_PRINTER_STEP),
       printerAcceptTimeoutMs: milliseconds(env.PRINTER_ACCEPT_TIMEOUT),

@@ -341,6 +341,13 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     when: 'GraphQL `replayWebhook`: only a failed delivery can be sent again',
   },
   {
+    status: 409,
+    codes: ['WEBHOOK_DISABLED'],
+    when:
+      '`sendTestWebhook`, `replayWebhook` of an event: the webhook endpoint was disabled for failing; ' +
+      '`enableWebhook` first ([disabling](#disabling-a-failing-endpoint))',
+  },
+  {
     status: 413,
     codes: ['PAYLOAD_TOO_LARGE'],
     when:

@@ -18,12 +18,15 @@ export function canMoveDelivery(from: WebhookDeliveryStatus, to: WebhookDelivery
   return WEBHOOK_DELIVERY_TRANSITIONS[from].includes(to);
 }
 
-/** Attempts after the first failed one (the API promises 3 additional attempts after a failure). */
+/**
+ * Attempts after the first failed one of a campaign's webhook (the API promises 3 additional
+ * attempts after a failure). Order and project events follow webhook-retry-schedule.ts.
+ */
 export const WEBHOOK_RETRIES = 3;
 
 /**
- * Wait before retry `n` (1-based): spacing, 2 x spacing, 4 x spacing. With the default spacing of
- * one minute a delivery is given up 7 minutes after its first attempt.
+ * Wait before a campaign webhook's retry `n` (1-based): spacing, 2 x spacing, 4 x spacing. With the
+ * default spacing of one minute it is given up 7 minutes after its first attempt.
  */
 export function webhookRetryDelayMs(spacingMs: number, retry: number): number {
   return spacingMs * 2 ** (retry - 1);
@@ -31,9 +34,10 @@ export function webhookRetryDelayMs(spacingMs: number, retry: number): number {
 
 /**
  * Every event type a client can receive (docs/api.md, Events): order-line progress and routing, order changes,
- * claims and the remakes they make,
- * the project-ready notification, a project build that gave up, and the test event a client asks for. An endpoint subscribes to
- * some of them or, by default, to all; `webhook.test` goes to the endpoint whatever it chose.
+ * claims and the remakes they make, the project-ready notification, a project build that gave up, the test event a client asks for,
+ * and its endpoint's disabling after failing too long. An endpoint subscribes to some of them or,
+ * by default, to all; `webhook.test` goes to the endpoint whatever it chose, and `endpoint.disabled`
+ * only to the catch-up feed (the endpoint it tells of is not sent anything more).
  */
 export const WEBHOOK_EVENTS = [
   'order.line.status_changed',
@@ -47,6 +51,7 @@ export const WEBHOOK_EVENTS = [
   'project.ready',
   'project.build_failed',
   'webhook.test',
+  'endpoint.disabled',
 ] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
 

@@ -101,6 +101,31 @@ describe('operator CLI: webhooks and campaigns', () => {
     expect(rotated.url).toBe(url);
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(issued.secret);
+    // The replaced secret signs beside it for WEBHOOK_SECRET_OVERLAP (24 h by default).
+    expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeGreaterThan(23.9 * 3_600_000);
+    expect(Date.parse(rotated.previousSecretExpiresAt) - Date.now()).toBeLessThanOrEqual(24 * 3_600_000);
+  }, 180_000);
+
+  it('shows a webhook disabled for failing, and enables it again', async () => {
+    const shop = await api.createClient('CLI disabled shop');
+    expect((await cli('webhook', 'set', '--client', shop.clientId, '--url', receiver.url('/off'))).code).toBe(0);
+    // Disabled as a failing streak leaves it (the streak itself: test/services/webhooks/webhook-resilience.test.ts).
+    await (await api.orm()).em
+      .getConnection()
+      .execute(
+        "UPDATE webhook_endpoints SET failing_since = now() - interval '5 days', disabled_at = now(), disabled_reason = 'HTTP 503' WHERE client_id = ?",
+        [shop.clientId],
+      );
+    const shown = JSON.parse((await cli('webhook', 'show', '--client', shop.clientId, '--json')).stdout);
+    expect(shown).toMatchObject({ disabledAt: expect.any(String), disabledReason: 'HTTP 503' });
+    expect((await cli('webhook', 'show', '--client', shop.clientId)).stdout).toContain('DISABLED at');
+    const enabled = await cli('webhook', 'enable', '--client', shop.clientId, '--json');
+    expect(enabled.code).toBe(0);
+    expect(JSON.parse(enabled.stdout)).toEqual({ url: receiver.url('/off'), env: 'dev', disabledAt: null });
+    expect(JSON.parse((await cli('webhook', 'show', '--client', shop.clientId, '--json')).stdout)).toMatchObject({
+      disabledAt: null,
+      disabledReason: null,
+    });
   }, 180_000);
 
   it('explains its usage when an option is missing, and names an unknown client', async () => {

@@ -46,8 +46,9 @@ describe('metrics an operator pages on', () => {
     api = await startTestService({
       ALLOW_LOOPBACK_URLS: 'true',
       SANDBOX_PRINTER_STEP: '100ms',
-      // Long enough to see a delivery waiting between its retries (2 s, 4 s, 8 s).
-      WEBHOOK_RETRY_SPACING: '2s',
+      // Long enough to see a delivery waiting between its retries: the events' 27.6 h in about 20 s
+      // (its last waits 1.4 s, 3.6 s, 7.2 s and 7.2 s).
+      WEBHOOK_RETRY_SCALE: '0.0002',
       PRINTER: 'http',
       PRINTER_HTTP_URL: `http://127.0.0.1:${await closedPort()}/jobs`,
       PRINTER_HTTP_SECRET: JOB_SECRET,
@@ -163,7 +164,7 @@ describe('metrics an operator pages on', () => {
       'the delivery pending and lagging',
     );
     expect(lagging.value('photobook_webhook_oldest_pending_seconds', { env: 'dev' })).toBeLessThan(60);
-    // WEBHOOK_RETRIES (3) retries after 2, 4 and 8 s, then given up: the delivery, then its flow's end.
+    // EVENT_RETRIES (7) retries on the scaled schedule, then given up: the delivery, then its flow's end.
     const gaveUp = await waitFor(
       async () => {
         const now = await metrics();
@@ -175,8 +176,8 @@ describe('metrics an operator pages on', () => {
       60_000,
       'the delivery given up',
     );
-    expect(grew(before, gaveUp, 'photobook_webhook_deliveries_total', { outcome: 'failed_attempt' })).toBe(4);
-    expect(receiver.received.filter((r) => r.path === '/down')).toHaveLength(4);
+    expect(grew(before, gaveUp, 'photobook_webhook_deliveries_total', { outcome: 'failed_attempt' })).toBe(8);
+    expect(receiver.received.filter((r) => r.path === '/down')).toHaveLength(8);
     // Nothing waits any more: the lag is back to 0 once the cached reading expires.
     const lag = async () => (await metrics()).value('photobook_webhook_oldest_pending_seconds', { env: 'dev' });
     await waitFor(async () => (await lag()) === 0, 15_000, 'no lag');

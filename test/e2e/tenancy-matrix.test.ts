@@ -1057,6 +1057,15 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'Mutation.enableWebhook',
+    async attempt(caller, owner) {
+      // The caller's own webhook is enabled (or it has none); the owner's stays as it was (snapshot below).
+      const result = await graphql(caller, 'mutation { enableWebhook { url disabledAt } }');
+      expect(result.errors?.[0]?.extensions?.code ?? 'none', JSON.stringify(result)).toMatch(/^(none|NOT_FOUND)$/);
+      expect(JSON.stringify(result)).not.toContain(ownerWebhookUrl(owner));
+    },
+  },
+  {
     operation: 'Mutation.setWebhookEventTypes',
     async attempt(caller, owner) {
       // The caller's own webhook's types change (or it has none to change); the owner's stay (snapshot below).

@@ -62,6 +62,7 @@ describe('the service killed in the middle of a webhook delivery', () => {
       ALLOW_LOOPBACK_URLS: 'true',
       SANDBOX_PRINTER_STEP: '300ms',
       WEBHOOK_RETRY_SPACING: '200ms',
+      WEBHOOK_RETRY_SCALE: '0.00001',
     };
     service = await startServiceProcess(env);
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));

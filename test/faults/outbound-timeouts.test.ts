@@ -81,6 +81,7 @@ describe('outbound endpoints that time out', () => {
       PRINTER_HTTP_TIMEOUT: '1s',
       PSP_WEBHOOK_SECRETS: `local=${EVENT_SECRET}`,
       WEBHOOK_RETRY_SPACING: '200ms',
+      WEBHOOK_RETRY_SCALE: '0.00001',
     });
     const demo = JSON.parse(await readFile(path.join(dataDir, 'demo-client.json'), 'utf8'));
     // These orders test the service, not the book: no 20-photo minimum (support/photo-minimum.ts).

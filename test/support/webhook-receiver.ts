@@ -21,10 +21,12 @@ export type ReceiverAnswer = number | { status: number; delayMs: number };
 
 /**
  * A shop's webhook endpoint on 127.0.0.1: records every request, and answers with the status
- * `answer` gives for it (1-based count of requests to that path); 200 by default.
+ * `answer` gives for it (1-based count of requests to that path); 200 by default. `port`: listen
+ * where a receiver that was closed listened (the same receiver back after an outage).
  */
 export async function startWebhookReceiver(
   answer: (path: string, nth: number) => ReceiverAnswer = () => 200,
+  options: { port?: number } = {},
 ): Promise<WebhookReceiver> {
   const received: ReceivedWebhook[] = [];
   const counts = new Map<string, number>();
@@ -55,7 +57,7 @@ export async function startWebhookReceiver(
       else send();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,

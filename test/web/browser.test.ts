@@ -63,6 +63,7 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       ALLOW_LOOPBACK_URLS: 'true',
       SANDBOX_PRINTER_STEP: '400ms',
       WEBHOOK_RETRY_SPACING: '100ms',
+      WEBHOOK_RETRY_SCALE: '0.00001',
     });
     shop = await api.createClient('Browser shop');
     const colours = ['#c0392b', '#2980b9', '#27ae60', '#8e44ad', '#d35400', '#16a085', '#f39c12', '#2c3e50'];

@@ -92,6 +92,7 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
       ALLOW_LOOPBACK_URLS: 'true',
       SANDBOX_PRINTER_STEP: '150ms',
       WEBHOOK_RETRY_SPACING: '100ms',
+      WEBHOOK_RETRY_SCALE: '0.00001',
     });
     shop = await api.createClient('Operations shop');
     auth = serviceHeader(shop.credentials.dev);
@@ -270,6 +271,34 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
       .poll(() => page.getByRole('table', { name: 'Recent webhook deliveries' }).locator('tbody tr').count())
       .toBeGreaterThan(20);
     expect(await accessibilityViolations(page)).toEqual([]);
+  }, 60_000);
+
+  it('shows a disabled endpoint as a notice with why and since when, and enables it again from there', async () => {
+    // Disabled as a failing streak leaves it (the streak itself: test/services/webhooks/webhook-resilience.test.ts).
+    const failingSince = new Date(Date.now() - 5 * 24 * 3_600_000);
+    await (await api.orm()).em
+      .getConnection()
+      .execute(
+        'UPDATE webhook_endpoints SET failing_since = ?, disabled_at = now(), disabled_reason = ? WHERE client_id = ?',
+        [failingSince, 'every event delivery failed since then; last: HTTP 503', shop.clientId],
+      );
+    await page.getByRole('tab', { name: 'Orders' }).click();
+    await page.getByRole('tab', { name: 'Webhooks' }).click();
+    const notice = page.getByTestId('webhook-disabled');
+    await expect
+      .poll(() => notice.textContent(), { timeout: 20_000 })
+      .toMatch(/Disabled .*GET \/v2\/events.*HTTP 503/s);
+    expect(await notice.textContent()).toContain('every event delivery failed since');
+    expect(await page.getByRole('button', { name: 'Send a test event' }).count()).toBe(0);
+    expect(await accessibilityViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Enable the endpoint again' }).click();
+    await expect.poll(() => notice.count(), { timeout: 20_000 }).toBe(0);
+    expect(await page.getByRole('button', { name: 'Send a test event' }).count()).toBe(1);
+    const [endpoint] = await (await api.orm()).em
+      .getConnection()
+      .execute('SELECT disabled_at, failing_since FROM webhook_endpoints WHERE client_id = ?', [shop.clientId]);
+    expect(endpoint).toEqual({ disabled_at: null, failing_since: null });
   }, 60_000);
 
   it('broke no rule of its Content-Security-Policy', () => {

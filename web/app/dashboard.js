@@ -403,7 +403,9 @@ function Orders({ client }) {
     </section>`;
 }
 
-const WEBHOOK = 'query { webhook { url updatedAt eventTypes } }';
+const WEBHOOK = `query { webhook {
+  url updatedAt eventTypes failingSince disabledAt disabledReason previousSecretExpiresAt
+} }`;
 const DELIVERIES = `query ($after: String) { webhookDeliveries(first: 20, after: $after) {
   edges { node { id event url reference status createdAt attempts { attemptedAt statusCode error latencyMs } } }
   pageInfo { hasNextPage endCursor }
@@ -465,12 +467,43 @@ function Webhooks({ client }) {
         ${
           endpoint
             ? html`<p><code>${endpoint.url}</code></p>
+              ${
+                endpoint.disabledAt &&
+                html`<div class="error" role="alert" data-testid="webhook-disabled">
+                  <p>
+                    <strong>Disabled ${new Date(endpoint.disabledAt).toLocaleString()}</strong>: every event
+                    delivery failed since ${new Date(endpoint.failingSince).toLocaleString()}, so nothing is sent to it.
+                    Events recorded meanwhile are on the catch-up feed (<code>GET /v2/events</code>).
+                  </p>
+                  <p class="sub">${endpoint.disabledReason}</p>
+                  <button type="button" onClick=${() => run('mutation { enableWebhook { disabledAt } }')}>
+                    Enable the endpoint again
+                  </button>
+                </div>`
+              }
+              ${
+                !endpoint.disabledAt &&
+                endpoint.failingSince &&
+                html`<p class="warnings" data-testid="webhook-failing">
+                  Failing since ${new Date(endpoint.failingSince).toLocaleString()}: deliveries are retried for about
+                  27 hours; an endpoint that keeps failing (5 days by default) is disabled.
+                </p>`
+              }
+              ${
+                endpoint.previousSecretExpiresAt &&
+                html`<p class="sub">
+                  The replaced signing secret also signs until ${new Date(endpoint.previousSecretExpiresAt).toLocaleString()}.
+                </p>`
+              }
               <p class="sub">
                 Receives ${endpoint.eventTypes.join(', ')} · set ${new Date(endpoint.updatedAt).toLocaleString()}
               </p>
-              <button type="button" onClick=${() => run('mutation { sendTestWebhook { id } }')}>
-                Send a test event
-              </button>`
+              ${
+                !endpoint.disabledAt &&
+                html`<button type="button" onClick=${() => run('mutation { sendTestWebhook { id } }')}>
+                  Send a test event
+                </button>`
+              }`
             : html`<p class="sub">
               No webhook is set for this environment
               (GraphQL <code>setWebhook</code>, or the CLI's <code>webhook set</code>).

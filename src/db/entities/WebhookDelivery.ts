@@ -81,6 +81,10 @@ export class WebhookDelivery extends TenantOwned {
   @Property({ type: 'datetime', nullable: true })
   dispatchedAt?: Date | null;
 
+  /** When a failed attempt is followed by the next one; null once none follows (or before the first). */
+  @Property({ type: 'datetime', nullable: true })
+  nextAttemptAt?: Date | null;
+
   /** The W3C `traceparent` of the change that recorded the event: its delivery continues that trace (when tracing). */
   @Property({ type: 'string', length: 55, nullable: true })
   traceparent?: string | null;

@@ -19,6 +19,27 @@ export class WebhookEndpoint extends TenantOwned {
   @Property({ type: 'text' })
   sealedSecret!: string;
 
+  /**
+   * The secret `rotateWebhookSecret` replaced, sealed likewise: it still signs, beside the current
+   * one, until `previousSecretExpiresAt` (WEBHOOK_SECRET_OVERLAP), so a receiver mid-deploy verifies.
+   */
+  @Property({ type: 'text', nullable: true })
+  previousSealedSecret?: string | null;
+
+  @Property({ type: 'datetime', nullable: true })
+  previousSecretExpiresAt?: Date | null;
+
+  /** The first failed attempt of an event delivery since the last one that succeeded; null while healthy. */
+  @Property({ type: 'datetime', nullable: true })
+  failingSince?: Date | null;
+
+  /** Set when it failed for WEBHOOK_DISABLE_AFTER: no event is sent to it until the shop enables it again. */
+  @Property({ type: 'datetime', nullable: true })
+  disabledAt?: Date | null;
+
+  @Property({ type: 'string', length: 500, nullable: true })
+  disabledReason?: string | null;
+
   /** The event types sent to this endpoint; null sends every type (docs/api.md, Events). */
   @Property({ type: 'json', nullable: true })
   eventTypes?: string[] | null;

@@ -20,6 +20,7 @@ import { Migration20261127162000 } from './Migration20261127162000';
 import { Migration20261128030000 } from './Migration20261128030000';
 import { Migration20261128050000 } from './Migration20261128050000';
 import { Migration20261128060000 } from './Migration20261128060000';
+import { Migration20261128070000 } from './Migration20261128070000';
 import { Migration20261128080000 } from './Migration20261128080000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
@@ -46,5 +47,6 @@ export const MIGRATIONS = [
   { name: 'Migration20261128030000', class: Migration20261128030000 },
   { name: 'Migration20261128050000', class: Migration20261128050000 },
   { name: 'Migration20261128060000', class: Migration20261128060000 },
+  { name: 'Migration20261128070000', class: Migration20261128070000 },
   { name: 'Migration20261128080000', class: Migration20261128080000 },
 ];

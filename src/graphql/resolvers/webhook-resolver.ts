@@ -3,7 +3,10 @@ import type { GraphqlContext } from '../context';
 import { IssuedWebhook, Webhook, WebhookDelivery, WebhookDeliveryConnection } from '../types/campaign';
 import { webhookDeliveryViewOf } from '../../services/webhooks/delivery-view';
 import { eventTypesOf } from '../../services/webhooks/webhook-endpoints';
+import type { WebhookService } from '../../services/webhooks/webhook-service';
 import { WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
+
+type WebhookEndpoint = Awaited<ReturnType<WebhookService['enable']>>;
 
 /** The caller's own webhook: where campaign notifications go, and the secret that signs them. */
 @Resolver()
@@ -14,7 +17,18 @@ export class WebhookResolver {
   })
   async webhook(@Ctx() { ctx, services }: GraphqlContext): Promise<Webhook | null> {
     const endpoint = await services.webhooks.show(ctx);
-    return endpoint ? { url: endpoint.url, updatedAt: endpoint.updatedAt, eventTypes: eventTypesOf(endpoint) } : null;
+    return endpoint ? webhookOf(endpoint) : null;
+  }
+
+  @Mutation(() => Webhook, {
+    description:
+      'Send events again to the webhook after it was disabled for failing. The events it missed stay on the catch-up feed (events, GET /v2/events); with redeliver, those since its failing began that did not reach it are sent again, in order, as the same events',
+  })
+  async enableWebhook(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('redeliver', () => Boolean, { defaultValue: false }) redeliver: boolean,
+  ): Promise<Webhook> {
+    return webhookOf(await services.webhooks.enable(ctx, redeliver));
   }
 
   @Mutation(() => [String], {
@@ -45,7 +59,8 @@ export class WebhookResolver {
   }
 
   @Mutation(() => IssuedWebhook, {
-    description: 'Replace the signing secret; the new one is shown once and signs every later attempt',
+    description:
+      'Replace the signing secret; the new one is shown once and signs every later attempt, the replaced one beside it until previousSecretExpiresAt (WEBHOOK_SECRET_OVERLAP, 24 h by default)',
   })
   rotateWebhookSecret(@Ctx() { ctx, services }: GraphqlContext): Promise<IssuedWebhook> {
     return services.webhooks.rotateSecret(ctx);
@@ -83,4 +98,18 @@ export class WebhookResolver {
   ): Promise<WebhookDelivery> {
     return webhookDeliveryViewOf(await services.webhooks.replay(ctx, deliveryId));
   }
+}
+
+/** The endpoint as GraphQL shows it: the previous secret's expiry only while it still signs. */
+function webhookOf(endpoint: WebhookEndpoint): Webhook {
+  const expires = endpoint.previousSecretExpiresAt;
+  return {
+    url: endpoint.url,
+    updatedAt: endpoint.updatedAt,
+    eventTypes: eventTypesOf(endpoint),
+    failingSince: endpoint.failingSince ?? null,
+    disabledAt: endpoint.disabledAt ?? null,
+    disabledReason: endpoint.disabledReason ?? null,
+    previousSecretExpiresAt: expires && expires > new Date() ? expires : null,
+  };
 }

@@ -137,6 +137,26 @@ export class Webhook {
   @Field(() => [String], { description: 'The event types sent to it (every type unless it chose some)' })
   eventTypes!: string[];
   @Field(() => GraphQLDateTimeISO) updatedAt!: Date;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description:
+      'Since when every event delivery to it has failed (the first failed attempt since the last success); null while healthy',
+  })
+  failingSince?: Date | null;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description:
+      'When it was disabled for failing for WEBHOOK_DISABLE_AFTER (5 days by default): nothing is sent to it until enableWebhook; null while enabled',
+  })
+  disabledAt?: Date | null;
+  @Field(() => String, { nullable: true, description: 'Why it was disabled (the failing streak and its last error)' })
+  disabledReason?: string | null;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description:
+      'Until when the secret replaced by the last rotation still signs, beside the current one; null when none does',
+  })
+  previousSecretExpiresAt?: Date | null;
 }
 
 @ObjectType()
@@ -147,4 +167,10 @@ export class IssuedWebhook {
     description: 'The whsec_ signing secret: shown only when issued (first set, or rotation)',
   })
   secret?: string | null;
+  @Field(() => GraphQLDateTimeISO, {
+    nullable: true,
+    description:
+      'After a rotation: until when the replaced secret still signs beside the new one (WEBHOOK_SECRET_OVERLAP)',
+  })
+  previousSecretExpiresAt?: Date | null;
 }

@@ -10,7 +10,7 @@ import { startDelivery, type DeliveryStartDeps } from '../webhooks/start-deliver
 import { recordEventOnce } from '../webhooks/webhook-events';
 
 export interface NotifyDeps extends DeliveryStartDeps {
-  config: Pick<Config, 'durations'>;
+  config: Pick<Config, 'durations' | 'webhookRetryScale'>;
   editorLinks: EditorLinks;
 }
 
@@ -106,6 +106,7 @@ export async function notifyProjectReady(
     id: delivery.id,
     round: delivery.round,
     tenant: { clientId: delivery.client.id, env: delivery.env },
+    campaign: target.campaignId !== null,
   });
   return delivery.id;
 }

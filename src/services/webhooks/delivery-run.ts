@@ -22,6 +22,8 @@ export interface WebhookDeliveryRunDeps {
   pepper: string;
   /** The areas that wait on deliveries, registered where the process is composed. */
   onSettled: readonly DeliverySettledListener[];
+  /** WEBHOOK_DISABLE_AFTER (webhook-health.ts). */
+  disableAfterMs: number;
 }
 
 /**
@@ -31,11 +33,12 @@ export interface WebhookDeliveryRunDeps {
 export class WebhookDeliveryRun {
   constructor(private readonly deps: WebhookDeliveryRunDeps) {}
 
-  async attempt(deliveryId: string): Promise<AttemptResult> {
-    const { orm, fetch, pepper, log } = this.deps;
+  /** `retryInMs`: the wait before the next attempt should this one fail (null: none follows). */
+  async attempt(deliveryId: string, retryInMs: number | null = null): Promise<AttemptResult> {
+    const { orm, fetch, pepper, log, disableAfterMs } = this.deps;
     const em = await emForDelivery(orm, deliveryId);
     if (!em) return { delivered: false, statusCode: null, error: 'no such delivery' };
-    const result = await attemptDelivery(em, fetch, pepper, deliveryId);
+    const result = await attemptDelivery(em, fetch, pepper, deliveryId, { retryInMs, disableAfterMs });
     if (!result.delivered && !result.waiting)
       log.info({ deliveryId, statusCode: result.statusCode, error: result.error }, 'webhook attempt failed');
     return result;

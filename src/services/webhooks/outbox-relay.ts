@@ -19,9 +19,16 @@ async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDe
   return root.fork().transactional(async (tx) => {
     const connection = tx.getConnection();
     const trx = tx.getTransactionContext();
-    type Row = { id: string; round: number; client_id: string; env: Environment; traceparent: string | null };
+    type Row = {
+      id: string;
+      round: number;
+      client_id: string;
+      env: Environment;
+      traceparent: string | null;
+      campaign_id: string | null;
+    };
     const rows = await connection.execute<Row[]>(
-      `SELECT id, round, client_id, env, traceparent FROM webhook_deliveries
+      `SELECT id, round, client_id, env, traceparent, campaign_id FROM webhook_deliveries
         WHERE dispatched_at IS NULL AND status = 'pending'
         ORDER BY position NULLS FIRST, created_at LIMIT ? FOR UPDATE SKIP LOCKED`,
       [RELAY_BATCH],
@@ -30,7 +37,12 @@ async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDe
     );
     for (const row of rows) {
       // The delivery's flow continues the trace of the change that recorded its event.
-      const delivery = { id: row.id, round: row.round, tenant: { clientId: row.client_id, env: row.env } };
+      const delivery = {
+        id: row.id,
+        round: row.round,
+        tenant: { clientId: row.client_id, env: row.env },
+        campaign: row.campaign_id !== null,
+      };
       await inTraceOf(row.traceparent ?? undefined, () => startDelivery(deps, delivery));
     }
     if (rows.length > 0)

@@ -3,7 +3,7 @@ import { WEBHOOK_DELIVERY_FLOW, type FlowTenant, type WorkflowEngine } from '../
 
 export interface DeliveryStartDeps {
   engine: WorkflowEngine;
-  config: Pick<Config, 'durations'>;
+  config: Pick<Config, 'durations' | 'webhookRetryScale'>;
 }
 
 /** The delivery whose round starts, and whose tenant's share of the webhook queue it takes. */
@@ -11,6 +11,8 @@ export interface DeliveryToStart {
   id: string;
   round: number;
   tenant: FlowTenant;
+  /** A campaign's webhook keeps the API's 3 retries; every other delivery follows the events' schedule. */
+  campaign: boolean;
 }
 
 /** Starts the flow of the delivery's current round; starting a round twice is one run. */
@@ -19,6 +21,7 @@ export async function startDelivery(deps: DeliveryStartDeps, delivery: DeliveryT
     deliveryId: delivery.id,
     retrySpacingMs: deps.config.durations.webhookRetryMs,
     round: delivery.round,
+    ...(delivery.campaign ? {} : { schedule: 'events' as const, retryScale: deps.config.webhookRetryScale }),
   };
   await deps.engine.start(WEBHOOK_DELIVERY_FLOW, input, { tenant: delivery.tenant });
 }

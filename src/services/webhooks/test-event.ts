@@ -23,6 +23,11 @@ export async function sendTestEvent(
       'WEBHOOK_NOT_CONFIGURED',
       `no webhook is set for the ${target.env} environment; set one first (setWebhook or npm run cli -- webhook set)`,
     );
+  if (endpoint.disabledAt)
+    throw new ConflictError(
+      'WEBHOOK_DISABLED',
+      `the ${target.env} webhook was disabled at ${endpoint.disabledAt.toISOString()} for failing; enable it first (enableWebhook or npm run cli -- webhook enable)`,
+    );
   const recent = await em.count(EventRecord, {
     type: 'webhook.test',
     occurredAt: { $gt: new Date(Date.now() - 60_000) },

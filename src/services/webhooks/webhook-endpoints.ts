@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Client, WebhookEndpoint } from '../../db/entities';
 import type { Environment } from '../../domain/environment';
@@ -7,6 +8,7 @@ import { isHttpUrl } from '../projects/photo-input';
 import { isUuid } from '../../domain/ids';
 import { generateWebhookSecret } from '../../printers/standard-webhooks';
 import { openSecret, sealSecret } from './webhook-secret';
+import { redeliverMissedEvents } from './missed-events';
 import { isWebhookEvent, WEBHOOK_EVENTS } from '../../domain/webhook-delivery-status';
 
 export interface WebhookTarget {
@@ -83,6 +85,8 @@ function keptSecret(
   url: string,
   began: Date,
 ): IssuedWebhook {
+  // A new address starts with a clean record: its predecessor's failures are not its own.
+  if (endpoint.url !== url) tx.assign(endpoint, { failingSince: null });
   tx.assign(endpoint, { url, updatedAt: new Date() });
   return { url, secret: endpoint.createdAt >= began ? openSecret(pepper, endpoint.sealedSecret) : null };
 }
@@ -118,18 +122,63 @@ export function eventTypesOf(endpoint: Pick<WebhookEndpoint, 'eventTypes'>): str
   return endpoint.eventTypes ?? [...WEBHOOK_EVENTS];
 }
 
+/**
+ * Issues a new secret. The one it replaces keeps signing beside it for `overlapMs`
+ * (WEBHOOK_SECRET_OVERLAP): every delivery carries both signatures until then, so receivers
+ * verify whichever secret they hold while they are redeployed with the new one. A second rotation
+ * inside the overlap keeps only the secret it replaces as the previous one.
+ */
 export async function rotateWebhookSecret(
   em: EntityManager,
   pepper: string,
   target: WebhookTarget,
-): Promise<IssuedWebhook> {
+  overlapMs: number,
+): Promise<IssuedWebhook & { previousSecretExpiresAt: Date | null }> {
   if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
   return em.transactional(async (tx) => {
     const current = await tx.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
     if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
     const secret = generateWebhookSecret();
-    tx.assign(current, { sealedSecret: sealSecret(pepper, secret), updatedAt: new Date() });
-    return { url: current.url, secret };
+    const now = new Date();
+    const previousSecretExpiresAt = overlapMs > 0 ? new Date(now.getTime() + overlapMs) : null;
+    tx.assign(current, {
+      sealedSecret: sealSecret(pepper, secret),
+      previousSealedSecret: previousSecretExpiresAt ? current.sealedSecret : null,
+      previousSecretExpiresAt,
+      updatedAt: now,
+    });
+    return { url: current.url, secret, previousSecretExpiresAt };
+  });
+}
+
+/**
+ * Sends events to a disabled endpoint again (it was disabled for failing, webhook-health.ts). The
+ * events recorded meanwhile stay on the catch-up feed (`GET /v2/events`); with `redeliver`, those
+ * since its failing began that did not reach it are sent again too (missed-events.ts).
+ */
+export async function enableWebhook(
+  em: EntityManager,
+  target: WebhookTarget,
+  redeliver = false,
+): Promise<WebhookEndpoint> {
+  if (!isUuid(target.clientId)) throw new NotFoundError('client', target.clientId, 'client');
+  return em.transactional(async (tx) => {
+    const current = await tx.findOne(
+      WebhookEndpoint,
+      { client: target.clientId, env: target.env },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    if (!current) throw new NotFoundError('webhook of environment', target.env, 'env');
+    const since = current.failingSince ?? current.disabledAt;
+    tx.assign(current, { disabledAt: null, disabledReason: null, failingSince: null, updatedAt: new Date() });
+    await tx.flush();
+    if (redeliver && since)
+      await redeliverMissedEvents(
+        tx,
+        { clientId: target.clientId, env: target.env, url: current.url, eventTypes: current.eventTypes ?? null },
+        since,
+      );
+    return current;
   });
 }
 
@@ -138,12 +187,20 @@ export async function findWebhook(em: EntityManager, target: WebhookTarget): Pro
   return em.findOne(WebhookEndpoint, { client: target.clientId, env: target.env });
 }
 
-/** The secret that signs this client's deliveries in this environment, or null when none was set. */
-export async function signingSecretOf(
+/**
+ * The secrets that sign this client's deliveries in this environment at `now`: the current one,
+ * then the replaced one while its overlap lasts; empty when no webhook was set.
+ */
+export async function signingSecretsOf(
   em: EntityManager,
   pepper: string,
   target: WebhookTarget,
-): Promise<string | null> {
+  now = new Date(),
+): Promise<string[]> {
   const endpoint = await findWebhook(em, target);
-  return endpoint ? openSecret(pepper, endpoint.sealedSecret) : null;
+  if (!endpoint) return [];
+  const secrets = [openSecret(pepper, endpoint.sealedSecret)];
+  if (endpoint.previousSealedSecret && endpoint.previousSecretExpiresAt && endpoint.previousSecretExpiresAt > now)
+    secrets.push(openSecret(pepper, endpoint.previousSealedSecret));
+  return secrets;
 }

@@ -89,11 +89,11 @@ export async function recordEventOnce(
 }
 
 /** An order's events are delivered to an endpoint one after the other, in the order they were recorded. */
-const orderingKeyOf = (orderId: string) => `order:${orderId}`;
+export const orderingKeyOf = (orderId: string) => `order:${orderId}`;
 
 /**
- * Appends an event to the outbox and, when the tenant's webhook endpoint takes its type (every type
- * by default; `webhook.test` always), a pending delivery of it, both in the caller's transaction:
+ * Appends an event to the outbox and, when the tenant's webhook endpoint is enabled and takes its
+ * type (every type by default; `webhook.test` always), a pending delivery of it, both in the caller's transaction:
  * nothing is sent for a change that rolls back, and nothing committed is lost (the outbox relay
  * starts deliveries whose writer did not). Writers of one tenant's events are serialised until they
  * commit, so positions commit in order and `GET /v2/events?after=` never skips a late commit.
@@ -134,8 +134,9 @@ export async function recordEvent(
     trx,
   );
   const position = String(row.position);
+  // A disabled endpoint (webhook-health.ts) is sent nothing: its events wait on the catch-up feed.
   const [endpoint] = await connection.execute<{ url: string; event_types: string[] | null }[]>(
-    'SELECT url, event_types FROM webhook_endpoints WHERE client_id = ? AND env = ?',
+    'SELECT url, event_types FROM webhook_endpoints WHERE client_id = ? AND env = ? AND disabled_at IS NULL',
     [owner.clientId, owner.env],
     'all',
     trx,

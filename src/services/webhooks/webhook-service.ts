@@ -5,6 +5,7 @@ import { assertDateIdCursor } from '../cursors';
 import { findOwnedOrThrow } from '../tenancy/owned';
 import { isUuid } from '../../domain/ids';
 import {
+  enableWebhook,
   eventTypesOf,
   findWebhook,
   rotateWebhookSecret,
@@ -16,6 +17,7 @@ import { sendTestEvent } from './test-event';
 import { listEvents, type EventPage, type EventQuery } from './event-log';
 import { reopenDelivery } from './webhook-delivery';
 import { startDelivery, type DeliveryStartDeps } from './start-delivery';
+import { isEndpointDelivery } from './webhook-health';
 
 /** A page of recent deliveries: at most this many. */
 const MAX_DELIVERY_PAGE = 100;
@@ -34,8 +36,17 @@ export class WebhookService {
     return setWebhook(ctx.em, this.deps.pepper, ctx.tenant, url, receivedAt);
   }
 
-  rotateSecret(ctx: RequestContext): Promise<IssuedWebhook> {
-    return rotateWebhookSecret(ctx.em, this.deps.pepper, ctx.tenant);
+  /** The old secret keeps signing beside the new one for WEBHOOK_SECRET_OVERLAP. */
+  rotateSecret(ctx: RequestContext): Promise<IssuedWebhook & { previousSecretExpiresAt: Date | null }> {
+    return rotateWebhookSecret(ctx.em, this.deps.pepper, ctx.tenant, this.deps.config.durations.webhookSecretOverlapMs);
+  }
+
+  /**
+   * Sends events again to an endpoint that was disabled for failing; what it missed stays on
+   * `GET /v2/events`, and with `redeliver` is sent again too.
+   */
+  enable(ctx: RequestContext, redeliver = false): Promise<WebhookEndpoint> {
+    return enableWebhook(ctx.em, ctx.tenant, redeliver);
   }
 
   show(ctx: RequestContext): Promise<WebhookEndpoint | null> {
@@ -102,8 +113,18 @@ export class WebhookService {
         `webhook delivery ${deliveryId} is ${delivery.status}; only a failed delivery can be replayed`,
       );
     }
+    if (isEndpointDelivery(delivery) && (await findWebhook(ctx.em, ctx.tenant))?.disabledAt)
+      throw new ConflictError(
+        'WEBHOOK_DISABLED',
+        'the webhook endpoint is disabled for failing; enable it first (enableWebhook or npm run cli -- webhook enable)',
+      );
     await reopenDelivery(ctx.em, delivery);
-    await startDelivery(this.deps, { id: delivery.id, round: delivery.round, tenant: ctx.tenant });
+    await startDelivery(this.deps, {
+      id: delivery.id,
+      round: delivery.round,
+      tenant: ctx.tenant,
+      campaign: delivery.campaign != null,
+    });
     return delivery;
   }
 }

@@ -17,7 +17,11 @@ describe('project callbacks: the same signed delivery when a project with a call
   let clientId: string;
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', WEBHOOK_RETRY_SPACING: '100ms' });
+    api = await startTestService({
+      ALLOW_LOOPBACK_URLS: 'true',
+      WEBHOOK_RETRY_SPACING: '100ms',
+      WEBHOOK_RETRY_SCALE: '0.00001',
+    });
     photos = await startPhotoServer({ '/a.jpg': { body: await makePhoto({ width: 900, height: 600 }) } });
     receiver = await startWebhookReceiver();
     const client = await api.createClient('Callback shop');

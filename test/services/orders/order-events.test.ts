@@ -43,6 +43,7 @@ describe('order events, look-up and actions', () => {
       ALLOW_LOOPBACK_URLS: 'true',
       SANDBOX_PRINTER_STEP: '150ms',
       WEBHOOK_RETRY_SPACING: '100ms',
+      WEBHOOK_RETRY_SCALE: '0.00001',
       PSP_WEBHOOK_SECRETS: `local=${PSP_SECRET}`,
     });
     receiver = await startWebhookReceiver((hookPath, nth) =>

@@ -50,7 +50,11 @@ describe('searching orders by id and customer, and listing webhook deliveries', 
   };
 
   beforeAll(async () => {
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', WEBHOOK_RETRY_SPACING: '100ms' });
+    api = await startTestService({
+      ALLOW_LOOPBACK_URLS: 'true',
+      WEBHOOK_RETRY_SPACING: '100ms',
+      WEBHOOK_RETRY_SCALE: '0.00001',
+    });
     receiver = await startWebhookReceiver();
     shop = serviceHeader((await api.createClient('Search shop')).credentials.dev);
     otherShop = serviceHeader((await api.createClient('Other search shop')).credentials.dev);

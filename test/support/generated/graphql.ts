@@ -353,6 +353,8 @@ export type GenerateProjectPayload = {
 
 export type IssuedWebhook = {
   __typename?: 'IssuedWebhook';
+  /** After a rotation: until when the replaced secret still signs beside the new one (WEBHOOK_SECRET_OVERLAP) */
+  previousSecretExpiresAt?: Maybe<Scalars['DateTimeISO']['output']>;
   /** The whsec_ signing secret: shown only when issued (first set, or rotation) */
   secret?: Maybe<Scalars['String']['output']>;
   url: Scalars['String']['output'];
@@ -427,6 +429,8 @@ export type Mutation = {
   deleteProjects: DeleteProjectsPayload;
   /** Copy a project for the same user (REST: project/duplicate) */
   duplicateProject: Project;
+  /** Send events again to the webhook after it was disabled for failing. The events it missed stay on the catch-up feed (events, GET /v2/events); with redeliver, those since its failing began that did not reach it are sent again, in order, as the same events */
+  enableWebhook: Webhook;
   /** Create a project and get its editor URL (REST: generate) */
   generateProject: GenerateProjectPayload;
   /** Move an interior page to another position; the pages are renumbered */
@@ -443,7 +447,7 @@ export type Mutation = {
   removePages: Project;
   /** Send a failed delivery again: same event and webhook-id, new attempts */
   replayWebhook: WebhookDelivery;
-  /** Replace the signing secret; the new one is shown once and signs every later attempt */
+  /** Replace the signing secret; the new one is shown once and signs every later attempt, the replaced one beside it until previousSecretExpiresAt (WEBHOOK_SECRET_OVERLAP, 24 h by default) */
   rotateWebhookSecret: IssuedWebhook;
   /** Send a webhook.test event to the webhook through the usual signed, retried, logged path */
   sendTestWebhook: WebhookDelivery;
@@ -457,7 +461,7 @@ export type Mutation = {
   setPrintRouting: PrintRouting;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
-  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
+  /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test, endpoint.disabled */
   setWebhookEventTypes: Array<Scalars['String']['output']>;
   /** Generate one project per row of a CSV (REST: /v2/campaign/auto-generate) */
   startCampaign: StartCampaignPayload;
@@ -512,6 +516,11 @@ export type MutationDuplicateProjectArgs = {
   callback?: InputMaybe<Scalars['String']['input']>;
   id: Scalars['String']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationEnableWebhookArgs = {
+  redeliver?: Scalars['Boolean']['input'];
 };
 
 
@@ -1153,7 +1162,7 @@ export type Query = {
   catalogue: Catalogue;
   /** The cover sheet of a product for a page count (even, within the product's bounds) */
   coverDimensions: CoverDimensions;
-  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
+  /** This client's events, oldest first after the event `after` (REST: GET /v2/events). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test, endpoint.disabled */
   events: ClientEventPage;
   /** All markets, and the one suggested for a location (REST: get-market.php) */
   markets: MarketListing;
@@ -1550,8 +1559,16 @@ export type TransitDays = {
 /** Where this client's campaign notifications go in this environment */
 export type Webhook = {
   __typename?: 'Webhook';
+  /** When it was disabled for failing for WEBHOOK_DISABLE_AFTER (5 days by default): nothing is sent to it until enableWebhook; null while enabled */
+  disabledAt?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Why it was disabled (the failing streak and its last error) */
+  disabledReason?: Maybe<Scalars['String']['output']>;
   /** The event types sent to it (every type unless it chose some) */
   eventTypes: Array<Scalars['String']['output']>;
+  /** Since when every event delivery to it has failed (the first failed attempt since the last success); null while healthy */
+  failingSince?: Maybe<Scalars['DateTimeISO']['output']>;
+  /** Until when the secret replaced by the last rotation still signs, beside the current one; null when none does */
+  previousSecretExpiresAt?: Maybe<Scalars['DateTimeISO']['output']>;
   updatedAt: Scalars['DateTimeISO']['output'];
   url: Scalars['String']['output'];
 };

@@ -3588,7 +3588,7 @@ export interface operations {
                         data: {
                             /** @description evt_…: stable; the webhook-id of its deliveries */
                             id: string;
-                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test */
+                            /** @description order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test, endpoint.disabled */
                             type: string;
                             /** @description ISO 8601, UTC */
                             occurredAt: string;
