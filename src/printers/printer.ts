@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { PartnerProductIds } from '../domain/print-partners';
 
 /** What a printer needs to produce and ship one book (one order line). */
 export interface PrintJob {
@@ -13,6 +14,10 @@ export interface PrintJob {
   coverPdfKey: string;
   pdfKey: string;
   manifestKey: string;
+  /** The catalogue product (`sku`), its interior page count, and its id at each print partner (catalogue `partnerProducts`). */
+  sku?: string;
+  pageCount?: number;
+  partnerProducts?: PartnerProductIds;
   /** The code of the market's shipping level the order ships with (`standard`, `express`, ...); absent where the market has none. */
   shippingLevel?: string;
   shipping: {
@@ -25,6 +30,8 @@ export interface PrintJob {
     countryIso2: string;
     company?: string;
     phone?: string;
+    /** The buyer's e-mail, for the courier and partners that require a contact (Lulu). */
+    email?: string;
   };
 }
 
