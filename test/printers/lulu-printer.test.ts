@@ -49,7 +49,7 @@ const JOB: PrintJob = {
   },
 };
 
-type Job = Record<string, any> & { id: number; external_id: string; status: { name: string } };
+type Job = Record<string, any> & { id: number; external_id: string; status: { name: string; messages?: unknown } };
 
 function fakeLulu() {
   const jobs = new Map<string, Job>();
