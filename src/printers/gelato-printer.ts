@@ -101,7 +101,7 @@ export class GelatoPrinter implements PartnerPrinter {
         postCode: shipping.postcode,
         ...(shipping.state ? { state: shipping.state } : {}),
         country: shipping.countryIso2,
-        ...(shipping.email ? { email: shipping.email } : {}),
+        ...(job.contactEmail ? { email: job.contactEmail } : {}),
         ...(shipping.phone ? { phone: shipping.phone } : {}),
       },
       metadata: [

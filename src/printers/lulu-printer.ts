@@ -108,13 +108,13 @@ export class LuluPrinter implements PartnerPrinter {
   async submit(job: PrintJob): Promise<PrintSubmission> {
     const podPackageId = partnerProductOf('lulu', job);
     const { shipping } = job;
-    if (!shipping.email)
+    if (!job.contactEmail)
       throw new PrinterRejectedJob(`lulu needs a contact e-mail and order ${job.orderId} has none (email)`);
     const existing = await this.findByExternalId(job.jobKey);
     if (existing) return { jobId: existing };
     const body = {
       external_id: job.jobKey,
-      contact_email: shipping.email,
+      contact_email: job.contactEmail,
       shipping_level: shippingLevelOf(job.shippingLevel, this.options.shippingMethods),
       shipping_address: {
         name: clip(shipping.name, 100) ?? shipping.line1,
@@ -125,7 +125,7 @@ export class LuluPrinter implements PartnerPrinter {
         postcode: shipping.postcode,
         country_code: shipping.countryIso2,
         ...(shipping.phone ? { phone_number: shipping.phone } : {}),
-        email: shipping.email,
+        email: job.contactEmail,
       },
       line_items: [
         {

@@ -30,9 +30,9 @@ export interface PrintJob {
     countryIso2: string;
     company?: string;
     phone?: string;
-    /** The buyer's e-mail, for the courier and partners that require a contact (Lulu). */
-    email?: string;
   };
+  /** The buyer's e-mail, for couriers and the partners that require a contact (Lulu); the HTTP printer's protocol leaves it out. */
+  contactEmail?: string;
 }
 
 export interface PrintSubmission {

@@ -79,7 +79,7 @@ export class ProdigiPrinter implements PartnerPrinter {
       shippingMethod: shippingMethodOf(job.shippingLevel, this.options.shippingMethods),
       recipient: {
         name: clip(shipping.name, 200) ?? shipping.line1,
-        ...(shipping.email ? { email: shipping.email } : {}),
+        ...(job.contactEmail ? { email: job.contactEmail } : {}),
         ...(shipping.phone ? { phoneNumber: shipping.phone } : {}),
         address: {
           line1: shipping.line1,

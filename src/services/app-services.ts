@@ -18,6 +18,7 @@ import { EditorService } from './editor/editor-service';
 import { EditorLinks } from './projects/editor-links';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { ProductionService } from './production/production-service';
+import { PartnerService } from './partners/partner-service';
 import type { PrinterRegistry } from '../printers/printer-registry';
 
 /** The services every transport shares, built once per process. */
@@ -40,6 +41,8 @@ export interface AppServices {
   editor: EditorService;
   idempotency: IdempotencyStore;
   production: ProductionService;
+  /** Print partners: the shops' accounts, their printers (for routing) and the partners' callbacks. */
+  partners: PartnerService;
 }
 
 export interface AppServiceDeps {
@@ -70,6 +73,7 @@ export function createAppServices({
   const editor = new EditorService(em, editorLinks);
   const shared = limits.store === 'postgres';
   const limitStore = shared ? LimitStore.postgres(em.getKnex()) : LimitStore.memory();
+  const orders = new OrderService({ config, engine, files, log, editorLinks, em, printers });
   return {
     em,
     files,
@@ -85,11 +89,12 @@ export function createAppServices({
     socketSlots: shared ? new SharedSlots(em.getKnex(), log) : new ProcessSlots(),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log, editorLinks }),
-    orders: new OrderService({ config, engine, files, log, editorLinks, em, printers }),
+    orders,
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
     editor,
     idempotency: new IdempotencyStore(config.durations.idempotencyRetentionMs),
     production: new ProductionService(),
+    partners: new PartnerService({ config, em, pepper, files, orders }),
   };
 }

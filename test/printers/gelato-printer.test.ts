@@ -41,9 +41,9 @@ const JOB: PrintJob = {
     city: 'New York',
     state: 'NY',
     countryIso2: 'US',
-    email: 'paul@example.com',
     phone: '123456789',
   },
+  contactEmail: 'paul@example.com',
 };
 
 type Order = Record<string, any> & { id: string; orderReferenceId: string; fulfillmentStatus: string };
@@ -206,7 +206,7 @@ describe('GelatoPrinter against the Order API v4 reference', () => {
 
   it("turns Gelato's errors into printer errors: 400 rejects, 401/429/503 are retried", async () => {
     const rejected = await printer()
-      .submit({ ...JOB, shipping: { ...JOB.shipping, email: undefined } })
+      .submit({ ...JOB, contactEmail: undefined })
       .catch((e: unknown) => e);
     expect(rejected).toBeInstanceOf(PrinterRejectedJob);
     expect((rejected as Error).message).toContain('shippingAddress.email is required');

@@ -45,8 +45,8 @@ const JOB: PrintJob = {
     city: 'München',
     countryIso2: 'DE',
     phone: '844-212-0689',
-    email: 'hans@example.com',
   },
+  contactEmail: 'hans@example.com',
 };
 
 type Job = Record<string, any> & { id: number; external_id: string; status: { name: string; messages?: unknown } };
@@ -206,9 +206,7 @@ describe('LuluPrinter against the Lulu Print API reference', () => {
 
   it('refuses a job without a mapping or a contact e-mail before anything is sent', async () => {
     await expect(printer().submit({ ...JOB, partnerProducts: {} })).rejects.toThrow(/partnerProducts\.lulu/);
-    await expect(printer().submit({ ...JOB, shipping: { ...JOB.shipping, email: undefined } })).rejects.toBeInstanceOf(
-      PrinterRejectedJob,
-    );
+    await expect(printer().submit({ ...JOB, contactEmail: undefined })).rejects.toBeInstanceOf(PrinterRejectedJob);
     expect(lulu.received).toHaveLength(0);
   });
 

@@ -43,8 +43,8 @@ const JOB: PrintJob = {
     city: 'London',
     countryIso2: 'GB',
     phone: '+44 20 1234',
-    email: 'ada@example.com',
   },
+  contactEmail: 'ada@example.com',
 };
 
 type Order = Record<string, unknown> & {

@@ -17,6 +17,7 @@ import { Migration20261127120010 } from './Migration20261127120010';
 import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127162000 } from './Migration20261127162000';
+import { Migration20261128040000 } from './Migration20261128040000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127140000', class: Migration20261127140000 },
   { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127162000', class: Migration20261127162000 },
+  { name: 'Migration20261128040000', class: Migration20261128040000 },
 ];
