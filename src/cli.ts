@@ -8,6 +8,7 @@
  *   webhook set|show|rotate-secret|test|events, campaign list|watch (src/cli/campaign-commands.ts)
  *   flow list [--dead], flow retry|cancel <workflowId> (src/cli/flow-commands.ts)
  *   order retry, project rebuild (src/cli/production-commands.ts)
+ *   partner set|list|remove (src/cli/partner-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -23,6 +24,7 @@ import { Client } from './db/entities';
 import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
 import { FLOW_USAGE, runFlowCommand } from './cli/flow-commands';
 import { PRODUCTION_USAGE, runProductionCommand } from './cli/production-commands';
+import { PARTNER_USAGE, runPartnerCommand } from './cli/partner-commands';
 import { shownAsText, terminalJson, terminalLine } from './cli/terminal-text';
 
 const USAGE = `usage:
@@ -33,7 +35,8 @@ const USAGE = `usage:
   npm run cli -- catalogue import --client <clientId> <file.json>
 ${CAMPAIGN_USAGE}
 ${FLOW_USAGE}
-${PRODUCTION_USAGE}`;
+${PRODUCTION_USAGE}
+${PARTNER_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -49,6 +52,11 @@ async function main(argv: string[]): Promise<void> {
       origin: { type: 'string', multiple: true },
       events: { type: 'string' },
       limit: { type: 'string' },
+      partner: { type: 'string' },
+      'api-key': { type: 'string' },
+      'client-key': { type: 'string' },
+      'client-secret': { type: 'string' },
+      shipping: { type: 'string' },
       json: { type: 'boolean', default: false },
       dead: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -155,6 +163,18 @@ async function main(argv: string[]): Promise<void> {
             log,
             values,
             rest,
+            usage: (message) => {
+              throw new UsageError(message);
+            },
+          })
+        )
+          break;
+        if (
+          await runPartnerCommand(`${group} ${command}`, {
+            em,
+            pepper,
+            publicUrl: config.publicUrl,
+            values,
             usage: (message) => {
               throw new UsageError(message);
             },

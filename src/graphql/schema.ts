@@ -14,6 +14,7 @@ import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver
 import { WebhookResolver } from './resolvers/webhook-resolver';
 import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
 import { ProductionResolver } from './resolvers/production-resolver';
+import { PartnerResolver } from './resolvers/partner-resolver';
 import { scopeRootFieldsToEditorSessions } from './editor-scope';
 
 /**
@@ -49,6 +50,7 @@ export function graphqlSchema(): Promise<GraphQLSchema> {
       EditorResolver,
       PhotoResolver,
       ProductionResolver,
+      PartnerResolver,
     ],
     validate: false,
     pubSub: topicsUnsupported,

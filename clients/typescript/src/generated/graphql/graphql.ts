@@ -408,6 +408,8 @@ export type Mutation = {
   quote: Quote;
   /** Remove an even number of pages, keeping the product's minimum */
   removePages: Project;
+  /** Remove the account with a partner; its callback URL stops working */
+  removePartnerAccount: Scalars['Boolean']['output'];
   /** Send a failed delivery again: same event and webhook-id, new attempts */
   replayWebhook: WebhookDelivery;
   /** Replace the signing secret; the new one is shown once and signs every later attempt */
@@ -420,6 +422,8 @@ export type Mutation = {
   setOrderStatus: Order;
   /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has) */
   setPageLayout: Project;
+  /** Set (or replace) the account with a partner; the credentials are sealed and never shown again */
+  setPartnerAccount: PartnerAccount;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
   /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.cancelled, order.updated, project.ready, project.build_failed, webhook.test */
@@ -507,6 +511,11 @@ export type MutationRemovePagesArgs = {
 };
 
 
+export type MutationRemovePartnerAccountArgs = {
+  partner: PrintPartner;
+};
+
+
 export type MutationReplayWebhookArgs = {
   deliveryId: Scalars['String']['input'];
 };
@@ -530,6 +539,11 @@ export type MutationSetPageLayoutArgs = {
   layout: Scalars['String']['input'];
   page: Scalars['Int']['input'];
   projectId: Scalars['String']['input'];
+};
+
+
+export type MutationSetPartnerAccountArgs = {
+  input: SetPartnerAccountInput;
 };
 
 
@@ -733,6 +747,46 @@ export type Parcel = {
   trackingUrl?: Maybe<Scalars['String']['output']>;
 };
 
+/** The shop's account with a print partner in this environment; its credentials are never shown */
+export type PartnerAccount = {
+  __typename?: 'PartnerAccount';
+  /** Where the partner posts this account's callbacks; secret: it lets callbacks in. Set it at Gelato and Lulu */
+  callbackUrl: Scalars['String']['output'];
+  /** The last four characters of the API key (Lulu: client key) */
+  credentialHint: Scalars['String']['output'];
+  env: PartnerEnvironment;
+  partner: PrintPartner;
+  /** Empty: the adapter defaults (docs/api.md, Printers) */
+  shippingMethods: Array<PartnerShippingMethod>;
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+/** Prodigi and Gelato: apiKey; Lulu: clientKey and clientSecret */
+export type PartnerCredentialsInput = {
+  apiKey?: InputMaybe<Scalars['String']['input']>;
+  clientKey?: InputMaybe<Scalars['String']['input']>;
+  clientSecret?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** dev: the partner sandbox; prod: live */
+export type PartnerEnvironment =
+  | 'dev'
+  | 'prod';
+
+/** A shipping level of the shop's markets and the partner's shipping method it ships with */
+export type PartnerShippingMethod = {
+  __typename?: 'PartnerShippingMethod';
+  /** The market shipping level code (standard, express, ...) */
+  level: Scalars['String']['output'];
+  /** The partner's method (Prodigi shippingMethod, Gelato shipmentMethodUid, Lulu shipping_level) */
+  method: Scalars['String']['output'];
+};
+
+export type PartnerShippingMethodInput = {
+  level: Scalars['String']['input'];
+  method: Scalars['String']['input'];
+};
+
 export type PaymentInput = {
   coupon?: InputMaybe<CouponInput>;
   /** 0 to 1000000000, in the currency's major units */
@@ -855,6 +909,12 @@ export type PrintOrderPayload = {
   message: Scalars['String']['output'];
   order: Order;
 };
+
+/** A print partner a shop may hold an account with */
+export type PrintPartner =
+  | 'gelato'
+  | 'lulu'
+  | 'prodigi';
 
 export type PrintProductInput = {
   marketId?: InputMaybe<Scalars['String']['input']>;
@@ -1033,6 +1093,8 @@ export type Query = {
   orderActions: Array<OrderActionAvailability>;
   /** Orders, newest first; a user's when email is given; the filters of GET /v2/order/list */
   orders: OrderConnection;
+  /** This client's print partner accounts in this environment */
+  partnerAccounts: Array<PartnerAccount>;
   /** One project of this client (REST: project/status) */
   project: Project;
   /** A user's projects, newest first (REST: project/list) */
@@ -1238,6 +1300,13 @@ export type RichTextBlock = {
   text?: Maybe<Scalars['String']['output']>;
   /** heading, paragraph or list */
   type: Scalars['String']['output'];
+};
+
+export type SetPartnerAccountInput = {
+  credentials: PartnerCredentialsInput;
+  partner: PrintPartner;
+  /** Omitted: keep the current mapping; empty: the defaults */
+  shippingMethods?: InputMaybe<Array<PartnerShippingMethodInput>>;
 };
 
 /** A box on the cover sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in) */
