@@ -209,7 +209,7 @@ const GELATO_STATUSES: Record<string, PrinterEventStatus | undefined> = {
   digitizing: 'accepted',
 };
 
-export function gelatoStatusOf(order: Record<string, unknown>): {
+function gelatoStatusOf(order: Record<string, unknown>): {
   status?: PrinterEventStatus;
   parcels: Parcel[];
   reason?: string;

@@ -50,15 +50,6 @@ export interface LuluPrinterOptions {
   now?: () => number;
 }
 
-export const LULU_SHIPPING_LEVELS = [
-  'MAIL',
-  'PRIORITY_MAIL',
-  'GROUND_HD',
-  'GROUND_BUS',
-  'GROUND',
-  'EXPEDITED',
-  'EXPRESS',
-] as const;
 const DEFAULT_SHIPPING: Record<string, string> = {
   budget: 'MAIL',
   economy: 'MAIL',
@@ -238,7 +229,7 @@ const LULU_STATUSES: Record<string, PrinterEventStatus | undefined> = {
   ERROR: 'failed processing',
 };
 
-export function luluStatusOf(job: Record<string, unknown>): {
+function luluStatusOf(job: Record<string, unknown>): {
   status?: PrinterEventStatus;
   parcels: Parcel[];
   reason?: string;

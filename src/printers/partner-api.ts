@@ -86,7 +86,7 @@ export class PartnerApi {
 }
 
 /** A 4xx that says the request itself is wrong, not that the partner or the account cannot take it now. */
-export function isRefusal(status: number): boolean {
+function isRefusal(status: number): boolean {
   return status >= 400 && status < 500 && ![401, 403, 408, 409, 429].includes(status);
 }
 

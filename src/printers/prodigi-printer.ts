@@ -49,8 +49,7 @@ export interface ProdigiPrinterOptions {
   shippingMethods?: Record<string, string>;
 }
 
-/** Prodigi's shipping methods, and the one a level without a mapping ships with. */
-export const PRODIGI_SHIPPING_METHODS = ['Budget', 'Standard', 'StandardPlus', 'Express', 'Overnight'] as const;
+/** Our level codes Prodigi's methods default to; a level without one ships `Standard`. */
 const DEFAULT_SHIPPING: Record<string, string> = {
   budget: 'Budget',
   economy: 'Budget',
@@ -187,7 +186,7 @@ function shippingMethodOf(level: string | undefined, own: Record<string, string>
  * sent, Cancelled), so the `details` steps and the shipments say how far an order in progress has
  * come. Prodigi reports no delivery: its most is `delivering`.
  */
-export function prodigiStatusOf(order: Record<string, unknown>): {
+function prodigiStatusOf(order: Record<string, unknown>): {
   status?: PrinterEventStatus;
   parcels: Parcel[];
   reason?: string;

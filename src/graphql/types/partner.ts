@@ -10,7 +10,7 @@ registerEnumType(PrintPartnerName, {
   description: 'A print partner a shop may hold an account with',
 });
 
-export const EnvironmentName = enumOf(ENVIRONMENTS);
+const EnvironmentName = enumOf(ENVIRONMENTS);
 registerEnumType(EnvironmentName, { name: 'PartnerEnvironment', description: 'dev: the partner sandbox; prod: live' });
 
 @ObjectType({ description: "A shipping level of the shop's markets and the partner's shipping method it ships with" })

@@ -47,11 +47,11 @@ export interface PartnerAccountView {
 const MAX_CREDENTIAL_LENGTH = 500;
 const SHIPPING_CODE = /^[a-z][a-z0-9_-]{0,49}$/;
 
-export function callbackPath(partner: PrintPartner, token: string): string {
+function callbackPath(partner: PrintPartner, token: string): string {
   return `/v2/printers/${partner}/callbacks/${token}`;
 }
 
-export function tokenDigest(token: string): string {
+function tokenDigest(token: string): string {
   return createHash('sha256').update(token).digest('hex');
 }
 

@@ -16,7 +16,7 @@ import { callbackUrlOf, credentialsOf } from './partner-accounts';
  * (PRINT_PARTNER_BASE_URLS, for tests and staging): a shop names no address, so a shop cannot turn
  * our outbound calls, with its credentials in them, towards a host of its choosing.
  */
-export const PARTNER_BASE_URLS: Record<PrintPartner, Record<Environment, string>> = {
+const PARTNER_BASE_URLS: Record<PrintPartner, Record<Environment, string>> = {
   prodigi: { dev: 'https://api.sandbox.prodigi.com/v4.0', prod: 'https://api.prodigi.com/v4.0' },
   gelato: { dev: 'https://order.gelatoapis.com', prod: 'https://order.gelatoapis.com' },
   lulu: { dev: 'https://api.sandbox.lulu.com', prod: 'https://api.lulu.com' },
