@@ -9,6 +9,7 @@
  *   flow list [--dead], flow retry|cancel <workflowId> (src/cli/flow-commands.ts)
  *   order retry, project rebuild (src/cli/production-commands.ts)
  *   routing show|set (src/cli/routing-commands.ts)
+ *   partner set|list|remove (src/cli/partner-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -25,6 +26,7 @@ import { CAMPAIGN_USAGE, runCampaignCommand } from './cli/campaign-commands';
 import { FLOW_USAGE, runFlowCommand } from './cli/flow-commands';
 import { PRODUCTION_USAGE, runProductionCommand } from './cli/production-commands';
 import { ROUTING_USAGE, runRoutingCommand } from './cli/routing-commands';
+import { PARTNER_USAGE, runPartnerCommand } from './cli/partner-commands';
 import { shownAsText, terminalJson, terminalLine } from './cli/terminal-text';
 
 const USAGE = `usage:
@@ -36,7 +38,8 @@ const USAGE = `usage:
 ${CAMPAIGN_USAGE}
 ${FLOW_USAGE}
 ${PRODUCTION_USAGE}
-${ROUTING_USAGE}`;
+${ROUTING_USAGE}
+${PARTNER_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -52,6 +55,11 @@ async function main(argv: string[]): Promise<void> {
       origin: { type: 'string', multiple: true },
       events: { type: 'string' },
       limit: { type: 'string' },
+      partner: { type: 'string' },
+      'api-key': { type: 'string' },
+      'client-key': { type: 'string' },
+      'client-secret': { type: 'string' },
+      shipping: { type: 'string' },
       json: { type: 'boolean', default: false },
       dead: { type: 'boolean', default: false },
       redeliver: { type: 'boolean', default: false },
@@ -171,6 +179,18 @@ async function main(argv: string[]): Promise<void> {
             log,
             values,
             rest,
+            usage: (message) => {
+              throw new UsageError(message);
+            },
+          })
+        )
+          break;
+        if (
+          await runPartnerCommand(`${group} ${command}`, {
+            em,
+            pepper,
+            publicUrl: config.publicUrl,
+            values,
             usage: (message) => {
               throw new UsageError(message);
             },

@@ -1,3 +1,4 @@
+import { PartnerPrinters } from './services/partners/partner-printers';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
@@ -37,7 +38,18 @@ export async function assembleWorkParts(config: Config, log: Logger): Promise<Wo
   const files = createFileStore(config, pepper);
   await completePendingFileMoves(database.orm.em, files, log);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
-  const printers = createPrinters(config, files, fetch);
+  // A routing rule may name a shop's partner printer: built from the shop's sealed account when a line is sent.
+  const partners = new PartnerPrinters({
+    em: database.orm.em,
+    pepper,
+    fetch,
+    publicUrl: config.publicUrl,
+    fileUrl: (key) => files.url(key, config.durations.printerFileUrlTtlMs),
+    baseUrls: config.printPartners.baseUrls,
+    timeoutMs: config.printPartners.timeoutMs,
+    output: config.printOutput,
+  });
+  const printers = createPrinters(config, files, fetch, (scope, partner) => partners.partnerPrinterFor(scope, partner));
   const activitiesFor = (engine: WorkflowEngine) => {
     // A process that runs activities does image work (photo analysis, previews) beside its requests.
     limitImageProcessing();

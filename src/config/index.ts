@@ -8,6 +8,7 @@ import { parse as parseIcc } from 'icc';
 import { Type, type Static, type TSchemaOptions } from 'typebox';
 import { PDFX_FLAVOURS, type PrintOutput } from '../domain/print-output';
 import { webhookSecretProblem } from '../domain/webhook-secret';
+import { isPrintPartner, type PrintPartner } from '../domain/print-partners';
 
 /**
  * Every environment variable the service reads, declared once: env-schema validates the
@@ -135,6 +136,17 @@ const EnvironmentSchema = Type.Object(
       description:
         'a comma-separated list of psp=secret, each secret whsec_ followed by the base64 of 16 or more bytes',
     }),
+    /**
+     * `partner=url,...`: the API root of a print partner for both environments instead of its
+     * sandbox/live address, for tests and staging only. Set by the operator, never by a shop.
+     */
+    PRINT_PARTNER_BASE_URLS: Type.String({
+      format: 'partner-urls',
+      default: '',
+      description: 'a comma-separated list of partner=url, partner one of prodigi, gelato, lulu, url absolute http(s)',
+    }),
+    /** How long one call to a print partner's API may take before it counts as unavailable (retried). */
+    PRINT_PARTNER_TIMEOUT: duration('30s'),
     /** `production` turns on the safe defaults: a strong CREDENTIAL_PEPPER is required and no demo client is seeded. */
     NODE_ENV: Type.String({
       default: 'development',
@@ -424,6 +436,11 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean; printO
       : {}),
     /** The profile and PDF/X flavour every printer takes its files in (src/domain/print-output.ts). */
     printOutput: given.printOutput,
+    /** Operator overrides of print partners' API roots (tests, staging), and the time one call may take. */
+    printPartners: {
+      baseUrls: partnerUrlsOf(env.PRINT_PARTNER_BASE_URLS)!,
+      timeoutMs: milliseconds(env.PRINT_PARTNER_TIMEOUT),
+    },
     /** Secrets that sign inbound printer status events, by psp name. */
     pspWebhookSecrets: secretsByPsp(env.PSP_WEBHOOK_SECRETS)!,
     /** Key of the HMAC that turns credential secrets into stored digests. */
@@ -514,6 +531,7 @@ const FORMATS: Record<string, (value: string) => boolean> = {
   },
   'webhook-secret': (value) => webhookSecretProblem(value) === null,
   'webhook-secrets': (value) => secretsByPsp(value) !== undefined,
+  'partner-urls': (value) => partnerUrlsOf(value) !== undefined,
   'trust-proxy': (value) => trustProxyOf(value) !== undefined,
   's3-location': (value) => s3LocationOf(value) !== undefined,
 };
@@ -671,6 +689,20 @@ function secretsByPsp(value: string): Record<string, string> | undefined {
     secrets[psp] = secret;
   }
   return secrets;
+}
+
+function partnerUrlsOf(value: string): Partial<Record<PrintPartner, string>> | undefined {
+  const urls: Partial<Record<PrintPartner, string>> = {};
+  for (const entry of value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean)) {
+    const equals = entry.indexOf('=');
+    const [partner, url] = [entry.slice(0, equals), entry.slice(equals + 1)];
+    if (!isPrintPartner(partner) || !['http:', 'https:'].includes(urlOf(url)?.protocol ?? '')) return undefined;
+    urls[partner] = withoutTrailingSlash(url);
+  }
+  return urls;
 }
 
 function milliseconds(duration: string): number {

@@ -15,6 +15,7 @@ import { WebhookResolver } from './resolvers/webhook-resolver';
 import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
 import { ProductionResolver } from './resolvers/production-resolver';
 import { PrintRoutingResolver } from './resolvers/print-routing-resolver';
+import { PartnerResolver } from './resolvers/partner-resolver';
 import { scopeRootFieldsToEditorSessions } from './editor-scope';
 
 /**
@@ -51,6 +52,7 @@ export function graphqlSchema(): Promise<GraphQLSchema> {
       EditorResolver,
       PhotoResolver,
       ProductionResolver,
+      PartnerResolver,
     ],
     validate: false,
     pubSub: topicsUnsupported,

@@ -3,7 +3,7 @@ import type { SafeFetch } from '../outbound/safe-fetch';
 import type { FileStore } from '../storage/file-store';
 import { HttpPrinter } from './http-printer';
 import { LocalPrinter } from './local-printer';
-import { createPrinterRegistry, type PrinterRegistry } from './printer-registry';
+import { createPrinterRegistry, type PrinterRegistry, type PrinterRegistryOptions } from './printer-registry';
 import { SandboxPrinter } from './sandbox-printer';
 
 /**
@@ -17,6 +17,8 @@ export function createPrinters(
     },
   files: FileStore,
   fetch: SafeFetch,
+  /** The shops' partner printers (prodigi, gelato, lulu) that routing rules may name; none without it. */
+  partnerPrinterFor?: PrinterRegistryOptions['partnerPrinterFor'],
 ): PrinterRegistry {
   const http = config.printerHttp
     ? new HttpPrinter({
@@ -33,7 +35,6 @@ export function createPrinters(
     http,
     sandbox: new SandboxPrinter(config.printOutput),
     defaultKind: config.printer === 'http' ? 'http' : 'local',
-    // Partner printers (prodigi, gelato, lulu) join routing here, as `partnerPrinterFor`: until then a
-    // rule naming one finds it unavailable and fails over to its next printer.
+    ...(partnerPrinterFor ? { partnerPrinterFor } : {}),
   });
 }

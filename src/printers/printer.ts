@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { PrintOutput } from '../domain/print-output';
+import type { PartnerProductIds } from '../domain/print-partners';
 
 /** What a printer needs to produce and ship one book (one order line). */
 export interface PrintJob {
@@ -14,6 +15,10 @@ export interface PrintJob {
   coverPdfKey: string;
   pdfKey: string;
   manifestKey: string;
+  /** The catalogue product (`sku`), its interior page count, and its id at each print partner (catalogue `partnerProducts`). */
+  sku?: string;
+  pageCount?: number;
+  partnerProducts?: PartnerProductIds;
   /** The code of the market's shipping level the order ships with (`standard`, `express`, ...); absent where the market has none. */
   shippingLevel?: string;
   shipping: {
@@ -27,6 +32,8 @@ export interface PrintJob {
     company?: string;
     phone?: string;
   };
+  /** The buyer's e-mail, for couriers and the partners that require a contact (Lulu); the HTTP printer's protocol leaves it out. */
+  contactEmail?: string;
 }
 
 export interface PrintSubmission {

@@ -19,6 +19,7 @@ import { EditorLinks } from './projects/editor-links';
 import { IdempotencyStore } from './idempotency/idempotency-store';
 import { ProductionService } from './production/production-service';
 import { RoutingService } from './routing/routing-service';
+import { PartnerService } from './partners/partner-service';
 import type { PrinterRegistry } from '../printers/printer-registry';
 import { UploadService } from './uploads/upload-service';
 import { createUploadStore, type UploadStore } from '../storage/upload-store';
@@ -47,6 +48,8 @@ export interface AppServices {
   uploads: UploadService;
   uploadStore: UploadStore;
   routing: RoutingService;
+  /** Print partners: the shops' accounts, their printers (for routing) and the partners' callbacks. */
+  partners: PartnerService;
 }
 
 export interface AppServiceDeps {
@@ -78,6 +81,7 @@ export function createAppServices({
   const shared = limits.store === 'postgres';
   const limitStore = shared ? LimitStore.postgres(em.getKnex()) : LimitStore.memory();
   const uploadStore = createUploadStore(config);
+  const orders = new OrderService({ config, engine, files, log, editorLinks, em, printers });
   return {
     em,
     files,
@@ -93,7 +97,7 @@ export function createAppServices({
     socketSlots: shared ? new SharedSlots(em.getKnex(), log) : new ProcessSlots(),
     catalogue: new CatalogueService(`${config.publicUrl}/assets/catalogue/`),
     projects: new ProjectService({ config, engine, files, log, editorLinks }),
-    orders: new OrderService({ config, engine, files, log, editorLinks, em, printers }),
+    orders,
     campaigns: new CampaignService({ config, engine }),
     webhooks: new WebhookService({ config, engine, pepper }),
     editor,
@@ -106,5 +110,6 @@ export function createAppServices({
       printOutput: config.printOutput,
     }),
     routing: new RoutingService(),
+    partners: new PartnerService({ config, em, pepper, files, orders }),
   };
 }

@@ -641,6 +641,26 @@ const PROBES: Probe[] = [
       expect([signed.status, signed.body.code]).toEqual([401, 'UNAUTHENTICATED']);
     },
   },
+  {
+    operation: 'POST /v2/printers/{partner}/callbacks/{token}',
+    async attempt(caller, owner) {
+      // Partners are not clients: a client credential opens no account's callbacks; only the account's token does.
+      const { callbackUrl } = owner.seeded['Query.partnerAccounts'] as { callbackUrl: string };
+      const guessed = callbackUrl.replace(
+        /[A-Za-z0-9_-]{32}$/,
+        caller.credentials.accessKey
+          .replace(/[^A-Za-z0-9]/g, '')
+          .padEnd(32, 'x')
+          .slice(0, 32),
+      );
+      const body = JSON.stringify({ event: 'order_status_updated', orderId: 'a6a1f9ce-2bdd-4a9e-9f8d-0009df0e24d9' });
+      const response = await request(api.url, 'POST', new URL(guessed).pathname, {
+        rawBody: body,
+        headers: { ...pwa(caller), 'content-type': 'application/json' },
+      });
+      expect([response.status, response.body.code]).toEqual([401, 'UNAUTHENTICATED']);
+    },
+  },
   // --- GraphQL queries ---
   {
     operation: 'Query.project',
@@ -999,6 +1019,46 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'Query.partnerAccounts',
+    async seed(owner) {
+      const result = await graphql(
+        owner,
+        `mutation ($key: String!) { setPartnerAccount(input: { partner: gelato, credentials: { apiKey: $key } }) { callbackUrl } }`,
+        { key: `gelato-key-of-${owner.clientId}` },
+      );
+      return { callbackUrl: result.data.setPartnerAccount.callbackUrl as string };
+    },
+    async attempt(caller, owner) {
+      const { callbackUrl } = owner.seeded['Query.partnerAccounts'] as { callbackUrl: string };
+      const result = await graphql(caller, '{ partnerAccounts { partner credentialHint callbackUrl } }');
+      expect(result.errors).toBeUndefined();
+      expect(JSON.stringify(result)).not.toContain(callbackUrl);
+    },
+  },
+  {
+    operation: 'Mutation.setPartnerAccount',
+    async attempt(caller, owner) {
+      // The caller sets its own account; the owner's stays as it was (its callback URL is not answered).
+      const { callbackUrl } = owner.seeded['Query.partnerAccounts'] as { callbackUrl: string };
+      const result = await graphql(
+        caller,
+        'mutation { setPartnerAccount(input: { partner: lulu, credentials: { clientKey: "caller-key-1", clientSecret: "caller-secret-1" } }) { callbackUrl } }',
+      );
+      expect(result.errors).toBeUndefined();
+      expect(result.data.setPartnerAccount.callbackUrl).not.toBe(callbackUrl);
+    },
+  },
+  {
+    operation: 'Mutation.removePartnerAccount',
+    async attempt(caller, owner) {
+      // The caller has no Prodigi account; the owner's Gelato account is not the caller's to remove.
+      expectGraphqlNotFound(await graphql(caller, 'mutation { removePartnerAccount(partner: prodigi) }'));
+      const { callbackUrl } = owner.seeded['Query.partnerAccounts'] as { callbackUrl: string };
+      const own = await graphql(caller, '{ partnerAccounts { callbackUrl } }');
+      expect(JSON.stringify(own)).not.toContain(callbackUrl);
+    },
+  },
+  {
     operation: 'Query.webhook',
     async attempt(caller, owner) {
       const result = await graphql(caller, '{ webhook { url } }');
@@ -1234,6 +1294,7 @@ describe('tenancy matrix: one partition against another partition ids, end users
       ),
       statusEvents: await rows('SELECT * FROM status_events WHERE client_id = ? AND env = ? ORDER BY id'),
       webhookEndpoints: await rows('SELECT * FROM webhook_endpoints WHERE client_id = ? AND env = ? ORDER BY id'),
+      partnerAccounts: await rows('SELECT * FROM partner_accounts WHERE client_id = ? AND env = ? ORDER BY id'),
       events: await rows('SELECT * FROM events WHERE client_id = ? AND env = ? ORDER BY position'),
       markets: await rows('SELECT * FROM markets WHERE client_id = ? ORDER BY id', [clientId]),
       products: await rows('SELECT * FROM products WHERE client_id = ? ORDER BY id', [clientId]),

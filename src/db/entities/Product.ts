@@ -14,6 +14,7 @@ import { ProductAttribute } from './ProductAttribute';
 import { ProductPrice } from './ProductPrice';
 import type { Localized, LocalizedRichText } from '../../domain/localized';
 import type { ProductProduction } from '../../domain/print-production';
+import type { PartnerProductIds } from '../../domain/print-partners';
 import { ClientOwned } from './ClientOwned';
 
 export interface ProductSpecifications {
@@ -75,6 +76,10 @@ export class Product extends ClientOwned {
 
   @Property({ type: 'json' })
   renderOptions!: RenderOptions;
+
+  /** The product's id at each print partner (catalogue `partnerProducts`); null when the file maps none. */
+  @Property({ type: 'json', nullable: true })
+  partnerProducts?: PartnerProductIds | null;
 
   @Property({ type: 'integer' })
   sortOrder!: number;

@@ -23,6 +23,7 @@ export { Quote } from './Quote';
 export { EventRecord } from './EventRecord';
 export { Proof } from './Proof';
 export { PrintSettings } from './PrintSettings';
+export { PartnerAccount } from './PartnerAccount';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -49,6 +50,7 @@ import { Quote } from './Quote';
 import { Proof } from './Proof';
 import { EventRecord } from './EventRecord';
 import { PrintSettings } from './PrintSettings';
+import { PartnerAccount } from './PartnerAccount';
 
 export const ENTITIES = [
   Client,
@@ -76,4 +78,5 @@ export const ENTITIES = [
   EventRecord,
   Proof,
   PrintSettings,
+  PartnerAccount,
 ];

@@ -22,6 +22,7 @@ import { Migration20261128050000 } from './Migration20261128050000';
 import { Migration20261128060000 } from './Migration20261128060000';
 import { Migration20261128070000 } from './Migration20261128070000';
 import { Migration20261128080000 } from './Migration20261128080000';
+import { Migration20261128040000 } from './Migration20261128040000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -49,4 +50,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128060000', class: Migration20261128060000 },
   { name: 'Migration20261128070000', class: Migration20261128070000 },
   { name: 'Migration20261128080000', class: Migration20261128080000 },
+  { name: 'Migration20261128040000', class: Migration20261128040000 },
 ];

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import { UnauthenticatedError, ValidationError } from '../../domain/errors';
 import { verifyPspEvent, PspWebhookError, type PspEvent } from '../../printers/psp-webhooks';
-import { printerEventSchema } from './schemas';
+import { partnerCallbackSchema, printerEventSchema } from './schemas';
 
 /**
  * Printer status events: `POST /v2/psp/{psp}/events`, authenticated by the printer's Standard
@@ -13,7 +13,11 @@ export const pspRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; secre
   { services, secrets },
 ) => {
   // The signature covers the exact bytes sent, so this scope keeps the body as a string.
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+  app.addContentTypeParser(
+    ['application/json', 'application/cloudevents+json'],
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, body),
+  );
 
   app.post('/v2/psp/:psp/events', { schema: printerEventSchema }, async (request, reply) => {
     const secret = secrets[request.params.psp];
@@ -35,5 +39,13 @@ export const pspRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; secre
     }
     const result = await services.orders.receivePrinterEvent(request.params.psp, event);
     return reply.status(202).send({ accepted: true, status: result.status });
+  });
+
+  app.post('/v2/printers/:partner/callbacks/:token', { schema: partnerCallbackSchema }, async (request, reply) => {
+    const result = await services.partners.receiveCallback(request.params.partner, request.params.token, {
+      headers: request.headers,
+      rawBody: Buffer.from((request.body as string | undefined) ?? '', 'utf8'),
+    });
+    return reply.status(202).send({ accepted: true, ...result });
   });
 };

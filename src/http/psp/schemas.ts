@@ -27,3 +27,27 @@ export const printerEventSchema = {
     ...problemResponses(400, 401, 404),
   },
 };
+
+export const partnerCallbackSchema = {
+  operationId: 'receivePartnerCallback',
+  tags: [PSP_TAGS.printers.name],
+  summary: "A print partner reports an order's status or tracking",
+  description:
+    "The callback URL of one shop's partner account (Prodigi, Gelato or Lulu), as the partner posts it. " +
+    'Not authenticated by X-Service: the secret token in the URL names the account, and the callback is checked as ' +
+    "the partner documents it (Lulu: Lulu-HMAC-SHA256; Prodigi and Gelato sign nothing, so the order is read back from the partner's API).",
+  params: Type.Object({
+    partner: Type.Union([Type.Literal('prodigi'), Type.Literal('gelato'), Type.Literal('lulu')], {
+      description: 'The print partner',
+    }),
+    token: Type.String({ pattern: '^[A-Za-z0-9_-]{20,64}$', description: "The account's callback token" }),
+  }),
+  response: {
+    202: Type.Object({
+      accepted: Type.Boolean(),
+      status: Type.String({ description: 'The status of the order line after the callback' }),
+      applied: Type.Boolean({ description: 'false when the callback said nothing new about a job the line holds' }),
+    }),
+    ...problemResponses(400, 401, 404),
+  },
+};

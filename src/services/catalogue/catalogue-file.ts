@@ -267,6 +267,16 @@ const catalogueFileSchema = {
               },
             },
           },
+          // The product's id at each print partner: Prodigi's sku, Gelato's productUid, Lulu's pod_package_id.
+          partnerProducts: {
+            type: 'object',
+            additionalProperties: false,
+            properties: {
+              prodigi: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+              gelato: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+              lulu: { type: 'string', minLength: 1, maxLength: 200, pattern: '^[\\x21-\\x7e]+$' },
+            },
+          },
           renderOptions: {
             type: 'object',
             required: ['productId', 'psp'],

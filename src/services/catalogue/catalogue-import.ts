@@ -142,6 +142,7 @@ export async function replaceCatalogue(em: EntityManager, clientId: string, file
           disabled: p.disabled ?? false,
           specifications: p.specifications,
           renderOptions: p.renderOptions,
+          partnerProducts: p.partnerProducts ?? null,
           sortOrder: index,
         },
       ),

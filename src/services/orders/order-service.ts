@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Order, type OrderLine } from '../../db/entities';
-import { scopeToOwnerOf } from '../../db/tenant-filter';
+import { Order, OrderLine } from '../../db/entities';
+import { ACROSS_TENANTS, scopeToOwnerOf } from '../../db/tenant-filter';
 import { lineOfPrinterEvent, printJobKeyOf, type PrinterEventJob } from './printer-job-match';
 import type { RequestContext } from '../context';
 import { ConflictError, NotFoundError, ValidationError } from '../../domain/errors';
@@ -48,6 +48,7 @@ import {
 } from './recipient';
 import { orderViewOf, type OrderListPage, type OrderView } from './order-view';
 import type { Parcel } from '../../domain/parcel';
+import type { Environment } from '../../domain/environment';
 import { ORDER_ID_MAX_LENGTH } from '../../domain/ids';
 import { customerWhere } from './customer-search';
 import { checkClaim, claimOrder, remadeLinesOf } from './claim-order';
@@ -457,6 +458,43 @@ export class OrderService {
       return { status: result.status };
     }
     return { status: event.status };
+  }
+
+  /**
+   * A print partner's state of a job, from a callback verified for one shop's partner account
+   * (src/services/partners). The line is the one our job key names within that shop and
+   * environment, and only while the partner's job id is the one the line was sent under: a job the
+   * line no longer holds (a late acceptance after failover, an order the partner reissued) changes
+   * nothing. The status moves along the transition table like any printer event, so a late or
+   * duplicate callback never moves the line back; parcels alone update the tracking.
+   */
+  async receivePartnerEvent(
+    tenant: { clientId: string; env: Environment },
+    event: { jobId: string; jobKey: string; status?: PrinterEventStatus; parcels: Parcel[]; reason?: string },
+  ): Promise<{ status: string; applied: boolean }> {
+    const [orderUuid, projectId] = event.jobKey.split(':');
+    if (!isUuid(orderUuid) || !projectId) throw new NotFoundError('print job', event.jobKey, 'jobKey');
+    const em = this.deps.em.fork();
+    const line = await em.findOne(
+      OrderLine,
+      { order: { id: orderUuid, client: tenant.clientId, env: tenant.env }, project: projectId },
+      { ...ACROSS_TENANTS, populate: ['order'] },
+    );
+    if (!line) throw new NotFoundError('print job', event.jobKey, 'jobKey');
+    if (line.printerJobId !== event.jobId) return { status: line.status, applied: false };
+    scopeToOwnerOf(em, line.order);
+    const parcels = event.parcels.length > 0 ? event.parcels : undefined;
+    if (!event.status && !parcels) return { status: line.status, applied: false };
+    const update = { status: event.status ?? line.status, ...(parcels ? { parcels } : {}) };
+    const delivered = event.status ? await this.notifyFlow(line.id, update) : false;
+    if (!delivered) {
+      const result = await moveOrderLine(em, line.id, {
+        ...update,
+        ...(event.status === 'failed processing' && event.reason ? { failureReason: event.reason } : {}),
+      });
+      return { status: result.status, applied: true };
+    }
+    return { status: update.status, applied: true };
   }
 
   private async notifyFlow(lineId: string, update: StatusUpdate): Promise<boolean> {

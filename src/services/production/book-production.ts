@@ -350,6 +350,10 @@ function jobOf(line: OrderLine): PrintJob {
     coverPdfKey: line.coverPdfKey!,
     pdfKey: line.pdfKey!,
     manifestKey: line.manifestKey!,
+    sku: line.sku,
+    ...(order.email ? { contactEmail: order.email } : {}),
+    ...(line.pageCount ? { pageCount: line.pageCount } : {}),
+    ...(line.project.product.partnerProducts ? { partnerProducts: line.project.product.partnerProducts } : {}),
     ...(order.shippingLevel ? { shippingLevel: order.shippingLevel } : {}),
     shipping: printerShipping(order),
   };

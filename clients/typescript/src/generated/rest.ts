@@ -547,6 +547,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/printers/{partner}/callbacks/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A print partner reports an order's status or tracking
+         * @description The callback URL of one shop's partner account (Prodigi, Gelato or Lulu), as the partner posts it. Not authenticated by X-Service: the secret token in the URL names the account, and the callback is checked as the partner documents it (Lulu: Lulu-HMAC-SHA256; Prodigi and Gelato sign nothing, so the order is read back from the partner's API).
+         */
+        post: operations["receivePartnerCallback"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -4039,6 +4059,82 @@ export interface operations {
                         accepted: boolean;
                         /** @description The status of the print job after the event */
                         status: string;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    receivePartnerCallback: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The print partner */
+                partner: "prodigi" | "gelato" | "lulu";
+                /** @description The account's callback token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        accepted: boolean;
+                        /** @description The status of the order line after the callback */
+                        status: string;
+                        /** @description false when the callback said nothing new about a job the line holds */
+                        applied: boolean;
                     };
                 };
             };

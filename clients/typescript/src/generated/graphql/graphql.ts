@@ -445,6 +445,8 @@ export type Mutation = {
   quote: Quote;
   /** Remove an even number of pages, keeping the product's minimum */
   removePages: Project;
+  /** Remove the account with a partner; its callback URL stops working */
+  removePartnerAccount: Scalars['Boolean']['output'];
   /** Send a failed delivery again: same event and webhook-id, new attempts */
   replayWebhook: WebhookDelivery;
   /** Replace the signing secret; the new one is shown once and signs every later attempt, the replaced one beside it until previousSecretExpiresAt (WEBHOOK_SECRET_OVERLAP, 24 h by default) */
@@ -457,6 +459,8 @@ export type Mutation = {
   setOrderStatus: Order;
   /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has) */
   setPageLayout: Project;
+  /** Set (or replace) the account with a partner; the credentials are sealed and never shown again */
+  setPartnerAccount: PartnerAccount;
   /** Set the print routing and hold window; members left out keep their value, orders already routed keep their routing */
   setPrintRouting: PrintRouting;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
@@ -567,6 +571,11 @@ export type MutationRemovePagesArgs = {
 };
 
 
+export type MutationRemovePartnerAccountArgs = {
+  partner: PrintPartner;
+};
+
+
 export type MutationReplayWebhookArgs = {
   deliveryId: Scalars['String']['input'];
 };
@@ -590,6 +599,11 @@ export type MutationSetPageLayoutArgs = {
   layout: Scalars['String']['input'];
   page: Scalars['Int']['input'];
   projectId: Scalars['String']['input'];
+};
+
+
+export type MutationSetPartnerAccountArgs = {
+  input: SetPartnerAccountInput;
 };
 
 
@@ -822,6 +836,46 @@ export type Parcel = {
   trackingUrl?: Maybe<Scalars['String']['output']>;
 };
 
+/** The shop's account with a print partner in this environment; its credentials are never shown */
+export type PartnerAccount = {
+  __typename?: 'PartnerAccount';
+  /** Where the partner posts this account's callbacks; secret: it lets callbacks in. Set it at Gelato and Lulu */
+  callbackUrl: Scalars['String']['output'];
+  /** The last four characters of the API key (Lulu: client key) */
+  credentialHint: Scalars['String']['output'];
+  env: PartnerEnvironment;
+  partner: PrintPartner;
+  /** Empty: the adapter defaults (docs/api.md, Printers) */
+  shippingMethods: Array<PartnerShippingMethod>;
+  updatedAt: Scalars['DateTimeISO']['output'];
+};
+
+/** Prodigi and Gelato: apiKey; Lulu: clientKey and clientSecret */
+export type PartnerCredentialsInput = {
+  apiKey?: InputMaybe<Scalars['String']['input']>;
+  clientKey?: InputMaybe<Scalars['String']['input']>;
+  clientSecret?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** dev: the partner sandbox; prod: live */
+export type PartnerEnvironment =
+  | 'dev'
+  | 'prod';
+
+/** A shipping level of the shop's markets and the partner's shipping method it ships with */
+export type PartnerShippingMethod = {
+  __typename?: 'PartnerShippingMethod';
+  /** The market shipping level code (standard, express, ...) */
+  level: Scalars['String']['output'];
+  /** The partner's method (Prodigi shippingMethod, Gelato shipmentMethodUid, Lulu shipping_level) */
+  method: Scalars['String']['output'];
+};
+
+export type PartnerShippingMethodInput = {
+  level: Scalars['String']['input'];
+  method: Scalars['String']['input'];
+};
+
 export type PaymentInput = {
   coupon?: InputMaybe<CouponInput>;
   /** 0 to 1000000000, in the currency's major units */
@@ -948,6 +1002,12 @@ export type PrintOrderPayload = {
   message: Scalars['String']['output'];
   order: Order;
 };
+
+/** A print partner a shop may hold an account with */
+export type PrintPartner =
+  | 'gelato'
+  | 'lulu'
+  | 'prodigi';
 
 export type PrintProductInput = {
   marketId?: InputMaybe<Scalars['String']['input']>;
@@ -1172,6 +1232,8 @@ export type Query = {
   orderActions: Array<OrderActionAvailability>;
   /** Orders, newest first; a user's when email is given; the filters of GET /v2/order/list */
   orders: OrderConnection;
+  /** This client's print partner accounts in this environment */
+  partnerAccounts: Array<PartnerAccount>;
   /** This shop’s print routing and hold window in this environment */
   printRouting: PrintRouting;
   /** One project of this client (REST: project/status) */
@@ -1428,6 +1490,13 @@ export type RoutingRuleInput = {
   match: RoutingMatchInput;
   /** printers to try in turn, each one of sandbox, local, http, prodigi, gelato, lulu */
   printers: Array<Scalars['String']['input']>;
+};
+
+export type SetPartnerAccountInput = {
+  credentials: PartnerCredentialsInput;
+  partner: PrintPartner;
+  /** Omitted: keep the current mapping; empty: the defaults */
+  shippingMethods?: InputMaybe<Array<PartnerShippingMethodInput>>;
 };
 
 /** A box on the cover sheet, from the sheet's top-left corner (x right, y down), in mm and PDF points (1/72 in) */
