@@ -12,7 +12,8 @@ import { QuoteResolver } from './resolvers/quote-resolver';
 import { CampaignResolver } from './resolvers/campaign-resolver';
 import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver';
 import { WebhookResolver } from './resolvers/webhook-resolver';
-import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
+import { EditorResolver, PhotoResolver, PhotoSlotResolver } from './resolvers/editor-resolver';
+import { BookRevisionResolver } from './resolvers/book-revision-resolver';
 import { ProductionResolver } from './resolvers/production-resolver';
 import { scopeRootFieldsToEditorSessions } from './editor-scope';
 
@@ -48,6 +49,8 @@ export function graphqlSchema(): Promise<GraphQLSchema> {
       WebhookResolver,
       EditorResolver,
       PhotoResolver,
+      PhotoSlotResolver,
+      BookRevisionResolver,
       ProductionResolver,
     ],
     validate: false,

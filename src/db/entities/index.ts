@@ -21,6 +21,7 @@ export { IdempotencyRecord } from './IdempotencyRecord';
 export { PendingFileMove } from './PendingFileMove';
 export { Quote } from './Quote';
 export { EventRecord } from './EventRecord';
+export { BookEdit } from './BookEdit';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -45,6 +46,7 @@ import { IdempotencyRecord } from './IdempotencyRecord';
 import { PendingFileMove } from './PendingFileMove';
 import { Quote } from './Quote';
 import { EventRecord } from './EventRecord';
+import { BookEdit } from './BookEdit';
 
 export const ENTITIES = [
   Client,
@@ -70,4 +72,5 @@ export const ENTITIES = [
   PendingFileMove,
   Quote,
   EventRecord,
+  BookEdit,
 ];

@@ -18,6 +18,7 @@ import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127162000 } from './Migration20261127162000';
 import { Migration20261128060000 } from './Migration20261128060000';
+import { Migration20261128090000 } from './Migration20261128090000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127162000', class: Migration20261127162000 },
   { name: 'Migration20261128060000', class: Migration20261128060000 },
+  { name: 'Migration20261128090000', class: Migration20261128090000 },
 ];
