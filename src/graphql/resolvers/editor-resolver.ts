@@ -167,7 +167,7 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.undo(ctx, projectId, expectedRevision);
+    return services.editor.undo(ctx, projectId, { expectedRevision });
   }
 
   @Mutation(() => Project, {
@@ -178,7 +178,7 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.redo(ctx, projectId, expectedRevision);
+    return services.editor.redo(ctx, projectId, { expectedRevision });
   }
 
   @FieldResolver(() => Int, { description: "The book's revision: each edit, undo and redo makes the next" })

@@ -27,7 +27,7 @@ export const editorRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bo
     const { id, page, slot, crop, expectedRevision } = request.body;
     const ctx = contextOf(request, services.em);
     return answer(
-      await editor.edit(ctx, id, { name: 'setSlotCrop', expectedRevision }, (book) =>
+      await editor.edit(ctx, id, { name: 'setSlotCrop', expectedRevision, idPath: 'id' }, (book) =>
         setSlotCrop(book, { page, slot }, crop),
       ),
     );
@@ -37,7 +37,7 @@ export const editorRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bo
     const { id, page, captions, expectedRevision } = request.body;
     const ctx = contextOf(request, services.em);
     return answer(
-      await editor.edit(ctx, id, { name: 'setPageCaptions', expectedRevision }, (book) =>
+      await editor.edit(ctx, id, { name: 'setPageCaptions', expectedRevision, idPath: 'id' }, (book) =>
         setPageCaptions(
           book,
           page,
@@ -48,13 +48,13 @@ export const editorRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bo
   });
 
   app.post('/v2/project/book/undo', { schema: undoSchema }, async (request) => {
-    const ctx = contextOf(request, services.em);
-    return answer(await editor.undo(ctx, request.body.id, request.body.expectedRevision));
+    const { id, expectedRevision } = request.body;
+    return answer(await editor.undo(contextOf(request, services.em), id, { expectedRevision, idPath: 'id' }));
   });
 
   app.post('/v2/project/book/redo', { schema: redoSchema }, async (request) => {
-    const ctx = contextOf(request, services.em);
-    return answer(await editor.redo(ctx, request.body.id, request.body.expectedRevision));
+    const { id, expectedRevision } = request.body;
+    return answer(await editor.redo(contextOf(request, services.em), id, { expectedRevision, idPath: 'id' }));
   });
 };
 

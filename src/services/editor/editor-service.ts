@@ -33,6 +33,8 @@ export interface BookEditRequest {
   name: string;
   /** The book revision the client saw; absent: applied to the latest book, whatever it is. */
   expectedRevision?: number | null;
+  /** How the client named the project id (REST `id`, GraphQL `projectId`), for a not-found answer. */
+  idPath?: string;
 }
 
 export interface PageFormat extends PageBounds {
@@ -163,25 +165,25 @@ export class EditorService {
     edit: BookEditRequest,
     change: (book: Book, bounds: PageFormat) => Book,
   ): Promise<Project> {
-    return this.revise(ctx, projectId, edit.expectedRevision, async (project, tx) => {
+    return this.revise(ctx, projectId, edit, async (project, tx) => {
       const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
       return recordEdit(tx, project, edit.name, book);
     });
   }
 
   /** Takes back the latest edit not yet undone: a revision of its own (REST and GraphQL `undo`). */
-  undo(ctx: RequestContext, projectId: string, expectedRevision?: number | null): Promise<Project> {
-    return this.revise(ctx, projectId, expectedRevision, (project, tx) => undoEdit(tx, project));
+  undo(ctx: RequestContext, projectId: string, request: Omit<BookEditRequest, 'name'>): Promise<Project> {
+    return this.revise(ctx, projectId, request, (project, tx) => undoEdit(tx, project));
   }
 
   /** Applies again the latest edit undone, unless an edit came since: a revision of its own. */
-  redo(ctx: RequestContext, projectId: string, expectedRevision?: number | null): Promise<Project> {
-    return this.revise(ctx, projectId, expectedRevision, (project, tx) => redoEdit(tx, project));
+  redo(ctx: RequestContext, projectId: string, request: Omit<BookEditRequest, 'name'>): Promise<Project> {
+    return this.revise(ctx, projectId, request, (project, tx) => redoEdit(tx, project));
   }
 
   /** The project's book with its revision, for REST (`GET /v2/project/book`). */
   async bookOf(ctx: RequestContext, projectId: string): Promise<BookState & { projectId: string }> {
-    inScope(ctx, projectId);
+    inScope(ctx, projectId, 'id');
     const project = await ctx.em.findOne(
       Project,
       { id: projectId },
@@ -200,12 +202,12 @@ export class EditorService {
   private async revise(
     ctx: RequestContext,
     projectId: string,
-    expectedRevision: number | null | undefined,
+    { expectedRevision, idPath = 'projectId' }: Omit<BookEditRequest, 'name'>,
     change: (project: Project & { book: Book }, tx: EntityManager) => Promise<{ book: Book; edit: string }>,
   ): Promise<Project> {
     if (expectedRevision != null && (!Number.isInteger(expectedRevision) || expectedRevision < 0))
       throw ValidationError.field('expectedRevision', 'must be a revision number (an integer from 0)');
-    inScope(ctx, projectId);
+    inScope(ctx, projectId, idPath);
     return ctx.em.transactional(async (tx) => {
       // Read the book under the lock: an edit is always applied to the latest saved book.
       const project = await tx.findOne(
@@ -217,7 +219,7 @@ export class EditorService {
           refresh: true,
         },
       );
-      if (!project) throw new NotFoundError('project', projectId, 'projectId');
+      if (!project) throw new NotFoundError('project', projectId, idPath);
       refuseClosedForEdits(project);
       if (expectedRevision != null && expectedRevision !== project.bookRevision)
         throw new RevisionConflictError(expectedRevision, project.bookRevision);
@@ -238,8 +240,8 @@ export class EditorService {
 }
 
 /** An editor session reaches its own project only: another id is not found, as another client's is. */
-function inScope(ctx: RequestContext, projectId: string): void {
-  if (ctx.projectScope && ctx.projectScope !== projectId) throw new NotFoundError('project', projectId, 'projectId');
+function inScope(ctx: RequestContext, projectId: string, idPath: string): void {
+  if (ctx.projectScope && ctx.projectScope !== projectId) throw new NotFoundError('project', projectId, idPath);
 }
 
 /** The link lives as long as its project: deleted or past PROJECT_TTL it opens nothing. */
