@@ -110,7 +110,7 @@ describe.skipIf(!browserAvailable)(
     async function onScreen(page: Page) {
       const sheet = page.getByTestId('page-1').locator('.page');
       await page.waitForFunction(() =>
-        [...document.querySelectorAll('[data-testid="page-1"] img')].every((i) => (i as HTMLImageElement).complete),
+        [...(globalThis as any).document.querySelectorAll('[data-testid="page-1"] img')].every((i: any) => i.complete),
       );
       const box = (await sheet.boundingBox())!;
       return { marker: await redBox(await sheet.screenshot()), widthPx: box.width, heightPx: box.height };
@@ -166,7 +166,9 @@ describe.skipIf(!browserAvailable)(
       const slider = page.getByTestId('zoom');
       await slider.fill('2'); // input and change: the crop is saved
       await page.waitForFunction(() =>
-        document.querySelector('.notice')?.textContent?.startsWith('Saved: cropped photo 1 on page 1'),
+        (globalThis as any).document
+          .querySelector('.notice')
+          ?.textContent?.startsWith('Saved: cropped photo 1 on page 1'),
       );
       const zoomed = await expectSamePlace(page);
       // The zoom moved the marker out towards the page's edge, on paper as on screen.
@@ -183,10 +185,12 @@ describe.skipIf(!browserAvailable)(
       const move = a.getByRole('button', { name: 'Move page 1 right' });
       await move.waitFor();
       const started = Date.now();
-      await move.evaluate((button: HTMLButtonElement) => button.click());
+      await move.evaluate((button: any) => button.click());
       await b.waitForFunction(
         (expected) =>
-          document.querySelector('[data-testid="page-1"] [data-photo-id]')?.getAttribute('data-photo-id') === expected,
+          (globalThis as any).document
+            .querySelector('[data-testid="page-1"] [data-photo-id]')
+            ?.getAttribute('data-photo-id') === expected,
         before[1],
         { timeout: 1_000, polling: 'raf' },
       );
@@ -206,12 +210,16 @@ describe.skipIf(!browserAvailable)(
       await a.keyboard.press('Control+z');
       await a.waitForFunction(
         (expected) =>
-          document.querySelector('[data-testid="page-1"] [data-photo-id]')?.getAttribute('data-photo-id') === expected,
+          (globalThis as any).document
+            .querySelector('[data-testid="page-1"] [data-photo-id]')
+            ?.getAttribute('data-photo-id') === expected,
         before[0],
       );
       await b.waitForFunction(
         (expected) =>
-          document.querySelector('[data-testid="page-1"] [data-photo-id]')?.getAttribute('data-photo-id') === expected,
+          (globalThis as any).document
+            .querySelector('[data-testid="page-1"] [data-photo-id]')
+            ?.getAttribute('data-photo-id') === expected,
         before[0],
         { timeout: 1_000 },
       );
@@ -221,7 +229,9 @@ describe.skipIf(!browserAvailable)(
       await a.getByTestId('redo').click();
       await a.waitForFunction(
         (expected) =>
-          document.querySelector('[data-testid="page-1"] [data-photo-id]')?.getAttribute('data-photo-id') === expected,
+          (globalThis as any).document
+            .querySelector('[data-testid="page-1"] [data-photo-id]')
+            ?.getAttribute('data-photo-id') === expected,
         before[1],
       );
       await a.keyboard.press('Control+Shift+z');
