@@ -25,17 +25,21 @@ const client = graphqlClient({
   finalCloseCodes: [EDITOR_LINK_ENDED],
 });
 
-const PROJECT_FIELDS = `
-  id title ordered bookRevision canUndo canRedo
-  status { project photos }
-  product { sku psp }
-  format { widthMm heightMm minPages maxPages }
-  photos { id status problem { code message } width height thumbnail assetId }
+/** What an edit changes: the book and its revision. */
+const BOOK_FIELDS = `
+  bookRevision canUndo canRedo
   cover { title subtitle photoId texts { assetId text } }
   pages {
     number layout texts { assetId text } captions { text font sizePt x y width }
     photos { photoId x y width height crop { x y zoom } cropRect { left top width height } }
   }
+`;
+const PROJECT_FIELDS = `
+  id title ordered ${BOOK_FIELDS}
+  status { project photos }
+  product { sku psp }
+  format { widthMm heightMm minPages maxPages }
+  photos { id status problem { code message } width height thumbnail assetId }
   printWarnings { page photoId effectiveDpi message }
   preflight { printable problems { code severity page slot message } }
   coverSheet {
@@ -101,6 +105,18 @@ function App() {
     }
   }
 
+  /** The book alone first (pages, cover, revision): what another device changed shows at once; the checks follow. */
+  async function loadBook() {
+    try {
+      const data = await client.request(`query ($id: String!) { project(id: $id) { ${BOOK_FIELDS} } }`, {
+        id: projectId,
+      });
+      setProject((shown) => (shown ? { ...shown, ...data.project } : shown));
+    } catch {
+      // load() reports what went wrong.
+    }
+  }
+
   useEffect(() => {
     if (!projectId || !editorKey) {
       setError('This page opens from a photobook link (it needs the project id and its key).');
@@ -123,7 +139,7 @@ function App() {
       'subscription ($projectId: String!) { bookRevised(projectId: $projectId) { revision edit } }',
       { projectId },
       (data) => {
-        if (revision.current == null || data.bookRevised.revision > revision.current) load();
+        if (revision.current == null || data.bookRevised.revision > revision.current) loadBook().then(load);
       },
     );
     return () => {
