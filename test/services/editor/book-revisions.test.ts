@@ -312,4 +312,34 @@ describe('book revisions, undo and redo, crops and captions (GraphQL and REST)',
     expect(foreignHeard.every((m) => !m.data?.bookRevised)).toBe(true);
     expect(JSON.stringify(foreignHeard)).toContain('NOT_FOUND');
   });
+
+  it('a writer of the book other than the editor (a rebuild) moves the revision too and ends the history', async () => {
+    const start = await state(secondLink);
+    await graphql(
+      `mutation ($id: String!) { movePage(projectId: $id, from: 1, to: 2) { bookRevision } }`,
+      { id: secondLink.projectId },
+      secondLink,
+    );
+    expect((await state(secondLink)).canUndo).toBe(true);
+    const orm = await api.orm();
+    // As the build writes it: the book column alone, knowing nothing of revisions.
+    await orm.em
+      .fork()
+      .getConnection()
+      .execute(`update projects set book = jsonb_set(book, '{cover,title}', '"Rebuilt"') where id = ?`, [
+        secondLink.projectId,
+      ]);
+    const after = await state(secondLink);
+    expect(after.bookRevision).toBe(start.bookRevision + 2);
+    expect([after.canUndo, after.canRedo]).toEqual([false, false]);
+    const stale = await graphql(
+      `mutation ($id: String!, $rev: Int) { undo(projectId: $id, expectedRevision: $rev) { bookRevision } }`,
+      { id: secondLink.projectId, rev: start.bookRevision + 1 },
+      secondLink,
+    );
+    expect(stale.errors?.[0].extensions).toMatchObject({
+      code: 'REVISION_CONFLICT',
+      currentRevision: start.bookRevision + 2,
+    });
+  });
 });
