@@ -179,6 +179,17 @@ describe.skipIf(!browserAvailable)(
       const zoomed = await expectSamePlace(page);
       // The zoom moved the marker out towards the page's edge, on paper as on screen.
       expect(zoomed.paper.left - automatic.paper.left).toBeGreaterThan(0.1);
+
+      // Panned by keyboard-reachable buttons: more of the right side shows, the marker moves left, on paper as on screen.
+      await page.getByTestId('page-1').locator('[data-photo-id]').first().click();
+      await page.getByRole('button', { name: 'Show more of the photo to the right' }).click();
+      await page.waitForFunction(() =>
+        (globalThis as any).document
+          .querySelector('.notice')
+          ?.textContent?.startsWith('Saved: moved photo 1 in its frame on page 1'),
+      );
+      const panned = await expectSamePlace(page);
+      expect(panned.paper.left).toBeLessThan(zoomed.paper.left - 0.02);
       await page.close();
     });
 

@@ -475,9 +475,25 @@ function CropTools({ slot, at, onCrop }) {
       onInput=${(e) => setZoom(Number(e.currentTarget.value))}
       onChange=${(e) => onCrop(at, { x: focus.x, y: focus.y, zoom: Number(e.currentTarget.value) })} />
     <output for=${id}>${Math.round(zoom * 100)}%</output>
+    ${[
+      ['←', 'left', -0.05, 0],
+      ['→', 'right', 0.05, 0],
+      ['↑', 'up', 0, -0.05],
+      ['↓', 'down', 0, 0.05],
+    ].map(
+      ([
+        arrow,
+        way,
+        dx,
+        dy,
+      ]) => html`<button type="button" key=${way} aria-label=${`Show more of the photo to the ${way === 'up' ? 'top' : way === 'down' ? 'bottom' : way}`}
+        onClick=${() => onCrop(at, { x: clampUnit(focus.x + dx), y: clampUnit(focus.y + dy), zoom: focus.zoom }, `moved photo ${at.slot + 1} in its frame on page ${at.page}`)}>${arrow}</button>`,
+    )}
     <button type="button" disabled=${!slot.crop} onClick=${() => onCrop(at, null, `automatic crop for photo ${at.slot + 1} on page ${at.page}`)}>Reset crop</button>
   </div>`;
 }
+
+const clampUnit = (value) => Math.min(1, Math.max(0, value));
 
 /** The customer's text boxes, placed and sized as print sets them (src/imaging/print/page-captions.ts). */
 function Captions({ page, format }) {
