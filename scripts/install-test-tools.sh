@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # What the tests drive besides Node: Debian's Chromium for the browser tests (test/web/browser.test.ts,
-# driven by playwright-core through its executablePath) and poppler's pdfinfo, which reads the print
-# PDFs' page boxes back as a printer's preflight would, and HAProxy, the load balancer in front of the
+# driven by playwright-core through its executablePath), poppler-utils: pdfinfo, which reads the print
+# PDFs' page boxes back as a printer's preflight would, and pdftoppm, which renders interior.pdf for
+# test/web/editor-live.test.ts, and HAProxy, the load balancer in front of the
 # cluster test's API processes (test/e2e/cluster.test.ts, npm run cluster). Idempotent: installs only what is missing.
 # Installs only as root with apt-get; elsewhere it says what to do and the tests that need a tool skip.
 set -euo pipefail
