@@ -1,3 +1,5 @@
+import type { SlotCrop } from './slot-crop';
+
 /** How a book is laid out from the photos: in capture order (`fastbook`) or grouped by day (`smartbook`). */
 export const LAYOUT_TYPES = ['fastbook', 'smartbook'] as const;
 export type LayoutType = (typeof LAYOUT_TYPES)[number];
@@ -16,6 +18,25 @@ export interface PhotoSlot {
   y: number;
   width: number;
   height: number;
+  /** Where the photo sits in the slot (slot-crop.ts); absent: the automatic crop. */
+  crop?: SlotCrop;
+}
+
+/** The fonts a caption may be set in: they ship with the project and the print files use them. */
+export const CAPTION_FONTS = ['Source Sans 3', 'Lora'] as const;
+export type CaptionFont = (typeof CAPTION_FONTS)[number];
+
+/**
+ * A text box the customer put on a page. Its top-left corner and width are 0..1 of the trim box (as
+ * slots are); its size is in points, so it is the same on paper at any DPI; its lines wrap to the width.
+ */
+export interface PageCaption {
+  text: string;
+  font: CaptionFont;
+  sizePt: number;
+  x: number;
+  y: number;
+  width: number;
 }
 
 export interface TextSlot {
@@ -35,6 +56,8 @@ export interface BookPage {
    * it. A page left blank by the builder's padding or by moving its photo away has no such mark.
    */
   blankChosen?: true;
+  /** Text boxes placed by the customer (absent: none). */
+  captions?: PageCaption[];
 }
 
 export interface BookCover {

@@ -156,6 +156,13 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   },
   {
     status: 400,
+    codes: ['UNKNOWN_FONT'],
+    when:
+      '`setPageCaptions` (REST `POST /v2/project/book/captions`): a font that does not ship with the project ' +
+      '(`Source Sans 3`, `Lora`); the path names the caption',
+  },
+  {
+    status: 400,
     codes: ['INVALID_SHOP_ORIGIN'],
     when:
       'operator CLI `client shop-origins`: an `--origin` is not an origin (`https://host[:port]`, ' +
@@ -228,6 +235,20 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 409,
     codes: ['PROJECT_ORDERED'],
     when: 'GraphQL book edits, [uploads](#uploads): the project was ordered; its book belongs to the ' + 'order',
+  },
+  {
+    status: 409,
+    codes: ['REVISION_CONFLICT'],
+    when:
+      "book edits, undo and redo: `expectedRevision` is not the book's latest revision (another editor changed it " +
+      'first); nothing was written, and `currentRevision` names the revision to reload',
+  },
+  {
+    status: 409,
+    codes: ['NOTHING_TO_UNDO', 'NOTHING_TO_REDO'],
+    when:
+      'undo: the book has no edit left to take back (none yet, all undone, or a rebuild ended the history); ' +
+      'redo: no undone edit to apply again (an edit after the undo ends what can be redone)',
   },
   {
     status: 409,

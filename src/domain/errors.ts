@@ -25,6 +25,8 @@ export class DomainError extends Error {
     readonly code: string,
     message: string,
     readonly errors: FieldError[] = [],
+    /** Extra machine-readable members (REST problem extension members, GraphQL `extensions`). */
+    readonly members: Record<string, string | number> = {},
   ) {
     super(message);
     this.name = 'DomainError';
@@ -64,6 +66,23 @@ export class NotFoundError extends DomainError {
 export class ConflictError extends DomainError {
   constructor(code: string, message: string) {
     super('conflict', code, message);
+  }
+}
+
+/**
+ * An edit made on a book revision that is no longer the book's latest: another editor changed it
+ * first. Nothing was written; `currentRevision` tells the client which revision to reload.
+ */
+export class RevisionConflictError extends DomainError {
+  constructor(expected: number, currentRevision: number) {
+    const message = `is ${expected}, but the book is at revision ${currentRevision}: another edit came first`;
+    super(
+      'conflict',
+      'REVISION_CONFLICT',
+      `expectedRevision: ${message}; reload the book and apply the edit again`,
+      [{ path: 'expectedRevision', message }],
+      { currentRevision },
+    );
   }
 }
 

@@ -9,3 +9,9 @@ export const orderLineSubjectId = (orderId: string, projectId: string) => `${ord
 
 /** A campaign's status with its counts in `detail`; the subject id is the campaign id. */
 export const CAMPAIGN_SUBJECT = 'campaign';
+
+/**
+ * A project's book changed (status `revised`: an edit, undo or redo, with `detail.revision` and
+ * `detail.edit`); the subject id is the project id. What keeps two editors of one book in step.
+ */
+export const BOOK_SUBJECT = 'book';

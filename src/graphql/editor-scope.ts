@@ -13,6 +13,11 @@ const EDITOR_FIELDS: Record<string, 'id' | 'projectId'> = {
   setCoverTexts: 'projectId',
   addPages: 'projectId',
   removePages: 'projectId',
+  setSlotCrop: 'projectId',
+  setPageCaptions: 'projectId',
+  undo: 'projectId',
+  redo: 'projectId',
+  bookRevised: 'projectId',
 };
 
 /** Throws unless the session may use root field `fieldName` with these arguments; a client's credentials may use every field. */

@@ -372,7 +372,7 @@ function formatGraphqlError(formatted: GraphQLFormattedError, error: unknown): G
     return {
       ...formatted,
       message: original.message,
-      extensions: { code: original.code, errors: original.errors },
+      extensions: { code: original.code, errors: original.errors, ...original.members },
     };
   }
   if (isDatabaseUnavailable(original)) {

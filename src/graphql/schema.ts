@@ -12,7 +12,8 @@ import { QuoteResolver } from './resolvers/quote-resolver';
 import { CampaignResolver } from './resolvers/campaign-resolver';
 import { CampaignProgressResolver } from './resolvers/campaign-progress-resolver';
 import { WebhookResolver } from './resolvers/webhook-resolver';
-import { EditorResolver, PhotoResolver } from './resolvers/editor-resolver';
+import { EditorResolver, PhotoResolver, PhotoSlotResolver } from './resolvers/editor-resolver';
+import { BookRevisionResolver } from './resolvers/book-revision-resolver';
 import { ProductionResolver } from './resolvers/production-resolver';
 import { PrintRoutingResolver } from './resolvers/print-routing-resolver';
 import { PartnerResolver } from './resolvers/partner-resolver';
@@ -51,6 +52,8 @@ export function graphqlSchema(): Promise<GraphQLSchema> {
       WebhookResolver,
       EditorResolver,
       PhotoResolver,
+      PhotoSlotResolver,
+      BookRevisionResolver,
       ProductionResolver,
       PartnerResolver,
     ],

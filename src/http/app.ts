@@ -9,6 +9,8 @@ import type { StatusEventBus } from '../events/status-event-bus';
 import { registerGraphql } from './graphql/routes';
 import { ecommerceRoutes } from './ecommerce/routes';
 import { pwaRoutes } from './pwa/routes';
+import { editorRoutes } from './editor/routes';
+import { EDITOR_TAGS } from './editor/schemas';
 import { fileRoutes } from './files/routes';
 import { uploadRoutes } from './uploads/routes';
 import { pspRoutes } from './psp/routes';
@@ -39,7 +41,7 @@ export interface AppDependencies {
 }
 
 /** The tags the route families declare beside their schemas, alphabetical as documentation tools list them. */
-const ROUTE_FAMILY_TAGS: OpenApiTag[] = [HEALTH_TAGS, ECOMMERCE_TAGS, PWA_TAGS, PSP_TAGS]
+const ROUTE_FAMILY_TAGS: OpenApiTag[] = [HEALTH_TAGS, ECOMMERCE_TAGS, PWA_TAGS, PSP_TAGS, EDITOR_TAGS]
   .flatMap((family) => Object.values(family))
   .sort((a, b) => a.name.localeCompare(b.name));
 
@@ -106,6 +108,18 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
             name: 'X-Service',
             description: 'JSON {"accessKey": "...", "accessSecret": "..."}',
           },
+          XEditorProject: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Editor-Project',
+            description: "The project id of an editor link (with X-Editor-Key): that one project's book only",
+          },
+          XEditorKey: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-Editor-Key',
+            description: "The editor link's editorKey",
+          },
         },
       },
       tags: ROUTE_FAMILY_TAGS,
@@ -128,6 +142,7 @@ export async function buildApp({ config, services, bus, log }: AppDependencies):
   });
   await app.register(ecommerceRoutes, { services });
   await app.register(pwaRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
+  await app.register(editorRoutes, { services, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(fileRoutes, { files: services.files });
   await app.register(uploadRoutes, { services, publicUrl: config.publicUrl, bodyLimit: config.limits.bodyLimitBytes });
   await app.register(pspRoutes, { services, secrets: config.pspWebhookSecrets });

@@ -62,7 +62,7 @@ export function problem(status: number, code: string, detail: string, errors: Fi
 /** Maps anything thrown while handling a request to a problem; unknown errors become a 500. */
 export function toProblem(error: unknown): Problem {
   if (error instanceof DomainError) {
-    return problem(STATUS_OF_KIND[error.kind], error.code, error.message, error.errors);
+    return { ...problem(STATUS_OF_KIND[error.kind], error.code, error.message, error.errors), ...error.members };
   }
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) {

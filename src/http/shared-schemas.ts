@@ -23,6 +23,9 @@ export const Problem = Type.Object(
     message: Type.String({ description: 'Same as detail' }),
     errors: Type.Array(Type.Object({ path: Type.String(), message: Type.String() })),
     requestId: Type.Optional(Type.String()),
+    currentRevision: Type.Optional(
+      Type.Integer({ description: "REVISION_CONFLICT: the book's latest revision, to reload before editing again" }),
+    ),
   },
   { $id: 'Problem', description: 'RFC 9457 problem details' },
 );

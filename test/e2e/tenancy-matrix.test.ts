@@ -298,11 +298,52 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'GET /v2/project/book',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(await request(api.url, 'GET', `/v2/project/book?id=${id}`, { headers: pwa(caller) }), 'id');
+    },
+  },
+  {
+    operation: 'POST /v2/project/book/crop',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(
+          await post(api.url, '/v2/project/book/crop', { id, page: 1, slot: 0, crop: null }, pwa(caller)),
+          'id',
+        );
+    },
+  },
+  {
     operation: 'Query.proof',
     async attempt(caller, owner) {
       expectGraphqlNotFound(
         await graphql(caller, 'query ($id: String!) { proof(id: $id) { proofId previewUrl } }', { id: proofOf(owner) }),
       );
+    },
+  },
+  {
+    operation: 'POST /v2/project/book/captions',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(
+          await post(api.url, '/v2/project/book/captions', { id, page: 1, captions: [] }, pwa(caller)),
+          'id',
+        );
+    },
+  },
+  {
+    operation: 'POST /v2/project/book/undo',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(await post(api.url, '/v2/project/book/undo', { id }, pwa(caller)), 'id');
+    },
+  },
+  {
+    operation: 'POST /v2/project/book/redo',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(await post(api.url, '/v2/project/book/redo', { id }, pwa(caller)), 'id');
     },
   },
   {
@@ -899,6 +940,50 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'Mutation.setSlotCrop',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { setSlotCrop(projectId: $id, slot: { page: 1, slot: 0 }, crop: { x: 0, y: 0, zoom: 2 }) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
+    },
+  },
+  {
+    operation: 'Mutation.setPageCaptions',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { setPageCaptions(projectId: $id, page: 1, captions: []) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
+    },
+  },
+  {
+    operation: 'Mutation.undo',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(caller, `mutation ($id: String!) { undo(projectId: $id) { ${PROJECT_FIELDS} } }`, { id }),
+        );
+    },
+  },
+  {
+    operation: 'Mutation.redo',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(caller, `mutation ($id: String!) { redo(projectId: $id) { ${PROJECT_FIELDS} } }`, { id }),
+        );
+    },
+  },
+  {
     operation: 'Mutation.transferProject',
     async attempt(caller, owner) {
       for (const id of owner.projects) {
@@ -1233,6 +1318,19 @@ const SUBSCRIPTIONS: SubscriptionProbe[] = [
       detail: { photos: 'none', user: variables.user ?? 'a-user' },
     }),
     statusOf: (payload) => payload.projectStatusChanged.status.project,
+  },
+  {
+    operation: 'Subscription.bookRevised',
+    query: 'subscription ($projectId: String!) { bookRevised(projectId: $projectId) { projectId revision edit } }',
+    variables: (owner) => owner.projects.map((projectId) => ({ projectId })),
+    // A revision's `edit` stands in for the status the other probes compare.
+    ownEvent: (variables, status) => ({
+      subjectType: 'book',
+      subjectId: String(variables.projectId),
+      status: 'revised',
+      detail: { revision: 1, edit: status },
+    }),
+    statusOf: (payload) => payload.bookRevised.edit,
   },
   {
     operation: 'Subscription.orderStatusChanged',

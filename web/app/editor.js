@@ -25,14 +25,21 @@ const client = graphqlClient({
   finalCloseCodes: [EDITOR_LINK_ENDED],
 });
 
+/** What an edit changes: the book and its revision. */
+const BOOK_FIELDS = `
+  bookRevision canUndo canRedo
+  cover { title subtitle photoId texts { assetId text } }
+  pages {
+    number layout texts { assetId text } captions { text font sizePt x y width }
+    photos { photoId x y width height crop { x y zoom } cropRect { left top width height } }
+  }
+`;
 const PROJECT_FIELDS = `
-  id title ordered
+  id title ordered ${BOOK_FIELDS}
   status { project photos }
   product { sku psp }
   format { widthMm heightMm minPages maxPages }
   photos { id status problem { code message } width height thumbnail assetId }
-  cover { title subtitle photoId texts { assetId text } }
-  pages { number layout photos { photoId x y width height } texts { assetId text } }
   printWarnings { page photoId effectiveDpi message }
   preflight { printable problems { code severity page slot message } }
   coverSheet {
@@ -47,6 +54,11 @@ const LAYOUTS = [
   ['grid-4', 'Grid of four'],
   ['blank', 'Blank'],
 ];
+/** The fonts that ship with the project (src/domain/book.ts CAPTION_FONTS): print sets captions in them. */
+const CAPTION_FONTS = ['Source Sans 3', 'Lora'];
+/** Caption line spacing: the same as the print render's (src/imaging/print/page-captions.ts). */
+const CAPTION_LINE_HEIGHT = 1.25;
+const MM_PER_POINT = 25.4 / 72;
 const SLOTS_OF = { full: 1, 'two-side-by-side': 2, 'two-stacked': 2, 'grid-4': 4, blank: 0 };
 const STATUS_TEXT = {
   created: 'Getting started',
@@ -71,6 +83,11 @@ function App() {
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState(null);
   const readyTold = useRef(false);
+  /** The revision of the book shown: edits are made on it, and newer ones from other devices reload it. */
+  const revision = useRef(null);
+  useEffect(() => {
+    revision.current = project?.bookRevision ?? null;
+  }, [project]);
 
   async function load() {
     try {
@@ -85,6 +102,18 @@ function App() {
       }
     } catch (e) {
       setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? LINK_ENDED_TEXT : e.message);
+    }
+  }
+
+  /** The book alone first (pages, cover, revision): what another device changed shows at once; the checks follow. */
+  async function loadBook() {
+    try {
+      const data = await client.request(`query ($id: String!) { project(id: $id) { ${BOOK_FIELDS} } }`, {
+        id: projectId,
+      });
+      setProject((shown) => (shown ? { ...shown, ...data.project } : shown));
+    } catch {
+      // load() reports what went wrong.
     }
   }
 
@@ -105,7 +134,18 @@ function App() {
         setError(LINK_ENDED_TEXT);
       },
     );
-    return stop;
+    // Each edit committed by another tab or device (or this one): show the book as it is now.
+    const stopRevisions = client.subscribe(
+      'subscription ($projectId: String!) { bookRevised(projectId: $projectId) { revision edit } }',
+      { projectId },
+      (data) => {
+        if (revision.current == null || data.bookRevised.revision > revision.current) loadBook().then(load);
+      },
+    );
+    return () => {
+      stop();
+      stopRevisions();
+    };
   }, []);
 
   // Photos report their own progress; while the book builds, look again every two seconds as well.
@@ -116,12 +156,21 @@ function App() {
     return () => clearInterval(timer);
   }, [building]);
 
+  /**
+   * One edit, made on the revision shown (expectedRevision): when another device changed the book
+   * first, the server refuses it (REVISION_CONFLICT) rather than overwrite, and the latest book is shown.
+   */
   async function edit(label, mutation, variables) {
     setBusy(true);
     setNotice(`Saving: ${label}…`);
     try {
-      const data = await client.request(mutation.replace('{FIELDS}', `{ ${PROJECT_FIELDS} }`), {
+      const withRevision = mutation
+        .replace('$projectId: String!', '$projectId: String!, $expectedRevision: Int')
+        .replace('projectId: $projectId', 'projectId: $projectId, expectedRevision: $expectedRevision')
+        .replace('{FIELDS}', `{ ${PROJECT_FIELDS} }`);
+      const data = await client.request(withRevision, {
         projectId,
+        expectedRevision: revision.current,
         ...variables,
       });
       const updated = Object.values(data)[0];
@@ -130,13 +179,36 @@ function App() {
       setNotice(`Saved: ${label}`);
       tell('saved', { change: label, pageCount: updated.pages.length, title: updated.cover?.title ?? updated.title });
     } catch (e) {
-      setNotice('');
-      setError(e.message);
+      if (e.code === 'REVISION_CONFLICT') {
+        setNotice(`Not saved: ${label}. The book was changed on another device; this is the latest version.`);
+        await load();
+      } else {
+        setNotice('');
+        setError(e.message);
+      }
     } finally {
       setBusy(false);
       setSelected(null);
     }
   }
+
+  useEffect(() => {
+    const onKey = (e) => {
+      if (!(e.ctrlKey || e.metaKey) || e.target.closest?.('input, textarea, select')) return;
+      const key = e.key.toLowerCase();
+      if (key === 'z' && !e.shiftKey && undoRef.current) {
+        e.preventDefault();
+        undoRef.current();
+      } else if (((key === 'z' && e.shiftKey) || key === 'y') && redoRef.current) {
+        e.preventDefault();
+        redoRef.current();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  const undoRef = useRef(null);
+  const redoRef = useRef(null);
 
   if (error && !project) return html`<div class="empty" role="alert">${error}</div>`;
   if (!project) return html`<p class="loading">Opening your photobook…</p>`;
@@ -145,6 +217,22 @@ function App() {
   const pageCount = project.pages.length;
   const extraPages = Math.max(0, pageCount - project.format.minPages);
   const photoById = new Map(project.photos.map((p) => [p.id, p]));
+  const undo = () => edit('undo', 'mutation ($projectId: String!) { undo(projectId: $projectId) {FIELDS} }', {});
+  const redo = () => edit('redo', 'mutation ($projectId: String!) { redo(projectId: $projectId) {FIELDS} }', {});
+  undoRef.current = editable && project.canUndo ? undo : null;
+  redoRef.current = editable && project.canRedo ? redo : null;
+  const setCrop = (ref, crop, label = `cropped photo ${ref.slot + 1} on page ${ref.page}`) =>
+    edit(
+      label,
+      'mutation ($projectId: String!, $slot: SlotRefInput!, $crop: SlotCropInput) { setSlotCrop(projectId: $projectId, slot: $slot, crop: $crop) {FIELDS} }',
+      { slot: ref, crop },
+    );
+  const setCaptions = (page, captions, label) =>
+    edit(
+      label,
+      'mutation ($projectId: String!, $page: Int!, $captions: [PageCaptionInput!]!) { setPageCaptions(projectId: $projectId, page: $page, captions: $captions) {FIELDS} }',
+      { page, captions },
+    );
 
   function choose(ref) {
     if (!editable) return;
@@ -180,6 +268,10 @@ function App() {
         <h1>${project.cover?.title ?? project.title}</h1>
         <p class="sub">${project.product.sku} · ${pageCount} pages${extraPages ? ` (${extraPages} extra)` : ''}</p>
       </div>
+      <div class="history" role="group" aria-label="Undo and redo">
+        <button type="button" onClick=${undo} disabled=${!editable || !project.canUndo} aria-keyshortcuts="Control+Z" data-testid="undo">Undo</button>
+        <button type="button" onClick=${redo} disabled=${!editable || !project.canRedo} aria-keyshortcuts="Control+Shift+Z" data-testid="redo">Redo</button>
+      </div>
       <span class=${`status status-${project.status.project}`} role="status" data-testid="project-status">${STATUS_TEXT[project.status.project] ?? project.status.project}</span>
       <button class="primary" type="button" onClick=${order} disabled=${project.status.project !== 'editable' || blocking.length > 0}
         aria-describedby=${blocking.length ? 'preflight' : undefined} data-testid="order">${blocking.length ? `Cannot order: ${blockingSummary(blocking)}` : 'Order'}</button>
@@ -194,16 +286,17 @@ function App() {
       html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
         onSave=${(title, subtitle) => edit('cover texts', 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`
     }
-    ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose a photo to swap it with, a page with room to move it to, or select it again to cancel.</p>`}
+    ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose a photo to swap it with, a page with room to move it to, or select it again to cancel. Drag it to move it in its frame.</p>`}
+    ${selected && editable && html`<${CropTools} slot=${project.pages[selected.page - 1]?.photos[selected.slot]} at=${selected} onCrop=${setCrop} />`}
     <section aria-label="Pages" class="spreads">
       ${spreads.map(
         (spread) => html`
         <div class="spread-block" key=${spread[0].number}>
           <div class="spread">
-            ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} />`)}
+            ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} onCrop=${editable ? setCrop : null} />`)}
           </div>
           <div class="page-tools">
-            ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} pageCount=${pageCount} editable=${editable} edit=${edit} selected=${selected} />`)}
+            ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} pageCount=${pageCount} editable=${editable} edit=${edit} selected=${selected} onCaptions=${setCaptions} />`)}
           </div>
           <div class="spread-tools">
             <button type="button" disabled=${!editable || pageCount + 2 > project.format.maxPages}
@@ -364,7 +457,141 @@ function blockingSummary(blocking) {
   return `${what}${where}${blocking.length > 1 ? ` (+${blocking.length - 1} more)` : ''}`;
 }
 
-function Page({ page, project, photoById, selected, onChoose }) {
+/**
+ * The photo in its slot exactly as print crops it: `cropRect` (PhotoSlot.cropRect) is the part of the
+ * photo the slot shows, computed by the server with the print render's own code (src/domain/slot-crop.ts);
+ * the image is scaled and shifted so that part fills the slot. While a drag is under way, `preview`
+ * stands in for it until the server answers.
+ */
+function SlotPhoto({ photo, rect }) {
+  if (!photo?.thumbnail) return html`<span class="placeholder">Photo not available</span>`;
+  if (!rect) return html`<img src=${photo.thumbnail} alt="" />`;
+  return html`<img class="cropped" src=${photo.thumbnail} alt="" draggable="false" style=${{
+    width: `${100 / rect.width}%`,
+    height: `${100 / rect.height}%`,
+    left: `${(-rect.left / rect.width) * 100}%`,
+    top: `${(-rect.top / rect.height) * 100}%`,
+  }} />`;
+}
+
+/** The crop rectangle for a focus point and zoom, as src/domain/slot-crop.ts computes it: only for the live preview of a drag. */
+function previewRect(photo, slotAspect, crop) {
+  const photoAspect = photo.width / photo.height;
+  const zoom = Math.min(5, Math.max(1, crop.zoom));
+  const width = (photoAspect > slotAspect ? slotAspect / photoAspect : 1) / zoom;
+  const height = (photoAspect > slotAspect ? 1 : photoAspect / slotAspect) / zoom;
+  const clamp = (v, max) => Math.min(max, Math.max(0, v));
+  return { left: clamp(crop.x - width / 2, 1 - width), top: clamp(crop.y - height / 2, 1 - height), width, height };
+}
+
+/** Zoom slider and reset for the selected slot; the focus point stays where it is. */
+function CropTools({ slot, at, onCrop }) {
+  if (!slot?.cropRect) return null;
+  const focus = slot.crop ?? {
+    x: slot.cropRect.left + slot.cropRect.width / 2,
+    y: slot.cropRect.top + slot.cropRect.height / 2,
+    zoom: 1,
+  };
+  const [zoom, setZoom] = useState(focus.zoom);
+  useEffect(() => setZoom(focus.zoom), [focus.zoom, at.page, at.slot]);
+  const id = `zoom-${at.page}-${at.slot}`;
+  return html`<div class="crop-tools" data-testid="crop-tools">
+    <label for=${id}>Zoom photo ${at.slot + 1} of page ${at.page}</label>
+    <input id=${id} type="range" min="1" max="5" step="0.1" value=${zoom} data-testid="zoom"
+      onInput=${(e) => setZoom(Number(e.currentTarget.value))}
+      onChange=${(e) => onCrop(at, { x: focus.x, y: focus.y, zoom: Number(e.currentTarget.value) })} />
+    <output for=${id}>${Math.round(zoom * 100)}%</output>
+    ${[
+      ['←', 'left', -0.05, 0],
+      ['→', 'right', 0.05, 0],
+      ['↑', 'up', 0, -0.05],
+      ['↓', 'down', 0, 0.05],
+    ].map(
+      ([
+        arrow,
+        way,
+        dx,
+        dy,
+      ]) => html`<button type="button" key=${way} aria-label=${`Show more of the photo to the ${way === 'up' ? 'top' : way === 'down' ? 'bottom' : way}`}
+        onClick=${() => onCrop(at, { x: clampUnit(focus.x + dx), y: clampUnit(focus.y + dy), zoom: focus.zoom }, `moved photo ${at.slot + 1} in its frame on page ${at.page}`)}>${arrow}</button>`,
+    )}
+    <button type="button" disabled=${!slot.crop} onClick=${() => onCrop(at, null, `automatic crop for photo ${at.slot + 1} on page ${at.page}`)}>Reset crop</button>
+  </div>`;
+}
+
+const clampUnit = (value) => Math.min(1, Math.max(0, value));
+
+/** The customer's text boxes, placed and sized as print sets them (src/imaging/print/page-captions.ts). */
+function Captions({ page, format }) {
+  return (page.captions ?? []).map(
+    (caption, i) =>
+      html`<p class="caption" key=${i} data-testid=${`caption-${page.number}-${i}`} style=${{
+        left: `${caption.x * 100}%`,
+        top: `${caption.y * 100}%`,
+        width: `${caption.width * 100}%`,
+        fontFamily: `'${caption.font}', serif`,
+        // Points on paper as a share of the page's width: the same size at any zoom of the screen.
+        fontSize: `${((caption.sizePt * MM_PER_POINT) / format.widthMm) * 100}cqw`,
+        lineHeight: CAPTION_LINE_HEIGHT,
+      }}>${caption.text}</p>`,
+  );
+}
+
+function Page({ page, project, photoById, selected, onChoose, onCrop }) {
+  const [preview, setPreview] = useState(null);
+  const drag = useRef(null);
+  /** Dragging the selected photo pans it in its frame: the focus point moves against the pointer. */
+  function pointerDown(e, index, slot, photo) {
+    const isSelected = selected && selected.page === page.number && selected.slot === index;
+    if (!isSelected || !onCrop || !slot.cropRect || !photo?.width) return;
+    const box = e.currentTarget.getBoundingClientRect();
+    const start = slot.crop ?? {
+      x: slot.cropRect.left + slot.cropRect.width / 2,
+      y: slot.cropRect.top + slot.cropRect.height / 2,
+      zoom: 1,
+    };
+    drag.current = {
+      index,
+      box,
+      startX: e.clientX,
+      startY: e.clientY,
+      start,
+      crop: start,
+      moved: false,
+      photo,
+      rect: slot.cropRect,
+    };
+    e.currentTarget.setPointerCapture?.(e.pointerId);
+  }
+  function pointerMove(e) {
+    const d = drag.current;
+    if (!d) return;
+    const dx = (e.clientX - d.startX) / d.box.width;
+    const dy = (e.clientY - d.startY) / d.box.height;
+    if (Math.abs(e.clientX - d.startX) + Math.abs(e.clientY - d.startY) > 3) d.moved = true;
+    const crop = {
+      x: Math.min(1, Math.max(0, d.start.x - dx * d.rect.width)),
+      y: Math.min(1, Math.max(0, d.start.y - dy * d.rect.height)),
+      zoom: d.start.zoom,
+    };
+    d.crop = crop;
+    setPreview({ index: d.index, rect: previewRect(d.photo, d.box.width / d.box.height, crop) });
+  }
+  function pointerUp() {
+    const d = drag.current;
+    drag.current = null;
+    if (!d) return;
+    if (d.moved) {
+      onCrop(
+        { page: page.number, slot: d.index },
+        d.crop,
+        `moved photo ${d.index + 1} in its frame on page ${page.number}`,
+      );
+      lastDrag.current = Date.now();
+    }
+    setPreview(null);
+  }
+  const lastDrag = useRef(0);
   const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
   const warnings = project.printWarnings.filter((w) => w.page === String(page.number));
   const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === page.number);
@@ -382,13 +609,19 @@ function Page({ page, project, photoById, selected, onChoose }) {
               aria-pressed=${isSelected ? 'true' : 'false'}
               aria-label=${`Photo ${index + 1} on page ${page.number}${blocker ? `, cannot be printed: ${blocker.message}` : warning ? `, ${warning.message}` : ''}. Select to swap`}
               data-photo-id=${slot.photoId}
-              onClick=${() => onChoose({ page: page.number, slot: index })}>
-            ${photo?.thumbnail ? html`<img src=${photo.thumbnail} alt="" />` : html`<span class="placeholder">Photo not available</span>`}
+              onPointerDown=${(e) => pointerDown(e, index, slot, photo)} onPointerMove=${pointerMove} onPointerUp=${pointerUp}
+              onClick=${() => {
+                // The click that ends a drag is not a choice.
+                if (Date.now() - lastDrag.current < 300) return;
+                onChoose({ page: page.number, slot: index });
+              }}>
+            <${SlotPhoto} photo=${photo} rect=${preview?.index === index ? preview.rect : slot.cropRect} />
             ${blocker && html`<span class="badge block" title=${blocker.message}>Cannot print</span>`}
             ${!blocker && warning && html`<span class=${`badge ${warning.message.startsWith('low') ? 'warn' : 'soft'}`} title=${warning.message}>${warning.message.startsWith('low') ? 'Too small for print' : 'May print soft'} · ${warning.effectiveDpi} DPI</span>`}
           </button>`;
         })}
         ${page.texts.map((t) => html`<p class="page-text" key=${t.assetId}>${t.text}</p>`)}
+        <${Captions} page=${page} format=${project.format} />
         ${page.photos.length === 0 && html`<span class="blank-note">Blank page</span>`}
         ${blank && html`<span class="badge warn page-problem" title=${blank.message} data-testid=${`blank-warning-${page.number}`}>Prints blank</span>`}
         ${blockers.filter((p) => p.slot == null).map((p) => html`<span class="badge block page-problem" key=${p.code} title=${p.message}>Cannot print</span>`)}
@@ -397,7 +630,37 @@ function Page({ page, project, photoById, selected, onChoose }) {
     </figure>`;
 }
 
-function PageTools({ page, pageCount, editable, edit, selected }) {
+/** Adds a text box to a page (a caption, in a font that ships with the project), or removes the page's text boxes. */
+function CaptionForm({ page, editable, onCaptions }) {
+  const [text, setText] = useState('');
+  const [font, setFont] = useState(CAPTION_FONTS[0]);
+  const [size, setSize] = useState(14);
+  const captions = page.captions ?? [];
+  const id = `caption-${page.number}`;
+  return html`<details class="caption-form">
+    <summary>Text on page ${page.number}</summary>
+    <form onSubmit=${(e) => {
+      e.preventDefault();
+      if (!text.trim()) return;
+      const added = { text, font, sizePt: size, x: 0.1, y: Math.min(0.85, 0.1 + captions.length * 0.1), width: 0.8 };
+      onCaptions(page.number, [...captions, added], `text on page ${page.number}`);
+      setText('');
+    }}>
+      <label for=${`${id}-text`}>Text</label>
+      <textarea id=${`${id}-text`} maxlength="500" rows="2" value=${text} disabled=${!editable} onInput=${(e) => setText(e.currentTarget.value)} data-testid=${`caption-text-${page.number}`}></textarea>
+      <label for=${`${id}-font`}>Font</label>
+      <select id=${`${id}-font`} value=${font} disabled=${!editable} onChange=${(e) => setFont(e.currentTarget.value)}>
+        ${CAPTION_FONTS.map((f) => html`<option value=${f}>${f}</option>`)}
+      </select>
+      <label for=${`${id}-size`}>Size (pt)</label>
+      <input id=${`${id}-size`} type="number" min="6" max="72" value=${size} disabled=${!editable} onInput=${(e) => setSize(Number(e.currentTarget.value))} />
+      <button type="submit" disabled=${!editable || !text.trim()} data-testid=${`caption-add-${page.number}`}>Add text</button>
+      ${captions.length > 0 && html`<button type="button" disabled=${!editable} onClick=${() => onCaptions(page.number, [], `removed the text on page ${page.number}`)}>Remove all text</button>`}
+    </form>
+  </details>`;
+}
+
+function PageTools({ page, pageCount, editable, edit, selected, onCaptions }) {
   const room = SLOTS_OF[page.layout === 'blank' ? 'full' : page.layout] - page.photos.length;
   const move = (to) =>
     edit(
@@ -424,6 +687,7 @@ function PageTools({ page, pageCount, editable, edit, selected }) {
         onClick=${() => edit(`moved a photo from page ${selected.page} to page ${page.number}`, 'mutation ($projectId: String!, $from: SlotRefInput!, $toPage: Int!) { movePhoto(projectId: $projectId, from: $from, toPage: $toPage) {FIELDS} }', { from: selected, toPage: page.number })}>
         Move the selected photo to page ${page.number}</button>`
     }
+    <${CaptionForm} page=${page} editable=${editable} onCaptions=${onCaptions} />
   </div>`;
 }
 

@@ -86,6 +86,21 @@ export class Project extends TenantOwned {
   @Property({ type: 'json', nullable: true, lazy: true })
   book?: Book | null;
 
+  /**
+   * Counts the book's changes: each edit, undo and redo names the revision it was made on and makes
+   * the next (a stale one is refused, so no edit is lost). A build or any other writer of `book` moves
+   * it too (a trigger, Migration20261128090000), and then ends the edit history.
+   */
+  @Property({ type: 'integer' })
+  bookRevision: number & Opt = 0;
+
+  /** The revisions of the edits Undo takes back, latest last (book_edits); Redo's, latest undone last. */
+  @Property({ type: 'json', lazy: true })
+  undoStack: number[] & Opt = [];
+
+  @Property({ type: 'json', lazy: true })
+  redoStack: number[] & Opt = [];
+
   @Property({ type: 'boolean' })
   ordered: boolean & Opt = false;
 

@@ -24,6 +24,7 @@ export { EventRecord } from './EventRecord';
 export { Proof } from './Proof';
 export { PrintSettings } from './PrintSettings';
 export { PartnerAccount } from './PartnerAccount';
+export { BookEdit } from './BookEdit';
 
 import { Client } from './Client';
 import { ClientCredential } from './ClientCredential';
@@ -51,6 +52,7 @@ import { Proof } from './Proof';
 import { EventRecord } from './EventRecord';
 import { PrintSettings } from './PrintSettings';
 import { PartnerAccount } from './PartnerAccount';
+import { BookEdit } from './BookEdit';
 
 export const ENTITIES = [
   Client,
@@ -79,4 +81,5 @@ export const ENTITIES = [
   Proof,
   PrintSettings,
   PartnerAccount,
+  BookEdit,
 ];

@@ -18,11 +18,12 @@ import { Migration20261127140000 } from './Migration20261127140000';
 import { Migration20261127160000 } from './Migration20261127160000';
 import { Migration20261127162000 } from './Migration20261127162000';
 import { Migration20261128030000 } from './Migration20261128030000';
+import { Migration20261128040000 } from './Migration20261128040000';
 import { Migration20261128050000 } from './Migration20261128050000';
 import { Migration20261128060000 } from './Migration20261128060000';
 import { Migration20261128070000 } from './Migration20261128070000';
 import { Migration20261128080000 } from './Migration20261128080000';
-import { Migration20261128040000 } from './Migration20261128040000';
+import { Migration20261128090000 } from './Migration20261128090000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -46,9 +47,10 @@ export const MIGRATIONS = [
   { name: 'Migration20261127160000', class: Migration20261127160000 },
   { name: 'Migration20261127162000', class: Migration20261127162000 },
   { name: 'Migration20261128030000', class: Migration20261128030000 },
+  { name: 'Migration20261128040000', class: Migration20261128040000 },
   { name: 'Migration20261128050000', class: Migration20261128050000 },
   { name: 'Migration20261128060000', class: Migration20261128060000 },
   { name: 'Migration20261128070000', class: Migration20261128070000 },
   { name: 'Migration20261128080000', class: Migration20261128080000 },
-  { name: 'Migration20261128040000', class: Migration20261128040000 },
+  { name: 'Migration20261128090000', class: Migration20261128090000 },
 ];

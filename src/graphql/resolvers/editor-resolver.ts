@@ -1,20 +1,30 @@
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
-import type { Photo as PhotoEntity, Project as ProjectEntity } from '../../services/editor/editor-service';
+import type { PageFormat, Photo as PhotoEntity, Project as ProjectEntity } from '../../services/editor/editor-service';
 import type { GraphqlContext } from '../context';
-import { Photo, Project } from '../types/project';
-import { ProjectFormat, SlotRefInput } from '../types/editor';
+import { CropRect, Photo, PhotoSlot, Project } from '../types/project';
+import { PageCaptionInput, ProjectFormat, SlotCropInput, SlotRefInput } from '../types/editor';
 import { PrintWarning } from '../types/order';
+import { cropRect, type SlotCrop } from '../../domain/slot-crop';
+import type { CaptionFont } from '../../domain/book';
 import {
   addPages,
   movePage,
   movePhoto,
   removePages,
   setCoverTexts,
+  setPageCaptions,
   setPageLayout,
+  setSlotCrop,
   swapPhotos,
 } from '../../services/editor/book-edits';
 
-/** The editor's reads and edits of one project's book; every edit is saved at once. */
+const EXPECTED_REVISION = {
+  nullable: true,
+  description:
+    "The book revision the edit was made on (Project.bookRevision): refused with REVISION_CONFLICT and the book's currentRevision when another edit came first. Without it the edit applies to the latest book",
+} as const;
+
+/** The editor's reads and edits of one project's book; every edit is saved at once and makes the next revision. */
 @Resolver(() => Project)
 export class EditorResolver {
   @Mutation(() => Project, { description: 'Move an interior page to another position; the pages are renumbered' })
@@ -23,8 +33,11 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('from', () => Int) from: number,
     @Arg('to', () => Int) to: number,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, (book) => movePage(book, from, to));
+    return services.editor.edit(ctx, projectId, { name: 'movePage', expectedRevision }, (book) =>
+      movePage(book, from, to),
+    );
   }
 
   @Mutation(() => Project, { description: 'Swap the photos of two slots, on one page or two' })
@@ -33,8 +46,11 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('a', () => SlotRefInput) a: SlotRefInput,
     @Arg('b', () => SlotRefInput) b: SlotRefInput,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, (book) => swapPhotos(book, { ...a }, { ...b }));
+    return services.editor.edit(ctx, projectId, { name: 'swapPhotos', expectedRevision }, (book) =>
+      swapPhotos(book, { ...a }, { ...b }),
+    );
   }
 
   @Mutation(() => Project, {
@@ -45,8 +61,11 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('from', () => SlotRefInput) from: SlotRefInput,
     @Arg('toPage', () => Int) toPage: number,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, (book) => movePhoto(book, { ...from }, toPage));
+    return services.editor.edit(ctx, projectId, { name: 'movePhoto', expectedRevision }, (book) =>
+      movePhoto(book, { ...from }, toPage),
+    );
   }
 
   @Mutation(() => Project, {
@@ -58,8 +77,11 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('page', () => Int) page: number,
     @Arg('layout', () => String) layout: string,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, (book) => setPageLayout(book, page, layout));
+    return services.editor.edit(ctx, projectId, { name: 'setPageLayout', expectedRevision }, (book) =>
+      setPageLayout(book, page, layout),
+    );
   }
 
   @Mutation(() => Project, { description: "The cover's title and subtitle (an empty subtitle removes it)" })
@@ -68,8 +90,11 @@ export class EditorResolver {
     @Arg('projectId', () => String) projectId: string,
     @Arg('title', () => String) title: string,
     @Arg('subtitle', () => String, { nullable: true }) subtitle?: string | null,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, (book) => setCoverTexts(book, title, subtitle));
+    return services.editor.edit(ctx, projectId, { name: 'setCoverTexts', expectedRevision }, (book) =>
+      setCoverTexts(book, title, subtitle),
+    );
   }
 
   @Mutation(() => Project, {
@@ -79,8 +104,11 @@ export class EditorResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('projectId', () => String) projectId: string,
     @Arg('after', () => Int) after: number,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, (book, bounds) => addPages(book, after, bounds));
+    return services.editor.edit(ctx, projectId, { name: 'addPages', expectedRevision }, (book, bounds) =>
+      addPages(book, after, bounds),
+    );
   }
 
   @Mutation(() => Project, { description: "Remove an even number of pages, keeping the product's minimum" })
@@ -88,13 +116,89 @@ export class EditorResolver {
     @Ctx() { ctx, services }: GraphqlContext,
     @Arg('projectId', () => String) projectId: string,
     @Arg('pages', () => [Int]) pages: number[],
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, (book, bounds) => removePages(book, pages, bounds));
+    return services.editor.edit(ctx, projectId, { name: 'removePages', expectedRevision }, (book, bounds) =>
+      removePages(book, pages, bounds),
+    );
+  }
+
+  @Mutation(() => Project, {
+    description:
+      'Crop, zoom and pan the photo of a slot (printed exactly so: PhotoSlot.cropRect); crop null goes back to the automatic crop',
+  })
+  setSlotCrop(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('projectId', () => String) projectId: string,
+    @Arg('slot', () => SlotRefInput) slot: SlotRefInput,
+    @Arg('crop', () => SlotCropInput, { nullable: true }) crop?: SlotCropInput | null,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
+  ): Promise<ProjectEntity> {
+    return services.editor.edit(ctx, projectId, { name: 'setSlotCrop', expectedRevision }, (book) =>
+      setSlotCrop(book, { ...slot }, crop ? { ...crop } : null),
+    );
+  }
+
+  @Mutation(() => Project, {
+    description: 'Replace the text boxes (captions) of a page; an empty list removes them. Printed in interior.pdf',
+  })
+  setPageCaptions(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('projectId', () => String) projectId: string,
+    @Arg('page', () => Int) page: number,
+    @Arg('captions', () => [PageCaptionInput]) captions: PageCaptionInput[],
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
+  ): Promise<ProjectEntity> {
+    return services.editor.edit(ctx, projectId, { name: 'setPageCaptions', expectedRevision }, (book) =>
+      setPageCaptions(
+        book,
+        page,
+        captions.map((caption) => ({ ...caption, font: caption.font as CaptionFont })),
+      ),
+    );
+  }
+
+  @Mutation(() => Project, {
+    description:
+      'Take back the latest edit not yet undone (kept on the server: it survives a reload); a revision itself',
+  })
+  undo(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('projectId', () => String) projectId: string,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
+  ): Promise<ProjectEntity> {
+    return services.editor.undo(ctx, projectId, { expectedRevision });
+  }
+
+  @Mutation(() => Project, {
+    description: 'Apply again the latest undone edit (none once an edit came after the undo); a revision itself',
+  })
+  redo(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('projectId', () => String) projectId: string,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
+  ): Promise<ProjectEntity> {
+    return services.editor.redo(ctx, projectId, { expectedRevision });
+  }
+
+  @FieldResolver(() => Int, { description: "The book's revision: each edit, undo and redo makes the next" })
+  async bookRevision(@Root() project: { id: string }, @Ctx() { loaders }: GraphqlContext): Promise<number> {
+    return (await loaders.bookStateByProject.load(project.id)).revision;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether the book has an edit Undo can take back' })
+  async canUndo(@Root() project: { id: string }, @Ctx() { loaders }: GraphqlContext): Promise<boolean> {
+    return (await loaders.bookStateByProject.load(project.id)).canUndo;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'Whether the book has an undone edit Redo can apply again' })
+  async canRedo(@Root() project: { id: string }, @Ctx() { loaders }: GraphqlContext): Promise<boolean> {
+    return (await loaders.bookStateByProject.load(project.id)).canRedo;
   }
 
   @FieldResolver(() => ProjectFormat, { description: "The product's page size and page bounds, for the editor" })
-  format(@Root() project: { id: string }, @Ctx() { ctx, services }: GraphqlContext): Promise<ProjectFormat> {
-    return services.editor.format(ctx, project);
+  format(@Root() project: { id: string }, @Ctx() context: GraphqlContext): Promise<ProjectFormat> {
+    return formatOf(context, project.id);
   }
 
   @FieldResolver(() => [PrintWarning], {
@@ -107,6 +211,40 @@ export class EditorResolver {
     const warnings = await services.editor.printWarnings(ctx, project, await loaders.bookByProject.load(project.id));
     return warnings.map((warning) => ({ ...warning, page: String(warning.page) }));
   }
+}
+
+@Resolver(() => PhotoSlot)
+export class PhotoSlotResolver {
+  @FieldResolver(() => CropRect, {
+    nullable: true,
+    description:
+      'The part of the upright photo this slot shows, from its crop or the automatic one: the editor draws it and print prints it from these same numbers. Null until the photo is analysed',
+  })
+  async cropRect(
+    @Root() slot: { photoId: string; width: number; height: number; crop?: SlotCrop; projectId?: string },
+    @Ctx() context: GraphqlContext,
+  ): Promise<CropRect | null> {
+    if (!slot.projectId) return null;
+    const photos = await context.loaders.photosByProject.load(slot.projectId);
+    const photo = photos.find((p) => p.id === slot.photoId);
+    if (!photo?.width || !photo.height) return null;
+    const format = await formatOf(context, slot.projectId);
+    return cropRect(
+      { width: photo.width, height: photo.height },
+      { width: slot.width * format.widthMm, height: slot.height * format.heightMm },
+      slot.crop,
+    );
+  }
+}
+
+/** One format read per project and request, however many slots ask. */
+const formats = new WeakMap<GraphqlContext['loaders'], Map<string, Promise<PageFormat>>>();
+function formatOf({ ctx, services, loaders }: GraphqlContext, projectId: string): Promise<PageFormat> {
+  let byProject = formats.get(loaders);
+  if (!byProject) formats.set(loaders, (byProject = new Map()));
+  let format = byProject.get(projectId);
+  if (!format) byProject.set(projectId, (format = services.editor.format(ctx, { id: projectId })));
+  return format;
 }
 
 @Resolver(() => Photo)

@@ -54,6 +54,24 @@ export class Photo {
   @Field(() => Float, { nullable: true, description: '0..1' }) quality?: number | null;
 }
 
+@ObjectType({
+  description:
+    'Where a photo sits in its slot: the point of the photo the slot is centred on (0..1 of its width and height) and the zoom (1: the photo just covers the slot, up to 5)',
+})
+export class SlotCrop {
+  @Field(() => Float) x!: number;
+  @Field(() => Float) y!: number;
+  @Field(() => Float) zoom!: number;
+}
+
+@ObjectType({ description: "The part of the upright photo a slot shows, 0..1 of the photo's width and height" })
+export class CropRect {
+  @Field(() => Float) left!: number;
+  @Field(() => Float) top!: number;
+  @Field(() => Float) width!: number;
+  @Field(() => Float) height!: number;
+}
+
 @ObjectType()
 export class PhotoSlot {
   @Field(() => String) photoId!: string;
@@ -61,6 +79,21 @@ export class PhotoSlot {
   @Field(() => Float) y!: number;
   @Field(() => Float) width!: number;
   @Field(() => Float) height!: number;
+  @Field(() => SlotCrop, { nullable: true, description: 'The crop the customer chose; null: the automatic crop' })
+  crop?: SlotCrop | null;
+}
+
+@ObjectType({
+  description:
+    "A text box on a page: top-left corner and width 0..1 of the page's trim box, size in points, a font shipped with the project",
+})
+export class PageCaption {
+  @Field(() => String) text!: string;
+  @Field(() => String, { description: 'Source Sans 3 or Lora' }) font!: string;
+  @Field(() => Float) sizePt!: number;
+  @Field(() => Float) x!: number;
+  @Field(() => Float) y!: number;
+  @Field(() => Float) width!: number;
 }
 
 @ObjectType()
@@ -75,6 +108,8 @@ export class BookPage {
   @Field(() => String) layout!: string;
   @Field(() => [PhotoSlot]) photos!: PhotoSlot[];
   @Field(() => [TextSlot]) texts!: TextSlot[];
+  @Field(() => [PageCaption], { description: 'Text boxes the customer placed on the page' })
+  captions!: PageCaption[];
 }
 
 @ObjectType()

@@ -8,6 +8,8 @@ import { dpiWarning, effectiveDpi } from './effective-dpi';
 import { MM_PER_INCH, pagePixels, trimPixels, type PrintFormat } from './print-geometry';
 import { pageCanvas, type RawPhotoLayer } from './page-canvas';
 import { attentionCoverCrop } from './attention-crop';
+import { AUTOMATIC_CROP, cropRect, type SlotCrop } from '../../domain/slot-crop';
+import { captionsSvg } from './page-captions';
 
 export interface PhotoPlacement {
   photoId: string;
@@ -71,7 +73,7 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
       width: Math.max(1, Math.round(slot.width * trim.width)),
       height: Math.max(1, Math.round(slot.height * trim.height)),
     };
-    const placed = await placePhoto(options, slot.photoId, rect, size);
+    const placed = await placePhoto(options, slot.photoId, rect, size, slot.crop ?? AUTOMATIC_CROP);
     if (placed.layer) photos.push(placed.layer);
     placements.push(placed.placement);
   }
@@ -83,6 +85,8 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
     }));
     overlays.push({ input: await pageTextSvg(size, trim, texts, photoRows, format.dpi), left: 0, top: 0 });
   }
+  const captions = await captionsSvg(size, trim, page.captions, format.dpi);
+  if (captions) overlays.push({ input: captions, left: 0, top: 0 });
   return compose(
     size,
     photos,
@@ -102,7 +106,8 @@ export interface Rect {
 }
 
 /**
- * The photo upright, corrected if asked, cropped to fill `rect` (sharp's attention strategy, as
+ * The photo upright, corrected if asked, cropped to fill `rect`: by the slot's stored `crop` (the
+ * numbers the editor draws with, domain/slot-crop.ts) on interior pages; without one (the cover) by sharp's attention strategy, as
  * the cover preview: the crop keeps the most salient region; for a large slot chosen on a small
  * copy, attention-crop.ts), as raw RGB pixels of the part of `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
  */
@@ -111,14 +116,16 @@ export async function placePhoto(
   photoId: string,
   rect: Rect,
   page: { width: number; height: number },
+  crop?: SlotCrop,
 ): Promise<{ layer?: RawPhotoLayer; placement: PhotoPlacement }> {
   const original = await options.loadPhoto(photoId);
   const metadata = await readImageMetadata(original);
   const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
-  const dpi = effectiveDpi(upright, {
-    width: rect.width / options.format.dpi,
-    height: rect.height / options.format.dpi,
-  });
+  const dpi = effectiveDpi(
+    upright,
+    { width: rect.width / options.format.dpi, height: rect.height / options.format.dpi },
+    crop?.zoom,
+  );
   const warning = dpiWarning(dpi);
   const placement: PhotoPlacement = { photoId, effectiveDpi: dpi, ...(warning ? { warning } : {}) };
 
@@ -131,12 +138,18 @@ export async function placePhoto(
     const photo = openImage(original).autoOrient().flatten({ background: '#ffffff' });
     return correction ? applyColourCorrection(photo, correction) : photo;
   };
-  const crop = await attentionCoverCrop(prepared, metadata.format, upright, rect);
+  const cover = crop ? undefined : await attentionCoverCrop(prepared, metadata.format, upright, rect);
   let pipeline = crop
-    ? prepared().resize(crop.width, crop.height, { fit: 'fill' })
-    : prepared().resize(rect.width, rect.height, { fit: 'cover', position: sharp.strategy.attention });
-  const slotInPipeline = crop ?? { left: 0, top: 0 };
-  if (crop || visible.width !== rect.width || visible.height !== rect.height) {
+    ? prepared()
+        .extract(photoRegion(upright, cropRect(upright, rect, crop)))
+        .resize(rect.width, rect.height, {
+          fit: 'fill',
+        })
+    : cover
+      ? prepared().resize(cover.width, cover.height, { fit: 'fill' })
+      : prepared().resize(rect.width, rect.height, { fit: 'cover', position: sharp.strategy.attention });
+  const slotInPipeline = cover ?? { left: 0, top: 0 };
+  if (cover || visible.width !== rect.width || visible.height !== rect.height) {
     pipeline = pipeline.extract({
       left: slotInPipeline.left + visible.left - rect.left,
       top: slotInPipeline.top + visible.top - rect.top,
@@ -146,6 +159,18 @@ export async function placePhoto(
   }
   const pixels = await guardDecode(pipeline.toColourspace('srgb').raw().toBuffer());
   return { layer: { pixels, ...visible }, placement };
+}
+
+/** A crop rectangle (0..1 of the photo) in whole pixels of the upright photo, at least one. */
+function photoRegion(photo: { width: number; height: number }, crop: ReturnType<typeof cropRect>): Rect {
+  const left = Math.min(photo.width - 1, Math.round(crop.left * photo.width));
+  const top = Math.min(photo.height - 1, Math.round(crop.top * photo.height));
+  return {
+    left,
+    top,
+    width: Math.max(1, Math.min(photo.width - left, Math.round(crop.width * photo.width))),
+    height: Math.max(1, Math.min(photo.height - top, Math.round(crop.height * photo.height))),
+  };
 }
 
 function intersect(a: Rect, b: Rect): Rect | null {

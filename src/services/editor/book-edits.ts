@@ -1,5 +1,13 @@
-import { PAGE_LAYOUTS, type Book, type BookPage, type PageLayout } from '../../domain/book';
+import {
+  CAPTION_FONTS,
+  PAGE_LAYOUTS,
+  type Book,
+  type BookPage,
+  type PageCaption,
+  type PageLayout,
+} from '../../domain/book';
 import { ValidationError } from '../../domain/errors';
+import { MAX_ZOOM, type SlotCrop } from '../../domain/slot-crop';
 import { blankPage, layoutSlots, placeOnLayout } from '../projects/book-builder';
 import { TEMPLATE_ASSETS } from '../projects/template';
 
@@ -36,6 +44,9 @@ export function swapPhotos(book: Book, a: SlotRef, b: SlotRef): Book {
   const first = slotAt(pages, a, 'a');
   const second = slotAt(pages, b, 'b');
   [first.photoId, second.photoId] = [second.photoId, first.photoId];
+  // A crop was chosen for the photo that sat there: the photo that arrives starts automatic.
+  delete first.crop;
+  delete second.crop;
   return { ...book, pages };
 }
 
@@ -154,6 +165,77 @@ export function removePages(book: Book, numbers: number[], bounds: PageBounds): 
     );
   }
   return { ...book, pages: renumber(book.pages.filter((p) => !unique.includes(p.number))) };
+}
+
+/** Where the slot's photo sits: the point it is centred on (0..1 of the photo) and the zoom (1..5); null: automatic. */
+export function setSlotCrop(book: Book, ref: SlotRef, crop: SlotCrop | null): Book {
+  slotAt(book.pages, ref, 'slot');
+  if (crop) {
+    for (const side of ['x', 'y'] as const) {
+      if (!Number.isFinite(crop[side]) || crop[side] < 0 || crop[side] > 1)
+        throw ValidationError.field(`crop.${side}`, 'must be a number from 0 to 1 (a point of the photo)');
+    }
+    if (!Number.isFinite(crop.zoom) || crop.zoom < 1 || crop.zoom > MAX_ZOOM)
+      throw ValidationError.field('crop.zoom', `must be a number from 1 (the photo covers the slot) to ${MAX_ZOOM}`);
+  }
+  return {
+    ...book,
+    pages: book.pages.map((page) =>
+      page.number !== ref.page
+        ? page
+        : {
+            ...page,
+            photos: page.photos.map((slot, i) => {
+              if (i !== ref.slot) return slot;
+              const { crop: _old, ...rest } = slot;
+              return crop ? { ...rest, crop: { x: crop.x, y: crop.y, zoom: crop.zoom } } : rest;
+            }),
+          },
+    ),
+  };
+}
+
+/** At most this many text boxes on a page, each at most this long: a caption, not a chapter. */
+export const MAX_CAPTIONS = 10;
+export const MAX_CAPTION_LENGTH = 500;
+export const CAPTION_SIZE_PT = { min: 6, max: 72 } as const;
+
+/** Replaces the text boxes of a page (an empty list removes them). */
+export function setPageCaptions(book: Book, pageNumber: number, captions: PageCaption[]): Book {
+  pageAt(book.pages, pageNumber, 'page');
+  if (captions.length > MAX_CAPTIONS)
+    throw ValidationError.field('captions', `a page holds at most ${MAX_CAPTIONS} text boxes`);
+  const checked = captions.map((caption, i) => checkCaption(caption, `captions.${i}`));
+  return {
+    ...book,
+    pages: book.pages.map((page) => {
+      if (page.number !== pageNumber) return page;
+      const { captions: _old, ...rest } = page;
+      return checked.length ? { ...rest, captions: checked } : rest;
+    }),
+  };
+}
+
+function checkCaption(caption: PageCaption, path: string): PageCaption {
+  const text = typeof caption.text === 'string' ? caption.text.trim() : '';
+  if (!text) throw ValidationError.field(`${path}.text`, 'must not be empty');
+  if (text.length > MAX_CAPTION_LENGTH)
+    throw ValidationError.field(`${path}.text`, `must be at most ${MAX_CAPTION_LENGTH} characters`);
+  if (!(CAPTION_FONTS as readonly string[]).includes(caption.font))
+    throw ValidationError.field(`${path}.font`, `must be one of ${CAPTION_FONTS.join(', ')}`, 'UNKNOWN_FONT');
+  if (!Number.isFinite(caption.sizePt) || caption.sizePt < CAPTION_SIZE_PT.min || caption.sizePt > CAPTION_SIZE_PT.max)
+    throw ValidationError.field(
+      `${path}.sizePt`,
+      `must be from ${CAPTION_SIZE_PT.min} to ${CAPTION_SIZE_PT.max} points`,
+    );
+  for (const side of ['x', 'y'] as const) {
+    if (!Number.isFinite(caption[side]) || caption[side] < 0 || caption[side] >= 1)
+      throw ValidationError.field(`${path}.${side}`, 'must be from 0 to below 1 (of the page)');
+  }
+  if (!Number.isFinite(caption.width) || caption.width <= 0 || caption.x + caption.width > 1)
+    throw ValidationError.field(`${path}.width`, 'must be above 0, and x + width at most 1 (of the page)');
+  const { font, sizePt, x, y, width } = caption;
+  return { text, font, sizePt, x, y, width };
 }
 
 function pageAt(pages: BookPage[], number: number, path: string): BookPage {

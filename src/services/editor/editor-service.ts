@@ -3,7 +3,17 @@ import { LockMode } from '@mikro-orm/core';
 import { Photo, Project } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import type { Book } from '../../domain/book';
-import { ConflictError, NotFoundError, UnauthenticatedError } from '../../domain/errors';
+import {
+  ConflictError,
+  NotFoundError,
+  RevisionConflictError,
+  UnauthenticatedError,
+  ValidationError,
+} from '../../domain/errors';
+import { BOOK_SUBJECT } from '../../domain/status-subjects';
+import { recordStatusChange } from '../../events/status-event-log';
+import { recordEdit, redoEdit, undoEdit } from './book-history';
+import type { BookState } from '../projects/project-batch-reads';
 import type { PrintWarning } from '../../domain/print-warning';
 import { dpiWarning, effectiveDpi } from '../../imaging/print/effective-dpi';
 import { MM_PER_INCH } from '../../imaging/print/print-geometry';
@@ -17,6 +27,15 @@ import type { EditorLinks } from '../projects/editor-links';
 /** What the editor needs to draw a page at its true size and keep edits within the product. */
 /** The editor's reads and edits hand the transports project and photo entities; they name them through here. */
 export type { Project, Photo };
+
+/** An edit as the client asked for it: its name (the mutation's) and the revision it was made on. */
+export interface BookEditRequest {
+  name: string;
+  /** The book revision the client saw; absent: applied to the latest book, whatever it is. */
+  expectedRevision?: number | null;
+  /** How the client named the project id (REST `id`, GraphQL `projectId`), for a not-found answer. */
+  idPath?: string;
+}
 
 export interface PageFormat extends PageBounds {
   widthMm: number;
@@ -115,10 +134,14 @@ export class EditorService {
       for (const slot of page.photos) {
         const photo = photos.get(slot.photoId);
         if (!photo?.width || !photo.height) continue;
-        const dpi = effectiveDpi(photo as { width: number; height: number }, {
-          width: (slot.width * format.widthMm) / MM_PER_INCH,
-          height: (slot.height * format.heightMm) / MM_PER_INCH,
-        });
+        const dpi = effectiveDpi(
+          photo as { width: number; height: number },
+          {
+            width: (slot.width * format.widthMm) / MM_PER_INCH,
+            height: (slot.height * format.heightMm) / MM_PER_INCH,
+          },
+          slot.crop?.zoom,
+        );
         const message = dpiWarning(dpi);
         if (message) warnings.push({ page: page.number, photoId: photo.id, effectiveDpi: Math.round(dpi), message });
       }
@@ -131,31 +154,94 @@ export class EditorService {
    * edits. Only an editable project's book changes: while it builds or after it was ordered the book
    * belongs to the flows. Whether it may change is decided on the locked row, at write time: a
    * session opened before the project expired, was ordered or deleted (a long-lived socket, or an
-   * edit racing an order) cannot write after it.
+   * edit racing an order) cannot write after it. With `expectedRevision` (the revision the client
+   * saw), an edit made on an older book is refused (REVISION_CONFLICT) instead of overwriting the
+   * edit that came first. Each edit makes the next revision, is kept for Undo (book-history.ts) and
+   * is told to the other editors of the book (`bookRevised`).
    */
   async edit(
     ctx: RequestContext,
     projectId: string,
+    edit: BookEditRequest,
     change: (book: Book, bounds: PageFormat) => Book,
   ): Promise<Project> {
+    return this.revise(ctx, projectId, edit, async (project, tx) => {
+      const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
+      return recordEdit(tx, project, edit.name, book);
+    });
+  }
+
+  /** Takes back the latest edit not yet undone: a revision of its own (REST and GraphQL `undo`). */
+  undo(ctx: RequestContext, projectId: string, request: Omit<BookEditRequest, 'name'>): Promise<Project> {
+    return this.revise(ctx, projectId, request, (project, tx) => undoEdit(tx, project));
+  }
+
+  /** Applies again the latest edit undone, unless an edit came since: a revision of its own. */
+  redo(ctx: RequestContext, projectId: string, request: Omit<BookEditRequest, 'name'>): Promise<Project> {
+    return this.revise(ctx, projectId, request, (project, tx) => redoEdit(tx, project));
+  }
+
+  /** The project's book with its revision, for REST (`GET /v2/project/book`). */
+  async bookOf(ctx: RequestContext, projectId: string): Promise<BookState & { projectId: string }> {
+    inScope(ctx, projectId, 'id');
+    const project = await ctx.em.findOne(
+      Project,
+      { id: projectId },
+      { fields: ['id', 'book', 'bookRevision', 'undoStack', 'redoStack'] },
+    );
+    if (!project) throw new NotFoundError('project', projectId, 'id');
+    return {
+      projectId,
+      book: project.book ?? null,
+      revision: project.bookRevision,
+      canUndo: project.undoStack.length > 0,
+      canRedo: project.redoStack.length > 0,
+    };
+  }
+
+  private async revise(
+    ctx: RequestContext,
+    projectId: string,
+    { expectedRevision, idPath = 'projectId' }: Omit<BookEditRequest, 'name'>,
+    change: (project: Project & { book: Book }, tx: EntityManager) => Promise<{ book: Book; edit: string }>,
+  ): Promise<Project> {
+    if (expectedRevision != null && (!Number.isInteger(expectedRevision) || expectedRevision < 0))
+      throw ValidationError.field('expectedRevision', 'must be a revision number (an integer from 0)');
+    inScope(ctx, projectId, idPath);
     return ctx.em.transactional(async (tx) => {
       // Read the book under the lock: an edit is always applied to the latest saved book.
       const project = await tx.findOne(
         Project,
         { id: projectId },
-        { populate: ['book'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+        {
+          populate: ['book', 'undoStack', 'redoStack'],
+          lockMode: LockMode.PESSIMISTIC_WRITE,
+          refresh: true,
+        },
       );
-      if (!project) throw new NotFoundError('project', projectId, 'projectId');
+      if (!project) throw new NotFoundError('project', projectId, idPath);
       refuseClosedForEdits(project);
-      const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
+      if (expectedRevision != null && expectedRevision !== project.bookRevision)
+        throw new RevisionConflictError(expectedRevision, project.bookRevision);
+      const { book, edit } = await change(project, tx);
       tx.assign(project, { book, title: book.cover.title, updatedAt: new Date() });
-      await tx.flush();
+      await recordStatusChange(tx, ctx.tenant, {
+        subjectType: BOOK_SUBJECT,
+        subjectId: project.id,
+        status: 'revised',
+        detail: { revision: project.bookRevision, edit },
+      });
       // What the answer's Project fields read (its owner and market), loaded after the lock: a
       // FOR UPDATE query cannot take the nullable side of the joins that populating would add.
       await tx.populate(project, ['owner', 'market']);
       return project;
     });
   }
+}
+
+/** An editor session reaches its own project only: another id is not found, as another client's is. */
+function inScope(ctx: RequestContext, projectId: string, idPath: string): void {
+  if (ctx.projectScope && ctx.projectScope !== projectId) throw new NotFoundError('project', projectId, idPath);
 }
 
 /** The link lives as long as its project: deleted or past PROJECT_TTL it opens nothing. */

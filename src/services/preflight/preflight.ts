@@ -178,6 +178,7 @@ function slotProblems(
           slot.photoId,
           { width: (slot.width * format.widthMm) / MM_PER_INCH, height: (slot.height * format.heightMm) / MM_PER_INCH },
           at,
+          slot.crop?.zoom,
         ),
       );
     });
@@ -215,6 +216,8 @@ function photoProblems(
   photoId: string,
   slotInches: { width: number; height: number },
   at: { page: number; slot: number },
+  /** The slot's zoom (domain/slot-crop.ts): zooming in spreads fewer of the photo's pixels over the slot. */
+  zoom = 1,
 ): PreflightProblem[] {
   const where = at.page === COVER_PAGE ? 'the cover photo' : `the photo in slot ${at.slot + 1} of page ${at.page}`;
   if (!photoId) return [{ code: 'EMPTY_SLOT', severity: 'blocking', ...at, message: `${where} is not set` }];
@@ -240,19 +243,22 @@ function photoProblems(
     ];
   }
   if (!photo.width || !photo.height) return [];
-  const dpi = effectiveDpi({ width: photo.width, height: photo.height }, slotInches);
+  const dpi = effectiveDpi({ width: photo.width, height: photo.height }, slotInches, zoom);
+  const zoomed = zoom > 1 ? ` at zoom ${Math.round(zoom * 100) / 100}` : '';
   if (dpi < UNPRINTABLE_DPI) {
     return [
       {
         code: 'RESOLUTION_TOO_LOW',
         severity: 'blocking',
         ...at,
-        message: `${where} has ${Math.round(dpi)} DPI on paper, below the ${UNPRINTABLE_DPI} DPI floor: use a larger photo or a smaller slot`,
+        message: `${where} has ${Math.round(dpi)} DPI on paper${zoomed}, below the ${UNPRINTABLE_DPI} DPI floor: use a larger photo, a smaller slot or less zoom`,
       },
     ];
   }
   const warning = dpiWarning(dpi);
-  return warning ? [{ code: 'LOW_RESOLUTION', severity: 'warning', ...at, message: `${where}: ${warning}` }] : [];
+  return warning
+    ? [{ code: 'LOW_RESOLUTION', severity: 'warning', ...at, message: `${where}${zoomed}: ${warning}` }]
+    : [];
 }
 
 async function coverTextProblems(book: Book, geometry: CoverGeometry, dpi: number): Promise<PreflightProblem[]> {

@@ -16,13 +16,35 @@ export async function photosOfProjects(em: EntityManager, projectIds: readonly s
   return projectIds.map((id) => byProject.get(id)!);
 }
 
-/** Each project's lazy `book` column, read only for these projects; null where none was built. */
-export async function booksOfProjects(em: EntityManager, projectIds: readonly string[]): Promise<(Book | null)[]> {
+/** A project's book as one read: the book, its revision and whether it has edits to undo and redo. */
+export interface BookState {
+  book: Book | null;
+  revision: number;
+  canUndo: boolean;
+  canRedo: boolean;
+}
+
+/**
+ * Each project's lazy `book` column with its revision, read only for these projects (one row each,
+ * so the pages and the revision a client gets always belong together); a null book where none was
+ * built (or the project was not found).
+ */
+export async function bookStatesOfProjects(em: EntityManager, projectIds: readonly string[]): Promise<BookState[]> {
   const rows = await em.find(
     Project,
     { id: { $in: [...projectIds] } },
-    { fields: ['id', 'book'], disableIdentityMap: true },
+    { fields: ['id', 'book', 'bookRevision', 'undoStack', 'redoStack'], disableIdentityMap: true },
   );
-  const books = new Map(rows.map((row) => [row.id, row.book ?? null]));
-  return projectIds.map((id) => books.get(id) ?? null);
+  const states = new Map(
+    rows.map((row) => [
+      row.id,
+      {
+        book: row.book ?? null,
+        revision: row.bookRevision,
+        canUndo: row.undoStack.length > 0,
+        canRedo: row.redoStack.length > 0,
+      },
+    ]),
+  );
+  return projectIds.map((id) => states.get(id) ?? { book: null, revision: 0, canUndo: false, canRedo: false });
 }

@@ -61,10 +61,24 @@ export type BookCover = {
 
 export type BookPage = {
   __typename?: 'BookPage';
+  /** Text boxes the customer placed on the page */
+  captions: Array<PageCaption>;
   layout: Scalars['String']['output'];
   number: Scalars['Int']['output'];
   photos: Array<PhotoSlot>;
   texts: Array<TextSlot>;
+};
+
+/** A new revision of a project's book: an edit, an undo or a redo, as it committed */
+export type BookRevision = {
+  __typename?: 'BookRevision';
+  /** The edit that made it, as its mutation is named (`undo movePage`...) */
+  edit: Scalars['String']['output'];
+  occurredAt: Scalars['DateTimeISO']['output'];
+  projectId: Scalars['ID']['output'];
+  revision: Scalars['Int']['output'];
+  /** The event sequence, to resume with afterSequence */
+  sequence: Scalars['Int']['output'];
 };
 
 export type Bound = {
@@ -277,6 +291,15 @@ export type CoverDimensions = {
   wrapMm: Scalars['Float']['output'];
 };
 
+/** The part of the upright photo a slot shows, 0..1 of the photo's width and height */
+export type CropRect = {
+  __typename?: 'CropRect';
+  height: Scalars['Float']['output'];
+  left: Scalars['Float']['output'];
+  top: Scalars['Float']['output'];
+  width: Scalars['Float']['output'];
+};
+
 /** How prices are displayed: left + value with `decimals` places + right */
 export type Currency = {
   __typename?: 'Currency';
@@ -443,6 +466,8 @@ export type Mutation = {
   proofProject: Proof;
   /** Price lines for a market and destination; the answer is stored as a quote an order can name (REST: POST /v2/quote) */
   quote: Quote;
+  /** Apply again the latest undone edit (none once an edit came after the undo); a revision itself */
+  redo: Project;
   /** Remove an even number of pages, keeping the product's minimum */
   removePages: Project;
   /** Remove the account with a partner; its callback URL stops working */
@@ -457,12 +482,16 @@ export type Mutation = {
   setCoverTexts: Project;
   /** Cancel or refund an order, or one project of it (cancel: the same as cancelOrder) */
   setOrderStatus: Order;
+  /** Replace the text boxes (captions) of a page; an empty list removes them. Printed in interior.pdf */
+  setPageCaptions: Project;
   /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has) */
   setPageLayout: Project;
   /** Set (or replace) the account with a partner; the credentials are sealed and never shown again */
   setPartnerAccount: PartnerAccount;
   /** Set the print routing and hold window; members left out keep their value, orders already routed keep their routing */
   setPrintRouting: PrintRouting;
+  /** Crop, zoom and pan the photo of a slot (printed exactly so: PhotoSlot.cropRect); crop null goes back to the automatic crop */
+  setSlotCrop: Project;
   /** Set the webhook URL; the first time, the whsec_ signing secret is issued and shown once */
   setWebhook: IssuedWebhook;
   /** Choose the event types the webhook receives; null for every type (the default). Types: order.line.status_changed, order.line.shipped, order.line.delivered, order.line.routing, order.cancelled, order.updated, order.claim.created, order.remake.created, project.ready, project.build_failed, webhook.test, endpoint.disabled */
@@ -473,6 +502,8 @@ export type Mutation = {
   swapPhotos: Project;
   /** Give a project to another user (REST: project/transfer) */
   transferProject: Project;
+  /** Take back the latest edit not yet undone (kept on the server: it survives a reload); a revision itself */
+  undo: Project;
   /** Correct the recipient before the print job is sent, checked as printOrder checks it (REST: POST /v2/order/update-recipient) */
   updateOrderRecipient: Order;
   /** Change the shipping method before the print job is sent (REST: POST /v2/order/update-shipping) */
@@ -482,6 +513,7 @@ export type Mutation = {
 
 export type MutationAddPagesArgs = {
   after: Scalars['Int']['input'];
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   projectId: Scalars['String']['input'];
 };
 
@@ -535,6 +567,7 @@ export type MutationGenerateProjectArgs = {
 
 
 export type MutationMovePageArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   from: Scalars['Int']['input'];
   projectId: Scalars['String']['input'];
   to: Scalars['Int']['input'];
@@ -542,6 +575,7 @@ export type MutationMovePageArgs = {
 
 
 export type MutationMovePhotoArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   from: SlotRefInput;
   projectId: Scalars['String']['input'];
   toPage: Scalars['Int']['input'];
@@ -565,7 +599,14 @@ export type MutationQuoteArgs = {
 };
 
 
+export type MutationRedoArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
+  projectId: Scalars['String']['input'];
+};
+
+
 export type MutationRemovePagesArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   pages: Array<Scalars['Int']['input']>;
   projectId: Scalars['String']['input'];
 };
@@ -582,6 +623,7 @@ export type MutationReplayWebhookArgs = {
 
 
 export type MutationSetCoverTextsArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   projectId: Scalars['String']['input'];
   subtitle?: InputMaybe<Scalars['String']['input']>;
   title: Scalars['String']['input'];
@@ -595,7 +637,16 @@ export type MutationSetOrderStatusArgs = {
 };
 
 
+export type MutationSetPageCaptionsArgs = {
+  captions: Array<PageCaptionInput>;
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
+  page: Scalars['Int']['input'];
+  projectId: Scalars['String']['input'];
+};
+
+
 export type MutationSetPageLayoutArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   layout: Scalars['String']['input'];
   page: Scalars['Int']['input'];
   projectId: Scalars['String']['input'];
@@ -609,6 +660,14 @@ export type MutationSetPartnerAccountArgs = {
 
 export type MutationSetPrintRoutingArgs = {
   input: PrintRoutingInput;
+};
+
+
+export type MutationSetSlotCropArgs = {
+  crop?: InputMaybe<SlotCropInput>;
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
+  projectId: Scalars['String']['input'];
+  slot: SlotRefInput;
 };
 
 
@@ -631,6 +690,7 @@ export type MutationStartCampaignArgs = {
 export type MutationSwapPhotosArgs = {
   a: SlotRefInput;
   b: SlotRefInput;
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   projectId: Scalars['String']['input'];
 };
 
@@ -640,6 +700,12 @@ export type MutationTransferProjectArgs = {
   id: Scalars['String']['input'];
   idempotencyKey?: InputMaybe<Scalars['String']['input']>;
   targetUser: Scalars['String']['input'];
+};
+
+
+export type MutationUndoArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
+  projectId: Scalars['String']['input'];
 };
 
 
@@ -813,6 +879,34 @@ export type OrderWarning = {
   message: Scalars['String']['output'];
 };
 
+/** A text box on a page: top-left corner and width 0..1 of the page's trim box, size in points, a font shipped with the project */
+export type PageCaption = {
+  __typename?: 'PageCaption';
+  /** Source Sans 3 or Lora */
+  font: Scalars['String']['output'];
+  sizePt: Scalars['Float']['output'];
+  text: Scalars['String']['output'];
+  width: Scalars['Float']['output'];
+  x: Scalars['Float']['output'];
+  y: Scalars['Float']['output'];
+};
+
+/** A text box on a page (PageCaption) */
+export type PageCaptionInput = {
+  /** Source Sans 3 or Lora */
+  font: Scalars['String']['input'];
+  /** 6 to 72 points */
+  sizePt: Scalars['Float']['input'];
+  /** At most 500 characters; line breaks kept */
+  text: Scalars['String']['input'];
+  /** Width, 0..1 of the trim width (x + width at most 1); lines wrap to it */
+  width: Scalars['Float']['input'];
+  /** Left edge, 0..1 of the page's trim width */
+  x: Scalars['Float']['input'];
+  /** Top edge, 0..1 of the page's trim height */
+  y: Scalars['Float']['input'];
+};
+
 /** Trim size of one page, its bleed and the print resolution */
 export type PageFormat = {
   __typename?: 'PageFormat';
@@ -923,6 +1017,10 @@ export type PhotoProblem = {
 
 export type PhotoSlot = {
   __typename?: 'PhotoSlot';
+  /** The crop the customer chose; null: the automatic crop */
+  crop?: Maybe<SlotCrop>;
+  /** The part of the upright photo this slot shows, from its crop or the automatic one: the editor draws it and print prints it from these same numbers. Null until the photo is analysed */
+  cropRect?: Maybe<CropRect>;
   height: Scalars['Float']['output'];
   photoId: Scalars['String']['output'];
   width: Scalars['Float']['output'];
@@ -1110,6 +1208,12 @@ export type Production = {
 
 export type Project = {
   __typename?: 'Project';
+  /** The book's revision: each edit, undo and redo makes the next */
+  bookRevision: Scalars['Int']['output'];
+  /** Whether the book has an undone edit Redo can apply again */
+  canRedo: Scalars['Boolean']['output'];
+  /** Whether the book has an edit Undo can take back */
+  canUndo: Scalars['Boolean']['output'];
   cover?: Maybe<BookCover>;
   /** The cover sheet of the book as it is now (its product and page count), as cover.pdf will measure it; null while the book is not built */
   coverSheet?: Maybe<CoverDimensions>;
@@ -1539,6 +1643,24 @@ export type ShipsWithinArea = {
   name: Scalars['String']['output'];
 };
 
+/** Where a photo sits in its slot: the point of the photo the slot is centred on (0..1 of its width and height) and the zoom (1: the photo just covers the slot, up to 5) */
+export type SlotCrop = {
+  __typename?: 'SlotCrop';
+  x: Scalars['Float']['output'];
+  y: Scalars['Float']['output'];
+  zoom: Scalars['Float']['output'];
+};
+
+/** Where a photo sits in its slot (SlotCrop) */
+export type SlotCropInput = {
+  /** 0..1 of the photo's width: the point the slot is centred on */
+  x: Scalars['Float']['input'];
+  /** 0..1 of the photo's height */
+  y: Scalars['Float']['input'];
+  /** 1 (the photo just covers the slot) to 5 */
+  zoom: Scalars['Float']['input'];
+};
+
 /** A photo slot: interior page number (from 1) and slot index on it (from 0) */
 export type SlotRefInput = {
   page: Scalars['Int']['input'];
@@ -1577,6 +1699,8 @@ export type StatusEvent = {
 
 export type Subscription = {
   __typename?: 'Subscription';
+  /** Each new revision of a project's book as it commits (an edit, undo or redo, from any editor or app): what keeps two editors of one book in step. With afterSequence it first replays the revisions after that sequence */
+  bookRevised: BookRevision;
   /** A campaign's status and counts now, then as they change (at most about twice a second), until it completes or fails */
   campaignProgress: CampaignProgress;
   /** Fulfilment status changes of one order line (orderId and projectId), one order, or every order of this client: the dashboard feed. With orderId, projectId and afterSequence it first replays the line's events after that sequence */
@@ -1585,6 +1709,12 @@ export type Subscription = {
   projectStatusChanged: ProjectStatusEvent;
   /** Every committed status change of this client and environment, optionally of one subject. With subjectType, subjectId and afterSequence it first replays the events after that sequence, then goes on live */
   statusEvents: StatusEvent;
+};
+
+
+export type SubscriptionBookRevisedArgs = {
+  afterSequence?: InputMaybe<Scalars['Int']['input']>;
+  projectId: Scalars['String']['input'];
 };
 
 

@@ -527,6 +527,106 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/project/book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A project's book and its revision
+         * @description The book as the editor edits it (cover, pages with slots, crops and captions), its revision, and whether Undo and Redo have something to do. GraphQL: Project.pages, cover, bookRevision, canUndo, canRedo.
+         */
+        get: operations["getProjectBook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/project/book/crop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Crop, zoom and pan the photo of a slot
+         * @description Stored in the book and printed exactly so. crop null goes back to the automatic crop. Preflight warns when the zoom takes the photo below its DPI floor. GraphQL: setSlotCrop.
+         */
+        post: operations["setSlotCrop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/project/book/captions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Replace the text boxes of a page
+         * @description At most 10 per page; an empty list removes them. Printed in interior.pdf. GraphQL: setPageCaptions.
+         */
+        post: operations["setPageCaptions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/project/book/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undo the latest edit
+         * @description Takes back the latest edit not yet undone, from any device (the history is kept on the server); a revision itself. 409 NOTHING_TO_UNDO when there is none. GraphQL: undo.
+         */
+        post: operations["undoBookEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/project/book/redo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Redo the latest undone edit
+         * @description Applies again the latest undone edit; an edit after the undo ends what can be redone (409 NOTHING_TO_REDO). GraphQL: redo.
+         */
+        post: operations["redoBookEdit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/psp/{psp}/events": {
         parameters: {
             query?: never;
@@ -586,6 +686,8 @@ export interface components {
                 message: string;
             }[];
             requestId?: string;
+            /** @description REVISION_CONFLICT: the book's latest revision, to reload before editing again */
+            currentRevision?: number;
         };
     };
     responses: never;
@@ -4001,6 +4103,477 @@ export interface operations {
             };
             /** @description Problem details */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    getProjectBook: {
+        parameters: {
+            query: {
+                /** @description Project id, starts with p- */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        /** @description The book's revision now */
+                        revision: number;
+                        canUndo: boolean;
+                        canRedo: boolean;
+                        /** @description null until the book is built */
+                        book: {
+                            [key: string]: unknown;
+                        } | null;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setSlotCrop: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, starts with p- */
+                    id: string;
+                    /** @description Interior page, from 1 */
+                    page: number;
+                    /** @description Slot on the page, from 0 */
+                    slot: number;
+                    crop: {
+                        /** @description 0..1 of the photo's width: the point the slot is centred on */
+                        x: number;
+                        /** @description 0..1 of the photo's height */
+                        y: number;
+                        /** @description 1 (the photo just covers the slot) to 5 */
+                        zoom: number;
+                    } | null;
+                    /** @description The book revision the edit was made on: refused with 409 REVISION_CONFLICT (and the book's currentRevision) when another edit came first. Without it the edit applies to the latest book */
+                    expectedRevision?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        /** @description The book's revision now */
+                        revision: number;
+                        canUndo: boolean;
+                        canRedo: boolean;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    setPageCaptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, starts with p- */
+                    id: string;
+                    page: number;
+                    captions: {
+                        text: string;
+                        /** @description A font that ships with the project */
+                        font: "Source Sans 3" | "Lora";
+                        sizePt: number;
+                        /** @description Left edge, 0..1 of the page's trim width */
+                        x: number;
+                        /** @description Top edge, 0..1 of the page's trim height */
+                        y: number;
+                        /** @description x + width at most 1; lines wrap to it */
+                        width: number;
+                    }[];
+                    /** @description The book revision the edit was made on: refused with 409 REVISION_CONFLICT (and the book's currentRevision) when another edit came first. Without it the edit applies to the latest book */
+                    expectedRevision?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        /** @description The book's revision now */
+                        revision: number;
+                        canUndo: boolean;
+                        canRedo: boolean;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    undoBookEdit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, starts with p- */
+                    id: string;
+                    /** @description The book revision the edit was made on: refused with 409 REVISION_CONFLICT (and the book's currentRevision) when another edit came first. Without it the edit applies to the latest book */
+                    expectedRevision?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        /** @description The book's revision now */
+                        revision: number;
+                        canUndo: boolean;
+                        canRedo: boolean;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    redoBookEdit: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, starts with p- */
+                    id: string;
+                    /** @description The book revision the edit was made on: refused with 409 REVISION_CONFLICT (and the book's currentRevision) when another edit came first. Without it the edit applies to the latest book */
+                    expectedRevision?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        /** @description The book's revision now */
+                        revision: number;
+                        canUndo: boolean;
+                        canRedo: boolean;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
