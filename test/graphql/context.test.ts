@@ -24,7 +24,7 @@ describe('GraphQL context', () => {
 
     const loaders = copy.loaders;
     expect(copy.loaders).toBe(loaders);
-    expect(Object.keys(loaders)).toEqual(['photosByProject', 'bookByProject']);
+    expect(Object.keys(loaders)).toEqual(['photosByProject', 'bookStateByProject', 'bookByProject']);
     expect(context.loaders).not.toBe(loaders);
     expect(forks).toBe(0);
   });

@@ -32,11 +32,19 @@ function pageOperations(): [string, DocumentNode][] {
     .filter((file) => file.endsWith('.js'))
     .flatMap((file) => {
       const source = readFileSync(new URL(file, PAGES), 'utf8');
-      const projectFields = /const PROJECT_FIELDS = `([^`]*)`/.exec(source)?.[1] ?? '';
+      // Field lists the page builds its operations from (`const BOOK_FIELDS = \`...\``), each with the lists it names filled in.
+      const lists = new Map<string, string>();
+      for (const [, name, text] of source.matchAll(/const ([A-Z_]+_FIELDS) = `([^`]*)`/g))
+        lists.set(
+          name,
+          text.replaceAll(/\$\{([A-Z_]+_FIELDS)\}/g, (_, used: string) => lists.get(used) ?? ''),
+        );
+      const filled = (text: string) =>
+        text.replaceAll(/\$\{([A-Z_]+_FIELDS)\}/g, (whole, used: string) => lists.get(used) ?? whole);
+      const projectFields = lists.get('PROJECT_FIELDS') ?? '';
       const texts = [
-        ...[...source.matchAll(/`((?:query|mutation|subscription)\b[^`]*)`/g)].map((m) =>
-          m[1].replaceAll('${PROJECT_FIELDS}', projectFields),
-        ),
+        ...[...source.matchAll(/`((?:query|mutation|subscription)\b[^`]*)`/g)].map((m) => filled(m[1])),
+        ...[...source.matchAll(/'((?:query|subscription) \([^']*)'/g)].map((m) => m[1]),
         ...[...source.matchAll(/'(mutation [^']*\{FIELDS\}[^']*)'/g)].map((m) =>
           m[1].replace('{FIELDS}', `{ ${projectFields} }`),
         ),

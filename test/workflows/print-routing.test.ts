@@ -270,7 +270,10 @@ describe('print routing, failover and the hold window (live printers over real H
     const actions = (await request(api.url, 'GET', '/v2/order/actions?orderId=hold-1', { headers: auth })).body;
     expect(actions.holdUntil).toBeGreaterThanOrEqual(placedAt + 600_000 - 1000);
     expect(actions.holdUntil).toBeLessThanOrEqual(Date.now() + 600_000);
-    for (const action of actions.actions) expect(action).toMatchObject({ available: true, until: actions.holdUntil });
+    // Cancel and changes are free until the window ends; a claim waits for delivery.
+    for (const action of actions.actions.filter((a: { action: string }) => a.action !== 'claim'))
+      expect(action).toMatchObject({ available: true, until: actions.holdUntil });
+    expect(actions.actions.find((a: { action: string }) => a.action === 'claim')).toMatchObject({ available: false });
     expect((await orderOf('hold-1')).holdUntil).toBe(actions.holdUntil);
     const viaGraphql = await graphql(api.url, auth, '{ orderActions(orderId: "hold-1") { action until } }');
     expect(Date.parse(viaGraphql.data.orderActions[0].until)).toBe(actions.holdUntil);

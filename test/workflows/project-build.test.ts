@@ -96,7 +96,22 @@ describe('generate: from photos on a web server to an editable book', () => {
       60_000,
       'the project to become editable',
     );
-    expect(built).toEqual({ id, status: { project: 'editable', photos: 'idle' } });
+    // REST names the photos that failed, as GraphQL's Photo.problem does.
+    expect(built).toEqual({
+      id,
+      status: { project: 'editable', photos: 'idle' },
+      failedPhotos: expect.arrayContaining([
+        expect.objectContaining({
+          url: photos.url('/corrupt.jpg'),
+          problem: expect.objectContaining({ code: 'NOT_AN_IMAGE' }),
+        }),
+        expect.objectContaining({
+          url: photos.url('/missing.jpg'),
+          problem: expect.objectContaining({ code: 'HTTP_STATUS' }),
+        }),
+      ]),
+    });
+    expect(built.failedPhotos).toHaveLength(2);
 
     const { data, errors } = await graphql(PROJECT_QUERY, { id });
     expect(errors).toBeUndefined();
