@@ -1,4 +1,3 @@
-import { PartnerPrinters } from './services/partners/partner-printers';
 import type { Logger } from 'pino';
 import type { Config } from './config';
 import { openDatabase, type Database } from './db/database';
@@ -8,6 +7,7 @@ import { withInjectedFaults } from './activities/injected-faults';
 import { startMetricsListener, type MetricsListener } from './http/metrics-listener';
 import { createSafeFetch, type SafeFetch } from './outbound/safe-fetch';
 import { createPrinters } from './printers/create-printers';
+import { createPartnerPrinters } from './services/partners/partner-printers';
 import { completePendingFileMoves } from './services/projects/file-moves';
 import { loadCredentialPepper } from './services/tenancy/pepper';
 import { createFileStore } from './storage/create-file-store';
@@ -39,16 +39,7 @@ export async function assembleWorkParts(config: Config, log: Logger): Promise<Wo
   await completePendingFileMoves(database.orm.em, files, log);
   const fetch = createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
   // A routing rule may name a shop's partner printer: built from the shop's sealed account when a line is sent.
-  const partners = new PartnerPrinters({
-    em: database.orm.em,
-    pepper,
-    fetch,
-    publicUrl: config.publicUrl,
-    fileUrl: (key) => files.url(key, config.durations.printerFileUrlTtlMs),
-    baseUrls: config.printPartners.baseUrls,
-    timeoutMs: config.printPartners.timeoutMs,
-    output: config.printOutput,
-  });
+  const partners = createPartnerPrinters(config, { em: database.orm.em, pepper, fetch, files });
   const printers = createPrinters(config, files, fetch, (scope, partner) => partners.partnerPrinterFor(scope, partner));
   const activitiesFor = (engine: WorkflowEngine) => {
     // A process that runs activities does image work (photo analysis, previews) beside its requests.

@@ -1,5 +1,7 @@
-import type { PrintOutput } from '../../domain/print-output';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../../config';
+import type { PrintOutput } from '../../domain/print-output';
+import type { FileStore } from '../../storage/file-store';
 import { PartnerAccount } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import type { Environment } from '../../domain/environment';
@@ -22,6 +24,28 @@ const PARTNER_BASE_URLS: Record<PrintPartner, Record<Environment, string>> = {
   gelato: { dev: 'https://order.gelatoapis.com', prod: 'https://order.gelatoapis.com' },
   lulu: { dev: 'https://api.sandbox.lulu.com', prod: 'https://api.lulu.com' },
 };
+
+/** What the partner printers are built from: the process's configuration and parts. */
+export type PartnerPrintersConfig = Pick<Config, 'publicUrl' | 'printPartners' | 'printOutput'> & {
+  durations: Pick<Config['durations'], 'printerFileUrlTtlMs'>;
+};
+
+/** The shops' partner printers of this process, configured once (routing and partner callbacks use the same). */
+export function createPartnerPrinters(
+  config: PartnerPrintersConfig,
+  parts: { em: EntityManager; pepper: string; fetch: SafeFetch; files: FileStore },
+): PartnerPrinters {
+  return new PartnerPrinters({
+    em: parts.em,
+    pepper: parts.pepper,
+    fetch: parts.fetch,
+    publicUrl: config.publicUrl,
+    fileUrl: (key) => parts.files.url(key, config.durations.printerFileUrlTtlMs),
+    baseUrls: config.printPartners.baseUrls,
+    timeoutMs: config.printPartners.timeoutMs,
+    output: config.printOutput,
+  });
+}
 
 export interface PartnerPrintersOptions {
   em: EntityManager;

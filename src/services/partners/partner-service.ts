@@ -16,12 +16,10 @@ import {
   type PartnerTarget,
   type SetPartnerAccountInput,
 } from './partner-accounts';
-import { PartnerPrinters } from './partner-printers';
+import { createPartnerPrinters, type PartnerPrinters, type PartnerPrintersConfig } from './partner-printers';
 
 export interface PartnerServiceDeps {
-  config: Pick<Config, 'publicUrl' | 'allowLoopbackUrls' | 'printPartners' | 'printOutput'> & {
-    durations: Pick<Config['durations'], 'printerFileUrlTtlMs'>;
-  };
+  config: PartnerPrintersConfig & Pick<Config, 'allowLoopbackUrls'>;
   em: EntityManager;
   pepper: string;
   files: FileStore;
@@ -38,18 +36,10 @@ export class PartnerService {
   readonly printers: PartnerPrinters;
 
   constructor(private readonly deps: PartnerServiceDeps) {
-    const { config, files } = deps;
-    this.printers = new PartnerPrinters({
-      em: deps.em,
-      pepper: deps.pepper,
-      fetch:
-        deps.fetch ?? createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' }),
-      publicUrl: config.publicUrl,
-      fileUrl: (key) => files.url(key, config.durations.printerFileUrlTtlMs),
-      baseUrls: config.printPartners.baseUrls,
-      timeoutMs: config.printPartners.timeoutMs,
-      output: config.printOutput,
-    });
+    const { config, em, pepper, files } = deps;
+    const fetch =
+      deps.fetch ?? createSafeFetch({ allowLoopback: config.allowLoopbackUrls, userAgent: 'photobook-service/2' });
+    this.printers = createPartnerPrinters(config, { em, pepper, fetch, files });
   }
 
   /** The shop's own accounts (GraphQL): the request's tenant. */
