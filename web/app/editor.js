@@ -2,6 +2,7 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import { graphqlClient } from './graphql-client.js';
+import { t } from './i18n.js';
 
 /*
  * The photobook editor. Opened with the query of the editor link (`id`, `editorKey`, `clientId`,
@@ -18,7 +19,7 @@ const projectId = query.get('id');
 const editorKey = query.get('editorKey');
 /** src/graphql/editor-socket-watch.ts: the server closed the socket because the link ended. */
 const EDITOR_LINK_ENDED = 4410;
-const LINK_ENDED_TEXT = 'This photobook link is not valid any more.';
+
 const client = graphqlClient({
   headers: { 'x-editor-project': projectId ?? '', 'x-editor-key': editorKey ?? '' },
   connectionParams: { editorProject: projectId, editorKey },
@@ -101,7 +102,7 @@ function App() {
         tell('ready', { status: data.project.status.project });
       }
     } catch (e) {
-      setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? LINK_ENDED_TEXT : e.message);
+      setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? t('linkEnded') : e.message);
     }
   }
 
@@ -131,7 +132,7 @@ function App() {
         if (event?.code !== EDITOR_LINK_ENDED) return;
         // What the link may no longer read leaves the page too.
         setProject(null);
-        setError(LINK_ENDED_TEXT);
+        setError(t('linkEnded'));
       },
     );
     // Each edit committed by another tab or device (or this one): show the book as it is now.
