@@ -351,7 +351,7 @@ function App() {
       }
     </header>
     <p class="notice" aria-live="polite">${notice}</p>
-    ${orderOutcome && html`<${OrderOutcome} outcome=${orderOutcome} />`}
+    ${orderOutcome && !ordered && html`<${OrderOutcome} outcome=${orderOutcome} />`}
     ${ordered && html`<${OrderStatus} order=${project.order} />`}
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${building && html`<${BuildProgress} project=${project} />`}
@@ -866,6 +866,8 @@ function PageTools({ page, pageCount, editable, edit, selected, onCaptions }) {
   </div>`;
 }
 
+// The server sends the shell in English; the tab's title follows the customer's language.
+document.title = t('pageTitle');
 const root = document.getElementById('app');
 root.textContent = ''; // the server-sent "loading" line
 render(html`<${App} />`, root);

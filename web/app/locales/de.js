@@ -2,6 +2,7 @@
 export const messages = {
   linkEnded: 'Dieser Fotobuch-Link ist nicht mehr gültig.',
   // The editor (web/app/editor.js): its controls, states, preflight and order.
+  pageTitle: 'Fotobuch-Editor',
   linkIncomplete: 'Diese Seite öffnet sich über einen Fotobuch-Link (sie braucht die Projekt-ID und ihren Schlüssel).',
   opening: 'Dein Fotobuch wird geöffnet…',
   statusCreated: 'Wird vorbereitet',

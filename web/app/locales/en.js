@@ -2,6 +2,7 @@
 export const messages = {
   linkEnded: 'This photobook link is not valid any more.',
   // The editor (web/app/editor.js): its controls, states, preflight and order.
+  pageTitle: 'Photobook editor',
   linkIncomplete: 'This page opens from a photobook link (it needs the project id and its key).',
   opening: 'Opening your photobook…',
   statusCreated: 'Getting started',

@@ -2,6 +2,7 @@
 export const messages = {
   linkEnded: 'Este enlace del fotolibro ya no es válido.',
   // The editor (web/app/editor.js): its controls, states, preflight and order.
+  pageTitle: 'Editor de fotolibros',
   linkIncomplete: 'Esta página se abre desde un enlace de fotolibro (necesita el id del proyecto y su clave).',
   opening: 'Abriendo tu fotolibro…',
   statusCreated: 'Preparando',

@@ -2,6 +2,7 @@
 export const messages = {
   linkEnded: 'Ce lien vers le livre photo n’est plus valide.',
   // The editor (web/app/editor.js): its controls, states, preflight and order.
+  pageTitle: 'Éditeur de livre photo',
   linkIncomplete: 'Cette page s’ouvre depuis un lien de livre photo (il lui faut l’identifiant du projet et sa clé).',
   opening: 'Ouverture de votre livre photo…',
   statusCreated: 'Préparation',

@@ -2,6 +2,7 @@
 export const messages = {
   linkEnded: 'Questo link del fotolibro non è più valido.',
   // The editor (web/app/editor.js): its controls, states, preflight and order.
+  pageTitle: 'Editor di fotolibri',
   linkIncomplete: 'Questa pagina si apre da un link del fotolibro (servono l’id del progetto e la sua chiave).',
   opening: 'Apertura del tuo fotolibro…',
   statusCreated: 'In preparazione',

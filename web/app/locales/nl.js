@@ -2,6 +2,7 @@
 export const messages = {
   linkEnded: 'Deze fotoboeklink is niet meer geldig.',
   // The editor (web/app/editor.js): its controls, states, preflight and order.
+  pageTitle: 'Fotoboekeditor',
   linkIncomplete: 'Deze pagina opent vanuit een fotoboeklink (die heeft de project-id en de sleutel nodig).',
   opening: 'Je fotoboek wordt geopend…',
   statusCreated: 'Wordt voorbereid',
