@@ -670,6 +670,13 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       expect(keptUntil).toBe(
         `gespeichert bis ${new Intl.DateTimeFormat('de', { dateStyle: 'medium' }).format(new Date(project.data.project.expiresAt))}`,
       );
+      // German words are longer: still nothing sticks out sideways on a phone.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => (globalThis as any).document.scrollingElement.scrollWidth)).toBeLessThanOrEqual(
+        390,
+      );
+      await page.screenshot({ path: '/tmp/i18n/editor-de-phone.png' });
+      await page.setViewportSize({ width: 1280, height: 900 });
       // An edit is saved in German; the shop's page would still hear English words (docs/api.md).
       await page.getByRole('button', { name: 'Seite 1 nach rechts verschieben' }).click();
       await expect.poll(() => page.getByText('Gespeichert: Seite 1 an Stelle 2 verschoben').count()).toBe(1);
