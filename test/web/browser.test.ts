@@ -675,7 +675,6 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       expect(await page.evaluate(() => (globalThis as any).document.scrollingElement.scrollWidth)).toBeLessThanOrEqual(
         390,
       );
-      await page.screenshot({ path: '/tmp/i18n/editor-de-phone.png' });
       await page.setViewportSize({ width: 1280, height: 900 });
       // An edit is saved in German; the shop's page would still hear English words (docs/api.md).
       await page.getByRole('button', { name: 'Seite 1 nach rechts verschieben' }).click();
