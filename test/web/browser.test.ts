@@ -680,6 +680,21 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       await page.getByRole('button', { name: 'Seite 1 nach rechts verschieben' }).click();
       await expect.poll(() => page.getByText('Gespeichert: Seite 1 an Stelle 2 verschoben').count()).toBe(1);
 
+      // Each of the other languages: its own words on the Order button and in the tab's title, no key shown raw.
+      for (const locale of ['fr', 'es', 'it', 'nl', 'en']) {
+        const { messages } = await import(`../../web/app/locales/${locale}.js`);
+        const url = new URL(link);
+        url.searchParams.set('language', locale);
+        await page.goto(url.toString());
+        await expect.poll(() => page.getByTestId('order').textContent(), { timeout: 20_000 }).toBe(messages.order);
+        expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe(locale);
+        expect(await page.title()).toBe(messages.pageTitle);
+        const text = await page.evaluate(() => (globalThis as any).document.body.textContent as string);
+        expect(Object.keys(messages).filter((key) => /[A-Z]/.test(key) && text.includes(key))).toEqual([]);
+      }
+      await page.goto(link);
+      await expect.poll(() => page.getByTestId('order').textContent(), { timeout: 20_000 }).toBe('Bestellen');
+
       // Ordered: the order's total as German writes a price in euros, and its date.
       await placeOrder('german-order-1', id, 1234.56);
       await page.reload();
