@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import { graphqlClient } from './graphql-client.js';
 import { t } from './i18n.js';
+import { PhotoPanel, placeFromTray } from './photo-tray.js';
 
 /*
  * The photobook editor. Opened with the query of the editor link (`id`, `editorKey`, `clientId`,
@@ -83,6 +84,8 @@ function App() {
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
   const [selected, setSelected] = useState(null);
+  /** A photo chosen in the tray: the next slot chosen receives it (photo-tray.js). */
+  const [picked, setPicked] = useState(null);
   const readyTold = useRef(false);
   /** The revision of the book shown: edits are made on it, and newer ones from other devices reload it. */
   const revision = useRef(null);
@@ -237,6 +240,10 @@ function App() {
 
   function choose(ref) {
     if (!editable) return;
+    if (picked) {
+      setPicked(null);
+      return placeFromTray(edit, picked, { slot: ref });
+    }
     if (!selected) return setSelected(ref);
     if (selected.page === ref.page && selected.slot === ref.slot) return setSelected(null);
     edit(
@@ -282,6 +289,8 @@ function App() {
     ${building && html`<${BuildProgress} project=${project} />`}
     <${PhotoProblems} photos=${project.photos} />
     <${Preflight} preflight=${project.preflight} />
+    <${PhotoPanel} projectId=${projectId} editorKey=${editorKey} project=${project} editable=${editable} edit=${edit}
+      picked=${picked} onPick=${setPicked} selected=${selected} onChanged=${load} />
     ${
       project.cover &&
       html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
@@ -598,7 +607,7 @@ function Page({ page, project, photoById, selected, onChoose, onCrop }) {
   const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === page.number);
   const blank = project.preflight.problems.find((p) => p.code === 'BLANK_PAGE' && p.page === page.number);
   return html`
-    <figure class="page-wrap" data-testid=${`page-${page.number}`}>
+    <figure class="page-wrap" data-testid=${`page-${page.number}`} data-page=${page.number}>
       <div class="page" style=${{ aspectRatio: ratio }}>
         ${page.photos.map((slot, index) => {
           const photo = photoById.get(slot.photoId);
@@ -609,7 +618,7 @@ function Page({ page, project, photoById, selected, onChoose, onCrop }) {
               style=${{ left: `${slot.x * 100}%`, top: `${slot.y * 100}%`, width: `${slot.width * 100}%`, height: `${slot.height * 100}%` }}
               aria-pressed=${isSelected ? 'true' : 'false'}
               aria-label=${`Photo ${index + 1} on page ${page.number}${blocker ? `, cannot be printed: ${blocker.message}` : warning ? `, ${warning.message}` : ''}. Select to swap`}
-              data-photo-id=${slot.photoId}
+              data-photo-id=${slot.photoId} data-page=${page.number} data-slot=${index}
               onPointerDown=${(e) => pointerDown(e, index, slot, photo)} onPointerMove=${pointerMove} onPointerUp=${pointerUp}
               onClick=${() => {
                 // The click that ends a drag is not a choice.

@@ -1,4 +1,42 @@
 /** The pages' words in de (web/app/i18n.js). Keys are the same in every locale. */
 export const messages = {
   linkEnded: 'Dieser Fotobuch-Link ist nicht mehr gültig.',
+  // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
+  'uploads.title': 'Fotos hinzufügen',
+  'uploads.hint':
+    'Von deinem Gerät, auch iPhone-Fotos (HEIC). Du kannst Fotos auch auf die Seite ziehen oder einfügen.',
+  'uploads.choose': 'Fotos auswählen',
+  'uploads.starting': 'Wird gestartet…',
+  'uploads.progress': '{sent} von {size} MB',
+  'uploads.resuming': 'Wird dort fortgesetzt, wo es aufgehört hat: {sent} von {size} MB',
+  'uploads.retrying': 'Verbindung bei {sent} von {size} MB unterbrochen: neuer Versuch…',
+  'uploads.done': 'Hochgeladen',
+  'uploads.networkLost':
+    'Die Verbindung wurde unterbrochen. Wähle dasselbe Foto erneut, um dort weiterzumachen, wo es aufgehört hat.',
+  'uploads.refused': 'Nicht hochgeladen ({status}): {reason}',
+  'uploads.notAnImage': 'Kein Foto: Nur Bilder können hinzugefügt werden (JPEG, PNG, HEIC…).',
+  'uploads.leftTitle': 'Nicht abgeschlossene Uploads',
+  'uploads.leftHint': 'Wähle dieselben Fotos erneut, um dort weiterzumachen, wo sie aufgehört haben.',
+  'uploads.megabytes': '{size} MB',
+  'uploads.forget': 'Verwerfen',
+  'tray.title': 'Deine Fotos',
+  'tray.summary': { one: '{count} Foto, {unused} nicht im Buch.', other: '{count} Fotos, {unused} nicht im Buch.' },
+  'tray.howTo':
+    'Ziehe ein Foto auf ein Foto oder eine Seite des Buchs, oder wähle es aus und dann das Foto im Buch, das es ersetzen soll.',
+  'tray.pick': 'Auswählen, dann das Foto im Buch wählen, das es ersetzt',
+  'tray.picked': 'Foto ausgewählt: Wähle jetzt das Foto im Buch, das es ersetzen soll.',
+  'tray.orPage': 'Oder füge es einer Seite mit freiem Platz hinzu',
+  'tray.choosePage': 'Seite wählen',
+  'tray.page': 'Seite {page}',
+  'tray.addToPage': 'Zur Seite hinzufügen',
+  'tray.cancel': 'Abbrechen',
+  'tray.used': 'Im Buch, Seite {page}',
+  'tray.unused': 'Nicht im Buch',
+  'tray.uploading': 'Wird hochgeladen…',
+  'tray.analyzing': 'Wird geprüft…',
+  'tray.failed': 'Nicht verwendbar: {reason}',
+  'tray.placedInSlot': 'Foto {slot} auf Seite {page} ersetzt',
+  'tray.placedOnPage': 'Foto zu Seite {page} hinzugefügt',
+  'tray.unplace': 'Foto {slot} von Seite {page} aus dem Buch nehmen',
+  'tray.unplaced': 'Foto aus Seite {page} entfernt',
 };

@@ -1,4 +1,45 @@
 /** The pages' words in fr (web/app/i18n.js). Keys are the same in every locale. */
 export const messages = {
   linkEnded: 'Ce lien vers le livre photo n’est plus valide.',
+  // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
+  'uploads.title': 'Ajouter des photos',
+  'uploads.hint':
+    'Depuis votre appareil, photos d’iPhone (HEIC) comprises. Vous pouvez aussi déposer des photos sur la page ou les coller.',
+  'uploads.choose': 'Choisir des photos',
+  'uploads.starting': 'Démarrage…',
+  'uploads.progress': '{sent} sur {size} Mo',
+  'uploads.resuming': 'Reprise là où l’envoi s’était arrêté : {sent} sur {size} Mo',
+  'uploads.retrying': 'Connexion perdue à {sent} sur {size} Mo : nouvel essai…',
+  'uploads.done': 'Envoyée',
+  'uploads.networkLost':
+    'La connexion a été perdue. Choisissez à nouveau la même photo pour reprendre là où l’envoi s’est arrêté.',
+  'uploads.refused': 'Non envoyée ({status}) : {reason}',
+  'uploads.notAnImage': 'Ce n’est pas une photo : seules les images peuvent être ajoutées (JPEG, PNG, HEIC…).',
+  'uploads.leftTitle': 'Envois inachevés',
+  'uploads.leftHint': 'Choisissez à nouveau les mêmes photos pour reprendre leur envoi là où il s’est arrêté.',
+  'uploads.megabytes': '{size} Mo',
+  'uploads.forget': 'Abandonner',
+  'tray.title': 'Vos photos',
+  'tray.summary': {
+    one: '{count} photo, dont {unused} hors du livre.',
+    other: '{count} photos, dont {unused} hors du livre.',
+  },
+  'tray.howTo':
+    'Faites glisser une photo sur une photo ou une page du livre, ou choisissez-la puis la photo du livre à remplacer.',
+  'tray.pick': 'Choisir, puis choisir la photo du livre qu’elle remplace',
+  'tray.picked': 'Photo choisie : choisissez maintenant la photo du livre qu’elle remplace.',
+  'tray.orPage': 'Ou ajoutez-la à une page qui a de la place',
+  'tray.choosePage': 'Choisir une page',
+  'tray.page': 'Page {page}',
+  'tray.addToPage': 'Ajouter à la page',
+  'tray.cancel': 'Annuler',
+  'tray.used': 'Dans le livre, page {page}',
+  'tray.unused': 'Pas dans le livre',
+  'tray.uploading': 'Envoi en cours…',
+  'tray.analyzing': 'Vérification…',
+  'tray.failed': 'Inutilisable : {reason}',
+  'tray.placedInSlot': 'photo {slot} de la page {page} remplacée',
+  'tray.placedOnPage': 'photo ajoutée à la page {page}',
+  'tray.unplace': 'Retirer la photo {slot} de la page {page} du livre',
+  'tray.unplaced': 'photo retirée de la page {page}',
 };

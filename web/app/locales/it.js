@@ -1,4 +1,42 @@
 /** The pages' words in it (web/app/i18n.js). Keys are the same in every locale. */
 export const messages = {
   linkEnded: 'Questo link del fotolibro non è più valido.',
+  // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
+  'uploads.title': 'Aggiungi foto',
+  'uploads.hint':
+    'Dal tuo dispositivo, anche foto di iPhone (HEIC). Puoi anche trascinare le foto sulla pagina o incollarle.',
+  'uploads.choose': 'Scegli foto',
+  'uploads.starting': 'Avvio…',
+  'uploads.progress': '{sent} di {size} MB',
+  'uploads.resuming': 'Riprende da dove si era fermato: {sent} di {size} MB',
+  'uploads.retrying': 'Connessione persa a {sent} di {size} MB: nuovo tentativo…',
+  'uploads.done': 'Caricata',
+  'uploads.networkLost':
+    'La connessione si è interrotta. Scegli di nuovo la stessa foto per riprendere da dove si era fermata.',
+  'uploads.refused': 'Non caricata ({status}): {reason}',
+  'uploads.notAnImage': 'Non è una foto: si possono aggiungere solo immagini (JPEG, PNG, HEIC…).',
+  'uploads.leftTitle': 'Caricamenti non completati',
+  'uploads.leftHint': 'Scegli di nuovo le stesse foto per riprendere da dove si erano fermate.',
+  'uploads.megabytes': '{size} MB',
+  'uploads.forget': 'Scarta',
+  'tray.title': 'Le tue foto',
+  'tray.summary': { one: '{count} foto, {unused} non nel libro.', other: '{count} foto, {unused} non nel libro.' },
+  'tray.howTo':
+    'Trascina una foto su una foto o una pagina del libro, oppure sceglila e poi la foto del libro da sostituire.',
+  'tray.pick': 'Scegli, poi scegli la foto del libro che sostituisce',
+  'tray.picked': 'Foto scelta: ora scegli la foto del libro che sostituisce.',
+  'tray.orPage': 'Oppure aggiungila a una pagina con spazio',
+  'tray.choosePage': 'Scegli una pagina',
+  'tray.page': 'Pagina {page}',
+  'tray.addToPage': 'Aggiungi alla pagina',
+  'tray.cancel': 'Annulla',
+  'tray.used': 'Nel libro, pagina {page}',
+  'tray.unused': 'Non nel libro',
+  'tray.uploading': 'Caricamento…',
+  'tray.analyzing': 'In verifica…',
+  'tray.failed': 'Non utilizzabile: {reason}',
+  'tray.placedInSlot': 'foto {slot} a pagina {page} sostituita',
+  'tray.placedOnPage': 'foto aggiunta a pagina {page}',
+  'tray.unplace': 'Togli la foto {slot} di pagina {page} dal libro',
+  'tray.unplaced': 'foto tolta da pagina {page}',
 };
