@@ -152,8 +152,11 @@ const sameFile = (upload, entry) => upload.name === entry.metadata?.filename && 
 export function AddPhotos({ uploads: state, editable }) {
   const { uploads, left, add, forget } = state;
   const input = useRef(null);
+  const canAdd = useRef(editable);
+  canAdd.current = editable;
+  // Registered for the page's life: a file dropped while an edit is saving must not open in the tab
+  // in place of the editor; it is added once the book can take it, else left alone.
   useEffect(() => {
-    if (!editable) return undefined;
     const hasFiles = (e) => [...(e.dataTransfer?.types ?? [])].includes('Files');
     const over = (e) => {
       if (hasFiles(e)) e.preventDefault();
@@ -161,11 +164,11 @@ export function AddPhotos({ uploads: state, editable }) {
     const drop = (e) => {
       if (!hasFiles(e)) return;
       e.preventDefault();
-      add([...e.dataTransfer.files]);
+      if (canAdd.current) add([...e.dataTransfer.files]);
     };
     const paste = (e) => {
       const files = [...(e.clipboardData?.files ?? [])];
-      if (!files.length || e.target.closest?.('input, textarea')) return;
+      if (!files.length || !canAdd.current || e.target.closest?.('input, textarea')) return;
       e.preventDefault();
       add(files);
     };
@@ -177,7 +180,7 @@ export function AddPhotos({ uploads: state, editable }) {
       document.removeEventListener('drop', drop);
       document.removeEventListener('paste', paste);
     };
-  }, [editable]);
+  }, []);
 
   return html`<section class="add-photos" aria-labelledby="add-photos-title">
     <h2 id="add-photos-title">${t('uploads.title')}</h2>

@@ -55,8 +55,9 @@ export function placePhoto(book: Book, photoId: string, maxPages: number): Book 
 /**
  * The uploaded-photo flow's last step: an analysed photo takes its place in its project's book
  * (placePhoto), under the project's row lock, while the book is the editor's (editable and not
- * ordered), as an edit of the book's history (undoable, announced on bookRevised). A photo that failed or is gone, or a project that is not editable, is left as it is:
- * the photo stays among the project's photos. Answers whether the book changed.
+ * ordered), as an edit of the book's history (undoable, announced on bookRevised). A photo that
+ * failed or is gone, or a project that is not editable, is left as it is: the photo stays among the
+ * project's photos. Answers whether the book changed.
  */
 export async function placeUploadedPhoto(orm: MikroORM, photoId: string): Promise<boolean> {
   const em = await emForPhoto(orm, photoId);
