@@ -264,12 +264,11 @@ describe.skipIf(!browserAvailable || !heifEnc)(
       await page.getByTestId('unplace').click();
       await tray.locator(`[data-photo-id="${markerId}"][data-kind="unused"]`).waitFor();
       const replaced = await page.locator('[data-testid="page-1"] [data-slot="0"]').getAttribute('data-photo-id');
-      // HTML5 drag and drop as the browser fires it (dragstart, dragover, drop), one DataTransfer throughout.
-      const transfer = await page.evaluateHandle(() => new (globalThis as any).DataTransfer());
-      const slot = page.locator('[data-testid="page-1"] [data-slot="0"]');
-      await tray.locator(`[data-photo-id="${markerId}"] button`).dispatchEvent('dragstart', { dataTransfer: transfer });
-      await slot.dispatchEvent('dragover', { dataTransfer: transfer });
-      await slot.dispatchEvent('drop', { dataTransfer: transfer });
+      // A real drag with the mouse (HTML5 drag and drop), both ends on the screen at once.
+      await page.setViewportSize({ width: 1280, height: 2400 });
+      await tray
+        .locator(`[data-photo-id="${markerId}"] button`)
+        .dragTo(page.locator('[data-testid="page-1"] [data-slot="0"]'));
       await page.locator(`[data-testid="page-1"] [data-slot="0"][data-photo-id="${markerId}"]`).waitFor();
       await tray.locator(`[data-photo-id="${replaced}"][data-kind="unused"]`).waitFor();
 
