@@ -192,6 +192,9 @@ describe.skipIf(!browserAvailable || !heifEnc)(
       await expect
         .poll(() => page.locator('[data-testid="upload"][data-state="done"]').count(), { timeout: 120_000 })
         .toBe(19);
+      // One labelled progress bar per file.
+      expect(await page.getByRole('progressbar').count()).toBe(20);
+      expect(await page.getByRole('progressbar', { name: HEIC }).getAttribute('value')).toBe(String(sizeOf(HEIC)));
       await waitFor(async () => bigCut !== undefined, 60_000, 'the big upload to be cut at half');
       expect(smallCut).toBeDefined();
       const bigId = uploadIdOf.get(BIG)!;
@@ -282,6 +285,17 @@ describe.skipIf(!browserAvailable || !heifEnc)(
       const placed = await placedIds();
       expect(placed[0]).toBe(markerId);
       expect(placed).toContain(replaced);
+
+      // A file that is not an image: refused in the browser by its name, or by the server with its words.
+      writeFileSync(path.join(dir, 'notes.txt'), 'shopping list');
+      writeFileSync(path.join(dir, 'not-really.jpg'), 'this is text, not a JPEG');
+      await page
+        .getByTestId('photo-files')
+        .setInputFiles([path.join(dir, 'notes.txt'), path.join(dir, 'not-really.jpg')]);
+      const failed = page.locator('[data-testid="upload"][data-state="failed"]');
+      await expect.poll(() => failed.count(), { timeout: 30_000 }).toBe(2);
+      expect(await failed.nth(0).textContent()).toContain('Not a photo');
+      expect(await failed.nth(1).textContent()).toMatch(/Not uploaded \(422\): Upload-Metadata\.filename: \S/);
       await page.close();
     }, 240_000);
 
