@@ -74,6 +74,8 @@ export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
     ...placeOnLayout(layout, photoIds),
     number: page.number,
     texts: page.texts,
+    // The customer's text boxes are the page's, not its photos': they stay where they were.
+    ...(page.captions ? { captions: page.captions } : {}),
   });
   return {
     ...book,
@@ -206,6 +208,7 @@ export function setPageLayout(book: Book, pageNumber: number, layout: string): B
     ),
     number: pageNumber,
     texts: page.texts,
+    ...(page.captions ? { captions: page.captions } : {}),
     // Chosen here, so deliberate: the preflight's blank-page warning leaves it alone.
     ...(layout === 'blank' ? { blankChosen: true as const } : {}),
   };
