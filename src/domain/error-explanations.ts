@@ -102,7 +102,12 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   {
     status: 400,
     codes: ['PAGE_FULL', 'SAME_PAGE'],
-    when: "`movePhoto`: the target page has no free slot, or is the photo's own page",
+    when: "`movePhoto`, `placePhoto` with `toPage`: the target page has no free slot, or is the photo's own page",
+  },
+  {
+    status: 400,
+    codes: ['SAME_SLOT'],
+    when: '`placePhoto` (REST `POST /v2/project/book/place`): the photo is in that slot already (path `photoId`)',
   },
   {
     status: 400,
@@ -388,6 +393,13 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 415,
     codes: ['UNSUPPORTED_MEDIA_TYPE'],
     when: 'the body is not sent as `application/json`',
+  },
+  {
+    status: 422,
+    codes: ['PHOTO_NOT_READY', 'PHOTO_FAILED'],
+    when:
+      '`placePhoto` (REST `POST /v2/project/book/place`): the photo is still uploading or being analysed (place it ' +
+      'once it is `idle`), or it failed (the message gives its problem); path `photoId`',
   },
   {
     status: 422,

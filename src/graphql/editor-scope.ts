@@ -9,6 +9,8 @@ const EDITOR_FIELDS: Record<string, 'id' | 'projectId'> = {
   movePage: 'projectId',
   swapPhotos: 'projectId',
   movePhoto: 'projectId',
+  placePhoto: 'projectId',
+  unplacePhoto: 'projectId',
   setPageLayout: 'projectId',
   setCoverTexts: 'projectId',
   addPages: 'projectId',

@@ -31,6 +31,8 @@ const VENDOR = new Map<string, () => string>([
   ['htm.js', () => path.join(packageDir('htm'), 'dist/htm.module.js')],
   ['htm-preact.js', () => path.join(packageDir('htm'), 'preact/index.module.js')],
   ['graphql-ws.js', () => path.join(packageDir('graphql-ws'), 'dist/client.js')],
+  // Its browser build is one UMD file: imported for its effect, it defines window.tus (web/app/photo-uploads.js).
+  ['tus.js', () => path.join(packageDir('tus-js-client'), 'dist/tus.min.js')],
 ]);
 
 export interface WebRouteOptions {

@@ -333,6 +333,31 @@ const PROBES: Probe[] = [
     },
   },
   {
+    operation: 'POST /v2/project/book/place',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(
+          await post(
+            api.url,
+            '/v2/project/book/place',
+            { id, photoId: '00000000-0000-4000-8000-000000000000', slot: { page: 1, slot: 0 } },
+            pwa(caller),
+          ),
+          'id',
+        );
+    },
+  },
+  {
+    operation: 'POST /v2/project/book/unplace',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectNotFound(
+          await post(api.url, '/v2/project/book/unplace', { id, slot: { page: 1, slot: 0 } }, pwa(caller)),
+          'id',
+        );
+    },
+  },
+  {
     operation: 'POST /v2/project/book/undo',
     async attempt(caller, owner) {
       for (const id of owner.projects)
@@ -960,6 +985,32 @@ const PROBES: Probe[] = [
           await graphql(
             caller,
             `mutation ($id: String!) { setPageCaptions(projectId: $id, page: 1, captions: []) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
+    },
+  },
+  {
+    operation: 'Mutation.placePhoto',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { placePhoto(projectId: $id, photoId: "00000000-0000-4000-8000-000000000000", toPage: 1) { ${PROJECT_FIELDS} } }`,
+            { id },
+          ),
+        );
+    },
+  },
+  {
+    operation: 'Mutation.unplacePhoto',
+    async attempt(caller, owner) {
+      for (const id of owner.projects)
+        expectGraphqlNotFound(
+          await graphql(
+            caller,
+            `mutation ($id: String!) { unplacePhoto(projectId: $id, slot: { page: 1, slot: 0 }) { ${PROJECT_FIELDS} } }`,
             { id },
           ),
         );

@@ -2,7 +2,8 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import { graphqlClient } from './graphql-client.js';
-import { formatDate, formatNumber, formatPrice, t, tIn } from './i18n.js';
+import { change, formatDate, formatNumber, formatPrice, t } from './i18n.js';
+import { PhotoPanel, placeFromTray } from './photo-tray.js';
 
 /*
  * The photobook editor. Opened with the query of the editor link (`id`, `editorKey`, `clientId`,
@@ -104,9 +105,6 @@ const ORDER_STEP = {
 };
 /** Whether the editor sits in a shop's page (an iframe or a webview's frame) that hears its messages. */
 const framed = window.parent && window.parent !== window;
-/** What an edit did, in the customer's words (shown) and in English (told to the shop's page as `change`). */
-const change = (key, vars) => ({ shown: t(key, vars), told: tIn('en', key, vars) });
-
 /** The channel to the shop's page that frames the editor (a webview or an iframe). */
 function tell(type, fields = {}) {
   const message = { source: 'photobook-editor', type, projectId, ...fields };
@@ -122,6 +120,8 @@ function App() {
   /** What pressing Order did: `sent` to the shop's page, or `nowhere` (opened directly, no shop page to hear it). */
   const [orderOutcome, setOrderOutcome] = useState(null);
   const [selected, setSelected] = useState(null);
+  /** A photo chosen in the tray: the next slot chosen receives it (photo-tray.js). */
+  const [picked, setPicked] = useState(null);
   const readyTold = useRef(false);
   /** The revision of the book shown: edits are made on it, and newer ones from other devices reload it. */
   const revision = useRef(null);
@@ -292,6 +292,10 @@ function App() {
 
   function choose(ref) {
     if (!editable) return;
+    if (picked) {
+      setPicked(null);
+      return placeFromTray(edit, picked, { slot: ref });
+    }
     if (!selected) return setSelected(ref);
     if (selected.page === ref.page && selected.slot === ref.slot) return setSelected(null);
     edit(
@@ -357,6 +361,11 @@ function App() {
     ${building && html`<${BuildProgress} project=${project} />`}
     ${!ordered && html`<${PhotoProblems} photos=${project.photos} />`}
     ${!ordered && html`<${Preflight} preflight=${project.preflight} format=${project.format} pageCount=${pageCount} />`}
+    ${
+      !ordered &&
+      html`<${PhotoPanel} projectId=${projectId} editorKey=${editorKey} project=${project} editable=${editable} edit=${edit}
+      picked=${picked} onPick=${setPicked} selected=${selected} onChanged=${load} />`
+    }
     ${
       project.cover &&
       html`<${Cover} project=${project} photoById=${photoById} editable=${editable} readOnly=${ordered}
@@ -760,7 +769,7 @@ function Page({ page, project, photoById, selected, onChoose, onCrop, readOnly }
   const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === page.number);
   const blank = project.preflight.problems.find((p) => p.code === 'BLANK_PAGE' && p.page === page.number);
   return html`
-    <figure class="page-wrap" data-testid=${`page-${page.number}`}>
+    <figure class="page-wrap" data-testid=${`page-${page.number}`} data-page=${page.number}>
       <div class="page" style=${{ aspectRatio: ratio }}>
         ${page.photos.map((slot, index) => {
           const photo = photoById.get(slot.photoId);
@@ -783,7 +792,7 @@ function Page({ page, project, photoById, selected, onChoose, onCrop, readOnly }
               style=${box}
               aria-pressed=${isSelected ? 'true' : 'false'}
               aria-label=${`${label}${blocker ? `, ${t('slotCannotPrint', { why: problemText(blocker, project.format, project.pages.length) })}` : warning ? `, ${t(warningKey(warning), { dpi: warning.effectiveDpi })}` : ''}. ${t('slotSelectHint')}`}
-              data-photo-id=${slot.photoId}
+              data-photo-id=${slot.photoId} data-page=${page.number} data-slot=${index}
               onPointerDown=${(e) => pointerDown(e, index, slot, photo)} onPointerMove=${pointerMove} onPointerUp=${pointerUp}
               onClick=${() => {
                 // The click that ends a drag is not a choice.

@@ -27,6 +27,9 @@ export function t(key, vars = {}) {
   return tIn(language, key, vars);
 }
 
+/** An edit's words: shown to the customer in their language, told to the shop's page in English. */
+export const change = (key, vars) => ({ shown: t(key, vars), told: tIn('en', key, vars) });
+
 /** `t` in another locale: the English words the editor tells the shop's page (docs/api.md, "Editor channel messages"). */
 export function tIn(locale, key, vars = {}) {
   let text = LOCALES[locale][key] ?? en[key] ?? key;

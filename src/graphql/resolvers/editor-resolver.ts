@@ -6,6 +6,7 @@ import { PageCaptionInput, ProjectFormat, SlotCropInput, SlotRefInput } from '..
 import { PrintWarning } from '../types/order';
 import { cropRect, type SlotCrop } from '../../domain/slot-crop';
 import type { CaptionFont } from '../../domain/book';
+import type { PhotoTarget } from '../../services/editor/book-edits';
 import {
   addPages,
   movePage,
@@ -16,6 +17,7 @@ import {
   setPageLayout,
   setSlotCrop,
   swapPhotos,
+  unplacePhoto,
 } from '../../services/editor/book-edits';
 
 const EXPECTED_REVISION = {
@@ -65,6 +67,44 @@ export class EditorResolver {
   ): Promise<ProjectEntity> {
     return services.editor.edit(ctx, projectId, { name: 'movePhoto', expectedRevision }, (book) =>
       movePhoto(book, { ...from }, toPage),
+    );
+  }
+
+  @Mutation(() => Project, {
+    description:
+      "Put one of the project's photos into the book by its id (an upload's id is its photo's): into `slot` (the photo there goes back to the unused photos, the slot's crop to automatic) or into a free slot of page `toPage`; give one of the two. A photo already in the book moves there instead (swapped with the slot's photo, or moved to the page). The photo must be the project's and analysed (status idle)",
+  })
+  placePhoto(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('projectId', () => String) projectId: string,
+    @Arg('photoId', () => String, { description: 'A photo of this project: Photo.id, or the id of its upload' })
+    photoId: string,
+    @Arg('slot', () => SlotRefInput, { nullable: true }) slot?: SlotRefInput | null,
+    @Arg('toPage', () => Int, { nullable: true }) toPage?: number | null,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
+  ): Promise<ProjectEntity> {
+    return services.editor.placePhoto(
+      ctx,
+      projectId,
+      { name: 'placePhoto', expectedRevision },
+      photoId,
+      // Both or neither is refused by placePhotoAt, naming the fields.
+      { slot: slot ? { ...slot } : undefined, toPage: toPage ?? undefined } as PhotoTarget,
+    );
+  }
+
+  @Mutation(() => Project, {
+    description:
+      "Take the photo of a slot out of the book: it stays among the project's photos (unused, in the editor's tray); the page closes the gap, or becomes blank",
+  })
+  unplacePhoto(
+    @Ctx() { ctx, services }: GraphqlContext,
+    @Arg('projectId', () => String) projectId: string,
+    @Arg('slot', () => SlotRefInput) slot: SlotRefInput,
+    @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
+  ): Promise<ProjectEntity> {
+    return services.editor.edit(ctx, projectId, { name: 'unplacePhoto', expectedRevision }, (book) =>
+      unplacePhoto(book, { ...slot }),
     );
   }
 

@@ -1,11 +1,19 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { AppServices } from '../../services/app-services';
 import type { CaptionFont } from '../../domain/book';
-import { setPageCaptions, setSlotCrop } from '../../services/editor/book-edits';
+import { setPageCaptions, setSlotCrop, unplacePhoto, type PhotoTarget } from '../../services/editor/book-edits';
 import type { Project } from '../../services/editor/editor-service';
 import { contextOf } from '../request-context';
 import { authenticateBeforeTheBody } from '../authenticate-request';
-import { bookSchema, captionsSchema, cropSchema, redoSchema, undoSchema } from './schemas';
+import {
+  bookSchema,
+  captionsSchema,
+  cropSchema,
+  placePhotoSchema,
+  redoSchema,
+  undoSchema,
+  unplacePhotoSchema,
+} from './schemas';
 
 /**
  * The REST twins of the editor's book edits (docs/api.md, Editor), so a shop's own app can build
@@ -43,6 +51,27 @@ export const editorRoutes: FastifyPluginAsyncTypebox<{ services: AppServices; bo
           page,
           captions.map((caption) => ({ ...caption, font: caption.font as CaptionFont })),
         ),
+      ),
+    );
+  });
+
+  app.post('/v2/project/book/place', { schema: placePhotoSchema }, async (request) => {
+    const { id, photoId, slot, toPage, expectedRevision } = request.body;
+    const ctx = contextOf(request, services.em);
+    return answer(
+      await editor.placePhoto(ctx, id, { name: 'placePhoto', expectedRevision, idPath: 'id' }, photoId, {
+        slot,
+        toPage,
+      } as PhotoTarget),
+    );
+  });
+
+  app.post('/v2/project/book/unplace', { schema: unplacePhotoSchema }, async (request) => {
+    const { id, slot, expectedRevision } = request.body;
+    const ctx = contextOf(request, services.em);
+    return answer(
+      await editor.edit(ctx, id, { name: 'unplacePhoto', expectedRevision, idPath: 'id' }, (book) =>
+        unplacePhoto(book, slot),
       ),
     );
   });

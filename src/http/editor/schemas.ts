@@ -149,3 +149,47 @@ export const redoSchema = historySchema(
   'Redo the latest undone edit',
   'Applies again the latest undone edit; an edit after the undo ends what can be redone (409 NOTHING_TO_REDO). GraphQL: redo.',
 );
+
+const SlotRef = Type.Object(
+  {
+    page: Type.Integer({ minimum: 1, description: 'Interior page, from 1' }),
+    slot: Type.Integer({ minimum: 0, description: 'Slot on the page, from 0' }),
+  },
+  { additionalProperties: false },
+);
+
+export const placePhotoSchema = {
+  operationId: 'placePhoto',
+  tags: [EDITOR_TAGS.editor.name],
+  summary: "Put one of the project's photos into the book",
+  description:
+    "By the photo's id (an upload's id is its photo's): into `slot` (the photo there goes back to the project's unused photos, the slot's crop to automatic) or into a free slot of page `toPage`; give one of the two. A photo already in the book moves there instead (swapped with the slot's photo, or moved to the page). Refused: a photo that is not this project's (404 on photoId), one still uploading or being analysed (422 PHOTO_NOT_READY), one that failed (422 PHOTO_FAILED), a slot or page that does not exist (400 NO_SUCH_SLOT, NO_SUCH_PAGE), a full page (400 PAGE_FULL). Undoable. GraphQL: placePhoto.",
+  security,
+  body: Type.Object(
+    {
+      id: ProjectId,
+      photoId: Type.String({ maxLength: 100, description: "A photo of this project: its id, or its upload's id" }),
+      slot: Type.Optional(SlotRef),
+      toPage: Type.Optional(
+        Type.Integer({ minimum: 1, description: 'A page with a free slot (a blank page takes one photo)' }),
+      ),
+      expectedRevision: ExpectedRevision,
+    },
+    { additionalProperties: false },
+  ),
+  response: { 200: Revision, ...problemResponses(400, 401, 404, 409, 422) },
+} as const;
+
+export const unplacePhotoSchema = {
+  operationId: 'unplacePhoto',
+  tags: [EDITOR_TAGS.editor.name],
+  summary: 'Take the photo of a slot out of the book',
+  description:
+    "The photo stays among the project's photos, unused; the page closes the gap, or becomes blank when it was its only photo. Undoable. GraphQL: unplacePhoto.",
+  security,
+  body: Type.Object(
+    { id: ProjectId, slot: SlotRef, expectedRevision: ExpectedRevision },
+    { additionalProperties: false },
+  ),
+  response: { 200: Revision, ...problemResponses(400, 401, 404, 409) },
+} as const;

@@ -74,6 +74,8 @@ export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
     ...placeOnLayout(layout, photoIds),
     number: page.number,
     texts: page.texts,
+    // The customer's text boxes are the page's, not its photos': they stay where they were.
+    ...(page.captions ? { captions: page.captions } : {}),
   });
   return {
     ...book,
@@ -84,6 +86,105 @@ export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
       return page;
     }),
   };
+}
+
+/** Where placePhoto puts a photo: into a slot (the photo there goes back to the unused ones) or a page's free slot. */
+export type PhotoTarget = { slot: SlotRef; toPage?: undefined } | { slot?: undefined; toPage: number };
+
+/**
+ * Puts one of the project's photos (an unused one, or one just uploaded) into the book. Into a slot:
+ * the photo there leaves the book (it stays among the project's photos) and the slot's crop goes back
+ * to automatic. Onto a page: into its free slot, as movePhoto does. A photo already in the book is
+ * moved instead of shown twice: swapped with the slot's photo, or moved to the page.
+ */
+export function placePhotoAt(book: Book, photoId: string, target: PhotoTarget): Book {
+  if ((target.slot == null) === (target.toPage == null))
+    throw ValidationError.field(
+      'slot',
+      'give either slot (the photo there is replaced) or toPage (a free slot of that page)',
+    );
+  const placed = findPhoto(book, photoId);
+  if (target.slot) {
+    slotAt(book.pages, target.slot, 'slot');
+    if (placed && placed.page === target.slot.page && placed.slot === target.slot.slot)
+      throw ValidationError.field('photoId', 'is the photo in that slot already', 'SAME_SLOT');
+    if (placed) return swapPhotos(book, placed, target.slot);
+    const ref = target.slot;
+    return {
+      ...book,
+      pages: book.pages.map((page) =>
+        page.number !== ref.page
+          ? page
+          : {
+              ...page,
+              photos: page.photos.map((slot, i) => {
+                if (i !== ref.slot) return slot;
+                const { crop: _old, ...rest } = slot;
+                return { ...rest, photoId };
+              }),
+            },
+      ),
+    };
+  }
+  const toPage = target.toPage as number;
+  if (placed) return movePhoto(book, placed, toPage);
+  const page = pageAt(book.pages, toPage, 'toPage');
+  const layout: PageLayout = page.layout === 'blank' ? 'full' : page.layout;
+  if (page.photos.length >= layoutSlots(layout).length) throw pageFull(page);
+  const relaid: BookPage = {
+    ...placeOnLayout(layout, [...page.photos.map((slot) => slot.photoId), photoId]),
+    number: page.number,
+    texts: page.texts,
+    ...(page.captions ? { captions: page.captions } : {}),
+  };
+  // The slots that stay keep their crops: placeOnLayout lays the same slots out again in the same order.
+  relaid.photos = relaid.photos.map((slot, i) =>
+    page.photos[i]?.crop ? { ...slot, crop: page.photos[i].crop } : slot,
+  );
+  return { ...book, pages: book.pages.map((p) => (p.number === page.number ? relaid : p)) };
+}
+
+/**
+ * Takes the photo of a slot out of the book (it stays among the project's photos, unused): the page
+ * closes the gap as movePhoto's source page does, and becomes blank when it was its only photo.
+ */
+export function unplacePhoto(book: Book, ref: SlotRef): Book {
+  slotAt(book.pages, ref, 'slot');
+  return {
+    ...book,
+    pages: book.pages.map((page) => {
+      if (page.number !== ref.page) return page;
+      const remaining = page.photos.filter((_, i) => i !== ref.slot);
+      const relaid: BookPage = {
+        ...placeOnLayout(
+          remaining.length ? page.layout : 'blank',
+          remaining.map((slot) => slot.photoId),
+        ),
+        number: page.number,
+        texts: page.texts,
+        ...(page.captions ? { captions: page.captions } : {}),
+      };
+      // A crop is a point of its photo and a zoom: it holds in the photo's new slot too.
+      relaid.photos = relaid.photos.map((slot, i) => (remaining[i].crop ? { ...slot, crop: remaining[i].crop } : slot));
+      return relaid;
+    }),
+  };
+}
+
+function findPhoto(book: Book, photoId: string): SlotRef | undefined {
+  for (const page of book.pages) {
+    const slot = page.photos.findIndex((s) => s.photoId === photoId);
+    if (slot >= 0) return { page: page.number, slot };
+  }
+  return undefined;
+}
+
+function pageFull(page: BookPage): ValidationError {
+  return ValidationError.field(
+    'toPage',
+    `page ${page.number} (${page.layout}) has no free slot: change its layout or swap photos instead`,
+    'PAGE_FULL',
+  );
 }
 
 /** Re-lays a page's photos on another layout; a layout with fewer slots than the page has photos is refused. */
@@ -107,6 +208,7 @@ export function setPageLayout(book: Book, pageNumber: number, layout: string): B
     ),
     number: pageNumber,
     texts: page.texts,
+    ...(page.captions ? { captions: page.captions } : {}),
     // Chosen here, so deliberate: the preflight's blank-page warning leaves it alone.
     ...(layout === 'blank' ? { blankChosen: true as const } : {}),
   };

@@ -20,7 +20,8 @@ import { MM_PER_INCH } from '../../imaging/print/print-geometry';
 import { isProjectId } from '../../domain/ids';
 import { effectiveStatus } from '../projects/project-view';
 import type { EditorSession, RequestContext } from '../context';
-import type { PageBounds } from './book-edits';
+import { placePhotoAt, type PageBounds, type PhotoTarget } from './book-edits';
+import { requirePlaceablePhoto } from './placeable-photo';
 import { evenPageBounds } from '../projects/book-builder';
 import type { EditorLinks } from '../projects/editor-links';
 
@@ -168,6 +169,23 @@ export class EditorService {
     return this.revise(ctx, projectId, edit, async (project, tx) => {
       const book = change(project.book, await this.format({ ...ctx, em: tx }, project));
       return recordEdit(tx, project, edit.name, book);
+    });
+  }
+
+  /**
+   * Puts one of the project's own photos (unused, or an upload by its id) into a slot or onto a page
+   * (placePhotoAt); the photo is checked inside the edit's lock, so one deleted meanwhile is refused.
+   */
+  placePhoto(
+    ctx: RequestContext,
+    projectId: string,
+    edit: BookEditRequest,
+    photoId: unknown,
+    target: PhotoTarget,
+  ): Promise<Project> {
+    return this.revise(ctx, projectId, edit, async (project, tx) => {
+      const id = await requirePlaceablePhoto(tx, project.id, photoId);
+      return recordEdit(tx, project, edit.name, placePhotoAt(project.book, id, target));
     });
   }
 

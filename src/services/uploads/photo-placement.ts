@@ -5,6 +5,9 @@ import type { Book, BookPage, PageLayout } from '../../domain/book';
 import { effectiveStatus } from '../projects/project-view';
 import { blankPage, evenPageBounds, placeOnLayout } from '../projects/book-builder';
 import { emForPhoto } from '../tenancy/row-tenant-scope';
+import { recordEdit } from '../editor/book-history';
+import { BOOK_SUBJECT } from '../../domain/status-subjects';
+import { recordStatusChange } from '../../events/status-event-log';
 
 /** The next larger layout for one more photo on a page; grid-4 is the largest. */
 const ROOM_FOR_ONE_MORE: Partial<Record<PageLayout, PageLayout>> = {
@@ -52,8 +55,9 @@ export function placePhoto(book: Book, photoId: string, maxPages: number): Book 
 /**
  * The uploaded-photo flow's last step: an analysed photo takes its place in its project's book
  * (placePhoto), under the project's row lock, while the book is the editor's (editable and not
- * ordered). A photo that failed or is gone, or a project that is not editable, is left as it is:
- * the photo stays among the project's photos. Answers whether the book changed.
+ * ordered), as an edit of the book's history (undoable, announced on bookRevised). A photo that
+ * failed or is gone, or a project that is not editable, is left as it is: the photo stays among the
+ * project's photos. Answers whether the book changed.
  */
 export async function placeUploadedPhoto(orm: MikroORM, photoId: string): Promise<boolean> {
   const em = await emForPhoto(orm, photoId);
@@ -64,14 +68,26 @@ export async function placeUploadedPhoto(orm: MikroORM, photoId: string): Promis
     const project = await tx.findOne(
       Project,
       { id: photo.project.id },
-      { populate: ['book', 'product'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+      { populate: ['book', 'product', 'undoStack', 'redoStack'], lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     );
     if (!project?.book || project.ordered || effectiveStatus(project) !== 'editable') return false;
     const { min, max } = project.product.specifications;
     const book = placePhoto(project.book, photoId, evenPageBounds(min.pages, max.pages).maxPages);
     if (book === project.book) return false;
+    // An edit like the customer's own (undoable, the next revision, told on bookRevised): the
+    // editor open on the book sees the photo arrive, and the customer's undo history is kept.
+    await recordEdit(tx, project as typeof project & { book: Book }, 'placeUploadedPhoto', book);
     tx.assign(project, { book, updatedAt: new Date() });
-    await tx.flush();
+    await recordStatusChange(
+      tx,
+      { clientId: project.client.id, env: project.env },
+      {
+        subjectType: BOOK_SUBJECT,
+        subjectId: project.id,
+        status: 'revised',
+        detail: { revision: project.bookRevision, edit: 'placeUploadedPhoto' },
+      },
+    );
     return true;
   });
 }

@@ -587,6 +587,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/project/book/place": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put one of the project's photos into the book
+         * @description By the photo's id (an upload's id is its photo's): into `slot` (the photo there goes back to the project's unused photos, the slot's crop to automatic) or into a free slot of page `toPage`; give one of the two. A photo already in the book moves there instead (swapped with the slot's photo, or moved to the page). Refused: a photo that is not this project's (404 on photoId), one still uploading or being analysed (422 PHOTO_NOT_READY), one that failed (422 PHOTO_FAILED), a slot or page that does not exist (400 NO_SUCH_SLOT, NO_SUCH_PAGE), a full page (400 PAGE_FULL). Undoable. GraphQL: placePhoto.
+         */
+        post: operations["placePhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/project/book/unplace": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take the photo of a slot out of the book
+         * @description The photo stays among the project's photos, unused; the page closes the gap, or becomes blank when it was its only photo. Undoable. GraphQL: unplacePhoto.
+         */
+        post: operations["unplacePhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/project/book/undo": {
         parameters: {
             query?: never;
@@ -4349,6 +4389,215 @@ export interface operations {
                         /** @description x + width at most 1; lines wrap to it */
                         width: number;
                     }[];
+                    /** @description The book revision the edit was made on: refused with 409 REVISION_CONFLICT (and the book's currentRevision) when another edit came first. Without it the edit applies to the latest book */
+                    expectedRevision?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        /** @description The book's revision now */
+                        revision: number;
+                        canUndo: boolean;
+                        canRedo: boolean;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    placePhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, starts with p- */
+                    id: string;
+                    /** @description A photo of this project: its id, or its upload's id */
+                    photoId: string;
+                    slot?: {
+                        /** @description Interior page, from 1 */
+                        page: number;
+                        /** @description Slot on the page, from 0 */
+                        slot: number;
+                    };
+                    /** @description A page with a free slot (a blank page takes one photo) */
+                    toPage?: number;
+                    /** @description The book revision the edit was made on: refused with 409 REVISION_CONFLICT (and the book's currentRevision) when another edit came first. Without it the edit applies to the latest book */
+                    expectedRevision?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        projectId: string;
+                        /** @description The book's revision now */
+                        revision: number;
+                        canUndo: boolean;
+                        canRedo: boolean;
+                    };
+                };
+            };
+            /** @description Problem details */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+            /** @description Problem details */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["Problem"];
+                };
+            };
+        };
+    };
+    unplacePhoto: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Retrying with the same key and body answers the first answer without doing it again (docs/api.md, Idempotency) */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Project id, starts with p- */
+                    id: string;
+                    slot: {
+                        /** @description Interior page, from 1 */
+                        page: number;
+                        /** @description Slot on the page, from 0 */
+                        slot: number;
+                    };
                     /** @description The book revision the edit was made on: refused with 409 REVISION_CONFLICT (and the book's currentRevision) when another edit came first. Without it the edit applies to the latest book */
                     expectedRevision?: number;
                 };

@@ -460,6 +460,8 @@ export type Mutation = {
   movePage: Project;
   /** Move a photo to a free slot of another page (a blank page becomes a one-photo page) */
   movePhoto: Project;
+  /** Put one of the project's photos into the book by its id (an upload's id is its photo's): into `slot` (the photo there goes back to the unused photos, the slot's crop to automatic) or into a free slot of page `toPage`; give one of the two. A photo already in the book moves there instead (swapped with the slot's photo, or moved to the page). The photo must be the project's and analysed (status idle) */
+  placePhoto: Project;
   /** Print a paid order (REST: /v2/print); idempotent on orderId */
   printOrder: PrintOrderPayload;
   /** Render the project's print files now; printOrder with projects[].proofId prints exactly them, or is refused with PROOF_STALE once the book changed (REST: POST /v2/project/proof) */
@@ -504,6 +506,8 @@ export type Mutation = {
   transferProject: Project;
   /** Take back the latest edit not yet undone (kept on the server: it survives a reload); a revision itself */
   undo: Project;
+  /** Take the photo of a slot out of the book: it stays among the project's photos (unused, in the editor's tray); the page closes the gap, or becomes blank */
+  unplacePhoto: Project;
   /** Correct the recipient before the print job is sent, checked as printOrder checks it (REST: POST /v2/order/update-recipient) */
   updateOrderRecipient: Order;
   /** Change the shipping method before the print job is sent (REST: POST /v2/order/update-shipping) */
@@ -579,6 +583,15 @@ export type MutationMovePhotoArgs = {
   from: SlotRefInput;
   projectId: Scalars['String']['input'];
   toPage: Scalars['Int']['input'];
+};
+
+
+export type MutationPlacePhotoArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
+  photoId: Scalars['String']['input'];
+  projectId: Scalars['String']['input'];
+  slot?: InputMaybe<SlotRefInput>;
+  toPage?: InputMaybe<Scalars['Int']['input']>;
 };
 
 
@@ -706,6 +719,13 @@ export type MutationTransferProjectArgs = {
 export type MutationUndoArgs = {
   expectedRevision?: InputMaybe<Scalars['Int']['input']>;
   projectId: Scalars['String']['input'];
+};
+
+
+export type MutationUnplacePhotoArgs = {
+  expectedRevision?: InputMaybe<Scalars['Int']['input']>;
+  projectId: Scalars['String']['input'];
+  slot: SlotRefInput;
 };
 
 
