@@ -326,6 +326,8 @@ describe.skipIf(!browserAvailable || !heifEnc)(
         [...(globalThis as any).document.querySelectorAll('[data-testid="page-1"] img')].every((i: any) => i.complete),
       );
       const pageBox = (await sheet.boundingBox())!;
+      // In the middle of the window: the editor's sticky header covers what is scrolled to the top.
+      await sheet.evaluate((element) => element.scrollIntoView({ block: 'center' }));
       const screen = await redBox(await sheet.screenshot());
       await page.close();
 
