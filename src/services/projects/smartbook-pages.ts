@@ -25,7 +25,8 @@ const IMPORTANCE_WEIGHT = 4;
  * (photo-events.ts), each event starting on a new page, opened by its best photo on a page of its own
  * (when the event has HERO_EVENT_PHOTOS or more and the photo prints at LOW_DPI or more on it),
  * the rest in capture order, evenly spread over pages of the first density of DENSITIES that keeps
- * the book within `maxPages`. Each page's layout is fitted to its photos (chooseLayout). When even
+ * the book within `maxPages` (an event whose photos would print below LOW_DPI at that density goes
+ * denser, to smaller slots, when that lifts them). Each page's layout is fitted to its photos (chooseLayout). When even
  * the densest pages with no opener exceed `maxPages`, events give way to pages of six in order and
  * photos past the last page stay unplaced (in the project, for the editor).
  */
@@ -47,10 +48,14 @@ function eventPages(event: BookPhoto[], density: number, heroes: boolean, score:
   const hero = heroes && event.length >= HERO_EVENT_PHOTOS ? best(event, score) : undefined;
   const opener = hero && fitsAtDpi(hero, layoutSlots('full')[0], format) ? hero : undefined;
   const rest = event.filter((p) => p !== opener);
-  return [
-    ...(opener ? [placeOnLayout('full', [opener.id])] : []),
-    ...chunk(rest, density).map((p) => chooseLayout(p, score, format)),
-  ];
+  // Photos too small for this density's slots go denser (smaller slots) while a denser one exists.
+  let laid = chunk(rest, density).map((p) => fittedLayout(p, score, format));
+  for (const denser of DENSITIES.filter((d) => d > density)) {
+    if (laid.every((page) => page.lowestDpi >= LOW_DPI)) break;
+    const again = chunk(rest, denser).map((p) => fittedLayout(p, score, format));
+    if (Math.min(...again.map((p) => p.lowestDpi)) > Math.min(...laid.map((p) => p.lowestDpi))) laid = again;
+  }
+  return [...(opener ? [placeOnLayout('full', [opener.id])] : []), ...laid.map((p) => p.page)];
 }
 
 /** `photos` in order over ceil(n / density) pages of nearly equal size, each a size some layout has. */
@@ -81,8 +86,12 @@ function chunk(photos: BookPhoto[], density: number): BookPhoto[][] {
  * layout of PAGE_LAYOUTS.
  */
 export function chooseLayout(photos: BookPhoto[], score: Score, format: Format): BookPage {
+  return fittedLayout(photos, score, format).page;
+}
+
+function fittedLayout(photos: BookPhoto[], score: Score, format: Format): { page: BookPage; lowestDpi: number } {
   const candidates = PAGE_LAYOUTS.filter((layout) => layoutSlots(layout).length === photos.length);
-  let chosen: { layout: PageLayout; order: BookPhoto[]; cost: number } | undefined;
+  let chosen: { layout: PageLayout; order: BookPhoto[]; cost: number; lowestDpi: number } | undefined;
   for (const layout of candidates) {
     const slots = layoutSlots(layout);
     const areas = slots.map((s) => s.width * s.height);
@@ -105,14 +114,17 @@ export function chooseLayout(photos: BookPhoto[], score: Score, format: Format):
       if (heroSlot < 0) cost += IMPORTANCE_WEIGHT * standout;
       // Below the floor: worse than any layout above it, and the lower the worse.
       if (lowestDpi < LOW_DPI) cost += 1000 + (LOW_DPI - lowestDpi);
-      if (!chosen || cost < chosen.cost - 1e-9) chosen = { layout, order, cost };
+      if (!chosen || cost < chosen.cost - 1e-9) chosen = { layout, order, cost, lowestDpi };
     }
   }
   if (!chosen) throw new Error(`no page layout has ${photos.length} slots`);
-  return placeOnLayout(
-    chosen.layout,
-    chosen.order.map((p) => p.id),
-  );
+  return {
+    page: placeOnLayout(
+      chosen.layout,
+      chosen.order.map((p) => p.id),
+    ),
+    lowestDpi: chosen.lowestDpi,
+  };
 }
 
 /**
