@@ -41,8 +41,8 @@ const BURST_KEEPS_TWO = 4;
 
 /**
  * Decides for each photo whether the smartbook shows it, and why (domain/curation.ts):
- * 1. copies of one shot (perceptual hashes within DUPLICATE_BITS, linked transitively, and not
- *    captured a second or more apart) keep their best: unblurred and well exposed, then the most
+ * 1. copies of one shot (perceptual hashes within DUPLICATE_BITS, linked transitively, no two of
+ *    a group captured a second or more apart) keep their best: unblurred and well exposed, then the most
  *    pixels, then the best quality; a blurred copy of a sharp one answers `blurry`, any other
  *    `duplicate`;
  * 2. a burst (shots at most BURST_GAP_MS apart, each of the same scene as the one before) keeps its
@@ -74,10 +74,14 @@ export function curatePhotos(photos: CurationPhoto[]): Map<string, PhotoCuration
 
   // 1. Copies of one shot. Two photos with different capture times are two shots, however alike:
   // a burst's frames (step 2) or a pose taken again (a copy keeps its original's EXIF, or has none).
+  // Checked for the whole group, so an undated copy cannot chain two dated shots into one.
   const groups = connectedGroups(
     photos,
-    (a, b) =>
-      distance(a, b) <= DUPLICATE_BITS && (!a.capturedAt || !b.capturedAt || Math.abs(time(a) - time(b)) < 1000),
+    (a, b) => distance(a, b) <= DUPLICATE_BITS,
+    (group) => {
+      const times = group.filter((p) => p.capturedAt).map(time);
+      return times.length === 0 || Math.max(...times) - Math.min(...times) < 1000;
+    },
   );
   const survivors: CurationPhoto[] = [];
   const groupOf = new Map<string, string>();
@@ -147,9 +151,13 @@ export function curatePhotos(photos: CurationPhoto[]): Map<string, PhotoCuration
   return result;
 }
 
-/** Groups of photos linked by `linked`, directly or through others (union-find). */
-function connectedGroups<T>(items: T[], linked: (a: T, b: T) => boolean): T[][] {
+/**
+ * Groups of photos linked by `linked`, directly or through others (union-find); two groups join
+ * only when the joined group is still `coherent`.
+ */
+function connectedGroups<T>(items: T[], linked: (a: T, b: T) => boolean, coherent: (group: T[]) => boolean): T[][] {
   const parent = items.map((_, i) => i);
+  const members = items.map((item) => [item]);
   const root = (i: number): number => {
     while (parent[i] !== i) {
       parent[i] = parent[parent[i]];
@@ -158,11 +166,16 @@ function connectedGroups<T>(items: T[], linked: (a: T, b: T) => boolean): T[][] 
     return i;
   };
   for (let i = 0; i < items.length; i++)
-    for (let j = i + 1; j < items.length; j++)
-      if (root(i) !== root(j) && linked(items[i], items[j])) parent[root(j)] = root(i);
-  const groups = new Map<number, T[]>();
-  items.forEach((item, i) => groups.set(root(i), [...(groups.get(root(i)) ?? []), item]));
-  return [...groups.values()];
+    for (let j = i + 1; j < items.length; j++) {
+      const [ri, rj] = [root(i), root(j)];
+      if (ri === rj || !linked(items[i], items[j])) continue;
+      const joined = [...members[ri], ...members[rj]];
+      if (!coherent(joined)) continue;
+      parent[rj] = ri;
+      members[ri] = joined;
+      members[rj] = [];
+    }
+  return members.filter((group, i) => group.length > 0 && root(i) === i);
 }
 
 /** A 128-bit hash as four 32-bit words. */

@@ -315,3 +315,21 @@ describe('perceptual hash', () => {
         expect(hashDistance(originals[i].perceptualHash, originals[j].perceptualHash)).toBeGreaterThan(30);
   });
 });
+
+describe('copies of one shot', () => {
+  it('an undated copy between two dated shots does not make them one shot', () => {
+    const base = { width: 4000, height: 3000, quality: 0.8, sharpness: 0.8, exposure: 1 };
+    const hash = (flip: number) =>
+      (BigInt(`0x${'a'.repeat(32)}`) ^ ((1n << BigInt(flip)) - 1n)).toString(16).padStart(32, '0');
+    // A and B are 16 bits apart, the undated U 8 bits from each: one group would hold both shots.
+    const photos = [
+      { ...base, id: 'A', position: 0, capturedAt: new Date('2026-06-01T10:00:00Z'), perceptualHash: hash(0) },
+      { ...base, id: 'U', position: 1, capturedAt: null, perceptualHash: hash(8), width: 2000, height: 1500 },
+      { ...base, id: 'B', position: 2, capturedAt: new Date('2026-06-01T11:00:00Z'), perceptualHash: hash(16) },
+    ];
+    const curation = curatePhotos(photos);
+    expect(curation.get('A')).toMatchObject({ kept: true });
+    expect(curation.get('B')).toMatchObject({ kept: true });
+    expect(curation.get('U')).toMatchObject({ kept: false, reason: 'duplicate', groupId: 'A' });
+  });
+});
