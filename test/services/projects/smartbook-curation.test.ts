@@ -123,6 +123,26 @@ describe('a smartbook from a camera roll', () => {
     for (const photo of status.body.curatedPhotos)
       expect(photo.curation).toEqual(byClientId.get(photo.clientPhotoId).curation);
 
+    // A duplicate keeps the decisions, its groups naming its own photos.
+    const copy = await post(api.url, '/v2/project/duplicate', { id }, serviceHeader(shop.credentials.dev));
+    expect(copy.status).toBe(200);
+    let copied: any;
+    await waitFor(
+      async () => {
+        copied = (await graphql(api.url, serviceHeader(shop.credentials.dev), PROJECT, { id: copy.body.id })).data
+          ?.project;
+        return copied?.status.project === 'editable';
+      },
+      30_000,
+      'the copy to be editable',
+    );
+    const copiedIds = new Map<string, string>(copied.photos.map((p: any) => [p.clientPhotoId, p.id]));
+    for (const photo of copied.photos) {
+      const source = byClientId.get(photo.clientPhotoId);
+      const sourceGroup = project.photos.find((p: any) => p.id === source.curation.groupId);
+      expect(photo.curation).toEqual({ ...source.curation, groupId: copiedIds.get(sourceGroup.clientPhotoId) });
+    }
+
     // Another shop sees neither the project nor its photos' decisions.
     const foreign = await request(api.url, 'GET', `/v2/project/status?id=${id}`, {
       headers: serviceHeader(other.credentials.dev),
