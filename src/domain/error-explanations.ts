@@ -511,6 +511,14 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   },
   {
     status: 429,
+    codes: ['PROOF_IN_PROGRESS'],
+    when:
+      '[proof](#proof): a proof of the same client and environment is still being made; one renders at a ' +
+      'time per client (and a few per API process, in turn), so that one client cannot hold back ' +
+      "others' proofs; `Retry-After` (5 s), or send the next once the first is answered",
+  },
+  {
+    status: 429,
     codes: ['UPLOAD_DAILY_LIMIT'],
     when:
       '[uploads](#uploads): the upload would pass `UPLOAD_BYTES_PER_DAY` (default 20 GiB), what a ' +

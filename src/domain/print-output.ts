@@ -28,3 +28,23 @@ export interface PrintOutput {
 
 /** Every printer's output unless the operator configures one: sRGB pages in a PDF/X-4 file. */
 export const DEFAULT_PRINT_OUTPUT: PrintOutput = { profile: 'srgb', pdfx: 'PDF/X-4' };
+
+/**
+ * A written print PDF as its writer accounts for it (src/imaging/print/book-pdf.ts): what the order's
+ * manifest needs, kept with a proof so that an order printed from it needs no render.
+ */
+export interface PrintPdf {
+  pageCount: number;
+  /** Size of the PDF file and its SHA-256 (hex), computed from the bytes as they were written. */
+  bytes: number;
+  sha256: string;
+  /** MediaBox (= BleedBox): the page with bleed. */
+  mediaBox: { widthPt: number; heightPt: number };
+  /** TrimBox: the finished page, `bleed` in from the left and bottom edge. */
+  trimBox: { leftPt: number; bottomPt: number; widthPt: number; heightPt: number };
+  /** Each page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
+  pages: { sha256: string; bytes: number; widthPx: number; heightPx: number }[];
+  /** The PDF/X flavour written and the output intent's profile (its description and colour). */
+  pdfx: PrintOutput['pdfx'];
+  outputProfile: { description: string; colourSpace: 'RGB' | 'CMYK' };
+}

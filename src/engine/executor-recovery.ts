@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { startPeriodicPass } from '../logger/periodic-pass';
 import type { ExecutorLease } from './executor-lease';
 
 export interface ExecutorRecoveryOptions {
@@ -33,14 +34,12 @@ export function startExecutorRecovery(options: ExecutorRecoveryOptions): Executo
   const now = options.now ?? Date.now;
   /** Since when each executor's lock has been seen free, at every look. */
   const freeSince = new Map<string, number>();
-  let pass: Promise<void> | undefined;
-  let stopped = false;
 
-  const sweep = async () => {
+  const sweep = async (stopped: () => boolean) => {
     const owners = await options.executorsWithPendingRuns();
     for (const seen of freeSince.keys()) if (!owners.includes(seen)) freeSince.delete(seen);
     for (const executorId of owners) {
-      if (stopped) return;
+      if (stopped()) return;
       const outcome = await lease.whileFree(executorId, async () => {
         const since = freeSince.get(executorId) ?? now();
         freeSince.set(executorId, since);
@@ -53,26 +52,12 @@ export function startExecutorRecovery(options: ExecutorRecoveryOptions): Executo
     }
   };
 
-  const tick = () => {
-    if (pass || stopped) return;
-    pass = sweep()
-      .catch((error: unknown) => log.warn({ err: error }, 'executor recovery pass failed; retrying'))
-      .finally(() => {
-        pass = undefined;
-      });
-  };
-  const timer = setInterval(tick, options.intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async sweep() {
-      await pass;
-      await sweep();
-    },
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await pass;
-    },
-  };
+  const periodic = startPeriodicPass({
+    pass: sweep,
+    intervalMs: options.intervalMs,
+    atStart: true,
+    log,
+    failure: 'executor recovery pass failed; retrying',
+  });
+  return { sweep: periodic.runNow, stop: periodic.stop };
 }

@@ -1,5 +1,6 @@
 import type { GetWorkflowsInput, WorkflowStatus } from '@dbos-inc/dbos-sdk';
 import type { Logger } from 'pino';
+import { startPeriodicPass } from '../logger/periodic-pass';
 
 /** DBOS's dead-letter status: a run it stopped resuming after `maxRecoveryAttempts` (recovery-attempts.ts). */
 export const PARKED = 'MAX_RECOVERY_ATTEMPTS_EXCEEDED';
@@ -51,14 +52,12 @@ export interface ParkedFlowWatch {
  */
 export function watchParkedFlows({ parkedFlows, onParked, intervalMs, log }: ParkedFlowWatchOptions): ParkedFlowWatch {
   const handled = new Set<string>();
-  let pass: Promise<void> | undefined;
-  let stopped = false;
-  const look = async () => {
+  const look = async (stopped: () => boolean) => {
     const parked = await parkedFlows();
     // A run retried since (and perhaps parked again later) is news again.
     for (const id of handled) if (!parked.some((flow) => flow.workflowId === id)) handled.delete(id);
     for (const flow of parked) {
-      if (stopped) return;
+      if (stopped()) return;
       if (handled.has(flow.workflowId)) continue;
       log.error(
         {
@@ -73,22 +72,12 @@ export function watchParkedFlows({ parkedFlows, onParked, intervalMs, log }: Par
       handled.add(flow.workflowId);
     }
   };
-  const tick = () => {
-    if (pass || stopped) return;
-    pass = look()
-      .catch((error: unknown) => log.warn({ err: error }, 'looking for parked flows failed; trying again'))
-      .finally(() => {
-        pass = undefined;
-      });
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await pass;
-    },
-  };
+  const periodic = startPeriodicPass({
+    pass: look,
+    intervalMs,
+    atStart: true,
+    log,
+    failure: 'looking for parked flows failed; trying again',
+  });
+  return { stop: periodic.stop };
 }

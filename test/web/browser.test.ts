@@ -13,6 +13,7 @@ import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from '../support/b
 import { ClientAdmin, type IssuedClient } from '../../src/services/clients/client-admin';
 import { loadCredentialPepper } from '../../src/services/tenancy/pepper';
 import { graphql as graphqlAt } from '../support/graphql';
+import { seriousAccessibilityViolations } from '../support/axe';
 
 const SCREENSHOTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../docs/screenshots');
 
@@ -183,6 +184,9 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
 
     await reloaded.getByRole('button', { name: 'Order' }).click();
     await expect.poll(async () => (await messages()).some((m) => m.data.type === 'order-requested')).toBe(true);
+    // In the shop's frame, the editor says where the book went (and not that it is in a cart).
+    expect(await reloaded.getByTestId('order-outcome').getByRole('heading').textContent()).toBe('Sent to the shop');
+    expect(await reloaded.getByText(/on its way to the cart/).count()).toBe(0);
     const all = await messages();
     expect(all.every((m) => m.origin === api.url)).toBe(true);
     expect(all.map((m) => m.data.type)).toEqual(['ready', 'order-requested']);
@@ -240,7 +244,76 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       .toBe(moving);
     expect(await page.getByTestId('page-3').locator('[data-photo-id]').count()).toBe(0);
 
+    // A caption on page 2, and page 2's first photo selected with the keyboard alone: Tab to it, Space.
+    await page.getByText('Text on page 2', { exact: true }).focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Lavender fields');
+    await page.getByTestId('caption-add-2').focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('caption-2-0').textContent()).toBe('Lavender fields');
+    await page.getByRole('button', { name: /^Photo 1 on page 2[,.]/ }).focus();
+    await page.keyboard.press('Space');
+    await expect.poll(() => page.getByTestId('crop-tools').count()).toBe(1);
+    await page.getByRole('button', { name: 'Show more of the photo to the right' }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByText('Saved: moved photo 1 in its frame on page 2').count()).toBe(1);
+    await page.getByRole('button', { name: /^Photo 1 on page 2[,.]/ }).focus();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => page.getByTestId('crop-tools').count()).toBe(1);
+
     await page.setViewportSize({ width: 390, height: 844 });
+    expect(await page.evaluate(() => (globalThis as any).document.scrollingElement.scrollWidth)).toBeLessThanOrEqual(
+      390,
+    );
+    // Every control a finger can reach is at least 44 × 44 CSS pixels.
+    const small = await page.evaluate(() =>
+      [...(globalThis as any).document.querySelectorAll('button, select, input, textarea, summary, a[href]')]
+        .filter((e: any) => e.checkVisibility())
+        .map((e: any) => ({ e, box: e.getBoundingClientRect() }))
+        .filter(({ box }: any) => box.width < 44 || box.height < 44)
+        .map(
+          ({ e, box }: any) =>
+            `${e.tagName.toLowerCase()} "${e.getAttribute('aria-label') ?? e.textContent.trim()}" ${Math.round(box.width)}×${Math.round(box.height)}`,
+        ),
+    );
+    expect(small).toEqual([]);
+    // The editor with its preflight panel, crop tools open and a caption: nothing serious for axe-core.
+    expect(await page.getByRole('region', { name: 'Before you order' }).count()).toBe(1);
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+    // Keyboard alone: Tab from the top reaches every control on the page, each with a visible focus ring.
+    const controls = await page.evaluate(
+      () =>
+        [...(globalThis as any).document.querySelectorAll('button, select, input, textarea, summary, a[href]')].filter(
+          (e: any) => e.checkVisibility() && !e.disabled,
+        ).length,
+    );
+    await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+    // A click on no control moves the starting point of Tab to the top of the page.
+    await page.mouse.click(2, 2);
+    const reached = new Set<string>();
+    const unringed: string[] = [];
+    for (let i = 0; i < controls + 5; i++) {
+      await page.keyboard.press('Tab');
+      const focused = await page.evaluate(() => {
+        const e = (globalThis as any).document.activeElement;
+        if (!e || e === (globalThis as any).document.body) return null;
+        const all = [...(globalThis as any).document.querySelectorAll('*')];
+        const style = (globalThis as any).getComputedStyle(e);
+        return {
+          at: all.indexOf(e),
+          name: `${e.tagName} ${e.getAttribute('aria-label') ?? e.textContent.trim().slice(0, 40)}`,
+          ring: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
+        };
+      });
+      if (!focused) continue;
+      reached.add(String(focused.at));
+      if (!focused.ring) unringed.push(focused.name);
+    }
+    expect(reached.size).toBe(controls);
+    expect(unringed).toEqual([]);
+
     // Nothing wider than the screen: the elements that stick out, if any, are named.
     const wider = await page.evaluate(() => {
       const doc = (globalThis as any).document;
@@ -308,6 +381,8 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
         .toString(),
     ).toBe('%PDF-');
     await page.screenshot({ path: path.join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
+    // Signed in, an order open with its history: nothing serious for axe-core.
+    expect(await seriousAccessibilityViolations(page)).toEqual([]);
 
     // Each order's events; Cancel and Change address only while the order allows them.
     const first = page.getByTestId('order-browser-order-1');
@@ -534,6 +609,158 @@ describe.skipIf(!browserAvailable)('the editor and the dashboard in a real brows
       await page.close();
     }
   }, 90_000);
+
+  /** An order for `id` of `total` (its one line's lineItemTotal), awaiting payment so its status stays `waiting`. */
+  const placeOrder = async (orderId: string, id: string, total: number) => {
+    const body = printBody(orderId, id);
+    body.projects[0].lineItemTotal = total;
+    body.payment.grandTotal = Math.round((total - body.payment.coupon.value + body.payment.shipping.cost) * 100) / 100;
+    const placed = await post(
+      api.url,
+      '/v2/print',
+      { ...body, paymentPending: true },
+      serviceHeader(shop.credentials.dev),
+    );
+    expect(placed.status, JSON.stringify(placed.body)).toBe(200);
+  };
+
+  it("speaks the link's language: German words, dates and prices when the link says language=de", async () => {
+    const auth = serviceHeader(shop.credentials.dev);
+    // The link generate answers carries the project's language (the short `link` of a project object does not).
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      {
+        userId: 'german-user',
+        sku: 'PB-HC-A4-P',
+        psp: 'local',
+        marketId: 0,
+        language: 'de',
+        custom: { title: 'Sommer in der Provence' },
+        photos: [`${photos.url}/p0.jpg`, `${photos.url}/p1.jpg`, `${photos.url}/p2.jpg`],
+      },
+      auth,
+    );
+    expect(generated.status).toBe(200);
+    const link: string = generated.body.url;
+    const id = new URL(link).searchParams.get('id')!;
+    expect(new URL(link).searchParams.get('language')).toBe('de');
+    const page = await context.newPage();
+    try {
+      await page.goto(link);
+      await expect
+        .poll(() => page.getByTestId('project-status').textContent(), { timeout: 60_000 })
+        .toBe('Bereit zum Bearbeiten');
+      expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe('de');
+      expect(await page.title()).toBe('Fotobuch-Editor');
+      expect(await page.getByTestId('order').textContent()).toBe('Bestellen');
+      expect(await page.getByTestId('undo').textContent()).toBe('Rückgängig');
+      expect(await page.getByRole('button', { name: 'Umschlag speichern' }).count()).toBe(1);
+      expect(await page.getByRole('button', { name: 'Seite 1 nach rechts verschieben' }).count()).toBe(1);
+      expect(await page.getByLabel('Layout von Seite 1', { exact: true }).count()).toBe(1);
+      // The date the project is kept until, as German writes it (day.month.year).
+      const { body: project } = await post(
+        api.url,
+        '/graphql',
+        { query: 'query ($id: String!) { project(id: $id) { expiresAt } }', variables: { id } },
+        auth,
+      );
+      const keptUntil = await page.getByTestId('kept-until').textContent();
+      expect(keptUntil).toMatch(/^gespeichert bis \d{2}\.\d{2}\.\d{4}$/);
+      expect(keptUntil).toBe(
+        `gespeichert bis ${new Intl.DateTimeFormat('de', { dateStyle: 'medium' }).format(new Date(project.data.project.expiresAt))}`,
+      );
+      // German words are longer: still nothing sticks out sideways on a phone.
+      await page.setViewportSize({ width: 390, height: 844 });
+      expect(await page.evaluate(() => (globalThis as any).document.scrollingElement.scrollWidth)).toBeLessThanOrEqual(
+        390,
+      );
+      await page.setViewportSize({ width: 1280, height: 900 });
+      // An edit is saved in German; the shop's page would still hear English words (docs/api.md).
+      await page.getByRole('button', { name: 'Seite 1 nach rechts verschieben' }).click();
+      await expect.poll(() => page.getByText('Gespeichert: Seite 1 an Stelle 2 verschoben').count()).toBe(1);
+
+      // Each of the other languages: its own words on the Order button and in the tab's title, no key shown raw.
+      for (const locale of ['fr', 'es', 'it', 'nl', 'en']) {
+        const { messages } = await import(`../../web/app/locales/${locale}.js`);
+        const url = new URL(link);
+        url.searchParams.set('language', locale);
+        await page.goto(url.toString());
+        await expect.poll(() => page.getByTestId('order').textContent(), { timeout: 20_000 }).toBe(messages.order);
+        expect(await page.evaluate(() => (globalThis as any).document.documentElement.lang)).toBe(locale);
+        expect(await page.title()).toBe(messages.pageTitle);
+        const text = await page.evaluate(
+          // biome-ignore lint/performance/useDomNodeTextContent: the text as shown, blocks apart (textContent runs "blank" into "Page 3")
+          () => (globalThis as any).document.body.innerText as string,
+        );
+        expect(Object.keys(messages).filter((key) => /[A-Z]/.test(key) && text.includes(key))).toEqual([]);
+      }
+      await page.goto(link);
+      await expect.poll(() => page.getByTestId('order').textContent(), { timeout: 20_000 }).toBe('Bestellen');
+
+      // Ordered: the order's total as German writes a price in euros, and its date.
+      await placeOrder('german-order-1', id, 1234.56);
+      await page.reload();
+      await expect.poll(() => page.getByTestId('order-status').count(), { timeout: 20_000 }).toBe(1);
+      expect(await page.getByTestId('order-status').getByRole('heading').textContent()).toBe('Dein Buch ist bestellt');
+      expect(await page.getByTestId('order-total').textContent()).toMatch(/^1\.234,56\s€$/);
+      expect(await page.getByTestId('order-step').textContent()).toBe('Wartet auf die Zahlung');
+      expect(await page.getByTestId('ordered-on').textContent()).toBe(
+        new Intl.DateTimeFormat('de', { dateStyle: 'medium' }).format(new Date()),
+      );
+      expect(await page.getByTestId('project-status').textContent()).toBe('Bestellt');
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
+
+  it('says what Order did when opened directly, and opens an ordered book read-only with its order status', async () => {
+    const auth = serviceHeader(shop.credentials.dev);
+    const id = await editableProject(api, auth, {
+      userId: 'honest-user',
+      photos: [`${photos.url}/p3.jpg`, `${photos.url}/p4.jpg`, `${photos.url}/p5.jpg`],
+    });
+    const page = await context.newPage();
+    try {
+      // Opened directly (no shop's page around it): Order has nothing to send to, and says so.
+      await page.goto(await currentEditorLink(api.url, auth, id));
+      await expect
+        .poll(() => page.getByTestId('project-status').textContent(), { timeout: 20_000 })
+        .toBe('Ready to edit');
+      await page.getByTestId('order').click();
+      const outcome = page.getByTestId('order-outcome');
+      await expect.poll(() => outcome.count()).toBe(1);
+      expect(await outcome.getByRole('heading').textContent()).toBe('Nothing was ordered');
+      expect(await outcome.textContent()).toContain('there is no shop to send your book to');
+      expect(await page.getByText(/on its way to the cart/).count()).toBe(0);
+
+      // Ordered: read-only, with the order's status; no edit control, no "Before you order".
+      await placeOrder('honest-order-1', id, 34.99);
+      await page.reload();
+      await expect.poll(() => page.getByTestId('order-status').count(), { timeout: 20_000 }).toBe(1);
+      expect(await page.getByTestId('project-status').textContent()).toBe('Ordered');
+      expect(await page.getByTestId('order-step').textContent()).toBe('Waiting for payment');
+      expect(await page.getByTestId('order-step').getAttribute('data-status')).toBe('waiting');
+      expect(await page.getByTestId('order-total').textContent()).toBe('€34.99');
+      expect(await page.getByTestId('page-1').locator('[data-photo-id]').count()).toBeGreaterThan(0);
+      expect(await page.locator('button, select, input, textarea, summary').count()).toBe(0);
+      expect(await page.getByRole('region', { name: 'Before you order' }).count()).toBe(0);
+      expect(await seriousAccessibilityViolations(page)).toEqual([]);
+
+      // The order status through GraphQL: the project's shop reads it; another shop finds no such project.
+      const query = 'query ($id: String!) { project(id: $id) { order { status total currency quantity orderedAt } } }';
+      const own = await graphqlAt(api.url, auth, query, { id });
+      expect(own.data.project.order).toMatchObject({ status: 'waiting', total: 34.99, currency: 'EUR', quantity: 1 });
+      const stranger = await api.createClient('Stranger shop');
+      const foreign = await graphqlAt(api.url, serviceHeader(stranger.credentials.dev), query, { id });
+      expect(foreign.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
+      // Before any order the field is null.
+      const unordered = await editableProject(api, auth, { userId: 'honest-user-2' });
+      expect((await graphqlAt(api.url, auth, query, { id: unordered })).data.project.order).toBeNull();
+    } finally {
+      await page.close();
+    }
+  }, 120_000);
 
   it('no page broke its Content-Security-Policy: every script, style, picture and socket of the editor and the dashboard was allowed', () => {
     expect(cspViolations.filter((text) => !text.includes('frame-ancestors'))).toEqual([]);

@@ -1,4 +1,3 @@
-import axe from 'axe-core';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/harness';
@@ -8,6 +7,7 @@ import { makePhoto, startPhotoServer, type PhotoServer } from '../support/photo-
 import { startWebhookReceiver, type WebhookReceiver } from '../support/webhook-receiver';
 import { waitFor } from '../support/wait';
 import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from '../support/browser';
+import { accessibilityViolations } from '../support/axe';
 import { ORDER_STATUSES } from '../../src/domain/order-status';
 import type { IssuedClient } from '../../src/services/clients/client-admin';
 
@@ -30,17 +30,7 @@ const SANDBOX_WALK = [
 const FILLERS = 10;
 
 /** What axe-core finds against WCAG 2 A and AA on the page as it is now (none expected). */
-async function accessibilityViolations(page: Page): Promise<string[]> {
-  // Evaluated by the DevTools protocol, not as a page script: the dashboard's CSP allows no inline script.
-  await page.evaluate(axe.source);
-  const result = await page.evaluate(() =>
-    (globalThis as any).axe.run((globalThis as any).document, {
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa'] },
-    }),
-  );
-  type Violation = { id: string; nodes: { target: string[] }[] };
-  return result.violations.map((v: Violation) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
+const wcagViolations = (page: Page) => accessibilityViolations(page, { tags: ['wcag2a', 'wcag2aa'] });
 
 /**
  * The dashboard an operator runs the day on: an order's whole history from the status-event log
@@ -221,7 +211,7 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     const steps = () => history.locator('.step').allTextContents();
     await expect.poll(steps, { timeout: 10_000 }).toEqual(['created', ...SANDBOX_WALK]);
     expect(await history.locator('.seq').allTextContents()).toEqual(SANDBOX_WALK.map((_, i) => `#${i + 1}`));
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await wcagViolations(page)).toEqual([]);
   }, 60_000);
 
   it('an open history goes on live after what was recorded, each event once', async () => {
@@ -270,7 +260,7 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
     await expect
       .poll(() => page.getByRole('table', { name: 'Recent webhook deliveries' }).locator('tbody tr').count())
       .toBeGreaterThan(20);
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await wcagViolations(page)).toEqual([]);
   }, 60_000);
 
   it('shows a disabled endpoint as a notice with why and since when, and enables it again from there', async () => {
@@ -290,7 +280,7 @@ describe.skipIf(!browserAvailable)('the dashboard: history, search, paging and w
       .toMatch(/Disabled .*GET \/v2\/events.*HTTP 503/s);
     expect(await notice.textContent()).toContain('every event delivery failed since');
     expect(await page.getByRole('button', { name: 'Send a test event' }).count()).toBe(0);
-    expect(await accessibilityViolations(page)).toEqual([]);
+    expect(await wcagViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Enable the endpoint again' }).click();
     await expect.poll(() => notice.count(), { timeout: 20_000 }).toBe(0);

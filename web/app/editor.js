@@ -2,7 +2,7 @@ import { render } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { html } from 'htm/preact';
 import { graphqlClient } from './graphql-client.js';
-import { t } from './i18n.js';
+import { formatDate, formatNumber, formatPrice, t, tIn } from './i18n.js';
 
 /*
  * The photobook editor. Opened with the query of the editor link (`id`, `editorKey`, `clientId`,
@@ -36,7 +36,8 @@ const BOOK_FIELDS = `
   }
 `;
 const PROJECT_FIELDS = `
-  id title ordered ${BOOK_FIELDS}
+  id title ordered expiresAt ${BOOK_FIELDS}
+  order { status orderedAt statusChangedAt total currency quantity }
   status { project photos }
   product { sku psp }
   format { widthMm heightMm minPages maxPages }
@@ -49,19 +50,19 @@ const PROJECT_FIELDS = `
   }
 `;
 const LAYOUTS = [
-  ['full', 'One photo'],
-  ['two-side-by-side', 'Two side by side'],
-  ['two-stacked', 'Two stacked'],
-  ['grid-4', 'Grid of four'],
-  ['centred', 'One photo, centred'],
-  ['hero-left', 'One tall beside two'],
-  ['hero-top', 'One wide over two'],
-  ['three-columns', 'Three side by side'],
-  ['three-rows', 'Three stacked'],
-  ['hero-top-three', 'One wide over three'],
-  ['hero-left-three', 'One tall beside three'],
-  ['grid-6', 'Grid of six'],
-  ['blank', 'Blank'],
+  ['full', 'layoutFull'],
+  ['two-side-by-side', 'layoutTwoSideBySide'],
+  ['two-stacked', 'layoutTwoStacked'],
+  ['grid-4', 'layoutGrid4'],
+  ['centred', 'layoutCentred'],
+  ['hero-left', 'layoutHeroLeft'],
+  ['hero-top', 'layoutHeroTop'],
+  ['three-columns', 'layoutThreeColumns'],
+  ['three-rows', 'layoutThreeRows'],
+  ['hero-top-three', 'layoutHeroTopThree'],
+  ['hero-left-three', 'layoutHeroLeftThree'],
+  ['grid-6', 'layoutGrid6'],
+  ['blank', 'layoutBlank'],
 ];
 /** The fonts that ship with the project (src/domain/book.ts CAPTION_FONTS): print sets captions in them. */
 const CAPTION_FONTS = ['Source Sans 3', 'Lora'];
@@ -85,13 +86,49 @@ const SLOTS_OF = {
   blank: 0,
 };
 const STATUS_TEXT = {
-  created: 'Getting started',
-  building: 'Building your book',
-  editable: 'Ready to edit',
-  ordering: 'Ordered',
-  expired: 'Expired',
-  deleted: 'Deleted',
+  created: 'statusCreated',
+  building: 'statusBuilding',
+  failed: 'statusFailed',
+  editable: 'statusEditable',
+  ordering: 'statusOrdering',
+  expired: 'statusExpired',
+  deleted: 'statusDeleted',
 };
+/** An order line's status (src/domain/order-status.ts) as its customer follows it: a few steps, not the pipeline's. */
+const ORDER_STEP = {
+  waiting: 'orderStepWaiting',
+  expiring: 'orderStepWaiting',
+  'last call': 'orderStepWaiting',
+  'files missing': 'orderStepPreparing',
+  received: 'orderStepPreparing',
+  paid: 'orderStepPreparing',
+  processing: 'orderStepPreparing',
+  rendering: 'orderStepPreparing',
+  rendered: 'orderStepPreparing',
+  'sending printjob': 'orderStepPreparing',
+  'sent printjob': 'orderStepPreparing',
+  accepted: 'orderStepPreparing',
+  'on hold': 'orderStepDelayed',
+  'failed processing': 'orderStepDelayed',
+  abnormal: 'orderStepDelayed',
+  undelivered: 'orderStepDelayed',
+  printing: 'orderStepPrinting',
+  printed: 'orderStepPrinting',
+  delivering: 'orderStepShipped',
+  'ready for collection': 'orderStepCollect',
+  complete: 'orderStepDelivered',
+  collected: 'orderStepDelivered',
+  cancelled: 'orderStepCancelled',
+  refunded: 'orderStepCancelled',
+  abandoned: 'orderStepNotCompleted',
+  expired: 'orderStepNotCompleted',
+  cleaned: 'orderStepClosed',
+  deleted: 'orderStepClosed',
+};
+/** Whether the editor sits in a shop's page (an iframe or a webview's frame) that hears its messages. */
+const framed = window.parent && window.parent !== window;
+/** What an edit did, in the customer's words (shown) and in English (told to the shop's page as `change`). */
+const change = (key, vars) => ({ shown: t(key, vars), told: tIn('en', key, vars) });
 
 /** The channel to the shop's page that frames the editor (a webview or an iframe). */
 function tell(type, fields = {}) {
@@ -105,6 +142,8 @@ function App() {
   const [error, setError] = useState(null);
   const [notice, setNotice] = useState('');
   const [busy, setBusy] = useState(false);
+  /** What pressing Order did: `sent` to the shop's page, or `nowhere` (opened directly, no shop page to hear it). */
+  const [orderOutcome, setOrderOutcome] = useState(null);
   const [selected, setSelected] = useState(null);
   const readyTold = useRef(false);
   /** The revision of the book shown: edits are made on it, and newer ones from other devices reload it. */
@@ -125,7 +164,7 @@ function App() {
         tell('ready', { status: data.project.status.project });
       }
     } catch (e) {
-      setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? t('linkEnded') : e.message);
+      setError(e.code === 'UNAUTHENTICATED' || e.code === 'NOT_FOUND' ? t('linkEnded') : errorText(e));
     }
   }
 
@@ -143,7 +182,7 @@ function App() {
 
   useEffect(() => {
     if (!projectId || !editorKey) {
-      setError('This page opens from a photobook link (it needs the project id and its key).');
+      setError(t('linkIncomplete'));
       return undefined;
     }
     load();
@@ -180,13 +219,21 @@ function App() {
     return () => clearInterval(timer);
   }, [building]);
 
+  // An order's status moves at the printer, not in the book: while the book is ordered, look again now and then.
+  const isOrdered = Boolean(project?.ordered);
+  useEffect(() => {
+    if (!isOrdered) return undefined;
+    const timer = setInterval(load, 30_000);
+    return () => clearInterval(timer);
+  }, [isOrdered]);
+
   /**
    * One edit, made on the revision shown (expectedRevision): when another device changed the book
    * first, the server refuses it (REVISION_CONFLICT) rather than overwrite, and the latest book is shown.
    */
   async function edit(label, mutation, variables) {
     setBusy(true);
-    setNotice(`Saving: ${label}…`);
+    setNotice(t('saving', { change: label.shown }));
     try {
       const withRevision = mutation
         .replace('$projectId: String!', '$projectId: String!, $expectedRevision: Int')
@@ -200,15 +247,19 @@ function App() {
       const updated = Object.values(data)[0];
       setProject(updated);
       setError(null);
-      setNotice(`Saved: ${label}`);
-      tell('saved', { change: label, pageCount: updated.pages.length, title: updated.cover?.title ?? updated.title });
+      setNotice(t('saved', { change: label.shown }));
+      tell('saved', {
+        change: label.told,
+        pageCount: updated.pages.length,
+        title: updated.cover?.title ?? updated.title,
+      });
     } catch (e) {
       if (e.code === 'REVISION_CONFLICT') {
-        setNotice(`Not saved: ${label}. The book was changed on another device; this is the latest version.`);
+        setNotice(t('notSavedConflict', { change: label.shown }));
         await load();
       } else {
         setNotice('');
-        setError(e.message);
+        setError(errorText(e));
       }
     } finally {
       setBusy(false);
@@ -235,17 +286,21 @@ function App() {
   const redoRef = useRef(null);
 
   if (error && !project) return html`<div class="empty" role="alert">${error}</div>`;
-  if (!project) return html`<p class="loading">Opening your photobook…</p>`;
+  if (!project) return html`<p class="loading">${t('opening')}</p>`;
 
-  const editable = project.status.project === 'editable' && !busy;
+  /** An ordered book belongs to its order: shown read-only with the order's status, without edit controls. */
+  const ordered = project.ordered || project.status.project === 'ordering';
+  const editable = project.status.project === 'editable' && !ordered && !busy;
   const pageCount = project.pages.length;
   const extraPages = Math.max(0, pageCount - project.format.minPages);
   const photoById = new Map(project.photos.map((p) => [p.id, p]));
-  const undo = () => edit('undo', 'mutation ($projectId: String!) { undo(projectId: $projectId) {FIELDS} }', {});
-  const redo = () => edit('redo', 'mutation ($projectId: String!) { redo(projectId: $projectId) {FIELDS} }', {});
+  const undo = () =>
+    edit(change('changeUndo'), 'mutation ($projectId: String!) { undo(projectId: $projectId) {FIELDS} }', {});
+  const redo = () =>
+    edit(change('changeRedo'), 'mutation ($projectId: String!) { redo(projectId: $projectId) {FIELDS} }', {});
   undoRef.current = editable && project.canUndo ? undo : null;
   redoRef.current = editable && project.canRedo ? redo : null;
-  const setCrop = (ref, crop, label = `cropped photo ${ref.slot + 1} on page ${ref.page}`) =>
+  const setCrop = (ref, crop, label = change('changeCrop', { slot: ref.slot + 1, page: ref.page })) =>
     edit(
       label,
       'mutation ($projectId: String!, $slot: SlotRefInput!, $crop: SlotCropInput) { setSlotCrop(projectId: $projectId, slot: $slot, crop: $crop) {FIELDS} }',
@@ -263,7 +318,7 @@ function App() {
     if (!selected) return setSelected(ref);
     if (selected.page === ref.page && selected.slot === ref.slot) return setSelected(null);
     edit(
-      `swapped photos on pages ${selected.page} and ${ref.page}`,
+      change('changeSwap', { a: selected.page, b: ref.page }),
       'mutation ($projectId: String!, $a: SlotRefInput!, $b: SlotRefInput!) { swapPhotos(projectId: $projectId, a: $a, b: $b) {FIELDS} }',
       { a: selected, b: ref },
     );
@@ -272,7 +327,7 @@ function App() {
   const blocking = project.preflight.problems.filter((p) => p.severity === 'blocking');
 
   function order() {
-    if (blocking.length) return;
+    if (blocking.length || ordered) return;
     tell('order-requested', {
       sku: project.product.sku,
       psp: project.product.psp,
@@ -280,74 +335,122 @@ function App() {
       extraPages,
       title: project.cover?.title ?? project.title,
     });
-    setNotice('Your book is on its way to the cart.');
+    setNotice('');
+    setOrderOutcome(framed ? 'sent' : 'nowhere');
   }
 
   const spreads = [];
   for (let i = 0; i < project.pages.length; i += 2) spreads.push(project.pages.slice(i, i + 2));
+  const title = project.cover?.title ?? project.title;
 
   return html`
     <header class="bar">
       <div class="heading">
-        <h1>${project.cover?.title ?? project.title}</h1>
-        <p class="sub">${project.product.sku} · ${pageCount} pages${extraPages ? ` (${extraPages} extra)` : ''}</p>
+        <h1>${title}</h1>
+        <p class="sub">${project.product.sku} · ${t('pageCount', { count: pageCount })}${extraPages ? ` ${t('extraPages', { count: extraPages })}` : ''}${
+          !ordered && project.expiresAt
+            ? html` · <span data-testid="kept-until">${t('keptUntil', { date: formatDate(project.expiresAt) })}</span>`
+            : ''
+        }</p>
       </div>
-      <div class="history" role="group" aria-label="Undo and redo">
-        <button type="button" onClick=${undo} disabled=${!editable || !project.canUndo} aria-keyshortcuts="Control+Z" data-testid="undo">Undo</button>
-        <button type="button" onClick=${redo} disabled=${!editable || !project.canRedo} aria-keyshortcuts="Control+Shift+Z" data-testid="redo">Redo</button>
-      </div>
-      <span class=${`status status-${project.status.project}`} role="status" data-testid="project-status">${STATUS_TEXT[project.status.project] ?? project.status.project}</span>
-      <button class="primary" type="button" onClick=${order} disabled=${project.status.project !== 'editable' || blocking.length > 0}
-        aria-describedby=${blocking.length ? 'preflight' : undefined} data-testid="order">${blocking.length ? `Cannot order: ${blockingSummary(blocking)}` : 'Order'}</button>
+      ${
+        !ordered &&
+        html`<div class="history" role="group" aria-label=${t('undoRedoGroup')}>
+        <button type="button" onClick=${undo} disabled=${!editable || !project.canUndo} aria-keyshortcuts="Control+Z" data-testid="undo">${t('undo')}</button>
+        <button type="button" onClick=${redo} disabled=${!editable || !project.canRedo} aria-keyshortcuts="Control+Shift+Z" data-testid="redo">${t('redo')}</button>
+      </div>`
+      }
+      <span class=${`status status-${ordered ? 'ordering' : project.status.project}`} role="status" data-testid="project-status">${
+        ordered
+          ? t('statusOrdering')
+          : STATUS_TEXT[project.status.project]
+            ? t(STATUS_TEXT[project.status.project])
+            : project.status.project
+      }</span>
+      ${
+        !ordered &&
+        html`<button class="primary" type="button" onClick=${order} disabled=${project.status.project !== 'editable' || blocking.length > 0}
+        aria-describedby=${blocking.length ? 'preflight' : undefined} data-testid="order">${blocking.length ? t('cannotOrder', { why: blockingSummary(blocking) }) : t('order')}</button>`
+      }
     </header>
     <p class="notice" aria-live="polite">${notice}</p>
+    ${orderOutcome && !ordered && html`<${OrderOutcome} outcome=${orderOutcome} />`}
+    ${ordered && html`<${OrderStatus} order=${project.order} />`}
     ${error && html`<p class="error" role="alert">${error}</p>`}
     ${building && html`<${BuildProgress} project=${project} />`}
-    <${PhotoProblems} photos=${project.photos} />
-    <${Preflight} preflight=${project.preflight} />
+    ${!ordered && html`<${PhotoProblems} photos=${project.photos} />`}
+    ${!ordered && html`<${Preflight} preflight=${project.preflight} format=${project.format} pageCount=${pageCount} />`}
     ${
       project.cover &&
-      html`<${Cover} project=${project} photoById=${photoById} editable=${editable}
-        onSave=${(title, subtitle) => edit('cover texts', 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`
+      html`<${Cover} project=${project} photoById=${photoById} editable=${editable} readOnly=${ordered}
+        onSave=${(title, subtitle) => edit(change('changeCover'), 'mutation ($projectId: String!, $title: String!, $subtitle: String) { setCoverTexts(projectId: $projectId, title: $title, subtitle: $subtitle) {FIELDS} }', { title, subtitle })} />`
     }
-    ${selected && html`<p class="hint" role="status">Photo ${selected.slot + 1} of page ${selected.page} selected: choose a photo to swap it with, a page with room to move it to, or select it again to cancel. Drag it to move it in its frame.</p>`}
+    ${selected && html`<p class="hint" role="status">${t('selectedHint', { slot: selected.slot + 1, page: selected.page })}</p>`}
     ${selected && editable && html`<${CropTools} slot=${project.pages[selected.page - 1]?.photos[selected.slot]} at=${selected} onCrop=${setCrop} />`}
-    <section aria-label="Pages" class="spreads">
+    <section aria-label=${t('pagesRegion')} class="spreads">
       ${spreads.map(
         (spread) => html`
         <div class="spread-block" key=${spread[0].number}>
           <div class="spread">
-            ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} onCrop=${editable ? setCrop : null} />`)}
+            ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} onCrop=${editable ? setCrop : null} readOnly=${ordered} />`)}
           </div>
-          <div class="page-tools">
+          ${
+            !ordered &&
+            html`<div class="page-tools">
             ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} pageCount=${pageCount} editable=${editable} edit=${edit} selected=${selected} onCaptions=${setCaptions} />`)}
           </div>
           <div class="spread-tools">
             <button type="button" disabled=${!editable || pageCount + 2 > project.format.maxPages}
-              onClick=${() => edit(`added 2 pages after page ${spread.at(-1).number}`, 'mutation ($projectId: String!, $after: Int!) { addPages(projectId: $projectId, after: $after) {FIELDS} }', { after: spread.at(-1).number })}>
-              Add 2 pages after page ${spread.at(-1).number}</button>
+              onClick=${() => edit(change('changeAddPages', { page: spread.at(-1).number }), 'mutation ($projectId: String!, $after: Int!) { addPages(projectId: $projectId, after: $after) {FIELDS} }', { after: spread.at(-1).number })}>
+              ${t('addPages', { page: spread.at(-1).number })}</button>
             <button type="button" disabled=${!editable || spread.length !== 2 || pageCount - 2 < project.format.minPages}
-              onClick=${() => edit(`removed pages ${spread[0].number}–${spread.at(-1).number}`, 'mutation ($projectId: String!, $pages: [Int!]!) { removePages(projectId: $projectId, pages: $pages) {FIELDS} }', { pages: spread.map((p) => p.number) })}>
-              Remove pages ${spread[0].number}–${spread.at(-1).number}</button>
-          </div>
+              onClick=${() => edit(change('changeRemovePages', { first: spread[0].number, last: spread.at(-1).number }), 'mutation ($projectId: String!, $pages: [Int!]!) { removePages(projectId: $projectId, pages: $pages) {FIELDS} }', { pages: spread.map((p) => p.number) })}>
+              ${t('removePages', { first: spread[0].number, last: spread.at(-1).number })}</button>
+          </div>`
+          }
         </div>`,
       )}
     </section>
-    ${pageCount === 0 && !building && html`<p class="empty">This book has no pages yet.</p>`}
+    ${pageCount === 0 && !building && html`<p class="empty">${t('noPages')}</p>`}
   `;
+}
+
+/** What pressing Order did, said plainly: handed to the shop's page, or nothing to hand it to. */
+function OrderOutcome({ outcome }) {
+  return html`<section class=${`outcome outcome-${outcome}`} role="status" aria-labelledby="order-outcome-title" data-testid="order-outcome">
+    <h2 id="order-outcome-title">${outcome === 'sent' ? t('orderSentTitle') : t('orderNowhereTitle')}</h2>
+    <p>${outcome === 'sent' ? t('orderSentText') : t('orderNowhereText')}</p>
+  </section>`;
+}
+
+/** An ordered book's order: when it was placed, where it is now (as the customer follows it) and what it cost. */
+function OrderStatus({ order }) {
+  return html`<section class="order-status" aria-labelledby="order-status-title" data-testid="order-status">
+    <h2 id="order-status-title">${t('orderedTitle')}</h2>
+    ${
+      order
+        ? html`<dl>
+      <dt>${t('orderStatusLabel')}</dt><dd data-testid="order-step" data-status=${order.status}>${t(ORDER_STEP[order.status] ?? 'orderStepPreparing')}</dd>
+      <dt>${t('orderedOnLabel')}</dt><dd data-testid="ordered-on">${formatDate(order.orderedAt)}</dd>
+      <dt>${t('orderTotalLabel')}</dt><dd data-testid="order-total">${formatPrice(order.total, order.currency)}${order.quantity > 1 ? ` (${t('copies', { count: order.quantity })})` : ''}</dd>
+    </dl>`
+        : html`<p>${t('orderStatusUnknown')}</p>`
+    }
+    <p class="read-only-note">${t('orderedReadOnly')}</p>
+  </section>`;
 }
 
 function BuildProgress({ project }) {
   const settled = project.photos.filter((p) => p.status === 'idle' || p.status === 'failed').length;
   return html`
-    <section class="progress-card" aria-label="Building your book">
-      <p>${project.status.photos === 'uploading' ? 'Downloading your photos' : project.status.photos === 'analyzing' ? 'Checking your photos' : 'Laying out your pages'} — ${settled} of ${project.photos.length} photos ready</p>
-      <progress max=${project.photos.length || 1} value=${settled} aria-label="Photos ready"></progress>
+    <section class="progress-card" aria-label=${t('buildingRegion')}>
+      <p>${project.status.photos === 'uploading' ? t('buildDownloading') : project.status.photos === 'analyzing' ? t('buildChecking') : t('buildLayingOut')} — ${t('photosReadyOf', { ready: settled, count: project.photos.length })}</p>
+      <progress max=${project.photos.length || 1} value=${settled} aria-label=${t('photosReady')}></progress>
       <ul class="photo-strip">
         ${project.photos.map(
           (photo) => html`<li key=${photo.id} class=${`strip-photo photo-${photo.status}`}>
           ${photo.thumbnail ? html`<img src=${photo.thumbnail} alt="" />` : html`<span class="placeholder" aria-hidden="true"></span>`}
-          <span class="strip-label">${photo.status === 'failed' ? 'Could not be downloaded' : photo.status === 'idle' ? 'Ready' : photo.status === 'analyzing' ? 'Checking' : 'Downloading'}</span>
+          <span class="strip-label">${photo.status === 'failed' ? t('photoStateFailed') : photo.status === 'idle' ? t('photoStateReady') : photo.status === 'analyzing' ? t('photoStateChecking') : t('photoStateDownloading')}</span>
         </li>`,
         )}
       </ul>
@@ -358,13 +461,13 @@ function PhotoProblems({ photos }) {
   const failed = photos.filter((p) => p.status === 'failed');
   if (!failed.length) return null;
   return html`
-    <section class="problems" aria-label="Photos that could not be used">
-      <h2>${failed.length} photo${failed.length > 1 ? 's' : ''} could not be used</h2>
-      <ul>${failed.map((p) => html`<li key=${p.id} class="problem">Could not be downloaded: ${p.problem?.message ?? p.problem?.code ?? 'unknown problem'}</li>`)}</ul>
+    <section class="problems problems-warning" aria-label=${t('failedPhotosRegion')}>
+      <h2><${SeverityTag} severity="warning" />${t('failedPhotosTitle', { count: failed.length })}</h2>
+      <ul>${failed.map((p) => html`<li key=${p.id} class="problem">${photoProblemText(p.problem)}</li>`)}</ul>
     </section>`;
 }
 
-function Cover({ project, photoById, editable, onSave }) {
+function Cover({ project, photoById, editable, readOnly, onSave }) {
   const [title, setTitle] = useState(project.cover.title);
   const [subtitle, setSubtitle] = useState(project.cover.subtitle ?? '');
   useEffect(() => {
@@ -373,25 +476,28 @@ function Cover({ project, photoById, editable, onSave }) {
   }, [project.cover.title, project.cover.subtitle]);
   const photo = project.cover.photoId && photoById.get(project.cover.photoId);
   return html`
-    <section class="cover-row" aria-label="Cover">
+    <section class=${`cover-row${readOnly ? ' read-only' : ''}`} aria-label=${t('coverRegion')}>
       ${
         project.coverSheet
           ? html`<${CoverSpread} project=${project} photo=${photo} />`
           : html`
         <figure class="page cover" style=${{ aspectRatio: `${project.format.widthMm} / ${project.format.heightMm}` }} data-testid="cover">
-          ${photo?.thumbnail && html`<img class="cover-photo" src=${photo.thumbnail} alt="Cover photo" />`}
+          ${photo?.thumbnail && html`<img class="cover-photo" src=${photo.thumbnail} alt=${t('coverPhoto')} />`}
           <figcaption class="cover-title"><strong>${project.cover.title}</strong>${project.cover.subtitle && html`<span>${project.cover.subtitle}</span>`}</figcaption>
         </figure>`
       }
-      <form class="cover-form" onSubmit=${(e) => {
-        e.preventDefault();
-        onSave(title, subtitle);
-      }}>
-        <h2>Cover</h2>
-        <label>Title <input name="title" value=${title} maxlength="200" required onInput=${(e) => setTitle(e.currentTarget.value)} disabled=${!editable} /></label>
-        <label>Subtitle <input name="subtitle" value=${subtitle} maxlength="200" onInput=${(e) => setSubtitle(e.currentTarget.value)} disabled=${!editable} /></label>
-        <button type="submit" disabled=${!editable}>Save cover</button>
-      </form>
+      ${
+        !readOnly &&
+        html`<form class="cover-form" onSubmit=${(e) => {
+          e.preventDefault();
+          onSave(title, subtitle);
+        }}>
+        <h2>${t('coverHeading')}</h2>
+        <label>${t('coverTitle')} <input name="title" value=${title} maxlength="200" required onInput=${(e) => setTitle(e.currentTarget.value)} disabled=${!editable} /></label>
+        <label>${t('coverSubtitle')} <input name="subtitle" value=${subtitle} maxlength="200" onInput=${(e) => setSubtitle(e.currentTarget.value)} disabled=${!editable} /></label>
+        <button type="submit" disabled=${!editable}>${t('saveCover')}</button>
+      </form>`
+      }
     </section>`;
 }
 
@@ -413,8 +519,8 @@ function CoverSpread({ project, photo }) {
   const spineText = textOf('spine') || project.cover.title;
   return html`
     <figure class="cover-spread" style=${{ aspectRatio: `${sheet.widthMm} / ${sheet.heightMm}` }} data-testid="cover"
-        aria-label=${`Cover sheet ${sheet.widthMm} × ${sheet.heightMm} mm, spine ${sheet.spineWidthMm} mm`}>
-      ${photo?.thumbnail && html`<img class="spread-photo" src=${photo.thumbnail} alt="Cover photo" style=${{ left: `${(frontEdge / sheet.widthMm) * 100}%`, width: `${100 - (frontEdge / sheet.widthMm) * 100}%` }} />`}
+        aria-label=${t('coverSheetLabel', { width: sheet.widthMm, height: sheet.heightMm, spine: sheet.spineWidthMm })}>
+      ${photo?.thumbnail && html`<img class="spread-photo" src=${photo.thumbnail} alt=${t('coverPhoto')} style=${{ left: `${(frontEdge / sheet.widthMm) * 100}%`, width: `${100 - (frontEdge / sheet.widthMm) * 100}%` }} />`}
       <div class="spread-panel spread-back" style=${at(sheet.back)} data-testid="cover-back">${textOf('backCover') && html`<p>${textOf('backCover')}</p>`}</div>
       <div class="spread-panel spread-spine" style=${at(sheet.spine)} data-testid="cover-spine">${sheet.spineText && html`<span>${spineText}</span>`}</div>
       <div class="spread-panel spread-front" style=${at(sheet.front)}>
@@ -425,25 +531,81 @@ function CoverSpread({ project, photo }) {
 }
 
 /** What the preflight found, where it sits; blocking problems first; a run of blank pages is one line. */
-function Preflight({ preflight }) {
+function Preflight({ preflight, format, pageCount }) {
   const shown = groupBlankPages(
     [...preflight.problems]
       .filter((p) => p.code !== 'BOOK_NOT_BUILT')
       .sort((a, b) => (a.severity === b.severity ? 0 : a.severity === 'blocking' ? -1 : 1)),
   );
   if (!shown.length) return null;
-  const where = (p) =>
-    p.where ??
-    (p.page == null
-      ? 'Book'
-      : p.page === 0
-        ? 'Cover'
-        : `Page ${p.page}${p.slot == null ? '' : `, photo ${p.slot + 1}`}`);
   return html`
-    <section class="problems preflight" id="preflight" aria-label="Before you order">
-      <h2>${preflight.printable ? 'Before you order: worth a look' : 'Before you order: fix these first'}</h2>
-      <ul>${shown.map((p, i) => html`<li key=${i} class=${`problem problem-${p.severity}`} data-code=${p.code}><strong>${where(p)}</strong>: ${p.message}</li>`)}</ul>
+    <section class=${`problems preflight ${preflight.printable ? 'problems-warning' : 'problems-blocking'}`} id="preflight" aria-label=${t('preflightRegion')}>
+      <h2>${preflight.printable ? t('preflightWarnings') : t('preflightBlocking')}</h2>
+      <ul>${shown.map((p, i) => html`<li key=${i} class=${`problem problem-${p.severity}`} data-code=${p.code}><${SeverityTag} severity=${p.severity} /><strong>${problemPlace(p)}</strong>: ${problemText(p, format, pageCount)}</li>`)}</ul>
     </section>`;
+}
+
+/** A problem's severity in a word and an icon, not by colour alone: a blocking one (red) must be fixed, a warning (amber) may stay. */
+function SeverityTag({ severity }) {
+  const blocking = severity === 'blocking';
+  return html`<span class=${`severity severity-${blocking ? 'blocking' : 'warning'}`}><span class="severity-icon" aria-hidden="true">${blocking ? '✕' : '!'}</span>${blocking ? t('severityBlocking') : t('severityWarning')}</span>${' '}`;
+}
+
+/** Where a problem sits: the book, the cover, a page (or a run of pages), a photo on a page. */
+function problemPlace(p) {
+  if (p.lastPage != null && p.lastPage !== p.page) return t('wherePages', { first: p.page, last: p.lastPage });
+  if (p.page == null) return t('whereBook');
+  if (p.page === 0) return t('whereCover');
+  return p.slot == null ? t('wherePage', { page: p.page }) : t('wherePagePhoto', { page: p.page, slot: p.slot + 1 });
+}
+
+/** The preflight's finding in the customer's words (the server's `message` is English, for shops' logs). */
+function problemText(p, format, pageCount) {
+  switch (p.code) {
+    case 'BLANK_PAGE':
+      return p.lastPage != null && p.lastPage !== p.page
+        ? t('problemBlankPages', { count: p.lastPage - p.page + 1 })
+        : t('problemBlankPage');
+    case 'PAGE_COUNT_ODD':
+      return t('problemPageCountOdd', { count: pageCount });
+    case 'PAGE_COUNT_OUT_OF_RANGE':
+      return t('problemPageCountRange', { count: pageCount, min: format.minPages, max: format.maxPages });
+    default:
+      return PROBLEM_TEXT[p.code] ? t(PROBLEM_TEXT[p.code]) : p.message;
+  }
+}
+const PROBLEM_TEXT = {
+  NO_USABLE_PHOTO: 'problemNoUsablePhoto',
+  TOO_FEW_PHOTOS: 'problemTooFewPhotos',
+  PHOTO_FAILED: 'problemPhotoFailed',
+  PHOTO_MISSING: 'problemPhotoMissing',
+  EMPTY_SLOT: 'problemEmptySlot',
+  RESOLUTION_TOO_LOW: 'problemResolutionTooLow',
+  LOW_RESOLUTION: 'problemLowResolution',
+  TEXT_CUT: 'problemTextCut',
+};
+
+/** Why a photo could not be used (its Photo.problem), in the customer's words. */
+function photoProblemText(problem) {
+  const key =
+    {
+      NOT_AN_IMAGE: 'photoProblemNotImage',
+      TOO_LARGE: 'photoProblemTooLarge',
+      FILE_MISSING: 'photoProblemMissing',
+    }[problem?.code] ?? 'photoProblemDownload';
+  return t(key);
+}
+
+/** An error the server answered, in the customer's words where the editor knows the code. */
+function errorText(e) {
+  const key = {
+    PROJECT_ORDERED: 'errorOrdered',
+    PROJECT_NOT_EDITABLE: 'errorNotEditable',
+    PROJECT_EXPIRED: 'errorExpired',
+    PROJECT_DELETED: 'linkEnded',
+  }[e.code];
+  if (key) return t(key);
+  return e instanceof TypeError ? t('errorNetwork') : t('errorOther', { message: e.message });
 }
 
 /** Consecutive BLANK_PAGE warnings (pages 10 to 23, say) as one, so the list stays readable. */
@@ -453,9 +615,6 @@ function groupBlankPages(problems) {
     const last = grouped.at(-1);
     if (problem.code === 'BLANK_PAGE' && last?.code === 'BLANK_PAGE' && last.lastPage === problem.page - 1) {
       last.lastPage = problem.page;
-      const count = last.lastPage - last.page + 1;
-      last.where = `Pages ${last.page}–${last.lastPage}`;
-      last.message = `these ${count} pages have no photo and no text and print blank: add photos, or choose the Blank layout where a page is meant to be`;
       continue;
     }
     grouped.push(problem.code === 'BLANK_PAGE' ? { ...problem, lastPage: problem.page } : problem);
@@ -466,19 +625,24 @@ function groupBlankPages(problems) {
 /** The Order button's words when problems block it: the first one and how many more. */
 function blockingSummary(blocking) {
   const first = blocking[0];
-  const where = first.page == null ? '' : first.page === 0 ? ' on the cover' : ` on page ${first.page}`;
-  const what =
-    {
-      NO_USABLE_PHOTO: 'no photo can be printed',
-      TOO_FEW_PHOTOS: 'too few photos',
-      PHOTO_FAILED: 'a photo failed',
-      PHOTO_MISSING: 'a photo is missing',
-      EMPTY_SLOT: 'a photo slot is empty',
-      RESOLUTION_TOO_LOW: 'a photo is too small',
-      PAGE_COUNT_ODD: 'odd page count',
-      PAGE_COUNT_OUT_OF_RANGE: 'page count out of range',
-    }[first.code] ?? first.code;
-  return `${what}${where}${blocking.length > 1 ? ` (+${blocking.length - 1} more)` : ''}`;
+  const key = {
+    NO_USABLE_PHOTO: 'blockNoUsablePhoto',
+    TOO_FEW_PHOTOS: 'blockTooFewPhotos',
+    PHOTO_FAILED: 'blockPhotoFailed',
+    PHOTO_MISSING: 'blockPhotoMissing',
+    EMPTY_SLOT: 'blockEmptySlot',
+    RESOLUTION_TOO_LOW: 'blockResolutionTooLow',
+    PAGE_COUNT_ODD: 'blockPageCountOdd',
+    PAGE_COUNT_OUT_OF_RANGE: 'blockPageCountRange',
+  }[first.code];
+  const what = key ? t(key) : first.code;
+  const placed =
+    first.page == null
+      ? what
+      : first.page === 0
+        ? t('blockOnCover', { what })
+        : t('blockOnPage', { what, page: first.page });
+  return blocking.length > 1 ? t('blockMore', { what: placed, count: blocking.length - 1 }) : placed;
 }
 
 /**
@@ -488,7 +652,7 @@ function blockingSummary(blocking) {
  * stands in for it until the server answers.
  */
 function SlotPhoto({ photo, rect }) {
-  if (!photo?.thumbnail) return html`<span class="placeholder">Photo not available</span>`;
+  if (!photo?.thumbnail) return html`<span class="placeholder">${t('photoNotAvailable')}</span>`;
   if (!rect) return html`<img src=${photo.thumbnail} alt="" />`;
   return html`<img class="cropped" src=${photo.thumbnail} alt="" draggable="false" style=${{
     width: `${100 / rect.width}%`,
@@ -520,30 +684,28 @@ function CropTools({ slot, at, onCrop }) {
   useEffect(() => setZoom(focus.zoom), [focus.zoom, at.page, at.slot]);
   const id = `zoom-${at.page}-${at.slot}`;
   return html`<div class="crop-tools" data-testid="crop-tools">
-    <label for=${id}>Zoom photo ${at.slot + 1} of page ${at.page}</label>
+    <label for=${id}>${t('zoomLabel', { slot: at.slot + 1, page: at.page })}</label>
     <input id=${id} type="range" min="1" max="5" step="0.1" value=${zoom} data-testid="zoom"
       onInput=${(e) => setZoom(Number(e.currentTarget.value))}
       onChange=${(e) => onCrop(at, { x: focus.x, y: focus.y, zoom: Number(e.currentTarget.value) })} />
-    <output for=${id}>${Math.round(zoom * 100)}%</output>
+    <output for=${id}>${formatNumber(zoom, { style: 'percent', maximumFractionDigits: 0 })}</output>
     ${[
-      ['←', 'left', -0.05, 0],
-      ['→', 'right', 0.05, 0],
-      ['↑', 'up', 0, -0.05],
-      ['↓', 'down', 0, 0.05],
+      ['←', 'panLeft', -0.05, 0],
+      ['→', 'panRight', 0.05, 0],
+      ['↑', 'panUp', 0, -0.05],
+      ['↓', 'panDown', 0, 0.05],
     ].map(
-      ([
-        arrow,
-        way,
-        dx,
-        dy,
-      ]) => html`<button type="button" key=${way} aria-label=${`Show more of the photo to the ${way === 'up' ? 'top' : way === 'down' ? 'bottom' : way}`}
-        onClick=${() => onCrop(at, { x: clampUnit(focus.x + dx), y: clampUnit(focus.y + dy), zoom: focus.zoom }, `moved photo ${at.slot + 1} in its frame on page ${at.page}`)}>${arrow}</button>`,
+      ([arrow, way, dx, dy]) => html`<button type="button" key=${way} aria-label=${t(way)} title=${t(way)}
+        onClick=${() => onCrop(at, { x: clampUnit(focus.x + dx), y: clampUnit(focus.y + dy), zoom: focus.zoom }, change('changePan', { slot: at.slot + 1, page: at.page }))}>${arrow}</button>`,
     )}
-    <button type="button" disabled=${!slot.crop} onClick=${() => onCrop(at, null, `automatic crop for photo ${at.slot + 1} on page ${at.page}`)}>Reset crop</button>
+    <button type="button" disabled=${!slot.crop} onClick=${() => onCrop(at, null, change('changeAutoCrop', { slot: at.slot + 1, page: at.page }))}>${t('resetCrop')}</button>
   </div>`;
 }
 
 const clampUnit = (value) => Math.min(1, Math.max(0, value));
+
+/** A print warning's kind: below the print floor (`low…`) or soft (src/domain/print-warning.ts words its message). */
+const warningKey = (warning) => (warning.message.startsWith('low') ? 'warningLow' : 'warningSoft');
 
 /** The customer's text boxes, placed and sized as print sets them (src/imaging/print/page-captions.ts). */
 function Captions({ page, format }) {
@@ -561,7 +723,7 @@ function Captions({ page, format }) {
   );
 }
 
-function Page({ page, project, photoById, selected, onChoose, onCrop }) {
+function Page({ page, project, photoById, selected, onChoose, onCrop, readOnly }) {
   const [preview, setPreview] = useState(null);
   const drag = useRef(null);
   /** Dragging the selected photo pans it in its frame: the focus point moves against the pointer. */
@@ -609,7 +771,7 @@ function Page({ page, project, photoById, selected, onChoose, onCrop }) {
       onCrop(
         { page: page.number, slot: d.index },
         d.crop,
-        `moved photo ${d.index + 1} in its frame on page ${page.number}`,
+        change('changePan', { slot: d.index + 1, page: page.number }),
       );
       lastDrag.current = Date.now();
     }
@@ -628,10 +790,22 @@ function Page({ page, project, photoById, selected, onChoose, onCrop }) {
           const warning = warnings.find((w) => w.photoId === slot.photoId);
           const blocker = blockers.find((p) => p.slot === index);
           const isSelected = selected && selected.page === page.number && selected.slot === index;
+          const box = {
+            left: `${slot.x * 100}%`,
+            top: `${slot.y * 100}%`,
+            width: `${slot.width * 100}%`,
+            height: `${slot.height * 100}%`,
+          };
+          const label = t('slotLabel', { slot: index + 1, page: page.number });
+          // Ordered: the photo as it prints, nothing to choose.
+          if (readOnly)
+            return html`<div key=${index} class="slot" role="img" aria-label=${label} style=${box} data-photo-id=${slot.photoId}>
+              <${SlotPhoto} photo=${photo} rect=${slot.cropRect} />
+            </div>`;
           return html`<button type="button" key=${index} class=${`slot${isSelected ? ' selected' : ''}`}
-              style=${{ left: `${slot.x * 100}%`, top: `${slot.y * 100}%`, width: `${slot.width * 100}%`, height: `${slot.height * 100}%` }}
+              style=${box}
               aria-pressed=${isSelected ? 'true' : 'false'}
-              aria-label=${`Photo ${index + 1} on page ${page.number}${blocker ? `, cannot be printed: ${blocker.message}` : warning ? `, ${warning.message}` : ''}. Select to swap`}
+              aria-label=${`${label}${blocker ? `, ${t('slotCannotPrint', { why: problemText(blocker, project.format, project.pages.length) })}` : warning ? `, ${t(warningKey(warning), { dpi: warning.effectiveDpi })}` : ''}. ${t('slotSelectHint')}`}
               data-photo-id=${slot.photoId}
               onPointerDown=${(e) => pointerDown(e, index, slot, photo)} onPointerMove=${pointerMove} onPointerUp=${pointerUp}
               onClick=${() => {
@@ -640,17 +814,17 @@ function Page({ page, project, photoById, selected, onChoose, onCrop }) {
                 onChoose({ page: page.number, slot: index });
               }}>
             <${SlotPhoto} photo=${photo} rect=${preview?.index === index ? preview.rect : slot.cropRect} />
-            ${blocker && html`<span class="badge block" title=${blocker.message}>Cannot print</span>`}
-            ${!blocker && warning && html`<span class=${`badge ${warning.message.startsWith('low') ? 'warn' : 'soft'}`} title=${warning.message}>${warning.message.startsWith('low') ? 'Too small for print' : 'May print soft'} · ${warning.effectiveDpi} DPI</span>`}
+            ${blocker && html`<span class="badge block" title=${problemText(blocker, project.format, project.pages.length)}><span aria-hidden="true">✕ </span>${t('badgeCannotPrint')}</span>`}
+            ${!blocker && warning && html`<span class="badge warn" title=${t(warningKey(warning), { dpi: warning.effectiveDpi })}><span aria-hidden="true">! </span>${t(warningKey(warning) === 'warningLow' ? 'badgeTooSmall' : 'badgeSoft', { dpi: warning.effectiveDpi })}</span>`}
           </button>`;
         })}
-        ${page.texts.map((t) => html`<p class="page-text" key=${t.assetId}>${t.text}</p>`)}
+        ${page.texts.map((text) => html`<p class="page-text" key=${text.assetId}>${text.text}</p>`)}
         <${Captions} page=${page} format=${project.format} />
-        ${page.photos.length === 0 && html`<span class="blank-note">Blank page</span>`}
-        ${blank && html`<span class="badge warn page-problem" title=${blank.message} data-testid=${`blank-warning-${page.number}`}>Prints blank</span>`}
-        ${blockers.filter((p) => p.slot == null).map((p) => html`<span class="badge block page-problem" key=${p.code} title=${p.message}>Cannot print</span>`)}
+        ${page.photos.length === 0 && html`<span class="blank-note">${t('blankPage')}</span>`}
+        ${!readOnly && blank && html`<span class="badge warn page-problem" title=${t('problemBlankPage')} data-testid=${`blank-warning-${page.number}`}><span aria-hidden="true">! </span>${t('badgePrintsBlank')}</span>`}
+        ${!readOnly && blockers.filter((p) => p.slot == null).map((p) => html`<span class="badge block page-problem" key=${p.code} title=${problemText(p, project.format, project.pages.length)}><span aria-hidden="true">✕ </span>${t('badgeCannotPrint')}</span>`)}
       </div>
-      <figcaption class="page-number">Page ${page.number}</figcaption>
+      <figcaption class="page-number">${t('pageNumber', { page: page.number })}</figcaption>
     </figure>`;
 }
 
@@ -662,24 +836,24 @@ function CaptionForm({ page, editable, onCaptions }) {
   const captions = page.captions ?? [];
   const id = `caption-${page.number}`;
   return html`<details class="caption-form">
-    <summary>Text on page ${page.number}</summary>
+    <summary>${t('captionSummary', { page: page.number })}</summary>
     <form onSubmit=${(e) => {
       e.preventDefault();
       if (!text.trim()) return;
       const added = { text, font, sizePt: size, x: 0.1, y: Math.min(0.85, 0.1 + captions.length * 0.1), width: 0.8 };
-      onCaptions(page.number, [...captions, added], `text on page ${page.number}`);
+      onCaptions(page.number, [...captions, added], change('changeCaption', { page: page.number }));
       setText('');
     }}>
-      <label for=${`${id}-text`}>Text</label>
+      <label for=${`${id}-text`}>${t('captionText')}</label>
       <textarea id=${`${id}-text`} maxlength="500" rows="2" value=${text} disabled=${!editable} onInput=${(e) => setText(e.currentTarget.value)} data-testid=${`caption-text-${page.number}`}></textarea>
-      <label for=${`${id}-font`}>Font</label>
+      <label for=${`${id}-font`}>${t('captionFont')}</label>
       <select id=${`${id}-font`} value=${font} disabled=${!editable} onChange=${(e) => setFont(e.currentTarget.value)}>
         ${CAPTION_FONTS.map((f) => html`<option value=${f}>${f}</option>`)}
       </select>
-      <label for=${`${id}-size`}>Size (pt)</label>
+      <label for=${`${id}-size`}>${t('captionSize')}</label>
       <input id=${`${id}-size`} type="number" min="6" max="72" value=${size} disabled=${!editable} onInput=${(e) => setSize(Number(e.currentTarget.value))} />
-      <button type="submit" disabled=${!editable || !text.trim()} data-testid=${`caption-add-${page.number}`}>Add text</button>
-      ${captions.length > 0 && html`<button type="button" disabled=${!editable} onClick=${() => onCaptions(page.number, [], `removed the text on page ${page.number}`)}>Remove all text</button>`}
+      <button type="submit" disabled=${!editable || !text.trim()} data-testid=${`caption-add-${page.number}`}>${t('captionAdd')}</button>
+      ${captions.length > 0 && html`<button type="button" disabled=${!editable} onClick=${() => onCaptions(page.number, [], change('changeCaptionsRemoved', { page: page.number }))}>${t('captionRemoveAll')}</button>`}
     </form>
   </details>`;
 }
@@ -688,33 +862,35 @@ function PageTools({ page, pageCount, editable, edit, selected, onCaptions }) {
   const room = SLOTS_OF[page.layout === 'blank' ? 'full' : page.layout] - page.photos.length;
   const move = (to) =>
     edit(
-      `moved page ${page.number} to ${to}`,
+      change('changeMovePage', { from: page.number, to }),
       'mutation ($projectId: String!, $from: Int!, $to: Int!) { movePage(projectId: $projectId, from: $from, to: $to) {FIELDS} }',
       { from: page.number, to },
     );
   const id = `layout-${page.number}`;
   return html`<div class="page-tool-cell">
     <div class="tools">
-      <button type="button" aria-label=${`Move page ${page.number} left`} disabled=${!editable || page.number === 1} onClick=${() => move(page.number - 1)}>◀</button>
-      <label for=${id} class="visually-hidden">Layout of page ${page.number}</label>
+      <button type="button" aria-label=${t('movePageLeft', { page: page.number })} title=${t('movePageLeft', { page: page.number })} disabled=${!editable || page.number === 1} onClick=${() => move(page.number - 1)}>◀</button>
+      <label for=${id} class="visually-hidden">${t('layoutOfPage', { page: page.number })}</label>
       <select id=${id} disabled=${!editable} value=${page.layout}
-        onChange=${(e) => edit(`layout of page ${page.number}`, 'mutation ($projectId: String!, $page: Int!, $layout: String!) { setPageLayout(projectId: $projectId, page: $page, layout: $layout) {FIELDS} }', { page: page.number, layout: e.currentTarget.value })}>
-        ${LAYOUTS.map(([value, label]) => html`<option value=${value} disabled=${SLOTS_OF[value] < page.photos.length}>${label}</option>`)}
+        onChange=${(e) => edit(change('changeLayout', { page: page.number }), 'mutation ($projectId: String!, $page: Int!, $layout: String!) { setPageLayout(projectId: $projectId, page: $page, layout: $layout) {FIELDS} }', { page: page.number, layout: e.currentTarget.value })}>
+        ${LAYOUTS.map(([value, label]) => html`<option value=${value} disabled=${SLOTS_OF[value] < page.photos.length}>${t(label)}</option>`)}
       </select>
-      <button type="button" aria-label=${`Move page ${page.number} right`} disabled=${!editable || page.number === pageCount} onClick=${() => move(page.number + 1)}>▶</button>
+      <button type="button" aria-label=${t('movePageRight', { page: page.number })} title=${t('movePageRight', { page: page.number })} disabled=${!editable || page.number === pageCount} onClick=${() => move(page.number + 1)}>▶</button>
     </div>
     ${
       selected &&
       selected.page !== page.number &&
       room > 0 &&
       html`<button type="button" class="move-here"
-        onClick=${() => edit(`moved a photo from page ${selected.page} to page ${page.number}`, 'mutation ($projectId: String!, $from: SlotRefInput!, $toPage: Int!) { movePhoto(projectId: $projectId, from: $from, toPage: $toPage) {FIELDS} }', { from: selected, toPage: page.number })}>
-        Move the selected photo to page ${page.number}</button>`
+        onClick=${() => edit(change('changeMovePhoto', { from: selected.page, to: page.number }), 'mutation ($projectId: String!, $from: SlotRefInput!, $toPage: Int!) { movePhoto(projectId: $projectId, from: $from, toPage: $toPage) {FIELDS} }', { from: selected, toPage: page.number })}>
+        ${t('movePhotoHere', { page: page.number })}</button>`
     }
     <${CaptionForm} page=${page} editable=${editable} onCaptions=${onCaptions} />
   </div>`;
 }
 
+// The server sends the shell in English; the tab's title follows the customer's language.
+document.title = t('pageTitle');
 const root = document.getElementById('app');
 root.textContent = ''; // the server-sent "loading" line
 render(html`<${App} />`, root);

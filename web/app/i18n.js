@@ -24,12 +24,19 @@ const plurals = new Intl.PluralRules(language);
  * forms (`{ one, other }`) is chosen by `vars.count` through Intl.PluralRules.
  */
 export function t(key, vars = {}) {
-  let text = LOCALES[language][key] ?? en[key] ?? key;
-  if (typeof text === 'object') text = text[plurals.select(vars.count ?? 0)] ?? text.other;
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? formatValue(vars[name]) : `{${name}}`));
+  return tIn(language, key, vars);
 }
 
-const formatValue = (value) => (typeof value === 'number' ? formatNumber(value) : String(value));
+/** `t` in another locale: the English words the editor tells the shop's page (docs/api.md, "Editor channel messages"). */
+export function tIn(locale, key, vars = {}) {
+  let text = LOCALES[locale][key] ?? en[key] ?? key;
+  if (typeof text === 'object') text = text[pluralRules(locale).select(vars.count ?? 0)] ?? text.other;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? formatValue(vars[name], locale) : `{${name}}`));
+}
+
+const pluralRules = (locale) => (locale === language ? plurals : new Intl.PluralRules(locale));
+const formatValue = (value, locale) =>
+  typeof value === 'number' ? new Intl.NumberFormat(locale).format(value) : String(value);
 
 export const formatNumber = (value, options) => new Intl.NumberFormat(language, options).format(value);
 

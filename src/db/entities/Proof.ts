@@ -2,7 +2,7 @@ import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from
 import { TenantOwned } from './TenantOwned';
 import { Project } from './Project';
 import { OrderLine } from './OrderLine';
-import type { PrintOutput } from '../../domain/print-output';
+import type { PrintPdf } from '../../domain/print-output';
 import type { PrintWarning } from '../../domain/print-warning';
 
 /** One print file of a proof, as the shop is answered it: the printer receives exactly these bytes. */
@@ -11,18 +11,6 @@ export interface ProofFile {
   sha256: string;
   bytes: number;
   pages: number;
-}
-
-/** What the order's manifest needs of a rendered PDF (the writer's own account of it), kept so the order needs no render. */
-export interface ProofPdf {
-  pageCount: number;
-  bytes: number;
-  sha256: string;
-  mediaBox: { widthPt: number; heightPt: number };
-  trimBox: { leftPt: number; bottomPt: number; widthPt: number; heightPt: number };
-  pages: { sha256: string; bytes: number; widthPx: number; heightPx: number }[];
-  pdfx: PrintOutput['pdfx'];
-  outputProfile: { description: string; colourSpace: 'RGB' | 'CMYK' };
 }
 
 /**
@@ -61,10 +49,10 @@ export class Proof extends TenantOwned {
   files!: ProofFile[];
 
   @Property({ type: 'json' })
-  coverPdf!: ProofPdf;
+  coverPdf!: PrintPdf;
 
   @Property({ type: 'json' })
-  interiorPdf!: ProofPdf;
+  interiorPdf!: PrintPdf;
 
   /** Photos that will print soft, as an order line records them. */
   @Property({ type: 'json' })

@@ -19,6 +19,7 @@ import {
   Photo,
   Project,
   ProjectConnection,
+  ProjectOrder,
   ProjectProduct,
   ProjectStatusPair,
 } from '../types/project';
@@ -32,6 +33,7 @@ const STATUS_ROW_FIELDS: ReadonlySet<string> = new Set([
   'ordered',
   'expiresAt',
   'photos',
+  'order',
 ]);
 
 @Resolver(() => Project)
@@ -146,6 +148,17 @@ export class ProjectResolver {
   @FieldResolver(() => Boolean)
   ordered(@Root() project: Pick<ProjectStatusRow, 'ordered'>): boolean {
     return project.ordered;
+  }
+
+  @FieldResolver(() => ProjectOrder, {
+    nullable: true,
+    description: 'The order the project was printed in (its newest order line); null until it is ordered',
+  })
+  order(
+    @Root() project: Pick<ProjectStatusRow, 'id' | 'ordered'>,
+    @Ctx() { ctx, services }: GraphqlContext,
+  ): Promise<ProjectOrder | null> | null {
+    return project.ordered ? services.projects.order(ctx, project.id) : null;
   }
 
   @FieldResolver(() => GraphQLDateTimeISO)

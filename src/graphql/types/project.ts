@@ -148,6 +148,16 @@ export class BookCover {
   @Field(() => [TextSlot]) texts!: TextSlot[];
 }
 
+@ObjectType({ description: "The order a project was printed in (its newest order line): the editor's order status" })
+export class ProjectOrder {
+  @Field(() => String, { description: 'The line status (docs/api.md, Order line statuses)' }) status!: string;
+  @Field(() => GraphQLDateTimeISO, { description: 'When the order was placed' }) orderedAt!: Date;
+  @Field(() => GraphQLDateTimeISO) statusChangedAt!: Date;
+  @Field(() => Float, { description: "The line's total for all its copies, in currency's major units" }) total!: number;
+  @Field(() => String, { description: 'ISO 4217, the order currency' }) currency!: string;
+  @Field(() => Int, { description: 'Copies' }) quantity!: number;
+}
+
 @ObjectType()
 export class Project {
   @Field(() => ID) id!: string;

@@ -1,32 +1,9 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { DEFAULT_PRINT_OUTPUT, type PrintOutput } from '../../domain/print-output';
+import { DEFAULT_PRINT_OUTPUT, type PrintOutput, type PrintPdf } from '../../domain/print-output';
 import { loadOutputProfile } from './output-profile';
 import { pageBoxes, pagePixels, type PrintFormat } from './print-geometry';
 import { pdfxDocumentOptions, pdfxMarkDocument } from './pdfx';
-
-/** One page as embedded: the JPEG's own checksum, so a page can be traced to its rendered file. */
-interface BookPdfPage {
-  sha256: string;
-  bytes: number;
-  widthPx: number;
-  heightPx: number;
-}
-
-export interface BookPdf {
-  pageCount: number;
-  /** Size of the PDF file and its SHA-256 (hex), computed from the bytes as they were written. */
-  bytes: number;
-  sha256: string;
-  /** MediaBox (= BleedBox): the page with bleed. */
-  mediaBox: { widthPt: number; heightPt: number };
-  /** TrimBox: the finished page, `bleed` in from the left and bottom edge. */
-  trimBox: { leftPt: number; bottomPt: number; widthPt: number; heightPt: number };
-  pages: BookPdfPage[];
-  /** The PDF/X flavour written and the output intent's profile (its description and colour). */
-  pdfx: PrintOutput['pdfx'];
-  outputProfile: { description: string; colourSpace: 'RGB' | 'CMYK' };
-}
 
 /**
  * Writes a book's print PDF, one full-bleed JPEG page after another, streaming its bytes to `write`
@@ -57,7 +34,7 @@ export async function writeBookPdf(options: {
   title?: string;
   /** The printer's output (profile and PDF/X flavour); sRGB PDF/X-4 without one. */
   output?: PrintOutput;
-}): Promise<BookPdf> {
+}): Promise<PrintPdf> {
   const boxes = pageBoxes(options.format);
   const expected = pagePixels(options.format);
   const printOutput = options.output ?? DEFAULT_PRINT_OUTPUT;
@@ -87,7 +64,7 @@ export async function writeBookPdf(options: {
       await Promise.race([new Promise((resolve) => setImmediate(resolve)), consumed]);
   };
 
-  const pages: BookPdfPage[] = [];
+  const pages: PrintPdf['pages'] = [];
   try {
     const pdfx = pdfxMarkDocument(doc, printOutput, profile, title);
     for await (const jpeg of options.pages) {

@@ -1,5 +1,5 @@
 import type { PrintWarning } from '../../domain/print-warning';
-import type { BookPdf } from './book-pdf';
+import type { PrintPdf } from '../../domain/print-output';
 import { coverSheetFormat, type CoverGeometry } from './cover-geometry';
 import { mmToPt, pagePixels, type PrintFormat } from './print-geometry';
 
@@ -24,8 +24,8 @@ interface PrintFileEntry {
   /** The page with bleed on every side (PDF MediaBox and BleedBox; each page image's size). */
   media: PrintSize;
   /** The file's PDF/X flavour and its output intent's profile (the colour of every page). */
-  pdfx: BookPdf['pdfx'];
-  outputProfile: BookPdf['outputProfile'];
+  pdfx: PrintPdf['pdfx'];
+  outputProfile: PrintPdf['outputProfile'];
 }
 
 /**
@@ -59,8 +59,8 @@ export function buildManifest(input: {
   quantity: number;
   format: PrintFormat;
   geometry: CoverGeometry;
-  coverPdf: BookPdf;
-  interiorPdf: BookPdf;
+  coverPdf: PrintPdf;
+  interiorPdf: PrintPdf;
   warnings: PrintWarning[];
   createdAt?: Date;
 }): PrintManifest {
@@ -92,7 +92,7 @@ export function buildManifest(input: {
   };
 }
 
-function fileEntry(file: string, pdf: BookPdf, format: PrintFormat): PrintFileEntry {
+function fileEntry(file: string, pdf: PrintPdf, format: PrintFormat): PrintFileEntry {
   const px = pagePixels(format);
   return {
     file,

@@ -2,12 +2,12 @@ import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Product } from '../../db/entities';
 import type { Book } from '../../domain/book';
-import type { PrintOutput } from '../../domain/print-output';
+import type { PrintOutput, PrintPdf } from '../../domain/print-output';
 import type { PrintWarning } from '../../domain/print-warning';
 import type { FileStore } from '../../storage/file-store';
 import { withScratchDir } from '../../storage/scratch-dir';
 import { PrintRenderProcess } from '../../imaging/print/render-process';
-import { writeBookPdf, type BookPdf } from '../../imaging/print/book-pdf';
+import { writeBookPdf } from '../../imaging/print/book-pdf';
 import { coverGeometry, coverSheetFormat, type CoverGeometry } from '../../imaging/print/cover-geometry';
 import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
@@ -43,8 +43,8 @@ export function geometryOfBook(product: Pick<Product, 'specifications'>, book: B
 export interface AssembledBook {
   coverPdfKey: string;
   pdfKey: string;
-  coverPdf: BookPdf;
-  interiorPdf: BookPdf;
+  coverPdf: PrintPdf;
+  interiorPdf: PrintPdf;
 }
 
 /** Renders books' pages in the print render process and assembles them into the print files. */
@@ -156,8 +156,8 @@ async function writePdf(
   files: FileStore,
   key: string,
   options: Omit<Parameters<typeof writeBookPdf>[0], 'write'>,
-): Promise<BookPdf> {
-  let pdf: BookPdf | undefined;
+): Promise<PrintPdf> {
+  let pdf: PrintPdf | undefined;
   await files.putStreamed(key, async (write) => {
     pdf = await writeBookPdf({ ...options, write });
   });

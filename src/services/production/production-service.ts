@@ -6,6 +6,7 @@ import { coverDimensions, projectCoverSheet, type CoverDimensionsView } from './
 import { preflightProject } from '../preflight/preflight';
 import { BookRenderer } from './book-render';
 import { createProof, readProof } from './project-proof';
+import { ProofTurns } from './proof-turns';
 import type { ProofView } from './proof-view';
 
 export interface ProductionServiceDeps {
@@ -20,6 +21,7 @@ export interface ProductionServiceDeps {
 export class ProductionService {
   /** Proofs render in this process's own print render process, started on the first proof. */
   private readonly renderer: BookRenderer;
+  private readonly proofTurns = new ProofTurns();
 
   constructor(private readonly deps: ProductionServiceDeps) {
     this.renderer = new BookRenderer(deps.files);
@@ -39,7 +41,11 @@ export class ProductionService {
 
   proof(ctx: RequestContext, input: { id: unknown; colorCorrection?: boolean }): Promise<ProofView> {
     const { files, proofTtlMs, printOutput } = this.deps;
-    return createProof(ctx, { files, renderer: this.renderer, ttlMs: proofTtlMs, output: printOutput }, input);
+    return createProof(
+      ctx,
+      { files, renderer: this.renderer, ttlMs: proofTtlMs, output: printOutput, turns: this.proofTurns },
+      input,
+    );
   }
 
   readProof(ctx: RequestContext, proofId: string): Promise<ProofView> {

@@ -13,6 +13,7 @@ import { randomBase62 } from '../projects/project-ids';
 import { preflightProject } from '../preflight/preflight';
 import { type BookRenderer, geometryOfBook, interiorPageKeys, pageKey, type BookToRender } from './book-render';
 import { PROOF_PREVIEW_FILE, proofFileKey, proofFolder, proofFolderOf } from './proof-files';
+import type { ProofTurns } from './proof-turns';
 import type { ProofView } from './proof-view';
 import { proofExpired } from '../orders/proof-check';
 
@@ -35,6 +36,8 @@ export interface ProofDeps {
   ttlMs: number;
   /** What the printers take files in: the proof is rendered for it, as the order would be. */
   output: PrintOutput;
+  /** Whose proof renders now: one per client at a time, a few per process. */
+  turns: ProofTurns;
 }
 
 /**
@@ -51,7 +54,6 @@ export async function createProof(
   input: { id: unknown; colorCorrection?: boolean },
   now = new Date(),
 ): Promise<ProofView> {
-  const { files, renderer } = deps;
   assertProjectId(input.id, 'id');
   const id = input.id;
   const project = await ctx.em.findOne(Project, { id, status: { $ne: 'deleted' } }, { populate: ['product', 'book'] });
@@ -74,11 +76,24 @@ export async function createProof(
       errors,
     );
   }
+  const tenant = `${ctx.tenant.clientId}/${ctx.tenant.env}`;
+  return deps.turns.run(tenant, () => renderProof(ctx, deps, project, book, input.colorCorrection === true, now));
+}
+
+/** The proof's render, its files and its row, once it is this client's turn. */
+async function renderProof(
+  ctx: RequestContext,
+  deps: ProofDeps,
+  project: Project,
+  book: NonNullable<Project['book']>,
+  colorCorrection: boolean,
+  now: Date,
+): Promise<ProofView> {
+  const { files, renderer } = deps;
   await purgeExpiredProofs(ctx, files, now);
 
   const originals = await photoOriginals(ctx.em, project);
   const revision = bookRevision(book, project.product, originals, deps.output);
-  const colorCorrection = input.colorCorrection === true;
   const proofId = `${PROOF_ID_PREFIX}${randomBase62(24)}`;
   const target: BookToRender = {
     prefix: proofFolder({

@@ -25,6 +25,7 @@ import {
   type ProjectStatusRecord,
 } from './project-view';
 import type { ProjectServiceDeps } from './project-service-deps';
+import { projectOrder, type ProjectOrder } from './project-order';
 
 /**
  * The project capabilities both transports offer. REST shapes come straight from here (the API's field
@@ -92,6 +93,11 @@ export class ProjectService {
     };
     if (line.status === 'delivering' && line.trackingUrl) record.tracking = line.trackingUrl;
     return record;
+  }
+
+  /** The order the project was printed in (its newest line), or null before any order: the editor shows it, read-only. */
+  order(ctx: RequestContext, id: string): Promise<ProjectOrder | null> {
+    return projectOrder(ctx, id);
   }
 
   /** The status columns of one project, one indexed SELECT: the hot read path (docs/performance.md). */

@@ -1,4 +1,5 @@
 import type { Logger } from 'pino';
+import { type PeriodicPass, startPeriodicPass } from '../../logger/periodic-pass';
 import type { UploadService } from './upload-service';
 
 /** How often abandoned uploads are looked for: half of UPLOAD_EXPIRY, between 1 s and 5 min. */
@@ -11,29 +12,15 @@ export function uploadExpiryIntervalMs(uploadExpiryMs: number): number {
  * (UploadService.expireAbandoned), in every process that serves clients: the one pass at a time of
  * this process, as the outbox relay runs its own.
  */
-export function startUploadExpiry(uploads: UploadService, intervalMs: number, log: Logger): { stop(): Promise<void> } {
-  let pass: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (pass || stopped) return;
-    pass = (async () => {
-      try {
-        const removed = await uploads.expireAbandoned();
-        if (removed > 0) log.info({ removed }, 'removed abandoned photo uploads');
-      } catch (error) {
-        log.warn({ err: error }, 'the upload expiry pass failed; it runs again at its next interval');
-      } finally {
-        pass = undefined;
-      }
-    })();
-  };
-  const timer = setInterval(tick, intervalMs);
-  timer.unref();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await pass;
+export function startUploadExpiry(uploads: UploadService, intervalMs: number, log: Logger): PeriodicPass {
+  return startPeriodicPass({
+    intervalMs,
+    atStart: false,
+    log,
+    failure: 'the upload expiry pass failed; it runs again at its next interval',
+    async pass() {
+      const removed = await uploads.expireAbandoned();
+      if (removed > 0) log.info({ removed }, 'removed abandoned photo uploads');
     },
-  };
+  });
 }

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { Environment } from '../../domain/environment';
+import { type PeriodicPass, startPeriodicPass } from '../../logger/periodic-pass';
 import { inTraceOf } from '../../telemetry/trace-context';
 import { startDelivery, type DeliveryStartDeps } from './start-delivery';
 
@@ -57,29 +58,14 @@ async function relayPendingDeliveries(root: EntityManager, deps: DeliveryStartDe
 }
 
 /** Runs `relayPendingDeliveries` every OUTBOX_RELAY_INTERVAL_MS until stopped, one pass at a time. */
-export function startOutboxRelay(root: EntityManager, deps: DeliveryStartDeps, log: Logger): { stop(): Promise<void> } {
-  let pass: Promise<void> | undefined;
-  let stopped = false;
-  const tick = () => {
-    if (pass || stopped) return;
-    pass = (async () => {
-      try {
-        while (!stopped && (await relayPendingDeliveries(root, deps)) === RELAY_BATCH);
-      } catch (error) {
-        log.warn({ err: error }, 'outbox relay pass failed; retrying');
-      } finally {
-        pass = undefined;
-      }
-    })();
-  };
-  const timer = setInterval(tick, OUTBOX_RELAY_INTERVAL_MS);
-  timer.unref();
-  tick();
-  return {
-    async stop() {
-      stopped = true;
-      clearInterval(timer);
-      await pass;
+export function startOutboxRelay(root: EntityManager, deps: DeliveryStartDeps, log: Logger): PeriodicPass {
+  return startPeriodicPass({
+    intervalMs: OUTBOX_RELAY_INTERVAL_MS,
+    atStart: true,
+    log,
+    failure: 'outbox relay pass failed; retrying',
+    async pass(stopped) {
+      while (!stopped() && (await relayPendingDeliveries(root, deps)) === RELAY_BATCH);
     },
-  };
+  });
 }

@@ -386,4 +386,23 @@ describe('POST /v2/project/proof and /v2/print projects[].proofId', () => {
     expect(expired.status).toBe(409);
     expect(expired.body).toMatchObject({ code: 'PROOF_EXPIRED', errors: [{ path: 'proofId' }] });
   }, 300_000);
+
+  it("renders one proof of a client at a time (429 PROOF_IN_PROGRESS with Retry-After) and never holds back another client's", async () => {
+    const theirs = await editableProject(api, other, {
+      email: 'other@example.com',
+      sku: 'PB-HC-15-S',
+      custom: { title: 'Elsewhere' },
+      photos: ['/a.jpg', '/b.jpg', '/c.jpg'].map((p) => photos.url(p)),
+    });
+    // Two of one client at once: their checks take milliseconds, a render seconds, so the second
+    // finds the first rendering, whichever comes first.
+    const [a, b, others] = await Promise.all([proofOf(projectId), proofOf(projectId), proofOf(theirs, other)]);
+    expect(others.status, JSON.stringify(others.body)).toBe(200);
+    expect([a.status, b.status].sort()).toEqual([200, 429]);
+    const refused = a.status === 429 ? a : b;
+    expect(refused.body).toMatchObject({ code: 'PROOF_IN_PROGRESS' });
+    expect(refused.headers.get('retry-after')).toBe('5');
+    // The turn is given back: the next proof of the client renders.
+    expect((await proofOf(projectId)).status).toBe(200);
+  }, 300_000);
 });

@@ -1242,6 +1242,8 @@ export type Project = {
   id: Scalars['ID']['output'];
   /** The project in the editor */
   link: Scalars['String']['output'];
+  /** The order the project was printed in (its newest order line); null until it is ordered */
+  order?: Maybe<ProjectOrder>;
   ordered: Scalars['Boolean']['output'];
   /** Interior pages, once the book is built */
   pages: Array<BookPage>;
@@ -1281,6 +1283,22 @@ export type ProjectFormat = {
   /** Even, at least 2 */
   minPages: Scalars['Int']['output'];
   widthMm: Scalars['Float']['output'];
+};
+
+/** The order a project was printed in (its newest order line): the editor's order status */
+export type ProjectOrder = {
+  __typename?: 'ProjectOrder';
+  /** ISO 4217, the order currency */
+  currency: Scalars['String']['output'];
+  /** When the order was placed */
+  orderedAt: Scalars['DateTimeISO']['output'];
+  /** Copies */
+  quantity: Scalars['Int']['output'];
+  /** The line status (docs/api.md, Order line statuses) */
+  status: Scalars['String']['output'];
+  statusChangedAt: Scalars['DateTimeISO']['output'];
+  /** The line's total for all its copies, in currency's major units */
+  total: Scalars['Float']['output'];
 };
 
 export type ProjectProduct = {
