@@ -4,8 +4,28 @@ import type { SlotCrop } from './slot-crop';
 export const LAYOUT_TYPES = ['fastbook', 'smartbook'] as const;
 export type LayoutType = (typeof LAYOUT_TYPES)[number];
 
-/** The arrangements of photos on an interior page. */
-export const PAGE_LAYOUTS = ['full', 'two-side-by-side', 'two-stacked', 'grid-4', 'blank'] as const;
+/**
+ * The arrangements of photos on an interior page (slot geometry: services/projects/book-builder.ts
+ * `layoutSlots`). The first five are the original grids; the others let a smartbook fit the page
+ * to its photos: `centred` (one smaller photo), `hero-left` (a tall photo beside two), `hero-top`
+ * (a wide photo over two), `three-columns`, `three-rows`, `hero-top-three`, `hero-left-three` and
+ * `grid-6`.
+ */
+export const PAGE_LAYOUTS = [
+  'full',
+  'two-side-by-side',
+  'two-stacked',
+  'grid-4',
+  'blank',
+  'centred',
+  'hero-left',
+  'hero-top',
+  'three-columns',
+  'three-rows',
+  'hero-top-three',
+  'hero-left-three',
+  'grid-6',
+] as const;
 export type PageLayout = (typeof PAGE_LAYOUTS)[number];
 
 /**

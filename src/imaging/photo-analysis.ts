@@ -26,6 +26,12 @@ export interface PhotoAnalysis {
   sharpness: number;
   /** 0..1 overall print suitability. See {@link combineQuality}. */
   quality: number;
+  /** 0..1, 1 unless the photo is very dark or very bright overall. See {@link exposureScore}. */
+  exposure: number;
+  /** 128-bit difference hash as 32 hex digits, equal or close for copies of one shot. See {@link differenceHash}. */
+  perceptualHash: string;
+  /** EXIF GPS position in degrees (north and east positive), null when the photo has none. */
+  gps: { latitude: number; longitude: number } | null;
 }
 
 /** Long side, in pixels, of the greyscale copy that sharpness and exposure are measured on. */
@@ -61,6 +67,7 @@ export async function analyzePhoto(input: ImageSource): Promise<PhotoAnalysis> {
 
   const sharpness = sharpnessFromLaplacianVariance(laplacianVariance);
   const quality = combineQuality({ sharpness, megapixels: (width * height) / 1e6, meanLuminance });
+  const exif = metadata.exif ? parseExif(metadata.exif) : null;
 
   return {
     format: metadata.format,
@@ -68,9 +75,14 @@ export async function analyzePhoto(input: ImageSource): Promise<PhotoAnalysis> {
     height,
     orientation: width > height ? 'landscape' : width < height ? 'portrait' : 'square',
     exifOrientation,
-    capturedAt: metadata.exif ? capturedAtFromExif(metadata.exif) : null,
+    capturedAt: exif ? capturedAtFromTags(exif) : null,
     sharpness,
     quality,
+    exposure: exposureScore(meanLuminance),
+    // On the stored (unrotated) pixels, as every copy of a shot is stored alike; an upright copy of a
+    // rotated original hashes apart (rare in a camera roll: phones store both the same way).
+    perceptualHash: differenceHash(grey, info.width, info.height),
+    gps: exif ? gpsFromTags(exif) : null,
   };
 }
 
@@ -169,12 +181,21 @@ type ExifTags = Record<string, unknown> | null | undefined;
  * Returns null when the block is unreadable or has no valid date.
  */
 export function capturedAtFromExif(exif: Buffer): Date | null {
-  let parsed: ReturnType<typeof exifReader>;
+  const parsed = parseExif(exif);
+  return parsed ? capturedAtFromTags(parsed) : null;
+}
+
+type ParsedExif = ReturnType<typeof exifReader>;
+
+function parseExif(exif: Buffer): ParsedExif | null {
   try {
-    parsed = exifReader(exif);
+    return exifReader(exif);
   } catch {
     return null; // malformed EXIF never fails the analysis
   }
+}
+
+function capturedAtFromTags(parsed: ParsedExif): Date | null {
   const photo = parsed.Photo as ExifTags;
   const image = parsed.Image as ExifTags;
   const candidates: Array<[ExifTags, string, string, string]> = [
@@ -217,6 +238,82 @@ function parseExifOffset(value: unknown): number | null {
 
 function isExifOrientation(value: unknown): value is number {
   return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 8;
+}
+
+/**
+ * The GPS position of an EXIF block: GPSLatitude/GPSLongitude as [degrees, minutes, seconds] with
+ * their N/S and E/W references; null when absent, malformed or out of range (0/0 included: a
+ * receiver without a fix writes it).
+ */
+function gpsFromTags(parsed: ParsedExif): { latitude: number; longitude: number } | null {
+  const gps = parsed.GPSInfo as ExifTags;
+  const latitude = degrees(gps?.GPSLatitude, gps?.GPSLatitudeRef, 'S');
+  const longitude = degrees(gps?.GPSLongitude, gps?.GPSLongitudeRef, 'W');
+  if (latitude === null || longitude === null || Math.abs(latitude) > 90 || Math.abs(longitude) > 180) return null;
+  if (latitude === 0 && longitude === 0) return null;
+  return { latitude, longitude };
+}
+
+function degrees(value: unknown, ref: unknown, negative: string): number | null {
+  if (!Array.isArray(value) || value.length !== 3 || !value.every((n) => typeof n === 'number' && Number.isFinite(n)))
+    return null;
+  const [d, m, s] = value as number[];
+  const sign = typeof ref === 'string' && ref.trim().toUpperCase() === negative ? -1 : 1;
+  return sign * (d + m / 60 + s / 3600);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Perceptual hash
+
+/**
+ * Difference hash (dHash, as photo managers use it for near-duplicates) of a greyscale image: the
+ * image is averaged down to a 9x8 grid and each bit says whether a cell is brighter than its right
+ * neighbour (64 bits), then to 8x9 for the cell below (64 more). It follows the picture's coarse
+ * gradients, so a re-encoded, resized, lightly cropped, recoloured or blurred copy lands a few bits
+ * away, while another scene lands about half the bits away (see photo-curation.ts for the
+ * distances). Computed here on the ~512 px grey copy the analysis already decoded: no second decode,
+ * which an npm hash package (decoding the file itself) would cost; a few microseconds a photo.
+ */
+export function differenceHash(grey: Uint8Array, width: number, height: number): string {
+  const bits = [
+    ...gradientBits(grey, width, height, 9, 8, 'row'),
+    ...gradientBits(grey, width, height, 8, 9, 'column'),
+  ];
+  let hex = '';
+  for (let i = 0; i < bits.length; i += 4)
+    hex += ((bits[i] << 3) | (bits[i + 1] << 2) | (bits[i + 2] << 1) | bits[i + 3]).toString(16);
+  return hex;
+}
+
+function gradientBits(
+  grey: Uint8Array,
+  width: number,
+  height: number,
+  cols: number,
+  rows: number,
+  direction: 'row' | 'column',
+): number[] {
+  const cells = new Float64Array(cols * rows);
+  for (let cy = 0; cy < rows; cy++) {
+    const y0 = Math.floor((cy * height) / rows);
+    const y1 = Math.max(y0 + 1, Math.floor(((cy + 1) * height) / rows));
+    for (let cx = 0; cx < cols; cx++) {
+      const x0 = Math.floor((cx * width) / cols);
+      const x1 = Math.max(x0 + 1, Math.floor(((cx + 1) * width) / cols));
+      let sum = 0;
+      for (let y = y0; y < y1 && y < height; y++) for (let x = x0; x < x1 && x < width; x++) sum += grey[y * width + x];
+      cells[cy * cols + cx] = sum / ((y1 - y0) * (x1 - x0));
+    }
+  }
+  const bits: number[] = [];
+  if (direction === 'row') {
+    for (let y = 0; y < rows; y++)
+      for (let x = 0; x < cols - 1; x++) bits.push(cells[y * cols + x] > cells[y * cols + x + 1] ? 1 : 0);
+  } else {
+    for (let y = 0; y < rows - 1; y++)
+      for (let x = 0; x < cols; x++) bits.push(cells[y * cols + x] > cells[(y + 1) * cols + x] ? 1 : 0);
+  }
+  return bits;
 }
 
 // ---------------------------------------------------------------------------------------------

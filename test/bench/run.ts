@@ -5,7 +5,7 @@
  * folder, and the load generator (autocannon, test/bench/load.mjs) runs in its own process.
  *
  *   npm run bench                       every row
- *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale)
+ *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale curation)
  *   npm run bench -- --quick status     shorter runs, smaller seeds (figures for a quick look only)
  *
  * Needs DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with a role that
@@ -53,6 +53,7 @@ const ROWS = [
   'campaign',
   'uploads',
   'scale',
+  'curation',
 ] as const;
 type Row = (typeof ROWS)[number];
 const args = process.argv.slice(2);
@@ -700,6 +701,55 @@ async function scaleRow() {
   notes.push(`scale: ${out.trim().split('\n')[0]}`);
 }
 
+/** test/bench/curation.ts: smartbook curation on the labelled roll (no service, no database). */
+async function curationRow() {
+  const out = await script('curation.ts', quick ? { BENCH_QUICK: '1' } : {});
+  const figure = (label: string) =>
+    out
+      .split('\n')
+      .find((l) => l.startsWith(`${label} `))
+      ?.slice(label.length)
+      .trim() ?? '?';
+  const at = (label: string) => Number.parseFloat(figure(label));
+  const rows: [string, string, string, number][] = [
+    [
+      'duplicate grouping',
+      `precision ${figure('duplicate precision')}, recall ${figure('duplicate recall')}`,
+      '>= 0.95',
+      Math.min(at('duplicate precision'), at('duplicate recall')),
+    ],
+    [
+      'blur decisions',
+      `precision ${figure('blur precision')}, recall ${figure('blur recall')}`,
+      '>= 0.95',
+      Math.min(at('blur precision'), at('blur recall')),
+    ],
+    [
+      'event boundaries',
+      `precision ${figure('event precision')}, recall ${figure('event recall')}`,
+      '>= 0.9',
+      Math.min(at('event precision'), at('event recall')),
+    ],
+  ];
+  for (const [what, project, target, worst] of rows)
+    table.push({
+      what: `curation: ${what} on the labelled roll of ${figure('photos')} (test/bench/curation.ts)`,
+      project,
+      comparedWith: "the set's labels",
+      ratio: '-',
+      target,
+      met: worst >= Number.parseFloat(target.slice(3)) ? 'yes' : 'NO',
+    });
+  table.push({
+    what: 'curation: time per photo (test/bench/curation.ts)',
+    project: `curation ${figure('curation ms per photo')} ms, layout ${figure('layout ms per photo')} ms, hash ${figure('hash ms per photo')} ms`,
+    comparedWith: `analysis ${figure('analysis ms per photo')} ms; of a 12 MP photo ${figure('analysis ms per 12 MP photo')} ms`,
+    ratio: '-',
+    target: 'milliseconds a photo',
+    met: at('curation ms per photo') + at('layout ms per photo') + at('hash ms per photo') < 5 ? 'yes' : 'NO',
+  });
+}
+
 const started = Date.now();
 console.error(
   `bench: ${os.cpus().length} cores, load ${os
@@ -715,6 +765,7 @@ if (wanted('print')) await printRow();
 if (wanted('campaign')) await campaignRow();
 if (wanted('uploads')) await uploadsRow();
 if (wanted('scale')) await scaleRow();
+if (wanted('curation')) await curationRow();
 
 console.log(
   `\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os

@@ -10,7 +10,7 @@ import { graphql as graphqlAt } from '../support/graphql';
 const PROJECT_QUERY = `query Project($id: String!) {
   project(id: $id) {
     id title preview status { project photos }
-    photos { id clientPhotoId assetId url status problem { code message } width height exifOrientation capturedAt quality }
+    photos { id clientPhotoId assetId url status problem { code message } width height exifOrientation capturedAt quality curation { kept reason groupId score } }
     pages { number layout photos { photoId x y width height } texts { assetId text } }
     cover { title subtitle photoId }
   }
@@ -160,7 +160,7 @@ describe('generate: from photos on a web server to an editable book', () => {
     expect(meta.width).toBe(Math.round((210 * 800) / 297));
   });
 
-  it('smartbook gives each day its best photo a full page and pairs the rest', async () => {
+  it('smartbook starts each event (here each day) on a page of its own, in capture order', async () => {
     const generated = await post(
       api.url,
       '/v2/generate',
@@ -186,9 +186,26 @@ describe('generate: from photos on a web server to an editable book', () => {
       60_000,
       'smartbook build',
     );
-    const full = project.pages.filter((page: any) => page.layout === 'full');
-    // Three dated days and one undated photo: four days, each opening on a full page.
-    expect(full.length).toBe(4);
+    // makePhoto draws the same circles in every photo, so the undated /second.png and /first.jpg
+    // are one shot to curation; /first.jpg (sharpness 0.14, blurred) is its blurred copy, left out.
+    const byPath = (path: string) => project.photos.find((p: any) => new URL(p.url).pathname === path);
+    expect(byPath('/first.jpg').curation).toEqual({
+      kept: false,
+      reason: 'blurry',
+      groupId: byPath('/second.png').id,
+      score: expect.any(Number),
+    });
+    expect(byPath('/cover.jpg').curation).toBeNull();
+    // Two dated days and one undated photo left: three events, each on its own page, oldest first,
+    // the undated one last. These small photos would print below 150 DPI over a full page: centred.
+    const urlOf = new Map(project.photos.map((p: any) => [p.id, new URL(p.url).pathname]));
+    const laidOut = project.pages.filter((page: any) => page.photos.length > 0);
+    expect(laidOut.map((page: any) => page.photos.map((s: any) => urlOf.get(s.photoId)))).toEqual([
+      ['/early.jpg'],
+      ['/rotated.jpg'],
+      ['/second.png'],
+    ]);
+    expect(laidOut.map((page: any) => page.layout)).toEqual(['centred', 'centred', 'centred']);
     const coverAsset = project.photos.find((p: any) => p.assetId === 'coverPhoto');
     expect(coverAsset.status).toBe('idle');
     expect(project.cover.photoId).toBe(coverAsset.id);

@@ -55,6 +55,14 @@ const LAYOUTS = [
   ['two-side-by-side', 'layoutTwoSideBySide'],
   ['two-stacked', 'layoutTwoStacked'],
   ['grid-4', 'layoutGrid4'],
+  ['centred', 'layoutCentred'],
+  ['hero-left', 'layoutHeroLeft'],
+  ['hero-top', 'layoutHeroTop'],
+  ['three-columns', 'layoutThreeColumns'],
+  ['three-rows', 'layoutThreeRows'],
+  ['hero-top-three', 'layoutHeroTopThree'],
+  ['hero-left-three', 'layoutHeroLeftThree'],
+  ['grid-6', 'layoutGrid6'],
   ['blank', 'layoutBlank'],
 ];
 /** The fonts that ship with the project (src/domain/book.ts CAPTION_FONTS): print sets captions in them. */
@@ -62,7 +70,22 @@ const CAPTION_FONTS = ['Source Sans 3', 'Lora'];
 /** Caption line spacing: the same as the print render's (src/imaging/print/page-captions.ts). */
 const CAPTION_LINE_HEIGHT = 1.25;
 const MM_PER_POINT = 25.4 / 72;
-const SLOTS_OF = { full: 1, 'two-side-by-side': 2, 'two-stacked': 2, 'grid-4': 4, blank: 0 };
+/** Slots of each layout (src/services/projects/page-layouts.ts). */
+const SLOTS_OF = {
+  full: 1,
+  'two-side-by-side': 2,
+  'two-stacked': 2,
+  'grid-4': 4,
+  centred: 1,
+  'hero-left': 3,
+  'hero-top': 3,
+  'three-columns': 3,
+  'three-rows': 3,
+  'hero-top-three': 4,
+  'hero-left-three': 4,
+  'grid-6': 6,
+  blank: 0,
+};
 const STATUS_TEXT = {
   created: 'statusCreated',
   building: 'statusBuilding',

@@ -3,6 +3,7 @@ import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryK
 import { Project } from './Project';
 import { PHOTO_STATUSES, type PhotoStatus } from '../../domain/project-status';
 import { ownedThrough } from '../tenant-filter';
+import type { PhotoCuration } from '../../domain/curation';
 
 export interface PhotoProblem {
   /** UNREACHABLE, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, TIMEOUT... */
@@ -72,6 +73,25 @@ export class Photo {
 
   @Property({ type: new DecimalType('number'), precision: 5, scale: 4, nullable: true })
   quality?: number | null;
+
+  /** 128-bit difference hash, 32 hex digits (imaging/photo-analysis.ts): close for copies of one shot. */
+  @Property({ type: 'string', length: 32, nullable: true })
+  perceptualHash?: string | null;
+
+  /** 0..1 exposure score of the mean luminance: low for very dark or very bright photos. */
+  @Property({ type: new DecimalType('number'), precision: 5, scale: 4, nullable: true })
+  exposure?: number | null;
+
+  /** EXIF GPS position in degrees, when the photo has one. */
+  @Property({ type: 'double', nullable: true })
+  latitude?: number | null;
+
+  @Property({ type: 'double', nullable: true })
+  longitude?: number | null;
+
+  /** The last smartbook build's decision about this photo (domain/curation.ts); null before one. */
+  @Property({ type: 'json', nullable: true })
+  curation?: PhotoCuration | null;
 
   /** Came from the device through `/v2/uploads` (its `url` is the upload's address), not from a URL. */
   @Property({ type: 'boolean' })

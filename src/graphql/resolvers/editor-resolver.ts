@@ -1,3 +1,4 @@
+import { PAGE_LAYOUTS } from '../../domain/book';
 import { Arg, Ctx, FieldResolver, Int, Mutation, Resolver, Root } from 'type-graphql';
 import type { PageFormat, Photo as PhotoEntity, Project as ProjectEntity } from '../../services/editor/editor-service';
 import type { GraphqlContext } from '../context';
@@ -109,8 +110,7 @@ export class EditorResolver {
   }
 
   @Mutation(() => Project, {
-    description:
-      'Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has)',
+    description: `Lay a page out again: ${PAGE_LAYOUTS.join(', ')} (refused when it holds fewer photos than the page has)`,
   })
   setPageLayout(
     @Ctx() { ctx, services }: GraphqlContext,

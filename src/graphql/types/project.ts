@@ -1,6 +1,7 @@
 import { GraphQLDateTimeISO, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { LAYOUT_TYPES, type LayoutType } from '../../domain/book';
+import { CURATION_REASONS } from '../../domain/curation';
 import { PHOTO_STATUSES, PHOTOS_STATUSES, PROJECT_STATUSES } from '../../domain/project-status';
 import { DELETE_TYPES } from '../../services/projects/project-lifecycle';
 import { enumOf } from './enum-of';
@@ -34,6 +35,28 @@ export class PhotoProblem {
   @Field(() => String) message!: string;
 }
 
+@ObjectType({
+  description:
+    'Why a smartbook kept a photo or left it out (docs/api.md, Curation); a photo left out stays in the project and can be placed in the editor',
+})
+export class PhotoCuration {
+  @Field(() => Boolean, { description: 'In the book as built' }) kept!: boolean;
+  @Field(() => String, {
+    description: `${CURATION_REASONS.slice(0, -1).join(', ')} or ${CURATION_REASONS.at(-1)}; blurry or exposure with kept true: in the book, demoted (no better photo of that moment)`,
+  })
+  reason!: string;
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'The photo kept for its group of copies or its burst (that photo itself included); null when it stands alone',
+  })
+  groupId!: string | null;
+  @Field(() => Float, {
+    description: '0..1 importance: quality, halved when blurred or badly exposed; more gets more room',
+  })
+  score!: number;
+}
+
 @ObjectType()
 export class Photo {
   @Field(() => ID) id!: string;
@@ -52,6 +75,11 @@ export class Photo {
   @Field(() => GraphQLDateTimeISO, { nullable: true }) capturedAt?: Date | null;
   @Field(() => Float, { nullable: true, description: '0..1' }) sharpness?: number | null;
   @Field(() => Float, { nullable: true, description: '0..1' }) quality?: number | null;
+  @Field(() => PhotoCuration, {
+    nullable: true,
+    description: "The smartbook's decision at the last build; null for a fastbook, an asset photo, or before a build",
+  })
+  curation?: PhotoCuration | null;
 }
 
 @ObjectType({

@@ -7,6 +7,7 @@ import { withScratchDir } from '../../storage/scratch-dir';
 import { renderCoverPreview } from '../../imaging/cover-preview';
 import { timeRender } from '../../metrics/work-metrics';
 import { buildBook } from './book-builder';
+import { curatePhotos } from './photo-curation';
 import { finishProjectBuild, readBuildSource, startProjectBuild } from './build-steps';
 import { previewKey, projectPrefix } from './storage-keys';
 
@@ -47,6 +48,8 @@ export class BookBuild {
     const bookPhotos = project.usablePhotos.filter((p) => !p.assetId);
     const coverAsset = project.usablePhotos.find((p) => p.assetId === 'coverPhoto');
     const { specifications } = project;
+    // Curation is the smartbook's: a fastbook keeps every photo and records no decision.
+    const curation = project.layoutType === 'smartbook' ? curatePhotos(bookPhotos) : new Map();
     const book = buildBook({
       layoutType: project.layoutType,
       photos: bookPhotos,
@@ -56,6 +59,8 @@ export class BookBuild {
       texts: project.custom,
       coverPhotoId: coverAsset?.id,
       fallbackTitle: project.sku,
+      curation,
+      format: specifications.format,
     });
 
     const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);
@@ -77,7 +82,7 @@ export class BookBuild {
     const key = previewKey(projectPrefix(project.clientId, project.env, project.storageKey));
     await files.put(key, preview);
 
-    const status = await finishProjectBuild(db, projectId, { book, previewKey: key });
+    const status = await finishProjectBuild(db, projectId, { book, previewKey: key, curation });
     if (status === 'editable')
       log.info({ projectId, pages: book.pages.length, photos: bookPhotos.length }, 'project built');
     return { status, pages: book.pages.length };

@@ -1,14 +1,10 @@
-import type { Book, BookPage, LayoutType, PageLayout, PhotoSlot, TextSlot } from '../../domain/book';
+import type { Book, BookPage, LayoutType, PageLayout, TextSlot } from '../../domain/book';
+import type { PhotoCuration } from '../../domain/curation';
+import type { BookPhoto } from './book-photo';
+import { placeOnLayout } from './page-layouts';
+import { coverPhoto, smartbookPages } from './smartbook-pages';
 
-export interface BookPhoto {
-  id: string;
-  width: number;
-  height: number;
-  capturedAt: Date | null;
-  quality: number;
-  /** Position in the client's list: the tie-breaker that keeps the order stable. */
-  position: number;
-}
+export type { BookPhoto } from './book-photo';
 
 export interface BookInput {
   layoutType: LayoutType;
@@ -21,21 +17,30 @@ export interface BookInput {
   coverPhotoId?: string;
   /** Title when the cover has no text: the sku. */
   fallbackTitle: string;
+  /**
+   * `smartbook`: the curation of the photos (photo-curation.ts); only those kept are laid out, by
+   * their score. Without it every photo is kept, scored by its quality.
+   */
+  curation?: Map<string, PhotoCuration>;
+  /** The trim size of a page and the front cover: layouts fit the photos' shapes and keep them above LOW_DPI. */
+  format?: { widthMm: number; heightMm: number };
 }
 
-const MARGIN = 0.06;
-const GUTTER = 0.03;
+export { layoutSlots, placeOnLayout } from './page-layouts';
 
 /**
- * Lays out a book. `fastbook` fills pages in capture-date order; `smartbook` groups photos by day,
- * gives the best-scored photo of each day a full page and pairs the rest by orientation. Either way
- * the page count is even and within the product's bounds, and no photo is dropped unless the
- * product's maximum forces denser pages.
+ * Lays out a book. `fastbook` fills pages in capture-date order with every photo; `smartbook` lays
+ * out the photos its curation kept, in events (smartbook-pages.ts), each page's layout fitted to its
+ * photos. Either way the page count is even and within the product's bounds, and no kept photo is
+ * dropped unless the product's maximum forces denser pages.
  */
 export function buildBook(input: BookInput): Book {
   const photos = [...input.photos].sort(byCaptureDate);
   const { minPages, maxPages } = evenPageBounds(input.minPages, input.maxPages);
-  const pages = input.layoutType === 'smartbook' ? smartbookPages(photos, maxPages) : fastbookPages(photos, maxPages);
+  const smart = input.layoutType === 'smartbook';
+  const kept = smart && input.curation ? photos.filter((p) => input.curation?.get(p.id)?.kept !== false) : photos;
+  const scoreOf = (p: BookPhoto) => input.curation?.get(p.id)?.score ?? p.quality;
+  const pages = smart ? smartbookPages(kept, maxPages, scoreOf, input.format) : fastbookPages(photos, maxPages);
   while (pages.length < minPages) pages.push(blankPage());
   if (pages.length % 2 === 1) pages.push(blankPage());
   pages.forEach((page, index) => (page.number = index + 1));
@@ -45,7 +50,9 @@ export function buildBook(input: BookInput): Book {
   const coverTexts: TextSlot[] = (['title', 'subtitle', 'spine', 'backCover'] as const)
     .filter((id) => input.texts[id])
     .map((id) => ({ assetId: id, text: input.texts[id] }));
-  const best = [...photos].sort((a, b) => b.quality - a.quality || a.position - b.position)[0];
+  const best = smart
+    ? coverPhoto(kept, scoreOf, input.format)
+    : [...photos].sort((a, b) => b.quality - a.quality || a.position - b.position)[0];
   return {
     layoutType: input.layoutType,
     cover: {
@@ -65,22 +72,6 @@ function fastbookPages(photos: BookPhoto[], maxPages: number): BookPage[] {
   const pages: BookPage[] = [];
   for (let i = 0; i < photos.length; i += perPage) pages.push(layoutPage(photos.slice(i, i + perPage)));
   return fitWithin(pages, photos, maxPages);
-}
-
-function smartbookPages(photos: BookPhoto[], maxPages: number): BookPage[] {
-  const pages: BookPage[] = [];
-  for (const day of groupByDay(photos)) {
-    const hero = [...day].sort((a, b) => b.quality - a.quality || a.position - b.position)[0];
-    pages.push(layoutPage([hero]));
-    const rest = day.filter((p) => p !== hero);
-    // Pair like with like: two portraits side by side, two landscapes stacked.
-    const portraits = rest.filter((p) => p.height > p.width);
-    const others = rest.filter((p) => p.height <= p.width);
-    for (const group of [portraits, others]) {
-      for (let i = 0; i < group.length; i += 2) pages.push(layoutPage(group.slice(i, i + 2)));
-    }
-  }
-  return pages.length <= maxPages ? pages : fitWithin(pages, photos, maxPages);
 }
 
 /** Too many pages for the product: re-flow every photo at the density that fits. */
@@ -108,60 +99,12 @@ function layoutPage(photos: BookPhoto[]): BookPage {
   );
 }
 
-/** A page of `layout` with the photos in its slots, in order; the layout must have room for them. */
-export function placeOnLayout(layout: PageLayout, photoIds: string[]): BookPage {
-  const rects = layoutSlots(layout);
-  return page(
-    layout,
-    photoIds.map((photoId, i) => ({ photoId, ...rects[i] })),
-  );
-}
-
-/** The slots of each page layout, relative to the page (0..1), in reading order. */
-export function layoutSlots(layout: PageLayout): Omit<PhotoSlot, 'photoId'>[] {
-  const inner = 1 - 2 * MARGIN;
-  const half = (inner - GUTTER) / 2;
-  const rect = (x: number, y: number, width: number, height: number) => ({
-    x: round(x),
-    y: round(y),
-    width: round(width),
-    height: round(height),
-  });
-  switch (layout) {
-    case 'full':
-      return [rect(MARGIN, MARGIN, inner, inner)];
-    case 'two-stacked':
-      return [rect(MARGIN, MARGIN, inner, half), rect(MARGIN, MARGIN + half + GUTTER, inner, half)];
-    case 'two-side-by-side':
-      return [rect(MARGIN, MARGIN, half, inner), rect(MARGIN + half + GUTTER, MARGIN, half, inner)];
-    case 'grid-4':
-      return [0, 1, 2, 3].map((i) =>
-        rect(MARGIN + (i % 2) * (half + GUTTER), MARGIN + Math.floor(i / 2) * (half + GUTTER), half, half),
-      );
-    case 'blank':
-      return [];
-  }
-}
-
-function page(layout: BookPage['layout'], photos: PhotoSlot[]): BookPage {
-  return { number: 0, layout, photos, texts: [] };
-}
-
 export function blankPage(): BookPage {
-  return page('blank', []);
-}
-
-function groupByDay(photos: BookPhoto[]): BookPhoto[][] {
-  const days = new Map<string, BookPhoto[]>();
-  for (const photo of photos) {
-    const key = photo.capturedAt ? photo.capturedAt.toISOString().slice(0, 10) : 'undated';
-    days.set(key, [...(days.get(key) ?? []), photo]);
-  }
-  return [...days.values()];
+  return placeOnLayout('blank', []);
 }
 
 /** Dated photos first, oldest first; undated ones after, in the client's order. */
-function byCaptureDate(a: BookPhoto, b: BookPhoto): number {
+export function byCaptureDate(a: BookPhoto, b: BookPhoto): number {
   if (a.capturedAt && b.capturedAt) return a.capturedAt.getTime() - b.capturedAt.getTime() || a.position - b.position;
   if (a.capturedAt) return -1;
   if (b.capturedAt) return 1;
@@ -177,8 +120,4 @@ export function evenPageBounds(min: number, max: number): { minPages: number; ma
 function even(n: number, direction: 'up' | 'down'): number {
   if (n % 2 === 0) return n;
   return direction === 'up' ? n + 1 : n - 1;
-}
-
-function round(n: number): number {
-  return Math.round(n * 10_000) / 10_000;
 }

@@ -5,7 +5,9 @@ import type { Book, LayoutType } from '../../domain/book';
 import type { Environment } from '../../domain/environment';
 import { canMoveProject, type PhotosStatus, type ProjectStatus } from '../../domain/project-status';
 import { appendStatusEvent } from '../../events/status-event-log';
-import type { BookPhoto } from './book-builder';
+import type { PhotoCuration } from '../../domain/curation';
+import type { BookPhoto } from './book-photo';
+import type { CurationPhoto } from './photo-curation';
 import { projectStatusChange } from './project-events';
 
 /*
@@ -32,7 +34,7 @@ export interface BuildSource {
   /** The page count an order priced the rebuilt book at (Project.heldPageCount): laid out to exactly this; null when none. */
   heldPageCount: number | null;
   /** Photos whose analysis succeeded, in the client's order. */
-  usablePhotos: (BookPhoto & { assetId: string | null; originalKey: string | null })[];
+  usablePhotos: (BookPhoto & CurationPhoto & { assetId: string | null; originalKey: string | null })[];
 }
 
 /** created -> building, with its status event; answers the photos still to fetch and analyse. */
@@ -79,9 +81,15 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
       captured_at: string | null;
       quality: number | null;
       position: number;
+      sharpness: number | null;
+      exposure: number | null;
+      perceptual_hash: string | null;
+      latitude: number | null;
+      longitude: number | null;
     }[]
   >(
-    `SELECT id, asset_id, original_key, width, height, captured_at, quality::float8 AS quality, position
+    `SELECT id, asset_id, original_key, width, height, captured_at, quality::float8 AS quality, position,
+            sharpness::float8 AS sharpness, exposure::float8 AS exposure, perceptual_hash, latitude, longitude
        FROM photos WHERE project_id = ? AND status = 'idle' ORDER BY position`,
     [projectId],
   );
@@ -106,6 +114,12 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
       capturedAt: photo.captured_at === null ? null : new Date(photo.captured_at),
       quality: photo.quality ?? 0,
       position: photo.position,
+      // Photos analysed before exposure was measured count as well exposed; without a hash, never a copy.
+      sharpness: photo.sharpness ?? 0,
+      exposure: photo.exposure ?? 1,
+      perceptualHash: photo.perceptual_hash,
+      latitude: photo.latitude,
+      longitude: photo.longitude,
     })),
   };
 }
@@ -117,7 +131,7 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
 export async function finishProjectBuild(
   db: AbstractSqlConnection,
   projectId: string,
-  built: { book: Book; previewKey: string },
+  built: { book: Book; previewKey: string; curation?: Map<string, PhotoCuration> },
 ): Promise<ProjectStatus> {
   return db.transactional(async (trx) => {
     const moved = await moveProjectRow(db, trx, projectId, 'building', 'editable', {
@@ -125,7 +139,16 @@ export async function finishProjectBuild(
       title: built.book.cover.title,
       previewKey: built.previewKey,
     });
-    if (moved) return 'editable';
+    if (moved) {
+      // Every photo's decision in one statement; a photo without one (fastbook, an asset, a failed photo) null.
+      await db.execute(
+        `UPDATE photos SET curation = ?::jsonb -> (id::text) WHERE project_id = ?`,
+        [JSON.stringify(Object.fromEntries(built.curation ?? [])), projectId],
+        'all',
+        trx,
+      );
+      return 'editable';
+    }
     const [row] = await db.execute<{ status: ProjectStatus }[]>(
       'SELECT status FROM projects WHERE id = ?',
       [projectId],

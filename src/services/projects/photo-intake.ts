@@ -143,6 +143,10 @@ export class PhotoIntake {
         capturedAt: analysis.capturedAt,
         sharpness: round4(analysis.sharpness),
         quality: round4(analysis.quality),
+        exposure: round4(analysis.exposure),
+        perceptualHash: analysis.perceptualHash,
+        latitude: analysis.gps?.latitude ?? null,
+        longitude: analysis.gps?.longitude ?? null,
       });
     } catch (error) {
       if (!(error instanceof NotAnImageError)) throw error;

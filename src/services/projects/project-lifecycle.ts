@@ -129,6 +129,7 @@ export async function duplicateProject(
         expiresAt: new Date(now.getTime() + deps.config.durations.projectTtlMs),
       });
       const photoIds = new Map<string, string>();
+      const clones: Photo[] = [];
       for (const photo of source.photos) {
         const clone = tx.create(Photo, {
           ...pickPhotoFields(photo),
@@ -137,7 +138,12 @@ export async function duplicateProject(
           thumbnailKey: rekey(photo.thumbnailKey),
         });
         photoIds.set(photo.id, clone.id);
+        clones.push(clone);
       }
+      // A curation's group names a photo of the source: the copy's group names the copy's photo.
+      for (const clone of clones)
+        if (clone.curation?.groupId)
+          clone.curation = { ...clone.curation, groupId: photoIds.get(clone.curation.groupId) ?? null };
       copied.book = source.book ? remapBookPhotos(source.book, photoIds) : null;
       await tx.flush();
       await recordProjectStatus(tx, copied);
@@ -222,6 +228,11 @@ function pickPhotoFields(photo: Photo) {
     capturedAt,
     sharpness,
     quality,
+    perceptualHash,
+    exposure,
+    latitude,
+    longitude,
+    curation,
   } = photo;
   return {
     clientPhotoId,
@@ -238,6 +249,11 @@ function pickPhotoFields(photo: Photo) {
     capturedAt,
     sharpness,
     quality,
+    perceptualHash,
+    exposure,
+    latitude,
+    longitude,
+    curation,
   };
 }
 

@@ -5,6 +5,7 @@ import { NotFoundError, ValidationError } from '../../domain/errors';
 import type { PhotosStatus, ProjectStatus } from '../../domain/project-status';
 import { isProjectId } from '../../domain/ids';
 import { FILE_MISSING_PROBLEM, type FailedPhoto } from '../../domain/preflight';
+import type { PhotoCuration } from '../../domain/curation';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { selectOfTenant } from '../tenancy/tenant-sql';
 import { assertIssuedCursor } from '../cursors';
@@ -147,6 +148,15 @@ export interface ProjectStatusRow {
   ordered: boolean;
   /** The project's failed photos, in the client's order (the preflight's `failedPhotos`). */
   failedPhotos: FailedPhoto[];
+  /** The smartbook's decisions, in the client's order; empty before a smartbook build. */
+  curatedPhotos: CuratedPhoto[];
+}
+
+export interface CuratedPhoto {
+  id: string;
+  clientPhotoId?: string;
+  url: string;
+  curation: PhotoCuration;
 }
 
 /**
@@ -169,12 +179,15 @@ export async function projectStatusRow(ctx: RequestContext, id: string): Promise
       url: string;
       problem: FailedPhoto['problem'] | null;
     }[];
+    curated_photos: { id: string; client_photo_id: string | null; url: string; curation: PhotoCuration }[];
   }>(ctx, {
     // The failed photos in the same round trip (an index scan of the project's photos), not a second query.
     columns:
       'p.id, p.status, p.photos_status, p.expires_at, p.ordered, ' +
       `(select coalesce(json_agg(json_build_object('id', f.id, 'client_photo_id', f.client_photo_id, 'url', f.url, 'problem', f.problem) order by f.position), '[]')` +
-      ` from photos f where f.project_id = p.id and (f.status = 'failed' or (f.status = 'idle' and f.original_key is null))) as failed_photos`,
+      ` from photos f where f.project_id = p.id and (f.status = 'failed' or (f.status = 'idle' and f.original_key is null))) as failed_photos, ` +
+      `(select coalesce(json_agg(json_build_object('id', c.id, 'client_photo_id', c.client_photo_id, 'url', c.url, 'curation', c.curation) order by c.position), '[]')` +
+      ` from photos c where c.project_id = p.id and c.curation is not null) as curated_photos`,
     from: ['projects', 'p'],
     where: 'p.id = ?',
     params: [id],
@@ -191,6 +204,12 @@ export async function projectStatusRow(ctx: RequestContext, id: string): Promise
       ...(photo.client_photo_id ? { clientPhotoId: photo.client_photo_id } : {}),
       url: photo.url,
       problem: photo.problem ?? { ...FILE_MISSING_PROBLEM },
+    })),
+    curatedPhotos: row.curated_photos.map((photo) => ({
+      id: photo.id,
+      ...(photo.client_photo_id ? { clientPhotoId: photo.client_photo_id } : {}),
+      url: photo.url,
+      curation: photo.curation,
     })),
   };
 }

@@ -62,6 +62,7 @@ export class ProjectService {
       id: row.id,
       status: { photos: row.photosStatus, project: effectiveStatus(row) },
       ...(row.failedPhotos.length > 0 ? { failedPhotos: row.failedPhotos } : {}),
+      ...(row.curatedPhotos.length > 0 ? { curatedPhotos: row.curatedPhotos } : {}),
     };
     // Only ordered projects have an order and an owner to report: the common case is one lean query.
     if (!row.ordered) return record;

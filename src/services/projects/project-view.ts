@@ -2,6 +2,7 @@ import { Type, type Static } from 'typebox';
 import type { Market, Project } from '../../db/entities';
 import type { FileStore } from '../../storage/file-store';
 import type { EditorLinks } from './editor-links';
+import { CURATION_REASONS } from '../../domain/curation';
 import { PHOTOS_STATUSES, PROJECT_STATUSES, type ProjectStatus } from '../../domain/project-status';
 
 /**
@@ -57,6 +58,25 @@ export const FailedPhotoView = Type.Object({
   }),
 });
 
+/** A photo and the smartbook's decision about it (GraphQL: Photo.curation). */
+export const CuratedPhotoView = Type.Object({
+  id: Type.String({ description: "The photo id (GraphQL Photo.id, the editor's photoId)" }),
+  clientPhotoId: Type.Optional(Type.String({ description: 'The id the client gave with the URL, if any' })),
+  url: Type.String({ description: 'The URL the photo was given with' }),
+  curation: Type.Object({
+    kept: Type.Boolean({ description: 'In the book as built' }),
+    reason: Type.Enum(CURATION_REASONS, {
+      type: 'string',
+      description:
+        'duplicate, burst, blurry, exposure or kept; blurry or exposure with kept true: in the book, demoted',
+    }),
+    groupId: Type.Union([Type.String(), Type.Null()], {
+      description: 'The photo kept for its group of copies or its burst; null when it stands alone',
+    }),
+    score: Type.Number({ description: '0..1 importance: quality, halved when blurred or badly exposed' }),
+  }),
+});
+
 /** The status record; `status.order`, `user` and `tracking` appear once the project was sent to print. */
 export const ProjectStatusRecord = Type.Object({
   id: Type.String(),
@@ -87,6 +107,12 @@ export const ProjectStatusRecord = Type.Object({
     Type.Array(FailedPhotoView, {
       description:
         "Present when a photo of the project failed: each one, in the client's order, with its reason (as GraphQL Photo.problem)",
+    }),
+  ),
+  curatedPhotos: Type.Optional(
+    Type.Array(CuratedPhotoView, {
+      description:
+        "Present once a smartbook was built: each photo the build decided about, in the client's order, kept or left out and why (as GraphQL Photo.curation)",
     }),
   ),
 });

@@ -3,21 +3,25 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { Photo, Project } from '../../db/entities';
 import type { Book, BookPage, PageLayout } from '../../domain/book';
 import { effectiveStatus } from '../projects/project-view';
-import { blankPage, evenPageBounds, placeOnLayout } from '../projects/book-builder';
+import { blankPage, evenPageBounds, layoutSlots, placeOnLayout } from '../projects/book-builder';
 import { emForPhoto } from '../tenancy/row-tenant-scope';
 import { recordEdit } from '../editor/book-history';
 import { BOOK_SUBJECT } from '../../domain/status-subjects';
 import { recordStatusChange } from '../../events/status-event-log';
 
-/** The next larger layout for one more photo on a page; grid-4 is the largest. */
+/** The next larger layout for one more photo on a page; grid-6 is the largest. */
 const ROOM_FOR_ONE_MORE: Partial<Record<PageLayout, PageLayout>> = {
   blank: 'full',
   full: 'two-side-by-side',
+  centred: 'two-side-by-side',
   'two-side-by-side': 'grid-4',
   'two-stacked': 'grid-4',
+  'hero-left': 'grid-4',
+  'hero-top': 'hero-top-three',
+  'three-columns': 'grid-4',
+  'three-rows': 'grid-4',
   'grid-4': 'grid-4',
 };
-const SLOTS: Record<PageLayout, number> = { blank: 0, full: 1, 'two-side-by-side': 2, 'two-stacked': 2, 'grid-4': 4 };
 
 /**
  * Where an uploaded photo goes in a built book: on the blank page after the last page with
@@ -44,7 +48,7 @@ export function placePhoto(book: Book, photoId: string, maxPages: number): Book 
   for (let i = pages.length - 1; i >= 0; i--) {
     const page: BookPage = pages[i];
     const layout = ROOM_FOR_ONE_MORE[page.layout];
-    if (!layout || page.photos.length + 1 > SLOTS[layout]) continue;
+    if (!layout || page.photos.length + 1 > layoutSlots(layout).length) continue;
     const ids = [...page.photos.map((slot) => slot.photoId), photoId];
     pages[i] = { ...placeOnLayout(layout, ids), number: page.number, texts: page.texts };
     return { ...book, pages };

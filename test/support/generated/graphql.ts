@@ -486,7 +486,7 @@ export type Mutation = {
   setOrderStatus: Order;
   /** Replace the text boxes (captions) of a page; an empty list removes them. Printed in interior.pdf */
   setPageCaptions: Project;
-  /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4 or blank (refused when it holds fewer photos than the page has) */
+  /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4, blank, centred, hero-left, hero-top, three-columns, three-rows, hero-top-three, hero-left-three, grid-6 (refused when it holds fewer photos than the page has) */
   setPageLayout: Project;
   /** Set (or replace) the account with a partner; the credentials are sealed and never shown again */
   setPartnerAccount: PartnerAccount;
@@ -1006,6 +1006,8 @@ export type Photo = {
   capturedAt?: Maybe<Scalars['DateTimeISO']['output']>;
   /** The id the client gave with the URL */
   clientPhotoId?: Maybe<Scalars['String']['output']>;
+  /** The smartbook's decision at the last build; null for a fastbook, an asset photo, or before a build */
+  curation?: Maybe<PhotoCuration>;
   exifOrientation?: Maybe<Scalars['Int']['output']>;
   height?: Maybe<Scalars['Int']['output']>;
   id: Scalars['ID']['output'];
@@ -1020,6 +1022,19 @@ export type Photo = {
   thumbnail?: Maybe<Scalars['String']['output']>;
   url: Scalars['String']['output'];
   width?: Maybe<Scalars['Int']['output']>;
+};
+
+/** Why a smartbook kept a photo or left it out (docs/api.md, Curation); a photo left out stays in the project and can be placed in the editor */
+export type PhotoCuration = {
+  __typename?: 'PhotoCuration';
+  /** The photo kept for its group of copies or its burst (that photo itself included); null when it stands alone */
+  groupId?: Maybe<Scalars['ID']['output']>;
+  /** In the book as built */
+  kept: Scalars['Boolean']['output'];
+  /** duplicate, burst, blurry, exposure or kept; blurry or exposure with kept true: in the book, demoted (no better photo of that moment) */
+  reason: Scalars['String']['output'];
+  /** 0..1 importance: quality, halved when blurred or badly exposed; more gets more room */
+  score: Scalars['Float']['output'];
 };
 
 export type PhotoInput = {

@@ -1503,6 +1503,28 @@ export interface operations {
                                 message: string;
                             };
                         }[];
+                        /** @description Present once a smartbook was built: each photo the build decided about, in the client's order, kept or left out and why (as GraphQL Photo.curation) */
+                        curatedPhotos?: {
+                            /** @description The photo id (GraphQL Photo.id, the editor's photoId) */
+                            id: string;
+                            /** @description The id the client gave with the URL, if any */
+                            clientPhotoId?: string;
+                            /** @description The URL the photo was given with */
+                            url: string;
+                            curation: {
+                                /** @description In the book as built */
+                                kept: boolean;
+                                /**
+                                 * @description duplicate, burst, blurry, exposure or kept; blurry or exposure with kept true: in the book, demoted
+                                 * @enum {string}
+                                 */
+                                reason: "duplicate" | "burst" | "blurry" | "exposure" | "kept";
+                                /** @description The photo kept for its group of copies or its burst; null when it stands alone */
+                                groupId: string | null;
+                                /** @description 0..1 importance: quality, halved when blurred or badly exposed */
+                                score: number;
+                            };
+                        }[];
                     };
                 };
             };
