@@ -1,3 +1,6 @@
+import type { FaceBox } from './face-box';
+import type { SlotArea } from './print-safe-area';
+
 /**
  * How a photo sits in its slot, stored per slot in the book: the point of the upright photo that the
  * slot is centred on (`x`, `y`, 0..1 of its width and height) and the zoom (1: the photo just covers
@@ -14,10 +17,86 @@ export interface SlotCrop {
 export const MAX_ZOOM = 5;
 
 /**
- * The automatic crop of a slot nobody cropped: centred, just covering. A stored number rather than a
+ * The automatic crop of a photo without faces: centred, just covering. A stored number rather than a
  * guess each side makes on its own (the editor centre-cropped while print chose an attention crop).
  */
 export const AUTOMATIC_CROP: SlotCrop = { x: 0.5, y: 0.5, zoom: 1 };
+
+/**
+ * Kept around a detected face as well, as a share of its width and height on each side: the
+ * detector boxes the face from brows to chin, not the hair and the chin's shadow.
+ */
+export const FACE_MARGIN = 0.15;
+
+/**
+ * The automatic crop of a slot nobody cropped, from the same numbers on the editor's side (GraphQL
+ * `PhotoSlot.cropRect`) and the print render's: just covering (zoom 1, the most of the photo a slot
+ * shows, so no face is lost to zooming and the DPI is the photo's best), moved as little as it can
+ * from the centred crop so that every face found in the photo (`faces`) lies inside `safe`, the
+ * part of the slot clear of the trim, the bleed and the gutter (print-safe-area.ts). Faces are
+ * taken largest first, each with FACE_MARGIN around it where that still fits (else the bare box);
+ * one that cannot join the faces already kept is left to fall where it may. Without faces,
+ * AUTOMATIC_CROP.
+ */
+export function automaticCrop(
+  photo: { width: number; height: number },
+  slot: { width: number; height: number },
+  faces: readonly FaceBox[] | null | undefined,
+  safe: SlotArea,
+): SlotCrop {
+  if (!faces?.length) return AUTOMATIC_CROP;
+  const window = cropRect(photo, slot, AUTOMATIC_CROP);
+  // Where the window may start on each axis, as faces are kept.
+  let xs: Range = { min: 0, max: 1 - window.width };
+  let ys: Range = { min: 0, max: 1 - window.height };
+  const largestFirst = [...faces].sort((a, b) => b.width * b.height - a.width * a.height);
+  for (const face of largestFirst) {
+    for (const margin of [FACE_MARGIN, 0]) {
+      const x = intersectRange(xs, startsKeeping(face.x, face.width, margin, window.width, safe.left, safe.right));
+      const y = intersectRange(ys, startsKeeping(face.y, face.height, margin, window.height, safe.top, safe.bottom));
+      if (x && y) {
+        xs = x;
+        ys = y;
+        break;
+      }
+    }
+  }
+  const left = clamp(0.5 - window.width / 2, xs.min, xs.max);
+  const top = clamp(0.5 - window.height / 2, ys.min, ys.max);
+  return { x: left + window.width / 2, y: top + window.height / 2, zoom: 1 };
+}
+
+interface Range {
+  min: number;
+  max: number;
+}
+
+/**
+ * The window starts (one axis, 0..1 of the photo) that keep the face at `start` of `size`, grown by
+ * `margin` of its size each side within the photo, between `safeFrom` and `safeTo` (0..1 of the
+ * window): start + safeFrom * window <= face's near edge, face's far edge <= start + safeTo * window.
+ */
+function startsKeeping(
+  start: number,
+  size: number,
+  margin: number,
+  window: number,
+  safeFrom: number,
+  safeTo: number,
+): Range {
+  const near = Math.max(0, start - margin * size);
+  const far = Math.min(1, start + size + margin * size);
+  return { min: far - safeTo * window, max: near - safeFrom * window };
+}
+
+/** Rounding slack: a face that fits exactly must not be refused by the last bit of a float. */
+const EPSILON = 1e-9;
+
+function intersectRange(a: Range, b: Range): Range | null {
+  const min = Math.max(a.min, b.min);
+  const max = Math.min(a.max, b.max);
+  return min <= max + EPSILON ? { min, max: Math.max(min, max) } : null;
+}
 
 /** A rectangle in 0..1 of the upright photo's width and height. */
 export interface CropRect {

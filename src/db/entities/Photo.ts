@@ -3,6 +3,7 @@ import { DecimalType, Entity, Enum, Filter, Index, ManyToOne, type Opt, PrimaryK
 import { Project } from './Project';
 import { PHOTO_STATUSES, type PhotoStatus } from '../../domain/project-status';
 import { ownedThrough } from '../tenant-filter';
+import type { FaceBox } from '../../domain/face-box';
 
 export interface PhotoProblem {
   /** UNREACHABLE, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, TIMEOUT... */
@@ -72,6 +73,13 @@ export class Photo {
 
   @Property({ type: new DecimalType('number'), precision: 5, scale: 4, nullable: true })
   quality?: number | null;
+
+  /**
+   * Faces found in the photo (imaging/faces), largest first, in 0..1 of the upright photo: what the
+   * automatic crop keeps inside the safe area (domain/slot-crop.ts). Null until analysed.
+   */
+  @Property({ type: 'json', nullable: true })
+  faces?: FaceBox[] | null;
 
   /** Came from the device through `/v2/uploads` (its `url` is the upload's address), not from a URL. */
   @Property({ type: 'boolean' })

@@ -34,6 +34,18 @@ export class PhotoProblem {
   @Field(() => String) message!: string;
 }
 
+@ObjectType({
+  description:
+    "A face found in a photo: a box in 0..1 of the upright photo's width and height, and the detector's confidence",
+})
+export class FaceBox {
+  @Field(() => Float) x!: number;
+  @Field(() => Float) y!: number;
+  @Field(() => Float) width!: number;
+  @Field(() => Float) height!: number;
+  @Field(() => Float, { description: '0..1' }) score!: number;
+}
+
 @ObjectType()
 export class Photo {
   @Field(() => ID) id!: string;
@@ -52,6 +64,12 @@ export class Photo {
   @Field(() => GraphQLDateTimeISO, { nullable: true }) capturedAt?: Date | null;
   @Field(() => Float, { nullable: true, description: '0..1' }) sharpness?: number | null;
   @Field(() => Float, { nullable: true, description: '0..1' }) quality?: number | null;
+  @Field(() => [FaceBox], {
+    nullable: true,
+    description:
+      "Where the photo's faces are (largest first), which automatic crops keep inside the print's safe area; null until analysed. Boxes only: no identity",
+  })
+  faces?: FaceBox[] | null;
 }
 
 @ObjectType({
