@@ -35,7 +35,8 @@ export const FACE_MARGIN = 0.15;
  * from the centred crop so that every face found in the photo (`faces`) lies inside `safe`, the
  * part of the slot clear of the trim, the bleed and the gutter (print-safe-area.ts). Faces are
  * taken largest first, each with FACE_MARGIN around it where that still fits (else the bare box);
- * one that cannot join the faces already kept is left to fall where it may. Without faces,
+ * one that cannot join the faces already kept is left to fall where it may; the largest, when it
+ * cannot fit at all (too near the photo's edge, or larger than the safe area), is shown as far in as the photo allows. Without faces,
  * AUTOMATIC_CROP.
  */
 export function automaticCrop(
@@ -50,15 +51,23 @@ export function automaticCrop(
   let xs: Range = { min: 0, max: 1 - window.width };
   let ys: Range = { min: 0, max: 1 - window.height };
   const largestFirst = [...faces].sort((a, b) => b.width * b.height - a.width * a.height);
-  for (const face of largestFirst) {
-    for (const margin of [FACE_MARGIN, 0]) {
-      const x = intersectRange(xs, startsKeeping(face.x, face.width, margin, window.width, safe.left, safe.right));
-      const y = intersectRange(ys, startsKeeping(face.y, face.height, margin, window.height, safe.top, safe.bottom));
-      if (x && y) {
-        xs = x;
-        ys = y;
-        break;
-      }
+  for (const [index, face] of largestFirst.entries()) {
+    const x = [FACE_MARGIN, 0].map((margin) =>
+      startsKeeping(face.x, face.width, margin, window.width, safe.left, safe.right),
+    );
+    const y = [FACE_MARGIN, 0].map((margin) =>
+      startsKeeping(face.y, face.height, margin, window.height, safe.top, safe.bottom),
+    );
+    const kept = [0, 1]
+      .map((i) => ({ x: intersectRange(xs, x[i]), y: intersectRange(ys, y[i]) }))
+      .find((fit) => fit.x && fit.y);
+    if (kept) {
+      xs = kept.x!;
+      ys = kept.y!;
+    } else if (index === 0) {
+      // The largest face is larger than the safe area, or too near the photo's edge for it: as much of it as can be.
+      xs = nearestRange(xs, x[1]);
+      ys = nearestRange(ys, y[1]);
     }
   }
   const left = clamp(0.5 - window.width / 2, xs.min, xs.max);
@@ -91,6 +100,14 @@ function startsKeeping(
 
 /** Rounding slack: a face that fits exactly must not be refused by the last bit of a float. */
 const EPSILON = 1e-9;
+
+/** The part of `a` in `b`, else the end of `a` nearest to `b`. */
+function nearestRange(a: Range, b: Range): Range {
+  const both = intersectRange(a, b);
+  if (both) return both;
+  const at = b.max < a.min ? a.min : a.max;
+  return { min: at, max: at };
+}
 
 function intersectRange(a: Range, b: Range): Range | null {
   const min = Math.max(a.min, b.min);

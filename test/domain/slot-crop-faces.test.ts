@@ -53,6 +53,12 @@ describe('automatic crop with faces (domain/slot-crop.ts)', () => {
     expect(automaticCrop(PHOTO, SLOT, [face(0.46, 0.44)], WHOLE)).toEqual({ ...AUTOMATIC_CROP, x: 0.5, y: 0.5 });
   });
 
+  it('shows the largest face as far in as the photo allows when it cannot fit', () => {
+    // At the photo's very edge: no crop keeps it out of the safe area's margin, the crop goes to that edge.
+    const crop = automaticCrop(PHOTO, SLOT, [face(0.93, 0.3)], { left: 0.1, top: 0.05, right: 0.9, bottom: 0.95 });
+    expect(cropRect(PHOTO, SLOT, crop).left + cropRect(PHOTO, SLOT, crop).width).toBeCloseTo(1, 9);
+  });
+
   it('the safe area of a slot: the trim less 4 mm outside and 12 mm at the binding edge, which depends on the page side', () => {
     const trim = { widthMm: 200, heightMm: 300 };
     expect(pageSide(1)).toBe('right');
