@@ -23,10 +23,11 @@ export const MAX_ZOOM = 5;
 export const AUTOMATIC_CROP: SlotCrop = { x: 0.5, y: 0.5, zoom: 1 };
 
 /**
- * Kept around a detected face as well, as a share of its width and height on each side: the
- * detector boxes the face from brows to chin, not the hair and the chin's shadow.
+ * Kept around a detected face as well, as a share of its width (sides) and height (above, below):
+ * the detector boxes the face from the brows to the chin, not the forehead and the hair above it.
  */
-export const FACE_MARGIN = 0.15;
+export const FACE_MARGIN = { side: 0.15, above: 0.3, below: 0.15 };
+const NO_MARGIN = { side: 0, above: 0, below: 0 };
 
 /**
  * The automatic crop of a slot nobody cropped, from the same numbers on the editor's side (GraphQL
@@ -34,7 +35,7 @@ export const FACE_MARGIN = 0.15;
  * shows, so no face is lost to zooming and the DPI is the photo's best), moved as little as it can
  * from the centred crop so that every face found in the photo (`faces`) lies inside `safe`, the
  * part of the slot clear of the trim, the bleed and the gutter (print-safe-area.ts). Faces are
- * taken largest first, each with FACE_MARGIN around it where that still fits (else the bare box);
+ * taken largest first, each with FACE_MARGIN around it (more above, for the forehead and hair) where that still fits (else the bare box);
  * one that cannot join the faces already kept is left to fall where it may; the largest, when it
  * cannot fit at all (too near the photo's edge, or larger than the safe area), is shown as far in as the photo allows. Without faces,
  * AUTOMATIC_CROP.
@@ -52,11 +53,11 @@ export function automaticCrop(
   let ys: Range = { min: 0, max: 1 - window.height };
   const largestFirst = [...faces].sort((a, b) => b.width * b.height - a.width * a.height);
   for (const [index, face] of largestFirst.entries()) {
-    const x = [FACE_MARGIN, 0].map((margin) =>
-      startsKeeping(face.x, face.width, margin, window.width, safe.left, safe.right),
+    const x = [FACE_MARGIN, NO_MARGIN].map((margin) =>
+      startsKeeping(face.x, face.width, margin.side, margin.side, window.width, safe.left, safe.right),
     );
-    const y = [FACE_MARGIN, 0].map((margin) =>
-      startsKeeping(face.y, face.height, margin, window.height, safe.top, safe.bottom),
+    const y = [FACE_MARGIN, NO_MARGIN].map((margin) =>
+      startsKeeping(face.y, face.height, margin.above, margin.below, window.height, safe.top, safe.bottom),
     );
     const kept = [0, 1]
       .map((i) => ({ x: intersectRange(xs, x[i]), y: intersectRange(ys, y[i]) }))
@@ -82,19 +83,20 @@ interface Range {
 
 /**
  * The window starts (one axis, 0..1 of the photo) that keep the face at `start` of `size`, grown by
- * `margin` of its size each side within the photo, between `safeFrom` and `safeTo` (0..1 of the
+ * `before` and `after` of its size within the photo, between `safeFrom` and `safeTo` (0..1 of the
  * window): start + safeFrom * window <= face's near edge, face's far edge <= start + safeTo * window.
  */
 function startsKeeping(
   start: number,
   size: number,
-  margin: number,
+  before: number,
+  after: number,
   window: number,
   safeFrom: number,
   safeTo: number,
 ): Range {
-  const near = Math.max(0, start - margin * size);
-  const far = Math.min(1, start + size + margin * size);
+  const near = Math.max(0, start - before * size);
+  const far = Math.min(1, start + size + after * size);
   return { min: far - safeTo * window, max: near - safeFrom * window };
 }
 

@@ -105,6 +105,8 @@ export async function faceOnLandscape(options: {
   /** Where the face's box starts, in pixels of the photo (the head around it may reach past the edges and is cut there). */
   faceLeft: number;
   faceTop: number;
+  /** The photo to place the head on (PNG or JPEG of this size); the landscape by default. */
+  background?: Buffer;
 }): Promise<{ photo: Buffer; face: PixelBox }> {
   const patch = await facePatch(options.index);
   const scale = options.faceHeight / patch.face.height;
@@ -128,7 +130,7 @@ export async function faceOnLandscape(options: {
   const head = await sharp(await sharp(patch.image).resize(width, height, { fit: 'fill' }).toBuffer())
     .extract({ left: cut.left, top: cut.top, width: cut.right - cut.left, height: cut.bottom - cut.top })
     .toBuffer();
-  const background = await landscape(options.width, options.height).png().toBuffer();
+  const background = options.background ?? (await landscape(options.width, options.height).png().toBuffer());
   const photo = await sharp(background)
     .composite([{ input: head, left: patchLeft + cut.left, top: patchTop + cut.top }])
     .jpeg({ quality: 90 })
