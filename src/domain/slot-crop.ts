@@ -26,7 +26,7 @@ export const AUTOMATIC_CROP: SlotCrop = { x: 0.5, y: 0.5, zoom: 1 };
  * Kept around a detected face as well, as a share of its width (sides) and height (above, below):
  * the detector boxes the face from the brows to the chin, not the forehead and the hair above it.
  */
-export const FACE_MARGIN = { side: 0.15, above: 0.3, below: 0.15 };
+const FACE_MARGIN = { side: 0.15, above: 0.3, below: 0.15 };
 const NO_MARGIN = { side: 0, above: 0, below: 0 };
 
 /**

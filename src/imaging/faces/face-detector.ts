@@ -12,13 +12,16 @@ import { guardDecode, openImage, type ImageSource } from '../decode';
  * are read from node_modules. Detection only: no landmarks, no descriptors, no recognition.
  */
 
-/** The parts of face-api's node-wasm build this file uses. */
+/** The parts of TensorFlow.js this file uses. */
+interface TensorFlow {
+  setBackend(name: string): Promise<boolean>;
+  ready(): Promise<void>;
+  tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void };
+}
+
+/** The parts of face-api's node-wasm build this file uses; `tf` is the TensorFlow.js it runs on. */
 interface FaceApi {
-  tf: {
-    setBackend(name: string): Promise<boolean>;
-    ready(): Promise<void>;
-    tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void };
-  };
+  tf: TensorFlow;
   nets: { tinyFaceDetector: { loadFromDisk(folder: string): Promise<void> } };
   TinyFaceDetectorOptions: new (options: { inputSize: number; scoreThreshold: number }) => unknown;
   detectAllFaces(
@@ -31,7 +34,7 @@ interface FaceApi {
  * Long side, in pixels, of the upright copy faces are looked for in: the analysis thumbnail's
  * (thumbnail.ts), so the service decodes no more of the photo than it already does.
  */
-export const FACE_DETECTION_LONG_SIDE = 512;
+const FACE_DETECTION_LONG_SIDE = 512;
 /**
  * The network's square input (a multiple of 32), the copy's long side, so it is not scaled again: on
  * the labelled set (test/bench/faces.ts) 416 missed a quarter of the faces 1/12 of a photo's long
@@ -47,11 +50,16 @@ let loaded: Promise<FaceApi> | undefined;
 /** The detector, loaded once per process on first use (some 50 ms), from files inside node_modules. */
 function detector(): Promise<FaceApi> {
   loaded ??= (async () => {
+    // face-api's node-wasm build runs on the TensorFlow.js of the project's dependencies (it requires
+    // it), which this file sets up: one module, so the backend set here is the one face-api uses.
+    const tf = require('@tensorflow/tfjs') as TensorFlow;
     const faceapi = require('@vladmandic/face-api/dist/face-api.node-wasm.js') as FaceApi;
+    if (faceapi.tf.setBackend !== tf.setBackend)
+      throw new Error('face-api does not run on the installed TensorFlow.js');
     const wasm = require('@tensorflow/tfjs-backend-wasm') as { setWasmPaths(prefix: string): void };
     wasm.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'))}/`);
-    if (!(await faceapi.tf.setBackend('wasm'))) throw new Error('the TensorFlow.js WebAssembly backend did not start');
-    await faceapi.tf.ready();
+    if (!(await tf.setBackend('wasm'))) throw new Error('the TensorFlow.js WebAssembly backend did not start');
+    await tf.ready();
     await faceapi.nets.tinyFaceDetector.loadFromDisk(
       path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model'),
     );
