@@ -5,7 +5,7 @@
  * folder, and the load generator (autocannon, test/bench/load.mjs) runs in its own process.
  *
  *   npm run bench                       every row
- *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale curation)
+ *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale curation faces)
  *   npm run bench -- --quick status     shorter runs, smaller seeds (figures for a quick look only)
  *
  * Needs DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with a role that
@@ -54,6 +54,7 @@ const ROWS = [
   'uploads',
   'scale',
   'curation',
+  'faces',
 ] as const;
 type Row = (typeof ROWS)[number];
 const args = process.argv.slice(2);
@@ -636,6 +637,26 @@ async function printRow() {
   });
 }
 
+async function facesRow() {
+  const photos = quick ? 20 : 60;
+  const out = await script('faces.ts', { BENCH_PHOTOS: String(photos) });
+  process.stdout.write(out.replace(/^RESULT .*$/m, ''));
+  const line = out.split('\n').find((l) => l.startsWith('RESULT '));
+  if (!line) {
+    notes.push(`faces: could not read the figures of faces.ts:\n${out}`);
+    return;
+  }
+  const r = JSON.parse(line.slice('RESULT '.length));
+  table.push({
+    what: `faces kept inside the safe area by the automatic crop, ${photos} labelled photos x ${r.placements / r.labelledFaces} slots (test/bench/faces.ts)`,
+    project: `${r.insideShare.toFixed(3)} (${r.insideShareFoundAndFit.toFixed(3)} where every face was detected)`,
+    comparedWith: `detection recall ${r.recall.toFixed(3)}; ${r.msPerPhoto.toFixed(0)} ms a photo (${r.cpuMsPerPhoto.toFixed(0)} ms CPU, load ${r.load[0].toFixed(1)})`,
+    ratio: '-',
+    target: '>= 0.99',
+    met: r.insideShare >= 0.99 ? 'yes' : 'NO',
+  });
+}
+
 async function uploadsRow() {
   const photos = quick ? 10 : 100;
   const out = await script('uploads.ts', { BENCH_PHOTOS: String(photos) });
@@ -766,6 +787,8 @@ if (wanted('campaign')) await campaignRow();
 if (wanted('uploads')) await uploadsRow();
 if (wanted('scale')) await scaleRow();
 if (wanted('curation')) await curationRow();
+// The curation bench reports the faces kept inside the safe area too (issue 38).
+if (wanted('faces') || wanted('curation')) await facesRow();
 
 console.log(
   `\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os

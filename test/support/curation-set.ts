@@ -8,8 +8,8 @@ import sharp, { type Sharp } from 'sharp';
  * subject moving a little), lone blurred shots, and capture times (EXIF DateTimeOriginal with its
  * OffsetTimeOriginal) in events separated by hours. Each photo carries its truth.
  *
- * Face boxes belong here too once the face helper's set lands (issue 38 item 4): a `faces` label per
- * photo, measured by the bench's face row.
+ * Faces have their own labelled set (real faces placed at known positions: test/support/face-photos.ts),
+ * measured by the bench's faces row, which `npm run bench -- curation` runs too.
  */
 export type CopyKind = 'reencoded' | 'cropped' | 'recoloured' | 'blurred';
 

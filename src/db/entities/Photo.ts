@@ -4,6 +4,7 @@ import { Project } from './Project';
 import { PHOTO_STATUSES, type PhotoStatus } from '../../domain/project-status';
 import { ownedThrough } from '../tenant-filter';
 import type { PhotoCuration } from '../../domain/curation';
+import type { FaceBox } from '../../domain/face-box';
 
 export interface PhotoProblem {
   /** UNREACHABLE, HTTP_STATUS, NOT_AN_IMAGE, TOO_LARGE, BLOCKED_ADDRESS, TIMEOUT... */
@@ -92,6 +93,12 @@ export class Photo {
   /** The last smartbook build's decision about this photo (domain/curation.ts); null before one. */
   @Property({ type: 'json', nullable: true })
   curation?: PhotoCuration | null;
+  /**
+   * Faces found in the photo (imaging/faces), largest first, in 0..1 of the upright photo: what the
+   * automatic crop keeps inside the safe area (domain/slot-crop.ts). Null until analysed.
+   */
+  @Property({ type: 'json', nullable: true })
+  faces?: FaceBox[] | null;
 
   /** Came from the device through `/v2/uploads` (its `url` is the upload's address), not from a URL. */
   @Property({ type: 'boolean' })

@@ -25,6 +25,7 @@ import { Migration20261128070000 } from './Migration20261128070000';
 import { Migration20261128080000 } from './Migration20261128080000';
 import { Migration20261128090000 } from './Migration20261128090000';
 import { Migration20261202000000 } from './Migration20261202000000';
+import { Migration20261203100000 } from './Migration20261203100000';
 
 /** Every migration in order; the ORM applies the ones not yet recorded in the database. */
 export const MIGRATIONS = [
@@ -55,4 +56,5 @@ export const MIGRATIONS = [
   { name: 'Migration20261128080000', class: Migration20261128080000 },
   { name: 'Migration20261128090000', class: Migration20261128090000 },
   { name: 'Migration20261202000000', class: Migration20261202000000 },
+  { name: 'Migration20261203100000', class: Migration20261203100000 },
 ];

@@ -5,7 +5,8 @@ import type { GraphqlContext } from '../context';
 import { CropRect, Photo, PhotoSlot, Project } from '../types/project';
 import { PageCaptionInput, ProjectFormat, SlotCropInput, SlotRefInput } from '../types/editor';
 import { PrintWarning } from '../types/order';
-import { cropRect, type SlotCrop } from '../../domain/slot-crop';
+import { automaticCrop, cropRect, type SlotCrop } from '../../domain/slot-crop';
+import { pageSide, slotSafeArea } from '../../domain/print-safe-area';
 import type { CaptionFont } from '../../domain/book';
 import type { PhotoTarget } from '../../services/editor/book-edits';
 import {
@@ -258,10 +259,20 @@ export class PhotoSlotResolver {
   @FieldResolver(() => CropRect, {
     nullable: true,
     description:
-      'The part of the upright photo this slot shows, from its crop or the automatic one: the editor draws it and print prints it from these same numbers. Null until the photo is analysed',
+      "The part of the upright photo this slot shows, from its crop or the automatic one (which keeps the photo's faces inside the print's safe area): the editor draws it and print prints it from these same numbers. Null until the photo is analysed",
   })
   async cropRect(
-    @Root() slot: { photoId: string; width: number; height: number; crop?: SlotCrop; projectId?: string },
+    @Root()
+    slot: {
+      photoId: string;
+      x: number;
+      y: number;
+      width: number;
+      height: number;
+      crop?: SlotCrop;
+      projectId?: string;
+      pageNumber?: number;
+    },
     @Ctx() context: GraphqlContext,
   ): Promise<CropRect | null> {
     if (!slot.projectId) return null;
@@ -269,10 +280,13 @@ export class PhotoSlotResolver {
     const photo = photos.find((p) => p.id === slot.photoId);
     if (!photo?.width || !photo.height) return null;
     const format = await formatOf(context, slot.projectId);
+    const upright = { width: photo.width, height: photo.height };
+    const slotMm = { width: slot.width * format.widthMm, height: slot.height * format.heightMm };
     return cropRect(
-      { width: photo.width, height: photo.height },
-      { width: slot.width * format.widthMm, height: slot.height * format.heightMm },
-      slot.crop,
+      upright,
+      slotMm,
+      slot.crop ??
+        automaticCrop(upright, slotMm, photo.faces, slotSafeArea(slot, format, pageSide(slot.pageNumber ?? 1))),
     );
   }
 }

@@ -184,11 +184,11 @@ export class ProjectResolver {
   @FieldResolver(() => [BookPage], { description: 'Interior pages, once the book is built' })
   async pages(@Root() project: ProjectRecord, @Ctx() { loaders }: GraphqlContext): Promise<BookPage[]> {
     const pages = (await loaders.bookByProject.load(project.id))?.pages ?? [];
-    // Each slot names its project, for the fields computed from its photo (PhotoSlot.cropRect).
+    // Each slot names its project and page, for the fields computed from its photo (PhotoSlot.cropRect).
     return pages.map((page) => ({
       ...page,
       captions: page.captions ?? [],
-      photos: page.photos.map((slot) => ({ ...slot, projectId: project.id })),
+      photos: page.photos.map((slot) => ({ ...slot, projectId: project.id, pageNumber: page.number })),
     }));
   }
 

@@ -57,6 +57,18 @@ export class PhotoCuration {
   score!: number;
 }
 
+@ObjectType({
+  description:
+    "A face found in a photo: a box in 0..1 of the upright photo's width and height, and the detector's confidence",
+})
+export class FaceBox {
+  @Field(() => Float) x!: number;
+  @Field(() => Float) y!: number;
+  @Field(() => Float) width!: number;
+  @Field(() => Float) height!: number;
+  @Field(() => Float, { description: '0..1' }) score!: number;
+}
+
 @ObjectType()
 export class Photo {
   @Field(() => ID) id!: string;
@@ -80,6 +92,12 @@ export class Photo {
     description: "The smartbook's decision at the last build; null for a fastbook, an asset photo, or before a build",
   })
   curation?: PhotoCuration | null;
+  @Field(() => [FaceBox], {
+    nullable: true,
+    description:
+      "Where the photo's faces are (largest first), which automatic crops keep inside the print's safe area; null until analysed. Boxes only: no identity",
+  })
+  faces?: FaceBox[] | null;
 }
 
 @ObjectType({

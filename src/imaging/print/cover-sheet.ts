@@ -11,16 +11,9 @@ import {
 import { FONTS, svgFontAttributes, type TextFont } from '../fonts';
 import { boxPixels, coverSheetFormat, type CoverGeometry, type PixelBox } from './cover-geometry';
 import { MM_PER_INCH, pagePixels } from './print-geometry';
-import {
-  compose,
-  LINE_HEIGHT,
-  placePhoto,
-  SAFE_MARGIN_MM,
-  wrapText,
-  type PrintRenderOptions,
-  type RenderedPage,
-} from './render-page';
+import { compose, LINE_HEIGHT, placePhoto, wrapText, type PrintRenderOptions, type RenderedPage } from './render-page';
 import type { RawPhotoLayer } from './page-canvas';
+import { SAFE_MARGIN_MM } from '../../domain/print-safe-area';
 
 /** Back-cover text size: a blurb, set like a page's text. */
 const BACK_TEXT_PT = 12;

@@ -8,7 +8,9 @@ import { dpiWarning, effectiveDpi } from './effective-dpi';
 import { MM_PER_INCH, pagePixels, trimPixels, type PrintFormat } from './print-geometry';
 import { pageCanvas, type RawPhotoLayer } from './page-canvas';
 import { attentionCoverCrop } from './attention-crop';
-import { AUTOMATIC_CROP, cropRect, type SlotCrop } from '../../domain/slot-crop';
+import { automaticCrop, cropRect, type SlotCrop } from '../../domain/slot-crop';
+import type { FaceBox } from '../../domain/face-box';
+import { pageSide, SAFE_MARGIN_MM, slotSafeArea, type SlotArea } from '../../domain/print-safe-area';
 import { captionsSvg } from './page-captions';
 
 export interface PhotoPlacement {
@@ -39,13 +41,13 @@ export interface PrintRenderOptions {
   background?: string;
   /** The printer's output profile (PrintOutput.profile): `srgb` by default, or an ICC file's path. */
   outputProfile?: string;
+  /** The faces found in each photo (Photo.faces), which its automatic crop keeps in the safe area. */
+  photoFaces?: Record<string, FaceBox[] | null | undefined>;
 }
 
 const JPEG_QUALITY = 92;
 /** Text of a page (a dedication) is set at this size, so it is the same on paper at any DPI. */
 const PAGE_TEXT_PT = [14, 12, 10] as const;
-/** Printers ask to keep text this far inside the trim (the cut may drift by a millimetre or two). */
-export const SAFE_MARGIN_MM = 4;
 /** A page's text (a dedication) is set in the shipped serif (fonts.ts). */
 const PAGE_TEXT_FONT: TextFont = { family: FONTS.serif, bold: false };
 export const LINE_HEIGHT = 1.35;
@@ -73,7 +75,16 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
       width: Math.max(1, Math.round(slot.width * trim.width)),
       height: Math.max(1, Math.round(slot.height * trim.height)),
     };
-    const placed = await placePhoto(options, slot.photoId, rect, size, slot.crop ?? AUTOMATIC_CROP);
+    const placed = await placePhoto(
+      options,
+      slot.photoId,
+      rect,
+      size,
+      slot.crop ?? {
+        faces: options.photoFaces?.[slot.photoId],
+        safe: slotSafeArea(slot, format, pageSide(page.number)),
+      },
+    );
     if (placed.layer) photos.push(placed.layer);
     placements.push(placed.placement);
   }
@@ -105,9 +116,16 @@ export interface Rect {
   height: number;
 }
 
+/** An interior slot nobody cropped: its photo's faces and the slot's safe area decide its crop (domain/slot-crop.ts). */
+export interface AutomaticSlotCrop {
+  faces: FaceBox[] | null | undefined;
+  safe: SlotArea;
+}
+
 /**
  * The photo upright, corrected if asked, cropped to fill `rect`: by the slot's stored `crop` (the
- * numbers the editor draws with, domain/slot-crop.ts) on interior pages; without one (the cover) by sharp's attention strategy, as
+ * numbers the editor draws with, domain/slot-crop.ts) on interior pages, or the automatic crop that
+ * keeps its faces in the safe area, from the same numbers as the editor's; without either (the cover) by sharp's attention strategy, as
  * the cover preview: the crop keeps the most salient region; for a large slot chosen on a small
  * copy, attention-crop.ts), as raw RGB pixels of the part of `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
  */
@@ -116,11 +134,12 @@ export async function placePhoto(
   photoId: string,
   rect: Rect,
   page: { width: number; height: number },
-  crop?: SlotCrop,
+  slotCrop?: SlotCrop | AutomaticSlotCrop,
 ): Promise<{ layer?: RawPhotoLayer; placement: PhotoPlacement }> {
   const original = await options.loadPhoto(photoId);
   const metadata = await readImageMetadata(original);
   const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
+  const crop = slotCrop && 'safe' in slotCrop ? automaticCrop(upright, rect, slotCrop.faces, slotCrop.safe) : slotCrop;
   const dpi = effectiveDpi(
     upright,
     { width: rect.width / options.format.dpi, height: rect.height / options.format.dpi },

@@ -37,6 +37,7 @@ async function render(job: RenderJob) {
     loadPhoto,
     colorCorrection: job.colorCorrection,
     outputProfile: job.outputProfile,
+    photoFaces: job.photoFaces,
     corrections: correctionsOf(job.bookKey),
   };
   const rendered = job.cover

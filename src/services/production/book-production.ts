@@ -20,7 +20,7 @@ import { SANDBOX_PRINTER_STEPS, sandboxParcels, sandboxTrackingUrl } from '../..
 import type { Parcel } from '../../domain/parcel';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
 import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
-import { photoOriginals } from '../projects/book-revision';
+import { photoFaces, photoOriginals } from '../projects/book-revision';
 import { BookRenderer, geometryOfBook, type BookToRender } from './book-render';
 import { proofFileKey } from './proof-files';
 import { printJobKeyOf } from '../orders/printer-job-match';
@@ -233,6 +233,7 @@ export class BookProduction {
       product: line.project.product,
       colorCorrection: line.metadata.colorCorrection === true,
       originals: await photoOriginals(em, line.project),
+      faces: await photoFaces(em, line.project),
       output: this.printerOf(line).output,
     };
   }

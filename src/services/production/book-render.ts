@@ -13,6 +13,7 @@ import { coverSheetPreview } from '../../imaging/print/cover-sheet';
 import { COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
 import { coverPreviewKeyOf } from '../orders/print-files';
 import { timeRender } from '../../metrics/work-metrics';
+import type { FaceBox } from '../../domain/face-box';
 
 /**
  * One book to render at print resolution, wherever its files go: an order line's folder (the
@@ -29,6 +30,8 @@ export interface BookToRender {
   colorCorrection: boolean;
   /** Each photo's stored original, by photo id. */
   originals: Map<string, string>;
+  /** The faces found in each photo (Photo.faces), by photo id: automatic crops keep them in the safe area. */
+  faces?: Map<string, FaceBox[]>;
   /** What the printer takes: the pages' colour and the PDFs' flavour. */
   output: PrintOutput;
 }
@@ -73,6 +76,7 @@ export class BookRenderer {
     let rendered = 0;
     await withScratchDir(async (scratch) => {
       const photoFiles: Record<string, string> = {};
+      const photoFaces: Record<string, FaceBox[]> = {};
       for (let number = from; number <= to; number++) {
         const key = pageKey(target.prefix, number);
         if (await files.exists(key)) continue;
@@ -81,6 +85,8 @@ export class BookRenderer {
         for (const photoId of photoIds) {
           const original = photoId && target.originals.get(photoId);
           if (original && !photoFiles[photoId]) photoFiles[photoId] = await files.localFile(original, scratch);
+          const faces = photoId && target.faces?.get(photoId);
+          if (photoId && faces) photoFaces[photoId] = faces;
         }
         const outFile = path.join(scratch, `page-${number}.jpg`);
         const placements = await timeRender(number === 0 ? 'cover_sheet' : 'print_page', () =>
@@ -90,6 +96,7 @@ export class BookRenderer {
             colorCorrection: target.colorCorrection,
             outputProfile: target.output.profile,
             photoFiles,
+            photoFaces,
             outFile,
             ...(number === 0
               ? { cover: { cover: book.cover, geometry: geometryOfBook(target.product, book) } }

@@ -8,7 +8,7 @@ import { COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest'
 import type { RequestContext } from '../context';
 import { assertProjectId } from '../projects/project-queries';
 import { effectiveStatus } from '../projects/project-view';
-import { bookRevision, photoOriginals } from '../projects/book-revision';
+import { bookRevision, photoFaces, photoOriginals } from '../projects/book-revision';
 import { randomBase62 } from '../projects/project-ids';
 import { preflightProject } from '../preflight/preflight';
 import { type BookRenderer, geometryOfBook, interiorPageKeys, pageKey, type BookToRender } from './book-render';
@@ -107,6 +107,7 @@ async function renderProof(
     product: project.product,
     colorCorrection,
     originals,
+    faces: await photoFaces(ctx.em, project),
     output: deps.output,
   };
   let proof: Proof;

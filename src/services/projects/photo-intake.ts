@@ -12,6 +12,7 @@ import { heicAsJpeg } from '../../imaging/heic';
 import { OutboundError, type SafeFetch } from '../../outbound/safe-fetch';
 import { analyzePhoto, NotAnImageError } from '../../imaging/photo-analysis';
 import { makeThumbnail } from '../../imaging/thumbnail';
+import { detectFaces } from '../../imaging/faces/face-detector';
 import { emForPhoto } from '../tenancy/row-tenant-scope';
 import { recordProjectStatus } from './project-events';
 import { photoDecodedKey, photoOriginalKey, photoThumbnailKey, projectPrefix } from './storage-keys';
@@ -125,6 +126,8 @@ export class PhotoIntake {
         }
         return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original), decoded };
       });
+      // On the thumbnail: upright, small (a 512 px JPEG decodes in a few ms) and already checked.
+      const faces = await detectFaces(thumbnail);
       let printedKey = originalKey;
       if (decoded) {
         printedKey = photoDecodedKey(prefix, photo.id);
@@ -147,6 +150,7 @@ export class PhotoIntake {
         perceptualHash: analysis.perceptualHash,
         latitude: analysis.gps?.latitude ?? null,
         longitude: analysis.gps?.longitude ?? null,
+        faces,
       });
     } catch (error) {
       if (!(error instanceof NotAnImageError)) throw error;

@@ -337,6 +337,17 @@ export type EcommerceOrderStatus =
   | 'cancelled'
   | 'refunded';
 
+/** A face found in a photo: a box in 0..1 of the upright photo's width and height, and the detector's confidence */
+export type FaceBox = {
+  __typename?: 'FaceBox';
+  height: Scalars['Float']['output'];
+  /** 0..1 */
+  score: Scalars['Float']['output'];
+  width: Scalars['Float']['output'];
+  x: Scalars['Float']['output'];
+  y: Scalars['Float']['output'];
+};
+
 /** A photo of the project that could not be used, and why */
 export type FailedPhoto = {
   __typename?: 'FailedPhoto';
@@ -1009,6 +1020,8 @@ export type Photo = {
   /** The smartbook's decision at the last build; null for a fastbook, an asset photo, or before a build */
   curation?: Maybe<PhotoCuration>;
   exifOrientation?: Maybe<Scalars['Int']['output']>;
+  /** Where the photo's faces are (largest first), which automatic crops keep inside the print's safe area; null until analysed. Boxes only: no identity */
+  faces?: Maybe<Array<FaceBox>>;
   height?: Maybe<Scalars['Int']['output']>;
   id: Scalars['ID']['output'];
   problem?: Maybe<PhotoProblem>;
@@ -1054,7 +1067,7 @@ export type PhotoSlot = {
   __typename?: 'PhotoSlot';
   /** The crop the customer chose; null: the automatic crop */
   crop?: Maybe<SlotCrop>;
-  /** The part of the upright photo this slot shows, from its crop or the automatic one: the editor draws it and print prints it from these same numbers. Null until the photo is analysed */
+  /** The part of the upright photo this slot shows, from its crop or the automatic one (which keeps the photo's faces inside the print's safe area): the editor draws it and print prints it from these same numbers. Null until the photo is analysed */
   cropRect?: Maybe<CropRect>;
   height: Scalars['Float']['output'];
   photoId: Scalars['String']['output'];
