@@ -42,7 +42,7 @@ const PROJECT_FIELDS = `
   status { project photos }
   product { sku psp }
   format { widthMm heightMm minPages maxPages }
-  photos { id status problem { code message } width height thumbnail assetId }
+  photos { id status problem { code message } width height thumbnail assetId curation { kept reason } }
   printWarnings { page photoId effectiveDpi message }
   preflight { printable problems { code severity page slot message } }
   coverSheet {

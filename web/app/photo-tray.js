@@ -111,7 +111,9 @@ export function PhotoPanel({ projectId, editorKey, project, editable, edit, pick
           const page = places.get(photo.id);
           const ready = photo.status === 'idle';
           const label = photoLabel(photo, page);
-          const kind = !ready ? photo.status : page ? 'used' : 'unused';
+          // A photo the smartbook left out (a copy, a burst frame, blurred, badly exposed) says why, and goes back like any unused one.
+          const leftOut = ready && !page && photo.curation?.kept === false;
+          const kind = !ready ? photo.status : page ? 'used' : leftOut ? 'left-out' : 'unused';
           return html`<li key=${photo.id} class=${`tray-photo tray-${kind}`} data-testid="tray-photo" data-photo-id=${photo.id} data-kind=${kind}>
             ${
               ready && editable
@@ -172,6 +174,7 @@ function photoLabel(photo, page) {
     case 'failed':
       return t('tray.failed', { reason: photo.problem?.message ?? photo.problem?.code ?? '?' });
     default:
-      return page ? t('tray.used', { page }) : t('tray.unused');
+      if (page) return t('tray.used', { page });
+      return photo.curation?.kept === false ? t(`tray.leftOut.${photo.curation.reason}`) : t('tray.unused');
   }
 }

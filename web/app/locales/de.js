@@ -217,4 +217,9 @@ export const messages = {
   'tray.placedOnPage': 'Foto zu Seite {page} hinzugefügt',
   'tray.unplace': 'Foto {slot} von Seite {page} aus dem Buch nehmen',
   'tray.unplaced': 'Foto aus Seite {page} entfernt',
+  'tray.leftOut.duplicate': 'Ausgelassen: Kopie eines anderen Fotos',
+  'tray.leftOut.burst': 'Ausgelassen: Teil einer Serie',
+  'tray.leftOut.blurry': 'Ausgelassen: unscharf',
+  'tray.leftOut.exposure': 'Ausgelassen: schlecht belichtet',
+  'tray.leftOut.kept': 'Ausgelassen',
 };

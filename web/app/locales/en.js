@@ -213,4 +213,9 @@ export const messages = {
   'tray.placedOnPage': 'photo added to page {page}',
   'tray.unplace': 'Take photo {slot} of page {page} out of the book',
   'tray.unplaced': 'photo taken out of page {page}',
+  'tray.leftOut.duplicate': 'Left out: a copy of another photo',
+  'tray.leftOut.burst': 'Left out: one of a burst',
+  'tray.leftOut.blurry': 'Left out: blurred',
+  'tray.leftOut.exposure': 'Left out: badly exposed',
+  'tray.leftOut.kept': 'Left out',
 };

@@ -211,4 +211,9 @@ export const messages = {
   'tray.placedOnPage': 'foto añadida a la página {page}',
   'tray.unplace': 'Quitar la foto {slot} de la página {page} del libro',
   'tray.unplaced': 'foto quitada de la página {page}',
+  'tray.leftOut.duplicate': 'Descartada: copia de otra foto',
+  'tray.leftOut.burst': 'Descartada: parte de una ráfaga',
+  'tray.leftOut.blurry': 'Descartada: borrosa',
+  'tray.leftOut.exposure': 'Descartada: mal expuesta',
+  'tray.leftOut.kept': 'Descartada',
 };

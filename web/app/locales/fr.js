@@ -220,4 +220,9 @@ export const messages = {
   'tray.placedOnPage': 'photo ajoutée à la page {page}',
   'tray.unplace': 'Retirer la photo {slot} de la page {page} du livre',
   'tray.unplaced': 'photo retirée de la page {page}',
+  'tray.leftOut.duplicate': 'Écartée : copie d’une autre photo',
+  'tray.leftOut.burst': 'Écartée : photo d’une rafale',
+  'tray.leftOut.blurry': 'Écartée : floue',
+  'tray.leftOut.exposure': 'Écartée : mal exposée',
+  'tray.leftOut.kept': 'Écartée',
 };

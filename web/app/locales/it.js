@@ -217,4 +217,9 @@ export const messages = {
   'tray.placedOnPage': 'foto aggiunta a pagina {page}',
   'tray.unplace': 'Togli la foto {slot} di pagina {page} dal libro',
   'tray.unplaced': 'foto tolta da pagina {page}',
+  'tray.leftOut.duplicate': 'Esclusa: copia di un’altra foto',
+  'tray.leftOut.burst': 'Esclusa: parte di una raffica',
+  'tray.leftOut.blurry': 'Esclusa: sfocata',
+  'tray.leftOut.exposure': 'Esclusa: esposizione sbagliata',
+  'tray.leftOut.kept': 'Esclusa',
 };

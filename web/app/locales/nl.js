@@ -218,4 +218,9 @@ export const messages = {
   'tray.placedOnPage': 'foto toegevoegd aan pagina {page}',
   'tray.unplace': 'Foto {slot} van pagina {page} uit het boek halen',
   'tray.unplaced': 'foto van pagina {page} gehaald',
+  'tray.leftOut.duplicate': 'Weggelaten: kopie van een andere foto',
+  'tray.leftOut.burst': 'Weggelaten: deel van een serie',
+  'tray.leftOut.blurry': 'Weggelaten: onscherp',
+  'tray.leftOut.exposure': 'Weggelaten: slecht belicht',
+  'tray.leftOut.kept': 'Weggelaten',
 };
