@@ -85,7 +85,7 @@ describe.skipIf(!browserAvailable)('the editor shows what the smartbook left out
       await greyed
         .locator('img')
         .first()
-        .evaluate((img) => getComputedStyle(img).filter),
+        .evaluate((img) => (globalThis as any).getComputedStyle(img).filter),
     ).toContain('grayscale');
 
     // Put one back: choose it in the tray, then the slot it replaces.
