@@ -90,12 +90,14 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
   // call after another after each batch, so the calls stay in an order replay can follow.
   const ride = <T>(call: () => Promise<T>) => rideOutResourceFaults(ctx, activities.resourceRetryWindow, call);
   // Runs recorded before builds had a deadline have none (undefined): their downloads pass none.
-  const { photoIds, downloadDeadline } = await activities.startBuilding(projectId);
-  for (let i = 0; i < photoIds.length; i += BATCH) {
-    const batch = photoIds.slice(i, i + BATCH);
-    // Downloads of a batch, then its failures in photo order, then its analyses: calls are always
-    // made in an order that does not depend on which download finished first, which replay
-    // under either engine relies on (DBOS hands recorded outcomes back by call order).
+  const { photoIds, downloadDeadline, downloadsFirst } = await activities.startBuilding(projectId);
+  const batches: string[][] = [];
+  for (let i = 0; i < photoIds.length; i += BATCH) batches.push(photoIds.slice(i, i + BATCH));
+
+  // Downloads of a batch, then its failures in photo order: calls are always made in an order that
+  // does not depend on which download finished first, which replay under either engine relies on
+  // (DBOS hands recorded outcomes back by call order).
+  const fetchBatch = async (batch: string[]) => {
     const downloads = await Promise.allSettled(
       batch.map((photoId) => activities.downloadPhoto(photoId, downloadDeadline)),
     );
@@ -110,11 +112,26 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
           message: (download.reason as Error).message,
         });
     }
+  };
+  const analyseBatch = async (batch: string[]) => {
     const analyses = await Promise.allSettled(batch.map((photoId) => activities.analyzePhoto(photoId)));
     for (const [index, analysis] of analyses.entries()) {
       if (analysis.status !== 'rejected') continue;
       if (!isResourceUnavailable(analysis.reason)) throw analysis.reason;
       await ride(() => activities.analyzePhoto(batch[index]));
+    }
+  };
+
+  if (downloadsFirst) {
+    // Every photo is fetched before any is analysed: the download deadline is the photo hosts'
+    // budget, which analysing (a second or more a 12 MP photo on a busy machine) must not spend.
+    for (const batch of batches) await fetchBatch(batch);
+    for (const batch of batches) await analyseBatch(batch);
+  } else {
+    // Runs started before `downloadsFirst`: each batch fetched then analysed, as they recorded.
+    for (const batch of batches) {
+      await fetchBatch(batch);
+      await analyseBatch(batch);
     }
   }
   return ride(() => activities.buildBook(projectId));

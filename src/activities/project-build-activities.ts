@@ -6,7 +6,7 @@ import type { ProjectStatus } from '../domain/project-status';
 import type { PhotoProblem } from '../db/entities/Photo';
 import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
-import { BookBuild } from '../services/projects/book-build';
+import { BookBuild, type BuildStart } from '../services/projects/book-build';
 import { PhotoIntake } from '../services/projects/photo-intake';
 import { EditorLinks } from '../services/projects/editor-links';
 import { ProjectBuildOutcome } from '../services/notifications/build-outcome';
@@ -42,8 +42,7 @@ export function createProjectBuildActivities({
   const editorLinks = new EditorLinks(config.frontendUrl, pepper);
   const outcome = new ProjectBuildOutcome({ orm, engine, config, editorLinks });
   return {
-    startBuilding: (projectId: string): Promise<{ photoIds: string[]; downloadDeadline: number }> =>
-      books.start(projectId),
+    startBuilding: (projectId: string): Promise<BuildStart> => books.start(projectId),
     downloadPhoto: (photoId: string, downloadDeadline?: number): Promise<void> =>
       photos.download(photoId, downloadDeadline),
     failPhoto: (photoId: string, problem: PhotoProblem): Promise<void> => photos.fail(photoId, problem),

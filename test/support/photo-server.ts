@@ -42,7 +42,14 @@ export interface PhotoServer {
 }
 
 /** Serves photos on 127.0.0.1 for the outbound client to fetch; unknown paths are 404. */
-export async function startPhotoServer(routes: Record<string, { body: Buffer; type?: string }>): Promise<PhotoServer> {
+export interface PhotoRoute {
+  body: Buffer;
+  type?: string;
+  /** The answer waits for this (a photo host that is slow on one photo, released by the test). */
+  held?: Promise<void>;
+}
+
+export async function startPhotoServer(routes: Record<string, PhotoRoute>): Promise<PhotoServer> {
   const hits = new Map<string, number>();
   const server = http.createServer((request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -52,9 +59,12 @@ export async function startPhotoServer(routes: Record<string, { body: Buffer; ty
       response.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
       return;
     }
-    response
-      .writeHead(200, { 'content-type': route.type ?? 'image/jpeg', 'content-length': route.body.length })
-      .end(route.body);
+    const answer = () =>
+      response
+        .writeHead(200, { 'content-type': route.type ?? 'image/jpeg', 'content-length': route.body.length })
+        .end(route.body);
+    if (route.held) void route.held.then(answer);
+    else answer();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -213,6 +213,53 @@ describe('generate: from photos on a web server to an editable book', () => {
     expect(project.title).toBe('PB-HC-A4-L');
   });
 
+  it('fetches every photo before it analyses any: analysing never spends the download deadline', async () => {
+    // Five photos: four (the first batch) answer at once, the fifth only when the test says so.
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const routes: Record<string, { body: Buffer; held?: Promise<void> }> = {};
+    for (let i = 0; i < 4; i++) routes[`/quick-${i}.jpg`] = { body: await makePhoto({ width: 800, height: 600 }) };
+    routes['/slow.jpg'] = { body: await makePhoto({ width: 800, height: 600 }), held };
+    const slowHost = await startPhotoServer(routes);
+    try {
+      const generated = await post(
+        api.url,
+        '/v2/generate',
+        {
+          userId: 'deadline-1',
+          sku: 'PB-HC-A4-P',
+          psp: 'local',
+          marketId: 0,
+          photos: Object.keys(routes).map((p) => slowHost.url(p)),
+        },
+        auth,
+      );
+      expect(generated.status).toBe(200);
+      const id = new URL(generated.body.url).searchParams.get('id')!;
+      const statuses = async () =>
+        ((await graphql(PROJECT_QUERY, { id })).data?.project?.photos ?? []).map((p: { status: string }) => p.status);
+      await waitFor(
+        async () => (await statuses()).filter((s: string) => s === 'analyzing').length === 4,
+        30_000,
+        'the first four fetched',
+      );
+      // Time enough to analyse four small photos (a batch fetched then analysed did): none is, while the fifth is still fetched.
+      await new Promise((resolve) => setTimeout(resolve, 3_000));
+      expect(await statuses()).toEqual(['analyzing', 'analyzing', 'analyzing', 'analyzing', 'uploading']);
+      release();
+      await waitFor(
+        async () => (await statuses()).every((s: string) => s === 'idle'),
+        60_000,
+        'every photo analysed once the fifth arrived',
+      );
+    } finally {
+      release();
+      await slowHost.close();
+    }
+  }, 120_000);
+
   it('a project without photos is editable with blank pages and the sku as title', async () => {
     const generated = await post(api.url, '/v2/generate', { sku: 'PB-SC-A5-P', psp: 'local', marketId: 1 }, auth);
     expect(generated.status).toBe(200);

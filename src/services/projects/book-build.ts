@@ -21,6 +21,12 @@ export interface BookBuildDeps {
 /** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
 const PREVIEW_LONG_SIDE = 800;
 
+export interface BuildStart {
+  photoIds: string[];
+  downloadDeadline: number;
+  downloadsFirst?: boolean;
+}
+
 /**
  * A project build's start and end around its photos (photo-intake.ts): created -> building, and
  * the book laid out from the usable photos with its cover preview -> editable. Both are idempotent:
@@ -32,10 +38,16 @@ export class BookBuild {
   /**
    * created -> building; returns the photos still to fetch and analyse, and when their
    * downloads must have ended (the build's deadline, recorded with the flow step's result).
+   * `downloadsFirst` tells the flow to fetch every photo before analysing any (runs recorded
+   * before it existed fetch and analyse batch by batch, as they recorded).
    */
-  async start(projectId: string): Promise<{ photoIds: string[]; downloadDeadline: number }> {
+  async start(projectId: string): Promise<BuildStart> {
     const { photoIds } = await startProjectBuild(this.deps.orm.em.getConnection(), projectId);
-    return { photoIds, downloadDeadline: Date.now() + this.deps.config.durations.buildDownloadDeadlineMs };
+    return {
+      photoIds,
+      downloadDeadline: Date.now() + this.deps.config.durations.buildDownloadDeadlineMs,
+      downloadsFirst: true,
+    };
   }
 
   /** Lays out the book from the usable photos, renders the cover preview; -> editable. */
