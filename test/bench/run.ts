@@ -37,6 +37,7 @@ import {
   type Running,
 } from './bench-env';
 import { generateBodies } from './bench-rows';
+import { dropRealProjects, realProjects } from './real-projects';
 import { heldMemory } from './held-memory';
 import { makePhoto, startPhotoServer } from '../support/photo-server';
 import { printBody } from '../support/print-fixtures';
@@ -67,6 +68,9 @@ const SECONDS = quick ? 3 : 8;
 const ROUNDS = 3;
 const PROJECTS = quick ? 20_000 : 100_000;
 const USERS = PROJECTS / 100;
+/** The endpoint rows read projects made through the API (real-projects.ts): 10 users with a full page and one more each. */
+const REAL_USERS = 10;
+const REAL_PER_USER = 101;
 const DEEP_PROJECTS = quick ? 100_000 : 1_000_000;
 
 interface TableRow {
@@ -166,14 +170,10 @@ async function flowsDrained(databaseUrl: string) {
 }
 
 async function endpointRows() {
-  const url = await benchDatabase('photobook_bench');
-  const dataDir = await newDataDir();
-  let service = await startProject({ databaseUrl: url, dataDir });
-  const client = await createClient(url, dataDir, 'Bench shop');
-  await service.stop();
-  console.error(`seeding ${PROJECTS} projects for ${USERS} users ...`);
-  await seedProjects(url, client.clientId, PROJECTS, USERS);
-  service = await startProject({ databaseUrl: url, dataDir });
+  const real = await realProjects('photobook_bench', REAL_USERS, REAL_PER_USER);
+  const { databaseUrl: url, dataDir, client } = real;
+  notes.push(`status, graphql, list: ${real.made}`);
+  const service = await startProject({ databaseUrl: url, dataDir });
   const floor = await startFloor('floor-server.mjs', url);
   const limitedFloor = await startFloor('floor-server.mjs', url, { FLOOR_SHARED_RATE_LIMIT: '1' });
   // Apollo's standalone server answers GETs only with a CSRF-safe header.
@@ -186,8 +186,18 @@ async function endpointRows() {
   try {
     const statusPaths = Array.from(
       { length: 5000 },
-      () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`,
+      () => `/v2/project/status?id=${real.ids[Math.floor(Math.random() * real.ids.length)]}`,
     );
+    const listPaths = Array.from({ length: REAL_USERS }, (_, i) => `/v2/project/list?user=bench-user-${i + 1}`);
+    // The floor must give the service's answers: compare them, with each server's own address.
+    for (const sample of [
+      ...statusPaths.slice(0, 20),
+      ...(await orderedStatusPaths(url, client.clientId)),
+      ...listPaths.slice(0, 2),
+    ]) {
+      const difference = await sameAnswers(service, floor, client, sample);
+      if (difference) notes.push(`the floor's answer to ${sample} differs from the service's: ${difference}`);
+    }
     // Warm both (JIT, pools) before measuring.
     await load({
       url: service.url,
@@ -245,10 +255,9 @@ async function endpointRows() {
       ratioInfo('the same GraphQL query', a, c, 'our REST GET /v2/project/status');
     }
     if (wanted('list')) {
-      const paths = Array.from({ length: USERS }, (_, i) => `/v2/project/list?user=bench-user-${i + 1}`);
       const [a, b] = await interleaved(
-        () => run(service, client, { paths }),
-        () => run(floor, client, { paths }),
+        () => run(service, client, { paths: listPaths }),
+        () => run(floor, client, { paths: listPaths }),
       );
       ratioRow(
         'GET /v2/project/list, a full page of 100',
@@ -280,8 +289,39 @@ async function endpointRows() {
     await limitedFloor.stop();
     await floor.stop();
     await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await dropRealProjects(real);
   }
+}
+
+/** Status paths of ordered projects (their answers carry the order and the addressee). */
+async function orderedStatusPaths(url: string, clientId: string): Promise<string[]> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM projects WHERE client_id = $1 AND ordered LIMIT 3', [
+    clientId,
+  ]);
+  await db.end();
+  return rows.map((r) => `/v2/project/status?id=${r.id}`);
+}
+
+/**
+ * Whether the floor answers `path` as the service does: the same JSON, byte for byte, once each
+ * server's own address is replaced by a placeholder and signatures and expiries (which carry the
+ * second they were made) by their shape. Returns the first difference, or undefined.
+ */
+async function sameAnswers(service: Running, floor: Running, client: IssuedClient, path: string) {
+  const answer = async (server: Running) => {
+    const response = await fetch(`${server.url}${path}`, { headers: { 'x-service': client.header } });
+    return (await response.text())
+      .replaceAll(server.url, 'http://HOST')
+      .replace(/expires=\d+/g, 'expires=N')
+      .replace(/signature=[\w-]{43}/g, 'signature=S');
+  };
+  const [ours, theirs] = [await answer(service), await answer(floor)];
+  if (ours === theirs) return undefined;
+  let at = 0;
+  while (ours[at] === theirs[at]) at++;
+  return `service ${ours.length} bytes, floor ${theirs.length}; first at ${at}: ${JSON.stringify(ours.slice(at - 40, at + 60))} against ${JSON.stringify(theirs.slice(at - 40, at + 60))}`;
 }
 
 /** A ratio shown for information, without a target. */
