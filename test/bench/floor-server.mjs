@@ -28,18 +28,31 @@ const frontendUrl = process.env.FRONTEND_URL ?? `${publicUrl}/editor`;
 const ttlMs = 30 * 24 * 3600 * 1000;
 
 // The service's signing schemes, with the keys it derives from the same pepper: a cover preview's
-// `/files` URL signed for PREVIEW_URL_TTL (30 days), HMAC-SHA256 of `key\nexpires`
+// `/files` URL signed for PREVIEW_URL_TTL (30 days, its expiry rounded up to the hour), HMAC-SHA256 of `key\nexpires`
 // (src/storage/file-url-signer.ts), and the editor link's key, HMAC-SHA256 of `id\0seed` under a
 // key of its own (src/services/projects/editor-links.ts).
 const fileUrlKey = process.env.FILE_URL_SECRET ?? createHmac('sha256', pepper).update('photobook /files URL signing').digest('base64url');
 const editorLinkKey = createHmac('sha256', pepper).update('photobook editor link keys').digest();
 const previewTtlMs = 30 * 86_400_000;
+// What the service keeps, the floor keeps too (the least work for the same answer): a preview's
+// URL for the hour its expiry is rounded up to, and each project's editor key.
+const previewUrls = new Map();
 function signedPreviewUrl(key) {
-  const expires = Math.ceil((Date.now() + previewTtlMs) / 1000);
+  const expires = Math.ceil((Date.now() + previewTtlMs) / 3_600_000) * 3600;
+  const kept = previewUrls.get(key);
+  if (kept?.expires === expires) return kept.url;
   const signature = createHmac('sha256', fileUrlKey).update(`${key}\n${expires}`).digest('base64url');
-  return `${publicUrl}/files/${key}?${new URLSearchParams({ expires: String(expires), signature })}`;
+  const url = `${publicUrl}/files/${key}?${new URLSearchParams({ expires: String(expires), signature })}`;
+  previewUrls.set(key, { expires, url });
+  return url;
 }
-const editorKeyOf = (row) => createHmac('sha256', editorLinkKey).update(`${row.id}\u0000${row.editor_key_seed}`).digest('base64url').slice(0, 32);
+const editorKeys = new Map();
+function editorKeyOf(row) {
+  const message = `${row.id}\u0000${row.editor_key_seed}`;
+  let key = editorKeys.get(message);
+  if (key === undefined) editorKeys.set(message, (key = createHmac('sha256', editorLinkKey).update(message).digest('base64url').slice(0, 32)));
+  return key;
+}
 
 // FLOOR_SHARED_RATE_LIMIT=1: each authenticated request also spends a budget shared across
 // processes, as rate-limiter-flexible's RateLimiterPostgres does (one upsert of the caller's row of

@@ -54,6 +54,8 @@ const ROWS = [
   'campaign',
   'uploads',
   'scale',
+  'photos',
+  'editor',
 ] as const;
 type Row = (typeof ROWS)[number];
 const args = process.argv.slice(2);
@@ -723,6 +725,55 @@ async function campaignRow() {
   });
 }
 
+/** test/bench/photos-to-book.ts: 100 photos of 12 MP (JPEG and HEIC) over loopback to an editable smartbook, against the least decode work. */
+async function photosRow() {
+  const out = await script('photos-to-book.ts', quick ? { BENCH_PHOTOS: '20' } : {});
+  const figure = (label: string) =>
+    out
+      .split('\n')
+      .find((l) => l.startsWith(label))
+      ?.slice(label.length)
+      .trim() ?? '?';
+  const [ours, floor] = [Number.parseFloat(figure('service seconds')), Number.parseFloat(figure('floor seconds'))];
+  const count = Number.parseInt(figure('photos'), 10);
+  const target = (30 * count) / 100;
+  table.push({
+    what: `${figure('photos')} photos of 12 MP over loopback, POST /v2/generate until editable, every photo analysed and placed (test/bench/photos-to-book.ts; ${figure('failed photos')} failed)`,
+    project: `${ours} s`,
+    comparedWith: `floor: each photo fetched and decoded once, shrunk to the 512 px thumbnail and measured, 2 at once: ${floor} s`,
+    ratio: `${(ours / floor).toFixed(2)}x the floor's time`,
+    target: `<= ${target.toFixed(0)} s`,
+    met: ours <= target ? 'yes' : 'NO',
+  });
+}
+
+/** test/bench/editor-paint.ts: the editor link at 390 x 844, CPU throttled 4x, against a static page of the same first page. */
+async function editorRow() {
+  const out = await script('editor-paint.ts', quick ? { BENCH_LOADS: '3' } : {});
+  if (out.startsWith('skipped')) {
+    notes.push(`editor: ${out.trim()}`);
+    return;
+  }
+  const figure = (label: string) =>
+    Number.parseFloat(
+      out
+        .split('\n')
+        .find((l) => l.startsWith(`${label} `))
+        ?.slice(label.length + 1) ?? '',
+    );
+  const side = (name: string) =>
+    `first paint ${figure(`${name} firstPaint`)} ms, first contentful paint ${figure(`${name} firstContentfulPaint`)} ms, book drawn ${figure(`${name} bookDrawn`)} ms, interactive ${figure(`${name} interactive`)} ms (${figure(`${name} longTasks`)} long tasks)`;
+  const interactive = figure('editor interactive');
+  table.push({
+    what: `the editor link opened as a phone: 390 x 844, CPU throttled 4x, cold, loopback (test/bench/editor-paint.ts, median of ${figure('loads')} loads)`,
+    project: side('editor'),
+    comparedWith: `floor: a static page with the editor's stylesheet and page 1's ${figure('page-1 images')} images, no script: ${side('floor')}`,
+    ratio: `interactive ${(interactive / figure('floor interactive')).toFixed(2)}x the floor's`,
+    target: '<= 2000 ms interactive',
+    met: interactive <= 2000 ? 'yes' : 'NO',
+  });
+}
+
 /** test/bench/scale.ts: one ROLE=all process against 1 API with 1 and 2 workers; its lines are the figures. */
 async function scaleRow() {
   const out = await script('scale.ts', quick ? { BENCH_QUICK: '1' } : {});
@@ -755,6 +806,8 @@ if (wanted('print')) await printRow();
 if (wanted('campaign')) await campaignRow();
 if (wanted('uploads')) await uploadsRow();
 if (wanted('scale')) await scaleRow();
+if (wanted('photos')) await photosRow();
+if (wanted('editor')) await editorRow();
 
 console.log(
   `\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os
