@@ -38,6 +38,8 @@ interface Timeline {
 /** Records long tasks and when page 1's first photo is shown, from the first script the page runs. */
 const OBSERVE = `(() => {
   const w = window;
+  // tsx names the functions page.evaluate is given with esbuild's helper, which the page lacks.
+  w.__name = w.__name || ((target) => target);
   w.__bench = { longTasks: [], bookDrawn: 0 };
   new PerformanceObserver((list) => { for (const e of list.getEntries()) w.__bench.longTasks.push([e.startTime, e.startTime + e.duration]); })
     .observe({ type: 'longtask', buffered: true });
@@ -72,24 +74,21 @@ async function measure(url: string, selector: string): Promise<{ timeline: Timel
       polling: 100,
     });
     // A quiet second after the book is drawn: no long task ends within it.
-    for (;;) {
-      const quiet = await page.evaluate(() => {
+    while (
+      !(await page.evaluate(() => {
         const b = (globalThis as any).__bench as { longTasks: [number, number][]; bookDrawn: number };
-        const last = Math.max(b.bookDrawn, ...b.longTasks.map((t) => t[1]));
-        return performance.now() - last > 1000;
-      });
-      if (quiet) break;
+        return performance.now() - Math.max(b.bookDrawn, ...b.longTasks.map((t) => t[1])) > 1000;
+      }))
+    )
       await new Promise((resolve) => setTimeout(resolve, 250));
-    }
     const result = await page.evaluate((sel) => {
       const b = (globalThis as any).__bench as { longTasks: [number, number][]; bookDrawn: number };
-      const paint = (name: string) => performance.getEntriesByName(name)[0]?.startTime ?? Number.NaN;
       const doc = (globalThis as any).document;
       const pageOne = doc.querySelector(sel)?.closest('[data-testid="page-1"]') ?? doc;
       return {
         timeline: {
-          firstPaint: paint('first-paint'),
-          firstContentfulPaint: paint('first-contentful-paint'),
+          firstPaint: performance.getEntriesByName('first-paint')[0]?.startTime ?? Number.NaN,
+          firstContentfulPaint: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
           bookDrawn: b.bookDrawn,
           interactive: Math.max(b.bookDrawn, ...b.longTasks.map((t) => t[1])),
           longTasks: b.longTasks.length,
