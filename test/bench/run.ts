@@ -743,7 +743,8 @@ async function photosRow() {
     comparedWith: `floor: each photo fetched and decoded once, shrunk to the 512 px thumbnail and measured, 2 at once: ${floor} s`,
     ratio: `${(ours / floor).toFixed(2)}x the floor's time`,
     target: `<= ${target.toFixed(0)} s`,
-    met: ours <= target ? 'yes' : 'NO',
+    // A photo that failed (e.g. DOWNLOAD_TIME_LIMIT) is a photo the customer lost: the wait is not met.
+    met: ours <= target && figure('failed photos') === '0' ? 'yes' : 'NO',
   });
 }
 
