@@ -11,6 +11,9 @@ export interface FileUrlOptions {
   previewTtlMs: number;
 }
 
+const PREVIEW_EXPIRY_STEP_MS = 3_600_000;
+const KEPT_PREVIEW_URLS = 20_000;
+
 /** Without options (tests of one process) the URLs are valid only for the instance that made them. */
 export function oneProcessUrlOptions(): FileUrlOptions {
   return { secret: randomBytes(32).toString('base64url'), ttlMs: 15 * 60_000, previewTtlMs: 30 * 86_400_000 };
@@ -23,6 +26,8 @@ export function oneProcessUrlOptions(): FileUrlOptions {
  */
 export abstract class FileStoreBase {
   private readonly signer: FileUrlSigner;
+  /** Preview URLs of this hour by key (about 250 bytes each), the oldest dropped first. */
+  private readonly previewUrls = new Map<string, { expires: number; url: string }>();
   private readonly ttlMs: number;
   private readonly previewTtlMs: number;
 
@@ -39,8 +44,22 @@ export abstract class FileStoreBase {
     return this.signedUrl(key, ttlMs).url;
   }
 
-  previewUrl(key: string): string {
-    return this.url(key, this.previewTtlMs);
+  /**
+   * A cover preview's URL expires PREVIEW_URL_TTL from now rounded up to the next whole hour, so a
+   * preview keeps one URL for an hour: browsers and mail clients cache the image instead of fetching
+   * it again for every list, and the URL is signed once an hour rather than once per listed project
+   * and request (docs/performance.md).
+   */
+  previewUrl(key: string, now = Date.now()): string {
+    const expires = Math.ceil((now + this.previewTtlMs) / PREVIEW_EXPIRY_STEP_MS) * (PREVIEW_EXPIRY_STEP_MS / 1000);
+    const kept = this.previewUrls.get(key);
+    if (kept?.expires === expires) return kept.url;
+    const query = new URLSearchParams({ expires: String(expires), signature: this.signer.signAt(key, expires) });
+    const url = `${this.publicUrl}/files/${key}?${query}`;
+    if (!kept && this.previewUrls.size >= KEPT_PREVIEW_URLS)
+      this.previewUrls.delete(this.previewUrls.keys().next().value!);
+    this.previewUrls.set(key, { expires, url });
+    return url;
   }
 
   signedUrl(key: string, ttlMs = this.ttlMs): { url: string; expiresAt: number } {

@@ -53,8 +53,12 @@ const resolvers = {
   Query: {
     async project(_root, { id }, { tenant }) {
       if (!tenant) throw unauthenticated();
+      // The service's status SELECT (its statusRow): the status columns and the failed photos in one round trip.
       const { rows } = await pool.query(
-        'SELECT id, status, photos_status, expires_at, ordered FROM projects WHERE id = $1 AND client_id = $2 AND env = $3',
+        `SELECT p.id, p.status, p.photos_status, p.expires_at, p.ordered,
+                (SELECT coalesce(json_agg(json_build_object('id', f.id, 'client_photo_id', f.client_photo_id, 'url', f.url, 'problem', f.problem) ORDER BY f.position), '[]')
+                   FROM photos f WHERE f.project_id = p.id AND (f.status = 'failed' OR (f.status = 'idle' AND f.original_key IS NULL))) AS failed_photos
+           FROM projects p WHERE p.id = $1 AND p.client_id = $2 AND p.env = $3`,
         [id, tenant.clientId, tenant.env],
       );
       if (!rows[0]) throw new GraphQLError(`project ${id} not found`, { extensions: { code: 'NOT_FOUND' } });

@@ -18,8 +18,14 @@ import { waivePhotoMinimum } from '../support/photo-minimum';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const SERVER_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-/** One pepper for the service and the floors, so both check the same stored digests. */
-export const PEPPER = process.env.CREDENTIAL_PEPPER ?? randomBytes(32).toString('hex');
+/**
+ * One pepper for the service and the floors, so both check the same stored digests (and derive the
+ * same editor-link and /files URL keys). A restored snapshot brings the pepper it was made with.
+ */
+export let PEPPER = process.env.CREDENTIAL_PEPPER ?? randomBytes(32).toString('hex');
+export function usePepper(pepper: string): void {
+  PEPPER = pepper;
+}
 
 export function databaseUrl(name: string): string {
   const url = new URL(SERVER_URL);

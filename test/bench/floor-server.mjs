@@ -22,8 +22,37 @@ import { WebSocketServer } from 'ws';
 
 const pool = new pg.Pool({ connectionString: process.env.DATABASE_URL, max: 10 });
 const pepper = process.env.CREDENTIAL_PEPPER;
-const frontendUrl = process.env.FRONTEND_URL ?? 'http://127.0.0.1:4000/editor';
+// The service's defaults: PUBLIC_URL is its own address, FRONTEND_URL its /editor.
+const publicUrl = process.env.PUBLIC_URL ?? `http://127.0.0.1:${process.env.PORT ?? 4100}`;
+const frontendUrl = process.env.FRONTEND_URL ?? `${publicUrl}/editor`;
 const ttlMs = 30 * 24 * 3600 * 1000;
+
+// The service's signing schemes, with the keys it derives from the same pepper: a cover preview's
+// `/files` URL signed for PREVIEW_URL_TTL (30 days, its expiry rounded up to the hour), HMAC-SHA256 of `key\nexpires`
+// (src/storage/file-url-signer.ts), and the editor link's key, HMAC-SHA256 of `id\0seed` under a
+// key of its own (src/services/projects/editor-links.ts).
+const fileUrlKey = process.env.FILE_URL_SECRET ?? createHmac('sha256', pepper).update('photobook /files URL signing').digest('base64url');
+const editorLinkKey = createHmac('sha256', pepper).update('photobook editor link keys').digest();
+const previewTtlMs = 30 * 86_400_000;
+// What the service keeps, the floor keeps too (the least work for the same answer): a preview's
+// URL for the hour its expiry is rounded up to, and each project's editor key.
+const previewUrls = new Map();
+function signedPreviewUrl(key) {
+  const expires = Math.ceil((Date.now() + previewTtlMs) / 3_600_000) * 3600;
+  const kept = previewUrls.get(key);
+  if (kept?.expires === expires) return kept.url;
+  const signature = createHmac('sha256', fileUrlKey).update(`${key}\n${expires}`).digest('base64url');
+  const url = `${publicUrl}/files/${key}?${new URLSearchParams({ expires: String(expires), signature })}`;
+  previewUrls.set(key, { expires, url });
+  return url;
+}
+const editorKeys = new Map();
+function editorKeyOf(row) {
+  const message = `${row.id}\u0000${row.editor_key_seed}`;
+  let key = editorKeys.get(message);
+  if (key === undefined) editorKeys.set(message, (key = createHmac('sha256', editorLinkKey).update(message).digest('base64url').slice(0, 32)));
+  return key;
+}
 
 // FLOOR_SHARED_RATE_LIMIT=1: each authenticated request also spends a budget shared across
 // processes, as rate-limiter-flexible's RateLimiterPostgres does (one upsert of the caller's row of
@@ -89,12 +118,54 @@ const effective = (row, now = Date.now()) =>
 
 async function status(tenant, url) {
   const id = url.searchParams.get('id');
+  // The service's one SELECT: the status columns and the failed photos in the same round trip.
   const { rows } = await pool.query(
-    'SELECT id, status, photos_status, expires_at, ordered FROM projects WHERE id = $1 AND client_id = $2 AND env = $3',
+    `SELECT p.id, p.status, p.photos_status, p.expires_at, p.ordered,
+            (SELECT coalesce(json_agg(json_build_object('id', f.id, 'client_photo_id', f.client_photo_id, 'url', f.url, 'problem', f.problem) ORDER BY f.position), '[]')
+               FROM photos f WHERE f.project_id = p.id AND (f.status = 'failed' OR (f.status = 'idle' AND f.original_key IS NULL))) AS failed_photos
+       FROM projects p WHERE p.id = $1 AND p.client_id = $2 AND p.env = $3`,
     [id, tenant.clientId, tenant.env],
   );
-  if (!rows[0]) throw new HttpError(404, `project ${id} not found`);
-  return { id: rows[0].id, status: { photos: rows[0].photos_status, project: effective(rows[0]) } };
+  const row = rows[0];
+  if (!row) throw new HttpError(404, `project ${id} not found`);
+  const record = { id: row.id, status: { photos: row.photos_status, project: effective(row) } };
+  if (row.failed_photos.length > 0)
+    record.failedPhotos = row.failed_photos.map((photo) => ({
+      id: photo.id,
+      ...(photo.client_photo_id ? { clientPhotoId: photo.client_photo_id } : {}),
+      url: photo.url,
+      problem: photo.problem ?? { code: 'FILE_MISSING', message: 'the stored file of the photo is gone' },
+    }));
+  if (!row.ordered) return record;
+  // An ordered project: its latest order line, the order's addressee and the owner, in one SELECT.
+  const { rows: lines } = await pool.query(
+    `SELECT l.status, l.tracking_url, o.first_name, o.last_name, o.telephone, o.shipping_address, u.external_id, u.email
+       FROM order_lines l JOIN orders o ON o.id = l.order_id JOIN projects p ON p.id = l.project_id JOIN end_users u ON u.id = p.owner_id
+      WHERE l.project_id = $1 ORDER BY o.created_at DESC LIMIT 1`,
+    [row.id],
+  );
+  const line = lines[0];
+  if (!line) return record;
+  const address = line.shipping_address;
+  record.status.order = line.status;
+  record.user = {
+    userId: line.external_id,
+    ...(line.email ? { email: line.email, actualEmail: line.email } : {}),
+    ...(line.first_name ? { firstName: line.first_name } : {}),
+    ...(line.last_name ? { lastName: line.last_name } : {}),
+    ...(line.telephone ? { phone: line.telephone } : {}),
+    shippingAddress: {
+      line1: address.line1,
+      city: address.city ?? '',
+      state: address.state ?? '',
+      postal: address.postcode,
+      country: address.country,
+      isoCode2: address.isoCode2,
+      isoCode3: address.isoCode3,
+    },
+  };
+  if (line.status === 'delivering' && line.tracking_url) record.tracking = line.tracking_url;
+  return record;
 }
 
 async function list(tenant, url) {
@@ -114,7 +185,7 @@ async function list(tenant, url) {
     after = 'AND (p.created_at, p.id) < ($4, $5)';
   }
   const { rows } = await pool.query(
-    `SELECT p.id, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
+    `SELECT p.id, p.editor_key_seed, p.title, p.sku, p.psp, p.preview_key, p.status, p.photos_status, p.ordered, p.created_at, p.updated_at, p.expires_at,
             m.market_id, m.market_id_alt
        FROM projects p JOIN markets m ON m.id = p.market_id
       WHERE p.owner_id = $1 AND p.client_id = $2 AND p.env = $3 AND p.status <> 'deleted' ${after}
@@ -124,10 +195,10 @@ async function list(tenant, url) {
   const page = rows.slice(0, 100);
   const data = page.map((row) => {
     const link = new URL(frontendUrl);
-    link.search = new URLSearchParams({ id: row.id }).toString();
+    link.search = new URLSearchParams({ id: row.id, editorKey: editorKeyOf(row) }).toString();
     return {
       title: row.title ?? row.sku,
-      preview: row.preview_key ? `/files/${row.preview_key}` : '',
+      preview: row.preview_key ? signedPreviewUrl(row.preview_key) : '',
       id: row.id,
       createdAt: row.created_at.getTime(),
       updatedAt: row.updated_at.getTime(),
@@ -151,6 +222,7 @@ async function generate(tenant, body) {
   if (!product.rows[0] || product.rows[0].psp !== input.psp) throw new HttpError(422, 'unknown sku');
   if (!market.rows[0]) throw new HttpError(422, 'unknown market');
   const projectId = `p-${randomBytes(12).toString('base64url')}`;
+  const editorKeySeed = randomBytes(18).toString('base64url');
   const user = input.userId ?? `u-${randomBytes(9).toString('base64url')}`;
   const db = await pool.connect();
   try {
@@ -165,9 +237,9 @@ async function generate(tenant, body) {
     const now = new Date();
     await db.query(
       `INSERT INTO projects (id, client_id, env, owner_id, product_id, market_id, sku, psp, language, layout_type, e_commerce_plugin,
-                             metadata, custom, status, photos_status, created_at, updated_at, expires_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'fastbook', false, '{}', '{}', 'created', 'none', $10, $10, $11)`,
-      [projectId, tenant.clientId, tenant.env, owner.rows[0].id, product.rows[0].id, market.rows[0].id, product.rows[0].sku, input.psp, input.language ?? 'en', now, new Date(now.getTime() + ttlMs)],
+                             metadata, custom, status, photos_status, created_at, updated_at, expires_at, editor_key_seed)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'fastbook', false, '{}', '{}', 'created', 'none', $10, $10, $11, $12)`,
+      [projectId, tenant.clientId, tenant.env, owner.rows[0].id, product.rows[0].id, market.rows[0].id, product.rows[0].sku, input.psp, input.language ?? 'en', now, new Date(now.getTime() + ttlMs), editorKeySeed],
     );
     await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`project:${projectId}`]);
     // The event and its NOTIFY in one statement after the lock, as the service writes them.
@@ -194,6 +266,7 @@ async function generate(tenant, body) {
   const link = new URL(frontendUrl);
   link.search = new URLSearchParams({
     id: projectId,
+    editorKey: editorKeyOf({ id: projectId, editor_key_seed: editorKeySeed }),
     clientId: tenant.clientId,
     clientName: tenant.clientName,
     user,

@@ -13,23 +13,13 @@ import { readFileSync } from 'node:fs';
 import { readdir, readFile, rm, mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import {
-  benchDatabase,
-  createClient,
-  load,
-  newDataDir,
-  projectId,
-  seedProjects,
-  startFloor,
-  startProject,
-  type LoadSpec,
-  type Running,
-} from './bench-env';
+import { dropRealProjects, realProjects } from './real-projects';
+import { load, startFloor, startProject, type LoadSpec, type Running } from './bench-env';
 import { generateBodies } from './bench-rows';
 
 const [endpoint = 'status', secondsArg = '15'] = process.argv.slice(2);
-const PROJECTS = 100_000;
-const USERS = 1_000;
+const USERS = 10;
+const PER_USER = 101;
 
 interface ProfileNode {
   id: number;
@@ -214,15 +204,12 @@ async function profiled(what: string, start: (flags: string[]) => Promise<Runnin
 }
 
 async function main() {
-  const url = await benchDatabase('photobook_bench_profile');
-  const dataDir = await newDataDir();
-  // First start migrates and seeds the catalogue; the profiled start comes after the data is in.
-  const service = await startProject({ databaseUrl: url, dataDir });
-  const client = await createClient(url, dataDir, 'Profile shop');
-  await seedProjects(url, client.clientId, PROJECTS, USERS);
-  await service.stop();
+  // The projects the bench rows read: made through the API, restored from their snapshot (real-projects.ts).
+  const real = await realProjects('photobook_bench_profile', USERS, PER_USER);
+  const { databaseUrl: url, dataDir, client } = real;
   const headers = { 'x-service': client.header };
   const seconds = Number(secondsArg);
+  const anyProject = () => real.ids[Math.floor(Math.random() * real.ids.length)];
   const paths =
     endpoint === 'list'
       ? { paths: Array.from({ length: USERS }, (_, i) => `/v2/project/list?user=bench-user-${i + 1}`) }
@@ -235,16 +222,11 @@ async function main() {
               bodies: Array.from({ length: 1000 }, () =>
                 JSON.stringify({
                   query: 'query ($id: String!) { project(id: $id) { id status { project photos } } }',
-                  variables: { id: projectId(1 + Math.floor(Math.random() * PROJECTS)) },
+                  variables: { id: anyProject() },
                 }),
               ),
             }
-          : {
-              paths: Array.from(
-                { length: 5000 },
-                () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`,
-              ),
-            };
+          : { paths: Array.from({ length: 5000 }, () => `/v2/project/status?id=${anyProject()}`) };
   const spec = { connections: endpoint === 'generate' ? 8 : 50, seconds, headers, ...paths };
   await profiled(`service, ${endpoint}`, (nodeFlags) => startProject({ databaseUrl: url, dataDir, nodeFlags }), spec);
   const floor = endpoint === 'graphql' ? 'apollo-floor.mjs' : 'floor-server.mjs';
@@ -253,7 +235,7 @@ async function main() {
       ? { path: '/?query=%7B__typename%7D', headers: { 'apollo-require-preflight': 'true' } }
       : undefined;
   await profiled(`floor (${floor}), ${endpoint}`, (nodeFlags) => startFloor(floor, url, {}, nodeFlags, ready), spec);
-  await rm(dataDir, { recursive: true, force: true });
+  await dropRealProjects(real);
 }
 
 if (process.argv[1] && import.meta.url.endsWith(path.basename(process.argv[1]))) await main();

@@ -5,7 +5,7 @@
  * folder, and the load generator (autocannon, test/bench/load.mjs) runs in its own process.
  *
  *   npm run bench                       every row
- *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale curation faces)
+ *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale curation faces photos editor)
  *   npm run bench -- --quick status     shorter runs, smaller seeds (figures for a quick look only)
  *
  * Needs DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with a role that
@@ -37,6 +37,7 @@ import {
   type Running,
 } from './bench-env';
 import { generateBodies } from './bench-rows';
+import { dropRealProjects, realProjects } from './real-projects';
 import { heldMemory } from './held-memory';
 import { makePhoto, startPhotoServer } from '../support/photo-server';
 import { printBody } from '../support/print-fixtures';
@@ -55,6 +56,8 @@ const ROWS = [
   'scale',
   'curation',
   'faces',
+  'photos',
+  'editor',
 ] as const;
 type Row = (typeof ROWS)[number];
 const args = process.argv.slice(2);
@@ -69,6 +72,9 @@ const SECONDS = quick ? 3 : 8;
 const ROUNDS = 3;
 const PROJECTS = quick ? 20_000 : 100_000;
 const USERS = PROJECTS / 100;
+/** The endpoint rows read projects made through the API (real-projects.ts): 10 users with a full page and one more each. */
+const REAL_USERS = 10;
+const REAL_PER_USER = 101;
 const DEEP_PROJECTS = quick ? 100_000 : 1_000_000;
 
 interface TableRow {
@@ -168,14 +174,10 @@ async function flowsDrained(databaseUrl: string) {
 }
 
 async function endpointRows() {
-  const url = await benchDatabase('photobook_bench');
-  const dataDir = await newDataDir();
-  let service = await startProject({ databaseUrl: url, dataDir });
-  const client = await createClient(url, dataDir, 'Bench shop');
-  await service.stop();
-  console.error(`seeding ${PROJECTS} projects for ${USERS} users ...`);
-  await seedProjects(url, client.clientId, PROJECTS, USERS);
-  service = await startProject({ databaseUrl: url, dataDir });
+  const real = await realProjects('photobook_bench', REAL_USERS, REAL_PER_USER);
+  const { databaseUrl: url, dataDir, client } = real;
+  notes.push(`status, graphql, list: ${real.made}`);
+  const service = await startProject({ databaseUrl: url, dataDir });
   const floor = await startFloor('floor-server.mjs', url);
   const limitedFloor = await startFloor('floor-server.mjs', url, { FLOOR_SHARED_RATE_LIMIT: '1' });
   // Apollo's standalone server answers GETs only with a CSRF-safe header.
@@ -188,8 +190,18 @@ async function endpointRows() {
   try {
     const statusPaths = Array.from(
       { length: 5000 },
-      () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * PROJECTS))}`,
+      () => `/v2/project/status?id=${real.ids[Math.floor(Math.random() * real.ids.length)]}`,
     );
+    const listPaths = Array.from({ length: REAL_USERS }, (_, i) => `/v2/project/list?user=bench-user-${i + 1}`);
+    // The floor must give the service's answers: compare them, with each server's own address.
+    for (const sample of [
+      ...statusPaths.slice(0, 20),
+      ...(await orderedStatusPaths(url, client.clientId)),
+      ...listPaths.slice(0, 2),
+    ]) {
+      const difference = await sameAnswers(service, floor, client, sample);
+      if (difference) notes.push(`the floor's answer to ${sample} differs from the service's: ${difference}`);
+    }
     // Warm both (JIT, pools) before measuring.
     await load({
       url: service.url,
@@ -247,10 +259,9 @@ async function endpointRows() {
       ratioInfo('the same GraphQL query', a, c, 'our REST GET /v2/project/status');
     }
     if (wanted('list')) {
-      const paths = Array.from({ length: USERS }, (_, i) => `/v2/project/list?user=bench-user-${i + 1}`);
       const [a, b] = await interleaved(
-        () => run(service, client, { paths }),
-        () => run(floor, client, { paths }),
+        () => run(service, client, { paths: listPaths }),
+        () => run(floor, client, { paths: listPaths }),
       );
       ratioRow(
         'GET /v2/project/list, a full page of 100',
@@ -282,8 +293,39 @@ async function endpointRows() {
     await limitedFloor.stop();
     await floor.stop();
     await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await dropRealProjects(real);
   }
+}
+
+/** Status paths of ordered projects (their answers carry the order and the addressee). */
+async function orderedStatusPaths(url: string, clientId: string): Promise<string[]> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const { rows } = await db.query<{ id: string }>('SELECT id FROM projects WHERE client_id = $1 AND ordered LIMIT 3', [
+    clientId,
+  ]);
+  await db.end();
+  return rows.map((r) => `/v2/project/status?id=${r.id}`);
+}
+
+/**
+ * Whether the floor answers `path` as the service does: the same JSON, byte for byte, once each
+ * server's own address is replaced by a placeholder and signatures and expiries (which carry the
+ * second they were made) by their shape. Returns the first difference, or undefined.
+ */
+async function sameAnswers(service: Running, floor: Running, client: IssuedClient, path: string) {
+  const answer = async (server: Running) => {
+    const response = await fetch(`${server.url}${path}`, { headers: { 'x-service': client.header } });
+    return (await response.text())
+      .replaceAll(server.url, 'http://HOST')
+      .replace(/expires=\d+/g, 'expires=N')
+      .replace(/signature=[\w-]{43}/g, 'signature=S');
+  };
+  const [ours, theirs] = [await answer(service), await answer(floor)];
+  if (ours === theirs) return undefined;
+  let at = 0;
+  while (ours[at] === theirs[at]) at++;
+  return `service ${ours.length} bytes, floor ${theirs.length}; first at ${at}: ${JSON.stringify(ours.slice(at - 40, at + 60))} against ${JSON.stringify(theirs.slice(at - 40, at + 60))}`;
 }
 
 /** A ratio shown for information, without a target. */
@@ -705,6 +747,56 @@ async function campaignRow() {
   });
 }
 
+/** test/bench/photos-to-book.ts: 100 photos of 12 MP (JPEG and HEIC) over loopback to an editable smartbook, against the least decode work. */
+async function photosRow() {
+  const out = await script('photos-to-book.ts', quick ? { BENCH_PHOTOS: '20' } : {});
+  const figure = (label: string) =>
+    out
+      .split('\n')
+      .find((l) => l.startsWith(label))
+      ?.slice(label.length)
+      .trim() ?? '?';
+  const [ours, floor] = [Number.parseFloat(figure('service seconds')), Number.parseFloat(figure('floor seconds'))];
+  const count = Number.parseInt(figure('photos'), 10);
+  const target = (30 * count) / 100;
+  table.push({
+    what: `${figure('photos')} photos of 12 MP over loopback, POST /v2/generate until editable, every photo analysed and placed (test/bench/photos-to-book.ts; ${figure('failed photos')} failed)`,
+    project: `${ours} s`,
+    comparedWith: `floor: each photo fetched and decoded once, shrunk to the 512 px thumbnail and measured, 2 at once: ${floor} s`,
+    ratio: `${(ours / floor).toFixed(2)}x the floor's time`,
+    target: `<= ${target.toFixed(0)} s`,
+    // A photo that failed (e.g. DOWNLOAD_TIME_LIMIT) is a photo the customer lost: the wait is not met.
+    met: ours <= target && figure('failed photos') === '0' ? 'yes' : 'NO',
+  });
+}
+
+/** test/bench/editor-paint.ts: the editor link at 390 x 844, CPU throttled 4x, against a static page of the same first page. */
+async function editorRow() {
+  const out = await script('editor-paint.ts', quick ? { BENCH_LOADS: '3' } : {});
+  if (out.startsWith('skipped')) {
+    notes.push(`editor: ${out.trim()}`);
+    return;
+  }
+  const figure = (label: string) =>
+    Number.parseFloat(
+      out
+        .split('\n')
+        .find((l) => l.startsWith(`${label} `))
+        ?.slice(label.length + 1) ?? '',
+    );
+  const side = (name: string) =>
+    `first paint ${figure(`${name} firstPaint`)} ms, first contentful paint ${figure(`${name} firstContentfulPaint`)} ms, book drawn ${figure(`${name} bookDrawn`)} ms, interactive ${figure(`${name} interactive`)} ms (${figure(`${name} longTasks`)} long tasks)`;
+  const interactive = figure('editor interactive');
+  table.push({
+    what: `the editor link opened as a phone: 390 x 844, CPU throttled 4x, cold, loopback (test/bench/editor-paint.ts, median of ${figure('loads')} loads)`,
+    project: side('editor'),
+    comparedWith: `floor: a static page with the editor's stylesheet and page 1's ${figure('page-1 images')} images, no script: ${side('floor')}`,
+    ratio: `interactive ${(interactive / figure('floor interactive')).toFixed(2)}x the floor's`,
+    target: '<= 2000 ms interactive',
+    met: interactive <= 2000 ? 'yes' : 'NO',
+  });
+}
+
 /** test/bench/scale.ts: one ROLE=all process against 1 API with 1 and 2 workers; its lines are the figures. */
 async function scaleRow() {
   const out = await script('scale.ts', quick ? { BENCH_QUICK: '1' } : {});
@@ -789,6 +881,8 @@ if (wanted('scale')) await scaleRow();
 if (wanted('curation')) await curationRow();
 // The curation bench reports the faces kept inside the safe area too (issue 38).
 if (wanted('faces') || wanted('curation')) await facesRow();
+if (wanted('photos')) await photosRow();
+if (wanted('editor')) await editorRow();
 
 console.log(
   `\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os

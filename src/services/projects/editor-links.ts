@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, createSecretKey, type KeyObject, timingSafeEqual } from 'node:crypto';
 import type { Project } from '../../db/entities';
 import type { Tenant } from '../context';
 import { randomBase62 } from './project-ids';
@@ -11,6 +11,13 @@ const EDITOR_KEY_PARAMETER = 'editorKey';
 
 /** 24 bytes of HMAC, 32 base64url characters: as hard to guess as a client secret. */
 const KEY_CHARACTERS = 32;
+
+/**
+ * Keys kept per process (about 150 bytes each): a list of 100 projects hands out 100 links, and
+ * computing each key again was the largest part of a list's CPU on projects as users make them
+ * (docs/performance.md). A key depends only on the project's id and seed, so a kept one never goes stale.
+ */
+const KEPT_KEYS = 20_000;
 
 /** A new seed for a project's editor key: a new seed ends every link made from the old one. */
 export function newEditorKeySeed(): string {
@@ -26,21 +33,32 @@ export function newEditorKeySeed(): string {
  * transfer to another owner) ends the old link at once, in every process.
  */
 export class EditorLinks {
-  private readonly hmacKey: Buffer;
+  private readonly hmacKey: KeyObject;
+  private readonly keys = new Map<string, string>();
+  /** FRONTEND_URL without its query and fragment, and its fragment: a link is the two around its query. */
+  private readonly base: string;
+  private readonly fragment: string;
 
-  constructor(
-    private readonly frontendUrl: string,
-    pepper: string,
-  ) {
+  constructor(frontendUrl: string, pepper: string) {
     // Its own key, so an editor key is never a digest some other credential check computes.
-    this.hmacKey = createHmac('sha256', pepper).update('photobook editor link keys').digest();
+    this.hmacKey = createSecretKey(createHmac('sha256', pepper).update('photobook editor link keys').digest());
+    const url = new URL(frontendUrl);
+    this.fragment = url.hash;
+    url.hash = '';
+    url.search = '';
+    this.base = url.toString();
   }
 
   keyOf(project: LinkedProject): string {
-    return createHmac('sha256', this.hmacKey)
-      .update(`${project.id}\u0000${project.editorKeySeed}`)
-      .digest('base64url')
-      .slice(0, KEY_CHARACTERS);
+    const message = `${project.id}\u0000${project.editorKeySeed}`;
+    let key = this.keys.get(message);
+    if (key === undefined) {
+      key = createHmac('sha256', this.hmacKey).update(message).digest('base64url').slice(0, KEY_CHARACTERS);
+      // The oldest kept key makes room (a Map iterates in insertion order).
+      if (this.keys.size >= KEPT_KEYS) this.keys.delete(this.keys.keys().next().value!);
+      this.keys.set(message, key);
+    }
+    return key;
   }
 
   /** Whether `presented` is the project's current key (compared in constant time). */
@@ -75,9 +93,8 @@ export class EditorLinks {
     });
   }
 
+  /** As `new URL(FRONTEND_URL)` with this search would print it: form-encoded values need no more escaping in a query. */
   private url(query: Record<string, string>): string {
-    const url = new URL(this.frontendUrl);
-    url.search = new URLSearchParams(query).toString();
-    return url.toString();
+    return `${this.base}?${new URLSearchParams(query)}${this.fragment}`;
   }
 }
