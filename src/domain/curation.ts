@@ -8,7 +8,7 @@
  * - `kept`: in the book, nothing against it.
  */
 export const CURATION_REASONS = ['duplicate', 'burst', 'blurry', 'exposure', 'kept'] as const;
-export type CurationReason = (typeof CURATION_REASONS)[number];
+type CurationReason = (typeof CURATION_REASONS)[number];
 
 export interface PhotoCuration {
   kept: boolean;

@@ -28,31 +28,33 @@ const PAGES = new URL('../../web/app/', import.meta.url);
  * literals, and the editor's edits (quoted mutations with its project fields in place of {FIELDS}).
  */
 function pageOperations(): [string, DocumentNode][] {
-  return readdirSync(PAGES)
-    .filter((file) => file.endsWith('.js'))
-    .flatMap((file) => {
-      const source = readFileSync(new URL(file, PAGES), 'utf8');
-      // Field lists the page builds its operations from (`const BOOK_FIELDS = \`...\``), each with the lists it names filled in.
-      const lists = new Map<string, string>();
-      for (const [, name, text] of source.matchAll(/const ([A-Z_]+_FIELDS) = `([^`]*)`/g))
-        lists.set(
-          name,
-          text.replaceAll(/\$\{([A-Z_]+_FIELDS)\}/g, (_, used: string) => lists.get(used) ?? ''),
-        );
-      const filled = (text: string) =>
-        text.replaceAll(/\$\{([A-Z_]+_FIELDS)\}/g, (whole, used: string) => lists.get(used) ?? whole);
-      const projectFields = lists.get('PROJECT_FIELDS') ?? '';
-      const texts = [
-        ...[...source.matchAll(/`((?:query|mutation|subscription)\b[^`]*)`/g)].map((m) => filled(m[1])),
-        ...[...source.matchAll(/'((?:query|subscription) \([^']*)'/g)].map((m) => m[1]),
-        ...[...source.matchAll(/'(mutation [^']*\{FIELDS\}[^']*)'/g)].map((m) =>
-          m[1].replace('{FIELDS}', `{ ${projectFields} }`),
-        ),
-      ];
-      return texts
-        .filter((text) => !text.includes('${'))
-        .map((text): [string, DocumentNode] => [`${file} ${text.slice(0, 48).replace(/\s+/g, ' ')}`, parse(text)]);
-    });
+  const files = readdirSync(PAGES).filter((file) => file.endsWith('.js'));
+  const sources = new Map(files.map((file) => [file, readFileSync(new URL(file, PAGES), 'utf8')]));
+  // Field lists the pages build their operations from (`const BOOK_FIELDS = \`...\``), each with the lists it
+  // names filled in. The editor's edits are sent with its PROJECT_FIELDS wherever they are written (the photo
+  // tray's too), so the lists are the editor's, whichever page file holds the mutation.
+  const lists = new Map<string, string>();
+  for (const source of sources.values())
+    for (const [, name, text] of source.matchAll(/const ([A-Z_]+_FIELDS) = `([^`]*)`/g))
+      lists.set(
+        name,
+        text.replaceAll(/\$\{([A-Z_]+_FIELDS)\}/g, (_, used: string) => lists.get(used) ?? ''),
+      );
+  return [...sources].flatMap(([file, source]) => {
+    const filled = (text: string) =>
+      text.replaceAll(/\$\{([A-Z_]+_FIELDS)\}/g, (whole, used: string) => lists.get(used) ?? whole);
+    const projectFields = lists.get('PROJECT_FIELDS') ?? '';
+    const texts = [
+      ...[...source.matchAll(/`((?:query|mutation|subscription)\b[^`]*)`/g)].map((m) => filled(m[1])),
+      ...[...source.matchAll(/'((?:query|subscription) \([^']*)'/g)].map((m) => m[1]),
+      ...[...source.matchAll(/'(mutation [^']*\{FIELDS\}[^']*)'/g)].map((m) =>
+        m[1].replace('{FIELDS}', `{ ${projectFields} }`),
+      ),
+    ];
+    return texts
+      .filter((text) => !text.includes('${'))
+      .map((text): [string, DocumentNode] => [`${file} ${text.slice(0, 48).replace(/\s+/g, ' ')}`, parse(text)]);
+  });
 }
 
 describe('GraphQL depth, cost and alias limits', () => {

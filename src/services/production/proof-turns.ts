@@ -1,7 +1,7 @@
 import { RateLimitedError } from '../../domain/errors';
 
 /** Proofs this process renders at once; the rest wait their turn, first come first served. */
-export const PROOFS_AT_ONCE = 2;
+const PROOFS_AT_ONCE = 2;
 /** What a client asking for a second proof while its first renders is told to wait. */
 const PROOF_RETRY_AFTER_SECONDS = 5;
 

@@ -4,7 +4,6 @@ import type { BookPhoto } from './book-photo';
 import { placeOnLayout } from './page-layouts';
 import { coverPhoto, smartbookPages } from './smartbook-pages';
 
-export type { BookPhoto } from './book-photo';
 
 export interface BookInput {
   layoutType: LayoutType;
@@ -104,7 +103,7 @@ export function blankPage(): BookPage {
 }
 
 /** Dated photos first, oldest first; undated ones after, in the client's order. */
-export function byCaptureDate(a: BookPhoto, b: BookPhoto): number {
+function byCaptureDate(a: BookPhoto, b: BookPhoto): number {
   if (a.capturedAt && b.capturedAt) return a.capturedAt.getTime() - b.capturedAt.getTime() || a.position - b.position;
   if (a.capturedAt) return -1;
   if (b.capturedAt) return 1;

@@ -21,21 +21,21 @@ export interface CurationPhoto {
  * blurred and recoloured copies land 0–5 bits from their original, 6%-cropped ones 4–17; distinct
  * scenes 35 bits apart and more; the frames of a burst 1–10.
  */
-export const DUPLICATE_BITS = 20;
+const DUPLICATE_BITS = 20;
 /** Up to this distance two photos show the same scene: a burst's shots, or the same moment taken twice. */
-export const SAME_SCENE_BITS = 30;
+const SAME_SCENE_BITS = 30;
 /** Shots at most this far apart (each from the one before) are one burst, when they show the same scene. */
-export const BURST_GAP_MS = 4_000;
+const BURST_GAP_MS = 4_000;
 /** Photos this close in capture time are "the same moment" for blur and exposure. */
-export const MOMENT_MS = 120_000;
+const MOMENT_MS = 120_000;
 /**
  * Below this sharpness (variance of the Laplacian 25 at 512 px, a quarter of the classic "soft"
  * threshold) a photo is blurred: only clearly blurred or out-of-focus shots, as a camera shake or a
  * missed focus gives (single digits), not merely soft or low-contrast ones.
  */
-export const BLURRY_SHARPNESS = 0.2;
+const BLURRY_SHARPNESS = 0.2;
 /** Below this exposure score (mean luminance under ~6% or over ~94%) a photo is badly exposed. */
-export const BAD_EXPOSURE = 0.3;
+const BAD_EXPOSURE = 0.3;
 /** A burst of this many shots or more keeps its best two (when they differ enough); a smaller one its best. */
 const BURST_KEEPS_TWO = 4;
 
@@ -186,7 +186,7 @@ function parseHash(hex: string): Uint32Array {
 }
 
 /** Differing bits of two hashes. */
-export function hamming(a: Uint32Array, b: Uint32Array): number {
+function hamming(a: Uint32Array, b: Uint32Array): number {
   let bits = 0;
   for (let i = 0; i < a.length; i++) {
     let x = (a[i] ^ b[i]) >>> 0;

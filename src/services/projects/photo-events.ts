@@ -1,9 +1,9 @@
 import type { BookPhoto } from './book-photo';
 
 /** A pause this long between two shots starts a new event (a new day, the next outing). */
-export const EVENT_GAP_MS = 2 * 60 * 60 * 1000;
+const EVENT_GAP_MS = 2 * 60 * 60 * 1000;
 /** A move this far between two shots (both with GPS) starts a new event even without a pause (the next town). */
-export const EVENT_DISTANCE_KM = 25;
+const EVENT_DISTANCE_KM = 25;
 
 /**
  * Splits photos already in story order (dated by capture time, then undated in the client's order)
@@ -30,7 +30,7 @@ function startsEvent(previous: BookPhoto, photo: BookPhoto): boolean {
 }
 
 /** Great-circle distance (haversine); 0 unless both photos have GPS. */
-export function distanceKm(a: BookPhoto, b: BookPhoto): number {
+function distanceKm(a: BookPhoto, b: BookPhoto): number {
   if (a.latitude == null || a.longitude == null || b.latitude == null || b.longitude == null) return 0;
   const rad = Math.PI / 180;
   const dLat = (b.latitude - a.latitude) * rad;

@@ -152,7 +152,7 @@ export interface ProjectStatusRow {
   curatedPhotos: CuratedPhoto[];
 }
 
-export interface CuratedPhoto {
+interface CuratedPhoto {
   id: string;
   clientPhotoId?: string;
   url: string;

@@ -59,7 +59,7 @@ export const FailedPhotoView = Type.Object({
 });
 
 /** A photo and the smartbook's decision about it (GraphQL: Photo.curation). */
-export const CuratedPhotoView = Type.Object({
+const CuratedPhotoView = Type.Object({
   id: Type.String({ description: "The photo id (GraphQL Photo.id, the editor's photoId)" }),
   clientPhotoId: Type.Optional(Type.String({ description: 'The id the client gave with the URL, if any' })),
   url: Type.String({ description: 'The URL the photo was given with' }),
