@@ -1,17 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
-import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestService, type TestService } from '../support/harness';
 import { post, request, serviceHeader } from '../support/http';
 import { startPhotoServer, type PhotoServer } from '../support/photo-server';
 import { editableProject, printBody } from '../support/print-fixtures';
-import { waitFor } from '../support/wait';
 import { darkPixels } from '../imaging/print/print-images';
 import { currentEditorLink } from '../support/editor-link';
+import { printedPages } from '../support/printed-pages';
 import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from '../support/browser';
 import { markerPhoto, redBox } from '../support/marker-photo';
 import { renderPrintPage } from '../../src/imaging/print/render-page';
@@ -221,42 +216,23 @@ describe.skipIf(!browserAvailable)(
 
       const auth = serviceHeader(shop.credentials.dev);
       expect((await post(api.url, '/v2/print', printBody('live-editor-1', projectId), auth)).status).toBe(200);
-      const printFiles = () =>
-        request(api.url, 'GET', '/v2/order/print-files?orderId=live-editor-1', { headers: auth });
-      await waitFor(async () => (await printFiles()).body.lines?.[0]?.printFiles !== undefined, 120_000, 'print files');
-      const pdf = Buffer.from(
-        await (await fetch((await printFiles()).body.lines[0].printFiles.interiorPdfUrl)).arrayBuffer(),
-      );
-      const dir = mkdtempSync(path.join(os.tmpdir(), 'interior-'));
-      try {
-        writeFileSync(path.join(dir, 'interior.pdf'), pdf);
-        execFileSync('pdftoppm', ['-f', '1', '-l', '2', '-r', '100', '-png', 'interior.pdf', 'page'], { cwd: dir });
-        const pngs = ['page-01.png', 'page-02.png'].map((name) => readFileSync(path.join(dir, name)));
-        const trimOf = async (png: Buffer) => {
-          const { width, height } = await sharp(png).metadata();
-          // The page is the trim box and 3 mm of bleed all round (A4 landscape: 297 x 210 mm).
-          const [bleedX, bleedY] = [Math.round((width * 3) / 303), Math.round((height * 3) / 216)];
-          return { left: bleedX, top: bleedY, width: width - 2 * bleedX, height: height - 2 * bleedY };
-        };
-        const paper = await redBox(pngs[0], await trimOf(pngs[0]));
-        for (const side of ['left', 'right'] as const)
-          expect(Math.abs(screen.marker[side] - paper[side]) * pageBox.width, side).toBeLessThan(3);
-        for (const side of ['top', 'bottom'] as const)
-          expect(Math.abs(screen.marker[side] - paper[side]) * pageBox.height, side).toBeLessThan(3);
+      const [paper1, paper2] = await printedPages(api.url, 'live-editor-1', auth, { timeoutMs: 120_000 });
+      const paper = await redBox(paper1.png, paper1.trim);
+      for (const side of ['left', 'right'] as const)
+        expect(Math.abs(screen.marker[side] - paper[side]) * pageBox.width, side).toBeLessThan(3);
+      for (const side of ['top', 'bottom'] as const)
+        expect(Math.abs(screen.marker[side] - paper[side]) * pageBox.height, side).toBeLessThan(3);
 
-        // The caption is set inside its box on page 2, and nowhere above it.
-        const trim = await trimOf(pngs[1]);
-        const box = {
-          left: trim.left + Math.round(caption.x * trim.width),
-          top: trim.top + Math.round(caption.y * trim.height),
-          width: Math.round(caption.width * trim.width),
-          height: Math.round(((caption.sizePt * 1.3) / 72) * 100),
-        };
-        expect(await darkPixels(pngs[1], box)).toBeGreaterThan(50);
-        expect(await darkPixels(pngs[1], { ...box, top: box.top - box.height - 4 })).toBe(0);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
+      // The caption is set inside its box on page 2, and nowhere above it.
+      const trim = paper2.trim;
+      const box = {
+        left: trim.left + Math.round(caption.x * trim.width),
+        top: trim.top + Math.round(caption.y * trim.height),
+        width: Math.round(caption.width * trim.width),
+        height: Math.round(((caption.sizePt * 1.3) / 72) * 100),
+      };
+      expect(await darkPixels(paper2.png, box)).toBeGreaterThan(50);
+      expect(await darkPixels(paper2.png, { ...box, top: box.top - box.height - 4 })).toBe(0);
     }, 180_000);
   },
 );

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Page, Route } from 'playwright-core';
@@ -13,6 +13,7 @@ import { editableProject, printBody } from '../support/print-fixtures';
 import { waitFor } from '../support/wait';
 import { darkPixels } from '../imaging/print/print-images';
 import { currentEditorLink } from '../support/editor-link';
+import { printedPages } from '../support/printed-pages';
 import { browserAvailable, launchBrowser, NO_BROWSER_REASON } from '../support/browser';
 import { markerPhoto, redBox } from '../support/marker-photo';
 import { countUploadedBytes } from '../support/upload-byte-count';
@@ -341,40 +342,21 @@ describe.skipIf(!browserAvailable || !heifEnc)(
 
       const caption = (await book()).book.pages[1].captions![0];
       expect((await post(api.url, '/v2/print', printBody('upload-editor-1', projectId), auth())).status).toBe(200);
-      const printFiles = () =>
-        request(api.url, 'GET', '/v2/order/print-files?orderId=upload-editor-1', { headers: auth() });
-      await waitFor(async () => (await printFiles()).body.lines?.[0]?.printFiles !== undefined, 240_000, 'print files');
-      const pdf = Buffer.from(
-        await (await fetch((await printFiles()).body.lines[0].printFiles.interiorPdfUrl)).arrayBuffer(),
-      );
-      const pdfDir = mkdtempSync(path.join(os.tmpdir(), 'interior-'));
-      try {
-        writeFileSync(path.join(pdfDir, 'interior.pdf'), pdf);
-        execFileSync('pdftoppm', ['-f', '1', '-l', '2', '-r', '100', '-png', 'interior.pdf', 'page'], { cwd: pdfDir });
-        const pngs = ['page-01.png', 'page-02.png'].map((name) => readFileSync(path.join(pdfDir, name)));
-        const trimOf = async (png: Buffer) => {
-          const { width, height } = await sharp(png).metadata();
-          // The trim box and 3 mm of bleed all round (A4 landscape: 297 x 210 mm).
-          const [bleedX, bleedY] = [Math.round((width * 3) / 303), Math.round((height * 3) / 216)];
-          return { left: bleedX, top: bleedY, width: width - 2 * bleedX, height: height - 2 * bleedY };
-        };
-        const paper = await redBox(pngs[0], await trimOf(pngs[0]));
-        for (const side of ['left', 'right'] as const)
-          expect(Math.abs(screen[side] - paper[side]) * pageBox.width, side).toBeLessThan(3);
-        for (const side of ['top', 'bottom'] as const)
-          expect(Math.abs(screen[side] - paper[side]) * pageBox.height, side).toBeLessThan(3);
-        const trim = await trimOf(pngs[1]);
-        const box = {
-          left: trim.left + Math.round(caption.x * trim.width),
-          top: trim.top + Math.round(caption.y * trim.height),
-          width: Math.round(caption.width * trim.width),
-          height: Math.round(((caption.sizePt * 1.3) / 72) * 100),
-        };
-        expect(await darkPixels(pngs[1], box)).toBeGreaterThan(50);
-        expect(await darkPixels(pngs[1], { ...box, top: box.top - box.height - 4 })).toBe(0);
-      } finally {
-        rmSync(pdfDir, { recursive: true, force: true });
-      }
+      const [paper1, paper2] = await printedPages(api.url, 'upload-editor-1', auth(), { timeoutMs: 240_000 });
+      const paper = await redBox(paper1.png, paper1.trim);
+      for (const side of ['left', 'right'] as const)
+        expect(Math.abs(screen[side] - paper[side]) * pageBox.width, side).toBeLessThan(3);
+      for (const side of ['top', 'bottom'] as const)
+        expect(Math.abs(screen[side] - paper[side]) * pageBox.height, side).toBeLessThan(3);
+      const trim = paper2.trim;
+      const box = {
+        left: trim.left + Math.round(caption.x * trim.width),
+        top: trim.top + Math.round(caption.y * trim.height),
+        width: Math.round(caption.width * trim.width),
+        height: Math.round(((caption.sizePt * 1.3) / 72) * 100),
+      };
+      expect(await darkPixels(paper2.png, box)).toBeGreaterThan(50);
+      expect(await darkPixels(paper2.png, { ...box, top: box.top - box.height - 4 })).toBe(0);
     }, 360_000);
   },
 );

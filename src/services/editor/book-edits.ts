@@ -5,6 +5,7 @@ import {
   type BookPage,
   type PageCaption,
   type PageLayout,
+  type PhotoSlot,
 } from '../../domain/book';
 import { ValidationError } from '../../domain/errors';
 import { MAX_ZOOM, type SlotCrop } from '../../domain/slot-crop';
@@ -109,22 +110,8 @@ export function placePhotoAt(book: Book, photoId: string, target: PhotoTarget): 
     if (placed && placed.page === target.slot.page && placed.slot === target.slot.slot)
       throw ValidationError.field('photoId', 'is the photo in that slot already', 'SAME_SLOT');
     if (placed) return swapPhotos(book, placed, target.slot);
-    const ref = target.slot;
-    return {
-      ...book,
-      pages: book.pages.map((page) =>
-        page.number !== ref.page
-          ? page
-          : {
-              ...page,
-              photos: page.photos.map((slot, i) => {
-                if (i !== ref.slot) return slot;
-                const { crop: _old, ...rest } = slot;
-                return { ...rest, photoId };
-              }),
-            },
-      ),
-    };
+    // A new photo starts on the automatic crop.
+    return changeSlot(book, target.slot, ({ crop: _old, ...rest }) => ({ ...rest, photoId }));
   }
   const toPage = target.toPage as number;
   if (placed) return movePhoto(book, placed, toPage);
@@ -280,19 +267,19 @@ export function setSlotCrop(book: Book, ref: SlotRef, crop: SlotCrop | null): Bo
     if (!Number.isFinite(crop.zoom) || crop.zoom < 1 || crop.zoom > MAX_ZOOM)
       throw ValidationError.field('crop.zoom', `must be a number from 1 (the photo covers the slot) to ${MAX_ZOOM}`);
   }
+  return changeSlot(book, ref, ({ crop: _old, ...rest }) =>
+    crop ? { ...rest, crop: { x: crop.x, y: crop.y, zoom: crop.zoom } } : rest,
+  );
+}
+
+/** The book with one slot changed, every other page and slot as it was. */
+function changeSlot(book: Book, ref: SlotRef, change: (slot: PhotoSlot) => PhotoSlot): Book {
   return {
     ...book,
     pages: book.pages.map((page) =>
       page.number !== ref.page
         ? page
-        : {
-            ...page,
-            photos: page.photos.map((slot, i) => {
-              if (i !== ref.slot) return slot;
-              const { crop: _old, ...rest } = slot;
-              return crop ? { ...rest, crop: { x: crop.x, y: crop.y, zoom: crop.zoom } } : rest;
-            }),
-          },
+        : { ...page, photos: page.photos.map((slot, i) => (i === ref.slot ? change(slot) : slot)) },
     ),
   };
 }

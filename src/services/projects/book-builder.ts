@@ -4,7 +4,6 @@ import type { BookPhoto } from './book-photo';
 import { placeOnLayout } from './page-layouts';
 import { coverPhoto, smartbookPages } from './smartbook-pages';
 
-
 export interface BookInput {
   layoutType: LayoutType;
   photos: BookPhoto[];
