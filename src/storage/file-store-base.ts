@@ -54,8 +54,7 @@ export abstract class FileStoreBase {
     const expires = Math.ceil((now + this.previewTtlMs) / PREVIEW_EXPIRY_STEP_MS) * (PREVIEW_EXPIRY_STEP_MS / 1000);
     const kept = this.previewUrls.get(key);
     if (kept?.expires === expires) return kept.url;
-    const query = new URLSearchParams({ expires: String(expires), signature: this.signer.signAt(key, expires) });
-    const url = `${this.publicUrl}/files/${key}?${query}`;
+    const url = this.fileUrl(key, expires, this.signer.signAt(key, expires));
     if (!kept && this.previewUrls.size >= KEPT_PREVIEW_URLS)
       this.previewUrls.delete(this.previewUrls.keys().next().value!);
     this.previewUrls.set(key, { expires, url });
@@ -64,8 +63,12 @@ export abstract class FileStoreBase {
 
   signedUrl(key: string, ttlMs = this.ttlMs): { url: string; expiresAt: number } {
     const { expires, signature } = this.signer.sign(key, ttlMs);
-    const query = new URLSearchParams({ expires: String(expires), signature });
-    return { url: `${this.publicUrl}/files/${key}?${query}`, expiresAt: expires };
+    return { url: this.fileUrl(key, expires, signature), expiresAt: expires };
+  }
+
+  /** `/files/<key>` under PUBLIC_URL, valid until `expires` (Unix seconds) with its signature. */
+  private fileUrl(key: string, expires: number, signature: string): string {
+    return `${this.publicUrl}/files/${key}?${new URLSearchParams({ expires: String(expires), signature })}`;
   }
 
   verifyUrl(key: string, expires: string | null, signature: string | null): SignatureVerdict {
