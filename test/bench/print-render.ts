@@ -36,7 +36,13 @@ import { renderPrintCoverSheet } from '../../src/imaging/print/cover-sheet';
 import { coverGeometry, coverSheetFormat } from '../../src/imaging/print/cover-geometry';
 import type { ProductProduction } from '../../src/domain/print-production';
 import { limitImageProcessing } from '../../src/imaging/image-processing-limits';
-import { PhotoCorrections } from '../../src/imaging/print/color-correction';
+import {
+  measureColourCorrection,
+  PhotoCorrections,
+  type ColourCorrection,
+} from '../../src/imaging/print/color-correction';
+import { tagSrgb } from '../../src/imaging/print/srgb-tag';
+import { writeProofPreview } from '../../src/imaging/print/proof-preview';
 import type { Book, BookPage, PhotoSlot } from '../../src/domain/book';
 
 const A4: PrintFormat = { widthMm: 210, heightMm: 297, bleedMm: 3, dpi: 300 };
@@ -74,6 +80,7 @@ async function main() {
   if (mode === '--ours') return renderOurs(work, arg === 'cc');
   if (mode === '--ours-two') return renderTwoAtOnce(work, arg === 'cc');
   if (mode === '--libvips') return renderLibvipsFloor(work);
+  if (mode === '--libvips-proof') return renderLibvipsFloor(work, { pagesAtOnce: 2, preview: true });
   if (mode === '--pdfkit') return pdfWithPdfkit(work, Number(arg));
   if (mode === '--pdf-lib') return pdfWithPdfLib(work, Number(arg));
 
@@ -340,37 +347,29 @@ async function renderBook(dir: string, tag: string, colorCorrection: boolean): P
  * The least libvips work for the same book (`--libvips`): in one process, one page at a time, with
  * the service's libvips settings (operation cache off, half the cores), each page a canvas of the
  * same size with every photo upright, colour-corrected (grey-world gains and a levels stretch
- * measured once per photo on a 256 px copy, applied with `linear`), centre-cropped to its slot and
- * its rows copied into the raw page at its offset (the service's own page-canvas.ts: a copy is
- * the least work that gives an opaque photo's composite), the page text as an SVG overlay, encoded as ours (JPEG 92, 4:4:4, sRGB
- * profile, density) and written; the cover sheet at its size with the cover photo over its front
+ * measured once per photo by the service's own measure on a 256 px copy, applied with `linear`),
+ * centre-cropped to its slot and its rows copied into the raw page at its offset (the service's own
+ * page-canvas.ts: a copy is the least work that gives an opaque photo's composite), the page text as
+ * an SVG overlay, encoded as ours (JPEG 92, 4:4:4, density) and tagged with the sRGB profile without
+ * a colour transform (srgb-tag.ts), and written; the cover sheet at its size with the cover photo over its front
  * panel and the title; then the same PDF writer. It does not choose an attention crop, clip a
  * slot to the page by hand, wrap and fit text, or compute effective DPI and warnings.
  */
-async function renderLibvipsFloor(dir: string) {
+async function renderLibvipsFloor(dir: string, proof?: { pagesAtOnce: number; preview: true }) {
   sharp.cache(false);
   sharp.concurrency(Math.max(1, Math.floor(os.availableParallelism() / 2)));
   const book = JSON.parse(await readFile(path.join(dir, 'book.json'), 'utf8')) as Book;
   const pagesDir = path.join(dir, 'floor-pages');
   await mkdir(pagesDir, { recursive: true });
   const pageFile = (n: number) => path.join(pagesDir, `${String(n).padStart(4, '0')}.jpg`);
-  const corrections = new Map<string, Promise<{ a: number[]; b: number[] }>>();
+  // The service's own measure (a 256 px copy decoded with shrink-on-load, its histograms), once a
+  // photo: the same gains as the service's, so the same pixels. sharp's `stats()` would measure the
+  // whole 12 MP photo whatever the pipeline before it says (it reads the input, not the resized copy).
+  const corrections = new Map<string, Promise<ColourCorrection>>();
   const correctionOf = (photoId: string) => {
     let correction = corrections.get(photoId);
     if (!correction) {
-      correction = sharp(path.join(dir, `${photoId}.jpg`))
-        .rotate()
-        .resize(256, 256, { fit: 'inside' })
-        .stats()
-        .then(({ channels }) => {
-          const means = channels.slice(0, 3).map((c) => c.mean);
-          const grey = (means[0] + means[1] + means[2]) / 3;
-          const gains = means.map((m) => Math.min(1.5, Math.max(1 / 1.5, grey / m)));
-          const lo = Math.min(...channels.slice(0, 3).map((c, i) => c.min * gains[i]));
-          const hi = Math.max(...channels.slice(0, 3).map((c, i) => c.max * gains[i]));
-          const a = hi - lo > 1e-6 ? Math.min(4, 255 / (hi - lo)) : 1;
-          return { a: gains.map((g) => a * g), b: gains.map(() => -lo * a) };
-        });
+      correction = readFile(path.join(dir, `${photoId}.jpg`)).then(measureColourCorrection);
       corrections.set(photoId, correction);
     }
     return correction;
@@ -392,11 +391,13 @@ async function renderLibvipsFloor(dir: string) {
     file: string,
   ) => {
     const page = sharp(pageCanvas(size, background, photos), { raw: { ...size, channels: 3 } });
+    // Tagged sRGB as sharp's withIccProfile('srgb') tags it, without its sRGB-to-sRGB transform (the same bytes).
     return (texts.length > 0 ? page.composite(texts) : page)
       .jpeg({ quality: 92, chromaSubsampling: '4:4:4', optimiseCoding: false })
-      .withIccProfile('srgb')
       .withDensity(A4.dpi)
-      .toFile(file);
+      .toBuffer()
+      .then(tagSrgb)
+      .then((jpeg) => writeFile(file, jpeg));
   };
   const layer = (
     placed: { data: Buffer; info: { width: number; height: number } },
@@ -442,7 +443,7 @@ async function renderLibvipsFloor(dir: string) {
   );
   const size = pagePixels(A4);
   const trim = trimPixels(A4);
-  for (const page of book.pages) {
+  const renderPage = async (page: BookPage) => {
     const photos: RawPhotoLayer[] = [];
     for (const s of page.photos) {
       const width = Math.round(s.width * trim.width);
@@ -468,7 +469,14 @@ async function renderLibvipsFloor(dir: string) {
       top: 0,
     }));
     await encode(size, '#ffffff', photos, texts, pageFile(page.number));
-  }
+  };
+  // A proof renders two pages at once (project-proof.ts), so its floor does too; the print row one at a time.
+  const queue = [...book.pages];
+  await Promise.all(
+    Array.from({ length: proof?.pagesAtOnce ?? 1 }, async () => {
+      for (let page = queue.shift(); page; page = queue.shift()) await renderPage(page);
+    }),
+  );
   const rendered = performance.now();
   async function* pages(from: number, to: number) {
     for (let n = from; n <= to; n++) yield readFile(pageFile(n));
@@ -483,9 +491,22 @@ async function renderLibvipsFloor(dir: string) {
     format: A4,
     pages: pages(1, book.pages.length),
   });
-  const report: OursReport = {
+  const written = performance.now();
+  // A proof's customer preview: the service's own writer (72 DPI pages with PROOF across them), from the same page files.
+  if (proof) {
+    async function* previewPages() {
+      yield { jpeg: await readFile(pageFile(0)), format: sheet };
+      for (let n = 1; n <= book.pages.length; n++) yield { jpeg: await readFile(pageFile(n)), format: A4 };
+    }
+    await writeFile(
+      path.join(dir, 'floor-preview.pdf'),
+      await writeProofPreview({ pages: previewPages(), title: book.cover.title }),
+    );
+  }
+  const report: OursReport & { previewSeconds: number } = {
     renderSeconds: (rendered - started) / 1000,
-    pdfSeconds: (performance.now() - rendered) / 1000,
+    pdfSeconds: (written - rendered) / 1000,
+    previewSeconds: (performance.now() - written) / 1000,
     pdfBytes: coverPdf.bytes + pdf.bytes,
     pageCount: coverPdf.pageCount + pdf.pageCount,
   };

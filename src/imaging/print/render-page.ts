@@ -12,6 +12,7 @@ import { automaticCrop, cropRect, type SlotCrop } from '../../domain/slot-crop';
 import type { FaceBox } from '../../domain/face-box';
 import { pageSide, SAFE_MARGIN_MM, slotSafeArea, type SlotArea } from '../../domain/print-safe-area';
 import { captionsSvg } from './page-captions';
+import { tagSrgb } from './srgb-tag';
 
 export interface PhotoPlacement {
   photoId: string;
@@ -221,15 +222,16 @@ export async function compose(
     raw: { width: size.width, height: size.height, channels: 3 },
   });
   if (overlays.length > 0) page = page.composite(overlays);
-  const jpeg = await page
-    // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper. No
-    // Huffman optimisation: it made a render 6% slower for print files 5% smaller.
-    .jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4', optimiseCoding: false })
-    // A page in sRGB carries its profile (480 bytes); any other profile (a CMYK one is about 1 MB)
-    // would be repeated in every page of the PDF, which tags the pages with it once (pdfx.ts).
-    .withIccProfile(outputProfile, { attach: outputProfile === 'srgb' })
-    .withDensity(dpi)
-    .toBuffer();
+  // 4:4:4: no chroma subsampling, so coloured type and thin lines stay crisp on paper. No
+  // Huffman optimisation: it made a render 6% slower for print files 5% smaller.
+  page = page.jpeg({ quality: JPEG_QUALITY, chromaSubsampling: '4:4:4', optimiseCoding: false }).withDensity(dpi);
+  // A page in sRGB carries its profile (480 bytes), attached without sharp's sRGB-to-sRGB transform
+  // (srgb-tag.ts); any other profile (a CMYK one is about 1 MB) converts the page and would be
+  // repeated in every page of the PDF, which tags the pages with it once (pdfx.ts).
+  const jpeg =
+    outputProfile === 'srgb'
+      ? await tagSrgb(await page.toBuffer())
+      : await page.withIccProfile(outputProfile, { attach: false }).toBuffer();
   return { jpeg, widthPx: size.width, heightPx: size.height, placements };
 }
 
