@@ -5,7 +5,7 @@
  * folder, and the load generator (autocannon, test/bench/load.mjs) runs in its own process.
  *
  *   npm run bench                       every row
- *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print campaign uploads scale curation faces photos editor)
+ *   npm run bench -- status list        only these rows (status graphql list deep generate rendering subscriptions print proof campaign uploads scale curation faces photos editor)
  *   npm run bench -- --quick status     shorter runs, smaller seeds (figures for a quick look only)
  *
  * Needs DATABASE_URL's server (default postgres://postgres@127.0.0.1:5432/postgres) with a role that
@@ -51,6 +51,7 @@ const ROWS = [
   'rendering',
   'subscriptions',
   'print',
+  'proof',
   'campaign',
   'uploads',
   'scale',
@@ -747,6 +748,40 @@ async function campaignRow() {
   });
 }
 
+/**
+ * test/bench/proof-book.ts: a 48-page book made through generate, its proof (POST /v2/project/proof)
+ * until answered, and the print render of the same book, each beside its libvips floor.
+ */
+async function proofRow() {
+  const out = await script('proof-book.ts');
+  const figure = (label: string) =>
+    out
+      .split('\n')
+      .find((l) => l.startsWith(`${label} `))
+      ?.slice(label.length + 1)
+      .trim() ?? '?';
+  const seconds = (side: string) => Number.parseFloat(figure(`${side} seconds`));
+  const side = (name: string) =>
+    `${figure(`${name} seconds`)} s (${figure(`${name} cpu`)} s CPU${figure(`${name} rss`) === '?' ? '' : `, ${figure(`${name} rss`)} MB`})`;
+  const book = `${figure('pages')}-page smartbook, ${figure('placements')} placements of ${figure('photos')} (${figure('layouts')}), built through POST /v2/generate in ${figure('build seconds')} s`;
+  table.push({
+    what: `proof of a ${book}: POST /v2/project/proof with colour correction until answered (test/bench/proof-book.ts; ${figure('proof files')})`,
+    project: side('proof'),
+    comparedWith: `floor (print-render.ts --libvips-proof): plain sharp, 2 pages at once, the same PDF writer and preview: ${side('proof floor')}`,
+    ratio: `${(seconds('proof') / seconds('proof floor')).toFixed(2)}x the floor's time`,
+    target: '<= 20 s',
+    met: seconds('proof') <= 20 ? 'yes' : 'NO',
+  });
+  table.push({
+    what: `print render of the same ${figure('pages')}-page book in one process (print-render.ts --ours, colour correction on)`,
+    project: side('print'),
+    comparedWith: `floor (print-render.ts --libvips): plain sharp, one page at a time, the same PDF writer: ${side('print floor')}`,
+    ratio: `${(seconds('print floor') / seconds('print')).toFixed(2)} of its speed`,
+    target: '>= 0.80',
+    met: seconds('print floor') / seconds('print') >= 0.8 ? 'yes' : 'NO',
+  });
+}
+
 /** test/bench/photos-to-book.ts: 100 photos of 12 MP (JPEG and HEIC) over loopback to an editable smartbook, against the least decode work. */
 async function photosRow() {
   const out = await script('photos-to-book.ts', quick ? { BENCH_PHOTOS: '20' } : {});
@@ -875,6 +910,7 @@ if (wanted('deep')) await deepRow();
 if (wanted('subscriptions')) await subscriptionsRow();
 if (wanted('rendering')) await renderingRow();
 if (wanted('print')) await printRow();
+if (wanted('proof')) await proofRow();
 if (wanted('campaign')) await campaignRow();
 if (wanted('uploads')) await uploadsRow();
 if (wanted('scale')) await scaleRow();
