@@ -24,12 +24,6 @@ export function isSpreadContinuation(page: BookPage): boolean {
   return page.layout === 'spread' && pageSide(page.number) === 'right';
 }
 
-/** The two page numbers of the spread that `page` is half of, or undefined when it is no spread page. */
-export function spreadPages(page: BookPage): [number, number] | undefined {
-  if (page.layout !== 'spread') return undefined;
-  return isSpreadStart(page) ? [page.number, page.number + 1] : [page.number - 1, page.number];
-}
-
 /**
  * Where the book's spreads do not hold together, or undefined when they all do: a spread page on a
  * right-hand page without its left half before it, a left half without its continuation after it
