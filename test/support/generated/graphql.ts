@@ -1310,6 +1310,8 @@ export type ProjectEdge = {
 /** The product's page: its trim size (the editor draws pages at this aspect ratio) and page bounds */
 export type ProjectFormat = {
   __typename?: 'ProjectFormat';
+  /** hardcover, softcover or layflat: only a layflat book takes the spread layout (one photo across an opening) */
+  binding?: Maybe<Scalars['String']['output']>;
   heightMm: Scalars['Float']['output'];
   /** Even */
   maxPages: Scalars['Int']['output'];
