@@ -10,6 +10,13 @@ export type LayoutType = (typeof LAYOUT_TYPES)[number];
  * to its photos: `centred` (one smaller photo), `hero-left` (a tall photo beside two), `hero-top`
  * (a wide photo over two), `three-columns`, `three-rows`, `hero-top-three`, `hero-left-three` and
  * `grid-6`.
+ *
+ * `spread` (layflat bindings only, domain/book-spreads.ts) runs one photo across both pages of an
+ * opening, over the fold. Both pages of the opening carry `layout: 'spread'`: the left-hand page
+ * (an even page number: page 1 is a right-hand page) holds the one slot, whose geometry spans the
+ * whole opening, `x` and `width` in page widths from 0 to 2 (0..1 the left page, 1..2 the right);
+ * the right-hand page that follows it holds no slot and is the spread's continuation (its own texts
+ * and captions stay its own). A spread never starts on a right-hand page and never stands half.
  */
 export const PAGE_LAYOUTS = [
   'full',
@@ -25,6 +32,7 @@ export const PAGE_LAYOUTS = [
   'hero-top-three',
   'hero-left-three',
   'grid-6',
+  'spread',
 ] as const;
 export type PageLayout = (typeof PAGE_LAYOUTS)[number];
 
@@ -34,6 +42,7 @@ export type PageLayout = (typeof PAGE_LAYOUTS)[number];
  */
 export interface PhotoSlot {
   photoId: string;
+  /** 0..1 of the page's trim width; on a spread's left page 0..2, the opening (see PAGE_LAYOUTS). */
   x: number;
   y: number;
   width: number;

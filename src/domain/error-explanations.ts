@@ -161,6 +161,20 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   },
   {
     status: 400,
+    codes: ['SPREAD_NEEDS_LAYFLAT', 'SPREAD_ON_RIGHT_PAGE', 'SPREAD_NEEDS_FACING_PAGE'],
+    when:
+      '`setPageLayout` with `spread`: the product is not layflat (path `layout`), the page is a right-hand page or ' +
+      'the last page, or the page after it holds photos (path `page`) ([spreads](#spreads))',
+  },
+  {
+    status: 400,
+    codes: ['SPREAD_HALF', 'SPREAD_SPLIT'],
+    when:
+      'book edits: the page is the right half of a spread, which has no layout or slot of its own (path `page`, ' +
+      '`toPage`); the edit would leave half a spread or start one on a right-hand page (path `to`, `after`, `pages`)',
+  },
+  {
+    status: 400,
     codes: ['UNKNOWN_FONT'],
     when:
       '`setPageCaptions` (REST `POST /v2/project/book/captions`): a font that does not ship with the project ' +

@@ -32,7 +32,8 @@ export interface SlotArea {
  * The part of a slot (`x`, `y`, `width`, `height` in 0..1 of the trim box, as book slots are; it may
  * reach into the bleed) that lies in the page's safe area, in 0..1 of the slot: the trim less
  * SAFE_MARGIN_MM on the outer edges and GUTTER_SAFE_MM on the binding edge. A slot that lies wholly
- * outside the safe area answers the whole slot: there is nowhere better in it.
+ * outside the safe area answers the whole slot: there is nowhere better in it. A spread's slot has
+ * two safe areas, one each side of the fold (spreadSafeAreas).
  */
 export function slotSafeArea(
   slot: { x: number; y: number; width: number; height: number },
@@ -41,6 +42,41 @@ export function slotSafeArea(
 ): SlotArea {
   const safeLeft = (side === 'right' ? GUTTER_SAFE_MM : SAFE_MARGIN_MM) / trim.widthMm;
   const safeRight = 1 - (side === 'left' ? GUTTER_SAFE_MM : SAFE_MARGIN_MM) / trim.widthMm;
+  return areaWithin(slot, trim, safeLeft, safeRight) ?? { left: 0, top: 0, right: 1, bottom: 1 };
+}
+
+/** The safe areas of a slot on `page`: one, or a spread's two (spreadSafeAreas). */
+export function pageSlotSafeAreas(
+  slot: { x: number; y: number; width: number; height: number },
+  trim: { widthMm: number; heightMm: number },
+  page: { number: number; layout: string },
+): SlotArea[] {
+  return page.layout === 'spread' ? spreadSafeAreas(slot, trim) : [slotSafeArea(slot, trim, pageSide(page.number))];
+}
+
+/**
+ * The safe areas of a spread's slot (its `x` and `width` in page widths, 0..2 the opening): the left
+ * page's and the right page's, each clear of the trim and of GUTTER_SAFE_MM on either side of the
+ * fold in the middle. A face is safe inside either, never across the fold.
+ */
+export function spreadSafeAreas(
+  slot: { x: number; y: number; width: number; height: number },
+  trim: { widthMm: number; heightMm: number },
+): SlotArea[] {
+  const outer = SAFE_MARGIN_MM / trim.widthMm;
+  const fold = GUTTER_SAFE_MM / trim.widthMm;
+  const areas = [areaWithin(slot, trim, outer, 1 - fold), areaWithin(slot, trim, 1 + fold, 2 - outer)];
+  const found = areas.filter((area): area is SlotArea => !!area);
+  return found.length ? found : [{ left: 0, top: 0, right: 1, bottom: 1 }];
+}
+
+/** The part of the slot between `safeLeft` and `safeRight` (page widths) and the safe top and bottom, in 0..1 of the slot. */
+function areaWithin(
+  slot: { x: number; y: number; width: number; height: number },
+  trim: { widthMm: number; heightMm: number },
+  safeLeft: number,
+  safeRight: number,
+): SlotArea | undefined {
   const safeTop = SAFE_MARGIN_MM / trim.heightMm;
   const safeBottom = 1 - SAFE_MARGIN_MM / trim.heightMm;
   const area = {
@@ -49,5 +85,5 @@ export function slotSafeArea(
     top: (Math.max(slot.y, safeTop) - slot.y) / slot.height,
     bottom: (Math.min(slot.y + slot.height, safeBottom) - slot.y) / slot.height,
   };
-  return area.right > area.left && area.bottom > area.top ? area : { left: 0, top: 0, right: 1, bottom: 1 };
+  return area.right > area.left && area.bottom > area.top ? area : undefined;
 }

@@ -34,7 +34,8 @@ const NO_MARGIN = { side: 0, above: 0, below: 0 };
  * `PhotoSlot.cropRect`) and the print render's: just covering (zoom 1, the most of the photo a slot
  * shows, so no face is lost to zooming and the DPI is the photo's best), moved as little as it can
  * from the centred crop so that every face found in the photo (`faces`) lies inside `safe`, the
- * part of the slot clear of the trim, the bleed and the gutter (print-safe-area.ts). Faces are
+ * part of the slot clear of the trim, the bleed and the gutter (print-safe-area.ts; a spread's slot
+ * has one such area each side of the fold, and a face is kept wholly inside one). Faces are
  * taken largest first, each with FACE_MARGIN around it (more above, for the forehead and hair) where that still fits (else the bare box);
  * one that cannot join the faces already kept is left to fall where it may; the largest, when it
  * cannot fit at all (too near the photo's edge, or larger than the safe area), is shown as far in as the photo allows. Without faces,
@@ -44,36 +45,51 @@ export function automaticCrop(
   photo: { width: number; height: number },
   slot: { width: number; height: number },
   faces: readonly FaceBox[] | null | undefined,
-  safe: SlotArea,
+  safe: SlotArea | readonly SlotArea[],
 ): SlotCrop {
   if (!faces?.length) return AUTOMATIC_CROP;
+  // A spread's slot has a safe area each side of the fold: a face is kept inside one of them.
+  const areas: readonly SlotArea[] = Array.isArray(safe) ? safe : [safe as SlotArea];
   const window = cropRect(photo, slot, AUTOMATIC_CROP);
+  const centred = { x: 0.5 - window.width / 2, y: 0.5 - window.height / 2 };
   // Where the window may start on each axis, as faces are kept.
   let xs: Range = { min: 0, max: 1 - window.width };
   let ys: Range = { min: 0, max: 1 - window.height };
   const largestFirst = [...faces].sort((a, b) => b.width * b.height - a.width * a.height);
   for (const [index, face] of largestFirst.entries()) {
-    const x = [FACE_MARGIN, NO_MARGIN].map((margin) =>
-      startsKeeping(face.x, face.width, margin.side, margin.side, window.width, safe.left, safe.right),
-    );
-    const y = [FACE_MARGIN, NO_MARGIN].map((margin) =>
-      startsKeeping(face.y, face.height, margin.above, margin.below, window.height, safe.top, safe.bottom),
-    );
-    const kept = [0, 1]
-      .map((i) => ({ x: intersectRange(xs, x[i]), y: intersectRange(ys, y[i]) }))
-      .find((fit) => fit.x && fit.y);
+    const fits = (margin: typeof FACE_MARGIN, area: SlotArea) => ({
+      x: startsKeeping(face.x, face.width, margin.side, margin.side, window.width, area.left, area.right),
+      y: startsKeeping(face.y, face.height, margin.above, margin.below, window.height, area.top, area.bottom),
+    });
+    // With its margin where that fits, else the bare box; of the areas, the one nearest the centred crop.
+    const kept = [FACE_MARGIN, NO_MARGIN]
+      .map(
+        (margin) =>
+          areas
+            .map((area) => fits(margin, area))
+            .map((fit) => ({ x: intersectRange(xs, fit.x), y: intersectRange(ys, fit.y) }))
+            .filter((fit) => fit.x && fit.y)
+            .sort((a, b) => distance(centred.x, a.x!) - distance(centred.x, b.x!))[0],
+      )
+      .find((fit) => fit);
     if (kept) {
       xs = kept.x!;
       ys = kept.y!;
     } else if (index === 0) {
       // The largest face is larger than the safe area, or too near the photo's edge for it: as much of it as can be.
-      xs = nearestRange(xs, x[1]);
-      ys = nearestRange(ys, y[1]);
+      const bare = fits(NO_MARGIN, areas[0]);
+      xs = nearestRange(xs, bare.x);
+      ys = nearestRange(ys, bare.y);
     }
   }
-  const left = clamp(0.5 - window.width / 2, xs.min, xs.max);
-  const top = clamp(0.5 - window.height / 2, ys.min, ys.max);
+  const left = clamp(centred.x, xs.min, xs.max);
+  const top = clamp(centred.y, ys.min, ys.max);
   return { x: left + window.width / 2, y: top + window.height / 2, zoom: 1 };
+}
+
+/** How far `at` is from the nearest start in `range`. */
+function distance(at: number, range: Range): number {
+  return Math.abs(clamp(at, range.min, range.max) - at);
 }
 
 interface Range {

@@ -41,7 +41,7 @@ const PROJECT_FIELDS = `
   order { status orderedAt statusChangedAt total currency quantity }
   status { project photos }
   product { sku psp }
-  format { widthMm heightMm minPages maxPages }
+  format { widthMm heightMm minPages maxPages binding }
   photos { id status problem { code message } width height thumbnail assetId curation { kept reason } }
   printWarnings { page photoId effectiveDpi message }
   preflight { printable problems { code severity page slot message } }
@@ -64,6 +64,7 @@ const LAYOUTS = [
   ['hero-left-three', 'layoutHeroLeftThree'],
   ['grid-6', 'layoutGrid6'],
   ['blank', 'layoutBlank'],
+  ['spread', 'layoutSpread'],
 ];
 /** The fonts that ship with the project (src/domain/book.ts CAPTION_FONTS): print sets captions in them. */
 const CAPTION_FONTS = ['Source Sans 3', 'Lora'];
@@ -85,7 +86,13 @@ const SLOTS_OF = {
   'hero-left-three': 4,
   'grid-6': 6,
   blank: 0,
+  spread: 1,
 };
+/**
+ * A spread (src/domain/book.ts PAGE_LAYOUTS): its left-hand (even) page holds the slot across both
+ * pages (x 0..2); the right-hand page after it shows the same slot one page width to the left.
+ */
+const isSpreadRight = (page) => page.layout === 'spread' && page.number % 2 === 1;
 const STATUS_TEXT = {
   created: 'statusCreated',
   building: 'statusBuilding',
@@ -343,8 +350,9 @@ function App() {
     setOrderOutcome(framed ? 'sent' : 'nowhere');
   }
 
-  const spreads = [];
-  for (let i = 0; i < project.pages.length; i += 2) spreads.push(project.pages.slice(i, i + 2));
+  // The book's openings: page 1 is a right-hand page on its own, then 2-3, 4-5, …, the last (even) page on its own.
+  const spreads = project.pages.length ? [project.pages.slice(0, 1)] : [];
+  for (let i = 1; i < project.pages.length; i += 2) spreads.push(project.pages.slice(i, i + 2));
   const title = project.cover?.title ?? project.title;
 
   return html`
@@ -400,13 +408,13 @@ function App() {
       ${spreads.map(
         (spread) => html`
         <div class="spread-block" key=${spread[0].number}>
-          <div class="spread">
+          <div class=${spread[0].number === 1 ? 'spread first-page' : 'spread'}>
             ${spread.map((page) => html`<${Page} key=${page.number} page=${page} project=${project} photoById=${photoById} selected=${selected} onChoose=${choose} onCrop=${editable ? setCrop : null} readOnly=${ordered} />`)}
           </div>
           ${
             !ordered &&
-            html`<div class="page-tools">
-            ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} pageCount=${pageCount} editable=${editable} edit=${edit} selected=${selected} onCaptions=${setCaptions} />`)}
+            html`<div class=${spread[0].number === 1 ? 'page-tools first-page' : 'page-tools'}>
+            ${spread.map((page) => html`<${PageTools} key=${page.number} page=${page} project=${project} pageCount=${pageCount} editable=${editable} edit=${edit} selected=${selected} onCaptions=${setCaptions} />`)}
           </div>
           <div class="spread-tools">
             <button type="button" disabled=${!editable || pageCount + 2 > project.format.maxPages}
@@ -733,11 +741,16 @@ function Captions({ page, format }) {
 }
 
 function Page({ page, project, photoById, selected, onChoose, onCrop, readOnly }) {
+  // A spread's right page shows its left page's slot, one page width along; choosing it chooses that slot.
+  const owner = isSpreadRight(page) ? page.number - 1 : page.number;
+  const slots = isSpreadRight(page)
+    ? (project.pages[owner - 1]?.photos ?? []).map((slot) => ({ ...slot, x: slot.x - 1 }))
+    : page.photos;
   const [preview, setPreview] = useState(null);
   const drag = useRef(null);
   /** Dragging the selected photo pans it in its frame: the focus point moves against the pointer. */
   function pointerDown(e, index, slot, photo) {
-    const isSelected = selected && selected.page === page.number && selected.slot === index;
+    const isSelected = selected && selected.page === owner && selected.slot === index;
     if (!isSelected || !onCrop || !slot.cropRect || !photo?.width) return;
     const box = e.currentTarget.getBoundingClientRect();
     const start = slot.crop ?? {
@@ -777,35 +790,31 @@ function Page({ page, project, photoById, selected, onChoose, onCrop, readOnly }
     drag.current = null;
     if (!d) return;
     if (d.moved) {
-      onCrop(
-        { page: page.number, slot: d.index },
-        d.crop,
-        change('changePan', { slot: d.index + 1, page: page.number }),
-      );
+      onCrop({ page: owner, slot: d.index }, d.crop, change('changePan', { slot: d.index + 1, page: owner }));
       lastDrag.current = Date.now();
     }
     setPreview(null);
   }
   const lastDrag = useRef(0);
   const ratio = `${project.format.widthMm} / ${project.format.heightMm}`;
-  const warnings = project.printWarnings.filter((w) => w.page === String(page.number));
-  const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === page.number);
+  const warnings = project.printWarnings.filter((w) => w.page === String(owner));
+  const blockers = project.preflight.problems.filter((p) => p.severity === 'blocking' && p.page === owner);
   const blank = project.preflight.problems.find((p) => p.code === 'BLANK_PAGE' && p.page === page.number);
   return html`
     <figure class="page-wrap" data-testid=${`page-${page.number}`} data-page=${page.number}>
       <div class="page" style=${{ aspectRatio: ratio }}>
-        ${page.photos.map((slot, index) => {
+        ${slots.map((slot, index) => {
           const photo = photoById.get(slot.photoId);
           const warning = warnings.find((w) => w.photoId === slot.photoId);
           const blocker = blockers.find((p) => p.slot === index);
-          const isSelected = selected && selected.page === page.number && selected.slot === index;
+          const isSelected = selected && selected.page === owner && selected.slot === index;
           const box = {
             left: `${slot.x * 100}%`,
             top: `${slot.y * 100}%`,
             width: `${slot.width * 100}%`,
             height: `${slot.height * 100}%`,
           };
-          const label = t('slotLabel', { slot: index + 1, page: page.number });
+          const label = t('slotLabel', { slot: index + 1, page: owner });
           // Ordered: the photo as it prints, nothing to choose.
           if (readOnly)
             return html`<div key=${index} class="slot" role="img" aria-label=${label} style=${box} data-photo-id=${slot.photoId}>
@@ -815,12 +824,12 @@ function Page({ page, project, photoById, selected, onChoose, onCrop, readOnly }
               style=${box}
               aria-pressed=${isSelected ? 'true' : 'false'}
               aria-label=${`${label}${blocker ? `, ${t('slotCannotPrint', { why: problemText(blocker, project.format, project.pages.length) })}` : warning ? `, ${t(warningKey(warning), { dpi: warning.effectiveDpi })}` : ''}. ${t('slotSelectHint')}`}
-              data-photo-id=${slot.photoId} data-page=${page.number} data-slot=${index}
+              data-photo-id=${slot.photoId} data-page=${owner} data-slot=${index}
               onPointerDown=${(e) => pointerDown(e, index, slot, photo)} onPointerMove=${pointerMove} onPointerUp=${pointerUp}
               onClick=${() => {
                 // The click that ends a drag is not a choice.
                 if (Date.now() - lastDrag.current < 300) return;
-                onChoose({ page: page.number, slot: index });
+                onChoose({ page: owner, slot: index });
               }}>
             <${SlotPhoto} photo=${photo} rect=${preview?.index === index ? preview.rect : slot.cropRect} />
             ${blocker && html`<span class="badge block" title=${problemText(blocker, project.format, project.pages.length)}><span aria-hidden="true">✕ </span>${t('badgeCannotPrint')}</span>`}
@@ -829,7 +838,7 @@ function Page({ page, project, photoById, selected, onChoose, onCrop, readOnly }
         })}
         ${page.texts.map((text) => html`<p class="page-text" key=${text.assetId}>${text.text}</p>`)}
         <${Captions} page=${page} format=${project.format} />
-        ${page.photos.length === 0 && html`<span class="blank-note">${t('blankPage')}</span>`}
+        ${slots.length === 0 && html`<span class="blank-note">${t('blankPage')}</span>`}
         ${!readOnly && blank && html`<span class="badge warn page-problem" title=${t('problemBlankPage')} data-testid=${`blank-warning-${page.number}`}><span aria-hidden="true">! </span>${t('badgePrintsBlank')}</span>`}
         ${!readOnly && blockers.filter((p) => p.slot == null).map((p) => html`<span class="badge block page-problem" key=${p.code} title=${problemText(p, project.format, project.pages.length)}><span aria-hidden="true">✕ </span>${t('badgeCannotPrint')}</span>`)}
       </div>
@@ -867,8 +876,15 @@ function CaptionForm({ page, editable, onCaptions }) {
   </details>`;
 }
 
-function PageTools({ page, pageCount, editable, edit, selected, onCaptions }) {
-  const room = SLOTS_OF[page.layout === 'blank' ? 'full' : page.layout] - page.photos.length;
+function PageTools({ page, pageCount, editable, edit, selected, onCaptions, project }) {
+  const room = isSpreadRight(page) ? 0 : SLOTS_OF[page.layout === 'blank' ? 'full' : page.layout] - page.photos.length;
+  // A spread starts on a layflat book's left-hand page whose right-hand page holds no photo.
+  const facing = project.pages[page.number];
+  const spreadOffered =
+    project.format.binding === 'layflat' &&
+    page.number % 2 === 0 &&
+    facing &&
+    (page.layout === 'spread' || facing.photos.length === 0);
   const move = (to) =>
     edit(
       change('changeMovePage', { from: page.number, to }),
@@ -879,11 +895,15 @@ function PageTools({ page, pageCount, editable, edit, selected, onCaptions }) {
   return html`<div class="page-tool-cell">
     <div class="tools">
       <button type="button" aria-label=${t('movePageLeft', { page: page.number })} title=${t('movePageLeft', { page: page.number })} disabled=${!editable || page.number === 1} onClick=${() => move(page.number - 1)}>◀</button>
-      <label for=${id} class="visually-hidden">${t('layoutOfPage', { page: page.number })}</label>
+      ${
+        isSpreadRight(page)
+          ? html`<span class="spread-half" id=${id} data-testid=${`spread-right-${page.number}`}>${t('spreadRightHalf')}</span>`
+          : html`<label for=${id} class="visually-hidden">${t('layoutOfPage', { page: page.number })}</label>
       <select id=${id} disabled=${!editable} value=${page.layout}
         onChange=${(e) => edit(change('changeLayout', { page: page.number }), 'mutation ($projectId: String!, $page: Int!, $layout: String!) { setPageLayout(projectId: $projectId, page: $page, layout: $layout) {FIELDS} }', { page: page.number, layout: e.currentTarget.value })}>
-        ${LAYOUTS.map(([value, label]) => html`<option value=${value} disabled=${SLOTS_OF[value] < page.photos.length}>${t(label)}</option>`)}
-      </select>
+        ${LAYOUTS.filter(([value]) => value !== 'spread' || spreadOffered).map(([value, label]) => html`<option value=${value} disabled=${SLOTS_OF[value] < page.photos.length}>${t(label)}</option>`)}
+      </select>`
+      }
       <button type="button" aria-label=${t('movePageRight', { page: page.number })} title=${t('movePageRight', { page: page.number })} disabled=${!editable || page.number === pageCount} onClick=${() => move(page.number + 1)}>▶</button>
     </div>
     ${

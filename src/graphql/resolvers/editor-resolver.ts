@@ -6,7 +6,7 @@ import { CropRect, Photo, PhotoSlot, Project } from '../types/project';
 import { PageCaptionInput, ProjectFormat, SlotCropInput, SlotRefInput } from '../types/editor';
 import { PrintWarning } from '../types/order';
 import { automaticCrop, cropRect, type SlotCrop } from '../../domain/slot-crop';
-import { pageSide, slotSafeArea } from '../../domain/print-safe-area';
+import { pageSlotSafeAreas } from '../../domain/print-safe-area';
 import type { CaptionFont } from '../../domain/book';
 import type { PhotoTarget } from '../../services/editor/book-edits';
 import {
@@ -111,7 +111,7 @@ export class EditorResolver {
   }
 
   @Mutation(() => Project, {
-    description: `Lay a page out again: ${PAGE_LAYOUTS.join(', ')} (refused when it holds fewer photos than the page has)`,
+    description: `Lay a page out again: ${PAGE_LAYOUTS.join(', ')} (refused when it holds fewer photos than the page has); spread runs one photo across an opening of a layflat book, set on its left-hand (even) page whose right-hand page holds no photo`,
   })
   setPageLayout(
     @Ctx() { ctx, services }: GraphqlContext,
@@ -120,8 +120,8 @@ export class EditorResolver {
     @Arg('layout', () => String) layout: string,
     @Arg('expectedRevision', () => Int, EXPECTED_REVISION) expectedRevision?: number | null,
   ): Promise<ProjectEntity> {
-    return services.editor.edit(ctx, projectId, { name: 'setPageLayout', expectedRevision }, (book) =>
-      setPageLayout(book, page, layout),
+    return services.editor.edit(ctx, projectId, { name: 'setPageLayout', expectedRevision }, (book, format) =>
+      setPageLayout(book, page, layout, format.binding),
     );
   }
 
@@ -272,6 +272,7 @@ export class PhotoSlotResolver {
       crop?: SlotCrop;
       projectId?: string;
       pageNumber?: number;
+      pageLayout?: string;
     },
     @Ctx() context: GraphqlContext,
   ): Promise<CropRect | null> {
@@ -286,7 +287,12 @@ export class PhotoSlotResolver {
       upright,
       slotMm,
       slot.crop ??
-        automaticCrop(upright, slotMm, photo.faces, slotSafeArea(slot, format, pageSide(slot.pageNumber ?? 1))),
+        automaticCrop(
+          upright,
+          slotMm,
+          photo.faces,
+          pageSlotSafeAreas(slot, format, { number: slot.pageNumber ?? 1, layout: slot.pageLayout ?? 'full' }),
+        ),
     );
   }
 }

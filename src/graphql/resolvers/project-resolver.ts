@@ -188,7 +188,12 @@ export class ProjectResolver {
     return pages.map((page) => ({
       ...page,
       captions: page.captions ?? [],
-      photos: page.photos.map((slot) => ({ ...slot, projectId: project.id, pageNumber: page.number })),
+      photos: page.photos.map((slot) => ({
+        ...slot,
+        projectId: project.id,
+        pageNumber: page.number,
+        pageLayout: page.layout,
+      })),
     }));
   }
 

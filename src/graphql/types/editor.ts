@@ -9,6 +9,12 @@ export class ProjectFormat {
   @Field(() => Float) heightMm!: number;
   @Field(() => Int, { description: 'Even, at least 2' }) minPages!: number;
   @Field(() => Int, { description: 'Even' }) maxPages!: number;
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'hardcover, softcover or layflat: only a layflat book takes the spread layout (one photo across an opening)',
+  })
+  binding?: string | null;
 }
 
 @InputType({ description: 'A photo slot: interior page number (from 1) and slot index on it (from 0)' })

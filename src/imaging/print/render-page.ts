@@ -10,9 +10,10 @@ import { pageCanvas, type RawPhotoLayer } from './page-canvas';
 import { attentionCoverCrop } from './attention-crop';
 import { automaticCrop, cropRect, type SlotCrop } from '../../domain/slot-crop';
 import type { FaceBox } from '../../domain/face-box';
-import { pageSide, SAFE_MARGIN_MM, slotSafeArea, type SlotArea } from '../../domain/print-safe-area';
+import { pageSlotSafeAreas, SAFE_MARGIN_MM, type SlotArea } from '../../domain/print-safe-area';
 import { captionsSvg } from './page-captions';
 import { tagSrgb } from './srgb-tag';
+import { isSpreadContinuation } from '../../domain/book-spreads';
 
 export interface PhotoPlacement {
   photoId: string;
@@ -70,11 +71,13 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
   const overlays: OverlayOptions[] = [];
   const placements: PhotoPlacement[] = [];
   for (const slot of page.photos) {
-    const rect = {
-      left: trim.left + Math.round(slot.x * trim.width),
-      top: trim.top + Math.round(slot.y * trim.height),
-      width: Math.max(1, Math.round(slot.width * trim.width)),
-      height: Math.max(1, Math.round(slot.height * trim.height)),
+    const rect = slotRect(slot, trim, page.layout === 'spread' ? size.bleed : 0);
+    // The crop is chosen on what prints: a spread's slot with its bleed, its faces kept off the fold.
+    const printed = {
+      x: (rect.left - trim.left) / trim.width,
+      y: (rect.top - trim.top) / trim.height,
+      width: rect.width / trim.width,
+      height: rect.height / trim.height,
     };
     const placed = await placePhoto(
       options,
@@ -83,7 +86,7 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
       size,
       slot.crop ?? {
         faces: options.photoFaces?.[slot.photoId],
-        safe: slotSafeArea(slot, format, pageSide(page.number)),
+        safe: pageSlotSafeAreas(spreadLeft(printed, page), format, page),
       },
     );
     if (placed.layer) photos.push(placed.layer);
@@ -110,6 +113,27 @@ export async function renderPrintPage(options: PrintRenderOptions & { page: Book
   );
 }
 
+/**
+ * A slot's pixels on the page. A spread's slot (the opening, 0..2 page widths; -1..1 on its right
+ * page: domain/book-spreads.ts printedPage) runs on by `bleed` past the opening's outer trim on
+ * every side, so the photo fills the bleed as the printer asks; at the fold there is no bleed of its
+ * own: each page's bleed there holds the photo's pixels of the other page, the same rectangle one
+ * page width along, so the two halves continue each other.
+ */
+function slotRect(slot: { x: number; y: number; width: number; height: number }, trim: Rect, bleed: number): Rect {
+  return {
+    left: trim.left + Math.round(slot.x * trim.width) - bleed,
+    top: trim.top + Math.round(slot.y * trim.height) - bleed,
+    width: Math.max(1, Math.round(slot.width * trim.width) + 2 * bleed),
+    height: Math.max(1, Math.round(slot.height * trim.height) + 2 * bleed),
+  };
+}
+
+/** A slot in the left page's terms (x 0..2 of the opening) for its safe areas: a right page's is one page width along. */
+function spreadLeft<T extends { x: number }>(slot: T, page: BookPage): T {
+  return isSpreadContinuation(page) ? { ...slot, x: slot.x + 1 } : slot;
+}
+
 export interface Rect {
   left: number;
   top: number;
@@ -120,7 +144,7 @@ export interface Rect {
 /** An interior slot nobody cropped: its photo's faces and the slot's safe area decide its crop (domain/slot-crop.ts). */
 export interface AutomaticSlotCrop {
   faces: FaceBox[] | null | undefined;
-  safe: SlotArea;
+  safe: SlotArea | readonly SlotArea[];
 }
 
 /**

@@ -8,6 +8,9 @@ import {
   type PhotoSlot,
 } from '../../domain/book';
 import { ValidationError } from '../../domain/errors';
+import { bindsSpreads, brokenSpread, isSpreadContinuation, isSpreadStart } from '../../domain/book-spreads';
+import type { Binding } from '../../domain/print-production';
+import { pageSide } from '../../domain/print-safe-area';
 import { MAX_ZOOM, type SlotCrop } from '../../domain/slot-crop';
 import { blankPage, layoutSlots, placeOnLayout } from '../projects/book-builder';
 import { TEMPLATE_ASSETS } from '../projects/template';
@@ -27,7 +30,10 @@ export interface SlotRef {
 /*
  * The edits a customer makes in the editor, as pure functions from a book to the next book. Each
  * refuses an edit the book cannot take (a page that does not exist, a count outside the product's
- * bounds, an odd count) with the field that is wrong, and never changes its input.
+ * bounds, an odd count) with the field that is wrong, and never changes its input. A spread's two
+ * pages (domain/book-spreads.ts) stay together: an edit that would leave half a spread, or start
+ * one on a right-hand page, is refused (SPREAD_SPLIT) naming the field that would do it; taking the
+ * spread's photo out of the book leaves both pages blank.
  */
 
 export function movePage(book: Book, from: number, to: number): Book {
@@ -36,7 +42,7 @@ export function movePage(book: Book, from: number, to: number): Book {
   pageAt(pages, to, 'to');
   const [moved] = pages.splice(from - 1, 1);
   pages.splice(to - 1, 0, moved);
-  return { ...book, pages: renumber(pages) };
+  return keepingSpreads({ ...book, pages: renumber(pages) }, 'to', 'set another layout on the spread first');
 }
 
 /** Swaps the photos of two slots (on one page or two); the slots keep their geometry. */
@@ -61,6 +67,7 @@ export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
   const target = pageAt(book.pages, toPage, 'toPage');
   if (target.number === source.number)
     throw ValidationError.field('toPage', 'is the page the photo is on already', 'SAME_PAGE');
+  if (isSpreadContinuation(target)) throw spreadHalf('toPage', target);
   const targetLayout: PageLayout = target.layout === 'blank' ? 'full' : target.layout;
   const room = layoutSlots(targetLayout).length;
   if (target.photos.length >= room) {
@@ -80,12 +87,14 @@ export function movePhoto(book: Book, from: SlotRef, toPage: number): Book {
   });
   return {
     ...book,
-    pages: book.pages.map((page) => {
-      if (page.number === source.number) return relaid(page, remaining.length ? source.layout : 'blank', remaining);
-      if (page.number === target.number)
-        return relaid(page, targetLayout, [...target.photos.map((slot) => slot.photoId), photoId]);
-      return page;
-    }),
+    pages: blankLoneHalves(
+      book.pages.map((page) => {
+        if (page.number === source.number) return relaid(page, remaining.length ? source.layout : 'blank', remaining);
+        if (page.number === target.number)
+          return relaid(page, targetLayout, [...target.photos.map((slot) => slot.photoId), photoId]);
+        return page;
+      }),
+    ),
   };
 }
 
@@ -116,6 +125,7 @@ export function placePhotoAt(book: Book, photoId: string, target: PhotoTarget): 
   const toPage = target.toPage as number;
   if (placed) return movePhoto(book, placed, toPage);
   const page = pageAt(book.pages, toPage, 'toPage');
+  if (isSpreadContinuation(page)) throw spreadHalf('toPage', page);
   const layout: PageLayout = page.layout === 'blank' ? 'full' : page.layout;
   if (page.photos.length >= layoutSlots(layout).length) throw pageFull(page);
   const relaid: BookPage = {
@@ -137,25 +147,23 @@ export function placePhotoAt(book: Book, photoId: string, target: PhotoTarget): 
  */
 export function unplacePhoto(book: Book, ref: SlotRef): Book {
   slotAt(book.pages, ref, 'slot');
-  return {
-    ...book,
-    pages: book.pages.map((page) => {
-      if (page.number !== ref.page) return page;
-      const remaining = page.photos.filter((_, i) => i !== ref.slot);
-      const relaid: BookPage = {
-        ...placeOnLayout(
-          remaining.length ? page.layout : 'blank',
-          remaining.map((slot) => slot.photoId),
-        ),
-        number: page.number,
-        texts: page.texts,
-        ...(page.captions ? { captions: page.captions } : {}),
-      };
-      // A crop is a point of its photo and a zoom: it holds in the photo's new slot too.
-      relaid.photos = relaid.photos.map((slot, i) => (remaining[i].crop ? { ...slot, crop: remaining[i].crop } : slot));
-      return relaid;
-    }),
-  };
+  const pages = book.pages.map((page) => {
+    if (page.number !== ref.page) return page;
+    const remaining = page.photos.filter((_, i) => i !== ref.slot);
+    const relaid: BookPage = {
+      ...placeOnLayout(
+        remaining.length ? page.layout : 'blank',
+        remaining.map((slot) => slot.photoId),
+      ),
+      number: page.number,
+      texts: page.texts,
+      ...(page.captions ? { captions: page.captions } : {}),
+    };
+    // A crop is a point of its photo and a zoom: it holds in the photo's new slot too.
+    relaid.photos = relaid.photos.map((slot, i) => (remaining[i].crop ? { ...slot, crop: remaining[i].crop } : slot));
+    return relaid;
+  });
+  return { ...book, pages: blankLoneHalves(pages) };
 }
 
 function findPhoto(book: Book, photoId: string): SlotRef | undefined {
@@ -174,12 +182,19 @@ function pageFull(page: BookPage): ValidationError {
   );
 }
 
-/** Re-lays a page's photos on another layout; a layout with fewer slots than the page has photos is refused. */
-export function setPageLayout(book: Book, pageNumber: number, layout: string): Book {
+/**
+ * Re-lays a page's photos on another layout; a layout with fewer slots than the page has photos is
+ * refused. `spread` (a layflat `binding` only) is set on a left-hand page whose right-hand page holds
+ * no photo, which becomes its continuation; another layout on a spread's left page leaves the spread
+ * (its right page becomes blank). A spread's right page has no layout of its own.
+ */
+export function setPageLayout(book: Book, pageNumber: number, layout: string, binding?: Binding): Book {
   if (!(PAGE_LAYOUTS as readonly string[]).includes(layout)) {
     throw ValidationError.field('layout', `must be one of ${PAGE_LAYOUTS.join(', ')}`, 'UNKNOWN_LAYOUT');
   }
   const page = pageAt(book.pages, pageNumber, 'page');
+  if (isSpreadContinuation(page)) throw spreadHalf('page', page);
+  if (layout === 'spread') checkSpreadStart(book, page, binding);
   const room = layoutSlots(layout as PageLayout).length;
   if (page.photos.length > room) {
     throw ValidationError.field(
@@ -199,7 +214,82 @@ export function setPageLayout(book: Book, pageNumber: number, layout: string): B
     // Chosen here, so deliberate: the preflight's blank-page warning leaves it alone.
     ...(layout === 'blank' ? { blankChosen: true as const } : {}),
   };
-  return { ...book, pages: book.pages.map((p) => (p.number === pageNumber ? relaid : p)) };
+  // The slot of a photo that stays where it was (a spread laid again) keeps its crop.
+  if (layout === page.layout)
+    relaid.photos = relaid.photos.map((slot, i) =>
+      page.photos[i]?.crop ? { ...slot, crop: page.photos[i].crop } : slot,
+    );
+  const pages = book.pages.map((p) => {
+    if (p.number === pageNumber) return relaid;
+    // The right-hand page joins the spread, keeping its own texts and captions.
+    if (layout === 'spread' && p.number === pageNumber + 1) return { ...p, layout: 'spread' as const, photos: [] };
+    return p;
+  });
+  return { ...book, pages: blankLoneHalves(pages) };
+}
+
+/** A spread starts on a layflat book's left-hand page whose facing page is free (setPageLayout). */
+function checkSpreadStart(book: Book, page: BookPage, binding: Binding | undefined): void {
+  if (!bindsSpreads(binding))
+    throw ValidationError.field(
+      'layout',
+      `spread runs one photo across the fold, which only a layflat binding opens flat; this product is ${binding ?? 'not layflat'}`,
+      'SPREAD_NEEDS_LAYFLAT',
+    );
+  if (pageSide(page.number) !== 'left')
+    throw ValidationError.field(
+      'page',
+      `page ${page.number} is a right-hand page: a spread starts on an even (left-hand) page`,
+      'SPREAD_ON_RIGHT_PAGE',
+    );
+  const facing = book.pages[page.number];
+  if (!facing)
+    throw ValidationError.field(
+      'page',
+      `page ${page.number} is the last page: a spread needs the page after it`,
+      'SPREAD_NEEDS_FACING_PAGE',
+    );
+  if (facing.photos.length > 0 && !isSpreadStart(page))
+    throw ValidationError.field(
+      'page',
+      `page ${facing.number}, the right half of the spread, holds ${facing.photos.length} photo(s): move them first`,
+      'SPREAD_NEEDS_FACING_PAGE',
+    );
+}
+
+/** The refusal of an edit aimed at a spread's right page, which has no slot of its own. */
+function spreadHalf(path: string, page: BookPage): ValidationError {
+  return ValidationError.field(
+    path,
+    `page ${page.number} is the right half of the spread on page ${page.number - 1}: change page ${page.number - 1} instead`,
+    'SPREAD_HALF',
+  );
+}
+
+/** A spread's right page whose left page left the spread (its photo went, another layout) becomes blank. */
+function blankLoneHalves(pages: BookPage[]): BookPage[] {
+  return pages.map((page, i) =>
+    isSpreadContinuation(page) && pages[i - 1]?.layout !== 'spread'
+      ? {
+          ...blankPage(),
+          number: page.number,
+          texts: page.texts,
+          ...(page.captions ? { captions: page.captions } : {}),
+        }
+      : page,
+  );
+}
+
+/** The book, or the refusal naming `path` when the edit would leave half a spread or start one on a right page. */
+function keepingSpreads(book: Book, path: string, hint: string): Book {
+  const broken = brokenSpread(book.pages);
+  if (broken)
+    throw ValidationError.field(
+      path,
+      `${broken.reason}: a spread's two pages stay together, on an even page and the one after it (${hint})`,
+      'SPREAD_SPLIT',
+    );
+  return book;
 }
 
 /** The cover's title and subtitle (an empty subtitle removes it); the title is required. */
@@ -232,7 +322,7 @@ export function addPages(book: Book, after: number, bounds: PageBounds): Book {
   }
   const pages = [...book.pages];
   pages.splice(after, 0, blankPage(), blankPage());
-  return { ...book, pages: renumber(pages) };
+  return keepingSpreads({ ...book, pages: renumber(pages) }, 'after', 'add the pages before or after the spread');
 }
 
 /** Removes the given pages: an even number of them, leaving at least the product's minimum. */
@@ -253,7 +343,11 @@ export function removePages(book: Book, numbers: number[], bounds: PageBounds): 
       'PAGE_LIMIT',
     );
   }
-  return { ...book, pages: renumber(book.pages.filter((p) => !unique.includes(p.number))) };
+  return keepingSpreads(
+    { ...book, pages: renumber(book.pages.filter((p) => !unique.includes(p.number))) },
+    'pages',
+    'remove both pages of a spread, or pages that keep the spreads after them on even pages',
+  );
 }
 
 /** Where the slot's photo sits: the point it is centred on (0..1 of the photo) and the zoom (1..5); null: automatic. */

@@ -1,3 +1,4 @@
+import type { Binding } from '../../domain/print-production';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LockMode } from '@mikro-orm/core';
 import { Photo, Project } from '../../db/entities';
@@ -41,6 +42,8 @@ export interface BookEditRequest {
 export interface PageFormat extends PageBounds {
   widthMm: number;
   heightMm: number;
+  /** The product's binding: only a layflat book takes spreads (domain/book-spreads.ts). */
+  binding?: Binding;
 }
 
 /** One answer for an unknown project, a wrong key, a transfer, a delete and an expiry: none tells that a project exists. */
@@ -121,6 +124,7 @@ export class EditorService {
     return {
       widthMm: specifications.format.widthMm,
       heightMm: specifications.format.heightMm,
+      binding: specifications.production?.binding,
       ...evenPageBounds(specifications.min.pages, specifications.max.pages),
     };
   }

@@ -1,3 +1,4 @@
+import { isSpreadContinuation } from '../../domain/book-spreads';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Photo, Project, type Product } from '../../db/entities';
 import type { Book } from '../../domain/book';
@@ -131,6 +132,8 @@ function blankPageProblems(book: Book): PreflightProblem[] {
     .filter(
       (page) =>
         page.photos.length === 0 &&
+        // A spread's right page prints the other half of its left page's photo.
+        !isSpreadContinuation(page) &&
         !page.texts.some((text) => text.text.trim()) &&
         !page.blankChosen &&
         page.number !== last,
@@ -182,7 +185,7 @@ function slotProblems(
         ),
       );
     });
-    const slots = layoutSlots(page.layout).length;
+    const slots = isSpreadContinuation(page) ? 0 : layoutSlots(page.layout).length;
     for (let index = page.photos.length; index < slots; index++) {
       problems.push({
         code: 'EMPTY_SLOT',

@@ -1,3 +1,4 @@
+import { printedPage } from '../../domain/book-spreads';
 import { createReadStream } from 'node:fs';
 import path from 'node:path';
 import type { Product } from '../../db/entities';
@@ -81,7 +82,7 @@ export class BookRenderer {
         const key = pageKey(target.prefix, number);
         if (await files.exists(key)) continue;
         const photoIds =
-          number === 0 ? [book.cover.photoId] : book.pages[number - 1].photos.map((slot) => slot.photoId);
+          number === 0 ? [book.cover.photoId] : printedPage(book, number).photos.map((slot) => slot.photoId);
         for (const photoId of photoIds) {
           const original = photoId && target.originals.get(photoId);
           if (original && !photoFiles[photoId]) photoFiles[photoId] = await files.localFile(original, scratch);
@@ -100,7 +101,7 @@ export class BookRenderer {
             outFile,
             ...(number === 0
               ? { cover: { cover: book.cover, geometry: geometryOfBook(target.product, book) } }
-              : { page: book.pages[number - 1] }),
+              : { page: printedPage(book, number) }),
           }),
         );
         await files.putFrom(key, createReadStream(outFile));

@@ -73,6 +73,7 @@ export class BookBuild {
       fallbackTitle: project.sku,
       curation,
       format: specifications.format,
+      binding: specifications.production?.binding,
     });
 
     const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);

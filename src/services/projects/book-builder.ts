@@ -1,3 +1,5 @@
+import { bindsSpreads } from '../../domain/book-spreads';
+import type { Binding } from '../../domain/print-production';
 import type { Book, BookPage, LayoutType, PageLayout, TextSlot } from '../../domain/book';
 import type { PhotoCuration } from '../../domain/curation';
 import type { BookPhoto } from './book-photo';
@@ -22,6 +24,8 @@ export interface BookInput {
   curation?: Map<string, PhotoCuration>;
   /** The trim size of a page and the front cover: layouts fit the photos' shapes and keep them above LOW_DPI. */
   format?: { widthMm: number; heightMm: number };
+  /** The product's binding: a `layflat` smartbook gives an event's best landscape photo a spread. */
+  binding?: Binding;
 }
 
 export { layoutSlots, placeOnLayout } from './page-layouts';
@@ -38,7 +42,9 @@ export function buildBook(input: BookInput): Book {
   const smart = input.layoutType === 'smartbook';
   const kept = smart && input.curation ? photos.filter((p) => input.curation?.get(p.id)?.kept !== false) : photos;
   const scoreOf = (p: BookPhoto) => input.curation?.get(p.id)?.score ?? p.quality;
-  const pages = smart ? smartbookPages(kept, maxPages, scoreOf, input.format) : fastbookPages(photos, maxPages);
+  const pages = smart
+    ? smartbookPages(kept, maxPages, scoreOf, input.format, bindsSpreads(input.binding))
+    : fastbookPages(photos, maxPages);
   while (pages.length < minPages) pages.push(blankPage());
   if (pages.length % 2 === 1) pages.push(blankPage());
   pages.forEach((page, index) => (page.number = index + 1));

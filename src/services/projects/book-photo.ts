@@ -1,3 +1,5 @@
+import type { FaceBox } from '../../domain/face-box';
+
 /** What laying out a book reads of an analysed photo (build-steps.ts reads it, book-builder.ts lays it out). */
 export interface BookPhoto {
   id: string;
@@ -10,4 +12,6 @@ export interface BookPhoto {
   /** EXIF GPS position, when the photo has one: a move far away starts a new event. */
   latitude?: number | null;
   longitude?: number | null;
+  /** Faces found in the photo: a spread is given only to a photo whose faces stay off the fold. */
+  faces?: FaceBox[] | null;
 }

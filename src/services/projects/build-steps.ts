@@ -1,3 +1,4 @@
+import type { FaceBox } from '../../domain/face-box';
 import type { AbstractSqlConnection } from '@mikro-orm/postgresql';
 import type { Transaction } from '@mikro-orm/core';
 import type { ProductSpecifications } from '../../db/entities/Product';
@@ -86,10 +87,12 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
       perceptual_hash: string | null;
       latitude: number | null;
       longitude: number | null;
+      faces: FaceBox[] | null;
     }[]
   >(
     `SELECT id, asset_id, original_key, width, height, captured_at, quality::float8 AS quality, position,
-            sharpness::float8 AS sharpness, exposure::float8 AS exposure, perceptual_hash, latitude, longitude
+            sharpness::float8 AS sharpness, exposure::float8 AS exposure, perceptual_hash, latitude, longitude,
+            faces
        FROM photos WHERE project_id = ? AND status = 'idle' ORDER BY position`,
     [projectId],
   );
@@ -120,6 +123,7 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
       perceptualHash: photo.perceptual_hash,
       latitude: photo.latitude,
       longitude: photo.longitude,
+      faces: photo.faces,
     })),
   };
 }

@@ -14,6 +14,11 @@ export function placeOnLayout(layout: PageLayout, photoIds: string[]): BookPage 
   };
 }
 
+/** A spread of one photo: its left-hand page with the slot across the opening, and the right-hand page that continues it. */
+export function spreadPages(photoId: string): [BookPage, BookPage] {
+  return [placeOnLayout('spread', [photoId]), { number: 0, layout: 'spread', photos: [], texts: [] }];
+}
+
 /** The slots of each page layout, relative to the page (0..1), in reading order. */
 export function layoutSlots(layout: PageLayout): Omit<PhotoSlot, 'photoId'>[] {
   const inner = 1 - 2 * MARGIN;
@@ -72,6 +77,9 @@ export function layoutSlots(layout: PageLayout): Omit<PhotoSlot, 'photoId'>[] {
       return [0, 1, 2, 3, 4, 5].map((i) =>
         rect(MARGIN + (i % 2) * (half + GUTTER), MARGIN + Math.floor(i / 2) * (third + GUTTER), half, third),
       );
+    case 'spread':
+      // The whole opening, trim to trim (0..2 page widths); the print render runs it on into the bleed.
+      return [rect(0, 0, 2, 1)];
     case 'blank':
       return [];
   }

@@ -1,7 +1,8 @@
 import { type BookPage, PAGE_LAYOUTS, type PageLayout } from '../../domain/book';
 import { effectiveDpi, LOW_DPI } from '../../imaging/print/effective-dpi';
 import type { BookPhoto } from './book-photo';
-import { layoutSlots, placeOnLayout } from './page-layouts';
+import { layoutSlots, placeOnLayout, spreadPages } from './page-layouts';
+import { spreadKeepsFaces } from '../../domain/book-spreads';
 import { splitIntoEvents } from './photo-events';
 
 type Score = (photo: BookPhoto) => number;
@@ -26,15 +27,31 @@ const IMPORTANCE_WEIGHT = 4;
  * (when the event has HERO_EVENT_PHOTOS or more and the photo prints at LOW_DPI or more on it),
  * the rest in capture order, evenly spread over pages of the first density of DENSITIES that keeps
  * the book within `maxPages` (an event whose photos would print below LOW_DPI at that density goes
- * denser, to smaller slots, when that lifts them). Each page's layout is fitted to its photos (chooseLayout). When even
+ * denser, to smaller slots, when that lifts them). Each page's layout is fitted to its photos (chooseLayout).
+ * With `spreads` (a layflat product) such an event's best landscape photo, when it is good enough
+ * (spreadPhoto), takes a spread instead of a page: on the next left-hand page, after one page of its
+ * event's other photos when the event would start on a right-hand page (a blank page when it has
+ * none). When the spreads make the book too long they give way to pages, then the openers do. When even
  * the densest pages with no opener exceed `maxPages`, events give way to pages of six in order and
  * photos past the last page stay unplaced (in the project, for the editor).
  */
-export function smartbookPages(photos: BookPhoto[], maxPages: number, score: Score, format: Format): BookPage[] {
+export function smartbookPages(
+  photos: BookPhoto[],
+  maxPages: number,
+  score: Score,
+  format: Format,
+  spreads = false,
+): BookPage[] {
   const events = splitIntoEvents(photos);
-  for (const heroes of [true, false]) {
+  const tries = [
+    ...(spreads ? [{ heroes: true, spreads: true }] : []),
+    { heroes: true, spreads: false },
+    { heroes: false, spreads: false },
+  ];
+  for (const options of tries) {
     for (const density of DENSITIES) {
-      const pages = events.flatMap((event) => eventPages(event, density, heroes, score, format));
+      const pages: BookPage[] = [];
+      for (const event of events) pages.push(...eventPages(event, density, options, score, format, pages.length));
       if (pages.length <= maxPages) return pages;
     }
   }
@@ -44,10 +61,19 @@ export function smartbookPages(photos: BookPhoto[], maxPages: number, score: Sco
   return pages.slice(0, maxPages);
 }
 
-function eventPages(event: BookPhoto[], density: number, heroes: boolean, score: Score, format: Format): BookPage[] {
-  const hero = heroes && event.length >= HERO_EVENT_PHOTOS ? best(event, score) : undefined;
+function eventPages(
+  event: BookPhoto[],
+  density: number,
+  options: { heroes: boolean; spreads: boolean },
+  score: Score,
+  format: Format,
+  pagesBefore: number,
+): BookPage[] {
+  const large = options.heroes && event.length >= HERO_EVENT_PHOTOS;
+  const spread = large && options.spreads ? spreadPhoto(event, score, format) : undefined;
+  const hero = large && !spread ? best(event, score) : undefined;
   const opener = hero && fitsAtDpi(hero, layoutSlots('full')[0], format) ? hero : undefined;
-  const rest = event.filter((p) => p !== opener);
+  const rest = event.filter((p) => p !== opener && p !== spread);
   // Photos too small for this density's slots go denser (smaller slots) while a denser one exists.
   let laid = chunk(rest, density).map((p) => fittedLayout(p, score, format));
   for (const denser of DENSITIES.filter((d) => d > density)) {
@@ -55,7 +81,34 @@ function eventPages(event: BookPhoto[], density: number, heroes: boolean, score:
     const again = chunk(rest, denser).map((p) => fittedLayout(p, score, format));
     if (Math.min(...again.map((p) => p.lowestDpi)) > Math.min(...laid.map((p) => p.lowestDpi))) laid = again;
   }
-  return [...(opener ? [placeOnLayout('full', [opener.id])] : []), ...laid.map((p) => p.page)];
+  const pages = laid.map((p) => p.page);
+  if (!spread) return [...(opener ? [placeOnLayout('full', [opener.id])] : []), ...pages];
+  // Page n + 1 is the next page; a spread starts on an even (left-hand) one.
+  if ((pagesBefore + 1) % 2 === 0) return [...spreadPages(spread.id), ...pages];
+  const [first, ...others] = pages;
+  return [first ?? placeOnLayout('blank', []), ...spreadPages(spread.id), ...others];
+}
+
+/** A landscape photo is at least this much wider than high: a spread (2:1 on a square book) crops the rest. */
+const SPREAD_MIN_ASPECT = 1.3;
+
+/**
+ * The photo of an event that takes a spread: its best-scored landscape photo, when it is good
+ * enough: scored at least the event's median, printing at LOW_DPI or more across both pages (the
+ * preflight's floor), and its automatic crop keeping every face off the fold (book-spreads.ts).
+ */
+function spreadPhoto(event: BookPhoto[], score: Score, format: Format): BookPhoto | undefined {
+  if (!format) return undefined;
+  const candidate = best(
+    event.filter((p) => p.width >= SPREAD_MIN_ASPECT * p.height),
+    score,
+  );
+  if (!candidate) return undefined;
+  const scores = event.map(score).sort((a, b) => a - b);
+  const median = scores[Math.floor((scores.length - 1) / 2)];
+  if (score(candidate) < median) return undefined;
+  if (!fitsAtDpi(candidate, layoutSlots('spread')[0], format)) return undefined;
+  return spreadKeepsFaces(candidate, candidate.faces, format) ? candidate : undefined;
 }
 
 /** `photos` in order over ceil(n / density) pages of nearly equal size, each a size some layout has. */
@@ -90,7 +143,10 @@ export function chooseLayout(photos: BookPhoto[], score: Score, format: Format):
 }
 
 function fittedLayout(photos: BookPhoto[], score: Score, format: Format): { page: BookPage; lowestDpi: number } {
-  const candidates = PAGE_LAYOUTS.filter((layout) => layoutSlots(layout).length === photos.length);
+  // A spread is given by eventPages to one photo of an event, never chosen for a page's photos.
+  const candidates = PAGE_LAYOUTS.filter(
+    (layout) => layout !== 'spread' && layoutSlots(layout).length === photos.length,
+  );
   let chosen: { layout: PageLayout; order: BookPhoto[]; cost: number; lowestDpi: number } | undefined;
   for (const layout of candidates) {
     const slots = layoutSlots(layout);

@@ -497,7 +497,7 @@ export type Mutation = {
   setOrderStatus: Order;
   /** Replace the text boxes (captions) of a page; an empty list removes them. Printed in interior.pdf */
   setPageCaptions: Project;
-  /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4, blank, centred, hero-left, hero-top, three-columns, three-rows, hero-top-three, hero-left-three, grid-6 (refused when it holds fewer photos than the page has) */
+  /** Lay a page out again: full, two-side-by-side, two-stacked, grid-4, blank, centred, hero-left, hero-top, three-columns, three-rows, hero-top-three, hero-left-three, grid-6, spread (refused when it holds fewer photos than the page has); spread runs one photo across an opening of a layflat book, set on its left-hand (even) page whose right-hand page holds no photo */
   setPageLayout: Project;
   /** Set (or replace) the account with a partner; the credentials are sealed and never shown again */
   setPartnerAccount: PartnerAccount;
@@ -1310,6 +1310,8 @@ export type ProjectEdge = {
 /** The product's page: its trim size (the editor draws pages at this aspect ratio) and page bounds */
 export type ProjectFormat = {
   __typename?: 'ProjectFormat';
+  /** hardcover, softcover or layflat: only a layflat book takes the spread layout (one photo across an opening) */
+  binding?: Maybe<Scalars['String']['output']>;
   heightMm: Scalars['Float']['output'];
   /** Even */
   maxPages: Scalars['Int']['output'];

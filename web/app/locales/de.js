@@ -178,6 +178,8 @@ export const messages = {
   layoutHeroLeftThree: 'Ein hohes neben drei',
   layoutGrid6: 'Raster mit sechs',
   layoutBlank: 'Leer',
+  layoutSpread: 'Doppelseite über beide Seiten',
+  spreadRightHalf: 'Rechte Hälfte der Doppelseite',
   movePhotoHere: 'Ausgewähltes Foto auf Seite {page} verschieben',
   // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
   'uploads.title': 'Fotos hinzufügen',

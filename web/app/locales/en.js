@@ -173,6 +173,8 @@ export const messages = {
   layoutHeroLeftThree: 'One tall beside three',
   layoutGrid6: 'Grid of six',
   layoutBlank: 'Blank',
+  layoutSpread: 'Spread across both pages',
+  spreadRightHalf: 'Right half of the spread',
   movePhotoHere: 'Move the selected photo to page {page}',
   // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
   'uploads.title': 'Add photos',

@@ -173,6 +173,8 @@ export const messages = {
   layoutHeroLeftThree: 'Una alta junto a tres',
   layoutGrid6: 'Cuadrícula de seis',
   layoutBlank: 'En blanco',
+  layoutSpread: 'Doble página',
+  spreadRightHalf: 'Mitad derecha de la doble página',
   movePhotoHere: 'Mover la foto seleccionada a la página {page}',
   // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
   'uploads.title': 'Añadir fotos',

@@ -178,6 +178,8 @@ export const messages = {
   layoutHeroLeftThree: 'Une haute à côté de trois',
   layoutGrid6: 'Grille de six',
   layoutBlank: 'Vide',
+  layoutSpread: 'Double page',
+  spreadRightHalf: 'Moitié droite de la double page',
   movePhotoHere: 'Déplacer la photo sélectionnée sur la page {page}',
   // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
   'uploads.title': 'Ajouter des photos',

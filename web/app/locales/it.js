@@ -178,6 +178,8 @@ export const messages = {
   layoutHeroLeftThree: 'Una alta accanto a tre',
   layoutGrid6: 'Griglia da sei',
   layoutBlank: 'Vuota',
+  layoutSpread: 'Doppia pagina',
+  spreadRightHalf: 'Metà destra della doppia pagina',
   movePhotoHere: 'Sposta la foto selezionata a pagina {page}',
   // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
   'uploads.title': 'Aggiungi foto',

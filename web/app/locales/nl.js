@@ -178,6 +178,8 @@ export const messages = {
   layoutHeroLeftThree: 'Eén hoge naast drie',
   layoutGrid6: 'Raster van zes',
   layoutBlank: 'Blanco',
+  layoutSpread: "Over beide pagina's",
+  spreadRightHalf: 'Rechterhelft van de spread',
   movePhotoHere: 'Gekozen foto naar pagina {page} verplaatsen',
   // Add photos and the photo tray (web/app/photo-uploads.js, photo-tray.js).
   'uploads.title': "Foto's toevoegen",
