@@ -10,6 +10,10 @@ import { buildBook } from './book-builder';
 import { curatePhotos } from './photo-curation';
 import { finishProjectBuild, readBuildSource, startProjectBuild } from './build-steps';
 import { previewKey, projectPrefix } from './storage-keys';
+import { coverSafeArea } from '../../domain/print-safe-area';
+import { emForPhoto } from '../tenancy/row-tenant-scope';
+import { FaceFinding } from './face-finding';
+import { PhotoFaces } from './photo-faces';
 
 export interface BookBuildDeps {
   orm: MikroORM;
@@ -33,7 +37,11 @@ export interface BuildStart {
  * a project already past the step is answered as it stands.
  */
 export class BookBuild {
-  constructor(private readonly deps: BookBuildDeps) {}
+  private readonly faces: PhotoFaces;
+
+  constructor(private readonly deps: BookBuildDeps) {
+    this.faces = new PhotoFaces(deps.files, new FaceFinding(deps.log));
+  }
 
   /**
    * created -> building; returns the photos still to fetch and analyse, and when their
@@ -78,6 +86,9 @@ export class BookBuild {
     const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);
     const { widthMm, heightMm } = specifications.format;
     const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
+    // The cover keeps its faces inside the front's safe area, as its print does (cover-sheet.ts).
+    const coverEm = coverPhoto && (await emForPhoto(orm, coverPhoto.id));
+    const faces = coverPhoto && coverEm ? await this.faces.ofPhoto(coverEm, coverPhoto.id) : null;
     const preview = await withScratchDir(async (scratch) => {
       const original = coverPhoto?.originalKey;
       const photo = original ? { file: await files.localFile(original, scratch) } : undefined;
@@ -88,6 +99,7 @@ export class BookBuild {
           photo,
           title: book.cover.title,
           subtitle: book.cover.subtitle,
+          faces: { boxes: faces, safe: coverSafeArea(specifications.format) },
         }),
       );
     });
