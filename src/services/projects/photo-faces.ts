@@ -3,6 +3,7 @@ import { Photo, type Project } from '../../db/entities';
 import type { FaceBox } from '../../domain/face-box';
 import type { FileStore } from '../../storage/file-store';
 import type { FaceFinding } from './face-finding';
+import { ACROSS_TENANTS } from '../../db/tenant-filter';
 
 /** What a pass over photos without faces did. */
 export interface MissingFacesReport {
@@ -53,10 +54,16 @@ export class PhotoFaces {
 
   /**
    * Detects and stores the faces of analysed photos (status idle, with a thumbnail) matching `where`
-   * whose faces are unknown, at most `limit` of them, oldest first.
+   * whose faces are unknown, at most `limit` of them, oldest first; of every shop with
+   * `acrossTenants` (the operator's CLI), else of `em`'s tenant.
    */
-  async fillMissing(em: EntityManager, where: FilterQuery<Photo>, limit?: number): Promise<MissingFacesReport> {
+  async fillMissing(
+    em: EntityManager,
+    where: FilterQuery<Photo>,
+    options: { limit?: number; acrossTenants?: boolean } = {},
+  ): Promise<MissingFacesReport> {
     const report: MissingFacesReport = { checked: 0, withFaces: 0, withoutFaces: 0, unknown: 0 };
+    const scope = options.acrossTenants ? ACROSS_TENANTS : {};
     const photos = await em.find(
       Photo,
       { $and: [where, { status: 'idle', faces: null, thumbnailKey: { $ne: null } }] },
@@ -64,7 +71,8 @@ export class PhotoFaces {
         fields: ['id', 'thumbnailKey'],
         disableIdentityMap: true,
         orderBy: { createdAt: 'asc', id: 'asc' },
-        ...(limit ? { limit } : {}),
+        ...(options.limit ? { limit: options.limit } : {}),
+        ...scope,
       },
     );
     for (const photo of photos) {
@@ -74,7 +82,7 @@ export class PhotoFaces {
         report.unknown++;
         continue;
       }
-      await em.nativeUpdate(Photo, { id: photo.id, faces: null }, { faces });
+      await em.nativeUpdate(Photo, { id: photo.id, faces: null }, { faces }, scope);
       if (faces.length) report.withFaces++;
       else report.withoutFaces++;
     }
