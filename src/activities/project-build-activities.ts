@@ -41,8 +41,9 @@ export function createProjectBuildActivities({
   engine,
   detectFaces,
 }: ProjectBuildActivityDeps) {
-  const photos = new PhotoIntake({ orm, files, fetch, config, faces: new FaceFinding(log, detectFaces) });
-  const books = new BookBuild({ orm, files, log, config });
+  const faces = new FaceFinding(log, detectFaces);
+  const photos = new PhotoIntake({ orm, files, fetch, config, faces });
+  const books = new BookBuild({ orm, files, log, config, faces });
   const editorLinks = new EditorLinks(config.frontendUrl, pepper);
   const outcome = new ProjectBuildOutcome({ orm, engine, config, editorLinks });
   return {

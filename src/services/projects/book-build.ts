@@ -12,7 +12,7 @@ import { finishProjectBuild, readBuildSource, startProjectBuild } from './build-
 import { previewKey, projectPrefix } from './storage-keys';
 import { coverSafeArea } from '../../domain/print-safe-area';
 import { emForPhoto } from '../tenancy/row-tenant-scope';
-import { FaceFinding } from './face-finding';
+import type { FaceFinding } from './face-finding';
 import { PhotoFaces } from './photo-faces';
 
 export interface BookBuildDeps {
@@ -20,6 +20,8 @@ export interface BookBuildDeps {
   files: FileStore;
   log: Logger;
   config: { durations: Pick<Config['durations'], 'buildDownloadDeadlineMs'> };
+  /** Finds the cover photo's faces when they are unknown (photo-faces.ts). */
+  faces: FaceFinding;
 }
 
 /** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
@@ -40,7 +42,7 @@ export class BookBuild {
   private readonly faces: PhotoFaces;
 
   constructor(private readonly deps: BookBuildDeps) {
-    this.faces = new PhotoFaces(deps.files, new FaceFinding(deps.log));
+    this.faces = new PhotoFaces(deps.files, deps.faces);
   }
 
   /**

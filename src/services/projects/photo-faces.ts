@@ -82,7 +82,13 @@ export class PhotoFaces {
         report.unknown++;
         continue;
       }
-      await em.nativeUpdate(Photo, { id: photo.id, faces: null }, { faces }, scope);
+      // The photo was found under `em`'s tenant scope; only an unknown answer is replaced.
+      await em
+        .getConnection()
+        .execute('UPDATE photos SET faces = ?::jsonb WHERE id = ? AND faces IS NULL', [
+          JSON.stringify(faces),
+          photo.id,
+        ]);
       if (faces.length) report.withFaces++;
       else report.withoutFaces++;
     }
