@@ -7,9 +7,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from 'pino';
 import type { FileStore } from '../storage/file-store';
+import { Client } from '../db/entities';
 import { FaceFinding } from '../services/projects/face-finding';
 import { PhotoFaces } from '../services/projects/photo-faces';
 import { terminalJson, terminalLine } from './terminal-text';
+
+/** Client ids are UUIDs: anything else names no client (and is never sent to the database). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export const PHOTO_USAGE = `  npm run cli -- photo faces [--client <clientId>] [--limit <n>] [--json]`;
 
@@ -28,6 +32,8 @@ export async function runPhotoCommand(command: string, input: PhotoCommandInput)
   const count = limit === undefined ? undefined : Number(limit);
   if (count !== undefined && !(Number.isInteger(count) && count > 0))
     return input.usage('--limit must be a whole number of photos, at least 1');
+  if (client !== undefined && (!UUID.test(client) || !(await input.em.findOne(Client, { id: client }))))
+    return input.usage(`--client: no client ${client}`);
   const faces = new PhotoFaces(input.files, new FaceFinding(input.log));
   const report = await faces.fillMissing(input.em, client ? { project: { client } } : {}, {
     ...(count ? { limit: count } : {}),
