@@ -10,6 +10,7 @@
  *   order retry, project rebuild (src/cli/production-commands.ts)
  *   routing show|set (src/cli/routing-commands.ts)
  *   partner set|list|remove (src/cli/partner-commands.ts)
+ *   photo faces (src/cli/photo-commands.ts)
  */
 import 'reflect-metadata';
 import { parseArgs } from 'node:util';
@@ -27,7 +28,9 @@ import { FLOW_USAGE, runFlowCommand } from './cli/flow-commands';
 import { PRODUCTION_USAGE, runProductionCommand } from './cli/production-commands';
 import { ROUTING_USAGE, runRoutingCommand } from './cli/routing-commands';
 import { PARTNER_USAGE, runPartnerCommand } from './cli/partner-commands';
+import { PHOTO_USAGE, runPhotoCommand } from './cli/photo-commands';
 import { shownAsText, terminalJson, terminalLine } from './cli/terminal-text';
+import { createFileStore } from './storage/create-file-store';
 
 const USAGE = `usage:
   npm run cli -- client create --name <name> [--json]
@@ -39,7 +42,8 @@ ${CAMPAIGN_USAGE}
 ${FLOW_USAGE}
 ${PRODUCTION_USAGE}
 ${ROUTING_USAGE}
-${PARTNER_USAGE}`;
+${PARTNER_USAGE}
+${PHOTO_USAGE}`;
 
 class UsageError extends Error {}
 
@@ -190,6 +194,18 @@ async function main(argv: string[]): Promise<void> {
             em,
             pepper,
             publicUrl: config.publicUrl,
+            values,
+            usage: (message) => {
+              throw new UsageError(message);
+            },
+          })
+        )
+          break;
+        if (
+          await runPhotoCommand(`${group} ${command}`, {
+            em,
+            files: createFileStore(config, pepper),
+            log,
             values,
             usage: (message) => {
               throw new UsageError(message);

@@ -8,6 +8,7 @@ import type { FileStore } from '../storage/file-store';
 import type { SafeFetch } from '../outbound/safe-fetch';
 import { BookBuild, type BuildStart } from '../services/projects/book-build';
 import { PhotoIntake } from '../services/projects/photo-intake';
+import { FaceFinding, type FaceDetector } from '../services/projects/face-finding';
 import { EditorLinks } from '../services/projects/editor-links';
 import { ProjectBuildOutcome } from '../services/notifications/build-outcome';
 
@@ -21,6 +22,8 @@ export interface ProjectBuildActivityDeps {
   pepper: string;
   /** The ready notification starts a webhook delivery. */
   engine: WorkflowEngine;
+  /** Finds faces in analysed photos: the CPU detector (imaging/faces) unless a test brings another. */
+  detectFaces?: FaceDetector;
 }
 
 /**
@@ -36,9 +39,11 @@ export function createProjectBuildActivities({
   config,
   pepper,
   engine,
+  detectFaces,
 }: ProjectBuildActivityDeps) {
-  const photos = new PhotoIntake({ orm, files, fetch, config });
-  const books = new BookBuild({ orm, files, log, config });
+  const faces = new FaceFinding(log, detectFaces);
+  const photos = new PhotoIntake({ orm, files, fetch, config, faces });
+  const books = new BookBuild({ orm, files, log, config, faces });
   const editorLinks = new EditorLinks(config.frontendUrl, pepper);
   const outcome = new ProjectBuildOutcome({ orm, engine, config, editorLinks });
   return {

@@ -87,3 +87,14 @@ function areaWithin(
   };
   return area.right > area.left && area.bottom > area.top ? area : undefined;
 }
+
+/**
+ * The safe area of a front cover of `trim` size (the front panel as the customer sees it: the
+ * cover preview), in 0..1 of it: SAFE_MARGIN_MM inside each edge, the fold at the spine on one side
+ * and the trim (or the board's edge, where the wrap turns over it) on the others.
+ */
+export function coverSafeArea(trim: { widthMm: number; heightMm: number }): SlotArea {
+  const x = SAFE_MARGIN_MM / trim.widthMm;
+  const y = SAFE_MARGIN_MM / trim.heightMm;
+  return { left: x, top: y, right: 1 - x, bottom: 1 - y };
+}

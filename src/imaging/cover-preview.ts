@@ -2,6 +2,10 @@ import sharp from 'sharp';
 import { guardDecode, openImage, readImageMetadata, type ImageSource } from './decode';
 import { FONTS, pangoFont, svgFontAttributes, type TextFont } from './fonts';
 import { hexColourBytes } from './hex-colour';
+import { photoRegion } from './crop-region';
+import { automaticCrop, cropRect } from '../domain/slot-crop';
+import type { FaceBox } from '../domain/face-box';
+import type { SlotArea } from '../domain/print-safe-area';
 
 export { NotAnImageError } from './errors';
 
@@ -18,6 +22,12 @@ export interface CoverPreviewOptions {
   subtitle?: string;
   /** Background when there is no photo, "#rgb" or "#rrggbb". */
   backgroundColor?: string;
+  /**
+   * The photo's faces (Photo.faces) and the part of the cover they must stay in (0..1 of the cover:
+   * the front's safe area, coverSafeArea): with faces, the photo gets the automatic crop that keeps
+   * them there and clear of the title band; without (none found, or unknown), the attention crop.
+   */
+  faces?: { boxes: readonly FaceBox[] | null | undefined; safe: SlotArea };
 }
 
 const MAX_COVER_SIDE = 8000;
@@ -32,8 +42,10 @@ const BAND_OPACITY = 0.55;
 
 /**
  * Renders a JPEG preview of a book cover, exactly widthPx x heightPx: the photo turned upright by
- * its EXIF orientation and cropped to fill (sharp's "attention" strategy keeps the most salient
- * region: skin tones, saturated colour, luminance detail), or a plain background without a photo;
+ * its EXIF orientation and cropped to fill (with faces, the automatic crop that keeps them inside
+ * the cover's safe area above the title band, as the print's cover sheet does; without, sharp's
+ * "attention" strategy keeps the most salient region: skin tones, saturated colour, luminance
+ * detail), or a plain background without a photo;
  * then, if there is a title or subtitle, a semi-transparent dark band at the bottom with the texts
  * centred in white, drawn from an SVG overlay in the shipped faces (fonts.ts). A title too wide shrinks
  * to 70% of its size, then is cut with an ellipsis, measured by Pango in the face librsvg draws with.
@@ -63,11 +75,21 @@ export async function renderCoverPreview(options: CoverPreviewOptions): Promise<
       .toBuffer();
   }
 
-  await readImageMetadata(photo); // format allow-list and pixel limit, before any decoding
+  // Format allow-list and pixel limit, before any decoding.
+  const metadata = await readImageMetadata(photo);
+  const upright = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
+  const faces = options.faces?.boxes?.length ? options.faces : undefined;
+  const safe =
+    faces && faceSafeArea(faces.safe, height, await titleBandHeight(width, height, options.title, options.subtitle));
+  const crop = faces && safe ? automaticCrop(upright, { width, height }, faces.boxes, safe) : undefined;
+  const turned = openImage(photo).rotate(); // auto-orient from EXIF
   return guardDecode(
-    openImage(photo)
-      .rotate() // auto-orient from EXIF
-      .resize({ width, height, fit: 'cover', position: sharp.strategy.attention })
+    (crop
+      ? turned.extract(photoRegion(upright, cropRect(upright, { width, height }, crop))).resize(width, height, {
+          fit: 'fill',
+        })
+      : turned.resize({ width, height, fit: 'cover', position: sharp.strategy.attention })
+    )
       .flatten({ background: '#ffffff' })
       .composite(composite)
       .jpeg({ quality: 85 })
@@ -148,11 +170,7 @@ export async function textOverlaySvg(
   const { lines, padding } = await coverTextLines(width, height, title, subtitle, safePx);
   if (lines.length === 0) return null;
 
-  // Line box 1.3 em, baseline at 0.95 em (Lora's ascent ~1.0 em, Source Sans 3's ~0.98 em; descents ~0.27 em).
-  const bandHeight = Math.min(
-    height,
-    Math.round(2 * padding + lines.reduce((sum, line) => sum + line.fontSize * 1.3, 0)),
-  );
+  const bandHeight = bandHeightOf(lines, padding, height);
   const bandTop = height - bandHeight;
   let lineTop = bandTop + padding;
   const texts: string[] = [];
@@ -171,6 +189,33 @@ export async function textOverlaySvg(
     texts.join('') +
     `</svg>`
   );
+}
+
+/** Line box 1.3 em, baseline at 0.95 em (Lora's ascent ~1.0 em, Source Sans 3's ~0.98 em; descents ~0.27 em). */
+function bandHeightOf(lines: TextLine[], padding: number, height: number): number {
+  return Math.min(height, Math.round(2 * padding + lines.reduce((sum, line) => sum + line.fontSize * 1.3, 0)));
+}
+
+/** Height in pixels of the dark band the title and subtitle are set in (textOverlaySvg); 0 without text. */
+export async function titleBandHeight(
+  width: number,
+  height: number,
+  title: string,
+  subtitle?: string,
+  safePx = 0,
+): Promise<number> {
+  const { lines, padding } = await coverTextLines(width, height, title, subtitle, safePx);
+  return lines.length === 0 ? 0 : bandHeightOf(lines, padding, height);
+}
+
+/**
+ * The cover's safe area (0..1 of the cover) less the title band at its bottom (`bandPx` of a cover
+ * `heightPx` tall): a face under the band would print behind it. When the band leaves no room,
+ * the safe area as it is.
+ */
+export function faceSafeArea(safe: SlotArea, heightPx: number, bandPx: number): SlotArea {
+  const bottom = Math.min(safe.bottom, 1 - bandPx / heightPx);
+  return bottom > safe.top ? { ...safe, bottom } : safe;
 }
 
 /**

@@ -108,6 +108,7 @@ export function createAppServices({
       files,
       proofTtlMs: config.durations.proofTtlMs,
       printOutput: config.printOutput,
+      log,
     }),
     routing: new RoutingService(),
     partners: new PartnerService({ config, em, pepper, files, orders }),

@@ -95,7 +95,9 @@ export class Photo {
   curation?: PhotoCuration | null;
   /**
    * Faces found in the photo (imaging/faces), largest first, in 0..1 of the upright photo: what the
-   * automatic crop keeps inside the safe area (domain/slot-crop.ts). Null until analysed.
+   * automatic crop keeps inside the safe area (domain/slot-crop.ts). `[]`: the detector ran and found
+   * none; null: unknown (not analysed, analysed before faces were looked for, or the detector did not
+   * run), filled in once when a crop needs them (services/projects/photo-faces.ts).
    */
   @Property({ type: 'json', nullable: true })
   faces?: FaceBox[] | null;

@@ -95,7 +95,7 @@ export class Photo {
   @Field(() => [FaceBox], {
     nullable: true,
     description:
-      "Where the photo's faces are (largest first), which automatic crops keep inside the print's safe area; null until analysed. Boxes only: no identity",
+      "Where the photo's faces are (largest first), which automatic crops keep inside the print's safe area: [] when the detector found none; null when unknown (not analysed yet, analysed before faces were looked for, or the detector did not run on it), cropped as a photo without faces until they are detected. Boxes only: no identity",
   })
   faces?: FaceBox[] | null;
 }

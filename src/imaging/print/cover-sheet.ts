@@ -5,8 +5,10 @@ import {
   coverTextLines,
   DEFAULT_COVER_BACKGROUND,
   escapeXml,
+  faceSafeArea,
   fitText,
   textOverlaySvg,
+  titleBandHeight,
 } from '../cover-preview';
 import { FONTS, svgFontAttributes, type TextFont } from '../fonts';
 import { boxPixels, coverSheetFormat, type CoverGeometry, type PixelBox } from './cover-geometry';
@@ -46,6 +48,9 @@ function backCoverTextOf(cover: BookCover): string {
  * and the title band of the editor's cover preview (cover-preview.ts). The photo runs from the
  * spine's edge over the front panel, its hinge, wrap and bleed to the sheet's edges, and the
  * colour fills everything else to the edges, so no white shows where the sheet turns round a board.
+ * A photo with faces (Photo.faces) gets the automatic crop of interior slots (domain/slot-crop.ts),
+ * keeping them inside the front panel's safe area (SAFE_MARGIN_MM inside the spine's fold and the
+ * trim, above the title band), off the spine, hinge and wrap; without faces, the attention crop.
  */
 export async function renderPrintCoverSheet(
   options: PrintRenderOptions & { cover: BookCover; geometry: CoverGeometry },
@@ -63,11 +68,15 @@ export async function renderPrintCoverSheet(
   const placements: RenderedPage['placements'] = [];
   if (cover.photoId) {
     const frontEdge = spine.left + spine.width;
+    const rect = { left: frontEdge, top: 0, width: size.width - frontEdge, height: size.height };
+    const faces = options.photoFaces?.[cover.photoId];
+    const bandPx = await titleBandHeight(front.width, front.height, cover.title, cover.subtitle, safe);
     const placed = await placePhoto(
       { ...options, format: sheetFormat },
       cover.photoId,
-      { left: frontEdge, top: 0, width: size.width - frontEdge, height: size.height },
+      rect,
       size,
+      faces?.length ? { faces, safe: frontSafeArea(rect, front, safe, bandPx) } : undefined,
     );
     if (placed.layer) photos.push(placed.layer);
     placements.push(placed.placement);
@@ -89,6 +98,30 @@ export async function renderPrintCoverSheet(
     options.background ?? DEFAULT_COVER_BACKGROUND,
     options.outputProfile,
   );
+}
+
+/**
+ * The front panel's safe area, `safe` pixels inside its edges and above the title band (`bandPx`
+ * tall at its bottom), in 0..1 of the photo's `rect` (which runs past the front into the hinge,
+ * wrap and bleed).
+ */
+function frontSafeArea(rect: PixelBox, front: PixelBox, safe: number, bandPx: number) {
+  const inFront = faceSafeArea(
+    {
+      left: safe / front.width,
+      top: safe / front.height,
+      right: 1 - safe / front.width,
+      bottom: 1 - safe / front.height,
+    },
+    front.height,
+    bandPx,
+  );
+  return {
+    left: (front.left + inFront.left * front.width - rect.left) / rect.width,
+    right: (front.left + inFront.right * front.width - rect.left) / rect.width,
+    top: (front.top + inFront.top * front.height - rect.top) / rect.height,
+    bottom: (front.top + inFront.bottom * front.height - rect.top) / rect.height,
+  };
 }
 
 /** A text of the cover sheet that does not fit where it is set, so prints cut: which one and how. */

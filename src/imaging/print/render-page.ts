@@ -14,6 +14,7 @@ import { pageSlotSafeAreas, SAFE_MARGIN_MM, type SlotArea } from '../../domain/p
 import { captionsSvg } from './page-captions';
 import { tagSrgb } from './srgb-tag';
 import { isSpreadContinuation } from '../../domain/book-spreads';
+import { photoRegion } from '../crop-region';
 
 export interface PhotoPlacement {
   photoId: string;
@@ -150,9 +151,10 @@ export interface AutomaticSlotCrop {
 /**
  * The photo upright, corrected if asked, cropped to fill `rect`: by the slot's stored `crop` (the
  * numbers the editor draws with, domain/slot-crop.ts) on interior pages, or the automatic crop that
- * keeps its faces in the safe area, from the same numbers as the editor's; without either (the cover) by sharp's attention strategy, as
- * the cover preview: the crop keeps the most salient region; for a large slot chosen on a small
- * copy, attention-crop.ts), as raw RGB pixels of the part of `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
+ * keeps its faces in the safe area, from the same numbers as the editor's (and the cover's, whose
+ * photo shows faces); without either (a cover photo without faces, or whose faces are unknown) by
+ * sharp's attention strategy, as the cover preview: the crop keeps the most salient region; for a
+ * large slot chosen on a small copy, attention-crop.ts), as raw RGB pixels of the part of `rect` that lies on the page. Only these pixels stay in memory; the decoded photo does not.
  */
 export async function placePhoto(
   options: PrintRenderOptions,
@@ -203,18 +205,6 @@ export async function placePhoto(
   }
   const pixels = await guardDecode(pipeline.toColourspace('srgb').raw().toBuffer());
   return { layer: { pixels, ...visible }, placement };
-}
-
-/** A crop rectangle (0..1 of the photo) in whole pixels of the upright photo, at least one. */
-function photoRegion(photo: { width: number; height: number }, crop: ReturnType<typeof cropRect>): Rect {
-  const left = Math.min(photo.width - 1, Math.round(crop.left * photo.width));
-  const top = Math.min(photo.height - 1, Math.round(crop.top * photo.height));
-  return {
-    left,
-    top,
-    width: Math.max(1, Math.min(photo.width - left, Math.round(crop.width * photo.width))),
-    height: Math.max(1, Math.min(photo.height - top, Math.round(crop.height * photo.height))),
-  };
 }
 
 function intersect(a: Rect, b: Rect): Rect | null {

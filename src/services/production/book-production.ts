@@ -20,7 +20,9 @@ import { SANDBOX_PRINTER_STEPS, sandboxParcels, sandboxTrackingUrl } from '../..
 import type { Parcel } from '../../domain/parcel';
 import { buildManifest, COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest';
 import { coverPreviewKeyOf, printFilesPrefix } from '../orders/print-files';
-import { photoFaces, photoOriginals } from '../projects/book-revision';
+import { photoOriginals } from '../projects/book-revision';
+import { PhotoFaces } from '../projects/photo-faces';
+import { FaceFinding } from '../projects/face-finding';
 import { BookRenderer, geometryOfBook, type BookToRender } from './book-render';
 import { proofFileKey } from './proof-files';
 import { printJobKeyOf } from '../orders/printer-job-match';
@@ -42,9 +44,11 @@ export interface BookProductionDeps {
  */
 export class BookProduction {
   private readonly renderer: BookRenderer;
+  private readonly faces: PhotoFaces;
 
   constructor(private readonly deps: BookProductionDeps) {
     this.renderer = new BookRenderer(deps.files);
+    this.faces = new PhotoFaces(deps.files, new FaceFinding(deps.log));
   }
 
   /**
@@ -233,7 +237,7 @@ export class BookProduction {
       product: line.project.product,
       colorCorrection: line.metadata.colorCorrection === true,
       originals: await photoOriginals(em, line.project),
-      faces: await photoFaces(em, line.project),
+      faces: await this.faces.ofProject(em, line.project),
       output: this.printerOf(line).output,
     };
   }

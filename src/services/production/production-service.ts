@@ -8,6 +8,9 @@ import { BookRenderer } from './book-render';
 import { createProof, readProof } from './project-proof';
 import { ProofTurns } from './proof-turns';
 import type { ProofView } from './proof-view';
+import type { Logger } from 'pino';
+import { PhotoFaces } from '../projects/photo-faces';
+import { FaceFinding } from '../projects/face-finding';
 
 export interface ProductionServiceDeps {
   files: FileStore;
@@ -15,6 +18,7 @@ export interface ProductionServiceDeps {
   proofTtlMs: number;
   /** What the printers take files in (PRINT_OUTPUT_PROFILE): a proof is rendered for it, as the order would be. */
   printOutput: PrintOutput;
+  log: Logger;
 }
 
 /** Print production as clients ask about it before an order: a product's cover sheet, a project's preflight and proof. */
@@ -22,9 +26,11 @@ export class ProductionService {
   /** Proofs render in this process's own print render process, started on the first proof. */
   private readonly renderer: BookRenderer;
   private readonly proofTurns = new ProofTurns();
+  private readonly faces: PhotoFaces;
 
   constructor(private readonly deps: ProductionServiceDeps) {
     this.renderer = new BookRenderer(deps.files);
+    this.faces = new PhotoFaces(deps.files, new FaceFinding(deps.log));
   }
 
   coverDimensions(ctx: RequestContext, sku: string, pages: number): Promise<CoverDimensionsView> {
@@ -43,7 +49,14 @@ export class ProductionService {
     const { files, proofTtlMs, printOutput } = this.deps;
     return createProof(
       ctx,
-      { files, renderer: this.renderer, ttlMs: proofTtlMs, output: printOutput, turns: this.proofTurns },
+      {
+        files,
+        renderer: this.renderer,
+        ttlMs: proofTtlMs,
+        output: printOutput,
+        turns: this.proofTurns,
+        faces: this.faces,
+      },
       input,
     );
   }

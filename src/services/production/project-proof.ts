@@ -8,7 +8,8 @@ import { COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest'
 import type { RequestContext } from '../context';
 import { assertProjectId } from '../projects/project-queries';
 import { effectiveStatus } from '../projects/project-view';
-import { bookRevision, photoFaces, photoOriginals } from '../projects/book-revision';
+import { bookRevision, photoOriginals } from '../projects/book-revision';
+import type { PhotoFaces } from '../projects/photo-faces';
 import { randomBase62 } from '../projects/project-ids';
 import { preflightProject } from '../preflight/preflight';
 import { type BookRenderer, geometryOfBook, interiorPageKeys, pageKey, type BookToRender } from './book-render';
@@ -38,6 +39,8 @@ export interface ProofDeps {
   output: PrintOutput;
   /** Whose proof renders now: one per client at a time, a few per process. */
   turns: ProofTurns;
+  /** The faces the automatic crops keep in the safe area (those of photos analysed before faces were looked for found first). */
+  faces: PhotoFaces;
 }
 
 /**
@@ -107,7 +110,7 @@ async function renderProof(
     product: project.product,
     colorCorrection,
     originals,
-    faces: await photoFaces(ctx.em, project),
+    faces: await deps.faces.ofProject(ctx.em, project),
     output: deps.output,
   };
   let proof: Proof;

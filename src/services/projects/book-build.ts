@@ -10,12 +10,18 @@ import { buildBook } from './book-builder';
 import { curatePhotos } from './photo-curation';
 import { finishProjectBuild, readBuildSource, startProjectBuild } from './build-steps';
 import { previewKey, projectPrefix } from './storage-keys';
+import { coverSafeArea } from '../../domain/print-safe-area';
+import { emForPhoto } from '../tenancy/row-tenant-scope';
+import type { FaceFinding } from './face-finding';
+import { PhotoFaces } from './photo-faces';
 
 export interface BookBuildDeps {
   orm: MikroORM;
   files: FileStore;
   log: Logger;
   config: { durations: Pick<Config['durations'], 'buildDownloadDeadlineMs'> };
+  /** Finds the cover photo's faces when they are unknown (photo-faces.ts). */
+  faces: FaceFinding;
 }
 
 /** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
@@ -33,7 +39,11 @@ export interface BuildStart {
  * a project already past the step is answered as it stands.
  */
 export class BookBuild {
-  constructor(private readonly deps: BookBuildDeps) {}
+  private readonly faces: PhotoFaces;
+
+  constructor(private readonly deps: BookBuildDeps) {
+    this.faces = new PhotoFaces(deps.files, deps.faces);
+  }
 
   /**
    * created -> building; returns the photos still to fetch and analyse, and when their
@@ -79,6 +89,9 @@ export class BookBuild {
     const coverPhoto = project.usablePhotos.find((p) => p.id === book.cover.photoId);
     const { widthMm, heightMm } = specifications.format;
     const scale = PREVIEW_LONG_SIDE / Math.max(widthMm, heightMm);
+    // The cover keeps its faces inside the front's safe area, as its print does (cover-sheet.ts).
+    const coverEm = coverPhoto && (await emForPhoto(orm, coverPhoto.id));
+    const faces = coverPhoto && coverEm ? await this.faces.ofPhoto(coverEm, coverPhoto.id) : null;
     const preview = await withScratchDir(async (scratch) => {
       const original = coverPhoto?.originalKey;
       const photo = original ? { file: await files.localFile(original, scratch) } : undefined;
@@ -89,6 +102,7 @@ export class BookBuild {
           photo,
           title: book.cover.title,
           subtitle: book.cover.subtitle,
+          faces: { boxes: faces, safe: coverSafeArea(specifications.format) },
         }),
       );
     });

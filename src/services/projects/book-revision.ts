@@ -4,7 +4,6 @@ import { Photo, type Product, type Project } from '../../db/entities';
 import type { Book } from '../../domain/book';
 import { canonicalJson } from '../../domain/canonical-json';
 import type { PrintOutput } from '../../domain/print-output';
-import type { FaceBox } from '../../domain/face-box';
 
 /**
  * What a book's print files are rendered from, as one SHA-256 (hex): the layout (pages, slots,
@@ -27,17 +26,6 @@ export function bookRevision(
   return createHash('sha256')
     .update(canonicalJson({ book, format, production, photos, output: { profile: output.profile, pdfx: output.pdfx } }))
     .digest('hex');
-}
-
-/**
- * The faces found in a project's photos, by photo id (photos not yet analysed have none). Not part of
- * the revision: they follow from the stored original, which is.
- */
-export async function photoFaces(em: EntityManager, project: Project): Promise<Map<string, FaceBox[]>> {
-  const faces = new Map<string, FaceBox[]>();
-  for (const photo of await em.find(Photo, { project, faces: { $ne: null } }, { fields: ['id', 'faces'] }))
-    if (photo.faces?.length) faces.set(photo.id, photo.faces);
-  return faces;
 }
 
 /** The stored originals of a project's photos, by photo id. */

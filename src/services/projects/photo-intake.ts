@@ -12,16 +12,18 @@ import { heicAsJpeg } from '../../imaging/heic';
 import { OutboundError, type SafeFetch } from '../../outbound/safe-fetch';
 import { analyzePhoto, NotAnImageError } from '../../imaging/photo-analysis';
 import { makeThumbnail } from '../../imaging/thumbnail';
-import { detectFaces } from '../../imaging/faces/face-detector';
 import { emForPhoto } from '../tenancy/row-tenant-scope';
 import { recordProjectStatus } from './project-events';
 import { photoDecodedKey, photoOriginalKey, photoThumbnailKey, projectPrefix } from './storage-keys';
+import type { FaceFinding } from './face-finding';
 
 export interface PhotoIntakeDeps {
   orm: MikroORM;
   files: FileStore;
   fetch: SafeFetch;
   config: { durations: Pick<Config['durations'], 'photoDownloadTimeoutMs' | 'buildDownloadDeadlineMs'> };
+  /** Finds each analysed photo's faces; a detector that fails leaves them unknown (null), never the photo failed. */
+  faces: FaceFinding;
 }
 
 /** A photo's problem when the build's download deadline passed before it was fetched. */
@@ -127,7 +129,7 @@ export class PhotoIntake {
         return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original), decoded };
       });
       // On the thumbnail: upright, small (a 512 px JPEG decodes in a few ms) and already checked.
-      const faces = await detectFaces(thumbnail);
+      const faces = await this.deps.faces.facesOf(photo.id, thumbnail);
       let printedKey = originalKey;
       if (decoded) {
         printedKey = photoDecodedKey(prefix, photo.id);

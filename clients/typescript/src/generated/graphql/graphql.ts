@@ -1020,7 +1020,7 @@ export type Photo = {
   /** The smartbook's decision at the last build; null for a fastbook, an asset photo, or before a build */
   curation?: Maybe<PhotoCuration>;
   exifOrientation?: Maybe<Scalars['Int']['output']>;
-  /** Where the photo's faces are (largest first), which automatic crops keep inside the print's safe area; null until analysed. Boxes only: no identity */
+  /** Where the photo's faces are (largest first), which automatic crops keep inside the print's safe area: [] when the detector found none; null when unknown (not analysed yet, analysed before faces were looked for, or the detector did not run on it), cropped as a photo without faces until they are detected. Boxes only: no identity */
   faces?: Maybe<Array<FaceBox>>;
   height?: Maybe<Scalars['Int']['output']>;
   id: Scalars['ID']['output'];
