@@ -3,18 +3,19 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import exifReader from 'exif-reader';
-import decodeHeif from 'heic-decode';
 import sharp, { type Metadata } from 'sharp';
 import { guardDecode, readImageMetadata, type ImageSource } from './decode';
 import { NotAnImageError } from './errors';
+import { decodeHeicPixels, type HeicPixels } from './heic-decoder-pool';
 
 /**
  * HEIC (HEIF with HEVC-coded pixels), as iPhones save photos: sharp's prebuilt libvips reads the
  * container's header and EXIF but has no HEVC decoder (`sharp.format.heif.input.fileSuffix` is
  * `['.avif']`), so the pixels come from libheif compiled to WebAssembly (`heic-decode` over
  * `libheif-js`, shipped on npm: nothing is downloaded at install or run time) and are handed to
- * sharp as raw RGBA. The result is a JPEG that every later step (analysis, thumbnail, print) reads
- * as it reads any photo.
+ * sharp as raw RGBA. The decodes run in worker threads (heic-decoder-pool.ts). Intake takes its
+ * analysis and thumbnail from the raw pixels (working-copy.ts) and keeps the HEIC as the photo's
+ * original; print renders decode it again into a JPEG (heicAsJpeg) that they read as any photo.
  */
 
 /** Whether the header sharp read is a HEIF whose pixels are HEVC (AVIF, also `heif`, sharp decodes itself). */
@@ -22,32 +23,55 @@ function isHevcHeif(metadata: Pick<Metadata, 'format' | 'compression'>): boolean
   return metadata.format === 'heif' && metadata.compression === 'hevc';
 }
 
+/** Whether `input` is a HEIC (HEVC pixels, which sharp cannot decode): its header is read, nothing decoded. */
+export async function isHeic(input: ImageSource): Promise<boolean> {
+  return isHevcHeif(await readImageMetadata(input));
+}
+
+/** A decoded HEIC: its RGBA pixels, the EXIF Orientation still to apply to them, and the header sharp read. */
+export interface DecodedHeic {
+  pixels: HeicPixels;
+  /** 1..8: 1 when libheif already turned the pixels upright (the container's irot/imir), else the EXIF tag. */
+  orientation: number;
+  metadata: Metadata;
+}
+
 /**
- * The photo as a JPEG (quality 95, 4:4:4) when `input` is HEIC, else null. The pixel limit and the
- * format allow-list are checked on the header first (readImageMetadata), before anything is decoded.
+ * The photo's pixels when `input` is HEIC, else null. The pixel limit and the format allow-list are
+ * checked on the header first (readImageMetadata), before anything is decoded.
  *
  * Orientation: libheif applies the container's own transformations (`irot`, `imir`) while it decodes;
  * the HEIF specification makes those normative and the EXIF Orientation tag informative. A file
  * with a transformation is therefore upright once decoded; one without (as `heif-enc` writes from a
- * JPEG) keeps its EXIF Orientation, which the JPEG carries on. The capture-time tags are copied
- * into the JPEG's EXIF, so capture time is read from it as from any camera JPEG.
+ * JPEG) keeps its EXIF Orientation, to be applied as a JPEG's is.
  */
-export async function heicAsJpeg(input: ImageSource): Promise<Buffer | null> {
+export async function decodeHeic(input: ImageSource): Promise<DecodedHeic | null> {
   const metadata = await readImageMetadata(input);
   if (!isHevcHeif(metadata)) return null;
   const bytes = Buffer.isBuffer(input) ? input : await readFile((input as { file: string }).file);
-  let decoded: { width: number; height: number; data: Uint8ClampedArray };
+  let pixels: HeicPixels;
   try {
-    decoded = await decodeHeif({ buffer: bytes });
+    pixels = await decodeHeicPixels(bytes);
   } catch (error) {
     throw new NotAnImageError('corrupt', 'The HEIC image data is truncated or corrupt and cannot be decoded', {
       cause: error,
     });
   }
+  const orientation = hasTransformation(bytes) ? 1 : (exifOf(metadata.exif).orientation ?? 1);
+  return { pixels, orientation, metadata };
+}
+
+/**
+ * The photo as a JPEG (quality 95, 4:4:4) when `input` is HEIC, else null: what a print render reads
+ * for a HEIC original. The JPEG carries the orientation still to apply, the capture-time tags and
+ * the HEIC's ICC profile.
+ */
+export async function heicAsJpeg(input: ImageSource): Promise<Buffer | null> {
+  const decoded = await decodeHeic(input);
+  if (!decoded) return null;
+  const { pixels, orientation, metadata } = decoded;
   const exif = exifOf(metadata.exif);
-  const orientation = hasTransformation(bytes) ? 1 : (exif.orientation ?? 1);
-  const pixels = Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength);
-  let jpeg = sharp(pixels, { raw: { width: decoded.width, height: decoded.height, channels: 4 } })
+  let jpeg = sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 4 } })
     .removeAlpha()
     .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
     .withMetadata({ orientation })

@@ -1,6 +1,7 @@
 import exifReader from 'exif-reader';
-import { guardDecode, openImage, readImageMetadata, type ImageSource } from './decode';
+import { guardDecode, type ImageSource } from './decode';
 import { NotAnImageError } from './errors';
+import { decodeWorkingCopy, workingCopyImage, type WorkingCopy } from './working-copy';
 
 export { NotAnImageError } from './errors';
 
@@ -34,32 +35,29 @@ export interface PhotoAnalysis {
   gps: { latitude: number; longitude: number } | null;
 }
 
-/** Long side, in pixels, of the greyscale copy that sharpness and exposure are measured on. */
-const ANALYSIS_LONG_SIDE = 512;
-
 /**
  * Decodes `input` and measures it. Throws NotAnImageError when it is not a decodable photo: empty,
  * not an image or an unsupported format (e.g. SVG), truncated or corrupt data, or more than
  * MAX_INPUT_PIXELS pixels.
  */
 export async function analyzePhoto(input: ImageSource): Promise<PhotoAnalysis> {
-  const metadata = await readImageMetadata(input);
+  return analyzeWorkingCopy(await decodeWorkingCopy(input));
+}
 
-  const exifOrientation = isExifOrientation(metadata.orientation) ? metadata.orientation : 1;
+/**
+ * Measures a photo on its working copy (working-copy.ts: decoded once, at most 512 px on the long
+ * side, transparent areas on white): sharpness, exposure and the perceptual hash on its greyscale.
+ * EXIF rotation is irrelevant to these: the Laplacian and the mean are invariant under 90-degree
+ * turns and flips, and the hash is taken on the stored pixels.
+ */
+export async function analyzeWorkingCopy(copy: WorkingCopy): Promise<PhotoAnalysis> {
+  const { metadata, orientation: exifOrientation } = copy;
   const swap = exifOrientation >= 5;
-  const width = swap ? metadata.height : metadata.width;
-  const height = swap ? metadata.width : metadata.height;
+  const width = swap ? copy.storedHeight : copy.storedWidth;
+  const height = swap ? copy.storedWidth : copy.storedHeight;
 
-  // Full decode (this is what detects truncated/corrupt pixel data), downscaled while decoding.
-  // Transparent areas are flattened onto white, as they would print on paper. EXIF rotation is
-  // irrelevant here: the Laplacian and the mean are invariant under 90-degree turns and flips.
   const { data, info } = await guardDecode(
-    openImage(input)
-      .flatten({ background: '#ffffff' })
-      .greyscale()
-      .resize({ width: ANALYSIS_LONG_SIDE, height: ANALYSIS_LONG_SIDE, fit: 'inside', withoutEnlargement: true })
-      .raw({ depth: 'uchar' })
-      .toBuffer({ resolveWithObject: true }),
+    workingCopyImage(copy).greyscale().raw({ depth: 'uchar' }).toBuffer({ resolveWithObject: true }),
   );
   const grey = toSingleChannel(data, info.width, info.height, info.channels);
   const laplacianVariance = varianceOfLaplacian(grey, info.width, info.height);
@@ -70,7 +68,7 @@ export async function analyzePhoto(input: ImageSource): Promise<PhotoAnalysis> {
   const exif = metadata.exif ? parseExif(metadata.exif) : null;
 
   return {
-    format: metadata.format,
+    format: copy.format,
     width,
     height,
     orientation: width > height ? 'landscape' : width < height ? 'portrait' : 'square',
@@ -234,10 +232,6 @@ function parseExifOffset(value: unknown): number | null {
   const minutes = Number(match[2]) * 60 + Number(match[3]);
   if (minutes > 14 * 60 || Number(match[3]) >= 60) return null;
   return match[1] === '-' ? -minutes : minutes;
-}
-
-function isExifOrientation(value: unknown): value is number {
-  return typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= 8;
 }
 
 /**

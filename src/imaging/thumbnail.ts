@@ -1,4 +1,6 @@
+import sharp from 'sharp';
 import { guardDecode, openImage, readImageMetadata, type ImageSource } from './decode';
+import { uprightPixels, type WorkingCopy } from './working-copy';
 
 export { NotAnImageError } from './errors';
 
@@ -21,6 +23,19 @@ export async function makeThumbnail(input: ImageSource, maxSide = 512): Promise<
       .rotate() // no angle: auto-orient from EXIF, and drop the Orientation tag
       .resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true })
       .flatten({ background: '#ffffff' })
+      .jpeg({ quality: 80 })
+      .toBuffer(),
+  );
+}
+
+/**
+ * The editor's 512 px thumbnail from a photo's working copy (working-copy.ts), as makeThumbnail
+ * makes it from the photo: upright, transparency on white, JPEG quality 80, no metadata.
+ */
+export async function thumbnailOfWorkingCopy(copy: WorkingCopy): Promise<Buffer> {
+  const { data, width, height } = await uprightPixels(copy);
+  return guardDecode(
+    sharp(data, { raw: { width, height, channels: 3 } })
       .jpeg({ quality: 80 })
       .toBuffer(),
   );

@@ -8,8 +8,9 @@
  * cores): each photo fetched from the same loopback server, decoded once, shrunk while decoding
  * (JPEG's shrink-on-load) to the editor's 512 px thumbnail, encoded as that JPEG, and its grey
  * 512 px copy measured (the service's variance of the Laplacian); a HEIC's pixels decoded once by
- * the service's own decoder (libheif in WebAssembly, heic-decode: libvips has no HEVC) and shrunk
- * from raw, never re-encoded at 12 MP. No database, engine, layout or storage.
+ * the service's own decoder (libheif in WebAssembly, heic-decode: libvips has no HEVC) in the
+ * service's pool of worker threads (one per core, so two HEICs decode at once as in the service) and
+ * shrunk from raw, never re-encoded at 12 MP. No database, engine, layout, storage or face detection.
  *
  * The photos are made once and kept in BENCH_SNAPSHOT_DIR (default: the temporary folder).
  * Run: `npx tsx test/bench/photos-to-book.ts`; prints `key value` lines read by run.ts.
@@ -19,8 +20,8 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import decodeHeif from 'heic-decode';
 import sharp, { type Sharp } from 'sharp';
+import { decodeHeicPixels } from '../../src/imaging/heic-decoder-pool';
 import { varianceOfLaplacian } from '../../src/imaging/photo-analysis';
 import { benchDatabase, createClient, newDataDir, startProject } from './bench-env';
 import { startPhotoServer } from '../support/photo-server';
@@ -100,10 +101,8 @@ async function photoSet(): Promise<{ name: string; body: Buffer; type: string }[
 async function leastWork(bytes: Buffer, heic: boolean): Promise<number> {
   let image: Sharp;
   if (heic) {
-    const decoded = await decodeHeif({ buffer: bytes });
-    image = sharp(Buffer.from(decoded.data.buffer, decoded.data.byteOffset, decoded.data.byteLength), {
-      raw: { width: decoded.width, height: decoded.height, channels: 4 },
-    }).removeAlpha();
+    const decoded = await decodeHeicPixels(bytes);
+    image = sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } }).removeAlpha();
   } else image = sharp(bytes);
   const small = await image
     .rotate()

@@ -66,6 +66,9 @@ export async function startPhotoServer(routes: Record<string, PhotoRoute>): Prom
     if (route.held) void route.held.then(answer);
     else answer();
   });
+  // Longer than any client keeps an idle connection: with Node's 5 s a client on a loaded machine can send
+  // a request down a connection the server is closing that moment (ECONNRESET).
+  server.keepAliveTimeout = 60_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {

@@ -1,5 +1,6 @@
 import { printedPage } from '../../domain/book-spreads';
 import { createReadStream } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Product } from '../../db/entities';
 import type { Book } from '../../domain/book';
@@ -15,6 +16,7 @@ import { COVER_PDF_FILE, INTERIOR_PDF_FILE } from '../../imaging/print/manifest'
 import { coverPreviewKeyOf } from '../orders/print-files';
 import { timeRender } from '../../metrics/work-metrics';
 import type { FaceBox } from '../../domain/face-box';
+import { heicAsJpeg } from '../../imaging/heic';
 
 /**
  * One book to render at print resolution, wherever its files go: an order line's folder (the
@@ -85,7 +87,8 @@ export class BookRenderer {
           number === 0 ? [book.cover.photoId] : printedPage(book, number).photos.map((slot) => slot.photoId);
         for (const photoId of photoIds) {
           const original = photoId && target.originals.get(photoId);
-          if (original && !photoFiles[photoId]) photoFiles[photoId] = await files.localFile(original, scratch);
+          if (original && !photoFiles[photoId])
+            photoFiles[photoId] = await printableFile(files, original, scratch, photoId);
           const faces = photoId && target.faces?.get(photoId);
           if (photoId && faces) photoFaces[photoId] = faces;
         }
@@ -175,4 +178,18 @@ async function writePdf(
 /** Yields one page at a time: the PDF writer never holds more than the page it is writing. */
 async function* readPages(files: FileStore, keys: string[]): AsyncGenerator<Buffer> {
   for (const key of keys) yield files.get(key);
+}
+
+/**
+ * The file a photo is rendered from: its stored original, or for a HEIC (kept as uploaded, src/imaging/heic.ts)
+ * the JPEG its pixels decode to, in the render's scratch folder. Photos analysed before HEICs were kept
+ * have a decoded JPEG as their original already.
+ */
+async function printableFile(files: FileStore, originalKey: string, scratch: string, photoId: string): Promise<string> {
+  const file = await files.localFile(originalKey, scratch);
+  const decoded = await heicAsJpeg({ file });
+  if (!decoded) return file;
+  const jpeg = path.join(scratch, `${photoId}-decoded.jpg`);
+  await writeFile(jpeg, decoded);
+  return jpeg;
 }

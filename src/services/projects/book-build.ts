@@ -5,6 +5,7 @@ import type { ProjectStatus } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
 import { withScratchDir } from '../../storage/scratch-dir';
 import { renderCoverPreview } from '../../imaging/cover-preview';
+import { isHeic } from '../../imaging/heic';
 import { timeRender } from '../../metrics/work-metrics';
 import { buildBook } from './book-builder';
 import { curatePhotos } from './photo-curation';
@@ -94,7 +95,11 @@ export class BookBuild {
     const faces = coverPhoto && coverEm ? await this.faces.ofPhoto(coverEm, coverPhoto.id) : null;
     const preview = await withScratchDir(async (scratch) => {
       const original = coverPhoto?.originalKey;
-      const photo = original ? { file: await files.localFile(original, scratch) } : undefined;
+      let photo = original ? { file: await files.localFile(original, scratch) } : undefined;
+      // sharp has no HEVC: a HEIC cover is previewed from its 512 px thumbnail rather than decoded again
+      // (seconds of libheif) on the way to editable.
+      if (photo && coverPhoto?.thumbnailKey && (await isHeic(photo)))
+        photo = { file: await files.localFile(coverPhoto.thumbnailKey, scratch) };
       return timeRender('cover_preview', () =>
         renderCoverPreview({
           widthPx: Math.round(widthMm * scale),

@@ -35,7 +35,8 @@ export interface BuildSource {
   /** The page count an order priced the rebuilt book at (Project.heldPageCount): laid out to exactly this; null when none. */
   heldPageCount: number | null;
   /** Photos whose analysis succeeded, in the client's order. */
-  usablePhotos: (BookPhoto & CurationPhoto & { assetId: string | null; originalKey: string | null })[];
+  usablePhotos: (BookPhoto &
+    CurationPhoto & { assetId: string | null; originalKey: string | null; thumbnailKey: string | null })[];
 }
 
 /** created -> building, with its status event; answers the photos still to fetch and analyse. */
@@ -77,6 +78,7 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
       id: string;
       asset_id: string | null;
       original_key: string | null;
+      thumbnail_key: string | null;
       width: number;
       height: number;
       captured_at: string | null;
@@ -90,7 +92,7 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
       faces: FaceBox[] | null;
     }[]
   >(
-    `SELECT id, asset_id, original_key, width, height, captured_at, quality::float8 AS quality, position,
+    `SELECT id, asset_id, original_key, thumbnail_key, width, height, captured_at, quality::float8 AS quality, position,
             sharpness::float8 AS sharpness, exposure::float8 AS exposure, perceptual_hash, latitude, longitude,
             faces
        FROM photos WHERE project_id = ? AND status = 'idle' ORDER BY position`,
@@ -112,6 +114,7 @@ export async function readBuildSource(db: AbstractSqlConnection, projectId: stri
       id: photo.id,
       assetId: photo.asset_id,
       originalKey: photo.original_key,
+      thumbnailKey: photo.thumbnail_key,
       width: photo.width,
       height: photo.height,
       capturedAt: photo.captured_at === null ? null : new Date(photo.captured_at),

@@ -6,15 +6,13 @@ import type { Config } from '../../config';
 import { photosStatusOf } from '../../domain/project-status';
 import type { FileStore } from '../../storage/file-store';
 import { withScratchDir } from '../../storage/scratch-dir';
-import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
-import { heicAsJpeg } from '../../imaging/heic';
 import { OutboundError, type SafeFetch } from '../../outbound/safe-fetch';
-import { analyzePhoto, NotAnImageError } from '../../imaging/photo-analysis';
-import { makeThumbnail } from '../../imaging/thumbnail';
+import { analyzeWorkingCopy, NotAnImageError } from '../../imaging/photo-analysis';
+import { thumbnailOfWorkingCopy } from '../../imaging/thumbnail';
+import { decodeWorkingCopy } from '../../imaging/working-copy';
 import { emForPhoto } from '../tenancy/row-tenant-scope';
 import { recordProjectStatus } from './project-events';
-import { photoDecodedKey, photoOriginalKey, photoThumbnailKey, projectPrefix } from './storage-keys';
+import { photoOriginalKey, photoThumbnailKey, projectPrefix } from './storage-keys';
 import type { FaceFinding } from './face-finding';
 
 export interface PhotoIntakeDeps {
@@ -104,9 +102,10 @@ export class PhotoIntake {
   }
 
   /**
-   * Decodes and measures the stored original, makes the thumbnail; analyzing -> idle. A HEIC
-   * original is decoded once into a JPEG beside it (src/imaging/heic.ts), which the photo then
-   * prints from; its format stays `heif`.
+   * Decodes the stored original once into its working copy (src/imaging/working-copy.ts: 512 px,
+   * shrunk while decoding; a HEIC's pixels decoded in a worker thread), measures it and makes the
+   * thumbnail and the face boxes from it; analyzing -> idle. A HEIC stays the photo's original:
+   * print renders decode it (src/imaging/heic.ts).
    */
   async analyze(photoId: string): Promise<void> {
     const { files } = this.deps;
@@ -119,29 +118,18 @@ export class PhotoIntake {
     try {
       // Decoded from a file (a local copy of this job's when the store is remote): the original never sits
       // whole in memory.
-      const { analysis, thumbnail, decoded } = await withScratchDir(async (scratch) => {
-        let original = { file: await files.localFile(originalKey, scratch) };
-        const decoded = await heicAsJpeg(original);
-        if (decoded) {
-          original = { file: path.join(scratch, 'decoded.jpg') };
-          await writeFile(original.file, decoded);
-        }
-        return { analysis: await analyzePhoto(original), thumbnail: await makeThumbnail(original), decoded };
-      });
+      const copy = await withScratchDir(async (scratch) =>
+        decodeWorkingCopy({ file: await files.localFile(originalKey, scratch) }),
+      );
+      const [analysis, thumbnail] = await Promise.all([analyzeWorkingCopy(copy), thumbnailOfWorkingCopy(copy)]);
       // On the thumbnail: upright, small (a 512 px JPEG decodes in a few ms) and already checked.
       const faces = await this.deps.faces.facesOf(photo.id, thumbnail);
-      let printedKey = originalKey;
-      if (decoded) {
-        printedKey = photoDecodedKey(prefix, photo.id);
-        await files.put(printedKey, decoded);
-      }
       const thumbnailKey = photoThumbnailKey(prefix, photo.id);
       await files.put(thumbnailKey, thumbnail);
       await updatePhoto(em, photo, {
         status: 'idle',
-        originalKey: printedKey,
         thumbnailKey,
-        format: decoded ? 'heif' : analysis.format,
+        format: analysis.format,
         width: analysis.width,
         height: analysis.height,
         exifOrientation: analysis.exifOrientation,

@@ -8,7 +8,5 @@ export function projectPrefix(clientId: string, env: string, storageKey: string)
 }
 
 export const photoOriginalKey = (prefix: string, photoId: string) => `${prefix}/photos/${photoId}/original`;
-/** A HEIC original decoded into the JPEG the photo is printed from (src/imaging/heic.ts). */
-export const photoDecodedKey = (prefix: string, photoId: string) => `${prefix}/photos/${photoId}/decoded.jpg`;
 export const photoThumbnailKey = (prefix: string, photoId: string) => `${prefix}/photos/${photoId}/thumbnail.jpg`;
 export const previewKey = (prefix: string) => `${prefix}/preview.jpg`;

@@ -318,7 +318,8 @@ describe('HEIC photos (iPhone), decoded by libheif (heic-decode)', () => {
     await writeFile(path.join(dir, 'in.jpg'), jpeg);
     execFileSync('heif-enc', ['-q', '80', '-o', path.join(dir, 'photo.heic'), path.join(dir, 'in.jpg')]);
     heic = await readFile(path.join(dir, 'photo.heic'));
-    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true' });
+    // A proof renders the book within the request; this machine is shared.
+    api = await startTestService({ ALLOW_LOOPBACK_URLS: 'true', REQUEST_TIMEOUT: '5m' });
     auth = serviceHeader((await api.createClient('HEIC shop')).credentials.dev);
   }, 120_000);
   afterAll(() => api?.stop());
@@ -333,10 +334,12 @@ describe('HEIC photos (iPhone), decoded by libheif (heic-decode)', () => {
       await waitFor(async () => (await photosStatus(api, auth, projectId)) === 'idle', 30_000, 'HEIC analysed');
       const photo = (await projectPhotos(api, auth, projectId)).photos.find((p) => p.id === photoId)!;
       expect(photo).toMatchObject({ status: 'idle', width: 800, height: 1200, exifOrientation: 6 });
-      expect(await storedPhoto(api, photoId)).toMatchObject({
-        format: 'heif',
-        originalKey: expect.stringMatching(/decoded\.jpg$/),
-      });
+      // Kept as uploaded (not re-encoded at intake); the thumbnail is upright.
+      const stored = await storedPhoto(api, photoId);
+      expect(stored).toMatchObject({ format: 'heif', originalKey: expect.not.stringMatching(/decoded/) });
+      expect(await api.service.files.get(stored.originalKey!)).toEqual(heic);
+      const thumbnail = await sharp(await api.service.files.get(stored.thumbnailKey!)).metadata();
+      expect([thumbnail.width, thumbnail.height, thumbnail.orientation]).toEqual([341, 512, undefined]);
       expect(photo.capturedAt).toBe('2023-12-24T18:30:00.000Z');
     },
     120_000,
@@ -356,6 +359,18 @@ describe('HEIC photos (iPhone), decoded by libheif (heic-decode)', () => {
         expect(photo).toMatchObject({ status: 'idle', width: 800, height: 1200 });
         expect(await storedPhoto(api, photo.id)).toMatchObject({ format: 'heif' });
         expect(photo.capturedAt).toBe('2023-12-24T18:30:00.000Z');
+        // Printed from the HEIC's own pixels, decoded at render time: the proof's first page shows the
+        // photo (the upright portrait's blue-to-yellow gradient), not an empty slot.
+        const proof = await post(api.url, '/v2/project/proof', { id: projectId }, auth);
+        expect(proof.status, JSON.stringify(proof.body)).toBe(200);
+        const pdf = Buffer.from(await (await fetch(proof.body.previewUrl as string)).arrayBuffer());
+        const dir = await mkdtemp(path.join(os.tmpdir(), 'heic-proof-'));
+        await writeFile(path.join(dir, 'proof.pdf'), pdf);
+        execFileSync('pdftoppm', ['-f', '2', '-l', '2', '-r', '30', '-png', 'proof.pdf', 'page'], { cwd: dir });
+        const page = (await readdir(dir)).find((name) => name.endsWith('.png'))!;
+        const { channels } = await sharp(path.join(dir, page)).stats();
+        // A page of paper and text is near white with little spread; the photo brings colour and contrast.
+        expect(Math.max(...channels.map((c) => c.stdev))).toBeGreaterThan(25);
       } finally {
         await server.close();
       }
