@@ -90,9 +90,8 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
   // call after another after each batch, so the calls stay in an order replay can follow.
   const ride = <T>(call: () => Promise<T>) => rideOutResourceFaults(ctx, activities.resourceRetryWindow, call);
   // Runs recorded before builds had a deadline have none (undefined): their downloads pass none.
-  const { photoIds, downloadDeadline, downloadsFirst } = await activities.startBuilding(projectId);
-  const batches: string[][] = [];
-  for (let i = 0; i < photoIds.length; i += BATCH) batches.push(photoIds.slice(i, i + BATCH));
+  const { photoIds, downloadDeadline, downloadsFirst, analysisBatch } = await activities.startBuilding(projectId);
+  const batches = inBatches(photoIds, BATCH);
 
   // Downloads of a batch, then its failures in photo order: calls are always made in an order that
   // does not depend on which download finished first, which replay under either engine relies on
@@ -126,7 +125,8 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
     // Every photo is fetched before any is analysed: the download deadline is the photo hosts'
     // budget, which analysing (a second or more a 12 MP photo on a busy machine) must not spend.
     for (const batch of batches) await fetchBatch(batch);
-    for (const batch of batches) await analyseBatch(batch);
+    // Runs recorded before `analysisBatch` analysed in the download batches, as they recorded.
+    for (const batch of inBatches(photoIds, analysisBatch ?? BATCH)) await analyseBatch(batch);
   } else {
     // Runs started before `downloadsFirst`: each batch fetched then analysed, as they recorded.
     for (const batch of batches) {
@@ -135,4 +135,10 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
     }
   }
   return ride(() => activities.buildBook(projectId));
+}
+
+function inBatches(ids: string[], size: number): string[][] {
+  const batches: string[][] = [];
+  for (let i = 0; i < ids.length; i += size) batches.push(ids.slice(i, i + size));
+  return batches;
 }

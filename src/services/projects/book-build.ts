@@ -25,6 +25,13 @@ export interface BookBuildDeps {
   faces: FaceFinding;
 }
 
+/**
+ * Photos a build analyses at once. Larger than the download batch so that a batch seldom waits on
+ * a single HEIC (seconds of decoding in one of the per-core decoder threads) while the other
+ * threads idle; small enough that ten builds in flight keep a bounded queue of working copies.
+ */
+const ANALYSIS_BATCH = 8;
+
 /** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
 const PREVIEW_LONG_SIDE = 800;
 
@@ -32,6 +39,8 @@ export interface BuildStart {
   photoIds: string[];
   downloadDeadline: number;
   downloadsFirst?: boolean;
+  /** Photos analysed at once (runs recorded before it: the download batch of 4). */
+  analysisBatch?: number;
 }
 
 /**
@@ -58,6 +67,7 @@ export class BookBuild {
       photoIds,
       downloadDeadline: Date.now() + this.deps.config.durations.buildDownloadDeadlineMs,
       downloadsFirst: true,
+      analysisBatch: ANALYSIS_BATCH,
     };
   }
 
