@@ -90,7 +90,8 @@ async function waitForHttp(
 
 /** Stops a process group started detached, and waits for it. */
 async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
+  // Exited by a signal, a process has no exit code but a signal code; either way no 'exit' is to come.
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = once(child, 'exit');
   const signal = (name: NodeJS.Signals) => {
     try {
