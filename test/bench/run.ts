@@ -178,7 +178,9 @@ async function endpointRows() {
   // BENCH_BASELINE_ROOT: another checkout's service (e.g. main before a change) on the same data, a
   // side of its own in the status and GraphQL rows, so before and after are measured interleaved.
   const baselineRoot = process.env.BENCH_BASELINE_ROOT;
-  const baseline = baselineRoot ? await startProject({ databaseUrl: url, dataDir, root: baselineRoot }) : undefined;
+  const baseline = baselineRoot
+    ? await startProject({ databaseUrl: url, dataDir, root: baselineRoot, env: { EXECUTOR_ID: 'bench-baseline' } })
+    : undefined;
   const floor = await startFloor('floor-server.mjs', url);
   const limitedFloor = await startFloor('floor-server.mjs', url, { FLOOR_SHARED_RATE_LIMIT: '1' });
   // Apollo's standalone server answers GETs only with a CSRF-safe header.
