@@ -1,13 +1,11 @@
 import { Cursor } from '@mikro-orm/core';
 import { Photo, type Project } from '../../db/entities';
-import type { ShippingAddress } from '../../db/entities/Order';
 import type { RequestContext } from '../context';
 import { NotFoundError, ValidationError } from '../../domain/errors';
 import type { PhotosStatus, ProjectStatus } from '../../domain/project-status';
 import { isProjectId } from '../../domain/ids';
 import { FILE_MISSING_PROBLEM, type FailedPhoto } from '../../domain/preflight';
 import type { PhotoCuration } from '../../domain/curation';
-import type { OrderStatus } from '../../domain/order-status';
 import { MAX_PROJECT_PAGE_SIZE } from '../../domain/limits';
 import { selectOfTenant } from '../tenancy/tenant-sql';
 import { assertIssuedCursor } from '../cursors';
@@ -213,60 +211,6 @@ export async function projectStatusRow(ctx: RequestContext, id: string): Promise
       url: photo.url,
       curation: photo.curation,
     })),
-  };
-}
-
-/** What `project/status` reports of an ordered project: its newest order line, that order's addressee, the owner. */
-export interface ProjectOrderDetails {
-  status: OrderStatus;
-  trackingUrl: string | null;
-  firstName: string | null;
-  lastName: string | null;
-  telephone: string | null;
-  shippingAddress: ShippingAddress;
-  ownerExternalId: string;
-  ownerEmail: string | null;
-}
-
-/**
- * The order details of an ordered project in one SELECT (the line, its order and the owner), or null
- * when it has no order line: loading the three as entities cost several times the status read itself
- * (docs/performance.md). The newest order comes first, as a project may be ordered again after a cancel.
- */
-export async function projectOrderDetails(ctx: RequestContext, projectId: string): Promise<ProjectOrderDetails | null> {
-  const [row] = await selectOfTenant<{
-    status: OrderStatus;
-    tracking_url: string | null;
-    first_name: string | null;
-    last_name: string | null;
-    telephone: string | null;
-    shipping_address: ShippingAddress;
-    external_id: string;
-    email: string | null;
-  }>(ctx, {
-    columns:
-      'l.status, l.tracking_url, o.first_name, o.last_name, o.telephone, o.shipping_address, u.external_id, u.email',
-    from: ['projects', 'p'],
-    join: [
-      ['order_lines', 'l', 'l.project_id = p.id'],
-      ['orders', 'o', 'o.id = l.order_id'],
-      ['end_users', 'u', 'u.id = p.owner_id'],
-    ],
-    where: 'p.id = ?',
-    params: [projectId],
-    orderBy: 'o.created_at DESC',
-    limit: 1,
-  });
-  if (!row) return null;
-  return {
-    status: row.status,
-    trackingUrl: row.tracking_url,
-    firstName: row.first_name,
-    lastName: row.last_name,
-    telephone: row.telephone,
-    shippingAddress: row.shipping_address,
-    ownerExternalId: row.external_id,
-    ownerEmail: row.email,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Photo, Project } from '../../db/entities';
+import { OrderLine, type Photo, type Project } from '../../db/entities';
 import type { RequestContext } from '../context';
 import { generateProject, type GenerateResult } from './generate-project';
 import { GenerateInput } from './generate-input';
@@ -7,7 +7,6 @@ import {
   cursorOf,
   findProjectRecord,
   listProjects,
-  projectOrderDetails,
   projectPhotos,
   projectStatusRow,
   type ProjectPage,
@@ -65,16 +64,20 @@ export class ProjectService {
       ...(row.failedPhotos.length > 0 ? { failedPhotos: row.failedPhotos } : {}),
       ...(row.curatedPhotos.length > 0 ? { curatedPhotos: row.curatedPhotos } : {}),
     };
-    // Only ordered projects have an order and an owner to report: the common case is one lean query,
-    // an ordered project's one more.
+    // Only ordered projects have an order and an owner to report: the common case is one lean query.
     if (!row.ordered) return record;
-    const order = await projectOrderDetails(ctx, row.id);
-    if (!order) return record;
+    const line = await ctx.em.findOne(
+      OrderLine,
+      { project: row.id },
+      { populate: ['order', 'project.owner'], orderBy: { order: { createdAt: 'desc' } } },
+    );
+    if (!line) return record;
+    const { order, project } = line;
     const address = order.shippingAddress;
-    record.status.order = order.status;
+    record.status.order = line.status;
     record.user = {
-      userId: order.ownerExternalId,
-      ...(order.ownerEmail ? { email: order.ownerEmail, actualEmail: order.ownerEmail } : {}),
+      userId: project.owner.externalId,
+      ...(project.owner.email ? { email: project.owner.email, actualEmail: project.owner.email } : {}),
       ...(order.firstName ? { firstName: order.firstName } : {}),
       ...(order.lastName ? { lastName: order.lastName } : {}),
       ...(order.telephone ? { phone: order.telephone } : {}),
@@ -88,7 +91,7 @@ export class ProjectService {
         isoCode3: address.isoCode3,
       },
     };
-    if (order.status === 'delivering' && order.trackingUrl) record.tracking = order.trackingUrl;
+    if (line.status === 'delivering' && line.trackingUrl) record.tracking = line.trackingUrl;
     return record;
   }
 

@@ -10,22 +10,9 @@ const OWNER_COLUMNS = {
   projects: ['client_id', 'env'],
   end_users: ['client_id', 'env'],
   markets: ['client_id'],
-  orders: ['client_id', 'env'],
 } as const satisfies Record<string, readonly ('client_id' | 'env')[]>;
 
-/**
- * Tables without owner columns of their own, owned through a parent (as the ORM's `ownedThrough`
- * filter says): one may be joined only in a statement that also reads its parent, scoped as above,
- * and joins it to that parent in its own condition.
- */
-const OWNED_THROUGH = {
-  order_lines: 'orders',
-} as const satisfies Record<string, keyof typeof OWNER_COLUMNS>;
-
-type TenantTable = keyof typeof OWNER_COLUMNS | keyof typeof OWNED_THROUGH;
-
-const ownerColumnsOf = (table: TenantTable): readonly ('client_id' | 'env')[] =>
-  table in OWNER_COLUMNS ? OWNER_COLUMNS[table as keyof typeof OWNER_COLUMNS] : [];
+type TenantTable = keyof typeof OWNER_COLUMNS;
 
 /** One SELECT of tenant-owned tables, every one of them (the first and each joined) scoped to the caller. */
 export interface TenantSelect {
@@ -54,11 +41,7 @@ export function tenantSelectSql(tenant: Tenant, select: TenantSelect): { sql: st
   const params: unknown[] = [];
   for (const [table, alias] of tables) {
     if (!ALIAS.test(alias)) throw new Error(`"${alias}" is not a table alias`);
-    const parent = (OWNED_THROUGH as Partial<Record<TenantTable, TenantTable>>)[table];
-    if (parent && !tables.some(([other]) => other === parent)) {
-      throw new Error(`${table} is owned through ${parent}: read it with ${parent} joined`);
-    }
-    for (const column of ownerColumnsOf(table)) {
+    for (const column of OWNER_COLUMNS[table]) {
       conditions.push(`${alias}.${column} = ?`);
       params.push(column === 'env' ? tenant.env : tenant.clientId);
     }

@@ -31,28 +31,6 @@ describe('tenantSelectSql', () => {
     });
   });
 
-  it('joins a table owned through its parent only beside that parent, scoped to the caller', () => {
-    const { sql } = tenantSelectSql(tenant, {
-      columns: 'l.status',
-      from: ['projects', 'p'],
-      join: [
-        ['order_lines', 'l', 'l.project_id = p.id'],
-        ['orders', 'o', 'o.id = l.order_id'],
-      ],
-    });
-    expect(sql).toBe(
-      'SELECT l.status FROM projects p JOIN order_lines l ON l.project_id = p.id JOIN orders o ON o.id = l.order_id ' +
-        'WHERE p.client_id = ? AND p.env = ? AND o.client_id = ? AND o.env = ?',
-    );
-    expect(() =>
-      tenantSelectSql(tenant, {
-        columns: 'l.status',
-        from: ['projects', 'p'],
-        join: [['order_lines', 'l', 'l.project_id = p.id']],
-      }),
-    ).toThrow('order_lines is owned through orders');
-  });
-
   it('refuses an alias that is not a plain name (it would carry SQL of its own)', () => {
     expect(() => tenantSelectSql(tenant, { columns: 'p.id', from: ['projects', 'p; DROP TABLE projects'] })).toThrow(
       'is not a table alias',
