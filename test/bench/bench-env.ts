@@ -90,7 +90,8 @@ async function waitForHttp(
 
 /** Stops a process group started detached, and waits for it. */
 async function stopGroup(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.pid === undefined) return;
+  // Exited by a signal, a process has no exit code but a signal code; either way no 'exit' is to come.
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
   const exited = once(child, 'exit');
   const signal = (name: NodeJS.Signals) => {
     try {
@@ -111,14 +112,22 @@ export interface ProjectOptions {
   env?: Record<string, string>;
   /** Node flags (e.g. --cpu-prof, which NODE_OPTIONS refuses): `npm start`'s command with them added. */
   nodeFlags?: string[];
+  /** Another checkout to start the service from (a baseline measured beside this one); this checkout by default. */
+  root?: string;
 }
 
 /** `npm start`, as the README runs it, with DATABASE_URL, DATA_DIR and PORT set; stdout to /dev/null as a log collector would take it. */
-export async function startProject({ databaseUrl, dataDir, env = {}, nodeFlags }: ProjectOptions): Promise<Running> {
+export async function startProject({
+  databaseUrl,
+  dataDir,
+  env = {},
+  nodeFlags,
+  root = ROOT,
+}: ProjectOptions): Promise<Running> {
   const port = await freePort();
   const [command, ...args] = nodeFlags ? startCommandWith(nodeFlags) : ['npm', 'start'];
   const child = spawn(command, args, {
-    cwd: ROOT,
+    cwd: root,
     detached: true,
     stdio: ['ignore', 'ignore', 'inherit'],
     // One bench client sends every request and holds every socket: the per-credential rate limit and
@@ -168,7 +177,8 @@ export function serviceProcessId(service: Running): number {
     try {
       const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
       return (
-        readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'node' &&
+        // Node 24 names its main thread, and so the process's comm, `MainThread`; earlier Nodes leave `node`.
+        ['node', 'MainThread'].includes(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()) &&
         args.some((arg) => /(^|\/)main\.[jt]s$/.test(arg))
       );
     } catch {

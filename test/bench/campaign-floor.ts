@@ -5,7 +5,7 @@
  * image work: the reference claimed, the project generated (product and market lookups, then end
  * user, project, photo, the subject's lock, the status event with its NOTIFY and a flow-start row
  * in one transaction), building (with its event), the photo streamed to a file, analysed and
- * thumbnailed (the service's own imaging functions), the book laid out (its own layout function),
+ * thumbnailed and its faces found (the service's own imaging functions and detector), the book laid out (its own layout function),
  * the cover preview rendered, editable (with its event), and a signed webhook POSTed to the receiver
  * and recorded. It has no workflow engine (no step records, no recovery, no pages, no polling),
  * no ORM, no outbox, no retries, no rate limit, no logging: a floor, not a product.
@@ -25,6 +25,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { analyzePhoto } from '../../src/imaging/photo-analysis';
 import { makeThumbnail } from '../../src/imaging/thumbnail';
+import { detectFaces } from '../../src/imaging/faces/face-detector';
 import { renderCoverPreview } from '../../src/imaging/cover-preview';
 import { limitImageProcessing } from '../../src/imaging/image-processing-limits';
 import { buildBook } from '../../src/services/projects/book-builder';
@@ -226,10 +227,14 @@ async function row(rowId: string): Promise<void> {
   await pool.query(`UPDATE photos SET status = 'analyzing', original_key = $2 WHERE id = $1`, [photoId, original]);
   const analysis = await analyzePhoto({ file: original });
   const thumbnail = path.join(folder, `${photoId}.thumb.jpg`);
-  await writeFile(thumbnail, await makeThumbnail({ file: original }));
+  const thumbnailBytes = await makeThumbnail({ file: original });
+  await writeFile(thumbnail, thumbnailBytes);
+  // The service looks for faces on the thumbnail and keeps them with the photo (the book's crops keep
+  // them in view): the same detector here.
+  const faces = await detectFaces(thumbnailBytes);
   await inTransaction(async (db) => {
     await db.query(
-      `UPDATE photos SET status = 'idle', thumbnail_key = $2, format = $3, width = $4, height = $5, exif_orientation = $6, captured_at = $7, sharpness = $8, quality = $9 WHERE id = $1`,
+      `UPDATE photos SET status = 'idle', thumbnail_key = $2, format = $3, width = $4, height = $5, exif_orientation = $6, captured_at = $7, sharpness = $8, quality = $9, faces = $10 WHERE id = $1`,
       [
         photoId,
         thumbnail,
@@ -240,6 +245,7 @@ async function row(rowId: string): Promise<void> {
         analysis.capturedAt,
         analysis.sharpness.toFixed(4),
         analysis.quality.toFixed(4),
+        JSON.stringify(faces),
       ],
     );
     await db.query(`UPDATE projects SET photos_status = 'idle', updated_at = now() WHERE id = $1`, [projectId]);

@@ -27,7 +27,6 @@ import {
   load,
   median,
   newDataDir,
-  projectId,
   seedProjects,
   startFloor,
   startProject,
@@ -71,8 +70,6 @@ const wanted = (row: Row) => selected.length === 0 || selected.includes(row);
 const CONNECTIONS = 50;
 const SECONDS = quick ? 3 : 8;
 const ROUNDS = 3;
-const PROJECTS = quick ? 20_000 : 100_000;
-const USERS = PROJECTS / 100;
 /** The endpoint rows read projects made through the API (real-projects.ts): 10 users with a full page and one more each. */
 const REAL_USERS = 10;
 const REAL_PER_USER = 101;
@@ -179,6 +176,12 @@ async function endpointRows() {
   const { databaseUrl: url, dataDir, client } = real;
   notes.push(`status, graphql, list: ${real.made}`);
   const service = await startProject({ databaseUrl: url, dataDir });
+  // BENCH_BASELINE_ROOT: another checkout's service (e.g. main before a change) on the same data, a
+  // side of its own in the status and GraphQL rows, so before and after are measured interleaved.
+  const baselineRoot = process.env.BENCH_BASELINE_ROOT;
+  const baseline = baselineRoot
+    ? await startProject({ databaseUrl: url, dataDir, root: baselineRoot, env: { EXECUTOR_ID: 'bench-baseline' } })
+    : undefined;
   const floor = await startFloor('floor-server.mjs', url);
   const limitedFloor = await startFloor('floor-server.mjs', url, { FLOOR_SHARED_RATE_LIMIT: '1' });
   // Apollo's standalone server answers GETs only with a CSRF-safe header.
@@ -219,11 +222,26 @@ async function endpointRows() {
       paths: statusPaths,
     });
 
+    if (baseline) {
+      for (const sample of [...statusPaths.slice(0, 20), ...(await orderedStatusPaths(url, client.clientId))]) {
+        const difference = await sameAnswers(service, baseline, client, sample);
+        if (difference) notes.push(`the baseline's answer to ${sample} differs from the service's: ${difference}`);
+      }
+      await load({
+        url: baseline.url,
+        connections: CONNECTIONS,
+        seconds: 2,
+        headers: { 'x-service': client.header },
+        paths: statusPaths,
+      });
+    }
+
     if (wanted('status')) {
-      const [a, b, c] = await interleavedAll([
+      const [a, b, c, d] = await interleavedAll([
         () => run(service, client, { paths: statusPaths }),
         () => run(floor, client, { paths: statusPaths }),
         () => run(limitedFloor, client, { paths: statusPaths }),
+        ...(baseline ? [() => run(baseline, client, { paths: statusPaths })] : []),
       ]);
       ratioRow(
         'GET /v2/project/status',
@@ -239,16 +257,18 @@ async function endpointRows() {
         b,
         'the status floor',
       );
+      if (d) ratioRow(`GET /v2/project/status, baseline (${baselineRoot})`, d, b, 'the status floor', 0.6, 1.5);
     }
     if (wanted('graphql')) {
       const query = 'query ($id: String!) { project(id: $id) { id status { project photos } } }';
       const bodies = statusPaths
         .slice(0, 1000)
         .map((p) => JSON.stringify({ query, variables: { id: p.split('=')[1] } }));
-      const [a, b, c] = await interleavedAll([
+      const [a, b, c, d] = await interleavedAll([
         () => run(service, client, { method: 'POST', paths: ['/graphql'], bodies }),
         () => run(apolloFloor!, client, { method: 'POST', paths: ['/graphql'], bodies }),
         () => run(service, client, { paths: statusPaths }),
+        ...(baseline ? [() => run(baseline, client, { method: 'POST', paths: ['/graphql'], bodies })] : []),
       ]);
       ratioRow(
         'GraphQL project(id) { id status { project photos } }',
@@ -258,6 +278,7 @@ async function endpointRows() {
         0.85,
       );
       ratioInfo('the same GraphQL query', a, c, 'our REST GET /v2/project/status');
+      if (d) ratioRow(`GraphQL project(id), baseline (${baselineRoot})`, d, b, 'the Apollo floor', 0.85);
     }
     if (wanted('list')) {
       const [a, b] = await interleaved(
@@ -293,6 +314,7 @@ async function endpointRows() {
     await apolloFloor?.stop();
     await limitedFloor.stop();
     await floor.stop();
+    await baseline?.stop();
     await service.stop();
     await dropRealProjects(real);
   }
@@ -400,8 +422,9 @@ async function orderStatusOf(service: Running, client: IssuedClient, id: string)
  * ROUNDS times, one book each.
  */
 async function renderingRow() {
-  const url = await benchDatabase('photobook_bench_render');
-  const dataDir = await newDataDir();
+  const real = await realProjects('photobook_bench_render', REAL_USERS, REAL_PER_USER);
+  const { databaseUrl: url, dataDir, client } = real;
+  notes.push(`rendering: ${real.made}`);
   const service = await startProject({
     databaseUrl: url,
     dataDir,
@@ -428,11 +451,9 @@ async function renderingRow() {
     ),
   );
   try {
-    const client = await createClient(url, dataDir, 'Render shop');
-    await seedProjects(url, client.clientId, PROJECTS / 10, USERS / 10);
     const statusPaths = Array.from(
       { length: 5000 },
-      () => `/v2/project/status?id=${projectId(1 + Math.floor(Math.random() * (PROJECTS / 10)))}`,
+      () => `/v2/project/status?id=${real.ids[Math.floor(Math.random() * real.ids.length)]}`,
     );
     const books: string[] = [];
     for (let i = 0; i < ROUNDS; i++) {
@@ -488,7 +509,7 @@ async function renderingRow() {
   } finally {
     await photos.close();
     await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await dropRealProjects(real);
   }
 }
 
@@ -546,14 +567,26 @@ type FanOut = Awaited<ReturnType<typeof fanOut>>;
  */
 async function subscriptionsRow() {
   const many = quick ? 2000 : 10_000;
-  const url = await benchDatabase('photobook_bench_subs');
-  const dataDir = await newDataDir();
-  let service = await startProject({ databaseUrl: url, dataDir });
-  const client = await createClient(url, dataDir, 'Subscribed shop');
-  await service.stop();
-  await seedProjects(url, client.clientId, 4 * ROUNDS, 1);
+  const real = await realProjects('photobook_bench_subs', REAL_USERS, REAL_PER_USER);
+  const { databaseUrl: url, dataDir, client } = real;
+  notes.push(`subscriptions: ${real.made}`);
+  // Each fan-out deletes one of bench-user-1's projects (fanOut's delete names that user); ordered ones stay.
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  const { rows: deletable } = await db
+    .query<{ id: string }>(
+      `SELECT p.id FROM projects p JOIN end_users u ON u.id = p.owner_id
+        WHERE u.external_id = 'bench-user-1' AND NOT p.ordered ORDER BY p.id LIMIT $1`,
+      [4 * ROUNDS],
+    )
+    .finally(() => db.end());
+  const projects = deletable.map((row) => row.id);
   const [serviceInspector, floorInspector] = [await freePort(), await freePort()];
-  service = await startProject({ databaseUrl: url, dataDir, nodeFlags: [`--inspect=127.0.0.1:${serviceInspector}`] });
+  const service = await startProject({
+    databaseUrl: url,
+    dataDir,
+    nodeFlags: [`--inspect=127.0.0.1:${serviceInspector}`],
+  });
   const floor = await startFloor('floor-server.mjs', url, {}, [`--inspect=127.0.0.1:${floorInspector}`]);
   try {
     const sides = {
@@ -562,10 +595,10 @@ async function subscriptionsRow() {
     };
     let project = 0;
     for (let round = 0; round < ROUNDS; round++) {
-      sides.service.small.push(await fanOut(service, serviceInspector, client, 100, projectId(++project)));
-      sides.floor.small.push(await fanOut(floor, floorInspector, client, 100, projectId(++project)));
-      sides.service.large.push(await fanOut(service, serviceInspector, client, many, projectId(++project)));
-      sides.floor.large.push(await fanOut(floor, floorInspector, client, many, projectId(++project)));
+      sides.service.small.push(await fanOut(service, serviceInspector, client, 100, projects[project++]!));
+      sides.floor.small.push(await fanOut(floor, floorInspector, client, 100, projects[project++]!));
+      sides.service.large.push(await fanOut(service, serviceInspector, client, many, projects[project++]!));
+      sides.floor.large.push(await fanOut(floor, floorInspector, client, many, projects[project++]!));
     }
     const summary = ({ small, large }: { small: FanOut[]; large: FanOut[] }) => ({
       perSub: median(large.map((r) => r.perSubKiB)),
@@ -602,7 +635,7 @@ async function subscriptionsRow() {
   } finally {
     await floor.stop();
     await service.stop();
-    await rm(dataDir, { recursive: true, force: true });
+    await dropRealProjects(real);
   }
 }
 

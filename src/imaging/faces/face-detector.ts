@@ -3,6 +3,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import type { FaceBox } from '../../domain/face-box';
 import { guardDecode, openImage, type ImageSource } from '../decode';
+import { useLoopConcat, type KernelRegistry } from './wasm-concat';
 
 /**
  * Face detection on the CPU: the Tiny Face Detector of `@vladmandic/face-api` (MIT; a Tiny-YOLOv2
@@ -13,7 +14,7 @@ import { guardDecode, openImage, type ImageSource } from '../decode';
  */
 
 /** The parts of TensorFlow.js this file uses. */
-interface TensorFlow {
+interface TensorFlow extends KernelRegistry {
   setBackend(name: string): Promise<boolean>;
   ready(): Promise<void>;
   tensor3d(values: Uint8Array, shape: [number, number, number], dtype: 'int32'): { dispose(): void };
@@ -60,6 +61,7 @@ function detector(): Promise<FaceApi> {
     wasm.setWasmPaths(`${path.dirname(require.resolve('@tensorflow/tfjs-backend-wasm/dist/tfjs-backend-wasm.wasm'))}/`);
     if (!(await tf.setBackend('wasm'))) throw new Error('the TensorFlow.js WebAssembly backend did not start');
     await tf.ready();
+    useLoopConcat(tf);
     await faceapi.nets.tinyFaceDetector.loadFromDisk(
       path.join(path.dirname(require.resolve('@vladmandic/face-api/package.json')), 'model'),
     );
