@@ -101,25 +101,88 @@ async function detect(input: ImageSource): Promise<FaceBox[]> {
       .toBuffer({ resolveWithObject: true }),
   );
   const { data, info } = await widened(copy);
-  const inputSize = Math.max(INPUT_SIZE, Math.ceil(Math.max(info.width, info.height) / 32) * 32);
   const faceapi = await detector();
+  const found: FaceBox[] = [];
+  for (const tile of tilesOf(info.width, info.height)) {
+    const pixels =
+      tile.width === info.width && tile.height === info.height
+        ? data
+        : await sharp(data, { raw: { width: info.width, height: info.height, channels: 3 } })
+            .extract(tile)
+            .raw()
+            .toBuffer();
+    // face-api's Box answers through getters: copied field by field, a spread would drop them.
+    for (const { score, box } of await detectIn(faceapi, pixels, tile.width, tile.height))
+      found.push(
+        normalised(
+          { x: box.x + tile.left, y: box.y + tile.top, width: box.width, height: box.height },
+          info.width,
+          info.height,
+          score,
+        ),
+      );
+  }
+  return withoutRepeats(found.filter((face) => face.width > 0 && face.height > 0)).sort(
+    (a, b) => b.width * b.height - a.width * a.height,
+  );
+}
+
+async function detectIn(faceapi: FaceApi, pixels: Buffer, width: number, height: number) {
   const image = faceapi.tf.tensor3d(
-    new Uint8Array(data.buffer, data.byteOffset, data.length),
-    [info.height, info.width, 3],
+    new Uint8Array(pixels.buffer, pixels.byteOffset, pixels.length),
+    [height, width, 3],
     'int32',
   );
   try {
-    const found = await faceapi.detectAllFaces(
+    return await faceapi.detectAllFaces(
       image,
-      new faceapi.TinyFaceDetectorOptions({ inputSize, scoreThreshold: SCORE_THRESHOLD }),
+      new faceapi.TinyFaceDetectorOptions({ inputSize: INPUT_SIZE, scoreThreshold: SCORE_THRESHOLD }),
     );
-    return found
-      .map(({ score, box }) => normalised(box, info.width, info.height, score))
-      .filter((face) => face.width > 0 && face.height > 0)
-      .sort((a, b) => b.width * b.height - a.width * a.height);
   } finally {
     image.dispose();
   }
+}
+
+interface Tile {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+}
+
+/**
+ * Where the network looks: the whole copy when it fits the input, else squares of the input's size
+ * along the long side, each overlapping the next by half, so a face up to half the input wide lies
+ * whole in one. The input never grows past INPUT_SIZE because the backend's WebAssembly memory grows
+ * to the largest input it has seen and is never given back (a 768 px input took a process from 290 to
+ * 560 MiB for good); tiling costs a wide photo two or three passes of CPU instead.
+ */
+function tilesOf(width: number, height: number): Tile[] {
+  const long = Math.max(width, height);
+  if (long <= INPUT_SIZE) return [{ left: 0, top: 0, width, height }];
+  const count = Math.ceil((long - INPUT_SIZE) / (INPUT_SIZE / 2)) + 1;
+  const step = (long - INPUT_SIZE) / (count - 1);
+  return Array.from({ length: count }, (_, i) => {
+    const offset = Math.round(i * step);
+    return width >= height
+      ? { left: offset, top: 0, width: INPUT_SIZE, height }
+      : { left: 0, top: offset, width, height: INPUT_SIZE };
+  });
+}
+
+/** One box per face where tiles overlap: of two boxes that mostly cover each other, the surer stays. */
+function withoutRepeats(faces: FaceBox[]): FaceBox[] {
+  const kept: FaceBox[] = [];
+  for (const face of [...faces].sort((a, b) => b.score - a.score))
+    if (!kept.some((other) => overlapOfSmaller(face, other) > 0.5)) kept.push(face);
+  return kept;
+}
+
+function overlapOfSmaller(a: FaceBox, b: FaceBox): number {
+  const width = Math.min(a.x + a.width, b.x + b.width) - Math.max(a.x, b.x);
+  const height = Math.min(a.y + a.height, b.y + b.height) - Math.max(a.y, b.y);
+  if (width <= 0 || height <= 0) return 0;
+  return (width * height) / Math.min(a.width * a.height, b.width * b.height);
 }
 
 /**

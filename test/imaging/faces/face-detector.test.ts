@@ -53,6 +53,39 @@ describe('face detector (imaging/faces)', () => {
     expect(await facesIn(await landscape(3000, 2000).jpeg({ quality: 90 }).toBuffer())).toEqual([]);
   });
 
+  it('finds a small face at each end of a 2:1 panorama once each (looked for in overlapping squares)', async () => {
+    const left = await faceOnLandscape({
+      width: 4000,
+      height: 2000,
+      index: 0,
+      faceHeight: 240,
+      faceLeft: 300,
+      faceTop: 700,
+    });
+    const both = await faceOnLandscape({
+      width: 4000,
+      height: 2000,
+      index: 1,
+      faceHeight: 240,
+      faceLeft: 3400,
+      faceTop: 900,
+      background: left.photo,
+    });
+    // And one where the squares overlap, so that both see it.
+    const middle = await faceOnLandscape({
+      width: 4000,
+      height: 2000,
+      index: 5,
+      faceHeight: 240,
+      faceLeft: 1900,
+      faceTop: 800,
+      background: both.photo,
+    });
+    const found = await facesIn(middle.photo);
+    expect(matched(found, [left.face, both.face, middle.face], { width: 4000, height: 2000 })).toBe(3);
+    expect(found).toHaveLength(3);
+  });
+
   it('answers boxes of the upright photo when EXIF turns it', async () => {
     const { photo, face } = await faceOnLandscape({
       width: 2400,
