@@ -49,7 +49,9 @@ const TRIMS = [
   { widthMm: 297, heightMm: 210 },
 ];
 const SLOTS = [
-  ...PAGE_LAYOUTS.flatMap((layout) => layoutSlots(layout)),
+  // A spread's slot spans two pages with a safe area each side of the fold: its faces are checked on
+  // the printed spread (test/imaging/print/spread-print.test.ts), not by this one-page measure.
+  ...PAGE_LAYOUTS.filter((layout) => layout !== 'spread').flatMap((layout) => layoutSlots(layout)),
   // A full-bleed photo and a half page at the binding edge, both into the bleed.
   { x: -0.01, y: -0.01, width: 1.02, height: 1.02 },
   { x: 0.5, y: -0.01, width: 0.51, height: 1.02 },
