@@ -1,8 +1,8 @@
 import type { Book, BookPage } from './book';
 import type { Binding } from './print-production';
 import type { FaceBox } from './face-box';
-import { pageSide, spreadSafeAreas } from './print-safe-area';
-import { automaticCrop, cropRect } from './slot-crop';
+import { GUTTER_SAFE_MM, pageSide, spreadSafeAreas } from './print-safe-area';
+import { automaticCrop, cropRect, type SlotCrop } from './slot-crop';
 
 /*
  * The rules of a spread (PAGE_LAYOUTS `spread`): one photo across the two pages of an opening, which
@@ -84,3 +84,26 @@ export function spreadKeepsFaces(
 
 /** A spread's slot: the whole opening (services/projects/page-layouts.ts). */
 const SPREAD_SLOT = { x: 0, y: 0, width: 2, height: 1 };
+
+/**
+ * How many of a spread photo's faces its crop (the customer's, else the automatic one) puts across
+ * the fold band, GUTTER_SAFE_MM either side of the fold, where the opened book bends the paper: the
+ * preflight warns of them. A face the crop leaves out of the picture is not counted.
+ */
+export function facesOnFold(
+  photo: { width: number; height: number },
+  faces: readonly FaceBox[] | null | undefined,
+  trim: { widthMm: number; heightMm: number },
+  crop?: SlotCrop,
+): number {
+  if (!faces?.length) return 0;
+  const slotMm = { width: 2 * trim.widthMm, height: trim.heightMm };
+  const rect = cropRect(photo, slotMm, crop ?? automaticCrop(photo, slotMm, faces, spreadSafeAreas(SPREAD_SLOT, trim)));
+  // The band in 0..1 of the spread's width.
+  const halfBand = GUTTER_SAFE_MM / slotMm.width;
+  return faces.filter((face) => {
+    const left = (face.x - rect.left) / rect.width;
+    const right = (face.x + face.width - rect.left) / rect.width;
+    return left < 0.5 + halfBand && right > 0.5 - halfBand;
+  }).length;
+}

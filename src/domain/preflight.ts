@@ -19,6 +19,7 @@ export const PREFLIGHT_CODES = [
   'RESOLUTION_TOO_LOW',
   'LOW_RESOLUTION',
   'TEXT_CUT',
+  'FACE_ON_FOLD',
 ] as const;
 type PreflightCode = (typeof PREFLIGHT_CODES)[number];
 

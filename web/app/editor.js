@@ -597,6 +597,7 @@ const PROBLEM_TEXT = {
   PHOTO_FAILED: 'problemPhotoFailed',
   PHOTO_MISSING: 'problemPhotoMissing',
   EMPTY_SLOT: 'problemEmptySlot',
+  FACE_ON_FOLD: 'problemFaceOnFold',
   RESOLUTION_TOO_LOW: 'problemResolutionTooLow',
   LOW_RESOLUTION: 'problemLowResolution',
   TEXT_CUT: 'problemTextCut',

@@ -1,7 +1,8 @@
-import { isSpreadContinuation } from '../../domain/book-spreads';
+import { facesOnFold, isSpreadContinuation, isSpreadStart } from '../../domain/book-spreads';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Photo, Project, type Product } from '../../db/entities';
 import type { Book } from '../../domain/book';
+import type { SlotCrop } from '../../domain/slot-crop';
 import { DomainError, NotFoundError, type FieldError } from '../../domain/errors';
 import {
   COVER_PAGE,
@@ -184,6 +185,7 @@ function slotProblems(
           slot.crop?.zoom,
         ),
       );
+      if (isSpreadStart(page)) problems.push(...foldProblems(photos.get(slot.photoId), slot.crop, format, at));
     });
     const slots = isSpreadContinuation(page) ? 0 : layoutSlots(page.layout).length;
     for (let index = page.photos.length; index < slots; index++) {
@@ -303,4 +305,24 @@ export async function assertPrintable(
       errors,
     );
   }
+}
+
+/** A spread's photo whose crop puts a face across the fold, where the opened book bends it: warned, the customer may move it. */
+function foldProblems(
+  photo: Photo | undefined,
+  crop: SlotCrop | undefined,
+  format: { widthMm: number; heightMm: number },
+  at: { page: number; slot: number },
+): PreflightProblem[] {
+  if (!photo?.width || !photo.height) return [];
+  const count = facesOnFold({ width: photo.width, height: photo.height }, photo.faces, format, crop);
+  if (count === 0) return [];
+  return [
+    {
+      code: 'FACE_ON_FOLD',
+      severity: 'warning',
+      ...at,
+      message: `the photo across pages ${at.page} and ${at.page + 1} has ${count === 1 ? 'a face' : `${count} faces`} on the fold, where the opened book bends the paper: move the photo in its frame so that each face sits on one page`,
+    },
+  ];
 }

@@ -5,7 +5,7 @@ import path from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Book } from '../../../src/domain/book';
-import { printedPage, spreadKeepsFaces } from '../../../src/domain/book-spreads';
+import { facesOnFold, printedPage, spreadKeepsFaces } from '../../../src/domain/book-spreads';
 import { GUTTER_SAFE_MM, spreadSafeAreas } from '../../../src/domain/print-safe-area';
 import { automaticCrop, cropRect } from '../../../src/domain/slot-crop';
 import { writeBookPdf } from '../../../src/imaging/print/book-pdf';
@@ -164,6 +164,22 @@ describe('a spread keeps faces out of the fold', () => {
     expect(spreadKeepsFaces(photoSize, [face], trim)).toBe(true);
     expect(spreadKeepsFaces({ width: 4000, height: 2000 }, [{ ...face, x: 0.2 }], trim)).toBe(true);
     expect(spreadKeepsFaces({ width: 4000, height: 2000 }, null, trim)).toBe(true);
+  });
+
+  it("facesOnFold counts the faces a crop puts across the fold band, the customer's crop or the automatic one", () => {
+    const wide = { width: 4000, height: 2000 };
+    const centred = { x: 0.48, y: 0.4, width: 0.05, height: 0.1, score: 0.9 };
+    const aside = { ...centred, x: 0.2 };
+    // As wide as the opening: the automatic crop cannot move it off the fold.
+    expect(facesOnFold(wide, [centred, aside], trim)).toBe(1);
+    // A wider photo's automatic crop moves the face onto one page.
+    expect(facesOnFold(photoSize, [centred], trim)).toBe(0);
+    // The customer's crop puts it back on the fold, or out of the picture.
+    const faceCentre = centred.x + centred.width / 2;
+    expect(facesOnFold(photoSize, [centred], trim, { x: faceCentre, y: 0.5, zoom: 1 })).toBe(1);
+    expect(facesOnFold(photoSize, [centred], trim, { x: 0.2, y: 0.5, zoom: 3 })).toBe(0);
+    expect(facesOnFold(wide, null, trim)).toBe(0);
+    expect(facesOnFold(wide, [], trim)).toBe(0);
   });
 
   it('a face already clear of the fold leaves the crop centred', () => {

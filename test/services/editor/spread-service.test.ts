@@ -5,6 +5,7 @@ import { makePhoto, startPhotoServer, type PhotoServer } from '../../support/pho
 import { waitFor } from '../../support/wait';
 import type { IssuedClient } from '../../../src/services/clients/client-admin';
 import { editorCredentialsOf, editorHeaders, type EditorCredentials } from '../../support/editor-link';
+import { faceOnLandscape } from '../../support/face-photos';
 
 const STATE = `bookRevision pages { number layout photos { photoId x width } } printWarnings { page photoId effectiveDpi }`;
 
@@ -67,6 +68,12 @@ describe('spreads through the editor (GraphQL and REST)', () => {
       '/1.jpg': { body: await makePhoto({ width: 3000, height: 1500, takenAt: '2024:05:01 10:00:00' }) },
       '/2.jpg': { body: await makePhoto({ width: 3000, height: 1500, takenAt: '2024:05:02 10:00:00' }) },
       '/3.jpg': { body: await makePhoto({ width: 3000, height: 1500, takenAt: '2024:05:03 10:00:00' }) },
+      // A real face (face-api's demo photo) in the middle of a photo as wide as the opening.
+      '/face.jpg': {
+        body: (
+          await faceOnLandscape({ width: 3000, height: 1500, index: 0, faceHeight: 300, faceLeft: 1400, faceTop: 500 })
+        ).photo,
+      },
     });
     layflat = await generate('PB-LF-30-S');
     hardcover = await generate('PB-HC-A4-L');
@@ -144,6 +151,37 @@ describe('spreads through the editor (GraphQL and REST)', () => {
     expect(layouts(undone.data.undo)).toEqual(['full', 'spread', 'spread', 'blank']);
     const redone = await graphql(layflat, `mutation ($id: String!) { redo(projectId: $id) { ${STATE} } }`);
     expect(layouts(redone.data.redo)).toEqual(['full', 'blank', 'blank', 'blank']);
+  });
+
+  it('warns FACE_ON_FOLD when a spread puts a face across the fold, and not once the photo is on one page', async () => {
+    const generated = await post(
+      api.url,
+      '/v2/generate',
+      { userId: 'fold-user', sku: 'PB-LF-30-S', psp: 'printhub', marketId: 0, photos: [photos.url('/face.jpg')] },
+      serviceHeader(client.credentials.dev),
+    );
+    expect(generated.status, JSON.stringify(generated.body)).toBe(200);
+    const link = editorCredentialsOf(generated.body.url);
+    await waitFor(async () => (await state(link))?.pages?.length > 0, 60_000, 'the face project to be editable');
+    const problems = async () =>
+      (
+        await graphql(
+          link,
+          `query ($id: String!) { project(id: $id) { preflight { problems { code page slot severity } } } }`,
+        )
+      ).data.project.preflight.problems.filter((p: { code: string }) => p.code === 'FACE_ON_FOLD');
+    expect(await problems()).toEqual([]);
+    expect((await setLayout(link, 2, 'spread')).errors).toBeUndefined();
+    const moved = await graphql(
+      link,
+      `mutation ($id: String!) { movePhoto(projectId: $id, from: { page: 1, slot: 0 }, toPage: 2) { ${STATE} } }`,
+    );
+    expect(moved.errors).toBeUndefined();
+    expect(layouts(moved.data.movePhoto).slice(1, 3)).toEqual(['spread', 'spread']);
+    expect(await problems()).toEqual([{ code: 'FACE_ON_FOLD', page: 2, slot: 0, severity: 'warning' }]);
+    // Back on a single page (leaving the spread): nothing on a fold to warn of.
+    expect((await setLayout(link, 2, 'full')).errors).toBeUndefined();
+    expect(await problems()).toEqual([]);
   });
 
   it("another project's editor link cannot lay out this project's pages", async () => {

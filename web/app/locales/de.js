@@ -117,6 +117,8 @@ export const messages = {
   problemPhotoFailed: 'dieses Foto konnte nicht geladen oder gelesen werden und kann nicht gedruckt werden: Ersetze es',
   problemPhotoMissing: 'dieses Foto gehört nicht mehr zum Buch: Ersetze es oder verschiebe ein anderes Foto hierher',
   problemEmptySlot: 'dieser Fotorahmen ist leer: Setze ein Foto ein oder wähle ein Layout mit weniger Fotos',
+  problemFaceOnFold:
+    'ein Gesicht liegt im Falz dieser Doppelseite, wo sich das offene Buch biegt: Verschiebe das Foto, damit jedes Gesicht auf einer Seite liegt',
   problemResolutionTooLow:
     'dieses Foto hat zu wenige Pixel für seine Größe auf dem Papier: Nimm ein größeres Foto, einen kleineren Rahmen oder weniger Zoom',
   problemLowResolution:

@@ -112,6 +112,8 @@ export const messages = {
   problemPhotoFailed: 'this photo could not be downloaded or read and cannot be printed: replace it',
   problemPhotoMissing: 'this photo is no longer part of the book: replace it or move another photo here',
   problemEmptySlot: 'this photo frame is empty: put a photo in it or choose a layout with fewer photos',
+  problemFaceOnFold:
+    'a face is on the fold of this spread, where the open book bends: move the photo so each face sits on one page',
   problemResolutionTooLow:
     'this photo has too few pixels for its size on paper: use a larger photo, a smaller frame or less zoom',
   problemLowResolution:

@@ -112,6 +112,8 @@ export const messages = {
   problemPhotoFailed: 'esta foto no se pudo descargar ni leer y no se puede imprimir: sustitúyela',
   problemPhotoMissing: 'esta foto ya no forma parte del libro: sustitúyela o mueve otra foto aquí',
   problemEmptySlot: 'este marco de foto está vacío: pon una foto o elige un diseño con menos fotos',
+  problemFaceOnFold:
+    'hay una cara en el pliegue de esta doble página, donde se dobla el libro abierto: mueve la foto para que cada cara quede en una sola página',
   problemResolutionTooLow:
     'esta foto tiene muy pocos píxeles para su tamaño en papel: usa una foto más grande, un marco más pequeño o menos zoom',
   problemLowResolution:

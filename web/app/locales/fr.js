@@ -117,6 +117,8 @@ export const messages = {
   problemPhotoFailed: 'cette photo n’a pas pu être téléchargée ou lue et ne peut pas être imprimée : remplacez-la',
   problemPhotoMissing: 'cette photo ne fait plus partie du livre : remplacez-la ou déplacez une autre photo ici',
   problemEmptySlot: 'ce cadre photo est vide : placez-y une photo ou choisissez une mise en page avec moins de photos',
+  problemFaceOnFold:
+    'un visage est sur le pli de cette double page, là où le livre ouvert se courbe : déplacez la photo pour que chaque visage soit sur une seule page',
   problemResolutionTooLow:
     'cette photo a trop peu de pixels pour sa taille sur le papier : utilisez une photo plus grande, un cadre plus petit ou moins de zoom',
   problemLowResolution:

@@ -117,6 +117,8 @@ export const messages = {
   problemPhotoFailed: 'questa foto non è stata scaricata o letta e non può essere stampata: sostituiscila',
   problemPhotoMissing: 'questa foto non fa più parte del libro: sostituiscila o sposta qui un’altra foto',
   problemEmptySlot: 'questa cornice è vuota: mettici una foto o scegli un layout con meno foto',
+  problemFaceOnFold:
+    'un volto è sulla piega di questa doppia pagina, dove il libro aperto si piega: sposta la foto perché ogni volto stia su una sola pagina',
   problemResolutionTooLow:
     'questa foto ha troppo pochi pixel per la sua dimensione sulla carta: usa una foto più grande, una cornice più piccola o meno zoom',
   problemLowResolution:

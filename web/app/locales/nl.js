@@ -117,6 +117,8 @@ export const messages = {
   problemPhotoFailed: 'deze foto kon niet worden gedownload of gelezen en kan niet worden gedrukt: vervang hem',
   problemPhotoMissing: 'deze foto hoort niet meer bij het boek: vervang hem of verplaats een andere foto hierheen',
   problemEmptySlot: 'dit fotokader is leeg: zet er een foto in of kies een indeling met minder foto’s',
+  problemFaceOnFold:
+    'een gezicht valt in de vouw van deze dubbele pagina, waar het open boek buigt: verschuif de foto zodat elk gezicht op één pagina staat',
   problemResolutionTooLow:
     'deze foto heeft te weinig pixels voor zijn formaat op papier: gebruik een grotere foto, een kleiner kader of minder zoom',
   problemLowResolution:

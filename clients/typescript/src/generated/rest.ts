@@ -1598,7 +1598,7 @@ export interface operations {
                         printable: boolean;
                         problems: {
                             /** @enum {string} */
-                            code: "BOOK_NOT_BUILT" | "PAGE_COUNT_ODD" | "PAGE_COUNT_OUT_OF_RANGE" | "NO_USABLE_PHOTO" | "TOO_FEW_PHOTOS" | "BLANK_PAGE" | "PHOTO_FAILED" | "PHOTO_MISSING" | "EMPTY_SLOT" | "RESOLUTION_TOO_LOW" | "LOW_RESOLUTION" | "TEXT_CUT";
+                            code: "BOOK_NOT_BUILT" | "PAGE_COUNT_ODD" | "PAGE_COUNT_OUT_OF_RANGE" | "NO_USABLE_PHOTO" | "TOO_FEW_PHOTOS" | "BLANK_PAGE" | "PHOTO_FAILED" | "PHOTO_MISSING" | "EMPTY_SLOT" | "RESOLUTION_TOO_LOW" | "LOW_RESOLUTION" | "TEXT_CUT" | "FACE_ON_FOLD";
                             /**
                              * @description blocking: /v2/print refuses the project; warning: it prints, but may disappoint
                              * @enum {string}

@@ -1091,7 +1091,7 @@ export type Preflight = {
 /** One problem the preflight found in a book */
 export type PreflightProblem = {
   __typename?: 'PreflightProblem';
-  /** NO_USABLE_PHOTO, TOO_FEW_PHOTOS, PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, BLANK_PAGE, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, BOOK_NOT_BUILT */
+  /** NO_USABLE_PHOTO, TOO_FEW_PHOTOS, PHOTO_FAILED, PHOTO_MISSING, EMPTY_SLOT, BLANK_PAGE, PAGE_COUNT_ODD, PAGE_COUNT_OUT_OF_RANGE, RESOLUTION_TOO_LOW, LOW_RESOLUTION, TEXT_CUT, FACE_ON_FOLD, BOOK_NOT_BUILT */
   code: Scalars['String']['output'];
   message: Scalars['String']['output'];
   /** Interior page, from 1; 0 is the cover; null: the whole book */
