@@ -23,10 +23,12 @@ export const MAX_ZOOM = 5;
 export const AUTOMATIC_CROP: SlotCrop = { x: 0.5, y: 0.5, zoom: 1 };
 
 /**
- * Kept around a detected face as well, as a share of its width (sides) and height (above, below):
- * the detector boxes the face from the brows to the chin, not the forehead and the hair above it.
+ * Kept around a face as well where the slot has room, as a share of its box's width (each side) and
+ * height (above, below): the hair, the ears and the neck. A face's box runs from the forehead to
+ * the chin (face-detector.ts maps the network's box to it); these are the room the crop kept around
+ * the network's own box (0.15 of it at the sides and below, 0.3 above), measured from the face's box.
  */
-const FACE_MARGIN = { side: 0.15, above: 0.3, below: 0.15 };
+const FACE_MARGIN = { side: 0.5, above: 0.2, below: 0.3 };
 const NO_MARGIN = { side: 0, above: 0, below: 0 };
 
 /**
@@ -36,7 +38,7 @@ const NO_MARGIN = { side: 0, above: 0, below: 0 };
  * from the centred crop so that every face found in the photo (`faces`) lies inside `safe`, the
  * part of the slot clear of the trim, the bleed and the gutter (print-safe-area.ts; a spread's slot
  * has one such area each side of the fold, and a face is kept wholly inside one). Faces are
- * taken largest first, each with FACE_MARGIN around it (more above, for the forehead and hair) where that still fits (else the bare box);
+ * taken largest first, each with FACE_MARGIN around it where that still fits (else the bare box);
  * one that cannot join the faces already kept is left to fall where it may; the largest, when it
  * cannot fit at all (too near the photo's edge, or larger than the safe area), is shown as far in as the photo allows. Without faces,
  * AUTOMATIC_CROP.

@@ -36,7 +36,7 @@ describe('automatic crop with faces (domain/slot-crop.ts)', () => {
     expect(placed.left).toBeGreaterThanOrEqual(safe.left);
     expect(placed.right).toBeLessThanOrEqual(safe.right + 1e-9);
     // ...with the face's margin, and no further: the margin's edge sits on the safe area's edge.
-    expect((f.x + f.width * 1.15 - cropRect(PHOTO, SLOT, crop).left) / cropRect(PHOTO, SLOT, crop).width).toBeCloseTo(
+    expect((f.x + f.width * 1.5 - cropRect(PHOTO, SLOT, crop).left) / cropRect(PHOTO, SLOT, crop).width).toBeCloseTo(
       safe.right,
       6,
     );
