@@ -97,8 +97,8 @@ describe('automatic crop with faces (domain/slot-crop.ts)', () => {
       expect(placed.right).toBeLessThanOrEqual(safe.right + 1e-9);
     }
     // 0.05 of the photo to spare between the big face's left and the small one's right: shared in
-    // proportion to their margins (0.06 and 0.025), the big one's left edge 0.05 * 0.06 / 0.085 in.
-    expect(rect.left).toBeCloseTo(0.4 - (0.05 * 0.06) / 0.085 - safe.left / 3, 6);
+    // proportion to their margins, that is to their widths (0.12 and 0.05).
+    expect(rect.left).toBeCloseTo(0.4 - (0.05 * 0.12) / 0.17 - safe.left / 3, 6);
   });
 
   it('keeps a face inside a three-rows slot of a landscape A4 page (a case of the faces bench that the crop used to cut)', () => {
