@@ -23,11 +23,14 @@ export const MAX_ZOOM = 5;
 export const AUTOMATIC_CROP: SlotCrop = { x: 0.5, y: 0.5, zoom: 1 };
 
 /**
- * Kept around a detected face as well, as a share of its width (sides) and height (above, below):
- * the detector boxes the face from the brows to the chin, not the forehead and the hair above it.
+ * Kept around a face as well where the slot has room, as a share of its box's width (each side) and
+ * height (above, below): the hair, the ears and the neck. A face's box runs from the forehead to
+ * the chin (face-detector.ts maps the network's box, 0.63 of it wide and 0.96 tall, to it). About
+ * the room the crop kept around the network's own box before (0.15 of it at the sides and below, 0.3
+ * above): above 0.19 / 0.96 and below 0.29 / 0.96 of the face's height; at the sides half its width,
+ * which reaches 0.125 of the network's box past it rather than 0.15.
  */
-const FACE_MARGIN = { side: 0.15, above: 0.3, below: 0.15 };
-const NO_MARGIN = { side: 0, above: 0, below: 0 };
+const FACE_MARGIN = { side: 0.5, above: 0.2, below: 0.3 };
 
 /**
  * The automatic crop of a slot nobody cropped, from the same numbers on the editor's side (GraphQL
@@ -35,11 +38,16 @@ const NO_MARGIN = { side: 0, above: 0, below: 0 };
  * shows, so no face is lost to zooming and the DPI is the photo's best), moved as little as it can
  * from the centred crop so that every face found in the photo (`faces`) lies inside `safe`, the
  * part of the slot clear of the trim, the bleed and the gutter (print-safe-area.ts; a spread's slot
- * has one such area each side of the fold, and a face is kept wholly inside one). Faces are
- * taken largest first, each with FACE_MARGIN around it (more above, for the forehead and hair) where that still fits (else the bare box);
- * one that cannot join the faces already kept is left to fall where it may; the largest, when it
- * cannot fit at all (too near the photo's edge, or larger than the safe area), is shown as far in as the photo allows. Without faces,
- * AUTOMATIC_CROP.
+ * has one such area each side of the fold, and a face is kept wholly inside one).
+ *
+ * Which faces are kept is decided on their bare boxes, largest first, each that can join those
+ * before it (a margin must not push a second face out of a slot both fit in); one that cannot is left
+ * to fall where it may. Then the kept faces get as much of FACE_MARGIN as fits, the same share for
+ * all: in a narrow slot with less room than the margin, the room is shared out on both sides in the
+ * margin's proportions instead of the face being pushed against one edge, which leaves it the most
+ * room for a box that is a little off. The largest face, when it cannot fit at all, is shown as far
+ * in as the photo allows: too near the photo's edge, at that edge; larger than the safe area, centred
+ * on it (equally cut at both sides). Without faces, AUTOMATIC_CROP.
  */
 export function automaticCrop(
   photo: { width: number; height: number },
@@ -52,39 +60,93 @@ export function automaticCrop(
   const areas: readonly SlotArea[] = Array.isArray(safe) ? safe : [safe as SlotArea];
   const window = cropRect(photo, slot, AUTOMATIC_CROP);
   const centred = { x: 0.5 - window.width / 2, y: 0.5 - window.height / 2 };
-  // Where the window may start on each axis, as faces are kept.
-  let xs: Range = { min: 0, max: 1 - window.width };
-  let ys: Range = { min: 0, max: 1 - window.height };
-  const largestFirst = [...faces].sort((a, b) => b.width * b.height - a.width * a.height);
-  for (const [index, face] of largestFirst.entries()) {
-    const fits = (margin: typeof FACE_MARGIN, area: SlotArea) => ({
-      x: startsKeeping(face.x, face.width, margin.side, margin.side, window.width, area.left, area.right),
-      y: startsKeeping(face.y, face.height, margin.above, margin.below, window.height, area.top, area.bottom),
-    });
-    // With its margin where that fits, else the bare box; of the areas, the one nearest the centred crop.
-    const kept = [FACE_MARGIN, NO_MARGIN]
-      .map(
-        (margin) =>
-          areas
-            .map((area) => fits(margin, area))
-            .map((fit) => ({ x: intersectRange(xs, fit.x), y: intersectRange(ys, fit.y) }))
-            .filter((fit) => fit.x && fit.y)
-            .sort((a, b) => distance(centred.x, a.x!) - distance(centred.x, b.x!))[0],
-      )
-      .find((fit) => fit);
-    if (kept) {
-      xs = kept.x!;
-      ys = kept.y!;
-    } else if (index === 0) {
-      // The largest face is larger than the safe area, or too near the photo's edge for it: as much of it as can be.
-      const bare = fits(NO_MARGIN, areas[0]);
-      xs = nearestRange(xs, bare.x);
-      ys = nearestRange(ys, bare.y);
+  const whole: Starts = { x: { min: 0, max: 1 - window.width }, y: { min: 0, max: 1 - window.height } };
+  // The window starts keeping `kept`, each with `share` of its margin on each axis, or null.
+  const keeping = (from: Starts, kept: readonly FaceBox[], share: { x: number; y: number }): Starts | null => {
+    let starts: Starts | null = from;
+    for (const face of kept) {
+      if (!starts) return null;
+      const within: Starts = starts;
+      // Of the areas, the one nearest the centred crop.
+      starts =
+        areas
+          .map((area) => ({
+            x: intersectRange(
+              within.x,
+              startsKeeping(
+                face.x,
+                face.width,
+                FACE_MARGIN.side * share.x,
+                FACE_MARGIN.side * share.x,
+                window.width,
+                area.left,
+                area.right,
+              ),
+            ),
+            y: intersectRange(
+              within.y,
+              startsKeeping(
+                face.y,
+                face.height,
+                FACE_MARGIN.above * share.y,
+                FACE_MARGIN.below * share.y,
+                window.height,
+                area.top,
+                area.bottom,
+              ),
+            ),
+          }))
+          .filter((fit): fit is Starts => !!fit.x && !!fit.y)
+          .sort((a, b) => distance(centred.x, a.x) - distance(centred.x, b.x))[0] ?? null;
     }
+    return starts;
+  };
+  const largestFirst = [...faces].sort((a, b) => b.width * b.height - a.width * a.height);
+  let from = whole;
+  if (!keeping(whole, [largestFirst[0]], NONE)) {
+    // The largest face is larger than the safe area, or too near the photo's edge for it: as much of it as can be.
+    const bare = {
+      x: startsKeeping(largestFirst[0].x, largestFirst[0].width, 0, 0, window.width, areas[0].left, areas[0].right),
+      y: startsKeeping(largestFirst[0].y, largestFirst[0].height, 0, 0, window.height, areas[0].top, areas[0].bottom),
+    };
+    from = { x: nearestRange(whole.x, bare.x), y: nearestRange(whole.y, bare.y) };
   }
-  const left = clamp(centred.x, xs.min, xs.max);
-  const top = clamp(centred.y, ys.min, ys.max);
+  // Which faces are kept: largest first, each that can join those before it, boxes bare.
+  const kept: FaceBox[] = [];
+  for (const face of largestFirst) if (keeping(from, [...kept, face], NONE)) kept.push(face);
+  // Then as much of their margin as still fits, the same share for every kept face: first on both
+  // axes, then more on either where the other has no more room.
+  const both = largestShare((t) => !!keeping(from, kept, { x: t, y: t }));
+  const x = largestShare((t) => !!keeping(from, kept, { x: Math.max(t, both), y: both }));
+  const y = largestShare((t) => !!keeping(from, kept, { x: Math.max(x, both), y: Math.max(t, both) }));
+  const starts = keeping(from, kept, { x: Math.max(x, both), y: Math.max(y, both) }) ?? from;
+  const left = clamp(centred.x, starts.x.min, starts.x.max);
+  const top = clamp(centred.y, starts.y.min, starts.y.max);
   return { x: left + window.width / 2, y: top + window.height / 2, zoom: 1 };
+}
+
+const NONE = { x: 0, y: 0 };
+
+interface Starts {
+  x: Range;
+  y: Range;
+}
+
+/**
+ * The largest share (0..1) of the margin that `fits` (fits(0) is known to hold), halving the
+ * interval down to 1e-12: the kept faces' areas and the photo's edges make the limit piecewise, and
+ * 40 halvings cost microseconds.
+ */
+function largestShare(fits: (share: number) => boolean): number {
+  if (fits(1)) return 1;
+  let low = 0;
+  let high = 1;
+  for (let i = 0; i < 40; i++) {
+    const mid = (low + high) / 2;
+    if (fits(mid)) low = mid;
+    else high = mid;
+  }
+  return low;
 }
 
 /** How far `at` is from the nearest start in `range`. */
@@ -123,7 +185,9 @@ const EPSILON = 1e-9;
 function nearestRange(a: Range, b: Range): Range {
   const both = intersectRange(a, b);
   if (both) return both;
-  const at = b.max < a.min ? a.min : a.max;
+  // `b` empty (min past max: the face is larger than the safe area) asks for its middle, the face centred on the safe area.
+  const wanted = b.min > b.max ? (b.min + b.max) / 2 : b.max < a.min ? a.min : a.max;
+  const at = clamp(wanted, a.min, a.max);
   return { min: at, max: at };
 }
 
