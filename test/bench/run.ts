@@ -938,20 +938,51 @@ console.error(
     .map((l) => l.toFixed(2))
     .join(' ')}, ${quick ? 'quick' : 'full'} run of ${(selected.length ? selected : ROWS).join(', ')}`,
 );
-if (['status', 'graphql', 'list', 'generate'].some((r) => wanted(r as Row))) await endpointRows();
-if (wanted('deep')) await deepRow();
-if (wanted('subscriptions')) await subscriptionsRow();
-if (wanted('rendering')) await renderingRow();
-if (wanted('print')) await printRow();
-if (wanted('proof')) await proofRow();
-if (wanted('campaign')) await campaignRow();
-if (wanted('uploads')) await uploadsRow();
-if (wanted('scale')) await scaleRow();
-if (wanted('curation')) await curationRow();
+/**
+ * One row set: its table rows are also printed to stderr as soon as they are measured, and a row
+ * set that fails is recorded as such and the run goes on, so that one broken row costs neither the
+ * rows measured before it nor those after it (a full run takes over an hour).
+ */
+async function measure(name: string, rows: () => Promise<void>) {
+  const before = table.length;
+  const at = Date.now();
+  try {
+    await rows();
+  } catch (error) {
+    console.error(error);
+    table.push({
+      what: `${name}: the row failed`,
+      project: String((error as Error).message ?? error).slice(0, 200),
+      comparedWith: '-',
+      ratio: '-',
+      target: '-',
+      met: 'NO',
+    });
+  }
+  console.error(
+    `bench: ${name} took ${((Date.now() - at) / 1000).toFixed(0)} s, load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
+  for (const r of table.slice(before))
+    console.error(`| ${r.what} | ${r.project} | ${r.comparedWith} | ${r.ratio} | ${r.target} | ${r.met} |`);
+}
+
+if (['status', 'graphql', 'list', 'generate'].some((r) => wanted(r as Row))) await measure('endpoints', endpointRows);
+if (wanted('deep')) await measure('deep', deepRow);
+if (wanted('subscriptions')) await measure('subscriptions', subscriptionsRow);
+if (wanted('rendering')) await measure('rendering', renderingRow);
+if (wanted('print')) await measure('print', printRow);
+if (wanted('proof')) await measure('proof', proofRow);
+if (wanted('campaign')) await measure('campaign', campaignRow);
+if (wanted('uploads')) await measure('uploads', uploadsRow);
+if (wanted('scale')) await measure('scale', scaleRow);
+if (wanted('curation')) await measure('curation', curationRow);
 // The curation bench reports the faces kept inside the safe area too (issue 38).
-if (wanted('faces') || wanted('curation')) await facesRow();
-if (wanted('photos')) await photosRow();
-if (wanted('editor')) await editorRow();
+if (wanted('faces') || wanted('curation')) await measure('faces', facesRow);
+if (wanted('photos')) await measure('photos', photosRow);
+if (wanted('editor')) await measure('editor', editorRow);
 
 console.log(
   `\n${os.cpus().length} cores (${os.cpus()[0]?.model}), Node ${process.version}, load average at the end ${os
