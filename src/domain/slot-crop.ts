@@ -70,32 +70,10 @@ export function automaticCrop(
       // Of the areas, the one nearest the centred crop.
       starts =
         areas
-          .map((area) => ({
-            x: intersectRange(
-              within.x,
-              startsKeeping(
-                face.x,
-                face.width,
-                FACE_MARGIN.side * share.x,
-                FACE_MARGIN.side * share.x,
-                window.width,
-                area.left,
-                area.right,
-              ),
-            ),
-            y: intersectRange(
-              within.y,
-              startsKeeping(
-                face.y,
-                face.height,
-                FACE_MARGIN.above * share.y,
-                FACE_MARGIN.below * share.y,
-                window.height,
-                area.top,
-                area.bottom,
-              ),
-            ),
-          }))
+          .map((area) => {
+            const fit = startsKeepingFace(face, share, window, area);
+            return { x: intersectRange(within.x, fit.x), y: intersectRange(within.y, fit.y) };
+          })
           .filter((fit): fit is Starts => !!fit.x && !!fit.y)
           .sort((a, b) => distance(centred.x, a.x) - distance(centred.x, b.x))[0] ?? null;
     }
@@ -105,10 +83,7 @@ export function automaticCrop(
   let from = whole;
   if (!keeping(whole, [largestFirst[0]], NONE)) {
     // The largest face is larger than the safe area, or too near the photo's edge for it: as much of it as can be.
-    const bare = {
-      x: startsKeeping(largestFirst[0].x, largestFirst[0].width, 0, 0, window.width, areas[0].left, areas[0].right),
-      y: startsKeeping(largestFirst[0].y, largestFirst[0].height, 0, 0, window.height, areas[0].top, areas[0].bottom),
-    };
+    const bare = startsKeepingFace(largestFirst[0], NONE, window, areas[0]);
     from = { x: nearestRange(whole.x, bare.x), y: nearestRange(whole.y, bare.y) };
   }
   // Which faces are kept: largest first, each that can join those before it, boxes bare.
@@ -164,6 +139,35 @@ interface Range {
  * `before` and `after` of its size within the photo, between `safeFrom` and `safeTo` (0..1 of the
  * window): start + safeFrom * window <= face's near edge, face's far edge <= start + safeTo * window.
  */
+/** Where the window may start, on each axis, keeping `face` with `share` of its margin inside `area`. */
+function startsKeepingFace(
+  face: FaceBox,
+  share: { x: number; y: number },
+  window: { width: number; height: number },
+  area: SlotArea,
+): Starts {
+  return {
+    x: startsKeeping(
+      face.x,
+      face.width,
+      FACE_MARGIN.side * share.x,
+      FACE_MARGIN.side * share.x,
+      window.width,
+      area.left,
+      area.right,
+    ),
+    y: startsKeeping(
+      face.y,
+      face.height,
+      FACE_MARGIN.above * share.y,
+      FACE_MARGIN.below * share.y,
+      window.height,
+      area.top,
+      area.bottom,
+    ),
+  };
+}
+
 function startsKeeping(
   start: number,
   size: number,
