@@ -8,8 +8,8 @@
  * cores): each photo fetched from the same loopback server, decoded once, shrunk while decoding
  * (JPEG's shrink-on-load) to the editor's 512 px thumbnail, encoded as that JPEG, and its grey
  * 512 px copy measured (the service's variance of the Laplacian); a HEIC's pixels decoded once by
- * the service's own decoder (libheif in WebAssembly, heic-decode: libvips has no HEVC) in the
- * service's pool of worker threads (one per core, so two HEICs decode at once as in the service) and
+ * the service's own decoder (libvips has no HEVC: the system's libheif through koffi when it loads,
+ * else libheif in WebAssembly; src/imaging/heic-decoder.ts), two at once as in the service, and
  * shrunk from raw, never re-encoded at 12 MP. No database, engine, layout, storage or face detection.
  *
  * The photos are made once and kept in BENCH_SNAPSHOT_DIR (default: the temporary folder).
@@ -21,7 +21,7 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { decodeHeicPixels } from '../../src/imaging/heic-decoder-pool';
+import { decodeHeicPixels } from '../../src/imaging/heic-decoder';
 import { varianceOfLaplacian } from '../../src/imaging/photo-analysis';
 import { benchDatabase, createClient, newDataDir, startProject } from './bench-env';
 import { startPhotoServer } from '../support/photo-server';
@@ -102,7 +102,9 @@ async function leastWork(bytes: Buffer, heic: boolean): Promise<number> {
   let image: Sharp;
   if (heic) {
     const decoded = await decodeHeicPixels(bytes);
-    image = sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } }).removeAlpha();
+    image = sharp(decoded.data, {
+      raw: { width: decoded.width, height: decoded.height, channels: decoded.channels },
+    }).removeAlpha();
   } else image = sharp(bytes);
   const small = await image
     .rotate()
