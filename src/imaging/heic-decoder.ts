@@ -18,7 +18,7 @@ let decodeWith: ((bytes: Buffer) => Promise<HeicPixels>) | undefined;
 
 /**
  * Chooses the decoder every HEIC of this process goes to. Both are libheif and apply the container's
- * irot/imir; the native one (heic-native.ts) takes about two thirds of the WebAssembly one's CPU
+ * irot/imir; the native one (heic-native.ts) takes half to two thirds of the WebAssembly one's CPU
  * time (heic-wasm-pool.ts), which stays for machines without `libheif1`. Throws for `native` when
  * the library does not load.
  */

@@ -4,15 +4,17 @@ import type { HeicPixels } from './heic-pixels';
 
 /**
  * HEIC decoded by the system's libheif (Debian's `libheif1` with libde265), called through koffi's
- * FFI: the same library the WebAssembly decoder is compiled from, natively, at about two thirds of
+ * FFI: the same library the WebAssembly decoder is compiled from, natively, at half to two thirds of
  * its CPU time for a 12 MP photo (docs/performance.md). Nothing is built or downloaded: koffi ships
  * its prebuilt binding in its npm package, and `libheif.so.1` comes from the operating system (the
  * image's `libheif1`); where it does not load, heic-decoder.ts keeps the WebAssembly decoder.
  *
  * The one long call, heif_decode_image (the HEVC decode and colour conversion), runs through koffi's
  * `.async` on a thread of libuv's pool, so the event loop stays free; the cheap ones (parsing the
- * container's boxes, handles, releases) run on the calling thread. libheif bounds-checks what it
- * parses and answers an error for a truncated or corrupt file (test/imaging/heic-native.test.ts).
+ * container's boxes, handles, releases, the copy of the pixels) run on the calling thread. libheif
+ * bounds-checks what it parses and answers an error for a truncated file (test/imaging/heic-native.test.ts).
+ * Unlike WebAssembly's, its memory is the process's own: a memory-safety bug in libheif or libde265
+ * would reach the process; Debian's security updates to libheif1 and libde265-0 are what guard it.
  */
 
 /** libheif's `struct heif_error`, returned by value. */
@@ -25,9 +27,8 @@ interface HeifError {
 const HEIF_COLORSPACE_RGB = 1;
 const HEIF_CHROMA_INTERLEAVED_RGB = 10;
 const HEIF_CHANNEL_INTERLEAVED = 10;
-/** heif_decoding_options (heif.h of 1.15): byte offsets of the version-2 and version-3 flags on LP64. */
+/** heif_decoding_options (heif.h of 1.15): byte offset of the version-2 flag convert_hdr_to_8bit on LP64. */
 const OPTIONS_CONVERT_HDR_TO_8BIT = 40;
-const OPTIONS_STRICT_DECODING = 41;
 const OPTIONS_SIZE = 56;
 
 /**
@@ -122,14 +123,11 @@ function load(): NativeHeicDecoder {
       handle = handleOut[0];
       options = fn.optionsAlloc();
       if (!options) throw new Error('libheif could not allocate decoding options');
-      const flags = new Uint8Array(koffi.view(options, OPTIONS_SIZE));
-      // Version 3 of the struct (libheif 1.13 and later) has both flags; an older one keeps its defaults.
-      if (flags[0]! >= 3) {
-        // An HDR (10-bit) photo comes out as 8 bits, as RGB_interleaved means; a truncated or corrupt
-        // stream is an error, not a best-effort picture with grey holes.
-        flags[OPTIONS_CONVERT_HDR_TO_8BIT] = 1;
-        flags[OPTIONS_STRICT_DECODING] = 1;
-      }
+      const fields = new Uint8Array(koffi.view(options, OPTIONS_SIZE));
+      // An HDR (10-bit) photo comes out as 8 bits (the struct's version 2 on). Decoding stays lenient,
+      // as in WebAssembly: libheif already refuses a file cut short (its items must lie inside it), and
+      // libde265 conceals damage in the HEVC data rather than failing on warnings it raises for some phones' files.
+      if (fields[0]! >= 2) fields[OPTIONS_CONVERT_HDR_TO_8BIT] = 1;
       const imageOut: unknown[] = [null];
       check(await decodeAsync(handle, imageOut, options), 'decoding the image');
       image = imageOut[0];
