@@ -37,7 +37,7 @@ await build({
     cli: 'src/cli.ts',
     // The print render process is forked from its own entry (src/imaging/print/render-process.ts).
     'render-process-child': 'src/imaging/print/render-process-child.ts',
-    // The HEIC decoder's worker threads start from their own entry (src/imaging/heic-decoder-pool.ts).
+    // The HEIC decoder's worker threads start from their own entry (src/imaging/heic-wasm-pool.ts).
     'heic-decode-worker': 'src/imaging/heic-decode-worker.ts',
   },
   outdir,

@@ -4,7 +4,8 @@
 # PDFs' page boxes back as a printer's preflight would, and pdftoppm, which renders interior.pdf for
 # test/web/editor-live.test.ts, HAProxy, the load balancer in front of the cluster test's API processes
 # (test/e2e/cluster.test.ts, npm run cluster), and libheif's heif-enc, which makes the HEIC photos of the
-# upload tests (test/services/uploads/uploads.test.ts). Idempotent: installs only what is missing.
+# upload tests (test/services/uploads/uploads.test.ts) and brings libheif1, the system library the native
+# HEIC decoder loads (test/imaging/heic-native.test.ts). Idempotent: installs only what is missing.
 # Installs only as root with apt-get; elsewhere it says what to do and the tests that need a tool skip.
 set -euo pipefail
 BROWSER="${CHROMIUM_PATH:-/usr/bin/chromium}"

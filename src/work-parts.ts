@@ -13,6 +13,7 @@ import { loadCredentialPepper } from './services/tenancy/pepper';
 import { createFileStore } from './storage/create-file-store';
 import { withResourceFaultsClassified } from './storage/resource-faults';
 import { limitImageProcessing } from './imaging/image-processing-limits';
+import { useHeicDecoder } from './imaging/heic-decoder';
 import type { FileStore } from './storage/file-store';
 
 /**
@@ -33,6 +34,8 @@ export interface WorkParts {
 }
 
 export async function assembleWorkParts(config: Config, log: Logger): Promise<WorkParts> {
+  // Uploads and builds decode HEIC photos, renders too: said once, so an image without libheif1 shows.
+  log.info(useHeicDecoder(config.heicDecoder), 'HEIC decoder');
   const database = await openDatabase(config, log);
   const pepper = await loadCredentialPepper(config);
   const files = createFileStore(config, pepper);

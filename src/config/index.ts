@@ -92,6 +92,8 @@ const EnvironmentSchema = Type.Object(
     TEMPORAL_NAMESPACE: Type.String({ default: 'default', description: 'a Temporal namespace' }),
     TEMPORAL_TASK_QUEUE: Type.String({ default: 'photobook', description: 'a Temporal task queue' }),
     ALLOW_LOOPBACK_URLS: Type.String({ format: 'switch', default: 'false', description: 'true or false' }),
+    /** Who decodes HEIC photos: the system's libheif when it loads (auto), only it, or libheif in WebAssembly (src/imaging/heic-decoder.ts). */
+    HEIC_DECODER: oneOf(['auto', 'native', 'wasm'], 'auto'),
     PRINTER: oneOf(['local', 'http'], 'local'),
     PRINTER_HTTP_URL: Type.Optional(
       Type.String({ format: 'http-url', description: 'an absolute http(s) URL (needed when PRINTER=http)' }),
@@ -405,6 +407,7 @@ function configFrom(env: Environment, given: { dataDirIsDefault: boolean; printO
     publicUrl,
     frontendUrl: withoutTrailingSlash(env.FRONTEND_URL ?? `${publicUrl}/editor`),
     role: env.ROLE,
+    heicDecoder: env.HEIC_DECODER,
     /** Serve the GraphQL explorer (src/web/explorer-routes.ts). */
     graphqlExplorer: env.GRAPHQL_EXPLORER ? env.GRAPHQL_EXPLORER === 'on' : env.NODE_ENV !== 'production',
     /** Unset means: derived from the host and DATA_DIR. */

@@ -3,7 +3,7 @@ import decodeHeif from 'heic-decode';
 import type { HeicDecodeReply, HeicDecodeRequest } from './heic-decode-job';
 
 /**
- * A worker thread of the HEIC decoder pool (heic-decoder-pool.ts): decodes the HEIC bytes it is
+ * A worker thread of the HEIC decoder pool (heic-wasm-pool.ts): decodes the HEIC bytes it is
  * sent with libheif in WebAssembly and sends back the RGBA pixels. The decode is seconds of
  * synchronous WebAssembly for a 12 MP photo: here it blocks this thread, not the API's event loop.
  */

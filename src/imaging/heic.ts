@@ -6,14 +6,16 @@ import exifReader from 'exif-reader';
 import sharp, { type Metadata } from 'sharp';
 import { guardDecode, readImageMetadata, type ImageSource } from './decode';
 import { NotAnImageError } from './errors';
-import { decodeHeicPixels, type HeicPixels } from './heic-decoder-pool';
+import { decodeHeicPixels } from './heic-decoder';
+import type { HeicPixels } from './heic-pixels';
 
 /**
  * HEIC (HEIF with HEVC-coded pixels), as iPhones save photos: sharp's prebuilt libvips reads the
  * container's header and EXIF but has no HEVC decoder (`sharp.format.heif.input.fileSuffix` is
- * `['.avif']`), so the pixels come from libheif compiled to WebAssembly (`heic-decode` over
- * `libheif-js`, shipped on npm: nothing is downloaded at install or run time) and are handed to
- * sharp as raw RGBA. The decodes run in worker threads (heic-decoder-pool.ts). Intake takes its
+ * `['.avif']`), so the pixels come from libheif: the system's (`libheif1`, through koffi's FFI,
+ * heic-native.ts) where it loads, else libheif compiled to WebAssembly (`heic-decode` over
+ * `libheif-js`, shipped on npm, in worker threads: heic-wasm-pool.ts); nothing is downloaded at
+ * install or run time (heic-decoder.ts chooses). They are handed to sharp as raw pixels. Intake takes its
  * analysis and thumbnail from the raw pixels (working-copy.ts) and keeps the HEIC as the photo's
  * original; print renders decode it again into a JPEG (heicAsJpeg) that they read as any photo.
  */
@@ -28,7 +30,7 @@ export async function isHeic(input: ImageSource): Promise<boolean> {
   return isHevcHeif(await readImageMetadata(input));
 }
 
-/** A decoded HEIC: its RGBA pixels, the EXIF Orientation still to apply to them, and the header sharp read. */
+/** A decoded HEIC: its RGB or RGBA pixels, the EXIF Orientation still to apply to them, and the header sharp read. */
 export interface DecodedHeic {
   pixels: HeicPixels;
   /** 1..8: 1 when libheif already turned the pixels upright (the container's irot/imir), else the EXIF tag. */
@@ -71,7 +73,7 @@ export async function heicAsJpeg(input: ImageSource): Promise<Buffer | null> {
   if (!decoded) return null;
   const { pixels, orientation, metadata } = decoded;
   const exif = exifOf(metadata.exif);
-  let jpeg = sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: 4 } })
+  let jpeg = sharp(pixels.data, { raw: { width: pixels.width, height: pixels.height, channels: pixels.channels } })
     .removeAlpha()
     .jpeg({ quality: 95, chromaSubsampling: '4:4:4' })
     .withMetadata({ orientation })

@@ -32,7 +32,7 @@ export interface WorkingCopy {
  * Decodes `input` once into its working copy, at most WORKING_COPY_LONG_SIDE on the long side: a
  * JPEG is shrunk while it is decoded (libjpeg's DCT scaling at 1/2, 1/4 or 1/8, libvips'
  * shrink-on-load), so a 12 MP photo is never whole in memory; a HEIC's pixels come from libheif
- * (heic.ts, in a worker thread) and are shrunk from raw, never re-encoded. The full decode is what
+ * (heic.ts, off the event loop) and are shrunk from raw, never re-encoded. The full decode is what
  * finds truncated or corrupt data. Throws NotAnImageError when `input` is no decodable photo.
  */
 export async function decodeWorkingCopy(input: ImageSource): Promise<WorkingCopy> {
@@ -44,9 +44,9 @@ export async function decodeWorkingCopy(input: ImageSource): Promise<WorkingCopy
   let storedHeight: number;
   if (heic) {
     ({ metadata, orientation } = heic);
-    const { width, height, data } = heic.pixels;
+    const { width, height, channels, data } = heic.pixels;
     [storedWidth, storedHeight] = [width, height];
-    image = sharp(data, { raw: { width, height, channels: 4 } }).removeAlpha();
+    image = sharp(data, { raw: { width, height, channels } }).removeAlpha();
   } else {
     metadata = await readImageMetadata(input);
     orientation = isExifOrientation(metadata.orientation) ? metadata.orientation : 1;

@@ -1,6 +1,8 @@
 /**
  * The customer's first wait: BENCH_PHOTOS (100) photos of 12 MP, JPEG and HEIC mixed (every third
- * a HEIC made by Debian's `heif-enc` from a JPEG, as an iPhone's), served over loopback, given to
+ * a HEIC made by Debian's `heif-enc` from a JPEG, about half that JPEG's bytes as an iPhone's HEIC is
+ * (Apple documents HEIC at about half the size of a JPEG of the same photo; HEVC decoding takes longer
+ * the more bits there are to decode)), served over loopback, given to
  * `POST /v2/generate` of a service started by `npm start`, until the project is `editable` with every
  * photo analysed, thumbnailed and placed (a smartbook a user can edit).
  *
@@ -8,11 +10,12 @@
  * cores): each photo fetched from the same loopback server, decoded once, shrunk while decoding
  * (JPEG's shrink-on-load) to the editor's 512 px thumbnail, encoded as that JPEG, and its grey
  * 512 px copy measured (the service's variance of the Laplacian); a HEIC's pixels decoded once by
- * the service's own decoder (libheif in WebAssembly, heic-decode: libvips has no HEVC) in the
- * service's pool of worker threads (one per core, so two HEICs decode at once as in the service) and
+ * the service's own decoder (libvips has no HEVC: the system's libheif through koffi when it loads,
+ * else libheif in WebAssembly; src/imaging/heic-decoder.ts), two at once as in the service, and
  * shrunk from raw, never re-encoded at 12 MP. No database, engine, layout, storage or face detection.
  *
  * The photos are made once and kept in BENCH_SNAPSHOT_DIR (default: the temporary folder).
+ * HEIC_DECODER=wasm makes the floor and the service decode HEICs in WebAssembly, as without libheif1.
  * Run: `npx tsx test/bench/photos-to-book.ts`; prints `key value` lines read by run.ts.
  */
 import { execFileSync } from 'node:child_process';
@@ -21,13 +24,21 @@ import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import sharp, { type Sharp } from 'sharp';
-import { decodeHeicPixels } from '../../src/imaging/heic-decoder-pool';
+import { decodeHeicPixels, useHeicDecoder } from '../../src/imaging/heic-decoder';
 import { varianceOfLaplacian } from '../../src/imaging/photo-analysis';
 import { benchDatabase, createClient, newDataDir, startProject } from './bench-env';
 import { startPhotoServer } from '../support/photo-server';
 
 const PHOTOS = Number(process.env.BENCH_PHOTOS ?? 100);
 const HEIC_EVERY = 3;
+/**
+ * heif-enc's quality for x265 at its default preset: on this scene it makes a HEIC of about half its
+ * JPEG's bytes (20 photos: HEICs of 2.7 to 3.7 MB, mean 3.2, beside JPEGs of 5.6 to 6.3 MB, mean 6.0).
+ * Until 2026-11-28 the HEICs were made at quality 80 with x265's ultrafast preset: 7.7 to 9.7 MB (mean
+ * 8.7), about 1.45 times their JPEG instead of half, some four times an iPhone's 12 MP HEIC, and each
+ * decode dearer than a phone's photo's (HEVC decoding costs more the more bits there are).
+ */
+const HEIC_QUALITY = 55;
 
 /** The scene of every photo, 12 MP (4000 x 3000) with detail and grain, as raw pixels. */
 async function scene(): Promise<Buffer> {
@@ -65,7 +76,7 @@ function photo(index: number, pixels: Buffer): Promise<Buffer> {
 
 /** The photos, made once: `photo-<n>.jpg`, or `photo-<n>.heic` for every HEIC_EVERY-th. */
 async function photoSet(): Promise<{ name: string; body: Buffer; type: string }[]> {
-  const dir = path.join(process.env.BENCH_SNAPSHOT_DIR ?? os.tmpdir(), `photobook-bench-photos-${PHOTOS}-v3`);
+  const dir = path.join(process.env.BENCH_SNAPSHOT_DIR ?? os.tmpdir(), `photobook-bench-photos-${PHOTOS}-v4`);
   const names = Array.from({ length: PHOTOS }, (_, n) => `photo-${n}.${n % HEIC_EVERY === 2 ? 'heic' : 'jpg'}`);
   if (!existsSync(path.join(dir, 'done'))) {
     console.error(`making ${PHOTOS} photos of 12 MP in ${dir} (HEIC by heif-enc) ...`);
@@ -77,12 +88,10 @@ async function photoSet(): Promise<{ name: string; body: Buffer; type: string }[
       else {
         const source = path.join(dir, `source-${n}.jpg`);
         await writeFile(source, jpeg);
-        // x265's fastest preset: the file is a HEIC like a phone's; how long encoding it takes is not measured.
-        execFileSync(
-          'heif-enc',
-          ['--quality', '80', '-p', 'preset=ultrafast', '--output', path.join(dir, name), source],
-          { stdio: 'ignore' },
-        );
+        // x265's default preset, some 15 s of CPU a photo: made once, and how long it takes is not measured.
+        execFileSync('heif-enc', ['--quality', String(HEIC_QUALITY), '--output', path.join(dir, name), source], {
+          stdio: 'ignore',
+        });
         await rm(source);
       }
     }
@@ -102,7 +111,9 @@ async function leastWork(bytes: Buffer, heic: boolean): Promise<number> {
   let image: Sharp;
   if (heic) {
     const decoded = await decodeHeicPixels(bytes);
-    image = sharp(decoded.data, { raw: { width: decoded.width, height: decoded.height, channels: 4 } }).removeAlpha();
+    image = sharp(decoded.data, {
+      raw: { width: decoded.width, height: decoded.height, channels: decoded.channels },
+    }).removeAlpha();
   } else image = sharp(bytes);
   const small = await image
     .rotate()
@@ -119,6 +130,8 @@ async function leastWork(bytes: Buffer, heic: boolean): Promise<number> {
 
 async function main() {
   const photos = await photoSet();
+  // HEIC_DECODER=wasm (the service inherits it) measures the WebAssembly decoder on a machine with libheif1.
+  const heicDecoder = useHeicDecoder(process.env.HEIC_DECODER === 'wasm' ? 'wasm' : 'auto');
   const server = await startPhotoServer(
     Object.fromEntries(photos.map((p) => [`/${p.name}`, { body: p.body, type: p.type }])),
   );
@@ -166,10 +179,14 @@ async function main() {
     }
     const serviceSeconds = (Date.now() - started) / 1000;
 
-    const heics = photos.filter((p) => p.name.endsWith('.heic')).length;
+    const heics = photos.filter((p) => p.name.endsWith('.heic'));
+    const meanMB = (of: typeof photos) => (of.reduce((n, p) => n + p.body.length, 0) / of.length / 1e6).toFixed(2);
     console.log(
-      `photos ${photos.length} (${photos.length - heics} JPEG, ${heics} HEIC, ${(photos.reduce((n, p) => n + p.body.length, 0) / 2 ** 20).toFixed(0)} MiB)`,
+      `photos ${photos.length} (${photos.length - heics.length} JPEG, ${heics.length} HEIC, ${(photos.reduce((n, p) => n + p.body.length, 0) / 2 ** 20).toFixed(0)} MiB)`,
     );
+    console.log(`mean JPEG MB ${meanMB(photos.filter((p) => !p.name.endsWith('.heic')))}`);
+    console.log(`mean HEIC MB ${meanMB(heics)}`);
+    console.log(`heic decoder ${heicDecoder.decoder}${heicDecoder.libheif ? ` (libheif ${heicDecoder.libheif})` : ''}`);
     console.log(`failed photos ${status.failedPhotos?.length ?? 0}`);
     console.log(`service seconds ${serviceSeconds.toFixed(1)}`);
     console.log(`floor seconds ${floorSeconds.toFixed(1)}`);

@@ -2,14 +2,7 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import type { HeicDecodeReply, HeicDecodeRequest } from './heic-decode-job';
-
-/** RGBA pixels of a decoded HEIC, upright by the container's own transformations (irot, imir). */
-export interface HeicPixels {
-  width: number;
-  height: number;
-  /** width x height x 4 bytes. */
-  data: Buffer;
-}
+import type { HeicPixels } from './heic-pixels';
 
 /** An idle worker exits after this, giving its WebAssembly memory (some 100 MB at 12 MP) back. */
 const IDLE_EXIT_MS = 30_000;
@@ -34,7 +27,7 @@ interface PoolWorker {
 }
 
 /**
- * HEIC decodes (libheif in WebAssembly: seconds of synchronous work for a 12 MP photo) run in worker
+ * The decoder where the system's libheif does not load (heic-decoder.ts). HEIC decodes (libheif in WebAssembly: seconds of synchronous work for a 12 MP photo) run in worker
  * threads, one per core: two photos decode at once on two cores, and the event loop keeps serving
  * requests meanwhile. Workers start on first use and exit when idle; a worker that dies fails its
  * photo's decode and is replaced by the next one.
@@ -81,6 +74,7 @@ class HeicDecoderPool {
         job.resolve({
           width: reply.width,
           height: reply.height,
+          channels: 4,
           data: Buffer.from(reply.data, reply.byteOffset, reply.byteLength),
         });
       this.dispatch();
@@ -109,7 +103,7 @@ class HeicDecoderPool {
 
 const pool = new HeicDecoderPool();
 
-/** The pixels of a HEIC file's primary image, decoded in the pool's worker threads. */
-export function decodeHeicPixels(bytes: Buffer): Promise<HeicPixels> {
+/** The RGBA pixels of a HEIC file's primary image, decoded by libheif in WebAssembly in the pool's worker threads. */
+export function decodeHeicInWasm(bytes: Buffer): Promise<HeicPixels> {
   return pool.decode(bytes);
 }
