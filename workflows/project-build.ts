@@ -90,7 +90,8 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
   // call after another after each batch, so the calls stay in an order replay can follow.
   const ride = <T>(call: () => Promise<T>) => rideOutResourceFaults(ctx, activities.resourceRetryWindow, call);
   // Runs recorded before builds had a deadline have none (undefined): their downloads pass none.
-  const { photoIds, downloadDeadline, downloadsFirst, analysisBatch } = await activities.startBuilding(projectId);
+  const { photoIds, downloadDeadline, downloadsFirst, analysisBatch, analysisWindow } =
+    await activities.startBuilding(projectId);
   const batches = inBatches(photoIds, BATCH);
 
   // Downloads of a batch, then its failures in photo order: calls are always made in an order that
@@ -112,21 +113,41 @@ async function build(ctx: FlowContext<Activities>, projectId: string): Promise<{
         });
     }
   };
-  const analyseBatch = async (batch: string[]) => {
-    const analyses = await Promise.allSettled(batch.map((photoId) => activities.analyzePhoto(photoId)));
+  // Analyses settled, then their failures in photo order: a full store is ridden out, anything else fails the build.
+  const settleAnalyses = async (ids: string[], analyses: PromiseSettledResult<unknown>[]) => {
     for (const [index, analysis] of analyses.entries()) {
       if (analysis.status !== 'rejected') continue;
       if (!isResourceUnavailable(analysis.reason)) throw analysis.reason;
-      await ride(() => activities.analyzePhoto(batch[index]));
+      await ride(() => activities.analyzePhoto(ids[index]));
     }
+  };
+  const analyseBatch = async (batch: string[]) =>
+    settleAnalyses(batch, await Promise.allSettled(batch.map((photoId) => activities.analyzePhoto(photoId))));
+  // `size` analyses in flight, each one that ends starting the next photo's: whichever lane takes it,
+  // the calls are made in photo order, the order replay relies on.
+  const analyseInWindow = async (ids: string[], size: number) => {
+    const analyses: PromiseSettledResult<unknown>[] = [];
+    let next = 0;
+    const lane = async () => {
+      while (next < ids.length) {
+        const index = next++;
+        analyses[index] = await activities.analyzePhoto(ids[index]).then(
+          (value): PromiseSettledResult<unknown> => ({ status: 'fulfilled', value }),
+          (reason): PromiseSettledResult<unknown> => ({ status: 'rejected', reason }),
+        );
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(size, ids.length) }, lane));
+    await settleAnalyses(ids, analyses);
   };
 
   if (downloadsFirst) {
     // Every photo is fetched before any is analysed: the download deadline is the photo hosts'
     // budget, which analysing (a second or more a 12 MP photo on a busy machine) must not spend.
     for (const batch of batches) await fetchBatch(batch);
-    // Runs recorded before `analysisBatch` analysed in the download batches, as they recorded.
-    for (const batch of inBatches(photoIds, analysisBatch ?? BATCH)) await analyseBatch(batch);
+    if (analysisWindow) await analyseInWindow(photoIds, analysisWindow);
+    // Runs recorded before `analysisWindow` analysed in batches (before `analysisBatch`, the download batches), as they recorded.
+    else for (const batch of inBatches(photoIds, analysisBatch ?? BATCH)) await analyseBatch(batch);
   } else {
     // Runs started before `downloadsFirst`: each batch fetched then analysed, as they recorded.
     for (const batch of batches) {

@@ -26,11 +26,12 @@ export interface BookBuildDeps {
 }
 
 /**
- * Photos a build analyses at once. Larger than the download batch so that a batch seldom waits on
- * a single HEIC (seconds of decoding in one of the per-core decoder threads) while the other
- * threads idle; small enough that ten builds in flight keep a bounded queue of working copies.
+ * Photos a build analyses at once, as a window: each photo analysed starts the next, so a HEIC (most
+ * of a second of decoding in one of the per-core decoder threads) holds up no other photo, as a
+ * batch waiting for its slowest did. Larger than the cores so that a decoder thread always has the
+ * next photo; small enough that ten builds in flight keep a bounded queue of working copies.
  */
-const ANALYSIS_BATCH = 8;
+const ANALYSIS_WINDOW = 8;
 
 /** Preview size: long side in pixels, enough for a list thumbnail and the editor's start screen. */
 const PREVIEW_LONG_SIDE = 800;
@@ -39,8 +40,10 @@ export interface BuildStart {
   photoIds: string[];
   downloadDeadline: number;
   downloadsFirst?: boolean;
-  /** Photos analysed at once (runs recorded before it: the download batch of 4). */
+  /** Photos analysed at once, in batches (runs recorded between `downloadsFirst` and `analysisWindow`: 8; before it, 4). */
   analysisBatch?: number;
+  /** Photos analysed at once, each finished one starting the next (runs recorded before it: `analysisBatch`). */
+  analysisWindow?: number;
 }
 
 /**
@@ -67,7 +70,7 @@ export class BookBuild {
       photoIds,
       downloadDeadline: Date.now() + this.deps.config.durations.buildDownloadDeadlineMs,
       downloadsFirst: true,
-      analysisBatch: ANALYSIS_BATCH,
+      analysisWindow: ANALYSIS_WINDOW,
     };
   }
 
