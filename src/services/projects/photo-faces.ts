@@ -77,7 +77,12 @@ export class PhotoFaces {
     );
     for (const photo of photos) {
       report.checked++;
-      const faces = await this.finding.facesOf(photo.id, await this.files.get(photo.thumbnailKey!));
+      // A thumbnail gone from the store leaves the faces unknown: the crop is then the plain one, where
+      // a failed read would have failed the print, proof or preview that asked.
+      const thumbnail = (await this.files.exists(photo.thumbnailKey!))
+        ? await this.files.get(photo.thumbnailKey!)
+        : null;
+      const faces = thumbnail ? await this.finding.facesOf(photo.id, thumbnail) : null;
       if (faces === null) {
         report.unknown++;
         continue;

@@ -139,6 +139,28 @@ describe('face detection that fails (fallback) and faces found later for older p
     expect(slot.cropRect.left + slot.cropRect.width).toBeGreaterThanOrEqual(faceRight);
   });
 
+  it('a photo whose thumbnail is gone from the store keeps its faces unknown, and the pass goes on', async () => {
+    const em = (await emForProject(api.service.orm, projectId))!;
+    const rows = await em.fork().find(Photo, { project: projectId }, { fields: ['url', 'thumbnailKey'] });
+    const other = rows.find((r) => r.url.endsWith('/other.jpg'))!;
+    // As an older photo whose faces were never looked for, and whose thumbnail the store lost.
+    await em.getConnection().execute('UPDATE photos SET faces = NULL WHERE id = ?', [other.id]);
+    expect(await api.service.files.move(other.thumbnailKey!, `${other.thumbnailKey}.lost`)).toBe(true);
+    try {
+      const faces = new PhotoFaces(api.service.files, new FaceFinding(log));
+      expect(await faces.fillMissing(em.fork(), { project: projectId })).toEqual({
+        checked: 1,
+        withFaces: 0,
+        withoutFaces: 0,
+        unknown: 1,
+      });
+      const found = await faces.ofProject(em.fork(), { id: projectId } as Parameters<PhotoFaces['ofProject']>[1]);
+      expect([...found.values()].map((boxes) => boxes.length)).toEqual([1]);
+    } finally {
+      await api.service.files.move(`${other.thumbnailKey}.lost`, other.thumbnailKey!);
+    }
+  });
+
   it("another shop's tenant scope finds none of the project's photos to detect", async () => {
     const other = await api.createClient('Other fallback shop');
     const em = api.service.orm.em.fork();
