@@ -16,7 +16,8 @@ const JOB_SECRET = `whsec_${Buffer.from('reissued-ids-printer-job-secret1').toSt
  * job gets the id the first order's job had. Its events must move the second order only; the first,
  * still out for delivery, keeps its status. Before, the events were matched by job id alone and the
  * older order took them (it was completed by the other order's `complete`, and the newer one never
- * left `sent printjob`).
+ * left `sent printjob`). The printer reports the second job before its answer arrives: while the job is
+ * being sent, its events (naming an id an older line still holds) are retried, not lost on that line.
  */
 describe.each([
   { echo: [] as ('jobKey' | 'orderId')[], how: 'naming only the job id (the latest job sent under it)' },
@@ -35,6 +36,8 @@ describe.each([
       serviceUrl: () => `http://127.0.0.1:${port}`,
       eventSecret: EVENT_SECRET,
       echo,
+      // The second order's job answers late: the printer reports it before the service has its id.
+      delayOf: (nth) => (nth === 2 ? 1500 : 0),
       walkOf: () => (restarted ? walk : walk.slice(0, -1)),
     });
     api = await startTestService({

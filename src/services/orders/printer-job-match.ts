@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderLine } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
-import { NotFoundError } from '../../domain/errors';
-import { isFinalOrderStatus } from '../../domain/order-status';
+import { ConflictError, NotFoundError } from '../../domain/errors';
+import { canMoveOrder, isFinalOrderStatus, type PrinterEventStatus } from '../../domain/order-status';
 
 /** The key a job is sent under (PrintJob.jobKey): stable per order line, so a resent job is one job. */
 export function printJobKeyOf(line: { order: { id: string }; project: { id: string } }): string {
@@ -14,6 +14,7 @@ export interface PrinterEventJob {
   jobId: string;
   jobKey?: string;
   orderId?: string;
+  status: PrinterEventStatus;
 }
 
 /**
@@ -26,6 +27,10 @@ export interface PrinterEventJob {
  *   takes another job's events.
  * An event that still lands on an older line (named by its key) while a newer job holds the id, and
  * that line has ended, changes nothing: it cannot be told from the newer job's.
+ * A printer may report a job before its answer to our request reached us, so before the line holds
+ * the id: an id-only event that cannot move the line it names, while a job to this printer is still
+ * being sent, may be that job's. It is refused as a conflict, which the printer retries (as it
+ * retries a 404 for an id not recorded yet) instead of it being lost on the older line.
  * Crosses tenants: a printer serves every client; the caller scopes to the line found.
  */
 export async function lineOfPrinterEvent(
@@ -53,7 +58,17 @@ export async function lineOfPrinterEvent(
     throw new NotFoundError(`print job of ${psp}`, event.jobKey ?? event.orderId ?? event.jobId, path);
   }
   const superseded = line !== sent[0];
+  const idOnly = event.jobKey === undefined && event.orderId === undefined;
+  if (idOnly && !canMoveOrder(line.status, event.status) && (await jobBeingSent(em, psp)))
+    throw new ConflictError(
+      'PRINT_JOB_BEING_SENT',
+      `jobId: ${event.jobId} is the id of an earlier job, and a job to ${psp} is being sent: the event may be that job's; retry it, or name the job with jobKey`,
+    );
   return { line, ignore: superseded && isFinalOrderStatus(line.status) };
+}
+
+async function jobBeingSent(em: EntityManager, psp: string): Promise<boolean> {
+  return (await em.count(OrderLine, { psp, status: 'sending printjob' }, ACROSS_TENANTS)) > 0;
 }
 
 function sentTime(line: OrderLine): number {
