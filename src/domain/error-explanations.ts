@@ -239,6 +239,13 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
   },
   {
     status: 409,
+    codes: ['PRINT_JOB_BEING_SENT'],
+    when:
+      'printer event naming only `jobId`: the status cannot move the line that id names, and a job to ' +
+      "this printer is still being sent, so the event may be that job's; retry it (or send `jobKey`)",
+  },
+  {
+    status: 409,
     codes: ['PROJECT_LOCKED'],
     when: "delete: the project's status does not allow deletion",
   },
