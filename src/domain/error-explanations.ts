@@ -241,8 +241,8 @@ export const ERROR_EXPLANATIONS: readonly ErrorExplanation[] = [
     status: 409,
     codes: ['PRINT_JOB_BEING_SENT'],
     when:
-      'printer event naming only `jobId`: the status cannot move the line that id names, and a job to ' +
-      "this printer is still being sent, so the event may be that job's; retry it (or send `jobKey`)",
+      'printer event naming only `jobId`: its status is earlier than the status of the line that id names, and not a move ' +
+      "the table allows, while a job to this printer is still being sent, so the event may be that job's; retry it (or send `jobKey`)",
   },
   {
     status: 409,

@@ -2,7 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Order, OrderLine } from '../../db/entities';
 import { ACROSS_TENANTS } from '../../db/tenant-filter';
 import { ConflictError, NotFoundError } from '../../domain/errors';
-import { canMoveOrder, isFinalOrderStatus, type PrinterEventStatus } from '../../domain/order-status';
+import {
+  canMoveOrder,
+  isFinalOrderStatus,
+  ORDER_STATUS_RANK,
+  type OrderStatus,
+  type PrinterEventStatus,
+} from '../../domain/order-status';
 
 /** The key a job is sent under (PrintJob.jobKey): stable per order line, so a resent job is one job. */
 export function printJobKeyOf(line: { order: { id: string }; project: { id: string } }): string {
@@ -28,8 +34,8 @@ export interface PrinterEventJob {
  * An event that still lands on an older line (named by its key) while a newer job holds the id, and
  * that line has ended, changes nothing: it cannot be told from the newer job's.
  * A printer may report a job before its answer to our request reached us, so before the line holds
- * the id: an id-only event that cannot move the line it names, while a job to this printer is still
- * being sent, may be that job's. It is refused as a conflict, which the printer retries (as it
+ * the id: an id-only event that would take the line it names back (an earlier status the table does
+ * not allow), while a job to this printer is still being sent, may be that job's. It is refused as a conflict, which the printer retries (as it
  * retries a 404 for an id not recorded yet) instead of it being lost on the older line.
  * Crosses tenants: a printer serves every client; the caller scopes to the line found.
  */
@@ -59,12 +65,17 @@ export async function lineOfPrinterEvent(
   }
   const superseded = line !== sent[0];
   const idOnly = event.jobKey === undefined && event.orderId === undefined;
-  if (idOnly && !canMoveOrder(line.status, event.status) && (await jobBeingSent(em, psp)))
+  if (idOnly && isBehind(line.status, event.status) && (await jobBeingSent(em, psp)))
     throw new ConflictError(
       'PRINT_JOB_BEING_SENT',
       `jobId: ${event.jobId} is the id of an earlier job, and a job to ${psp} is being sent: the event may be that job's; retry it, or name the job with jobKey`,
     );
   return { line, ignore: superseded && isFinalOrderStatus(line.status) };
+}
+
+/** A status before the line's that the table does not allow from it: a repeat (new tracking, say) is not behind. */
+function isBehind(line: OrderStatus, event: PrinterEventStatus): boolean {
+  return ORDER_STATUS_RANK[event] < ORDER_STATUS_RANK[line] && !canMoveOrder(line, event);
 }
 
 async function jobBeingSent(em: EntityManager, psp: string): Promise<boolean> {
