@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { heifEncAvailable } from '../support/heif-enc';
+import { heifEncAvailable as heifEnc } from '../support/heif-enc';
 import { randomBytes } from 'node:crypto';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -18,7 +18,6 @@ import type { HeicPixels } from '../../src/imaging/heic-pixels';
  * WebAssembly (heic-wasm-pool.ts), give the same photo and the same refusals. Needs Debian's
  * heif-enc and libheif1 (scripts/install-test-tools.sh); skipped without them.
  */
-const heifEnc = heifEncAvailable;
 const libheif = (() => {
   try {
     nativeHeicDecoder();

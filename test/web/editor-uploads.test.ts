@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { heifEncAvailable } from '../support/heif-enc';
+import { heifEncAvailable as heifEnc } from '../support/heif-enc';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -25,8 +25,6 @@ const CHUNK = 4 * 1024 * 1024;
 const BIG = 'big-noise.jpg';
 const HEIC = 'iphone.heic';
 const MARKER = 'marker.jpg';
-
-const heifEnc = heifEncAvailable;
 
 if (!browserAvailable) console.warn(NO_BROWSER_REASON);
 if (!heifEnc) console.warn('no heif-enc (Debian libheif-examples): the editor upload test is skipped');

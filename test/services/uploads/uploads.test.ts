@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { heifEncAvailable } from '../../support/heif-enc';
+import { heifEncAvailable as heifEnc } from '../../support/heif-enc';
 import { createHash } from 'node:crypto';
 import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -302,7 +302,6 @@ describe('HEIC photos (iPhone), decoded by libheif (heic-decode)', () => {
   let api: TestService;
   let auth: Record<string, string>;
   let heic: Buffer | undefined;
-  const heifEnc = heifEncAvailable;
 
   beforeAll(async () => {
     if (!heifEnc) return;
